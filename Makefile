@@ -1,0 +1,50 @@
+# Every target sets itself up: a .venv with the project installed (editable) from pyproject.toml.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8866
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: serve test lab book bench chromium unit nbval browser clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Runtime only (serve, lab).
+$(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+# Runtime + test + book extras.
+$(VENV)/.stamp-all: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test,book]'
+	touch $@ $(VENV)/.stamp-run
+
+chromium:
+	@test -x $(CHROMIUM) || { echo "Installing Debian's chromium for the browser tests"; \
+	  apt-get update && apt-get install -y chromium; }
+
+serve: $(VENV)/.stamp-run
+	$(BIN)/rulebook serve --host $(HOST) --port $(PORT)
+
+lab: $(VENV)/.stamp-run
+	$(BIN)/jupyter lab --notebook-dir=book --ip=$(HOST) --port=$(PORT) --no-browser
+
+test: $(VENV)/.stamp-all chromium
+	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider book
+
+unit: $(VENV)/.stamp-all
+	$(BIN)/python -m pytest -q -m "not browser"
+
+book: $(VENV)/.stamp-all
+	$(BIN)/rulebook build
+
+bench: $(VENV)/.stamp-all
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf _build .pytest_cache .hypothesis

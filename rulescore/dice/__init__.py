@@ -1,0 +1,17 @@
+"""Dice: notation, rolling (seeded or typed) and exact distributions.
+
+>>> e = parse("6d8kh2+5")
+>>> e.roll(dice=[2, 3, 5, 6, 7, 8]).total
+20
+"""
+
+from ..errors import DiceError, DiceLimitError, DiceSyntaxError
+from .distribution import DEFAULT_EXPLODE_DEPTH, Distribution
+from .notation import MAX_DICE, MAX_SIDES, Constant, DiceExpr, DiceTerm, Keep, parse
+from .rolling import DiceRoll, DieRoll, d100_from_digits
+
+__all__ = [
+    "parse", "DiceExpr", "DiceTerm", "Constant", "Keep", "Distribution", "DiceRoll",
+    "DieRoll", "DiceSyntaxError", "DiceError", "DiceLimitError", "d100_from_digits",
+    "DEFAULT_EXPLODE_DEPTH", "MAX_DICE", "MAX_SIDES",
+]

@@ -1,0 +1,212 @@
+"""Exact distributions of dice expressions, computed with icepool behind our own type.
+
+Probabilities are ``fractions.Fraction``. Exploding dice can in principle roll forever, so
+their distribution is exact up to ``explode_depth`` explosions per die: every outcome listed is
+exact, and the probability that some die explodes further is reported as
+:attr:`Distribution.truncated`, never folded into other outcomes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Iterator
+
+import icepool
+
+from ..errors import DiceLimitError, RulesError
+from .notation import Constant, DiceExpr, DiceTerm
+
+DEFAULT_EXPLODE_DEPTH = 10
+MAX_EXPLODE_DEPTH = 40
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Exact probabilities of each total, plus the mass beyond the explosion depth."""
+
+    pmf: tuple[tuple[int, Fraction], ...]
+    truncated: Fraction = Fraction(0)
+    explode_depth: int | None = None
+
+    def items(self) -> Iterator[tuple[int, Fraction]]:
+        """(total, probability) pairs in increasing order of total."""
+        return iter(self.pmf)
+
+    def outcomes(self) -> tuple[int, ...]:
+        return tuple(v for v, _ in self.pmf)
+
+    def p(self, total: int) -> Fraction:
+        """Probability of exactly *total*."""
+        return next((p for v, p in self.pmf if v == total), Fraction(0))
+
+    def p_at_least(self, total: int) -> Fraction:
+        """Probability of *total* or more (over the listed outcomes; see ``truncated``)."""
+        return sum((p for v, p in self.pmf if v >= total), Fraction(0))
+
+    def p_at_most(self, total: int) -> Fraction:
+        """Probability of *total* or less (over the listed outcomes; see ``truncated``)."""
+        return sum((p for v, p in self.pmf if v <= total), Fraction(0))
+
+    def mean(self) -> Fraction:
+        """Mean total; with explosions, the mean given that no die exploded past the depth."""
+        mass = sum((p for _, p in self.pmf), Fraction(0))
+        return sum((v * p for v, p in self.pmf), Fraction(0)) / mass
+
+    def min(self) -> int:
+        return self.pmf[0][0]
+
+    def max(self) -> int:
+        return self.pmf[-1][0]
+
+
+def _binomial(n: int, p_success: Fraction) -> icepool.Die:
+    """Number of successes among *n* independent dice (relative quantities)."""
+    one = icepool.Die({0: p_success.denominator - p_success.numerator,
+                       1: p_success.numerator})
+    return one.pool(n).sum()
+
+
+def _kept_successes(term: DiceTerm, successes: int, pool: int) -> int:
+    """Successes among the kept dice, given *successes* among all *pool* dice.
+
+    The successes are the highest dice, so keeping the highest h keeps min(h, C) of them and
+    keeping the lowest l keeps max(0, l - (pool - C)).
+    """
+    keep = term.keep
+    if keep is None:
+        return successes
+    if keep.mode in ("kh", "dl"):
+        h = keep.count if keep.mode == "kh" else pool - keep.count
+        return min(h, successes)
+    low = keep.count if keep.mode == "kl" else pool - keep.count
+    return max(0, low - (pool - successes))
+
+
+def _compound_die(sides: int, depth: int) -> icepool.Die:
+    """One compounding die, up to *depth* explosions (chains past it are left out)."""
+    return icepool.Die({k * sides + r: sides ** (depth - k)
+                        for k in range(depth + 1) for r in range(1, sides)})
+
+
+def _geometric(sides: int, depth: int) -> icepool.Die:
+    """How many times one exploding die shows its top face, up to *depth* (relative)."""
+    return icepool.Die({k: (sides - 1) * sides ** (depth - k) for k in range(depth + 1)})
+
+
+def _pool_sum(die: icepool.Die, term: DiceTerm) -> icepool.Die:
+    pool = die.pool(term.count)
+    keep = term.keep
+    if keep is None:
+        return pool.sum()
+    if keep.mode == "kh":
+        return pool.highest(keep.count).sum()
+    if keep.mode == "kl":
+        return pool.lowest(keep.count).sum()
+    if keep.mode == "dh":
+        return pool.lowest(term.count - keep.count).sum()
+    return pool.highest(term.count - keep.count).sum()
+
+
+def _p_at_least(die: icepool.Die, threshold: int) -> Fraction:
+    hits = sum(q for v, q in die.items() if v >= threshold)
+    return Fraction(hits, die.denominator())
+
+
+def _plain_or_compound(term: DiceTerm, depth: int) -> icepool.Die:
+    """Terms whose dice are single values: plain dice, or compounding ('!!') dice."""
+    die = _compound_die(term.sides, depth) if term.explode else icepool.d(term.sides)
+    if term.count_at_least is None:
+        return _pool_sum(die, term)
+    c = _binomial(term.count, _p_at_least(die, term.count_at_least))
+    return c.map(lambda n: _kept_successes(term, n, term.count))
+
+
+def _exploding_given_maxes(term: DiceTerm, maxes: int) -> icepool.Die:
+    """A '!' term given that *maxes* top faces were rolled in all.
+
+    Each die's chain ends in one face below the top, uniform and independent of how often it
+    exploded, so the pool is *maxes* top faces plus ``count`` dice of ``sides - 1`` faces.
+    """
+    x, n, t = term.sides, term.count, term.count_at_least
+    pool = n + maxes
+    keep = term.keep
+    finals = icepool.d(x - 1)
+    if keep is None or keep.mode in ("kh", "dl"):
+        high = pool if keep is None else (keep.count if keep.mode == "kh" else pool - keep.count)
+        top, rest = min(high, maxes), max(0, high - maxes)
+        if t is None:
+            return finals.pool(n).highest(rest).sum() + x * top
+        c = _binomial(n, _p_at_least(finals, t))
+        return c.map(lambda s: min(rest, s) + (top if t <= x else 0))
+    low = keep.count if keep.mode == "kl" else pool - keep.count
+    take, top = min(low, n), max(0, low - n)
+    if t is None:
+        return finals.pool(n).lowest(take).sum() + x * top
+    c = _binomial(n, _p_at_least(finals, t))
+    return c.map(lambda s: max(0, take - (n - s)) + (top if t <= x else 0))
+
+
+def _exploding(term: DiceTerm, depth: int) -> icepool.Die:
+    """Terms with '!': every explosion adds a die to the pool."""
+    if term.keep is None and term.count_at_least is None:
+        return _compound_die(term.sides, depth).pool(term.count).sum()
+    maxes = _geometric(term.sides, depth).pool(term.count).sum()
+    return icepool.Die([_exploding_given_maxes(term, m) for m, _ in maxes.items()],
+                       times=[q for _, q in maxes.items()])
+
+
+@lru_cache(maxsize=512)
+def _term_die(term: DiceTerm, depth: int) -> tuple[icepool.Die, Fraction]:
+    """The term's die (relative quantities) and the chance no die exploded past *depth*."""
+    if term.explode == "explode":
+        die = _exploding(term, depth)
+    else:
+        die = _plain_or_compound(term, depth)
+    inside = Fraction(1)
+    if term.explode:
+        inside = (1 - Fraction(1, term.sides ** (depth + 1))) ** term.count
+    return die, inside
+
+
+def _check_depth(expr: DiceExpr, depth: int) -> None:
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_EXPLODE_DEPTH:
+        raise RulesError(f"explode_depth must be a whole number from 0 to {MAX_EXPLODE_DEPTH}, "
+                         f"got {depth!r}")
+    size = sum(t.count * t.sides * (depth + 1 if t.explode else 1) for t in expr.dice_terms)
+    if size > 20_000:
+        raise DiceLimitError(f"{expr} is too large to enumerate exactly "
+                             f"(reduce the dice, the faces or the explosion depth)")
+
+
+@lru_cache(maxsize=256)
+def _distribution(expr_terms: tuple, depth: int) -> Distribution:
+    total = icepool.Die({0: 1})
+    inside = Fraction(1)
+    for term in expr_terms:
+        if isinstance(term, Constant):
+            total = total + term.sign * term.value
+            continue
+        die, p_inside = _term_die(term, depth)
+        total = total + die if term.sign > 0 else total - die
+        inside *= p_inside
+    denom = total.denominator()
+    pmf = tuple((int(v), Fraction(q, denom) * inside) for v, q in total.items() if q)
+    has_explosion = any(isinstance(t, DiceTerm) and t.explode for t in expr_terms)
+    return Distribution(pmf, 1 - inside, depth if has_explosion else None)
+
+
+def distribution(expr: DiceExpr, explode_depth: int | None = None) -> Distribution:
+    """Exact distribution of *expr*'s total; explosions exact up to *explode_depth* per die."""
+    depth = DEFAULT_EXPLODE_DEPTH if explode_depth is None else explode_depth
+    _check_depth(expr, depth)
+    return _distribution(tuple(_normalised(t) for t in expr.terms), depth)
+
+
+def _normalised(term: DiceTerm | Constant) -> DiceTerm | Constant:
+    """The term without its text position, so equal terms share a cache entry."""
+    if isinstance(term, Constant):
+        return Constant(term.sign, term.value)
+    return DiceTerm(term.sign, term.count, term.sides, term.explode, term.keep,
+                    term.count_at_least, term.percentile)

@@ -1,0 +1,238 @@
+"""Rolling: with a seedable ``random.Random``, or from the values a player rolled at the table.
+
+Either way the same evaluation runs: every die is recorded (its chain of rolls when it
+explodes, whether it was kept, whether it counted as a success) and the trace says what was
+done, citing the dice chapter's sections.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..errors import DiceError, DiceLimitError, RulesError
+from ..trace import Resolution, Step, step
+from .notation import Constant, DiceExpr, DiceTerm, rule
+
+MAX_CHAIN = 100  # rolls of one exploding die before we call it a runaway
+
+
+@dataclass(frozen=True)
+class DieRoll:
+    """One die as it lies on the table.
+
+    ``rolls`` is the chain of faces (``(6, 6, 3)`` for a compounding die that exploded twice);
+    with ``!`` every roll of a chain is its own DieRoll and ``exploded`` marks the added ones.
+    """
+
+    term: int
+    die: int
+    rolls: tuple[int, ...]
+    value: int
+    kept: bool = True
+    success: bool | None = None
+    exploded: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiceRoll(Resolution):
+    """A rolled expression: ``total`` (= ``value``), every die, and how it was rolled."""
+
+    expr: DiceExpr
+    dice: tuple[DieRoll, ...]
+    term_values: tuple[int, ...]
+    seed: int | None = None
+    typed: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.value
+
+    def faces(self) -> tuple[int, ...]:
+        """Every face in rolling order: typing them back as ``dice`` reproduces this roll."""
+        return tuple(v for d in self.dice for v in d.rolls)
+
+
+def term_bounds(term: DiceTerm | Constant) -> tuple[int, int | None]:
+    """Smallest and largest value of a term before its sign (None: unbounded by explosion)."""
+    if isinstance(term, Constant):
+        return term.value, term.value
+    kept = _kept_count(term, term.count)
+    if term.count_at_least is not None:
+        return (0, None if term.explode == "explode" else kept)
+    high = None if term.explode else kept * term.sides
+    return kept, high
+
+
+def _kept_count(term: DiceTerm, pool: int) -> int:
+    if term.keep is None:
+        return pool
+    if term.keep.mode in ("kh", "kl"):
+        return min(term.keep.count, pool)
+    return max(pool - term.keep.count, 0)
+
+
+def d100_from_digits(tens: int, ones: int) -> int:
+    """Read a d100 thrown as a tens die (00–90, or its digit 0–9) and a ones die (0–9).
+
+    00 and 0 together read 100; otherwise the result is tens + ones (dice §Percentile dice).
+    """
+    for name, value in (("tens die", tens), ("ones die", ones)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DiceError(f"{name} must be a whole number, got {value!r}")
+    if 0 <= tens <= 9:
+        tens *= 10
+    elif not (tens % 10 == 0 and 0 <= tens <= 90):
+        raise DiceError(f"tens die must show 00, 10, … 90 (or its digit 0–9), got {tens}")
+    if not 0 <= ones <= 9:
+        raise DiceError(f"ones die must show 0 to 9, got {ones}")
+    return tens + ones or 100
+
+
+class _Source:
+    """Where faces come from: a random generator, or a list a player typed (validated)."""
+
+    def __init__(self, rng: random.Random | None, typed: Sequence[int] | None) -> None:
+        self.rng = rng
+        self.typed = list(typed) if typed is not None else None
+        self.used = 0
+
+    def next(self, term: DiceTerm, die: int, chain: list[int]) -> int:
+        if self.rng is not None:
+            return self.rng.randint(1, term.sides)
+        assert self.typed is not None
+        if self.used >= len(self.typed):
+            raise DiceError(self._shortage(term, die, chain))
+        value = self.typed[self.used]
+        self.used += 1
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DiceError(f"die value {self.used} must be a whole number, got {value!r}")
+        if not 1 <= value <= term.sides:
+            raise DiceError(f"die value {self.used} ({value}) is not on a d{term.sides}: "
+                            f"{term.notation()} dice show 1 to {term.sides}")
+        return value
+
+    def _shortage(self, term: DiceTerm, die: int, chain: list[int]) -> str:
+        if chain:
+            return (f"not enough dice: die {die} of {term.notation()} showed {chain[-1]}, "
+                    f"so it explodes — type the next roll of its chain")
+        return f"not enough dice: {term.notation()} needs a value for die {die} of {term.count}"
+
+    def finish(self) -> None:
+        if self.typed is not None and self.used < len(self.typed):
+            raise DiceError(f"too many dice: this roll used {self.used} values, got "
+                            f"{len(self.typed)} (extra: {', '.join(map(str, self.typed[self.used:]))})")
+
+
+def _chain(term: DiceTerm, die: int, source: _Source) -> list[int]:
+    chain = [source.next(term, die, [])]
+    while term.explode and chain[-1] == term.sides:
+        if len(chain) >= MAX_CHAIN:
+            raise DiceLimitError(f"die {die} of {term.notation()} exploded {MAX_CHAIN} times; "
+                                 "stopping a runaway chain")
+        chain.append(source.next(term, die, chain))
+    return chain
+
+
+def _roll_term(index: int, term: DiceTerm, source: _Source) -> list[DieRoll]:
+    dice: list[DieRoll] = []
+    for n in range(1, term.count + 1):
+        chain = _chain(term, n, source)
+        if term.explode == "explode":
+            dice.extend(DieRoll(index, n, (v,), v, exploded=i > 0) for i, v in enumerate(chain))
+        else:
+            dice.append(DieRoll(index, n, tuple(chain), sum(chain)))
+    return dice
+
+
+def _select(term: DiceTerm, dice: list[DieRoll]) -> list[DieRoll]:
+    """Mark kept dice (ties resolved in rolling order) and successes."""
+    keep = _kept_count(term, len(dice))
+    highest_first = term.keep is None or term.keep.mode in ("kh", "dl")
+    order = sorted(range(len(dice)), key=lambda i: (-dice[i].value if highest_first
+                                                    else dice[i].value, i))
+    kept_idx = set(order[:keep])
+    t = term.count_at_least
+    out = []
+    for i, d in enumerate(dice):
+        kept = i in kept_idx
+        success = (kept and d.value >= t) if t is not None else None
+        out.append(DieRoll(d.term, d.die, d.rolls, d.value, kept, success, d.exploded))
+    return out
+
+
+def _faces(dice: list[DieRoll]) -> str:
+    return ", ".join("+".join(map(str, d.rolls)) if len(d.rolls) > 1 else str(d.value)
+                     for d in dice)
+
+
+def _term_steps(term: DiceTerm, dice: list[DieRoll], value: int) -> list[Step]:
+    steps = [step(f"{term.notation()}: rolled {_faces(dice)}", rule("Rolling"),
+                  dice=term.count)]
+    chains = [d for d in dice if len(d.rolls) > 1]
+    extra = [d for d in dice if d.exploded]
+    if chains:
+        steps.append(step("Compounded: " + "; ".join(
+            f"die {d.die} rolled {' → '.join(map(str, d.rolls))} = {d.value}" for d in chains),
+            rule("Exploding dice")))
+    if extra:
+        steps.append(step(f"Exploded: each {term.sides} added a die ({len(extra)} in all), "
+                          f"pool of {len(dice)}", rule("Exploding dice"), added=len(extra)))
+    if term.keep:
+        kept = [d for d in dice if d.kept]
+        dropped = [d for d in dice if not d.kept]
+        steps.append(step(f"{term.keep}: kept {_faces(kept)}; dropped "
+                          f"{_faces(dropped) or 'none'}", rule("Keep and drop"),
+                          kept=len(kept)))
+    if term.count_at_least is not None:
+        steps.append(step(f"Counted dice showing {term.count_at_least} or more: "
+                          f"{value} success{'es' if value != 1 else ''}",
+                          rule("Counting successes"), successes=value))
+    else:
+        steps.append(step(f"{term.notation()} adds up to {value}", rule("Rolling"),
+                          value=value))
+    return steps
+
+
+def roll(expr: DiceExpr, rng: random.Random | None = None, *,
+         dice: Sequence[int] | None = None, seed: int | None = None) -> DiceRoll:
+    """Roll *expr* with *rng* or *seed*, or read the typed values *dice* (in term order)."""
+    given = sum(x is not None for x in (rng, dice, seed))
+    if given != 1:
+        raise RulesError("roll needs exactly one of: rng (a random.Random), seed, or dice "
+                         "(the values you rolled)")
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RulesError(f"seed must be a whole number, got {seed!r}")
+        rng = random.Random(seed)
+    if dice is not None and (isinstance(dice, (str, bytes)) or not hasattr(dice, "__iter__")):
+        raise DiceError(f"dice must be a list of numbers, got {dice!r}")
+    if rng is not None and not isinstance(rng, random.Random):
+        raise RulesError(f"rng must be a random.Random, got {type(rng).__name__}")
+    source = _Source(rng, dice)
+    how = (f"Rolled with seed {seed}" if seed is not None else
+           "Read the dice you typed" if dice is not None else "Rolled with the given generator")
+    steps = [step(f"{how}: {expr}", rule("Seeds and typed dice"))]
+    all_dice: list[DieRoll] = []
+    values: list[int] = []
+    for index, term in enumerate(expr.terms):
+        if isinstance(term, Constant):
+            values.append(term.sign * term.value)
+            steps.append(step(f"{'Added' if term.sign > 0 else 'Subtracted'} {term.value}",
+                              rule("Notation"), constant=term.value))
+            continue
+        rolled = _select(term, _roll_term(index, term, source))
+        value = (sum(1 for d in rolled if d.success) if term.count_at_least is not None
+                 else sum(d.value for d in rolled if d.kept))
+        steps.extend(_term_steps(term, rolled, value))
+        if term.sign < 0:
+            steps.append(step(f"Subtracted {term.notation()}: −{value}", rule("Notation")))
+        values.append(term.sign * value)
+        all_dice.extend(rolled)
+    source.finish()
+    total = sum(values)
+    steps.append(step(f"Total: {total}", rule("Notation"), total=total))
+    return DiceRoll(value=total, outcome="typed" if dice is not None else "rolled",
+                    trace=tuple(steps), expr=expr, dice=tuple(all_dice),
+                    term_values=tuple(values), seed=seed, typed=dice is not None)

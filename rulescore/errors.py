@@ -1,0 +1,59 @@
+"""Input errors of the rules engine.
+
+Every invalid input raises a :class:`RulesError` (a ``ValueError``) whose message names the
+input, the value given and what is allowed. Widgets and the CLI catch ``RulesError`` and show
+the message; nothing else is ever turned into one.
+"""
+
+from __future__ import annotations
+
+
+class RulesError(ValueError):
+    """Base of every input error of the rules engine."""
+
+
+class DiceError(RulesError):
+    """Dice that cannot be rolled or read: a wrong number of values, or a value off the die."""
+
+
+class DiceSyntaxError(DiceError):
+    """Dice notation that does not parse; carries the text and the 1-based column of the problem."""
+
+    def __init__(self, message: str, text: str = "", column: int = 0) -> None:
+        self.text = text
+        self.column = column
+        self.reason = message
+        where = f" at column {column} of '{text}'" if text and column else ""
+        super().__init__(f"{message}{where}")
+
+    def caret(self) -> str:
+        """The expression with a caret under the column that went wrong (two lines)."""
+        if not self.text or not self.column:
+            return self.text
+        return f"{self.text}\n{' ' * (self.column - 1)}^"
+
+
+class DiceLimitError(DiceError):
+    """Dice too large to roll or enumerate safely (a runaway expression)."""
+
+
+class TableError(RulesError):
+    """A data table that is malformed: gaps, overlaps, missing columns or bad values."""
+
+
+class FormulaError(RulesError):
+    """A formula evaluated with missing or invalid values."""
+
+
+def require_int(name: str, value: object, *, minimum: int | None = None,
+                maximum: int | None = None) -> int:
+    """Check that *value* is an int within bounds; raise a RulesError naming *name* if not."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number, got {value!r}")
+    if minimum is not None and value < minimum:
+        allowed = f"{minimum} or more" if maximum is None else f"from {minimum} to {maximum}"
+        raise RulesError(f"{name} must be {allowed}, got {value}")
+    if maximum is not None and value > maximum:
+        allowed = f"{maximum} or less" if minimum is None else f"from {minimum} to {maximum}"
+        raise RulesError(f"{name} must be {allowed}, got {value}")
+    return value

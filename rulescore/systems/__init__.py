@@ -1,0 +1,1 @@
+"""One package per seed system; each lists its public API in ``__all__``."""
