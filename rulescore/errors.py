@@ -23,8 +23,8 @@ class DiceSyntaxError(DiceError):
         self.text = text
         self.column = column
         self.reason = message
-        where = f" at column {column} of '{text}'" if text and column else ""
-        super().__init__(f"{message}{where}")
+        where = f"column {column} of '{text}': " if text and column else ""
+        super().__init__(f"{where}{message}")
 
     def caret(self) -> str:
         """The expression with a caret under the column that went wrong (two lines)."""
@@ -57,3 +57,30 @@ def require_int(name: str, value: object, *, minimum: int | None = None,
         allowed = f"{maximum} or less" if minimum is None else f"from {minimum} to {maximum}"
         raise RulesError(f"{name} must be {allowed}, got {value}")
     return value
+
+
+def parse_int_text(name: str, text: str, *, blank: int | None = None) -> int | None:
+    """Read a whole number a reader typed; blank gives *blank* (or an error if None)."""
+    cleaned = text.strip().replace("−", "-")
+    if not cleaned:
+        if blank is None:
+            raise RulesError(f"{name} is empty: type a whole number")
+        return blank
+    try:
+        return int(cleaned)
+    except ValueError:
+        raise RulesError(f"{name} must be a whole number, got '{text.strip()}'") from None
+
+
+def parse_int_list(name: str, text: str) -> list[int]:
+    """Read numbers typed as '6, 6, 3' or '6 6 3'; a RulesError names the first bad one."""
+    values = []
+    for part in text.replace(",", " ").replace(";", " ").split():
+        try:
+            values.append(int(part.replace("−", "-")))
+        except ValueError:
+            raise RulesError(f"{name} takes whole numbers separated by commas or spaces, "
+                             f"got '{part}'") from None
+    if not values:
+        raise RulesError(f"{name} is empty: type the faces you rolled, e.g. 6, 6, 3")
+    return values

@@ -205,8 +205,8 @@ class _Scanner:
 
     def unexpected(self, expected: str) -> DiceSyntaxError:
         if self.pos >= len(self.text):
-            return self.fail(f"the expression ends too early: expected {expected}")
-        return self.fail(f"unexpected '{self.text[self.pos]}': expected {expected}")
+            return self.fail(f"the expression ends too early (expected {expected})")
+        return self.fail(f"unexpected '{self.text[self.pos]}' (expected {expected})")
 
 
 def _modifiers(sc: _Scanner, count: int, sides: int, column: int) -> dict:
@@ -233,10 +233,10 @@ def _modifiers(sc: _Scanner, count: int, sides: int, column: int) -> dict:
         elif sc.peek(2) == "cs":
             sc.take("cs")
             if not sc.take(">="):
-                raise sc.unexpected("'>=' after 'cs' (as in cs>=5)")
+                raise sc.unexpected("'>=' after 'cs', as in cs>=5")
             n = sc.number()
             if n is None:
-                raise sc.unexpected("a number after 'cs>=' (as in cs>=5)")
+                raise sc.unexpected("a number after 'cs>=', as in cs>=5")
             if n < 1:
                 raise sc.fail("the success threshold after cs>= must be 1 or more", col)
             if "count_at_least" in mods:
@@ -273,7 +273,7 @@ def _term(sc: _Scanner, sign: int) -> Term:
     percentile = sc.take("%")
     sides = 100 if percentile else sc.number()
     if sides is None:
-        raise sc.unexpected("the number of faces after 'd' (as in d6) or '%'")
+        raise sc.unexpected("the number of faces after 'd', as in d6 or d%")
     if sides < 1:
         raise sc.fail("a die needs at least 1 face", column)
     if sides > MAX_SIDES:

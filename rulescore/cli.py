@@ -1,0 +1,122 @@
+"""The ``rulebook`` command: roll dice, print exact odds, serve or build the book.
+
+``serve`` and ``build`` start Voilà / Jupyter Book as separate processes, so the rules engine
+still imports nothing from Jupyter. Input errors print one clear message and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Sequence
+
+from .errors import DiceSyntaxError, RulesError, parse_int_list
+from .text import percent
+
+
+def cmd_roll(args: argparse.Namespace) -> int:
+    from .dice import parse
+    expr = parse(args.expr)
+    if args.dice is not None:
+        result = expr.roll(dice=parse_int_list("--dice", args.dice))
+    else:
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        result = expr.roll(seed=seed)
+    print(f"{expr}  →  {result.total}")
+    if result.seed is not None:
+        print(f"seed {result.seed} (replay with --seed {result.seed})")
+    print(f"dice: {', '.join(map(str, result.faces()))}")
+    print(result.explain())
+    return 0
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    from .dice import parse
+    expr = parse(args.expr)
+    dist = expr.distribution()
+    print(f"Exact distribution of {expr} (mean {float(dist.mean()):.4g})")
+    width = max(len(str(v)) for v in dist.outcomes())
+    for value, p in dist.items():
+        print(f"{value:>{width}}  {str(p):>24}  {percent(p):>9}")
+    if dist.truncated:
+        print(f"(exact to {dist.explode_depth} explosions a die; the chance of more, "
+              f"{dist.truncated} = {percent(dist.truncated)}, is not listed)")
+    if args.at_least is not None:
+        p = dist.p_at_least(args.at_least)
+        print(f"P({expr} ≥ {args.at_least}) = {p} = {percent(p)}")
+    return 0
+
+
+def _book_dir() -> Path:
+    from .book import find_project_dir
+    return find_project_dir() / "book"
+
+
+def voila_command(host: str, port: int, book_dir: Path) -> list[str]:
+    """The Voilà command line of the live book: code hidden, idle kernels culled."""
+    return [sys.executable, "-m", "voila", str(book_dir), "--no-browser",
+            f"--Voila.ip={host}", f"--port={port}",
+            "--MappingKernelManager.cull_interval=60",
+            "--MappingKernelManager.cull_idle_timeout=600",
+            "--MappingKernelManager.cull_connected=True",
+            "--VoilaConfiguration.show_tracebacks=False"]
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    book_dir = _book_dir()
+    print(f"Serving the book: http://{args.host}:{args.port}/voila/render/index.ipynb",
+          flush=True)
+    env = dict(os.environ, RULEBOOK_HOME=str(book_dir.parent))
+    return subprocess.call(voila_command(args.host, args.port, book_dir), env=env)
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from .bookbuild import build
+    out = build()
+    print(f"Built the static book: {out / 'index.html'}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rulebook", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("roll", help="roll a dice expression (seeded, or read your own dice)")
+    r.add_argument("expr", help="dice notation, e.g. 6d8kh2+5")
+    how = r.add_mutually_exclusive_group()
+    how.add_argument("--seed", type=int, help="replayable seed (a random one is shown if omitted)")
+    how.add_argument("--dice", help="the faces you rolled, in order, e.g. 3,5,6")
+    r.set_defaults(func=cmd_roll)
+    o = sub.add_parser("odds", help="print the exact distribution of a dice expression")
+    o.add_argument("expr")
+    o.add_argument("--at-least", type=int, help="also print P(total ≥ N)")
+    o.set_defaults(func=cmd_odds)
+    s = sub.add_parser("serve", help="serve the live book with Voilà")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8866)
+    s.set_defaults(func=cmd_serve)
+    b = sub.add_parser("build", help="build the static web book into _build/html")
+    b.set_defaults(func=cmd_build)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except DiceSyntaxError as exc:
+        print(f"rulebook: {exc}", file=sys.stderr)
+        if exc.column:
+            print(exc.caret(), file=sys.stderr)
+        return 2
+    except RulesError as exc:
+        print(f"rulebook: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""Book furniture: the landing page, previous/next links and worked examples.
+
+Everything here reads ``jupyter_book.yml`` through :func:`rulescore.book.load_book`, so chapter
+order lives in one place. Links are relative ``.ipynb`` links (Voilà serves them); when the
+static book is built (``RULEBOOK_TARGET=static``) they point at the ``.html`` pages, and each
+widget's chapter gets a note linking to the live book.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import posixpath
+
+from IPython.display import HTML, display
+
+from rulescore.book import Book, Chapter, load_book
+from rulescore.dice import DiceRoll, Distribution, parse
+from rulescore.text import odds
+
+from .common import dice_faces_html, odds_html, steps_html
+
+
+def _static() -> bool:
+    return os.environ.get("RULEBOOK_TARGET") == "static"
+
+
+def _href(from_file: str, to_file: str) -> str:
+    """A relative link from one book page to another (both without extension)."""
+    rel = posixpath.relpath(to_file, posixpath.dirname(from_file) or ".")
+    return rel + (".html" if _static() else ".ipynb")
+
+
+def _chapter_link(book: Book, here: str, chapter: Chapter) -> str:
+    return f'<a href="{html.escape(_href(here, chapter.file))}">{html.escape(chapter.title)}</a>'
+
+
+def landing_page() -> HTML:
+    """The book's title, its parts (each naming its game) and every chapter, linked."""
+    book = load_book()
+    parts = []
+    for part in book.parts:
+        items = "".join(f"<li>{_chapter_link(book, book.root, c)}</li>" for c in part.chapters)
+        game = f" <small>— {html.escape(part.game)}</small>" if part.game else ""
+        parts.append(f"<h2>{html.escape(part.caption)}{game}</h2><ol>{items}</ol>")
+    return HTML(f"<nav aria-label='Contents' class='rulebook-contents'>{''.join(parts)}</nav>")
+
+
+def chapter_nav(file: str) -> HTML:
+    """Previous / contents / next links for the chapter *file* (e.g. ``"00_dice/dice"``)."""
+    book = load_book()
+    before, after = book.neighbours(file)
+    links = []
+    if before:
+        links.append(f"← Previous: {_chapter_link(book, file, before)}")
+    links.append(f'<a href="{html.escape(_href(file, book.root))}">Contents</a>')
+    if after:
+        links.append(f"Next: {_chapter_link(book, file, after)} →")
+    note = ""
+    if _static() and book.live_url:
+        live = f"{book.live_url}/{book.chapter(file).notebook}"
+        note = (f"<p class='rulebook-live-note'><i>The tools on this page are live in the served "
+                f"book: <a href='{html.escape(live)}'>open this chapter live</a>.</i></p>")
+    return HTML(f"<nav aria-label='Chapter navigation' class='rulebook-nav'>"
+                f"{' · '.join(links)}</nav>{note}")
+
+
+def worked_roll(expression: str, *, dice: list[int] | None = None,
+                seed: int | None = None) -> DiceRoll:
+    """Roll *expression* with typed *dice* or a *seed*, show the result, and return it."""
+    expr = parse(expression)
+    result = expr.roll(dice=dice) if dice is not None else expr.roll(seed=seed)
+    display(HTML(f"<div><code>{html.escape(str(expr))}</code> → total "
+                 f"<b>{result.total}</b> {dice_faces_html(result)}</div>"
+                 f"{steps_html(result.trace)}"))
+    return result
+
+
+def worked_odds(expression: str, *, at_least: int | None = None) -> Distribution:
+    """Show the exact odds of *expression* (and of reaching *at_least*), and return them."""
+    expr = parse(expression)
+    dist = expr.distribution()
+    headline = (f"{expr}: chance of {at_least} or more is {odds(dist.p_at_least(at_least))}"
+                if at_least is not None else f"{expr}: exact odds")
+    success = (lambda v: v >= at_least) if at_least is not None else None
+    display(HTML(odds_html(dist, success, headline)))
+    return dist

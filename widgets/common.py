@@ -1,0 +1,251 @@
+"""Shared widget pieces: dice entry, odds view, explanation view, error line.
+
+Widgets hold no rules: they gather inputs, make one ``rulescore`` call and render what it
+returns. Every input carries a visible label that is also its accessible name.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from fractions import Fraction
+from typing import Callable, Iterable
+
+import ipywidgets as w
+
+from rulescore.dice import DiceRoll, Distribution, d100_from_digits
+from rulescore.errors import RulesError, parse_int_list, parse_int_text
+from rulescore.text import percent
+from rulescore.trace import Step
+
+SUCCESS = "#2e7d32"
+OTHER = "#90a4ae"
+ERROR = "#b00020"
+LABEL_WIDTH = "11em"
+
+RollRequest = dict  # {"seed": int} or {"dice": [int, ...]}
+
+
+def labelled_text(label: str, value: str = "", placeholder: str = "", width: str = "22em") -> w.Text:
+    """A text field with a visible label (its accessible name)."""
+    return w.Text(value=value, description=label, placeholder=placeholder,
+                  style={"description_width": LABEL_WIDTH}, layout=w.Layout(width=width))
+
+
+def button(label: str, tooltip: str = "", primary: bool = False) -> w.Button:
+    """A text button (no icons: Voilà's icon font comes from a CDN)."""
+    return w.Button(description=label, tooltip=tooltip or label,
+                    button_style="primary" if primary else "",
+                    layout=w.Layout(width="auto"))
+
+
+class ErrorLine(w.HTML):
+    """One line that shows a RulesError's message in place; empty when all is well."""
+
+    def __init__(self) -> None:
+        super().__init__(value="")
+        self.add_class("rulebook-error")
+
+    def show(self, message: str) -> None:
+        self.value = (f'<div role="alert" style="color:{ERROR};font-weight:600">'
+                      f"⚠ {html.escape(message)}</div>")
+
+    def clear(self) -> None:
+        self.value = ""
+
+    @property
+    def message(self) -> str:
+        """The plain message shown (empty if none)."""
+        if not self.value:
+            return ""
+        return html.unescape(self.value.split("⚠ ", 1)[1].rsplit("</div>", 1)[0])
+
+
+def new_seed() -> int:
+    """A fresh seed for the Roll button, shown to the reader so the roll can be replayed."""
+    return random.SystemRandom().randrange(1, 1_000_000)
+
+
+class DiceEntry(w.VBox):
+    """Roll with a visible seed, replay a seed, or type the dice rolled at the table.
+
+    Handlers registered with :meth:`on_request` receive ``{"seed": n}`` or
+    ``{"dice": [...]}``; they make the rules call. With ``percentile=True`` a d100 can also be
+    typed as a tens die and a ones die.
+    """
+
+    def __init__(self, dice_hint: str = "e.g. 6, 6, 3", percentile: bool = False) -> None:
+        self.roll_button = button("Roll", "Roll with a new random seed", primary=True)
+        self.seed = labelled_text("Seed", placeholder="a number", width="19em")
+        self.replay_button = button("Replay seed", "Roll again with the seed in the field")
+        self.my_dice = labelled_text("My dice", placeholder=dice_hint, width="26em")
+        self.use_dice_button = button("Use my dice", "Use the faces you rolled at the table")
+        self.tens = labelled_text("Tens die (00–90)", placeholder="e.g. 70", width="16em")
+        self.ones = labelled_text("Ones die (0–9)", placeholder="e.g. 3", width="16em")
+        self.use_tens_button = button("Use tens and ones")
+        self.error = ErrorLine()
+        self._handlers: list[Callable[[RollRequest], None]] = []
+        self.percentile_row = w.HBox([self.tens, self.ones, self.use_tens_button])
+        super().__init__([
+            w.HBox([self.roll_button, self.seed, self.replay_button]),
+            w.HBox([self.my_dice, self.use_dice_button]),
+            self.percentile_row,
+            self.error,
+        ])
+        self.set_percentile(percentile)
+        self.roll_button.on_click(lambda _: self.roll())
+        self.replay_button.on_click(lambda _: self.replay())
+        self.use_dice_button.on_click(lambda _: self.use_dice())
+        self.my_dice.on_submit(lambda _: self.use_dice())
+        self.seed.on_submit(lambda _: self.replay())
+        self.use_tens_button.on_click(lambda _: self.use_tens_ones())
+
+    def set_percentile(self, on: bool) -> None:
+        """Show or hide the tens-and-ones entry of a d100."""
+        self.percentile_row.layout.display = "flex" if on else "none"
+
+    def on_request(self, handler: Callable[[RollRequest], None]) -> None:
+        self._handlers.append(handler)
+
+    def _send(self, request: RollRequest) -> None:
+        self.error.clear()
+        for handler in self._handlers:
+            handler(request)
+
+    def roll(self, seed: int | None = None) -> None:
+        """Roll with *seed* (a fresh one if None) and show it in the seed field."""
+        seed = new_seed() if seed is None else seed
+        self.seed.value = str(seed)
+        self._send({"seed": seed})
+
+    def replay(self) -> None:
+        try:
+            seed = parse_int_text("Seed", self.seed.value)
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self._send({"seed": seed})
+
+    def use_dice(self) -> None:
+        try:
+            dice = parse_int_list("My dice", self.my_dice.value)
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self._send({"dice": dice})
+
+    def use_tens_ones(self) -> None:
+        try:
+            value = d100_from_digits(parse_int_text("Tens die", self.tens.value),
+                                     parse_int_text("Ones die", self.ones.value))
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self.my_dice.value = str(value)
+        self._send({"dice": [value]})
+
+
+def _svg_chart(items: list[tuple[int, Fraction]], success: Callable[[int], bool],
+               title: str) -> str:
+    """A bar chart of a distribution as inline SVG (works live and in the static book)."""
+    width, height, pad = 640, 190, 30
+    top = max(float(p) for _, p in items) or 1.0
+    n = len(items)
+    bar = (width - 2 * pad) / n
+    bars, labels = [], []
+    step = max(1, n // 12)
+    for i, (v, p) in enumerate(items):
+        h = (height - 2 * pad) * float(p) / top
+        x = pad + i * bar
+        colour = SUCCESS if success(v) else OTHER
+        bars.append(f'<rect x="{x:.1f}" y="{height - pad - h:.1f}" width="{max(bar - 1, 0.6):.1f}"'
+                    f' height="{h:.1f}" fill="{colour}"><title>{v}: {percent(p)}</title></rect>')
+        if i % step == 0 or i == n - 1:
+            labels.append(f'<text x="{x + bar / 2:.1f}" y="{height - pad + 14}" font-size="11"'
+                          f' text-anchor="middle">{v}</text>')
+    axis = (f'<text x="{pad}" y="{pad - 10}" font-size="11">{percent(Fraction(top))} '
+            f'(tallest bar)</text>'
+            f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" '
+            f'stroke="#555"/>')
+    return (f'<svg role="img" aria-label="{html.escape(title)}" viewBox="0 0 {width} {height}"'
+            f' style="width:100%;max-width:{width}px">{axis}{"".join(bars)}{"".join(labels)}</svg>')
+
+
+def odds_html(dist: Distribution, success: Callable[[int], bool] | None = None,
+              headline: str = "", label: str = "Total") -> str:
+    """The exact distribution as a headline, a bar chart and a table (fraction and percent)."""
+    succeed = success or (lambda v: False)
+    items = list(dist.items())
+    rows = []
+    at_least = Fraction(1) - dist.truncated
+    for v, p in items:
+        style = f' style="color:{SUCCESS};font-weight:600"' if succeed(v) else ""
+        rows.append(f"<tr{style}><td>{v}</td><td>{percent(p)}</td><td>{p}</td>"
+                    f"<td>{percent(at_least)}</td></tr>")
+        at_least -= p
+    table = ("<table class='rulebook-odds'><thead><tr><th>" + html.escape(label) +
+             "</th><th>Chance</th><th>Exact</th><th>This or more</th></tr></thead><tbody>" +
+             "".join(rows) + "</tbody></table>")
+    opened = " open" if len(items) <= 13 else ""
+    parts = []
+    if headline:
+        parts.append(f'<p class="rulebook-headline"><b>{html.escape(headline)}</b></p>')
+    legend = (f'<span style="color:{SUCCESS}">■ succeeds</span> ' if success else "")
+    parts.append(_svg_chart(items, succeed, f"Chart of the odds of each {label.lower()}"))
+    parts.append(f"<div style='font-size:90%'>{legend}Mean {float(dist.mean()):.3g}; "
+                 f"{len(items)} possible results.</div>")
+    if dist.truncated:
+        parts.append(f"<div style='font-size:90%'>Exact up to {dist.explode_depth} explosions "
+                     f"a die; the chance of more ({percent(dist.truncated)}) is not listed.</div>")
+    parts.append(f"<details{opened}><summary>Table of all {len(items)} results</summary>"
+                 f"{table}</details>")
+    return "".join(parts)
+
+
+class OddsView(w.HTML):
+    """Shows a distribution (see :func:`odds_html`)."""
+
+    def show(self, dist: Distribution, success: Callable[[int], bool] | None = None,
+             headline: str = "", label: str = "Total") -> None:
+        self.value = odds_html(dist, success, headline, label)
+
+
+def steps_html(steps: Iterable[Step]) -> str:
+    """A trace as numbered steps, each with its rule reference."""
+    items = "".join(f"<li>{html.escape(s.text)} <small style='color:#555'>"
+                    f"[{html.escape(str(s.rule))}]</small></li>" for s in steps)
+    return f"<ol class='rulebook-trace'>{items}</ol>"
+
+
+class ExplanationView(w.HTML):
+    """The explanation of a result: its trace as numbered steps with rule references."""
+
+    def show(self, steps: Iterable[Step]) -> None:
+        self.value = steps_html(steps)
+
+    def clear(self) -> None:
+        self.value = ""
+
+
+def dice_faces_html(result: DiceRoll) -> str:
+    """Each die as a box: kept dice solid, dropped dice struck through, successes green."""
+    boxes = []
+    for d in result.dice:
+        face = "→".join(map(str, d.rolls))
+        style = "display:inline-block;min-width:1.6em;padding:2px 5px;margin:2px;" \
+                "border:1px solid #444;border-radius:4px;text-align:center;"
+        if not d.kept:
+            style += "opacity:.5;text-decoration:line-through;"
+        if d.success:
+            style += f"background:{SUCCESS};color:white;"
+        if d.exploded:
+            style += "border-style:dashed;"
+        note = "dropped" if not d.kept else ("success" if d.success else "kept")
+        boxes.append(f'<span style="{style}" title="die {d.die}: {note}">{face}</span>')
+    return "".join(boxes)
+
+
+def section(title: str, *children: w.Widget) -> w.VBox:
+    """A titled block inside a tool."""
+    return w.VBox([w.HTML(f"<h4 style='margin:.6em 0 .2em'>{html.escape(title)}</h4>"),
+                   *children])
