@@ -1,7 +1,8 @@
 """Book furniture: the landing page, previous/next links and worked examples.
 
 Everything here reads ``jupyter_book.yml`` through :func:`rulescore.book.load_book`, so chapter
-order lives in one place. Links are relative ``.ipynb`` links (Voilà serves them); when the
+order lives in one place. They are ipywidgets HTML (not display HTML, whose links JupyterLab's renderer opens in a
+new tab). Links are relative ``.ipynb`` links (Voilà serves them); when the
 static book is built (``RULEBOOK_TARGET=static``) they point at the ``.html`` pages, and each
 widget's chapter gets a note linking to the live book.
 """
@@ -12,6 +13,7 @@ import html
 import os
 import posixpath
 
+import ipywidgets as w
 from IPython.display import HTML, display
 
 from rulescore.book import Book, Chapter, load_book
@@ -35,7 +37,7 @@ def _chapter_link(book: Book, here: str, chapter: Chapter) -> str:
     return f'<a href="{html.escape(_href(here, chapter.file))}">{html.escape(chapter.title)}</a>'
 
 
-def landing_page() -> HTML:
+def landing_page() -> w.HTML:
     """The book's title, its parts (each naming its game) and every chapter, linked."""
     book = load_book()
     parts = []
@@ -43,10 +45,10 @@ def landing_page() -> HTML:
         items = "".join(f"<li>{_chapter_link(book, book.root, c)}</li>" for c in part.chapters)
         game = f" <small>— {html.escape(part.game)}</small>" if part.game else ""
         parts.append(f"<h2>{html.escape(part.caption)}{game}</h2><ol>{items}</ol>")
-    return HTML(f"<nav aria-label='Contents' class='rulebook-contents'>{''.join(parts)}</nav>")
+    return w.HTML(f"<nav aria-label='Contents' class='rulebook-contents'>{''.join(parts)}</nav>")
 
 
-def chapter_nav(file: str) -> HTML:
+def chapter_nav(file: str) -> w.HTML:
     """Previous / contents / next links for the chapter *file* (e.g. ``"00_dice/dice"``)."""
     book = load_book()
     before, after = book.neighbours(file)
@@ -61,7 +63,7 @@ def chapter_nav(file: str) -> HTML:
         live = f"{book.live_url}/{book.chapter(file).notebook}"
         note = (f"<p class='rulebook-live-note'><i>The tools on this page are live in the served "
                 f"book: <a href='{html.escape(live)}'>open this chapter live</a>.</i></p>")
-    return HTML(f"<nav aria-label='Chapter navigation' class='rulebook-nav'>"
+    return w.HTML(f"<nav aria-label='Chapter navigation' class='rulebook-nav'>"
                 f"{' · '.join(links)}</nav>{note}")
 
 

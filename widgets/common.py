@@ -96,8 +96,6 @@ class DiceEntry(w.VBox):
         self.roll_button.on_click(lambda _: self.roll())
         self.replay_button.on_click(lambda _: self.replay())
         self.use_dice_button.on_click(lambda _: self.use_dice())
-        self.my_dice.on_submit(lambda _: self.use_dice())
-        self.seed.on_submit(lambda _: self.replay())
         self.use_tens_button.on_click(lambda _: self.use_tens_ones())
 
     def set_percentile(self, on: bool) -> None:
@@ -171,6 +169,11 @@ def _svg_chart(items: list[tuple[int, Fraction]], success: Callable[[int], bool]
             f' style="width:100%;max-width:{width}px">{axis}{"".join(bars)}{"".join(labels)}</svg>')
 
 
+_TABLE_STYLE = ("<style>.rulebook-odds{border-collapse:collapse}.rulebook-odds td,"
+                ".rulebook-odds th{padding:2px 10px;text-align:right;"
+                "border-bottom:1px solid #ddd}</style>")
+
+
 def odds_html(dist: Distribution, success: Callable[[int], bool] | None = None,
               headline: str = "", label: str = "Total") -> str:
     """The exact distribution as a headline, a bar chart and a table (fraction and percent)."""
@@ -183,10 +186,10 @@ def odds_html(dist: Distribution, success: Callable[[int], bool] | None = None,
         rows.append(f"<tr{style}><td>{v}</td><td>{percent(p)}</td><td>{p}</td>"
                     f"<td>{percent(at_least)}</td></tr>")
         at_least -= p
-    table = ("<table class='rulebook-odds'><thead><tr><th>" + html.escape(label) +
+    table = (_TABLE_STYLE + "<table class='rulebook-odds'><thead><tr><th>" + html.escape(label) +
              "</th><th>Chance</th><th>Exact</th><th>This or more</th></tr></thead><tbody>" +
              "".join(rows) + "</tbody></table>")
-    opened = " open" if len(items) <= 13 else ""
+    opened = " open" if len(items) <= 6 else ""
     parts = []
     if headline:
         parts.append(f'<p class="rulebook-headline"><b>{html.escape(headline)}</b></p>')

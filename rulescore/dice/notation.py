@@ -91,7 +91,7 @@ class DiceTerm:
         if self.count_at_least is not None:
             parts.append(f"count the dice showing {self.count_at_least} or more "
                          "(one success each) instead of adding them")
-        else:
+        elif self.count > 1 or self.explode:
             parts.append("add them up")
         verb = "subtract" if self.sign < 0 else "add"
         return f"{self.notation()}: " + "; ".join(parts) + ("" if self.sign > 0 else

@@ -1,0 +1,74 @@
+"""Serve the book with Voilà on a free loopback port and drive Debian's chromium with Playwright."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from rulescore.cli import voila_command
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def book_url():
+    """Base URL of a Voilà server over book/, stopped after the session."""
+    port = _free_port()
+    env = dict(os.environ, RULEBOOK_HOME=str(ROOT))
+    proc = subprocess.Popen(voila_command("127.0.0.1", port, ROOT / "book"), env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}/voila/render"
+    deadline = time.time() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+            break
+        except OSError:
+            if proc.poll() is not None or time.time() > deadline:
+                proc.kill()
+                pytest.fail("Voilà did not start")
+            time.sleep(0.3)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM,
+            "args": ["--headless", "--no-sandbox", "--disable-gpu",
+                     "--disable-background-networking", "--disable-component-update",
+                     "--disable-sync", "--no-first-run"]}
+
+
+@pytest.fixture
+def page(page):
+    """Every test's page: requests to other hosts are refused (the book must not need them)."""
+    page.route("**/*", lambda route: route.continue_()
+               if route.request.url.startswith(("http://127.0.0.1", "data:", "blob:"))
+               else route.abort())
+    page.set_default_timeout(30_000)
+    return page
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)

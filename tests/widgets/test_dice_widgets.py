@@ -1,0 +1,152 @@
+"""The dice chapter's widgets, driven in plain pytest by setting values and reading the output."""
+
+from fractions import Fraction
+
+import pytest
+
+from widgets.book import chapter_nav, landing_page, worked_odds, worked_roll
+from widgets.common import DiceEntry, ErrorLine, OddsView, odds_html, steps_html
+from widgets.dice import DiceRoller, OddsExplorer
+from rulescore.dice import parse
+
+
+def test_roller_shows_exact_odds_before_rolling():
+    r = DiceRoller("6d8kh2+5", target="15")
+    assert r.error.message == ""
+    assert "Chance of 15 or more: 31281/32768 (95.46%)" in r.odds.value
+    assert "keep the highest 2" in r.reading.value
+
+
+def test_roller_seeded_roll_replays():
+    r = DiceRoller("4d6dl1")
+    r.entry.roll(seed=99)
+    first = r.last
+    assert r.entry.seed.value == "99"
+    assert f"Total <b>{first.total}</b>" in r.result.value
+    r.entry.seed.value = "99"
+    r.entry.replay()
+    assert r.last.total == first.total and r.last.faces() == first.faces()
+    assert "Rolled with seed 99" in r.explanation.value
+
+
+def test_roll_button_picks_and_shows_a_new_seed():
+    r = DiceRoller("3d6")
+    r.entry.roll_button.click()
+    seed = int(r.entry.seed.value)
+    assert r.last.seed == seed
+    assert r.last.total == parse("3d6").roll(seed=seed).total
+
+
+def test_roller_typed_dice_and_verdict():
+    r = DiceRoller("6d8kh2+5", target="21")
+    r.entry.my_dice.value = "2, 3, 5, 6, 7, 8"
+    r.entry.use_dice()
+    assert r.last.total == 20
+    assert "failure against 21" in r.result.value
+    assert "kh2: kept 7, 8; dropped 2, 3, 5, 6" in r.explanation.value
+
+
+@pytest.mark.parametrize("typed, message", [
+    ("1, 2", "not enough dice"),
+    ("1, 2, 3, 4", "too many dice"),
+    ("1, 2, 9", "not on a d6"),
+    ("1, two, 3", "got 'two'"),
+    ("", "My dice is empty"),
+])
+def test_roller_bad_typed_dice_show_message(typed, message):
+    r = DiceRoller("3d6")
+    r.entry.my_dice.value = typed
+    r.entry.use_dice()
+    assert message in r.entry.error.message
+    assert r.result.value == ""
+
+
+def test_roller_bad_expression_and_target():
+    r = DiceRoller("2d6")
+    r.expression.value = "3d6x"
+    assert r.error.message.startswith("column 4 of '3d6x'")
+    assert r.odds.value == ""
+    r.entry.roll(seed=1)
+    assert "Fix the dice expression" in r.entry.error.message
+    r.expression.value = "3d6"
+    r.target.value = "lots"
+    assert "Target must be a whole number, got 'lots'" in r.error.message
+    r.target.value = "10"
+    assert r.error.message == ""
+    assert "Chance of 10 or more: 5/8 (62.50%)" in r.odds.value
+
+
+def test_bad_seed_shows_message():
+    r = DiceRoller("3d6")
+    r.entry.seed.value = "abc"
+    r.entry.replay()
+    assert "Seed must be a whole number, got 'abc'" in r.entry.error.message
+
+
+def test_percentile_tens_and_ones():
+    r = DiceRoller("2d6")
+    assert r.entry.percentile_row.layout.display == "none"
+    r.expression.value = "d%"
+    assert r.entry.percentile_row.layout.display == "flex"
+    r.entry.tens.value, r.entry.ones.value = "00", "0"
+    r.entry.use_tens_ones()
+    assert r.last.total == 100
+    r.entry.tens.value, r.entry.ones.value = "7", "3"
+    r.entry.use_tens_ones()
+    assert r.last.total == 73
+    r.entry.tens.value = "75"
+    r.entry.use_tens_ones()
+    assert "tens die must show 00, 10" in r.entry.error.message
+
+
+def test_odds_explorer_compares_two_expressions():
+    o = OddsExplorer("3d6", "4d6kh3", "12")
+    assert "3/8 (37.50%)" in o.summary.value
+    assert "799/1296 (61.65%)" in o.summary.value
+    o.second.value = ""
+    assert "4d6kh3" not in o.summary.value and o.odds_second.value == ""
+    o.first.value = "2d"
+    assert "ends too early" in o.error.message
+
+
+def test_odds_html_reports_truncated_mass_and_highlights_success():
+    dist = parse("2d6!").distribution()
+    page = odds_html(dist, lambda v: v >= 13, "x")
+    assert "Exact up to 10 explosions a die" in page
+    assert "#2e7d32" in page
+
+
+def test_error_line_round_trip():
+    e = ErrorLine()
+    e.show("seed must be <b>")
+    assert e.message == "seed must be <b>"
+    assert "&lt;b&gt;" in e.value
+    e.clear()
+    assert e.message == ""
+
+
+def test_steps_html_numbers_steps_with_rules():
+    page = steps_html(parse("2d6+1").roll(dice=[3, 4]).trace)
+    assert page.count("<li>") == 5 and "[dice §Rolling]" in page
+
+
+def test_landing_page_lists_every_chapter():
+    from rulescore.book import load_book
+    page = landing_page().value
+    for chapter in load_book().chapters:
+        assert f'href="{chapter.file}.ipynb"' in page
+        assert chapter.title in page
+
+
+def test_chapter_nav_links_contents(monkeypatch):
+    page = chapter_nav("00_dice/dice").value
+    assert 'href="../index.ipynb"' in page
+    monkeypatch.setenv("RULEBOOK_TARGET", "static")
+    page = chapter_nav("00_dice/dice").value
+    assert 'href="../index.html"' in page
+    assert "open this chapter live" in page
+
+
+def test_worked_examples_return_results():
+    assert worked_roll("6d8kh2+5", dice=[2, 3, 5, 6, 7, 8]).total == 20
+    assert worked_odds("2d6", at_least=7).p_at_least(7) == Fraction(7, 12)
