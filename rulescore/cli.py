@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
-from .errors import DiceSyntaxError, RulesError, parse_int_list
+from .errors import DiceError, RulesError, parse_int_list
 from .text import percent
 
 
@@ -76,8 +76,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from .bookbuild import build
-    out = build()
+    from .bookbuild import BookBuildError, build
+    try:
+        out = build()
+    except BookBuildError as exc:
+        print(f"rulebook build: {exc}", file=sys.stderr)
+        return 1
     print(f"Built the static book: {out / 'index.html'}")
     return 0
 
@@ -108,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.func(args)
-    except DiceSyntaxError as exc:
+    except DiceError as exc:  # notation errors (syntax or limits) point at their column
         print(f"rulebook: {exc}", file=sys.stderr)
         if exc.column:
             print(exc.caret(), file=sys.stderr)

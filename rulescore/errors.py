@@ -13,11 +13,11 @@ class RulesError(ValueError):
 
 
 class DiceError(RulesError):
-    """Dice that cannot be rolled or read: a wrong number of values, or a value off the die."""
+    """Dice that cannot be rolled or read: a wrong number of values, or a value off the die.
 
-
-class DiceSyntaxError(DiceError):
-    """Dice notation that does not parse; carries the text and the 1-based column of the problem."""
+    An error found in dice notation carries the ``text`` and the 1-based ``column`` of the
+    problem (0 when it is about the whole expression).
+    """
 
     def __init__(self, message: str, text: str = "", column: int = 0) -> None:
         self.text = text
@@ -31,6 +31,10 @@ class DiceSyntaxError(DiceError):
         if not self.text or not self.column:
             return self.text
         return f"{self.text}\n{' ' * (self.column - 1)}^"
+
+
+class DiceSyntaxError(DiceError):
+    """Dice notation that does not parse; carries the text and the 1-based column of the problem."""
 
 
 class DiceLimitError(DiceError):

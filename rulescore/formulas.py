@@ -31,15 +31,33 @@ _BINOPS: dict[type, Callable[[Number, Number], Number]] = {
 }
 
 
+_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv)
+_ARITY = {"max": (2, None), "min": (2, None), "floor": (1, 1), "ceil": (1, 1)}
+
+
 def _check(node: ast.AST, text: str) -> None:
     """Refuse anything but the arithmetic this module allows."""
-    for sub in ast.walk(node):
-        ok = isinstance(sub, (ast.Expression, ast.BinOp, ast.UnaryOp, ast.USub, ast.UAdd,
-                              ast.Name, ast.Load, ast.Call, ast.Add, ast.Sub, ast.Mult,
-                              ast.Div, ast.FloorDiv))
-        ok = ok or (isinstance(sub, ast.Constant) and type(sub.value) is int)
-        if isinstance(sub, ast.Call):
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    for sub in ast.walk(node):  # breadth first: an operation comes before its operator
+        if isinstance(sub, ast.BinOp):
+            ok = isinstance(sub.op, _OPS)
+        elif isinstance(sub, ast.UnaryOp):
+            ok = isinstance(sub.op, (ast.USub, ast.UAdd))
+        elif isinstance(sub, ast.Call):
             ok = isinstance(sub.func, ast.Name) and sub.func.id in _FUNCS and not sub.keywords
+            if ok and not any(isinstance(a, ast.Starred) for a in sub.args):
+                low, high = _ARITY[sub.func.id]
+                if len(sub.args) < low or (high is not None and len(sub.args) > high):
+                    wanted = f"{low} or more values" if high is None else \
+                        f"exactly {low} value{'s' if low != 1 else ''}"
+                    raise FormulaError(f"formula '{text}': {sub.func.id} takes {wanted}, "
+                                       f"got {len(sub.args)} in '{ast.unparse(sub)}'")
+        elif isinstance(sub, ast.Name):
+            ok = sub.id not in _FUNCS or id(sub) in called
+        elif isinstance(sub, ast.Constant):
+            ok = type(sub.value) is int
+        else:
+            ok = isinstance(sub, (ast.Expression, ast.Load, ast.USub, ast.UAdd, *_OPS))
         if not ok:
             raise FormulaError(f"formula '{text}' uses '{ast.unparse(sub)}', which is not "
                                "allowed (numbers, names, + - * / //, max, min, floor, ceil)")
@@ -57,7 +75,7 @@ class Formula:
     def _tree(self) -> ast.Expression:
         try:
             tree = ast.parse(self.text, mode="eval")
-        except SyntaxError:
+        except (SyntaxError, ValueError):
             raise FormulaError(f"formula '{self.text}' is not valid arithmetic") from None
         _check(tree, self.text)
         return tree

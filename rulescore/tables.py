@@ -112,6 +112,9 @@ class Table:
         """The row whose range holds *n*; a RulesError if the table has no such row."""
         if self.range_column is None:
             raise TableError(f"table '{self.name}' has no range column to look up {n} in")
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TableError(f"{self.range_column} must be a whole number to look up in "
+                             f"'{self.title}', got {n!r}")
         for row in self.rows:
             if row.span is not None and n in row.span:
                 return row
@@ -157,6 +160,12 @@ def _build(name: str, spec: Mapping[str, Any]) -> Table:
     for key in ("source", "columns", "rows"):
         if key not in spec:
             raise TableError(f"table '{name}' is missing '{key}'")
+    if not isinstance(spec["columns"], list) or not spec["columns"] or \
+            not all(isinstance(c, str) for c in spec["columns"]):
+        raise TableError(f"table '{name}': columns must be a list of column names, "
+                         f"got {spec['columns']!r}")
+    if not isinstance(spec["rows"], list) or not all(isinstance(r, dict) for r in spec["rows"]):
+        raise TableError(f"table '{name}': rows must be written as [[{name}.rows]] tables")
     columns = tuple(spec["columns"])
     range_column = spec.get("range_column")
     if range_column is not None and range_column not in columns:
@@ -166,8 +175,10 @@ def _build(name: str, spec: Mapping[str, Any]) -> Table:
         missing = [c for c in columns if c not in raw]
         extra = [c for c in raw if c not in columns]
         if missing or extra:
-            raise TableError(f"table '{name}' row {i}: missing columns {missing}, "
-                             f"unknown columns {extra}")
+            problems = ([f"missing columns {missing}"] if missing else []) + \
+                       ([f"unknown columns {extra}"] if extra else [])
+            raise TableError(f"table '{name}' row {i}: {', '.join(problems)} "
+                             f"(the columns are {list(columns)})")
         span = parse_span(raw[range_column], f"table '{name}' row {i}") if range_column else None
         rows.append(Row(tuple((c, raw[c]) for c in columns), span))
     if not rows:
@@ -176,6 +187,10 @@ def _build(name: str, spec: Mapping[str, Any]) -> Table:
         covers = spec.get("covers")
         cover_span = None
         if covers is not None:
+            if not isinstance(covers, list) or len(covers) != 2 or not all(
+                    v == ".." or (isinstance(v, int) and not isinstance(v, bool)) for v in covers):
+                raise TableError(f"table '{name}': covers must be [low, high] (whole numbers, "
+                                 f"'..' for an open end), got {covers!r}")
             low, high = (None if v == ".." else v for v in covers)
             cover_span = Span(low, high)
         _check_coverage(name, [r.span for r in rows if r.span is not None], cover_span)

@@ -23,6 +23,11 @@ from rulescore.text import odds
 from .common import dice_faces_html, odds_html, steps_html
 
 
+_STYLE = ("<style>.rulebook-contents a,.rulebook-nav a,.rulebook-live-note a{color:#1565c0;"
+          "text-decoration:underline}.rulebook-contents li{font-size:1.15em;margin:.35em 0}"
+          ".rulebook-nav{font-size:1.05em;margin:.5em 0}</style>")
+
+
 def _static() -> bool:
     return os.environ.get("RULEBOOK_TARGET") == "static"
 
@@ -45,7 +50,7 @@ def landing_page() -> w.HTML:
         items = "".join(f"<li>{_chapter_link(book, book.root, c)}</li>" for c in part.chapters)
         game = f" <small>— {html.escape(part.game)}</small>" if part.game else ""
         parts.append(f"<h2>{html.escape(part.caption)}{game}</h2><ol>{items}</ol>")
-    return w.HTML(f"<nav aria-label='Contents' class='rulebook-contents'>{''.join(parts)}</nav>")
+    return w.HTML(f"{_STYLE}<nav aria-label='Contents' class='rulebook-contents'>{''.join(parts)}</nav>")
 
 
 def chapter_nav(file: str) -> w.HTML:
@@ -63,7 +68,7 @@ def chapter_nav(file: str) -> w.HTML:
         live = f"{book.live_url}/{book.chapter(file).notebook}"
         note = (f"<p class='rulebook-live-note'><i>The tools on this page are live in the served "
                 f"book: <a href='{html.escape(live)}'>open this chapter live</a>.</i></p>")
-    return w.HTML(f"<nav aria-label='Chapter navigation' class='rulebook-nav'>"
+    return w.HTML(f"{_STYLE}<nav aria-label='Chapter navigation' class='rulebook-nav'>"
                 f"{' · '.join(links)}</nav>{note}")
 
 

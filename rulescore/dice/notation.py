@@ -144,10 +144,14 @@ class DiceExpr:
         """The parse tree in words, one line a term."""
         return tuple(t.describe() for t in self.terms)
 
-    def min_total(self) -> int:
-        """The smallest total the expression can produce."""
+    def min_total(self) -> int | None:
+        """The smallest total the expression can produce (None: no lowest total, because an
+        exploding term is subtracted)."""
         from .rolling import term_bounds
-        return sum(term_bounds(t)[0 if t.sign > 0 else 1] * t.sign for t in self.terms)
+        bounds = [term_bounds(t)[0 if t.sign > 0 else 1] for t in self.terms]
+        if None in bounds:
+            return None
+        return sum(b * t.sign for b, t in zip(bounds, self.terms))
 
     def roll(self, rng: random.Random | None = None, *, dice: Sequence[int] | None = None,
              seed: int | None = None) -> "DiceRoll":
@@ -189,7 +193,7 @@ class _Scanner:
 
     def number(self) -> int | None:
         start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos].isdigit():
+        while self.pos < len(self.text) and self.text[self.pos] in "0123456789":
             self.pos += 1
         if start == self.pos:
             return None
@@ -270,15 +274,16 @@ def _term(sc: _Scanner, sign: int) -> Term:
         count = 1
     if count < 1:
         raise sc.fail("the number of dice must be at least 1", column)
+    sides_column = sc.column
     percentile = sc.take("%")
     sides = 100 if percentile else sc.number()
     if sides is None:
         raise sc.unexpected("the number of faces after 'd', as in d6 or d%")
     if sides < 1:
-        raise sc.fail("a die needs at least 1 face", column)
+        raise sc.fail("a die needs at least 1 face", sides_column)
     if sides > MAX_SIDES:
         raise DiceLimitError(f"d{sides} has too many faces (at most {MAX_SIDES})",
-                             sc.text, column)
+                             sc.text, sides_column)
     if count > MAX_DICE:
         raise DiceLimitError(f"{count}d{sides} rolls too many dice (at most {MAX_DICE} "
                              "in one expression)", sc.text, column)

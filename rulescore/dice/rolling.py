@@ -58,11 +58,22 @@ def term_bounds(term: DiceTerm | Constant) -> tuple[int, int | None]:
     """Smallest and largest value of a term before its sign (None: unbounded by explosion)."""
     if isinstance(term, Constant):
         return term.value, term.value
-    kept = _kept_count(term, term.count)
-    if term.count_at_least is not None:
-        return (0, None if term.explode == "explode" else kept)
-    high = None if term.explode else kept * term.sides
-    return kept, high
+    kept = _kept_count(term, term.count)   # dice kept when nothing explodes
+    most, top = kept, term.sides           # the most dice kept (None: no limit), their top face
+    if term.explode == "explode":          # explosions add dice to the pool
+        mode = term.keep.mode if term.keep else None
+        most = term.keep.count if mode in ("kh", "kl") else None
+        if mode == "kl":                   # the lowest dice end their chains, below the top
+            top = term.sides - 1
+    elif term.explode == "compound":
+        top = None
+    t = term.count_at_least
+    if t is not None:
+        low = kept if t <= 1 else 0        # cs>=1 counts every kept die
+        if top is not None and t > top:
+            return low, 0                  # no kept die can reach t
+        return low, most
+    return kept, None if most is None or top is None else most * top
 
 
 def _kept_count(term: DiceTerm, pool: int) -> int:
