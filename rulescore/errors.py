@@ -41,6 +41,10 @@ class DiceLimitError(DiceError):
     """Dice too large to roll or enumerate safely (a runaway expression)."""
 
 
+class NotationLimitError(DiceSyntaxError, DiceLimitError):
+    """Notation that parses but asks for too much (10000d6): ``parse`` raises only syntax errors."""
+
+
 class TableError(RulesError):
     """A data table that is malformed: gaps, overlaps, missing columns or bad values."""
 

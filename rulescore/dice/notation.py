@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Sequence
 
-from ..errors import DiceLimitError, DiceSyntaxError
+from ..errors import DiceSyntaxError, NotationLimitError
 from ..trace import RuleRef
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -200,7 +200,7 @@ class _Scanner:
         digits = self.text[start:self.pos]
         self.skip()
         if len(digits) > 9:
-            raise DiceLimitError(f"the number {digits[:12]}… is too large", self.text,
+            raise NotationLimitError(f"the number {digits[:12]}… is too large", self.text,
                                  start + 1)
         return int(digits)
 
@@ -266,7 +266,7 @@ def _term(sc: _Scanner, sign: int) -> Term:
         if count is None:
             raise sc.unexpected("a number or dice such as 2d6")
         if count > MAX_CONSTANT:
-            raise DiceLimitError(f"the number {count} is too large (at most {MAX_CONSTANT})",
+            raise NotationLimitError(f"the number {count} is too large (at most {MAX_CONSTANT})",
                                  sc.text, column)
         return Constant(sign, count, column)
     sc.take("d")
@@ -282,10 +282,10 @@ def _term(sc: _Scanner, sign: int) -> Term:
     if sides < 1:
         raise sc.fail("a die needs at least 1 face", sides_column)
     if sides > MAX_SIDES:
-        raise DiceLimitError(f"d{sides} has too many faces (at most {MAX_SIDES})",
+        raise NotationLimitError(f"d{sides} has too many faces (at most {MAX_SIDES})",
                              sc.text, sides_column)
     if count > MAX_DICE:
-        raise DiceLimitError(f"{count}d{sides} rolls too many dice (at most {MAX_DICE} "
+        raise NotationLimitError(f"{count}d{sides} rolls too many dice (at most {MAX_DICE} "
                              "in one expression)", sc.text, column)
     mods = _modifiers(sc, count, sides, column)
     return DiceTerm(sign, count, sides, percentile=percentile, column=column, **mods)
@@ -296,7 +296,7 @@ def parse(text: str) -> DiceExpr:
     if not isinstance(text, str):
         raise DiceSyntaxError(f"dice notation must be text, got {text!r}")
     if len(text) > 200:
-        raise DiceLimitError("dice notation is too long (at most 200 characters)")
+        raise NotationLimitError("dice notation is too long (at most 200 characters)")
     sc = _Scanner(text)
     if sc.pos >= len(text):
         raise DiceSyntaxError("the dice expression is empty: type something like 2d6+1")
@@ -313,8 +313,8 @@ def parse(text: str) -> DiceExpr:
         else:
             raise sc.unexpected("'+', '-' or the end of the expression")
     if len(terms) > MAX_TERMS:
-        raise DiceLimitError(f"too many terms ({len(terms)}; at most {MAX_TERMS})")
+        raise NotationLimitError(f"too many terms ({len(terms)}; at most {MAX_TERMS})")
     total = sum(t.count for t in terms if isinstance(t, DiceTerm))
     if total > MAX_DICE:
-        raise DiceLimitError(f"the expression rolls {total} dice (at most {MAX_DICE})")
+        raise NotationLimitError(f"the expression rolls {total} dice (at most {MAX_DICE})")
     return DiceExpr(text, tuple(terms))

@@ -11,7 +11,7 @@ import pytest
 from rulescore import RulesError
 from rulescore.dice import DEFAULT_EXPLODE_DEPTH, DiceLimitError, Distribution, parse
 
-# --- brute force ------------------------------------------------------------------------------
+# --- brute force ---------------------------------------------------------------------------------
 
 
 def keep(pool, rule):
@@ -97,7 +97,7 @@ def test_the_brute_force_itself():
     assert combine((1, plain(1, 4)), (-1, plain(1, 4)))[0] == Fraction(1, 4)
 
 
-# --- plain dice ---------------------------------------------------------------------------------
+# --- plain dice ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, expected", [
     ("1d6", lambda: plain(1, 6)),
@@ -166,7 +166,7 @@ def test_percentile_is_uniform():
     assert dist.mean() == Fraction(101, 2)
 
 
-# --- exploding and compounding ----------------------------------------------------------------
+# --- exploding and compounding -------------------------------------------------------------------
 
 def truncated(n, x, depth):
     return 1 - (1 - Fraction(1, x ** (depth + 1))) ** n
@@ -257,7 +257,7 @@ def test_exploding_mean_is_conditional_on_the_depth():
     assert dist.mean() == sum(v * p for v, p in bf.items()) / mass
 
 
-# --- queries ----------------------------------------------------------------------------------------
+# --- queries -------------------------------------------------------------------------------------
 
 def test_two_d6_queries():
     dist = parse("2d6").distribution()
@@ -303,7 +303,7 @@ def test_results_are_plain_fractions_and_ints():
     assert isinstance(dist, Distribution)
 
 
-# --- errors ------------------------------------------------------------------------------------------
+# --- errors --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("depth", [-1, 41, 1.5, True, "3"])
 def test_bad_explode_depth(depth):

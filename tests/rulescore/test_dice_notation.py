@@ -16,7 +16,7 @@ def dice(text):
     return term
 
 
-# --- what each feature parses to ----------------------------------------------------------
+# --- what each feature parses to -----------------------------------------------------------------
 
 def test_ndx():
     assert dice("3d6") == DiceTerm(1, 3, 6)
@@ -124,7 +124,7 @@ def test_expression_keeps_its_text():
     assert parse(" 2D6 ").text == " 2D6 "
 
 
-# --- canonical text --------------------------------------------------------------------------
+# --- canonical text ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, canonical", [
     ("d6", "1d6"), ("D6", "1d6"), ("d%", "1d%"), ("2d%", "2d%"), ("3d6k", "3d6kh1"),
@@ -145,7 +145,7 @@ def test_canonical_form_parses_to_the_same_terms(text):
     assert shape(parse(str(parse(text)))) == shape(parse(text))
 
 
-# --- explanations -----------------------------------------------------------------------------
+# --- explanations --------------------------------------------------------------------------------
 
 def test_explain_keep_and_constant():
     assert parse("6d8kh2+5").explain() == (
@@ -192,7 +192,7 @@ def test_explain_one_line_a_term():
     assert len(parse("2d6+1d4-3-1d8+7").explain()) == 5
 
 
-# --- errors and their columns --------------------------------------------------------------
+# --- errors and their columns --------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, column, words", [
     ("3d6x", 4, "unexpected 'x'"),
@@ -270,7 +270,7 @@ def test_syntax_error_is_a_rules_error_and_a_value_error():
     assert issubclass(DiceLimitError, DiceError)
 
 
-# --- limits ----------------------------------------------------------------------------------
+# --- limits --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, column, words", [
     ("10000d6", 1, "10000d6 rolls too many dice (at most 100 in one expression)"),
@@ -308,7 +308,7 @@ def test_largest_allowed():
     assert len(parse("+".join(["1"] * 20)).terms) == 20
 
 
-# --- min_total -----------------------------------------------------------------------------
+# --- min_total -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, low", [
     ("2d6", 2), ("-2d6+1", -11), ("4d6kh3", 3), ("4d6dl1", 3), ("3d6!", 3), ("2d6!!", 2),
@@ -325,3 +325,12 @@ def test_min_total(text, low):
                                   "-3d4!dh1cs>=2"])
 def test_min_total_unbounded_when_an_exploding_term_is_subtracted(text):
     assert parse(text).min_total() is None
+
+
+@pytest.mark.parametrize("text", ["10000d6", "d100000", "60d6+60d6", "1" * 12])
+def test_parse_raises_only_syntax_errors_even_for_limits(text):
+    """Limits found while parsing are DiceSyntaxErrors too (and DiceLimitErrors)."""
+    from rulescore.dice import DiceLimitError
+    with pytest.raises(DiceSyntaxError) as info:
+        parse(text)
+    assert isinstance(info.value, DiceLimitError)

@@ -34,6 +34,10 @@ def test_any_text_parses_or_raises_a_dice_error(text):
            [(t.sign, t.notation()) for t in expr.terms]
 
 
+def join_pair(pair):
+    return f"{pair[0]}{pair[1]}"
+
+
 @st.composite
 def dice_terms(draw):
     n = draw(st.integers(1, 4))
@@ -42,8 +46,8 @@ def dice_terms(draw):
     keep = draw(st.one_of(
         st.just(""),
         st.just("k"),
-        st.tuples(st.sampled_from(["kh", "kl"]), st.integers(1, n)).map(lambda m: f"{m[0]}{m[1]}"),
-        st.tuples(st.sampled_from(["dh", "dl"]), st.integers(0, n - 1)).map(lambda m: f"{m[0]}{m[1]}"),
+        st.tuples(st.sampled_from(["kh", "kl"]), st.integers(1, n)).map(join_pair),
+        st.tuples(st.sampled_from(["dh", "dl"]), st.integers(0, n - 1)).map(join_pair),
     ))
     cs = draw(st.one_of(st.just(""), st.integers(1, 2 * x + 1).map(lambda t: f"cs>={t}")))
     mods = draw(st.permutations([explode, keep, cs]))

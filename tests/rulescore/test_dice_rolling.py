@@ -15,7 +15,7 @@ def typed(text, values):
     return parse(text).roll(dice=values)
 
 
-# --- worked examples ----------------------------------------------------------------------
+# --- worked examples -----------------------------------------------------------------------------
 
 def test_keep_highest_two_plus_five():
     r = typed("6d8kh2+5", [2, 3, 5, 6, 7, 8])
@@ -49,7 +49,7 @@ def test_constant_only_needs_no_dice():
     assert r.total == 7 and r.dice == ()
 
 
-# --- exploding and compounding chains ------------------------------------------------------
+# --- exploding and compounding chains ------------------------------------------------------------
 
 def test_exploding_chain_typed_as_6_6_3():
     r = typed("3d6!", [6, 6, 3, 2, 5])
@@ -106,7 +106,7 @@ def test_explode_too_few_values_asks_for_the_chain():
                                "type the next roll of its chain")
 
 
-# --- keep / drop / successes ------------------------------------------------------------------
+# --- keep / drop / successes ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("text, values, kept, total", [
     ("4d6kh3", [1, 5, 3, 6], [False, True, True, True], 14),
@@ -155,7 +155,7 @@ def test_subtracted_successes():
     assert typed("10-2d6cs>=5", [5, 6]).total == 8
 
 
-# --- bad typed values -------------------------------------------------------------------------
+# --- bad typed values ----------------------------------------------------------------------------
 
 def test_too_few_values():
     with pytest.raises(DiceError) as info:
@@ -293,7 +293,7 @@ def test_all_max_without_explosion_is_fine():
     assert r.total == 18
 
 
-# --- d100 from two dice ------------------------------------------------------------------------
+# --- d100 from two dice --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("tens, ones, value", [
     (0, 0, 100), (0, 7, 7), (90, 9, 99), (9, 9, 99), (10, 0, 10), (1, 0, 10), (50, 5, 55),

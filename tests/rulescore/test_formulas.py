@@ -21,7 +21,7 @@ STEPS = Formula("Steps", "margin // 3", RuleRef("veil_and_lead", "VIII Calculati
 HALF = Formula("Half", "a / 2", RULE)
 
 
-# --- evaluation ---------------------------------------------------------------------------------
+# --- evaluation ----------------------------------------------------------------------------------
 
 def test_defense():
     assert DEFENSE.evaluate(QUICK=3, SAVVY=2, equipment=1) == 12

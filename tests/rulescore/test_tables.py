@@ -41,7 +41,7 @@ def error(text):
     return str(info.value)
 
 
-# --- valid tables -----------------------------------------------------------------------
+# --- valid tables --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("n, result", [
     (-1000, "none"), (-1, "none"), (0, "none"), (1, "miss"), (3, "miss"), (5, "miss"),
@@ -116,7 +116,8 @@ def test_lookup_off_the_table():
     t = bands(band_table(('"1-5"', "a"), ('"6-10"', "b"), covers="[1, 10]"))
     with pytest.raises(TableError) as info:
         t.lookup(11)
-    assert str(info.value) == "total 11 is not on the table 'Hit bands' (its rows cover 1–5, 6–10)"
+    assert str(info.value) == ("total 11 is not on the table 'Hit bands' "
+                               "(its rows cover 1–5, 6–10)")
     with pytest.raises(TableError, match="total 0 is not on the table"):
         t.lookup(0)
 
@@ -157,7 +158,7 @@ def test_display_rows_without_range_column_are_strings():
     assert parse_tables(text)["w"].display_rows() == [{"name": "Sabre", "dmg": "3"}]
 
 
-# --- ranges -----------------------------------------------------------------------------------------
+# --- ranges --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("value, span", [
     (7, Span(7, 7)), (-2, Span(-2, -2)), ("1-5", Span(1, 5)), ("1 – 5", Span(1, 5)),
@@ -196,7 +197,7 @@ def test_span_contains():
     assert 10 ** 9 in Span(17, None) and 16 not in Span(17, None)
 
 
-# --- invalid tables ----------------------------------------------------------------------------
+# --- invalid tables ------------------------------------------------------------------------------
 
 def test_gap():
     msg = error(band_table(('"1-5"', "a"), ('"7-10"', "b")))
@@ -299,7 +300,7 @@ def test_invalid_toml(text):
     assert msg.startswith("test.toml is not valid TOML: ")
 
 
-# --- tables are data ----------------------------------------------------------------------------
+# --- tables are data -----------------------------------------------------------------------------
 
 def test_editing_a_copy_of_a_table_changes_the_answer(tmp_path):
     original = tmp_path / "bands.toml"
@@ -323,7 +324,8 @@ def test_editing_a_copy_of_a_table_changes_the_answer(tmp_path):
 def test_a_broken_copy_is_refused_on_load(tmp_path):
     broken = tmp_path / "broken.toml"
     broken.write_text(GOOD.replace('"7..16"', '"8..16"'), encoding="utf-8")
-    with pytest.raises(TableError, match=r"table 'bands': gap between 6 and 8–16 \(7 is on no row\)"):
+    with pytest.raises(TableError,
+                       match=r"table 'bands': gap between 6 and 8–16 \(7 is on no row\)"):
         load_tables(broken)
 
 
