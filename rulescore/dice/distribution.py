@@ -65,7 +65,7 @@ def _binomial(n: int, p_success: Fraction) -> icepool.Die:
     """Number of successes among *n* independent dice (relative quantities)."""
     one = icepool.Die({0: p_success.denominator - p_success.numerator,
                        1: p_success.numerator})
-    return one.pool(n).sum()
+    return n @ one
 
 
 def _kept_successes(term: DiceTerm, successes: int, pool: int) -> int:
@@ -96,10 +96,10 @@ def _geometric(sides: int, depth: int) -> icepool.Die:
 
 
 def _pool_sum(die: icepool.Die, term: DiceTerm) -> icepool.Die:
-    pool = die.pool(term.count)
     keep = term.keep
-    if keep is None:
-        return pool.sum()
+    if keep is None:  # plain sums: repeated convolution, far cheaper than a pool
+        return die if term.count == 1 else term.count @ die
+    pool = die.pool(term.count)
     if keep.mode == "kh":
         return pool.highest(keep.count).sum()
     if keep.mode == "kl":
@@ -151,7 +151,7 @@ def _exploding_given_maxes(term: DiceTerm, maxes: int) -> icepool.Die:
 def _exploding(term: DiceTerm, depth: int) -> icepool.Die:
     """Terms with '!': every explosion adds a die to the pool."""
     if term.keep is None and term.count_at_least is None:
-        return _compound_die(term.sides, depth).pool(term.count).sum()
+        return term.count @ _compound_die(term.sides, depth)
     maxes = _geometric(term.sides, depth).pool(term.count).sum()
     return icepool.Die([_exploding_given_maxes(term, m) for m, _ in maxes.items()],
                        times=[q for _, q in maxes.items()])
@@ -182,17 +182,22 @@ def _check_depth(expr: DiceExpr, depth: int) -> None:
 
 @lru_cache(maxsize=256)
 def _distribution(expr_terms: tuple, depth: int) -> Distribution:
-    total = icepool.Die({0: 1})
+    total: icepool.Die | None = None
+    constant = 0
     inside = Fraction(1)
     for term in expr_terms:
         if isinstance(term, Constant):
-            total = total + term.sign * term.value
+            constant += term.sign * term.value
             continue
         die, p_inside = _term_die(term, depth)
-        total = total + die if term.sign > 0 else total - die
+        signed = die if term.sign > 0 else -die
+        total = signed if total is None else total + signed
         inside *= p_inside
+    if total is None:
+        return Distribution(((constant, Fraction(1)),))
     denom = total.denominator()
-    pmf = tuple((int(v), Fraction(q, denom) * inside) for v, q in total.items() if q)
+    scale = Fraction(1, denom) * inside
+    pmf = tuple((int(v) + constant, q * scale) for v, q in total.items() if q)
     has_explosion = any(isinstance(t, DiceTerm) and t.explode for t in expr_terms)
     return Distribution(pmf, 1 - inside, depth if has_explosion else None)
 
