@@ -57,9 +57,16 @@ def _book_dir() -> Path:
     return find_project_dir() / "book"
 
 
+def voila_env(project_dir: Path) -> dict[str, str]:
+    """Environment of the live book's Voilà: finds jupyter_book.yml and our page template."""
+    data = str(project_dir / "share" / "jupyter")
+    path = os.pathsep.join(p for p in (data, os.environ.get("JUPYTER_PATH", "")) if p)
+    return dict(os.environ, RULEBOOK_HOME=str(project_dir), JUPYTER_PATH=path)
+
+
 def voila_command(host: str, port: int, book_dir: Path) -> list[str]:
     """The Voilà command line of the live book: code hidden, idle kernels culled."""
-    return [sys.executable, "-m", "voila", str(book_dir), "--no-browser",
+    return [sys.executable, "-m", "voila", str(book_dir), "--no-browser", "--template=rulebook",
             f"--Voila.ip={host}", f"--port={port}",
             "--MappingKernelManager.cull_interval=60",
             "--MappingKernelManager.cull_idle_timeout=600",
@@ -71,8 +78,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     book_dir = _book_dir()
     print(f"Serving the book: http://{args.host}:{args.port}/voila/render/index.ipynb",
           flush=True)
-    env = dict(os.environ, RULEBOOK_HOME=str(book_dir.parent))
-    return subprocess.call(voila_command(args.host, args.port, book_dir), env=env)
+    return subprocess.call(voila_command(args.host, args.port, book_dir),
+                           env=voila_env(book_dir.parent))
 
 
 def cmd_build(args: argparse.Namespace) -> int:

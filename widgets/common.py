@@ -26,10 +26,17 @@ LABEL_WIDTH = "11em"
 RollRequest = dict  # {"seed": int} or {"dice": [int, ...]}
 
 
-def labelled_text(label: str, value: str = "", placeholder: str = "", width: str = "22em") -> w.Text:
+def labelled_text(label: str, value: str = "", placeholder: str = "", width: str = "26em",
+                  label_width: str = LABEL_WIDTH) -> w.Text:
     """A text field with a visible label (its accessible name)."""
     return w.Text(value=value, description=label, placeholder=placeholder,
-                  style={"description_width": LABEL_WIDTH}, layout=w.Layout(width=width))
+                  style={"description_width": label_width}, layout=w.Layout(width=width))
+
+
+def tool_layout() -> w.Layout:
+    """The frame around a whole tool, setting it apart from the prose around it."""
+    return w.Layout(border="1px solid #c9c4b8", padding="6px 14px 10px", margin="10px 0",
+                    width="100%")
 
 
 def button(label: str, tooltip: str = "", primary: bool = False) -> w.Button:
@@ -76,12 +83,16 @@ class DiceEntry(w.VBox):
 
     def __init__(self, dice_hint: str = "e.g. 6, 6, 3", percentile: bool = False) -> None:
         self.roll_button = button("Roll", "Roll with a new random seed", primary=True)
-        self.seed = labelled_text("Seed", placeholder="a number", width="19em")
+        self.seed = labelled_text("Seed", placeholder="a number", width="14em",
+                                  label_width="4em")
         self.replay_button = button("Replay seed", "Roll again with the seed in the field")
-        self.my_dice = labelled_text("My dice", placeholder=dice_hint, width="26em")
+        self.my_dice = labelled_text("My dice", placeholder=dice_hint, width="22em",
+                                     label_width="5em")
         self.use_dice_button = button("Use my dice", "Use the faces you rolled at the table")
-        self.tens = labelled_text("Tens die (00–90)", placeholder="e.g. 70", width="16em")
-        self.ones = labelled_text("Ones die (0–9)", placeholder="e.g. 3", width="16em")
+        self.tens = labelled_text("Tens die (00–90)", placeholder="e.g. 70", width="17em",
+                                  label_width="8em")
+        self.ones = labelled_text("Ones die (0–9)", placeholder="e.g. 3", width="15em",
+                                  label_width="7em")
         self.use_tens_button = button("Use tens and ones")
         self.error = ErrorLine()
         self._handlers: list[Callable[[RollRequest], None]] = []
@@ -116,31 +127,31 @@ class DiceEntry(w.VBox):
         self.seed.value = str(seed)
         self._send({"seed": seed})
 
-    def replay(self) -> None:
+    def _send_read(self, read: Callable[[], RollRequest]) -> None:
+        """Read the reader's fields into a request; show a RulesError in place instead."""
         try:
-            seed = parse_int_text("Seed", self.seed.value)
+            request = read()
         except RulesError as exc:
             self.error.show(str(exc))
             return
-        self._send({"seed": seed})
+        self._send(request)
+
+    def replay(self) -> None:
+        """Roll again with the seed typed in the Seed field."""
+        self._send_read(lambda: {"seed": parse_int_text("Seed", self.seed.value)})
 
     def use_dice(self) -> None:
-        try:
-            dice = parse_int_list("My dice", self.my_dice.value)
-        except RulesError as exc:
-            self.error.show(str(exc))
-            return
-        self._send({"dice": dice})
+        """Read the faces typed in My dice."""
+        self._send_read(lambda: {"dice": parse_int_list("My dice", self.my_dice.value)})
 
     def use_tens_ones(self) -> None:
-        try:
+        """Read a d100 thrown as a tens die and a ones die (00 and 0 read 100)."""
+        def read() -> RollRequest:
             value = d100_from_digits(parse_int_text("Tens die", self.tens.value),
                                      parse_int_text("Ones die", self.ones.value))
-        except RulesError as exc:
-            self.error.show(str(exc))
-            return
-        self.my_dice.value = str(value)
-        self._send({"dice": [value]})
+            self.my_dice.value = str(value)
+            return {"dice": [value]}
+        self._send_read(read)
 
 
 def _svg_chart(items: list[tuple[int, Fraction]], success: Callable[[int], bool],

@@ -11,7 +11,9 @@ from rulescore.errors import RulesError, parse_int_text
 from rulescore.text import odds
 
 from .common import (SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
-                     dice_faces_html, labelled_text, section)
+                     dice_faces_html, labelled_text, section, tool_layout)
+
+WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
 
 
 def _is_single_d100(expr: DiceExpr) -> bool:
@@ -41,7 +43,7 @@ class DiceRoller(w.VBox):
             section("Odds before you roll", self.odds),
             section("Roll", self.entry),
             section("Result", self.result, self.explanation),
-        ])
+        ], layout=tool_layout())
         self.add_class("rulebook-dice-roller")
         self.expression.observe(lambda _: self.update(), "value")
         self.target.observe(lambda _: self.update(), "value")
@@ -51,7 +53,7 @@ class DiceRoller(w.VBox):
     def update(self) -> None:
         """Read the expression and target; show what it rolls and its exact odds."""
         self.error.clear()
-        self.result.value = ""
+        self.result.value = WAITING
         self.explanation.clear()
         try:
             self.expr = parse(self.expression.value)
@@ -88,7 +90,7 @@ class DiceRoller(w.VBox):
             self.last = self.expr.roll(**request)
         except RulesError as exc:
             self.entry.error.show(str(exc))
-            self.result.value = ""
+            self.result.value = WAITING
             self.explanation.clear()
             return
         verdict = ""
@@ -118,7 +120,8 @@ class OddsExplorer(w.VBox):
         self.odds_second = OddsView()
         super().__init__([self.first, self.second, self.target, self.error, self.summary,
                           w.HBox([self.odds_first, self.odds_second],
-                                 layout=w.Layout(flex_flow="row wrap"))])
+                                 layout=w.Layout(flex_flow="row wrap"))],
+                         layout=tool_layout())
         self.add_class("rulebook-odds-explorer")
         for field in (self.first, self.second, self.target):
             field.observe(lambda _: self.update(), "value")

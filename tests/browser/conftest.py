@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rulescore.cli import voila_command
+from rulescore.cli import voila_command, voila_env
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -28,8 +28,7 @@ def _free_port() -> int:
 def book_url():
     """Base URL of a Voilà server over book/, stopped after the session."""
     port = _free_port()
-    env = dict(os.environ, RULEBOOK_HOME=str(ROOT))
-    proc = subprocess.Popen(voila_command("127.0.0.1", port, ROOT / "book"), env=env,
+    proc = subprocess.Popen(voila_command("127.0.0.1", port, ROOT / "book"), env=voila_env(ROOT),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}/voila/render"
     deadline = time.time() + 60
