@@ -58,11 +58,22 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 @pytest.fixture
-def page(page):
-    """Every test's page: requests to other hosts are refused (the book must not need them)."""
-    page.route("**/*", lambda route: route.continue_()
-               if route.request.url.startswith(("http://127.0.0.1", "data:", "blob:"))
-               else route.abort())
+def external_requests() -> list[str]:
+    """Requests the page tried to make to other hosts (refused)."""
+    return []
+
+
+@pytest.fixture
+def page(page, external_requests):
+    """Every test's page: requests to other hosts are refused and recorded."""
+    def guard(route):
+        if route.request.url.startswith(("http://127.0.0.1", "data:", "blob:")):
+            route.continue_()
+        else:
+            external_requests.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", guard)
     page.set_default_timeout(30_000)
     return page
 

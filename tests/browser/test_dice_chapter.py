@@ -82,3 +82,11 @@ def test_odds_explorer_compares(page: Page, book_url):
     expect(explorer.get_by_label("First expression")).to_be_visible(timeout=60_000)
     _set(explorer.get_by_label("Target (total at least)"), "15")
     expect(explorer.locator(".rulebook-compare")).to_contain_text("5/54 (9.26%)")
+
+
+def test_served_pages_need_no_other_host(page: Page, book_url, external_requests):
+    for path in ("index.ipynb", "00_dice/dice.ipynb"):
+        page.goto(f"{book_url}/{path}")
+        expect(page.locator(".widget-html").first).to_be_attached(timeout=60_000)
+        page.wait_for_load_state("networkidle")
+    assert external_requests == []
