@@ -16,8 +16,10 @@ import posixpath
 import ipywidgets as w
 from IPython.display import HTML, display
 
+from rulescore.assumptions import load_assumptions
 from rulescore.book import Book, Chapter, load_book
 from rulescore.dice import DiceRoll, Distribution, parse
+from rulescore.tables import Table, load_tables, system_data_dir
 from rulescore.text import odds
 
 from .common import dice_faces_html, odds_html, steps_html
@@ -92,3 +94,36 @@ def worked_odds(expression: str, *, at_least: int | None = None) -> Distribution
     success = (lambda v: v >= at_least) if at_least is not None else None
     display(HTML(odds_html(dist, success, headline)))
     return dist
+
+
+def table_html(table: Table) -> str:
+    """A data table as HTML, with its title and source section, exactly as the engine reads it."""
+    head = "".join(f"<th>{html.escape(c.replace('_', ' ').capitalize())}</th>"
+                   for c in table.columns)
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(r[c])}</td>" for c in table.columns)
+                   + "</tr>" for r in table.display_rows())
+    return (f"<figure class='rulebook-table'><figcaption><b>{html.escape(table.title)}</b> "
+            f"<small>({html.escape(table.source)})</small></figcaption>"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></figure>")
+
+
+def print_table(system: str, file: str, name: str) -> HTML:
+    """Show table *name* of ``systems/<system>/data/<file>.toml`` (the book's printed tables)."""
+    tables = load_tables(system_data_dir(system) / f"{file}.toml")
+    return HTML(table_html(tables[name]))
+
+
+def rulings(system: str) -> HTML:
+    """The system's named assumptions: what the seed says, what we do, what else a table might do."""
+    items = []
+    for a in load_assumptions(system):
+        alts = "".join(f"<li>{html.escape(x)}</li>" for x in a.alternatives)
+        option = (f"<p><small>Switch: the <code>{html.escape(a.option)}</code> option of the "
+                  f"tools.</small></p>" if a.option else "")
+        items.append(f"<section class='rulebook-assumption' id='{html.escape(a.id)}'>"
+                     f"<h3>{html.escape(a.title)} <small>({html.escape(a.id)})</small></h3>"
+                     f"<p><b>The rules say:</b> {html.escape(a.seed_says)}</p>"
+                     f"<p><b>We rule:</b> {html.escape(a.ruling)}</p>"
+                     + (f"<p><b>Other tables might:</b></p><ul>{alts}</ul>" if alts else "")
+                     + option + "</section>")
+    return HTML("".join(items) or "<p>No assumptions recorded.</p>")

@@ -150,3 +150,18 @@ def test_chapter_nav_links_contents(monkeypatch):
 def test_worked_examples_return_results():
     assert worked_roll("6d8kh2+5", dice=[2, 3, 5, 6, 7, 8]).total == 20
     assert worked_odds("2d6", at_least=7).p_at_least(7) == Fraction(7, 12)
+
+
+def test_table_html_prints_data_rows_and_source():
+    from rulescore.tables import parse_tables
+    from widgets.book import table_html
+    table = parse_tables('''
+[bands]
+title = "Bands"
+source = "§Test"
+columns = ["total", "result"]
+range_column = "total"
+rows = [{total = "..4", result = "miss"}, {total = "5..", result = "hit <b>"}]
+''')["bands"]
+    page = table_html(table)
+    assert "4 or less" in page and "5+" in page and "hit &lt;b&gt;" in page and "§Test" in page

@@ -1,0 +1,73 @@
+"""Named assumptions: where a seed is silent or ambiguous, we state our reading once.
+
+Each system keeps its assumptions in ``systems/<system>/data/assumptions.toml``::
+
+    [[assumption]]
+    id = "nd_check"                      # unique within the system
+    title = "How an nD check is rolled"
+    seed_says = "Difficulties are given in dice (4D) but the roll itself is not described."
+    ruling = "Roll that many d6; the check succeeds if ..."
+    alternatives = ["...", "..."]        # what another table might rule
+    option = "nd_rule"                   # the keyword argument that switches it (optional)
+
+The book prints them in each part's "Rulings and assumptions" chapter, from this data.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import TableError
+from .tables import system_data_dir
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """One named reading of a silent or ambiguous seed rule."""
+
+    system: str
+    id: str
+    title: str
+    seed_says: str
+    ruling: str
+    alternatives: tuple[str, ...] = ()
+    option: str | None = None
+
+    @property
+    def ref(self) -> str:
+        return f"{self.system}:{self.id}"
+
+
+_REQUIRED = ("id", "title", "seed_says", "ruling")
+
+
+@lru_cache(maxsize=None)
+def load_assumptions(system: str, path: Path | None = None) -> tuple[Assumption, ...]:
+    """Every assumption of *system* (from its data folder, or from *path*)."""
+    path = path or system_data_dir(system) / "assumptions.toml"
+    if not path.is_file():
+        return ()
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for i, raw in enumerate(data.get("assumption", []), start=1):
+        missing = [k for k in _REQUIRED if k not in raw]
+        if missing:
+            raise TableError(f"{path.name} assumption {i} is missing {', '.join(missing)}")
+        out.append(Assumption(system, raw["id"], raw["title"], raw["seed_says"], raw["ruling"],
+                              tuple(raw.get("alternatives", ())), raw.get("option")))
+    ids = [a.id for a in out]
+    if len(ids) != len(set(ids)):
+        raise TableError(f"{path.name}: assumption ids repeat: {ids}")
+    return tuple(out)
+
+
+def assumption(system: str, id: str) -> Assumption:
+    """The assumption *id* of *system*; a TableError naming the known ids if there is none."""
+    for a in load_assumptions(system):
+        if a.id == id:
+            return a
+    known = ", ".join(a.id for a in load_assumptions(system)) or "none"
+    raise TableError(f"{system} has no assumption '{id}' (known: {known})")
