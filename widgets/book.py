@@ -98,9 +98,10 @@ def worked_odds(expression: str, *, at_least: int | None = None) -> Distribution
 
 def table_html(table: Table) -> str:
     """A data table as HTML, with its title and source section, exactly as the engine reads it."""
-    head = "".join(f"<th>{html.escape(c.replace('_', ' ').capitalize())}</th>"
+    left = " style='text-align:left;vertical-align:top'"
+    head = "".join(f"<th{left}>{html.escape(c.replace('_', ' ').capitalize())}</th>"
                    for c in table.columns)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(r[c])}</td>" for c in table.columns)
+    rows = "".join("<tr>" + "".join(f"<td{left}>{html.escape(r[c])}</td>" for c in table.columns)
                    + "</tr>" for r in table.display_rows())
     return (f"<figure class='rulebook-table'><figcaption><b>{html.escape(table.title)}</b> "
             f"<small>({html.escape(table.source)})</small></figcaption>"
@@ -118,8 +119,9 @@ def rulings(system: str) -> HTML:
     items = []
     for a in load_assumptions(system):
         alts = "".join(f"<li>{html.escape(x)}</li>" for x in a.alternatives)
-        option = (f"<p><small>Switch: the <code>{html.escape(a.option)}</code> option of the "
-                  f"tools.</small></p>" if a.option else "")
+        option = (f"<p><small>Switchable: the rules functions take <code>"
+                  f"{html.escape(a.option)}=</code>, and the tools that roll it offer the "
+                  f"choice.</small></p>" if a.option else "")
         items.append(f"<section class='rulebook-assumption' id='{html.escape(a.id)}'>"
                      f"<h3>{html.escape(a.title)} <small>({html.escape(a.id)})</small></h3>"
                      f"<p><b>The rules say:</b> {html.escape(a.seed_says)}</p>"

@@ -1,0 +1,112 @@
+"""One attack from the hit roll to the wounds, and rolling its dice from a seed."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+from rulescore.errors import RulesError
+from rulescore.trace import Resolution, step
+
+from ._common import count, d6_faces, flag, rule
+from .defence import CoverRoll, Protection, Wounds, _cover, cover_roll, protection, wounds
+from .hits import BASE_CRIT_AT, BASE_MIN_ROLL, HitRoll, hit_roll
+
+MAX_CHAIN = 100
+
+
+@dataclass(frozen=True, kw_only=True)
+class AttackResult(Resolution):
+    """Every stage of an attack; ``value`` is the wounds dealt."""
+
+    hit: HitRoll
+    cover: CoverRoll | None
+    protection: Protection
+    wounds: Wounds | None
+
+
+def resolve_attack(dice_totals: Sequence[int], *, min_roll: int = BASE_MIN_ROLL,
+                   crit_at: int = BASE_CRIT_AT, burst: bool = False, cover: int | None = None,
+                   cover_faces: Sequence[int] = (), pool: int = 0, critical_pool: int = 0,
+                   piercing: int = 0, wounds_per_hit: int = 1, causes_wounds: bool = True,
+                   prevent: str = "heaviest") -> AttackResult:
+    """An attack (§Sequence of an attack): the hit roll; the cover roll if there is cover,
+    *cover_faces* holding one d6 a critical first and then one a normal hit; protection from
+    the pool; and the wounds (none for a K.O. or disarming attack)."""
+    hit = hit_roll(dice_totals, min_roll, crit_at, burst)
+    flag("causes_wounds", causes_wounds)
+    steps = list(hit.trace)
+    hits, crits, extras = hit.hits, hit.criticals, hit.critical_extras
+    cov = None
+    if cover is not None:
+        _cover(cover)
+        faces = d6_faces("cover_faces", cover_faces)
+        need = crits + hits
+        if len(faces) != need:
+            raise RulesError(f"cover_faces must hold one die a hit ({crits} for the criticals, "
+                             f"then {hits} for the normal hits), got {len(faces)}")
+        cov = cover_roll(hits, crits, faces[crits:], faces[:crits], cover,
+                         critical_extras=extras, prevent=prevent)
+        steps += cov.trace
+        hits, crits, extras = cov.hits, cov.criticals, cov.critical_extras
+    elif cover_faces:
+        raise RulesError("cover_faces must be empty when the target has no cover, "
+                         f"got {len(tuple(cover_faces))} dice")
+    prot = protection(hits, crits, pool, critical_pool, critical_extras=extras,
+                      piercing=piercing, prevent=prevent)
+    steps += prot.trace
+    if causes_wounds:
+        wound = wounds(prot.hits, prot.criticals, sum(prot.critical_extras), wounds_per_hit)
+        steps += wound.trace
+        value = wound.value
+    else:
+        wound = None
+        value = 0
+        steps.append(step(f"{prot.value} hit(s) landed, but this attack deals no wounds",
+                          rule("Sequence of an attack")))
+    return AttackResult(value=value, outcome="wounded" if value else
+                        ("landed" if prot.value else "no effect"), trace=tuple(steps), hit=hit,
+                        cover=cov, protection=prot, wounds=wound)
+
+
+@dataclass(frozen=True)
+class RolledDice:
+    """Dice rolled from a seed: the chains of the exploding dice, their totals, and plain d6."""
+
+    seed: int
+    chains: tuple[tuple[int, ...], ...]
+    plain: tuple[int, ...]
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(sum(c) for c in self.chains)
+
+
+def _chain(rng: random.Random) -> tuple[int, ...]:
+    faces = [rng.randint(1, 6)]
+    while faces[-1] == 6 and len(faces) < MAX_CHAIN:
+        faces.append(rng.randint(1, 6))
+    return tuple(faces)
+
+
+def roll_dice(seed: int, exploding: int, plain: int = 0) -> RolledDice:
+    """Roll *exploding* compounding d6 and then *plain* d6 from *seed* (replayable)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RulesError(f"seed must be a whole number, got {seed!r}")
+    rng = random.Random(seed)
+    chains = tuple(_chain(rng) for _ in range(count("exploding", exploding)))
+    return RolledDice(seed, chains, tuple(rng.randint(1, 6) for _ in range(count("plain",
+                                                                                   plain))))
+
+
+def roll_attack(seed: int, dice: int, *, min_roll: int = BASE_MIN_ROLL,
+                crit_at: int = BASE_CRIT_AT, burst: bool = False,
+                cover: int | None = None) -> RolledDice:
+    """Roll an attack's dice from *seed*: the hit dice, then one cover die a hit if there is
+    cover (so :func:`resolve_attack` can read them)."""
+    first = roll_dice(seed, dice)
+    if cover is None:
+        return first
+    hit = hit_roll(first.totals, min_roll, crit_at, burst)
+    return roll_dice(seed, dice, hit.value)

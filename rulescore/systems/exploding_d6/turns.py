@@ -1,0 +1,291 @@
+"""Initiative, rounds, actions, reactions and spending bonus and destiny dice for actions."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from rulescore.errors import RulesError, require_int
+from rulescore.trace import Resolution, step
+
+from ._common import attribute, choice, count, die_totals, flag, one_of, plural, rule, table
+
+ROUND_PHASES = ("Start of round", "Start of player combat round", "Actions refreshed",
+                "Actions", "End of player combat round", "End of round")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Initiative(Resolution):
+    """One combatant's initiative: ``value`` is the sum of the Quickness dice."""
+
+    name: str
+    quickness: int
+    deftness: int
+    dice: tuple[int, ...]
+
+
+def initiative(dice_totals: Sequence[int], quickness: int, deftness: int = 0,
+               name: str = "combatant") -> Initiative:
+    """Roll initiative (§Start of combat): as many exploding d6 as Quickness, added up.
+
+    The rogue with Quickness 4 rolls 4, 5, 1 and 6+6+5 = 17: her initiative is 27.
+    """
+    q = attribute("quickness", quickness)
+    d = attribute("deftness", deftness)
+    totals = die_totals("dice_totals", dice_totals, expected=q)
+    total = sum(totals)
+    chains = [t for t in totals if t > 6]
+    steps = [step(f"{name}: Quickness {q}, so {plural(q, 'die', 'dice')}: "
+                  f"{', '.join(map(str, totals))}", rule("Start of combat"), dice=q)]
+    if chains:
+        steps.append(step(f"Rolled on after a 6: {', '.join(map(str, chains))} (whole chains)",
+                          rule("Start of combat")))
+    steps.append(step(f"Initiative {total}", rule("Start of combat"), initiative=total))
+    return Initiative(value=total, outcome="rolled", trace=tuple(steps), name=str(name),
+                      quickness=q, deftness=d, dice=totals)
+
+
+@dataclass(frozen=True, kw_only=True)
+class InitiativeOrder(Resolution):
+    """The acting order, first to last; ``ties`` lists groups still tied after both tie-breaks
+    (kept in the order given, assumption ``full_tie``)."""
+
+    order: tuple[str, ...]
+    ties: tuple[tuple[str, ...], ...]
+    rolls: tuple[Initiative, ...] = ()
+
+
+def initiative_order(rolls: Sequence[Initiative]) -> InitiativeOrder:
+    """Order combatants (§Start of combat): highest initiative first; ties go to the higher
+    Quickness, then the higher Deftness."""
+    if isinstance(rolls, (str, bytes)) or not hasattr(rolls, "__iter__"):
+        raise RulesError(f"rolls must be a list of initiative results, got {rolls!r}")
+    rolls = list(rolls)
+    for i, r in enumerate(rolls, start=1):
+        if not isinstance(r, Initiative):
+            raise RulesError(f"rolls: entry {i} must be an Initiative (from initiative()), "
+                             f"got {type(r).__name__}")
+    names = [r.name for r in rolls]
+    if len(set(names)) != len(names):
+        raise RulesError(f"rolls: combatant names must differ, got {names}")
+    key = lambda r: (-r.value, -r.quickness, -r.deftness)  # noqa: E731
+    ordered = sorted(rolls, key=key)  # stable: full ties stay in the order given
+    ref = rule("Start of combat")
+    steps = []
+    for a, b in zip(ordered, ordered[1:]):
+        if a.value == b.value:
+            why = ("Quickness" if a.quickness != b.quickness else
+                   "Deftness" if a.deftness != b.deftness else None)
+            steps.append(step(f"{a.name} and {b.name} tie on {a.value}: " +
+                              (f"{a.name} goes first on {why}" if why else
+                               "Quickness and Deftness tie too; kept in the order given"), ref))
+    groups: dict[tuple, list[str]] = {}
+    for r in ordered:
+        groups.setdefault(key(r), []).append(r.name)
+    ties = tuple(tuple(g) for g in groups.values() if len(g) > 1)
+    order = tuple(r.name for r in ordered)
+    steps.append(step("Order: " + ", ".join(f"{r.name} ({r.value})" for r in ordered), ref))
+    steps.append(step("Nobody has actions before their first turn", ref))
+    return InitiativeOrder(value=len(order), outcome="ordered", trace=tuple(steps), order=order,
+                           ties=ties, rolls=tuple(ordered))
+
+
+def initiative_table(combatants: Sequence[tuple[str, int, int]],
+                     dice_totals: Sequence[int]) -> InitiativeOrder:
+    """Initiative for everyone at once (§Start of combat): *combatants* are (name, Quickness,
+    Deftness); *dice_totals* hold each one's Quickness dice in the same order."""
+    if isinstance(combatants, (str, bytes)) or not hasattr(combatants, "__iter__"):
+        raise RulesError(f"combatants must be a list of (name, quickness, deftness), "
+                         f"got {combatants!r}")
+    people = list(combatants)
+    if not people:
+        raise RulesError("combatants must name at least one combatant, got none")
+    for i, c in enumerate(people, start=1):
+        if not isinstance(c, tuple) or len(c) != 3:
+            raise RulesError(f"combatants: entry {i} must be (name, quickness, deftness), "
+                             f"got {c!r}")
+    need = sum(attribute(f"quickness of {c[0]}", c[1]) for c in people)
+    totals = die_totals("dice_totals", dice_totals, expected=need)
+    rolls, start = [], 0
+    for name, q, d in people:
+        rolls.append(initiative(totals[start:start + q], q, d, name))
+        start += q
+    order = initiative_order(rolls)
+    steps = tuple(s for r in rolls for s in r.trace) + order.trace
+    return replace(order, trace=steps)
+
+
+def max_actions(lineage: str = "human", extra: int = 0, two_weapons: bool = False) -> int:
+    """Actions a round (§Actor and actions): the lineage's (a human has 2), plus any from
+    templates, plus one for fighting with two weapons (§Two-handed fighting)."""
+    row = choice("lineage", lineage, table("lineages"), "lineage")
+    return row["actions"] + count("extra", extra, maximum=10) + int(flag("two_weapons",
+                                                                          two_weapons))
+
+
+def round_phases(order: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The phases of one round (§Sequence of rounds), as (phase, who) pairs in order."""
+    if isinstance(order, (str, bytes)) or not hasattr(order, "__iter__"):
+        raise RulesError(f"order must be a list of combatant names, got {order!r}")
+    names = [str(n) for n in order]
+    if not names:
+        raise RulesError("order must name at least one combatant, got none")
+    out = [("Start of round", "")]
+    for n in names:
+        out += [(p, n) for p in ROUND_PHASES[1:5]]
+    out.append(("End of round", ""))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class ActionPool:
+    """A combatant's actions: the most a round and those still available."""
+
+    maximum: int
+    available: int
+
+
+def start_combat(maximum: int) -> ActionPool:
+    """At the start of combat nobody has actions until their first turn (§Start of combat)."""
+    return ActionPool(require_int("maximum", maximum, minimum=1, maximum=12), 0)
+
+
+def refresh(pool: ActionPool) -> ActionPool:
+    """Start of one's combat round: all actions are available again (§Actor and actions)."""
+    _pool(pool)
+    return replace(pool, available=pool.maximum)
+
+
+def _pool(pool: ActionPool) -> ActionPool:
+    if not isinstance(pool, ActionPool):
+        raise RulesError(f"pool must be an ActionPool, got {type(pool).__name__}")
+    return pool
+
+
+@dataclass(frozen=True, kw_only=True)
+class Spend(Resolution):
+    """Actions spent: ``value`` the cost; ``pool`` what is left."""
+
+    pool: ActionPool
+
+
+def spend(pool: ActionPool, action: str) -> Spend:
+    """Spend actions on *action* (§Actor and actions); the table gives its cost."""
+    _pool(pool)
+    row = choice("action", action, table("actions"), "action")
+    cost = row["cost"]
+    if pool.available < cost:
+        raise RulesError(f"action '{action}' costs {cost}, but only {pool.available} "
+                         f"available")
+    left = replace(pool, available=pool.available - cost)
+    s = step(f"{row['label']}: {plural(cost, 'action')}" + (f" ({row['note']})" if row["note"]
+                                                             else "") +
+             f"; {left.available} left", rule("Actor and actions"), cost=cost)
+    return Spend(value=cost, outcome=action, trace=(s,), pool=left)
+
+
+def can_react(pool: ActionPool, perceives: bool) -> bool:
+    """Whether a combatant may react (§Reactions): they perceive the actor and have an action."""
+    _pool(pool)
+    return flag("perceives", perceives) and pool.available >= 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reactions(Resolution):
+    """Who reacts, in order (highest initiative first); each pays one action. ``pools`` are
+    the reactors' pools afterwards, in the same order. Reactions happen before the action."""
+
+    order: tuple[str, ...]
+    pools: tuple[ActionPool, ...]
+
+
+def reactions(reactors: Sequence[tuple[str, int, ActionPool, bool]]) -> Reactions:
+    """Resolve who may react to one action (§Reactions).
+
+    *reactors* are (name, initiative, pool, perceives) of everyone who wants to react; one
+    reaction each. Those who do not perceive the actor or have no action are refused (named in
+    the trace). The rest react in initiative order, each paying one action; in the fiction the
+    reactions happen before the action they answer.
+    """
+    if isinstance(reactors, (str, bytes)) or not hasattr(reactors, "__iter__"):
+        raise RulesError(f"reactors must be a list of (name, initiative, pool, perceives), "
+                         f"got {reactors!r}")
+    ref = rule("Reactions")
+    entries = []
+    steps = []
+    seen = set()
+    for i, r in enumerate(reactors, start=1):
+        if not isinstance(r, tuple) or len(r) != 4:
+            raise RulesError(f"reactors: entry {i} must be (name, initiative, pool, perceives), "
+                             f"got {r!r}")
+        name, init, pool, perceives = r
+        if name in seen:
+            raise RulesError(f"reactors: {name} may react only once to one action")
+        seen.add(name)
+        require_int(f"reactors: initiative of {name}", init, minimum=0)
+        _pool(pool)
+        if not can_react(pool, perceives):
+            why = "does not perceive the actor" if not perceives else "has no action left"
+            steps.append(step(f"{name} cannot react: {why}", ref))
+            continue
+        entries.append((i, name, init, pool))
+    entries.sort(key=lambda e: (-e[2], e[0]))
+    pools = tuple(replace(p, available=p.available - 1) for _, _, _, p in entries)
+    order = tuple(n for _, n, _, _ in entries)
+    if order:
+        steps.append(step("React in initiative order: " + ", ".join(
+            f"{n} ({init})" for _, n, init, _ in entries) + "; one action each", ref))
+        steps.append(step("The reactions are announced after the action but happen before it",
+                          ref))
+    return Reactions(value=len(order), outcome="reactions" if order else "none",
+                     trace=tuple(steps), order=order, pools=pools)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiceForActions(Resolution):
+    """A bonus or destiny die spent on an action: the spender's and the victim's pools."""
+
+    pool: ActionPool
+    victim: ActionPool | None
+
+
+def bonus_die_action(pool: ActionPool) -> DiceForActions:
+    """Spend a bonus die for one more action, usable at once, even as a reaction
+    (§Bonus dice actions). Spending the die costs no action."""
+    _pool(pool)
+    new = replace(pool, available=pool.available + 1)
+    s = step(f"Bonus die spent: one more action, now {new.available}", rule("Bonus dice actions"))
+    return DiceForActions(value=1, outcome="gained", trace=(s,), pool=new, victim=None)
+
+
+def destiny_die_action(pool: ActionPool, victim: ActionPool) -> DiceForActions:
+    """Spend a destiny die to steal an action (§Bonus dice actions): the spender has it at once;
+    the victim loses one from this turn (or the next, if it is not theirs), never below 0
+    (assumption ``steal_empty``)."""
+    _pool(pool)
+    if not isinstance(victim, ActionPool):
+        raise RulesError(f"victim must be an ActionPool, got {type(victim).__name__}")
+    new = replace(pool, available=pool.available + 1)
+    taken = replace(victim, available=max(0, victim.available - 1))
+    s = step(f"Destiny die spent: an action stolen; spender has {new.available}, the "
+             f"opponent {taken.available}", rule("Bonus dice actions"))
+    return DiceForActions(value=1, outcome="stolen", trace=(s,), pool=new, victim=taken)
+
+
+def movement(kind: str, quickness: int, *, hunkered: bool = False,
+             shield_block: bool = False) -> int:
+    """Metres moved (§Actor and actions): walk Quickness + 1, run Quickness + 5, crawl
+    Quickness ÷ 2 rounded up + 1 (only while Hunkered); halved, rounded down, behind a
+    Shield Block (§Shields; rounding is assumption ``half_movement``)."""
+    one_of("kind", kind, ("walk", "run", "crawl"))
+    q = attribute("quickness", quickness)
+    flag("hunkered", hunkered)
+    flag("shield_block", shield_block)
+    if kind == "crawl":
+        if not hunkered:
+            raise RulesError("hunkered must be True to crawl, got False")
+        metres = math.ceil(q / 2) + 1
+    else:
+        metres = q + (1 if kind == "walk" else 5)
+    return metres // 2 if shield_block else metres

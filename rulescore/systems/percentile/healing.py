@@ -1,0 +1,488 @@
+"""Healing sequence: bleeding, extended shock, coma, healing rolls, infection, impairment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...errors import RulesError, require_int
+from ...formulas import Formula
+from ...trace import Resolution, step
+from ._data import ref, setting, table
+from .checks import effective_eml, success_level
+from .injury import combine_shock_states
+
+BLEEDING = "Healing 1 Bleeding"
+EXTENDED = "Healing 2 Extended Shock"
+COMA = "Healing 3 Coma"
+HEALING = "Healing 6 Healing"
+INFECTION = "Healing 7 Infection"
+IMPAIRMENT = "Healing 8 Impairment"
+
+COMA_HR = Formula("HR", "12 - location_shock - injury_level", ref(COMA))
+_CODES = {5: "G5", 4: "G4", 3: "S3", 2: "S2", 1: "M1"}
+
+
+def _rule(name: str, file: str = "healing.toml", tab: str = "course_rules") -> int:
+    return setting(file, tab, name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BloodStoppageResolution(Resolution):
+    """A Blood Stoppage Roll: value = the roll, outcome = "stopped" or "bleeding"."""
+
+    level: str
+    stopped: bool
+    extra_advance_roll: bool
+    next_bonus: int
+
+
+def blood_stoppage(roll: int, physician_eml: int, *, bleeders: int = 1,
+                   cauterise: bool = False, tourniquet: bool = False
+                   ) -> BloodStoppageResolution:
+    """Step 1: a Physician test to stop one bleeder (Staunch, or Cauterisation +30; a
+    tourniquet on a limb +20), -10 for each other bleeder treated in the same 5 minutes."""
+    require_int("physician_eml", physician_eml)
+    require_int("bleeders", bleeders, minimum=1)
+    mods = table("healing.toml", "blood_stoppage_modifiers")
+    eml = physician_eml + mods.find("modifier", "per_extra_bleeder")["value"] * (bleeders - 1)
+    if cauterise:
+        eml += mods.find("modifier", "cauterisation")["value"]
+    if tourniquet:
+        eml += mods.find("modifier", "tourniquet")["value"]
+    used = effective_eml(eml)
+    level = success_level(roll, used)
+    row = table("healing.toml", "blood_stoppage").find("level", level)
+    trace = [step(f"Physician EML {physician_eml} → {used} (bleeders {bleeders}"
+                  f"{', cauterisation' if cauterise else ''}{', tourniquet' if tourniquet else ''}"
+                  f"); roll {roll}: {level}", ref(BLEEDING), roll=roll, eml=used, level=level),
+             step(row["result"], ref(BLEEDING))]
+    return BloodStoppageResolution(value=roll, outcome="stopped" if row["stopped"] else
+                                   "bleeding", trace=tuple(trace), level=level,
+                                   stopped=bool(row["stopped"]),
+                                   extra_advance_roll=bool(row["extra_advance_roll"]),
+                                   next_bonus=row["next_bonus"])
+
+
+def blood_loss_state(bp: int) -> str | None:
+    """The Shock State the blood loss track gives for *bp* Blood Loss Points (4: KIA)."""
+    require_int("bp", bp, minimum=0)
+    return table("healing.toml", "blood_loss_states").lookup(bp)["state"] or None
+
+
+@dataclass(frozen=True, kw_only=True)
+class BloodLossResolution(Resolution):
+    """A Blood Loss Advance Roll: value = total BP, outcome = the resulting state."""
+
+    level: str
+    gained: int
+    bp: int
+    state: str | None
+    anaemia_fatigue: int
+
+
+def blood_loss_advance(roll: int, strength_eml: int, bp: int = 0,
+                       state: str | None = None) -> BloodLossResolution:
+    """Step 1: every 5 minutes per bleeder, a Strength test (no fatigue or impairment) adds
+    3/2/1/0 BP for CF/F/S/CS. Each box checked off brings its Shock State on top of the
+    current *state* (INC while INC is UNC); 4 BP kills. Anaemia: 5 weakness fatigue per BP."""
+    require_int("strength_eml", strength_eml)
+    require_int("bp", bp, minimum=0, maximum=3)  # a fourth BP has already killed
+    used = effective_eml(strength_eml)
+    level = success_level(roll, used)
+    gained = table("healing.toml", "blood_loss_advance").find("level", level)["bp"]
+    total = bp + gained
+    new_state = combine_shock_states(state, None)
+    trace = [step(f"Strength EML {used}; roll {roll}: {level}: +{gained} BP, {total} in all",
+                  ref(BLEEDING), roll=roll, eml=used, gained=gained, bp=total)]
+    for box in range(bp + 1, total + 1):
+        box_state = blood_loss_state(box)
+        before = new_state
+        new_state = combine_shock_states(new_state, box_state)
+        trace.append(step(f"Box {box}: {box_state}" + (f" while {before}: now {new_state}"
+                                                       if before else ""), ref(BLEEDING)))
+    fatigue = total * _rule("anaemia_fatigue_per_bp", tab="blood_loss_rules")
+    trace.append(step(f"Anaemia: {fatigue} weakness fatigue", ref(BLEEDING), fatigue=fatigue))
+    return BloodLossResolution(value=total, outcome=new_state or "none", trace=tuple(trace),
+                               level=level, gained=gained, bp=total, state=new_state,
+                               anaemia_fatigue=fatigue)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CourseResolution(Resolution):
+    """A Course Roll: value = the new Healing Rate, outcome = "continues", "recovered" or
+    "dies"."""
+
+    level: str
+    eml: int
+    healing_rate: int
+
+
+def _course(roll: int, healing_base: int, hr: int, fatigue: int, bonus: int, section: str,
+            what: str) -> tuple[str, int, int, list]:
+    require_int("healing_base", healing_base, minimum=0)
+    require_int("hr", hr, minimum=1)
+    require_int("fatigue", fatigue, minimum=0)
+    require_int("bonus", bonus)
+    eml = effective_eml(healing_base * hr - fatigue + bonus)
+    level = success_level(roll, eml)
+    change = table("healing.toml", "course_roll").find("level", level)["hr_change"]
+    trace = [step(f"{what}: HB {healing_base} × HR {hr} - fatigue {fatigue} + bonus {bonus} = "
+                  f"EML {eml}; roll {roll}: {level}: HR {change:+d}", ref(section), roll=roll,
+                  eml=eml, level=level)]
+    return level, eml, hr + change, trace
+
+
+def extended_shock_course(roll: int, healing_base: int, hr: int, *, fatigue: int = 0,
+                          bonus: int = 0) -> CourseResolution:
+    """Step 2: every four hours, HB × HR (less fatigue, plus a healer's bonus). HR 0 or less:
+    the patient dies; HR 6 or more: Extended Shock (and INC/UNC) ends."""
+    level, eml, new, trace = _course(roll, healing_base, hr, fatigue, bonus, EXTENDED,
+                                     "Extended Shock Course Roll")
+    if new <= _rule("dies_at"):
+        outcome = "dies"
+    elif new >= _rule("recovered_at"):
+        outcome = "recovered"
+    else:
+        outcome = "continues"
+    trace.append(step(f"HR {hr} → {new}: {outcome}", ref(EXTENDED), hr=new))
+    return CourseResolution(value=new, outcome=outcome, trace=tuple(trace), level=level,
+                            eml=eml, healing_rate=new)
+
+
+def coma_healing_rate(location_shock: int, injury_level: int) -> int:
+    """The initial coma HR: 12 - location shock - injury level."""
+    require_int("location_shock", location_shock, minimum=0)
+    require_int("injury_level", injury_level, minimum=1, maximum=6)
+    return int(COMA_HR.evaluate(location_shock=location_shock, injury_level=injury_level))
+
+
+def coma_course(roll: int, healing_base: int, hr: int, *, fatigue: int = 0,
+                sheltered: bool = True) -> CourseResolution:
+    """Step 3: every 10 days, HB × HR (-20 if not restful and sheltered); HR never drops below
+    1; at 6 or more the coma ends."""
+    bonus = 0 if sheltered else _rule("coma_unsheltered")
+    level, eml, new, trace = _course(roll, healing_base, hr, fatigue, bonus, COMA,
+                                     "Coma Course Roll")
+    new = max(new, _rule("coma_minimum_hr"))
+    outcome = "recovered" if new >= _rule("recovered_at") else "continues"
+    trace.append(step(f"HR {hr} → {new} (at least 1): {outcome}", ref(COMA), hr=new))
+    return CourseResolution(value=new, outcome=outcome, trace=tuple(trace), level=level,
+                            eml=eml, healing_rate=new)
+
+
+def coma_weariness(days: int) -> int:
+    """Weariness fatigue after a coma: its length in days, rounded down to a 0 or 5."""
+    require_int("days", days, minimum=0)
+    return days - days % 5
+
+
+def infection_healing_rate(injury_hr: int) -> int:
+    """The Infection HR: the injury's HR plus 1, at most 5."""
+    require_int("injury_hr", injury_hr, minimum=1, maximum=6)
+    return min(injury_hr + 1, _rule("infection_max_hr"))
+
+
+def infection_course(roll: int, healing_base: int, hr: int, *, bonus: int = 0,
+                     fatigue: int = 0) -> CourseResolution:
+    """Step 7: once a day, HB × Infection HR (+ a healer's Physician SV). HR 0 or less: the
+    patient dies; 6 or more: the infection is defeated."""
+    level, eml, new, trace = _course(roll, healing_base, hr, fatigue, bonus, INFECTION,
+                                     "Infection Course Roll")
+    if new <= _rule("dies_at"):
+        outcome = "dies"
+    elif new >= _rule("recovered_at"):
+        outcome = "recovered"
+    else:
+        outcome = "continues"
+    trace.append(step(f"Infection HR {hr} → {new}: {outcome}", ref(INFECTION), hr=new))
+    return CourseResolution(value=new, outcome=outcome, trace=tuple(trace), level=level,
+                            eml=eml, healing_rate=new)
+
+
+def infection_weakness(hr: int) -> int:
+    """Weakness fatigue while infected, by Infection HR (1-2: 10, 3-4: 5, 5: none)."""
+    require_int("hr", hr, minimum=1, maximum=5)
+    return table("healing.toml", "infection_weakness").lookup(hr)["fatigue"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class HealingResolution(Resolution):
+    """An Injury Healing Roll: value = the new Injury Level (0: healed), outcome = the new
+    injury ("healed")."""
+
+    level: str
+    injury_level: int
+    injury: str | None
+    infected: bool
+
+
+def healing_roll(roll: int, healing_base: int, hr: int, injury_level: int, *,
+                 infection_chance: bool = False, wider_cf: bool = False) -> HealingResolution:
+    """Step 6: every five days, HB × HR. S lowers the Injury Level by 1, CS by 2 (0: healed);
+    a CF infects the injury if its treatment left the chance. *wider_cf* (a cauterised bleeder
+    or an Area injury): a failed roll whose ones die is 3, 5, 8 or 0 is a CF."""
+    require_int("healing_base", healing_base, minimum=0)
+    require_int("hr", hr, minimum=1, maximum=6)
+    require_int("injury_level", injury_level, minimum=1, maximum=5)
+    eml = effective_eml(healing_base * hr)
+    level = success_level(roll, eml)
+    trace = [step(f"HB {healing_base} × HR {hr} = EML {eml}; roll {roll}: {level}",
+                  ref(HEALING), roll=roll, eml=eml, level=level)]
+    if wider_cf and level == "F" and roll % 10 in {r["ones"] for r in
+                                                   table("healing.toml", "wider_cf")}:
+        level = "CF"
+        trace.append(step(f"Failed with ones die {roll % 10}: CF (cauterised or Area injury)",
+                          ref(HEALING), level=level))
+    row = table("healing.toml", "healing_roll").find("level", level)
+    new = max(0, injury_level - row["il_reduction"])
+    infected = bool(row["infection"]) and infection_chance
+    code = _CODES.get(new)
+    text = (f"IL {injury_level} → {new}: " + (code or "healed")) if row["il_reduction"] else \
+        "no healing this period"
+    if infected:
+        text += "; the injury is infected"
+    trace.append(step(text, ref(HEALING), injury_level=new))
+    return HealingResolution(value=new, outcome=code or "healed", trace=tuple(trace),
+                             level=level, injury_level=new, injury=code, infected=infected)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegenerationResolution(Resolution):
+    """A Blood Loss Healing Roll: value = the BP left."""
+
+    level: str
+    bp: int
+    skip_next: bool
+
+
+def blood_regeneration(roll: int, endurance_eml: int, bp: int) -> RegenerationResolution:
+    """Step 6: every ten days, Endurance: S regenerates 1 BP, CS 2; a CF also skips the next
+    period."""
+    require_int("endurance_eml", endurance_eml)
+    require_int("bp", bp, minimum=1)
+    eml = effective_eml(endurance_eml)
+    level = success_level(roll, eml)
+    row = table("healing.toml", "blood_regeneration").find("level", level)
+    left = max(0, bp - row["bp_reduction"])
+    trace = [step(f"Endurance EML {eml}; roll {roll}: {level}: BP {bp} → {left}"
+                  + ("; no regeneration next period either" if row["skip_next"] else ""),
+                  ref(HEALING), roll=roll, eml=eml, bp=left)]
+    return RegenerationResolution(value=left, outcome=f"{left} BP", trace=tuple(trace),
+                                  level=level, bp=left, skip_next=bool(row["skip_next"]))
+
+
+def permanent_impairment(days: int) -> int:
+    """Permanent impairment for the days an injury took to heal to Minor (5 per 20 days, at
+    most 25)."""
+    require_int("days", days, minimum=0)
+    return table("healing.toml", "permanent_impairment").lookup(days)["impairment"]
+
+
+TREATMENT = "Healing 5 Treatment"
+TREATMENT_ASPECTS = ("Blunt", "Edge", "Point", "Projectile", "Fire", "Frost")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TreatmentResolution(Resolution):
+    """A Treatment Roll: value = the Healing Rate (0 if healed at once or amputated),
+    outcome = the table's result ("HR4", "HEAL", or the Edge injury an amputation inflicts)."""
+
+    level: str
+    treatment: str
+    healing_rate: int | None
+    healed: bool
+    new_injury: str | None
+    infection: bool
+    impairment: bool
+    bleeder: bool
+    grim_wound: bool
+
+
+def _severity(injury: object) -> str:
+    if injury in _CODES.values():
+        return injury[0]  # type: ignore[index]
+    raise RulesError(f"injury must be one of M1, S2, S3, G4, G5, got {injury!r}")
+
+
+def _aspect(aspect: object) -> str:
+    if aspect not in TREATMENT_ASPECTS:
+        raise RulesError(f"aspect must be one of {', '.join(TREATMENT_ASPECTS)}, got {aspect!r}")
+    return aspect  # type: ignore[return-value]
+
+
+def required_treatment(aspect: str, injury: str) -> str:
+    """The treatment an injury type requires (TRT row); a projectile S2 takes CLN, not EXT."""
+    sev = _severity(injury)
+    row = _requirements(_aspect(aspect), sev)
+    if aspect == "Projectile" and injury == "S2":
+        return "CLN"
+    return row["treatment"]
+
+
+def _requirements(aspect: str, sev: str):
+    for row in table("healing.toml", "treatment_requirements"):
+        if row["aspect"] == aspect and row["severity"] == sev:
+            return row
+    raise RulesError(f"no treatment is listed for {aspect} {sev}")
+
+
+def _cell(aspect: str, sev: str, level: str):
+    for row in table("healing.toml", "treatment_results"):
+        if (row["aspect"], row["severity"], row["level"]) == (aspect, sev, level):
+            return row
+    raise RulesError(f"no treatment result is listed for {aspect} {sev} {level}")
+
+
+def _treated(aspect: str, injury: str, level: str, trace: list,
+             physician_index: int | None, area: bool = False) -> TreatmentResolution:
+    sev = injury[0]
+    row = _cell(aspect, sev, level)
+    cf_row = _cell(aspect, sev, "CF")
+    result = row["result"]
+    if (sev == "G" and physician_index is not None and result.startswith("HR")
+            and cf_row["result"].startswith("HR")):
+        cap = max(physician_index, int(cf_row["result"][2:]))
+        if int(result[2:]) > cap:
+            capped = next(r for r in table("healing.toml", "treatment_results")
+                          if (r["aspect"], r["severity"], r["result"]) == (aspect, sev,
+                                                                           f"HR{cap}"))
+            trace.append(step(f"Grievous injury: HR at most the Physician Index "
+                              f"{physician_index} (or the CF HR): HR{cap}, with that result's "
+                              "effects", ref(TREATMENT), cap=cap))
+            row, result = capped, capped["result"]
+    healed = result == "HEAL"
+    hr = int(result[2:]) if result.startswith("HR") else None
+    new_injury = result if not (healed or hr) else None
+    grim = sev == "G" and level == "CF" and aspect != "Frost"
+    if area and sev == "G" and aspect in ("Fire", "Frost"):
+        grim = True  # Area G4/G5 fire and frost: grim whatever the treatment
+        trace.append(step("Area fire/frost Grievous injury: always a grim wound",
+                          ref("Healing Area Injury Treatment")))
+    effects = [name for name, on in (("infection chance", row["infection"]),
+                                     ("permanent impairment chance", row["impairment"]),
+                                     ("a Bleeder", row["bleeding"]),
+                                     ("a grim wound", grim)) if on]
+    text = ("healed at once" if healed else f"Healing Rate {hr}" if hr
+            else f"amputation inflicts a {new_injury} injury")
+    trace.append(step(f"{aspect} {injury}, {level}: {text}"
+                      + (f"; {', '.join(effects)}" if effects else ""), ref(TREATMENT),
+                      result=result))
+    return TreatmentResolution(value=hr or 0, outcome=result, trace=tuple(trace), level=level,
+                               treatment=required_treatment(aspect, injury), healing_rate=hr,
+                               healed=healed, new_injury=new_injury,
+                               infection=bool(row["infection"]),
+                               impairment=bool(row["impairment"]), bleeder=bool(row["bleeding"]),
+                               grim_wound=grim)
+
+
+def treatment_roll(roll: int, physician_eml: int, aspect: str, injury: str, *, days: int = 0,
+                   broadhead: bool = False, dex_modifier: int = 0, area: bool = False,
+                   physician_index: int | None = None) -> TreatmentResolution:
+    """Step 5: the healer tests Physician with the injury type's modifier, -5 a day of delay,
+    a broadhead's modifier, the DEX secondary modifier for boxed treatments (SUR, EXT, AMP) and
+    -20 for an Area injury. The TREATMENT ROLL table gives the HR and its effects; a Grievous
+    injury's HR is capped by *physician_index* (or the CF HR, if higher)."""
+    _aspect(aspect)
+    sev = _severity(injury)
+    require_int("physician_eml", physician_eml)
+    require_int("days", days, minimum=0)
+    require_int("dex_modifier", dex_modifier)
+    if physician_index is not None:
+        require_int("physician_index", physician_index, minimum=0)
+    req = _requirements(aspect, sev)
+    trt = required_treatment(aspect, injury)
+    rules = table("healing.toml", "treatment_rules")
+    eml = physician_eml + req["modifier"]
+    parts = [f"Physician {physician_eml}", f"{trt} modifier {req['modifier']:+d}"]
+    if days:
+        delay = rules.find("rule", "delay_per_day")["value"] * days
+        eml += delay
+        parts.append(f"{days} day(s) of delay {delay:+d}")
+    if broadhead and req["broadhead"]:
+        eml += req["broadhead"]
+        parts.append(f"broadhead {req['broadhead']:+d}")
+    if dex_modifier and table("healing.toml", "treatments").find("abbr", trt)["dex"]:
+        eml += dex_modifier
+        parts.append(f"DEX {dex_modifier:+d}")
+    if area:
+        eml += rules.find("rule", "area_penalty")["value"]
+        parts.append("Area injury -20")
+    used = effective_eml(eml)
+    level = success_level(roll, used)
+    trace = [step(f"{', '.join(parts)} = EML {used}; roll {roll}: {level}", ref(TREATMENT),
+                  roll=roll, eml=used, level=level)]
+    return _treated(aspect, injury, level, trace, physician_index, area)
+
+
+def untreated(aspect: str, injury: str) -> TreatmentResolution:
+    """An injury with no Treatment Roll has every characteristic of a CF result."""
+    _aspect(aspect)
+    _severity(injury)
+    trace = [step("No Treatment Roll: the injury is treated as a CF result",
+                  ref("Healing 5 Untreated Injury"))]
+    return _treated(aspect, injury, "CF", trace, None)
+
+
+def combined_treatment_level(levels: list[str] | tuple[str, ...]) -> str:
+    """Several healers' Treatment Rolls for one injury: the highest level applies, but any CF
+    replaces all the others."""
+    order = ("CF", "F", "S", "CS")
+    if isinstance(levels, str) or not levels or any(lv not in order for lv in levels):
+        raise RulesError(f"levels must be a list of CF, F, S or CS, got {levels!r}")
+    return "CF" if "CF" in levels else max(levels, key=order.index)
+
+
+def current_impairment(injury: str, hr: int, permanent: int = 0) -> int | None:
+    """The impairment an injury imposes on its zone while healing: None while Grievous (the
+    zone is unusable, permanent impairment waits); Serious 10; Minor 5 with HR 5 or less, none
+    with HR 6. Permanent impairment overlaps: the higher of the two applies."""
+    sev = _severity(injury)
+    require_int("hr", hr, minimum=1, maximum=6)
+    require_int("permanent", permanent, minimum=0)
+    row = table("healing.toml", "indefinite_impairment").find("severity", sev)
+    if row["impairment"] < 0:
+        return None
+    indefinite = row["impairment"] if hr <= row["max_hr"] else 0
+    return max(indefinite, permanent)
+
+
+def concentration_broken(conditions: list[str] | tuple[str, ...]) -> bool:
+    """Whether any of *conditions* (STN, INC, UNC, Grievous skull injury, Grim wound, Afraid,
+    Terrified, Catatonic, or others that do not) interrupts and prevents concentration."""
+    if isinstance(conditions, str) or not isinstance(conditions, (list, tuple)):
+        raise RulesError(f"conditions must be a list of names, got {conditions!r}")
+    breaking = {r["condition"] for r in table("healing.toml", "concentration")}
+    return any(c in breaking for c in conditions)
+
+
+def aggravation_check(roll: int, shock_eml: int, hr: int) -> Resolution:
+    """Optional rule: after a CF impaired test using a Serious injury, a Shock test; a failure
+    lowers the injury's HR by 1 (at least HR1). value = the HR after the check."""
+    require_int("hr", hr, minimum=1, maximum=6)
+    eml = effective_eml(shock_eml)
+    level = success_level(roll, eml)
+    new = max(1, hr - 1) if level in ("CF", "F") else hr
+    trace = [step(f"Aggravation Shock test: roll {roll} against EML {eml}: {level}; HR {hr} → "
+                  f"{new}", ref("Healing 8 Serious Injury Aggravation Option"), roll=roll,
+                  eml=eml, hr=new)]
+    return Resolution(value=new, outcome="aggravated" if new != hr or level in ("CF", "F")
+                      else "steady", trace=tuple(trace))
+
+
+def aggravation_period(rate: str) -> str:
+    """How often a Serious head, torso or leg injury calls for an Agility test at a move rate
+    (optional aggravation rule)."""
+    rows = table("healing.toml", "aggravation_periods")
+    names = [r["rate"] for r in rows]
+    if rate not in names:
+        raise RulesError(f"rate must be one of {', '.join(names)}, got {rate!r}")
+    return rows.find("rate", rate)["period"]
+
+
+def injury_description(severity: str, aspect: str) -> str:
+    """What an injury of this severity and aspect looks like."""
+    rows = table("healing.toml", "injury_descriptions")
+    if severity not in [r["severity"] for r in rows]:
+        raise RulesError(f"severity must be Minor, Serious or Grievous, got {severity!r}")
+    _aspect(aspect)
+    return rows.find("severity", severity)[aspect]

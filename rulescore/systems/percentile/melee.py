@@ -1,0 +1,286 @@
+"""Melee sequence: the opposed Melee test, victory stars by defence option, and its odds."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ...errors import RulesError, require_int
+from ...trace import Resolution, step
+from ._data import DEFENCES, LEVELS, ref, table
+from .checks import effective_eml, mishap_type, success_level
+
+OUTCOME = "Melee 3 Outcome"
+RESULTS = "Melee Test Results"
+MODIFIERS = "Melee 2 Melee Test"
+DODGE_EQUAL = ("defender", "attacker")
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeleeResolution(Resolution):
+    """A melee exchange: value = the winner's victory stars, outcome = what happened.
+
+    outcome is "strike" (the attacker's blow lands), "counterstrike" (the defender's lands),
+    "blocked", "dodged" or "no strike".
+    """
+
+    defence: str
+    attack_level: str
+    defence_level: str | None
+    winner: str | None
+    stars: int
+    striker: str | None
+    tactical_advantages: int
+    ta_choices: tuple[str, ...]
+    attacker_mishap: str | None
+    defender_mishap: str | None
+    weapon_damage: bool
+
+
+def _defence_arg(defence: object) -> str:
+    if isinstance(defence, str):
+        for d in DEFENCES:
+            if defence.strip().lower() == d.lower():
+                return d
+    raise RulesError(f"defence must be one of {', '.join(DEFENCES)}, got {defence!r}")
+
+
+_INDEX: dict[int, tuple[object, dict]] = {}
+
+
+def _cell(defence: str, attack: str, defend: str):
+    matrix = table("melee.toml", "melee_matrix")
+    held = _INDEX.get(id(matrix))
+    if held is None or held[0] is not matrix:  # index the (validated) matrix once
+        held = (matrix, {(r["defence"], r["attack"], r["defend"]): r for r in matrix})
+        _INDEX[id(matrix)] = held
+    try:
+        return held[1][(defence, attack, defend)]
+    except KeyError:
+        raise RulesError(f"the melee matrix has no cell {defence}/{attack}/{defend}") from None
+
+
+def _decide(defence: str, attack_level: str, defence_level: str | None, attack_roll: int,
+            defence_roll: int | None, dodge_equal_rolls: str) -> tuple[str | None, int, bool, str]:
+    """(winner, stars, weapon damage, how) for one pair of results, from the data tables."""
+    row = _cell(defence, attack_level, defence_level or "none")
+    winner = row["winner"]
+    if winner == "neither":
+        return None, 0, False, "both failed" if defence != "Ignore" else "attacker CF"
+    if winner != "tie":
+        return winner, row["stars"], False, "matrix"
+    tie = table("melee.toml", "tied_success").find("defence", defence)
+    who = tie["winner"]
+    if who == "higher roll":
+        if attack_roll != defence_roll:
+            who = "attacker" if attack_roll > defence_roll else "defender"
+        else:
+            who = dodge_equal_rolls
+    return who, tie["stars"], bool(tie["weapon_damage"]), "tie"
+
+
+def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
+                   defence_roll: int | None = None, defence_eml: int | None = None, *,
+                   dodge_equal_rolls: str = "defender", eml_cap: int | None = None
+                   ) -> MeleeResolution:
+    """Resolve one melee attack against a Block, Dodge, Counterstrike or Ignore defence.
+
+    Both sides roll d100 against their EML (at least 05); the MELEE TEST matrix (data) gives the
+    winner and the victory stars. Tied successes: a Block wins them (and weapon damage is
+    checked), a Counterstrike loses them, a Dodge goes to the higher roll (equal rolls: see
+    *dodge_equal_rolls*, assumption dodge_equal_rolls). Against Ignore only the attacker rolls.
+    Every CF brings a mishap roll named by its ones die.
+    """
+    defence = _defence_arg(defence)
+    if dodge_equal_rolls not in DODGE_EQUAL:
+        raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
+                         f"got {dodge_equal_rolls!r}")
+    a_eml = effective_eml(attack_eml, eml_cap=eml_cap)
+    a_level = success_level(attack_roll, a_eml)
+    trace = [step(f"Attacker rolls {attack_roll} against EML {a_eml}: {a_level}", ref(OUTCOME),
+                  roll=attack_roll, eml=a_eml, level=a_level)]
+    d_level = None
+    if defence == "Ignore":
+        if defence_roll is not None or defence_eml is not None:
+            raise RulesError("defence_roll and defence_eml must be empty for the Ignore "
+                             f"defence (no roll), got {defence_roll} and {defence_eml}")
+        trace.append(step("The defender Ignores: the attacker's test is unopposed",
+                          ref("Melee Defence Result — Ignore")))
+    else:
+        if defence_roll is None or defence_eml is None:
+            raise RulesError(f"defence_roll and defence_eml are needed for a {defence}")
+        d_eml = effective_eml(defence_eml, eml_cap=eml_cap)
+        d_level = success_level(defence_roll, d_eml)
+        trace.append(step(f"Defender's {defence} roll {defence_roll} against EML {d_eml}: "
+                          f"{d_level}", ref(OUTCOME), roll=defence_roll, eml=d_eml,
+                          level=d_level))
+    winner, stars, damage, how = _decide(defence, a_level, d_level, attack_roll, defence_roll,
+                                         dodge_equal_rolls)
+    if how == "tie":
+        rule = {"Block": "a Block wins tied successes",
+                "Counterstrike": "a Counterstrike loses tied successes",
+                "Dodge": f"a Dodge tie goes to the higher roll ({attack_roll} against "
+                         f"{defence_roll})"}[defence]
+        trace.append(step(f"Tied successes ({a_level}): {rule}: the {winner} wins one star",
+                          ref(OUTCOME), winner=winner, stars=stars))
+    elif winner is None:
+        text = ("Both tests failed: no strike" if how == "both failed"
+                else "Attacker's CF against Ignore: no strike")
+        trace.append(step(text, ref(OUTCOME)))
+    else:
+        trace.append(step(f"{a_level} against {d_level or 'no roll'}: the {winner} wins "
+                          f"{stars} star{'s' if stars > 1 else ''}", ref(RESULTS),
+                          winner=winner, stars=stars))
+    striker = None
+    if winner == "attacker":
+        striker, outcome, option = "attacker", "strike", "Ignore" if defence == "Ignore" \
+            else "Attack"
+    elif winner == "defender":
+        option = defence
+        if defence == "Counterstrike":
+            striker, outcome = "defender", "counterstrike"
+        else:
+            outcome = "blocked" if defence == "Block" else "dodged"
+    else:
+        outcome, option = "no strike", None
+    tas = max(0, stars - 1)
+    choices = tuple(table("melee.toml", "tactical_advantages").find("option", option)["choices"]
+                    ) if option else ()
+    if striker:
+        trace.append(step(f"The {striker}'s blow lands with base impact: go to the Injury "
+                          "Sequence", ref(RESULTS)))
+    if tas:
+        trace.append(step(f"{tas} tactical advantage(s), each one of: {', '.join(choices)}",
+                          ref(RESULTS), tactical_advantages=tas))
+    if damage:
+        trace.append(step("Block wins the tie: check for weapon damage", ref(OUTCOME)))
+    a_mishap = mishap_type("ignore" if defence == "Ignore" else "attack", attack_roll) \
+        if a_level == "CF" else None
+    d_mishap = mishap_type(defence.lower(), defence_roll) if d_level == "CF" else None
+    for who, m, roll in (("Attacker", a_mishap, attack_roll), ("Defender", d_mishap,
+                                                                defence_roll)):
+        if m:
+            trace.append(step(f"{who} CF (ones die {roll % 10}): {m} roll, whatever the other "
+                              "result", ref(RESULTS), mishap=m))
+    return MeleeResolution(value=stars, outcome=outcome, trace=tuple(trace), defence=defence,
+                           attack_level=a_level, defence_level=d_level, winner=winner,
+                           stars=stars, striker=striker, tactical_advantages=tas,
+                           ta_choices=choices, attacker_mishap=a_mishap,
+                           defender_mishap=d_mishap, weapon_damage=damage)
+
+
+def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int | None = None,
+                               *, dodge_equal_rolls: str = "defender",
+                               eml_cap: int | None = None) -> dict[tuple[str, int], Fraction]:
+    """Exact odds of each (outcome, stars) of a melee exchange, over every pair of d100 rolls.
+
+    outcome is as in :func:`melee_exchange` ("strike", "counterstrike", "blocked", "dodged",
+    "no strike"); stars is the winner's victory stars (0 for no strike).
+    """
+    defence = _defence_arg(defence)
+    if dodge_equal_rolls not in DODGE_EQUAL:
+        raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
+                         f"got {dodge_equal_rolls!r}")
+    a_eml = effective_eml(attack_eml, eml_cap=eml_cap)
+    a_levels = [success_level(r, a_eml) for r in range(1, 101)]
+    labels = {"attacker": "strike", None: "no strike",
+              "defender": {"Block": "blocked", "Dodge": "dodged",
+                           "Counterstrike": "counterstrike", "Ignore": "no strike"}[defence]}
+    counts: Counter = Counter()
+    if defence == "Ignore":
+        if defence_eml is not None:
+            raise RulesError(f"defence_eml must be empty for the Ignore defence, "
+                             f"got {defence_eml}")
+        for a, al in enumerate(a_levels, start=1):
+            w, s, _, _ = _decide(defence, al, None, a, None, dodge_equal_rolls)
+            counts[(labels[w], s)] += 1
+        return {k: Fraction(n, 100) for k, n in sorted(counts.items(), key=str)}
+    if defence_eml is None:
+        raise RulesError(f"defence_eml is needed for a {defence}")
+    d_eml = effective_eml(defence_eml, eml_cap=eml_cap)
+    d_levels = [success_level(r, d_eml) for r in range(1, 101)]
+    if defence != "Dodge":  # only the levels matter: 16 level pairs
+        ca, cd = Counter(a_levels), Counter(d_levels)
+        for al in LEVELS:
+            for dl in LEVELS:
+                if ca[al] and cd[dl]:
+                    w, s, _, _ = _decide(defence, al, dl, 0, 0, dodge_equal_rolls)
+                    counts[(labels[w], s)] += ca[al] * cd[dl]
+    else:
+        for a, al in enumerate(a_levels, start=1):
+            for d, dl in enumerate(d_levels, start=1):
+                w, s, _, _ = _decide(defence, al, dl, a, d, dodge_equal_rolls)
+                counts[(labels[w], s)] += 1
+    return {k: Fraction(n, 10000) for k, n in sorted(counts.items(), key=str)}
+
+
+def heft_penalty(strength: int, heft: int, *, grip: str = "one-handed",
+                 shield_block: bool = False) -> int:
+    """The Heft penalty (a number ≤ 0): -5 per point of HFT above STR.
+
+    Two-handed use counts HFT 5 lower; off-handed use 5 higher with at least -10, except a
+    shield in a Block or Press Attack.
+    """
+    require_int("strength", strength)
+    require_int("heft", heft, minimum=0)
+    if grip not in ("one-handed", "two-handed", "off-handed"):
+        raise RulesError(f"grip must be 'one-handed', 'two-handed' or 'off-handed', got {grip!r}")
+    row = table("melee.toml", "melee_modifiers").find("modifier", "heft")
+    hft = heft - 5 if grip == "two-handed" else heft + 5 if grip == "off-handed" and \
+        not shield_block else heft
+    penalty = row["amount"] * max(0, hft - strength)
+    if grip == "off-handed" and not shield_block:
+        penalty = min(penalty, -10)
+    return penalty
+
+
+def reach_modifier(reach: int, opponent_reach: int, *, thrust: bool = False,
+                   close: bool = False) -> int:
+    """Reach penalty or Thrust bonus for a Melee Strike (difference × 5).
+
+    Shorter reach: -5 per point of difference; a Thrust weapon with longer reach: +5 per
+    point. In Close the roles swap (the longer weapon is penalised, the shorter thrust gains).
+    """
+    require_int("reach", reach, minimum=0)
+    require_int("opponent_reach", opponent_reach, minimum=0)
+    rows = table("melee.toml", "melee_modifiers")
+    diff = reach - opponent_reach
+    if close:
+        diff = -diff
+    if diff < 0:
+        return rows.find("modifier", "reach")["amount"] * -diff
+    if diff > 0 and thrust:
+        return rows.find("modifier", "thrust")["amount"] * diff
+    return 0
+
+
+def melee_eml(ml: int, *, defence: bool = False, aim: bool = False, heft: int = 0,
+              outnumbered: int = 1, prone: bool = False, reach: int = 0, trauma: int = 0
+              ) -> Resolution:
+    """Step 2: a Melee (or Dodge) test EML from ML and the modifiers. *heft* and *reach* are
+    the results of :func:`heft_penalty` and :func:`reach_modifier`; *outnumbered* is how many
+    foes threaten a defender (-10 each beyond one, defence tests only); aim -10 for a
+    non-default zone; prone -20; *trauma* is fatigue plus impairment (a positive number)."""
+    require_int("ml", ml)
+    require_int("heft", heft, maximum=0)
+    require_int("outnumbered", outnumbered, minimum=1)
+    require_int("reach", reach)
+    require_int("trauma", trauma, minimum=0)
+    rows = table("melee.toml", "melee_modifiers")
+    total = ml
+    trace = [step(f"Melee ML {ml}", ref(MODIFIERS), ml=ml)]
+    parts = [("Aim at a non-default zone", rows.find("modifier", "aim")["amount"] if aim
+              and not defence else 0),
+             ("Heft penalty", heft),
+             (f"Outnumbered by {outnumbered}", rows.find("modifier", "outnumbered")["amount"]
+              * (outnumbered - 1) if defence else 0),
+             ("Prone", rows.find("modifier", "prone")["amount"] if prone else 0),
+             ("Reach penalty / Thrust bonus", reach),
+             ("Trauma (fatigue and impairment)", -trauma)]
+    for label, amount in parts:
+        if amount:
+            total += amount
+            trace.append(step(f"{label}: {amount:+d} → {total}", ref(MODIFIERS),
+                              amount=amount, eml=total))
+    return Resolution(value=total, outcome=f"EML {total}", trace=tuple(trace))

@@ -1,0 +1,393 @@
+"""Missile sequence: range type, the missile test EML, Direct and Volley results, stray strikes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ...errors import RulesError, require_int
+from ...trace import Resolution, step
+from ._data import ref, setting, table
+from .checks import effective_eml, mishap_type, success_level
+
+RANGE = "Missile 2 Missile Range"
+TEST = "Missile 3 Missile Test"
+DIRECT = "Direct Missile Attack"
+VOLLEY = "Volley Missile Attack"
+TARGETS = ("still", "moving", "evading")
+THROWN = (None, "weapon", "object", "oblong object")
+
+
+def _limit(name: str) -> int:
+    return setting("missile.toml", "missile_limits", name)
+
+
+@dataclass(frozen=True)
+class MissileRange:
+    """One row of the missile range table: the attack type a range calls for."""
+
+    attack_type: str
+    modifier: int
+    zone_die: int
+    impact: int
+    charge_impact: int | None
+    area_ft: int
+    max_range: Fraction
+
+    @property
+    def volley(self) -> bool:
+        return self.attack_type.startswith("Volley")
+
+    @property
+    def zone_die_notation(self) -> str:
+        return f"d{self.zone_die}"
+
+
+def missile_actions(weapon: str) -> tuple[dict, ...]:
+    """The missile actions of a weapon type ("Bow · Sling", "Crossbow", "Thrown")."""
+    rows = table("missile.toml", "missile_actions")
+    kinds = sorted({r["weapon"] for r in rows})
+    if weapon not in kinds:
+        raise RulesError(f"weapon must be one of {', '.join(kinds)}, got {weapon!r}")
+    return tuple(r.as_dict() for r in rows if r["weapon"] == weapon)
+
+
+def missile_range(range_ft: int, base_range: int, *, thrown_pb_zone_die: int | None = None,
+                  wet: bool = False, charge_ft: int = 0) -> MissileRange:
+    """The range type for a shot at *range_ft* with a weapon of Base Range *base_range*.
+
+    The type is the first whose multiple of Base Range (½, 1, 2, 3, 4) reaches the range.
+    Beyond 4 × Base Range there is no shot. A thrown weapon at Direct PB uses its own Zone
+    Die (the THROWN WEAPON table is not in the seed: pass it as *thrown_pb_zone_die*). Wet
+    bows and crossbows (*wet*) have their Base Range halved. A thrown weapon after a Charge of
+    at least 20 feet (*charge_ft*) takes the CHARGE impact modifier instead (its longer
+    Volley ranges are on a page the seed lacks).
+    """
+    require_int("charge_ft", charge_ft, minimum=0)
+    require_int("range_ft", range_ft, minimum=0)
+    require_int("base_range", base_range, minimum=1)
+    rows = table("missile.toml", "missile_range")
+    base = Fraction(base_range, 2) if wet else Fraction(base_range)
+    for row in rows:
+        reach = base * row["br_numerator"] / row["br_denominator"]
+        if range_ft <= reach:
+            zd = row["zone_die"]
+            if thrown_pb_zone_die is not None and row is rows.rows[0]:
+                zd = require_int("thrown_pb_zone_die", thrown_pb_zone_die, minimum=1)
+            charge = None if row["charge_impact"] == "" else row["charge_impact"]
+            impact = row["impact"]
+            if charge_ft >= _limit("charge_min_ft"):
+                if charge is None:
+                    raise RulesError(f"range_ft {range_ft} is {row['attack_type']} range, which "
+                                     "no charging throw reaches")
+                impact = charge
+            return MissileRange(row["attack_type"], row["modifier"], zd, impact, charge,
+                                row["area_ft"], reach)
+    last = rows.rows[-1]
+    far = base * last["br_numerator"] / last["br_denominator"]
+    raise RulesError(f"range_ft must be at most {far} (4 × base range {base}), "
+                     f"got {range_ft}: out of range")
+
+
+@dataclass(frozen=True, kw_only=True)
+class MissileEML(Resolution):
+    """The missile test EML: value = the final adjusted EML (before the 05 floor)."""
+
+    spoiled: bool
+    test_eml: int | None
+
+
+def missile_eml(ml: int, attack_type: str, target: str = "still", *,
+                shooter_moving: bool = False, thrown: str | None = None,
+                heft_penalty: int = 0, windforce: int = 0, trauma: int = 0,
+                aimed: bool = False, tar: int = 1, dodge_index: int = 0,
+                overhead_ft: int | None = None, launcher: str = "bow",
+                eml_cap: int | None = None) -> MissileEML:
+    """Apply range and situational modifiers to a missile ML (step 3).
+
+    *attack_type* is a range type ("Direct PB" … "Volley 4"); *target* still, moving or
+    evading (then *dodge_index* sets the penalty); *thrown* None, "weapon", "object" or
+    "oblong object"; *heft_penalty* and *trauma* are penalties as positive numbers. The Point
+    Blank bonus is the range row's +10, counted once (assumption point_blank_once). A final EML
+    of -40 or worse is spoiled; otherwise the test is rolled against at least 05. Under an
+    overhead (*overhead_ft*) below 10 feet no Volley is possible, and a bow or crossbow
+    (*launcher*) shooting Direct (not PB) under 5 feet takes -20.
+    """
+    require_int("ml", ml)
+    rng = table("missile.toml", "missile_range").find("attack_type", attack_type)
+    mods = table("missile.toml", "missile_modifiers")
+    if target not in TARGETS:
+        raise RulesError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
+    if thrown not in THROWN:
+        raise RulesError(f"thrown must be None, 'weapon', 'object' or 'oblong object', "
+                         f"got {thrown!r}")
+    require_int("heft_penalty", heft_penalty, minimum=0)
+    require_int("trauma", trauma, minimum=0)
+    require_int("windforce", windforce, minimum=0, maximum=_limit("windforce_max"))
+    require_int("tar", tar, minimum=1)
+    require_int("dodge_index", dodge_index, minimum=0)
+    if launcher not in ("bow", "crossbow", "sling"):
+        raise RulesError(f"launcher must be 'bow', 'crossbow' or 'sling', got {launcher!r}")
+    volley = attack_type.startswith("Volley")
+    if overhead_ft is not None:
+        require_int("overhead_ft", overhead_ft, minimum=0)
+        if volley and overhead_ft < _limit("overhead_volley_min"):
+            raise RulesError(f"attack_type {attack_type} is not possible under an overhead of "
+                             f"{overhead_ft} ft (Volley needs {_limit('overhead_volley_min')} "
+                             "ft or more)")
+    trace = [step(f"Missile ML {ml}", ref(TEST), ml=ml)]
+    total = ml
+
+    def add(label: str, amount: int, section: str = TEST) -> None:
+        nonlocal total
+        if amount:
+            total += amount
+            trace.append(step(f"{label}: {amount:+d} → {total}", ref(section), amount=amount,
+                              eml=total))
+
+    add(f"{attack_type} range", rng["modifier"], RANGE)
+    if target == "moving":
+        add("Moving target", mods.find("situation", "moving")["modifier"])
+    elif target == "evading":
+        add(f"Evading target, Dodge index {dodge_index}",
+            mods.find("situation", "evading")["modifier"] * dodge_index)
+    if shooter_moving and thrown is None:
+        add("Moving shooter", mods.find("situation", "shooter_moving")["modifier"])
+    if thrown is not None:
+        add("Heft penalty", -heft_penalty)
+    if thrown == "object":
+        add("Thrown object", mods.find("situation", "thrown_object")["modifier"])
+    elif thrown == "oblong object":
+        add("Thrown oblong object", mods.find("situation", "thrown_object_oblong")["modifier"])
+    if volley and windforce >= _limit("volley_windforce_min"):
+        add(f"Crosswind, windforce {windforce}",
+            mods.find("situation", "crosswind_volley")["modifier"] * windforce)
+    elif not volley and windforce >= _limit("direct_windforce_min"):
+        add(f"Crosswind, windforce {windforce}",
+            mods.find("situation", "crosswind_direct")["modifier"] * windforce)
+    if (overhead_ft is not None and attack_type == "Direct" and thrown is None
+            and launcher in ("bow", "crossbow") and overhead_ft < _limit("overhead_direct_min")):
+        add(f"Overhead {overhead_ft} ft, bow or crossbow at Direct range",
+            _limit("overhead_direct_penalty"), RANGE)
+    add("Trauma (fatigue and impairment)", -trauma)
+    if aimed:
+        add("Aimed the previous round", mods.find("situation", "aim")["modifier"])
+    if not volley and tar >= _limit("massive_tar_min"):
+        add(f"Massive target, TAR {tar}", mods.find("situation", "massive_target")["modifier"] * tar)
+    if total <= _limit("spoiled_at"):
+        trace.append(step(f"EML {total} is {_limit('spoiled_at')} or worse: the attack is "
+                          "spoiled (no EML 05 floor)", ref(TEST), eml=total))
+        return MissileEML(value=total, outcome="spoiled", trace=tuple(trace), spoiled=True,
+                          test_eml=None)
+    used = effective_eml(total, eml_cap=eml_cap)
+    if used != total:
+        trace.append(step(f"Tested as EML {used}", ref(TEST), eml=used))
+    return MissileEML(value=total, outcome=f"EML {used}", trace=tuple(trace), spoiled=False,
+                      test_eml=used)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MissileAttack(Resolution):
+    """A Direct or Volley missile test: value = victory stars, outcome = the result."""
+
+    level: str | None
+    stars: int
+    tactical_advantages: int
+    precision: int
+    mishap: str | None
+    stray_possible: bool
+    deviation: int | None = None
+
+
+def _missile_level(roll: int | None, eml: int, spoiled_as: str, section: str,
+                   trace: list) -> str | None:
+    require_int("eml", eml)
+    if spoiled_as not in ("auto_fail", "no_attack"):
+        raise RulesError(f"spoiled_as must be 'auto_fail' or 'no_attack', got {spoiled_as!r}")
+    spoiled = eml <= _limit("spoiled_at")
+    if spoiled and spoiled_as == "no_attack":
+        trace.append(step(f"EML {eml} spoils the attack: no attack takes place", ref(TEST)))
+        return None
+    if roll is None:
+        raise RulesError("roll is missing: type the d100 roll (1-100)")
+    if spoiled:
+        level = success_level(roll, effective_eml(eml))  # the floor: EML 05
+        if level in ("S", "CS"):
+            level = "F"
+        trace.append(step(f"EML {eml} spoils the attack: it fails; roll {roll} against EML 05 "
+                          f"only checks for a CF: {level}", ref(TEST), roll=roll, level=level))
+        return level
+    used = effective_eml(eml)
+    level = success_level(roll, used)
+    trace.append(step(f"Roll {roll} against EML {used}: {level}", ref(section), roll=roll,
+                      eml=used, level=level))
+    return level
+
+
+def direct_missile_attack(roll: int | None, eml: int, *, still: bool = True,
+                          spoiled_as: str = "auto_fail") -> MissileAttack:
+    """Resolve a Direct missile test against a single target (unopposed).
+
+    CF: mishap (Fumble on a 0, Stumble on a 5), no attack. F: miss (a stray strike is possible
+    if the EML was over 05, see :func:`stray_strike`). S: one star, a base impact strike. CS:
+    two stars. A Still target gives a free Precision TA on a strike. *spoiled_as* says what a
+    spoiled attack (EML -40 or worse) does: "auto_fail" (roll only for a CF) or "no_attack".
+    """
+    trace: list = []
+    level = _missile_level(roll, eml, spoiled_as, DIRECT, trace)
+    if level is None:
+        return MissileAttack(value=0, outcome="no attack", trace=tuple(trace), level=None,
+                             stars=0, tactical_advantages=0, precision=0, mishap=None,
+                             stray_possible=False)
+    row = table("missile.toml", "direct_missile_results").find("level", level)
+    stars, mishap, precision = row["stars"], None, 0
+    stray = False
+    if row["result"] == "mishap":
+        mishap = mishap_type("missile", roll)
+        trace.append(step(f"CF: {mishap} roll; the attack does not take place", ref(DIRECT),
+                          mishap=mishap))
+    elif row["result"] == "miss":
+        stray = effective_eml(eml) > _limit("stray_eml_above") and eml > _limit("spoiled_at")
+        more = " it may strike another target within 5 feet" if stray else ""
+        trace.append(step(f"F: the attack misses;{more}", ref(DIRECT)))
+    else:
+        trace.append(step(f"{level}: {stars} star{'s' if stars > 1 else ''}: a base impact "
+                          f"strike and {stars - 1} tactical advantage(s) (impact or precision)",
+                          ref(DIRECT), stars=stars))
+        if still:
+            precision = 1
+            trace.append(step("Still target: one free Precision TA", ref(DIRECT)))
+    return MissileAttack(value=stars, outcome=row["result"], trace=tuple(trace), level=level,
+                         stars=stars, tactical_advantages=max(0, stars - 1),
+                         precision=precision, mishap=mishap, stray_possible=stray)
+
+
+def volley_missile_attack(roll: int | None, eml: int, *, spoiled_as: str = "auto_fail",
+                          deviation_d8: int | None = None) -> MissileAttack:
+    """Resolve a Volley missile test at a 15-foot area (unopposed).
+
+    CF: mishap, no attack. F: deviation (if the EML was over 05 the missile lands in one of
+    the eight neighbouring areas, d8; otherwise harmlessly). S: a potential strike, a d20 is
+    rolled against the target count. CS: a potential strike with Volley Precision (d10 instead
+    of d20): ``precision`` is the number of d10s rolled. *deviation_d8* names which of the
+    eight neighbouring areas a deviating missile lands in (``deviation``).
+    """
+    trace: list = []
+    level = _missile_level(roll, eml, spoiled_as, VOLLEY, trace)
+    if level is None:
+        return MissileAttack(value=0, outcome="no attack", trace=tuple(trace), level=None,
+                             stars=0, tactical_advantages=0, precision=0, mishap=None,
+                             stray_possible=False)
+    row = table("missile.toml", "volley_missile_results").find("level", level)
+    stars, mishap, precision, stray = row["stars"], None, 0, False
+    deviation = None
+    if row["result"] == "mishap":
+        mishap = mishap_type("missile", roll)
+        trace.append(step(f"CF: {mishap} roll; the attack does not take place", ref(VOLLEY),
+                          mishap=mishap))
+    elif row["result"] == "deviation":
+        stray = effective_eml(eml) > _limit("stray_eml_above") and eml > _limit("spoiled_at")
+        trace.append(step("F: deviation; " + ("roll d8 for the neighbouring 15-foot area it "
+                                              "lands in" if stray else "it lands harmlessly"),
+                          ref(VOLLEY)))
+        if stray and deviation_d8 is not None:
+            deviation = require_int("deviation_d8", deviation_d8, minimum=1, maximum=8)
+            trace.append(step(f"d8 {deviation}: it lands in neighbouring area {deviation}; "
+                              "anyone there is a potential strike", ref(VOLLEY)))
+    else:
+        precision = 1 if level == "CS" else 0
+        die = "d10 (Volley Precision)" if precision else "d20"
+        trace.append(step(f"{level}: a potential strike in the area; roll {die} against the "
+                          "target count", ref(VOLLEY), stars=stars))
+    return MissileAttack(value=stars, outcome=row["result"], trace=tuple(trace), level=level,
+                         stars=stars, tactical_advantages=max(0, stars - 1),
+                         precision=precision, mishap=mishap, stray_possible=stray,
+                         deviation=deviation)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StrayStrike(Resolution):
+    """Whether a stray or potential strike hits: value = the target number struck (0: none)."""
+
+    hit: bool
+    target: int
+    impact_ta: bool
+
+
+def stray_strike(target_rolls: list[int] | tuple[int, ...], impact_d10: int,
+                 target_count: int, *, die: int = 20, pick: int | None = None,
+                 volley: bool = False) -> StrayStrike:
+    """Does a missed Direct shot, or a Volley potential strike, hit someone?
+
+    Roll *die* (d20; d10 for Volley Precision, one more d10 per step beyond CS) and pick one
+    result: at or under the *target_count* it strikes that numbered target. A d10 *impact_d10*
+    of 5 or 10 (the "0" face) adds the projectile's Impact TA bonus. *pick* is the index of the
+    chosen roll; by default the first roll that hits.
+    """
+    section = VOLLEY if volley or die == 10 else DIRECT
+    if die not in (10, 20):
+        raise RulesError(f"die must be 20 (d20) or 10 (Volley Precision d10), got {die}")
+    rolls = list(target_rolls) if isinstance(target_rolls, (list, tuple)) else None
+    if not rolls:
+        raise RulesError(f"target_rolls must list at least one d{die} roll, got {target_rolls!r}")
+    if die == 20 and len(rolls) != 1:
+        raise RulesError(f"target_rolls takes one d20 roll, got {len(rolls)}")
+    for r in rolls:
+        require_int("target_rolls", r, minimum=1, maximum=die)
+    require_int("impact_d10", impact_d10, minimum=1, maximum=10)
+    require_int("target_count", target_count, minimum=0)
+    if pick is None:
+        hits = [i for i, r in enumerate(rolls) if r <= target_count]
+        pick = hits[0] if hits else 0
+    require_int("pick", pick, minimum=0, maximum=len(rolls) - 1)
+    chosen = rolls[pick]
+    hit = chosen <= target_count
+    trace = [step(f"Target count {target_count}; d{die} roll {chosen} "
+                  f"{'≤' if hit else '>'} {target_count}: "
+                  + (f"target {chosen} is struck" if hit else "no strike"),
+                  ref(section), roll=chosen, target_count=target_count)]
+    impact_ta = hit and impact_d10 in (5, 10)
+    if hit:
+        face = 0 if impact_d10 == 10 else impact_d10
+        trace.append(step(f"Impact d10 shows {face}: " + ("add the projectile's Impact TA bonus"
+                          if impact_ta else "no bonus Impact TA"), ref(section), d10=impact_d10))
+    return StrayStrike(value=chosen if hit else 0, outcome="strike" if hit else "miss",
+                       trace=tuple(trace), hit=hit, target=chosen if hit else 0,
+                       impact_ta=impact_ta)
+
+
+def missile_skill(weapon: str, *, archery: int | None = None, archery_sb: int | None = None,
+                  slings: int | None = None, throwing: int | None = None) -> int:
+    """The ML a missile test starts from: a bow uses Archery; a crossbow Archery or Archery
+    SB × 3, whichever is higher; a sling Slings; a thrown weapon or object Throwing."""
+    needs = {"bow": ("archery",), "crossbow": ("archery", "archery_sb"), "sling": ("slings",),
+             "thrown": ("throwing",)}
+    if weapon not in needs:
+        raise RulesError(f"weapon must be one of bow, crossbow, sling, thrown, got {weapon!r}")
+    given = {"archery": archery, "archery_sb": archery_sb, "slings": slings,
+             "throwing": throwing}
+    options = []
+    for name in needs[weapon]:
+        value = given[name]
+        if value is not None:
+            require_int(name, value, minimum=0)
+            options.append(value * 3 if name == "archery_sb" else value)
+    if not options:
+        raise RulesError(f"{' or '.join(needs[weapon])} is needed for a {weapon}")
+    return max(options)
+
+
+def missile_outcome_distribution(eml: int, *, volley: bool = False,
+                                 spoiled_as: str = "auto_fail"
+                                 ) -> dict[tuple[str, int], Fraction]:
+    """Exact odds of each (result, stars) of a Direct (or *volley*) missile test at *eml*."""
+    require_int("eml", eml)
+    attack = volley_missile_attack if volley else direct_missile_attack
+    if eml <= _limit("spoiled_at") and spoiled_as == "no_attack":
+        return {("no attack", 0): Fraction(1)}
+    out: dict[tuple[str, int], Fraction] = {}
+    for face in range(1, 101):
+        r = attack(face, eml, spoiled_as=spoiled_as)
+        key = (r.outcome, r.stars)
+        out[key] = out.get(key, Fraction(0)) + Fraction(1, 100)
+    return out

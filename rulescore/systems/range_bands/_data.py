@@ -1,0 +1,88 @@
+"""Shared plumbing of the range-band system: its data tables, rule references and checks of
+plain inputs. Nothing here is a rule; the rules live in the modules that use it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from rulescore.errors import RulesError, TableError, require_int
+from rulescore.tables import Row, Table, load_tables, system_data_dir
+from rulescore.trace import RuleRef
+
+SYSTEM = "range_bands"
+#: Folder of the data files; a test may point it at an edited copy.
+DATA_DIR: Path = system_data_dir(SYSTEM)
+
+MAX_POOL = 30
+MAX_DIFFICULTY = 20
+MAX_BONUS = 30
+
+
+def rule(section: str) -> RuleRef:
+    """A reference to a section of the range-band chapter."""
+    return RuleRef(SYSTEM, section)
+
+
+def table(file: str, name: str) -> Table:
+    """Table *name* of ``data/<file>.toml`` (read from :data:`DATA_DIR`)."""
+    return load_tables(DATA_DIR / f"{file}.toml")[name]
+
+
+def choice(name: str, value: Any, tbl: Table, column: str) -> Row:
+    """The row of *tbl* whose *column* is *value*; a RulesError naming *name* and the choices."""
+    for row in tbl.rows:
+        if row[column] == value:
+            return row
+    choices = ", ".join(repr(r[column]) for r in tbl.rows)
+    raise RulesError(f"{name} must be one of {choices}, got {value!r}")
+
+
+def yes(row: Row, column: str) -> bool:
+    """Read a yes/no cell of a data table; a TableError if it is neither."""
+    value = row[column]
+    if value not in ("yes", "no"):
+        raise TableError(f"column {column!r} must be 'yes' or 'no', got {value!r}")
+    return value == "yes"
+
+
+def one_of(name: str, value: Any, allowed: Sequence[str]) -> str:
+    """Check that *value* is one of the *allowed* words."""
+    if value not in allowed:
+        raise RulesError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    return value
+
+
+def flag(name: str, value: Any) -> bool:
+    """Check a yes/no input."""
+    if not isinstance(value, bool):
+        raise RulesError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def d6_faces(name: str, dice: Any, count: int | None = None, *, minimum: int = 0,
+             maximum: int = MAX_POOL) -> tuple[int, ...]:
+    """Check a list of d6 faces (and, if given, that there are exactly *count* of them)."""
+    if dice is None:
+        dice = ()
+    if isinstance(dice, (str, bytes)) or not hasattr(dice, "__iter__"):
+        raise RulesError(f"{name} must be a list of d6 faces, got {dice!r}")
+    faces = tuple(dice)
+    for i, face in enumerate(faces, start=1):
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise RulesError(f"{name}: die {i} must be a d6 face from 1 to 6, got {face!r}")
+    if count is not None and len(faces) != count:
+        raise RulesError(f"{name} must hold exactly {count} d6, got {len(faces)}")
+    if not minimum <= len(faces) <= maximum:
+        raise RulesError(f"{name} must hold from {minimum} to {maximum} d6, got {len(faces)}")
+    return faces
+
+
+def pool(name: str, value: Any, minimum: int = 1) -> int:
+    """A number of d6 a character rolls."""
+    return require_int(name, value, minimum=minimum, maximum=MAX_POOL)
+
+
+def bonus(name: str, value: Any) -> int:
+    """A flat addition to a roll."""
+    return require_int(name, value, minimum=-MAX_BONUS, maximum=MAX_BONUS)

@@ -1,0 +1,270 @@
+"""Checks written in dice ("a 4D check") and their exact odds.
+
+The seed gives every difficulty as a number of dice but never says how such a check is rolled.
+We state our reading once, as the assumption ``nd_check`` (switch: ``nd_rule``):
+
+* ``"opposed"`` (default): the character rolls their skill pool of d6 and adds any bonus; the
+  difficulty ``nD`` is rolled as n d6 (by the GM) and added up. The check succeeds when the
+  character's total meets or beats the difficulty's total (a tie goes to the character).
+* ``"average"``: the difficulty is a fixed number, the average of nD rounded up
+  (3.5 × n, so 4D is 14); the character's total must meet or beat it.
+
+The margin is the character's total minus the difficulty's. Criticals (assumption
+``criticals``, switch: ``critical_margin``): a margin of +6 or more is a critical success and
+−6 or less a critical failure (a fumble).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Mapping, Sequence
+
+from rulescore.dice import Distribution, parse
+from rulescore.errors import RulesError, require_int
+from rulescore.trace import Resolution, step
+
+from ._data import MAX_DIFFICULTY, MAX_POOL, bonus, d6_faces, one_of, pool, rule
+
+ND_RULES = ("opposed", "average")
+OUTCOMES = ("critical success", "success", "failure", "critical failure")
+CHECK_SECTION = "Checks in dice (assumption nd_check)"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckResult(Resolution):
+    """A resolved check: ``value`` is the character's total; ``margin`` = total − difficulty."""
+
+    difficulty: int
+    target: int
+    margin: int
+    success: bool
+    critical: bool
+    nd_rule: str
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Exact odds of a roll before it is made.
+
+    ``outcomes`` maps each outcome label to its probability; ``margins`` is the distribution
+    of the margin (total − difficulty); ``dice`` says how many d6 each input of the resolving
+    function takes (for :func:`roll_groups`).
+    """
+
+    outcomes: dict[str, Fraction]
+    margins: Distribution
+    dice: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def success(self) -> Fraction:
+        """Chance of succeeding (a critical success included)."""
+        return self.margins.p_at_least(0)
+
+
+def difficulty_dice_count(difficulty: int, nd_rule: str = "opposed") -> int:
+    """How many d6 the difficulty rolls: n under ``"opposed"``, none under ``"average"``."""
+    one_of("nd_rule", nd_rule, ND_RULES)
+    return difficulty if nd_rule == "opposed" else 0
+
+
+def fixed_target(difficulty: int) -> int:
+    """The fixed number an nD difficulty stands for under ``"average"``: 3.5 × n, rounded up."""
+    require_int("difficulty", difficulty, minimum=1, maximum=MAX_DIFFICULTY)
+    return (7 * difficulty + 1) // 2
+
+
+def _outcome(margin: int, critical_margin: int) -> str:
+    if margin >= critical_margin:
+        return "critical success"
+    if margin >= 0:
+        return "success"
+    if margin <= -critical_margin:
+        return "critical failure"
+    return "failure"
+
+
+def _critical_margin(value: int) -> int:
+    return require_int("critical_margin", value, minimum=1, maximum=60)
+
+
+def check(skill_dice: Sequence[int], difficulty: int, difficulty_dice: Sequence[int] | None = None,
+          roll_bonus: int = 0, *, nd_rule: str = "opposed", critical_margin: int = 6,
+          section: str = CHECK_SECTION, what: str = "Check") -> CheckResult:
+    """Resolve an nD check from the dice rolled (see the module docstring for the reading).
+
+    *skill_dice* are the character's d6; *difficulty_dice* the n d6 of the difficulty (none
+    under ``nd_rule="average"``); *roll_bonus* is added to the character's total.
+    """
+    one_of("nd_rule", nd_rule, ND_RULES)
+    require_int("difficulty", difficulty, minimum=1, maximum=MAX_DIFFICULTY)
+    skill = d6_faces("skill_dice", skill_dice, minimum=1)
+    extra = bonus("roll_bonus", roll_bonus)
+    crit = _critical_margin(critical_margin)
+    ref = rule(section)
+    total = sum(skill) + extra
+    plus = f" {'+' if extra >= 0 else '−'} {abs(extra)}" if extra else ""
+    steps = [step(f"{what}: the character's {len(skill)} d6 show "
+                  f"{', '.join(map(str, skill))}{plus} = {total}", ref, total=total)]
+    if nd_rule == "opposed":
+        rolled = d6_faces("difficulty_dice", difficulty_dice, difficulty, minimum=1,
+                          maximum=MAX_DIFFICULTY)
+        target = sum(rolled)
+        steps.append(step(f"The {difficulty}D difficulty is rolled: {', '.join(map(str, rolled))}"
+                          f" = {target}", rule(CHECK_SECTION), target=target))
+    else:
+        if difficulty_dice:
+            raise RulesError("difficulty_dice must be empty when nd_rule is 'average' "
+                             f"(the difficulty is a fixed number), got {list(difficulty_dice)}")
+        target = fixed_target(difficulty)
+        steps.append(step(f"The {difficulty}D difficulty is the fixed number 3.5 × {difficulty}, "
+                          f"rounded up: {target}", rule(CHECK_SECTION), target=target))
+    margin = total - target
+    outcome = _outcome(margin, crit)
+    verb = "meets or beats" if margin >= 0 else "falls short of"
+    steps.append(step(f"{total} {verb} {target}: margin {margin:+d}, a {outcome}"
+                      + (f" (criticals at a margin of ±{crit})" if "critical" in outcome else ""),
+                      rule("Criticals (assumption criticals)"), margin=margin))
+    return CheckResult(value=total, outcome=outcome, trace=tuple(steps), difficulty=difficulty,
+                       target=target, margin=margin, success=margin >= 0,
+                       critical="critical" in outcome, nd_rule=nd_rule)
+
+
+@lru_cache(maxsize=None)
+def _sum_counts(n: int) -> tuple[tuple[int, int], ...]:
+    """Ways each total of n d6 can fall: (total, count) pairs, by convolution."""
+    counts = {0: 1}
+    for _ in range(n):
+        nxt: dict[int, int] = {}
+        for total, ways in counts.items():
+            for face in range(1, 7):
+                nxt[total + face] = nxt.get(total + face, 0) + ways
+        counts = nxt
+    return tuple(sorted(counts.items()))
+
+
+def margin_counts(pool_size: int, difficulty_dice: int, shift: int) -> dict[int, Fraction]:
+    """Exact distribution of (pool d6) − (difficulty d6) + *shift* (faster than a dice pool)."""
+    require_int("pool_size", pool_size, minimum=0, maximum=MAX_POOL + 6)
+    require_int("difficulty_dice", difficulty_dice, minimum=0, maximum=MAX_POOL)
+    require_int("shift", shift, minimum=-200, maximum=200)
+    denom = 6 ** (pool_size + difficulty_dice)
+    out: dict[int, int] = {}
+    for a, wa in _sum_counts(pool_size):
+        for b, wb in _sum_counts(difficulty_dice):
+            out[a - b + shift] = out.get(a - b + shift, 0) + wa * wb
+    return {m: Fraction(w, denom) for m, w in sorted(out.items())}
+
+
+def _odds(margins: Mapping[int, Fraction], critical_margin: int,
+          dice: dict[str, int]) -> Odds:
+    outcomes = {o: Fraction(0) for o in OUTCOMES}
+    for m, p in margins.items():
+        outcomes[_outcome(m, critical_margin)] += p
+    dist = Distribution(tuple(margins.items()))
+    return Odds(outcomes, dist, dice)
+
+
+def check_odds(skill_pool: int, difficulty: int, roll_bonus: int = 0, *,
+               nd_rule: str = "opposed", critical_margin: int = 6) -> Odds:
+    """Exact odds of each outcome of an nD check with *skill_pool* d6 (+ *roll_bonus*)."""
+    one_of("nd_rule", nd_rule, ND_RULES)
+    n = pool("skill_pool", skill_pool)
+    require_int("difficulty", difficulty, minimum=1, maximum=MAX_DIFFICULTY)
+    extra = bonus("roll_bonus", roll_bonus)
+    crit = _critical_margin(critical_margin)
+    if nd_rule == "opposed":
+        margins = margin_counts(n, difficulty, extra)
+    else:
+        margins = margin_counts(n, 0, extra - fixed_target(difficulty))
+    return _odds(margins, crit, {"skill_dice": n,
+                                 "difficulty_dice": difficulty_dice_count(difficulty, nd_rule)})
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpposedResult(Resolution):
+    """An opposed roll: ``value`` is the margin of the active side (ties go to it)."""
+
+    active_total: int
+    passive_total: int
+    margin: int
+    success: bool
+
+
+def opposed(active_dice: Sequence[int], passive_dice: Sequence[int], active_bonus: int = 0,
+            passive_bonus: int = 0, *, section: str = "Extreme range engagements",
+            active: str = "The active side", passive: str = "the other side") -> OpposedResult:
+    """Resolve an opposed roll of two d6 pools: the active side wins ties (assumption ``ties``)."""
+    a = d6_faces("active_dice", active_dice, minimum=1)
+    b = d6_faces("passive_dice", passive_dice, minimum=1)
+    ab, pb = bonus("active_bonus", active_bonus), bonus("passive_bonus", passive_bonus)
+    at, pt = sum(a) + ab, sum(b) + pb
+    margin = at - pt
+    ref = rule(section)
+    steps = (step(f"{active} rolls {', '.join(map(str, a))}" + (f" {ab:+d}" if ab else "")
+                  + f" = {at}", ref, total=at),
+             step(f"{passive[0].upper() + passive[1:]} rolls {', '.join(map(str, b))}"
+                  + (f" {pb:+d}" if pb else "") + f" = {pt}", ref, total=pt),
+             step(f"{at} against {pt}: margin {margin:+d}; "
+                  + ("the active side wins (a tie goes to it)" if margin >= 0 else
+                     "the other side wins"), rule("Ties (assumption ties)"), margin=margin))
+    return OpposedResult(value=margin, outcome="wins" if margin >= 0 else "loses", trace=steps,
+                         active_total=at, passive_total=pt, margin=margin, success=margin >= 0)
+
+
+def opposed_odds(active_pool: int, passive_pool: int, active_bonus: int = 0,
+                 passive_bonus: int = 0) -> Odds:
+    """Exact odds that the active side of an opposed roll wins (ties included)."""
+    a, b = pool("active_pool", active_pool), pool("passive_pool", passive_pool)
+    shift = bonus("active_bonus", active_bonus) - bonus("passive_bonus", passive_bonus)
+    margins = margin_counts(a, b, shift)
+    win = sum((p for m, p in margins.items() if m >= 0), Fraction(0))
+    return Odds({"wins": win, "loses": 1 - win}, Distribution(tuple(margins.items())),
+                {"active_dice": a, "passive_dice": b})
+
+
+@dataclass(frozen=True, kw_only=True)
+class RolledDice(Resolution):
+    """Dice rolled with a seed or typed by a player, split into the named groups."""
+
+    groups: dict[str, tuple[int, ...]]
+    seed: int | None = None
+
+
+_LABELS = {"skill_dice": "the character", "difficulty_dice": "the difficulty",
+           "active_dice": "the active side", "passive_dice": "the other side",
+           "stealth_dice": "Stealth", "cover_dice": "cover", "perception_dice": "Perception"}
+
+
+def roll_groups(counts: Mapping[str, int], *, seed: int | None = None,
+                dice: Sequence[int] | None = None) -> RolledDice:
+    """Roll the d6 groups *counts* (name → how many) with *seed*, or split typed *dice*.
+
+    Typed dice are read in the order of *counts*: e.g. the character's dice, then the
+    difficulty's. Groups of zero dice are skipped.
+    """
+    wanted = {k: require_int(k, v, minimum=0, maximum=MAX_POOL) for k, v in counts.items()}
+    total = sum(wanted.values())
+    if (seed is None) == (dice is None):
+        raise RulesError("roll_groups needs exactly one of: seed, or dice (the faces you rolled)")
+    order = ", then ".join(f"{n} for {_LABELS.get(k, k)}" for k, n in wanted.items() if n)
+    if seed is not None:
+        require_int("seed", seed)
+        faces = parse(f"{total}d6").roll(random.Random(seed)).faces() if total else ()
+        how = f"Rolled {total} d6 with seed {seed}"
+    else:
+        faces = d6_faces("dice", dice, minimum=0, maximum=3 * MAX_POOL)
+        if len(faces) != total:
+            raise RulesError(f"dice: type {total} d6 ({order}), got {len(faces)}")
+        how = f"Read the {total} d6 you typed"
+    groups, at = {}, 0
+    for name, n in wanted.items():
+        groups[name] = tuple(faces[at:at + n])
+        at += n
+    shown = "; ".join(f"{_LABELS.get(k, k)}: {', '.join(map(str, v))}"
+                      for k, v in groups.items() if v)
+    trace = (step(f"{how} ({order}). {shown}", rule(CHECK_SECTION)),)
+    return RolledDice(value=total, outcome="rolled" if seed is not None else "typed",
+                      trace=trace, groups=groups, seed=seed)

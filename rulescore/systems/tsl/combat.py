@@ -1,0 +1,642 @@
+"""TSL combat: stress by band, armour, tags, weapons and zones, ammunition, breaking, defence
+and the attack that puts them together (primer §11).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Iterable, Sequence
+
+from rulescore.errors import RulesError, require_int
+from rulescore.tables import Table, load_tables, system_data_dir
+from rulescore.trace import Resolution, Step, step
+
+from .rolls import (BANDS, HIT_BANDS, band_for, band_table, check_band, keep_count,
+                    keep_distribution, opposed_band, opposed_margin_odds, opposed_roll, ref,
+                    static_roll, SYSTEM)
+
+ZONES = ("Engaged", "Near", "Far", "Distant")
+WEAPON_ZONES = ("Melee", "Thrown", "Sidearm", "Ranged")
+RARITIES = ("Issued", "Salvaged", "Anomalous")
+ORDERS = ("armour_first", "impact_first")
+OUT_OF_ZONE = ("flat", "per_zone")
+MAX_TAGS = 2
+REPAIR_TARGET = 11
+
+
+def _tables() -> dict[str, Table]:
+    return load_tables(system_data_dir(SYSTEM) / "combat.toml")
+
+
+def cell_list(value: str) -> tuple[str, ...]:
+    """A data cell listing names ("Engaged, Near"); "—" or "any" list none."""
+    if value.strip() in ("—", "any", ""):
+        return ()
+    return tuple(v.strip() for v in value.split(","))
+
+
+def _choice(name: str, value: object, allowed: Sequence[str]) -> str:
+    if value not in allowed:
+        raise RulesError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+    return value  # type: ignore[return-value]
+
+
+# --- Damage, armour and Impact tags ---------------------------------------------------------
+
+def stress(band: str) -> int:
+    """Stress an attack deals for its outcome band: 0, 0, 1, 2 or 4 (§11 Damage)."""
+    check_band(band)
+    return _tables()["stress"].find("band", band)["stress"]
+
+
+def band_name(band: str) -> str:
+    """The band as the rules print it ("Mixed Success")."""
+    check_band(band)
+    return _tables()["stress"].find("band", band)["name"]
+
+
+def _step_band(band: str, by: int) -> str:
+    return BANDS[max(0, min(len(BANDS) - 1, BANDS.index(band) + by))]
+
+
+def armour(band: str) -> str:
+    """The attacker's band after armour built for the blow: one step down, but a Crit stays.
+
+    Success becomes Mixed and Mixed becomes a miss (Failure); a miss stays as it is
+    (§11 Armour).
+    """
+    check_band(band)
+    if band == "crit" or band not in HIT_BANDS:
+        return band
+    return _step_band(band, -1)
+
+
+def impact_tag(band: str, *, bump_misses: bool = True) -> str:
+    """The band after an Impact tag whose condition holds: one step up, never past Success.
+
+    A Crit stays a Crit and a Success stays a Success (only the dice crit, §11 Tags). With
+    ``bump_misses=False`` only hits are bumped (ruling ``tsl:impact_on_misses``).
+    """
+    check_band(band)
+    if not isinstance(bump_misses, bool):
+        raise RulesError(f"bump_misses must be True or False, got {bump_misses!r}")
+    if band in ("success", "crit") or (not bump_misses and band not in HIT_BANDS):
+        return band
+    return _step_band(band, +1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArmourResult(Resolution):
+    """Armour against one blow: ``outcome`` is the band after it, ``value`` the Stress."""
+
+    band: str
+    armour_spent: bool
+    absorbed: bool
+
+
+def armour_against(band: str, *, defence_catastrophic: bool = False) -> ArmourResult:
+    """Armour built for the blow, with the defence roll taken into account.
+
+    Normally the band drops one step (never undoing a Crit). On a Catastrophic defence roll the
+    armour takes the whole blow, so no Stress, and is spent until repaired; a Crit still lands
+    in full and spends it too (ruling ``tsl:catastrophic_defence``).
+    """
+    check_band(band)
+    if not isinstance(defence_catastrophic, bool):
+        raise RulesError(f"defence_catastrophic must be True or False, "
+                         f"got {defence_catastrophic!r}")
+    if defence_catastrophic:
+        if band == "crit":
+            steps = (step("Catastrophic defence: the armour is spent, but nothing undoes a "
+                          "Crit", ref("Armour")),)
+            return ArmourResult(value=stress(band), outcome=band, trace=steps, band=band,
+                                armour_spent=True, absorbed=False)
+        steps = (step(f"Catastrophic defence: the armour takes the whole blow ({band_name(band)}"
+                      " → no Stress) and is spent until repaired", ref("Armour")),)
+        return ArmourResult(value=0, outcome="failure", trace=steps, band="failure",
+                            armour_spent=True, absorbed=band in HIT_BANDS)
+    after = armour(band)
+    text = ("Armour cannot undo a Crit" if band == "crit" else
+            f"Armour drops {band_name(band)} to {band_name(after)}" if after != band else
+            f"{band_name(band)} is already a miss: armour changes nothing")
+    return ArmourResult(value=stress(after), outcome=after, trace=(step(text, ref("Armour")),),
+                        band=after, armour_spent=False, absorbed=False)
+
+
+# --- Zones and movement ---------------------------------------------------------------------
+
+def zone_step(zone: str, name: str = "zone") -> int:
+    """How far out *zone* lies: Engaged 0, Near 1, Far 2, Distant 3."""
+    _choice(name, zone, ZONES)
+    return _tables()["zones"].find("zone", zone)["step"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Move(Resolution):
+    """A Movement: ``value`` is the zones crossed; ``outcome`` is what it costs."""
+
+    start: str
+    end: str
+    zones: int
+    uses: tuple[str, ...]
+
+
+def move(start: str, end: str, *, double: bool = False) -> Move:
+    """Shift between zones: one step with a Movement, two with a Double Movement (no Action).
+
+    Staying put is a Movement of 0 zones. Farther than the move allows is refused.
+    """
+    a, b = zone_step(start, "start"), zone_step(end, "end")
+    if not isinstance(double, bool):
+        raise RulesError(f"double must be True or False, got {double!r}")
+    zones = abs(a - b)
+    allowed = 2 if double else 1
+    kind = "Double Movement" if double else "Movement"
+    if zones > allowed:
+        hint = "" if double else "; a Double Movement (giving up the Action) crosses two"
+        raise RulesError(f"end must be at most {allowed} zone{'s' if allowed > 1 else ''} "
+                         f"from {start} with a {kind}, got {end} ({zones} zones){hint}")
+    uses = ("action", "movement") if double else ("movement",)
+    text = (f"{kind}: {start} → {end}, {zones} zone{'s' if zones != 1 else ''}" if zones
+            else f"{kind}: stay {start}")
+    steps = (step(text, ref("Zones"), zones=zones),
+             step(f"Uses the {' and the '.join(u.capitalize() for u in uses)}",
+                  ref("Your Turn")))
+    return Move(value=zones, outcome=kind, trace=steps, start=start, end=end, zones=zones,
+                uses=uses)
+
+
+# --- Weapons --------------------------------------------------------------------------------
+
+def tag_family(tag: str) -> str:
+    """The family of a catalogued tag: Positioning, Impact, Utility or Identity."""
+    return _tag_row(tag)["family"]
+
+
+def tag_names() -> tuple[str, ...]:
+    """Every tag in the catalogue, in the order the rules list them."""
+    return tuple(r["tag"] for r in _tables()["tags"])
+
+
+def _tag_row(tag: object):
+    names = tag_names()
+    if tag not in names:
+        raise RulesError(f"tag must be one of {', '.join(names)}, got {tag!r}")
+    return _tables()["tags"].find("tag", tag)
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon: a default zone and its tags (the only rules it carries)."""
+
+    zone: str
+    tags: tuple[str, ...] = ()
+    name: str = ""
+    rarity: str = "Issued"
+    improvised: bool = False
+
+
+def make_weapon(zone: str, tags: Iterable[str] = (), *, name: str = "",
+                rarity: str = "Issued", improvised: bool = False) -> Weapon:
+    """Build a weapon: a zone plus one or two tags; improvised weapons carry none.
+
+    An improvised weapon is Melee, or Thrown if the GM allows (§11 Improvised Weapons).
+    """
+    _choice("zone", zone, WEAPON_ZONES)
+    _choice("rarity", rarity, RARITIES)
+    if not isinstance(improvised, bool):
+        raise RulesError(f"improvised must be True or False, got {improvised!r}")
+    if isinstance(tags, str):
+        raise RulesError(f"tags must be a list of tag names, got {tags!r}")
+    tags = tuple(tags)
+    for t in tags:
+        _tag_row(t)
+    if len(set(tags)) != len(tags):
+        raise RulesError(f"tags must not repeat, got {', '.join(tags)}")
+    if improvised:
+        if tags:
+            raise RulesError(f"tags must be empty for an improvised weapon, got {', '.join(tags)}")
+        if zone not in ("Melee", "Thrown"):
+            raise RulesError(f"zone of an improvised weapon must be Melee or Thrown, got {zone}")
+    elif not 1 <= len(tags) <= MAX_TAGS:
+        raise RulesError(f"tags must be one or two for a weapon, got {len(tags)}")
+    return Weapon(zone, tags, str(name), rarity, improvised)
+
+
+def _check_weapon(weapon: object) -> Weapon:
+    if not isinstance(weapon, Weapon):
+        raise RulesError(f"weapon must be a Weapon (see make_weapon), got {weapon!r}")
+    return weapon
+
+
+def fights_at(weapon: Weapon) -> tuple[str, ...]:
+    """The zones a weapon attacks into without penalty: its zone's, plus what tags add."""
+    _check_weapon(weapon)
+    zones = set(cell_list(_tables()["weapon_zones"].find("weapon_zone", weapon.zone)["fights_at"]))
+    for t in weapon.tags:
+        zones.update(cell_list(_tag_row(t)["adds_zones"]))
+    return tuple(z for z in ZONES if z in zones)
+
+
+def zone_shift(weapon: Weapon, distance: str, *, out_of_zone: str = "flat") -> int:
+    """The Effective Tier shift for attacking at *distance*: 0 in zone, −1 outside.
+
+    With ``out_of_zone="per_zone"`` it is −1 for each zone beyond the nearest one the weapon
+    fights at (ruling ``tsl:out_of_zone``).
+    """
+    zones = fights_at(weapon)
+    here = zone_step(distance, "distance")
+    _choice("out_of_zone", out_of_zone, OUT_OF_ZONE)
+    if distance in zones:
+        return 0
+    if out_of_zone == "flat":
+        return -1
+    return -min(abs(here - zone_step(z)) for z in zones)
+
+
+def starting_uses(zone: str) -> int | None:
+    """Starting ammunition uses of a weapon zone; None for Melee (no ammunition)."""
+    _choice("zone", zone, WEAPON_ZONES)
+    for row in _tables()["ammunition"]:
+        if row["weapon_zone"] == zone:
+            return row["starting_uses"]
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AmmoUse(Resolution):
+    """One attack's ammunition: ``value`` is the uses left."""
+
+    uses_left: int
+
+
+def spend_use(zone: str, uses: int) -> AmmoUse:
+    """Spend one use for an attack roll, hit or miss; at 0 uses the weapon cannot attack."""
+    start = starting_uses(zone)
+    if start is None:
+        raise RulesError(f"zone {zone} uses no ammunition: only Sidearm, Ranged and Thrown do")
+    require_int("uses", uses, minimum=0)
+    if uses == 0:
+        raise RulesError("uses must be 1 or more to attack, got 0: the weapon cannot attack "
+                         "until it is restocked")
+    left = uses - 1
+    return AmmoUse(value=left, outcome="spent", uses_left=left,
+                   trace=(step(f"The attack spends 1 use, hit or miss: {uses} → {left}",
+                               ref("Ammunition"), uses_left=left),))
+
+
+def weapon_breaks(band: str, *, improvised: bool = False) -> bool:
+    """Does the weapon break on this roll? Catastrophic breaks any weapon; an improvised one
+    breaks on a Failure too (§11 Ammunition, §11 Improvised Weapons)."""
+    check_band(band)
+    if not isinstance(improvised, bool):
+        raise RulesError(f"improvised must be True or False, got {improvised!r}")
+    return band == "catastrophic" or (improvised and band == "failure")
+
+
+@dataclass(frozen=True, kw_only=True)
+class WeaponProfile(Resolution):
+    """What a weapon can do: ``value`` is its starting uses (0 for Melee)."""
+
+    weapon: Weapon
+    fights_at: tuple[str, ...]
+    starting_uses: int | None
+    impact_tags: tuple[str, ...]
+    breaks_on: tuple[str, ...]
+    shifts: tuple[tuple[str, int], ...]
+
+
+def weapon_profile(weapon: Weapon, *, out_of_zone: str = "flat") -> WeaponProfile:
+    """Everything a weapon's zone and tags let it do, step by step with the rule for each,
+    and its Effective Tier shift at each distance (``shifts``)."""
+    _check_weapon(weapon)
+    _choice("out_of_zone", out_of_zone, OUT_OF_ZONE)
+    zones = fights_at(weapon)
+    base = cell_list(_tables()["weapon_zones"].find("weapon_zone", weapon.zone)["fights_at"])
+    steps: list[Step] = [step(f"{weapon.zone} weapon: fights at {' or '.join(base)}",
+                              ref("Zone"))]
+    impact: list[str] = []
+    for t in weapon.tags:
+        row = _tag_row(t)
+        steps.append(step(f"{t} ({row['family']}): {row['effect']}", ref("Tags"),
+                          family=row["family"]))
+        if row["family"] == "Impact":
+            impact.append(t)
+    if weapon.improvised:
+        steps.append(step("Improvised: no tags, so no positioning and no edges",
+                          ref("Improvised Weapons")))
+    steps.append(step(f"Attacks without penalty into {', '.join(zones)}; anywhere else at "
+                      + ("−1 Effective Tier" if out_of_zone == "flat" else
+                         "−1 Effective Tier a zone beyond"), ref("Zone")))
+    uses = starting_uses(weapon.zone)
+    steps.append(step(f"Starts with {uses} uses of ammunition; each attack spends one"
+                      if uses else "Uses no ammunition", ref("Ammunition")))
+    breaks = ("failure", "catastrophic") if weapon.improvised else ("catastrophic",)
+    steps.append(step("Breaks on " + (" or ".join(band_name(b) for b in breaks)),
+                      ref("Improvised Weapons" if weapon.improvised else "Ammunition")))
+    steps.append(step("Deals Stress by band like every weapon: 0 / 0 / 1 / 2 / 4; no tag adds "
+                      "damage", ref("Damage")))
+    steps.append(step(f"Rarity {weapon.rarity}: where it came from, not how strong it is",
+                      ref("Weapons & Gear")))
+    shifts = tuple((z, zone_shift(weapon, z, out_of_zone=out_of_zone)) for z in ZONES)
+    return WeaponProfile(value=uses or 0, outcome=weapon.zone, trace=tuple(steps),
+                         weapon=weapon, fights_at=zones, starting_uses=uses,
+                         impact_tags=tuple(impact), breaks_on=breaks, shifts=shifts)
+
+
+def rarity_origin(rarity: str) -> str:
+    """Where gear of this rarity comes from (rarity never changes a number)."""
+    _choice("rarity", rarity, RARITIES)
+    return _tables()["rarity"].find("rarity", rarity)["origin"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Repair(Resolution):
+    """Mending broken gear: ``outcome`` is "repaired", "needs downtime", "not repaired" or
+    "lost"; ``value`` the Hand roll's total (0 when no roll is made)."""
+
+    kind: str
+    band: str | None
+
+
+def repair(rarity: str, *, irreplaceable: bool = False, dice: Sequence[int] | None = None,
+           tier: str = "Untrained", shift: int = 0, bands: str = "standard",
+           tier_limits: str = "extend") -> Repair:
+    """Mend a broken item: Issued gear needs tools and downtime; rarer gear needs a skilled
+    NPC, or specialist tools and a Hand roll at T11 (Mixed or better mends it, ruling
+    ``tsl:repair_roll``); something irreplaceable may be gone for good."""
+    _choice("rarity", rarity, RARITIES)
+    if not isinstance(irreplaceable, bool):
+        raise RulesError(f"irreplaceable must be True or False, got {irreplaceable!r}")
+    kind = "irreplaceable" if irreplaceable else _tables()["rarity"].find("rarity", rarity)["repair"]
+    row = _tables()["repairs"].find("kind", kind)
+    first = step(f"{rarity}{' (irreplaceable)' if irreplaceable else ''}: {row['how']}",
+                 ref("Ammunition"), kind=kind)
+    if kind == "irreplaceable":
+        return Repair(value=0, outcome="lost", trace=(first,), kind=kind, band=None)
+    if kind == "ordinary":
+        return Repair(value=0, outcome="needs downtime", trace=(first,), kind=kind, band=None)
+    if dice is None:
+        raise RulesError("dice are needed for the Hand roll (T11) that mends rarer gear, "
+                         "got none")
+    roll = static_roll(dice, tier, REPAIR_TARGET, shift=shift, bands=bands,
+                       tier_limits=tier_limits)
+    outcome = "repaired" if roll.hit else "not repaired"
+    last = step(f"{band_name(roll.band)}: {outcome}", ref("Ammunition"), band=roll.band)
+    return Repair(value=roll.total, outcome=outcome, trace=(first,) + roll.trace + (last,),
+                  kind=kind, band=roll.band)
+
+
+# --- Defence --------------------------------------------------------------------------------
+
+def attack_types() -> tuple[str, ...]:
+    """The kinds of attack the defence table lists."""
+    return tuple(r["attack"] for r in _tables()["defence"])
+
+
+def _defence_row(attack: object):
+    _choice("attack", attack, attack_types())
+    return _tables()["defence"].find("attack", attack)
+
+
+def defence_domains(attack: str) -> tuple[str, tuple[str, ...]]:
+    """The primary defence domain of an attack and the alternatives a described defence allows."""
+    row = _defence_row(attack)
+    return row["primary"], cell_list(row["alternatives"])
+
+
+def defence_domain(attack: str, domain: str | None = None, *, described: bool = False) -> str:
+    """The domain that defends: the primary one, or an alternative if the defender describes
+    how it works in the fiction."""
+    primary, alternatives = defence_domains(attack)
+    if domain is None or domain == primary:
+        return primary
+    if domain not in alternatives:
+        allowed = ", ".join((primary,) + alternatives)
+        raise RulesError(f"domain must be one of {allowed} against {attack}, got {domain!r}")
+    if described is not True:
+        raise RulesError(f"domain {domain} defends against {attack} only with a description of "
+                         f"how (described=True); the primary defence is {primary}")
+    return domain
+
+
+def stress_pool(attack: str) -> str:
+    """The pool an attack's Stress lands on (ruling ``tsl:stress_pools``)."""
+    return _defence_row(attack)["pool"]
+
+
+# --- The attack -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Mods:
+    impact: bool
+    armour: bool
+    order: str
+    bump_misses: bool
+    improvised: bool
+
+
+def _modify(raw: str, defence_cat: bool, m: _Mods) -> tuple[str, bool, list[Step]]:
+    """Apply the Impact bump and armour in the ruled order; (band, armour spent, steps)."""
+    band, steps = raw, []
+
+    def bump(b: str) -> str:
+        after = impact_tag(b, bump_misses=m.bump_misses)
+        steps.append(step(f"Impact tag: {band_name(b)} → {band_name(after)}"
+                          + (" (never past Success)" if after == b and b in ("success", "crit")
+                             else ""), ref("Tags")))
+        return after
+
+    if m.impact and m.order == "impact_first":
+        band = bump(band)
+    if m.armour and defence_cat:
+        res = armour_against(band, defence_catastrophic=True)
+        steps.extend(res.trace)
+        return res.band, True, steps
+    if m.armour:
+        res = armour_against(band)
+        steps.extend(res.trace)
+        band = res.band
+    if m.impact and m.order == "armour_first":
+        band = bump(band)
+    return band, False, steps
+
+
+@dataclass(frozen=True, kw_only=True)
+class Attack(Resolution):
+    """An attack: ``value`` is the Stress dealt, ``outcome`` the final band."""
+
+    kind: str
+    total: int
+    against: int
+    margin: int
+    raw_band: str
+    band: str
+    stress: int
+    pool: str
+    shift: int
+    armour_spent: bool
+    weapon_breaks: bool
+    uses_left: int | None
+
+
+def _check_flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def _attack_setup(weapon: Weapon | None, distance: str, shift: int, impact: bool,
+                  armour: bool, attack_type: str, order: str, out_of_zone: str,
+                  bump_misses: bool) -> tuple[int, _Mods, list[Step]]:
+    require_int("shift", shift, minimum=-4, maximum=4)
+    for name, flag in (("impact", impact), ("armour", armour), ("bump_misses", bump_misses)):
+        _check_flag(name, flag)
+    _choice("order", order, ORDERS)
+    _defence_row(attack_type)
+    zone_step(distance, "distance")
+    steps: list[Step] = []
+    total_shift = shift
+    if shift:
+        steps.append(step(f"Other Effective Tier shifts: {shift:+d}", ref("Tags"), shift=shift))
+    improvised = False
+    if weapon is not None:
+        _check_weapon(weapon)
+        improvised = weapon.improvised
+        penalty = zone_shift(weapon, distance, out_of_zone=out_of_zone)
+        zones = fights_at(weapon)
+        if penalty:
+            steps.append(step(f"{distance} is outside the weapon's zones ({', '.join(zones)}): "
+                              f"{penalty:+d} Effective Tier", ref("Zone"), shift=penalty))
+        else:
+            steps.append(step(f"{distance} is in the weapon's zones ({', '.join(zones)})",
+                              ref("Zone")))
+        total_shift += penalty
+        if impact and not any(tag_family(t) == "Impact" for t in weapon.tags):
+            raise RulesError("impact must be False: the weapon has no Impact tag"
+                             + (" (improvised weapons have no tags)" if improvised else ""))
+    elif impact:
+        raise RulesError("impact must be False without a weapon: only a weapon's Impact tag "
+                         "bumps the band")
+    total_shift = max(-4, min(4, total_shift))
+    return total_shift, _Mods(impact, armour, order, bump_misses, improvised), steps
+
+
+def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
+           defender_dice: Sequence[int] | None = None, defender_tier: str | None = None,
+           weapon: Weapon | None = None, distance: str = "Engaged", shift: int = 0,
+           defender_shift: int = 0, impact: bool = False, armour: bool = False,
+           attack_type: str = "Melee weapon", uses: int | None = None,
+           bands: str = "standard", tier_limits: str = "extend", order: str = "armour_first",
+           out_of_zone: str = "flat", bump_misses: bool = True) -> Attack:
+    """Resolve an attack against a static T-number (*target*) or an opposed defence roll.
+
+    The weapon's zone against *distance* may shift the Effective Tier; the roll gives a band;
+    an Impact tag whose condition holds (*impact*) and armour built for the blow (*armour*)
+    move it; the band's Stress lands on the pool the attack type hits. A ranged, sidearm or
+    thrown weapon with *uses* tracked spends one; a Catastrophic roll (any Failure for an
+    improvised weapon) breaks the weapon.
+    """
+    if (target is None) == (defender_dice is None):
+        raise RulesError("target or defender_dice: give exactly one (a static T-number, or the "
+                         "defender's dice for an opposed roll)")
+    total_shift, mods, steps = _attack_setup(weapon, distance, shift, impact, armour,
+                                             attack_type, order, out_of_zone, bump_misses)
+    if uses is not None:
+        if weapon is None:
+            raise RulesError("uses needs a weapon that takes ammunition, got no weapon")
+        ammo = spend_use(weapon.zone, uses)
+    if target is not None:
+        roll = static_roll(dice, tier, target, shift=total_shift, bands=bands,
+                           tier_limits=tier_limits)
+        kind, against, defence_cat = "static", target, False
+    else:
+        if defender_tier is None:
+            raise RulesError("defender_tier is needed with defender_dice, got None")
+        roll = opposed_roll(dice, tier, defender_dice, defender_tier,
+                            attacker_shift=total_shift, defender_shift=defender_shift,
+                            bands=bands, tier_limits=tier_limits)
+        kind, against, defence_cat = "opposed", roll.defender_total, roll.defence_catastrophic
+    steps.extend(roll.trace)
+    raw = roll.band
+    band, spent, mod_steps = _modify(raw, defence_cat, mods)
+    steps.extend(mod_steps)
+    dealt = stress(band)
+    pool = stress_pool(attack_type)
+    steps.append(step(f"{band_name(band)} deals {dealt} Stress"
+                      + (f" to the {pool} pool" if dealt else ""), ref("Damage"),
+                      stress=dealt, pool=pool))
+    uses_left = None
+    if uses is not None:
+        steps.extend(ammo.trace)
+        uses_left = ammo.uses_left
+    breaks = weapon is not None and weapon_breaks(raw, improvised=mods.improvised)
+    if breaks:
+        steps.append(step(f"{band_name(raw)} with {'an improvised' if mods.improvised else 'a'} "
+                          "weapon: it breaks and is useless until repaired",
+                          ref("Improvised Weapons" if mods.improvised else "Ammunition")))
+    return Attack(value=dealt, outcome=band, trace=tuple(steps), kind=kind, total=roll.total,
+                  against=against, margin=roll.margin, raw_band=raw, band=band, stress=dealt,
+                  pool=pool, shift=total_shift, armour_spent=spent, weapon_breaks=breaks,
+                  uses_left=uses_left)
+
+
+@dataclass(frozen=True)
+class AttackOdds:
+    """Exact odds of an attack: each final band, each Stress, breaking and spent armour."""
+
+    raw: dict[str, Fraction]
+    bands: dict[str, Fraction]
+    stress: dict[int, Fraction]
+    weapon_breaks: Fraction
+    armour_spent: Fraction
+    shift: int = 0
+    keep: int = 0
+    notes: tuple[str, ...] = field(default=())
+
+
+def attack_odds(tier: str, *, target: int | None = None, defender_tier: str | None = None,
+                weapon: Weapon | None = None, distance: str = "Engaged", shift: int = 0,
+                defender_shift: int = 0, impact: bool = False, armour: bool = False,
+                attack_type: str = "Melee weapon", bands: str = "standard",
+                tier_limits: str = "extend", order: str = "armour_first",
+                out_of_zone: str = "flat", bump_misses: bool = True) -> AttackOdds:
+    """Exact odds of :func:`attack` with the same setup, before any die is rolled."""
+    if (target is None) == (defender_tier is None):
+        raise RulesError("target or defender_tier: give exactly one (a static T-number, or "
+                         "the defender's tier for an opposed roll)")
+    total_shift, mods, _ = _attack_setup(weapon, distance, shift, impact, armour,
+                                         attack_type, order, out_of_zone, bump_misses)
+    table = band_table(bands)
+    keep = keep_count(tier, total_shift, tier_limits=tier_limits)
+    if target is not None:
+        require_int("target", target, minimum=1, maximum=40)
+        outcomes = [(table.lookup(t - target)["band"], False, p)
+                    for t, p in keep_distribution(keep).items()]
+    else:
+        margins = opposed_margin_odds(tier, defender_tier, attacker_shift=total_shift,
+                                      defender_shift=defender_shift, tier_limits=tier_limits)
+        outcomes = [(opposed_band(m, bands=bands),
+                     band_for(-m, bands=bands) == "catastrophic", p) for m, p in margins.items()]
+    raw = {b: Fraction(0) for b in BANDS}
+    final = {b: Fraction(0) for b in BANDS}
+    by_stress: dict[int, Fraction] = {}
+    breaks = spent = Fraction(0)
+    for band, defence_cat, p in outcomes:
+        raw[band] += p
+        after, was_spent, _ = _modify(band, defence_cat, mods)
+        final[after] += p
+        s = stress(after)
+        by_stress[s] = by_stress.get(s, Fraction(0)) + p
+        if weapon is not None and weapon_breaks(band, improvised=mods.improvised):
+            breaks += p
+        if was_spent:
+            spent += p
+    primary, alternatives = defence_domains(attack_type)
+    notes = (f"{attack_type}: defended with {primary}"
+             + (f" (or {' or '.join(alternatives)}, if the defender describes how)"
+                if alternatives else ""),
+             f"Stress lands on the {stress_pool(attack_type)} pool")
+    return AttackOdds(raw, final, dict(sorted(by_stress.items())), breaks, spent,
+                      total_shift, keep, notes)

@@ -1,0 +1,342 @@
+"""The TSL roll: 5d6, keep the highest N by Effective Tier, read as an outcome band.
+
+Every roll in the primer is the same: five six-sided dice, of which the highest few count. How
+many count depends on the roller's proficiency tier, moved up or down by Effective Tier shifts.
+The total is compared with a static T-number or with an opponent's total, and the margin
+places it in one of five outcome bands (primer §11 Attacking, §11 Damage).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Sequence
+
+from rulescore.dice import Distribution, parse
+from rulescore.errors import RulesError, TableError, require_int
+from rulescore.tables import Table, load_tables, system_data_dir
+from rulescore.trace import Resolution, RuleRef, step
+
+SYSTEM = "tsl"
+BANDS = ("catastrophic", "failure", "mixed", "success", "crit")
+HIT_BANDS = ("mixed", "success", "crit")
+TIERS = ("Untrained", "Trained", "Proficient")
+TIER_LIMITS = ("extend", "clamp")
+DICE = 5
+FACES = 6
+CRIT_MARGIN = 7
+MAX_SHIFT = 4
+MAX_TARGET = 40
+
+
+def ref(section: str) -> RuleRef:
+    """A reference to a section of the TSL primer's §11 (Combat)."""
+    return RuleRef(SYSTEM, f"11 {section}")
+
+
+def _tables() -> dict[str, Table]:
+    return load_tables(system_data_dir(SYSTEM) / "dice.toml")
+
+
+def check_band(band: object, name: str = "band") -> str:
+    """*band* if it is one of the five outcome bands; a RulesError naming them if not."""
+    if band not in BANDS:
+        raise RulesError(f"{name} must be one of {', '.join(BANDS)}, got {band!r}")
+    return band  # type: ignore[return-value]
+
+
+def band_schemes() -> tuple[str, ...]:
+    """The names of the band ladders in the data (``bands=`` option), default first."""
+    names = [n[len("bands_"):] for n in _tables() if n.startswith("bands_")]
+    return tuple(sorted(names, key=lambda n: (n != "standard", n)))
+
+
+def band_table(bands: str = "standard") -> Table:
+    """The band ladder *bands* (a data table), checked: five bands in order, Crit from +7."""
+    if bands not in band_schemes():
+        raise RulesError(f"bands must be one of {', '.join(band_schemes())}, got {bands!r}")
+    table = _tables()[f"bands_{bands}"]
+    order = tuple(row["band"] for row in sorted(table, key=lambda r: r.span.low
+                                                if r.span.low is not None else -10**9))
+    if order != BANDS:
+        raise TableError(f"table '{table.name}' must list the bands {', '.join(BANDS)} from "
+                         f"the lowest margin up, got {', '.join(order)}")
+    crit = table.find("band", "crit").span
+    if crit.low != CRIT_MARGIN or crit.high is not None:
+        raise TableError(f"table '{table.name}': Crit must start at a margin of "
+                         f"+{CRIT_MARGIN} and be open above, got {crit}")
+    return table
+
+
+def band_for(margin: int, *, bands: str = "standard") -> str:
+    """The outcome band of *margin* (total minus the number to beat) on the ladder *bands*."""
+    require_int("margin", margin)
+    return band_table(bands).lookup(margin)["band"]
+
+
+def _check_tier(tier: object, name: str = "tier") -> str:
+    if tier not in TIERS:
+        raise RulesError(f"{name} must be one of {', '.join(TIERS)}, got {tier!r}")
+    return tier  # type: ignore[return-value]
+
+
+def _check_limits(tier_limits: object) -> str:
+    if tier_limits not in TIER_LIMITS:
+        raise RulesError(f"tier_limits must be one of {', '.join(TIER_LIMITS)}, "
+                         f"got {tier_limits!r}")
+    return tier_limits  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class EffectiveTier:
+    """A tier after its shifts: the rank on the ladder, its name and the dice it keeps."""
+
+    tier: str
+    shift: int
+    rank: int
+    name: str
+    keep: int
+
+
+def effective_tier(tier: str, shift: int = 0, *, tier_limits: str = "extend",
+                   name: str = "tier") -> EffectiveTier:
+    """Move *tier* by *shift* steps and read how many of the 5d6 it keeps.
+
+    Untrained, Trained and Proficient keep 2, 3 and 4 dice. With ``tier_limits="extend"``
+    a shift below Untrained keeps 1 die and above Proficient keeps all 5; with ``"clamp"`` the
+    shift stops at the named tiers (ruling ``tsl:tier_limits``).
+    """
+    _check_tier(tier, name)
+    require_int("shift", shift, minimum=-MAX_SHIFT, maximum=MAX_SHIFT)
+    _check_limits(tier_limits)
+    rank = TIERS.index(tier) + shift
+    if tier_limits == "clamp":
+        rank = max(0, min(len(TIERS) - 1, rank))
+    row = _tables()["tiers"].lookup(rank)
+    return EffectiveTier(tier, shift, rank, row["tier"], row["keep"])
+
+
+def keep_count(tier: str, shift: int = 0, *, tier_limits: str = "extend") -> int:
+    """How many of the five dice count for *tier* moved by *shift* Effective Tiers."""
+    return effective_tier(tier, shift, tier_limits=tier_limits).keep
+
+
+def check_dice(dice: object, name: str = "dice") -> tuple[int, ...]:
+    """Five faces of 1 to 6, as a tuple; a RulesError naming *name* otherwise."""
+    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
+        raise RulesError(f"{name} must be a list of {DICE} faces (5d6), got {dice!r}")
+    if len(dice) != DICE:
+        raise RulesError(f"{name} must be {DICE} faces (5d6), got {len(dice)}")
+    for i, face in enumerate(dice, start=1):
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= FACES:
+            raise RulesError(f"{name} face {i} must be a whole number from 1 to {FACES}, "
+                             f"got {face!r}")
+    return tuple(dice)
+
+
+def roll_dice(seed: int) -> tuple[int, ...]:
+    """Five d6 rolled with *seed* (the same seed gives the same faces)."""
+    require_int("seed", seed)
+    return parse("5d6").roll(seed=seed).faces()
+
+
+def roll_pair(seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Ten d6 rolled with *seed*: the attacker's five, then the defender's five."""
+    require_int("seed", seed)
+    faces = parse("10d6").roll(seed=seed).faces()
+    return faces[:DICE], faces[DICE:]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RollTotal(Resolution):
+    """A 5d6 roll read for one tier: ``value`` is the sum of the kept dice."""
+
+    dice: tuple[int, ...]
+    keep: int
+    kept: tuple[int, ...]
+    dropped: tuple[int, ...]
+    tier: EffectiveTier
+
+
+def roll_total(dice: Sequence[int], tier: str, shift: int = 0, *,
+               tier_limits: str = "extend", who: str = "") -> RollTotal:
+    """Keep the highest dice that *tier* (moved by *shift*) allows and add them up."""
+    label = f"{who} dice" if who else "dice"
+    faces = check_dice(dice, label)
+    et = effective_tier(tier, shift, tier_limits=tier_limits,
+                        name=f"{who} tier" if who else "tier")
+    ordered = sorted(faces, reverse=True)
+    kept, dropped = tuple(ordered[:et.keep]), tuple(ordered[et.keep:])
+    total = sum(kept)
+    prefix = f"{who}: " if who else ""
+    steps = []
+    if shift:
+        steps.append(step(f"{prefix}{tier} shifted {shift:+d} Effective Tier → {et.name}",
+                          ref("Tags"), shift=shift, rank=et.rank))
+    steps.append(step(f"{prefix}{et.name} keeps the highest {et.keep} of 5d6",
+                      ref("Combat"), keep=et.keep))
+    steps.append(step(f"{prefix}rolled {', '.join(map(str, faces))}; kept "
+                      f"{' + '.join(map(str, kept))} = {total}"
+                      + (f"; dropped {', '.join(map(str, dropped))}" if dropped else ""),
+                      ref("Combat"), total=total))
+    return RollTotal(value=total, outcome=et.name, trace=tuple(steps), dice=faces,
+                     keep=et.keep, kept=kept, dropped=dropped, tier=et)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StaticRoll(Resolution):
+    """A roll against a static T-number: ``value`` is the total, ``outcome`` the band."""
+
+    total: int
+    target: int
+    margin: int
+    band: str
+    keep: int
+    kept: tuple[int, ...]
+
+    @property
+    def hit(self) -> bool:
+        return self.band in HIT_BANDS
+
+
+def _check_target(target: object, name: str = "target") -> int:
+    return require_int(name, target, minimum=1, maximum=MAX_TARGET)
+
+
+def static_roll(dice: Sequence[int], tier: str, target: int, *, shift: int = 0,
+                bands: str = "standard", tier_limits: str = "extend") -> StaticRoll:
+    """Roll against a T-number the GM sets: the margin over it gives the band.
+
+    To hit you must beat the number (primer §11 Attacking); Crit is beating it by 7 or more.
+    """
+    _check_target(target)
+    band_table(bands)
+    rolled = roll_total(dice, tier, shift, tier_limits=tier_limits)
+    margin = rolled.value - target
+    band = band_for(margin, bands=bands)
+    steps = rolled.trace + (
+        step(f"Static T-number {target}: margin {rolled.value} − {target} = {margin:+d}",
+             ref("Attacking"), target=target, margin=margin),
+        step(f"Margin {margin:+d} is {band.capitalize()} on the {bands} band ladder",
+             ref("Damage"), band=band),
+    )
+    return StaticRoll(value=rolled.value, outcome=band, trace=steps, total=rolled.value,
+                      target=target, margin=margin, band=band, keep=rolled.keep,
+                      kept=rolled.kept)
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpposedRoll(Resolution):
+    """Both sides roll: ``value`` is the attacker's total, ``outcome`` the attacker's band.
+
+    ``defence_catastrophic`` is true when the defender's own margin over the attacker falls in
+    the Catastrophic band (it spends armour, §11 Armour).
+    """
+
+    total: int
+    defender_total: int
+    margin: int
+    band: str
+    winner: str
+    defence_catastrophic: bool
+    keep: int
+    defender_keep: int
+
+    @property
+    def hit(self) -> bool:
+        return self.band in HIT_BANDS
+
+
+def opposed_band(margin: int, *, bands: str = "standard") -> str:
+    """The attacker's band for an opposed *margin*: the defender wins ties (and any loss)."""
+    band = band_for(margin, bands=bands)
+    if margin <= 0 and band in HIT_BANDS:
+        return "failure"
+    return band
+
+
+def opposed_roll(attacker_dice: Sequence[int], attacker_tier: str,
+                 defender_dice: Sequence[int], defender_tier: str, *,
+                 attacker_shift: int = 0, defender_shift: int = 0,
+                 bands: str = "standard", tier_limits: str = "extend") -> OpposedRoll:
+    """Both sides roll 5d6 for their tiers; the higher total wins and the defender wins ties.
+
+    The attacker's margin (attacker − defender) gives the band on the same ladder as a static
+    roll, so Crit is beating the defender's total by 7 or more.
+    """
+    band_table(bands)
+    att = roll_total(attacker_dice, attacker_tier, attacker_shift, tier_limits=tier_limits,
+                     who="Attacker")
+    dfn = roll_total(defender_dice, defender_tier, defender_shift, tier_limits=tier_limits,
+                     who="Defender")
+    margin = att.value - dfn.value
+    band = opposed_band(margin, bands=bands)
+    winner = "attacker" if margin > 0 else "defender"
+    why = ("the defender wins ties" if margin == 0 else
+           "the attacker is higher" if margin > 0 else "the defender is higher")
+    defence_cat = band_for(-margin, bands=bands) == "catastrophic"
+    steps = att.trace + dfn.trace + (
+        step(f"Opposed: {att.value} against {dfn.value}, margin {margin:+d}; {why}",
+             ref("Attacking"), margin=margin, winner=winner),
+        step(f"Margin {margin:+d} is {band.capitalize()} on the {bands} band ladder"
+             + (" (a tie or loss is never a hit)" if margin <= 0 else ""),
+             ref("Damage"), band=band),
+    )
+    if defence_cat:
+        steps += (step(f"The defence fell {margin} short: a Catastrophic defence roll",
+                       ref("Armour"), defence_margin=-margin),)
+    return OpposedRoll(value=att.value, outcome=band, trace=steps, total=att.value,
+                       defender_total=dfn.value, margin=margin, band=band, winner=winner,
+                       defence_catastrophic=defence_cat, keep=att.keep,
+                       defender_keep=dfn.keep)
+
+
+@lru_cache(maxsize=8)
+def keep_distribution(keep: int) -> Distribution:
+    """The exact distribution of the highest *keep* of 5d6."""
+    require_int("keep", keep, minimum=1, maximum=DICE)
+    return parse(f"5d6kh{keep}").distribution()
+
+
+def _empty() -> dict[str, Fraction]:
+    return {b: Fraction(0) for b in BANDS}
+
+
+def band_odds(tier: str, target: int, *, shift: int = 0, bands: str = "standard",
+              tier_limits: str = "extend") -> dict[str, Fraction]:
+    """Exact chance of each band for *tier* (moved by *shift*) against T-number *target*."""
+    _check_target(target)
+    table = band_table(bands)
+    keep = keep_count(tier, shift, tier_limits=tier_limits)
+    out = _empty()
+    for total, p in keep_distribution(keep).items():
+        out[table.lookup(total - target)["band"]] += p
+    return out
+
+
+def opposed_margin_odds(attacker_tier: str, defender_tier: str, *, attacker_shift: int = 0,
+                        defender_shift: int = 0,
+                        tier_limits: str = "extend") -> dict[int, Fraction]:
+    """Exact chance of each margin (attacker total − defender total) of an opposed roll."""
+    a = keep_count(attacker_tier, attacker_shift, tier_limits=tier_limits)
+    d = keep_count(defender_tier, defender_shift, tier_limits=tier_limits)
+    out: dict[int, Fraction] = {}
+    for ta, pa in keep_distribution(a).items():
+        for td, pd in keep_distribution(d).items():
+            out[ta - td] = out.get(ta - td, Fraction(0)) + pa * pd
+    return dict(sorted(out.items()))
+
+
+def opposed_odds(attacker_tier: str, defender_tier: str, *, attacker_shift: int = 0,
+                 defender_shift: int = 0, bands: str = "standard",
+                 tier_limits: str = "extend") -> dict[str, Fraction]:
+    """Exact chance of each attacker band in an opposed roll (defender wins ties)."""
+    band_table(bands)
+    out = _empty()
+    for margin, p in opposed_margin_odds(attacker_tier, defender_tier,
+                                         attacker_shift=attacker_shift,
+                                         defender_shift=defender_shift,
+                                         tier_limits=tier_limits).items():
+        out[opposed_band(margin, bands=bands)] += p
+    return out

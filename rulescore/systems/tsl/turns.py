@@ -1,0 +1,337 @@
+"""TSL turns: the GM's turn order, the action economy, support actions and the Ready loadout
+(primer §11 Turn Order, Your Turn, Helping Each Other, Your Ready Loadout).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable, Sequence
+
+from rulescore.errors import RulesError, require_int
+from rulescore.tables import Row, load_tables, system_data_dir
+from rulescore.trace import Resolution, step
+
+from .combat import ZONES, _choice, cell_list
+from .rolls import SYSTEM, ref
+
+OPTIONS = ("Action", "Movement", "Double Movement", "Reaction")
+READY_LIMIT = 3
+_USES = {"Action": ("action",), "Movement": ("movement",),
+         "Double Movement": ("action", "movement"), "Reaction": ("reaction",)}
+
+
+def _tables():
+    return load_tables(system_data_dir(SYSTEM) / "combat.toml")
+
+
+def support_action_names() -> tuple[str, ...]:
+    """The six standard support actions, in the order the rules list them."""
+    return tuple(r["action"] for r in _tables()["support_actions"])
+
+
+def _support_row(name: object) -> Row:
+    _choice("support action", name, support_action_names())
+    return _tables()["support_actions"].find("action", name)
+
+
+def turn_options() -> tuple[str, ...]:
+    """Everything a combatant can spend: the four turn options and the support actions."""
+    return OPTIONS + support_action_names()
+
+
+@dataclass(frozen=True)
+class TurnState:
+    """What one combatant has used: their Action and Movement this turn, their Reaction this
+    round (it comes back at the start of their next turn)."""
+
+    action_used: bool = False
+    movement_used: bool = False
+    reaction_used: bool = False
+
+    def used(self, part: str) -> bool:
+        return getattr(self, f"{part}_used")
+
+
+def start_turn(state: TurnState) -> TurnState:
+    """A new turn: Action and Movement are fresh, and the Reaction refreshes too."""
+    if not isinstance(state, TurnState):
+        raise RulesError(f"state must be a TurnState, got {state!r}")
+    return TurnState()
+
+
+def uses_of(option: str) -> tuple[str, ...]:
+    """Which parts of the turn an option spends ("action", "movement", "reaction")."""
+    _choice("option", option, turn_options())
+    if option in _USES:
+        return _USES[option]
+    return tuple(p.lower() for p in cell_list(_support_row(option)["uses"]))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Spend(Resolution):
+    """Spending part of a turn: ``outcome`` is the option, ``value`` the Stress it costs."""
+
+    option: str
+    state: TurnState
+    uses: tuple[str, ...]
+    stress_pool: str
+    effect: str
+
+
+def spend(state: TurnState, option: str, *, ally_zone: str | None = None) -> Spend:
+    """Spend *option* (Action, Movement, Double Movement, Reaction or a support action).
+
+    A part already used this turn (the Reaction: this round) cannot be used again. Support
+    actions aimed at an ally check the ally's zone (*ally_zone*: Engaged, Near, Far, Distant).
+    """
+    if not isinstance(state, TurnState):
+        raise RulesError(f"state must be a TurnState, got {state!r}")
+    uses = uses_of(option)
+    for part in uses:
+        if state.used(part):
+            when = "this round" if part == "reaction" else "this turn"
+            raise RulesError(f"option {option} needs the {part.capitalize()}, already used "
+                             f"{when}")
+    new = replace(state, **{f"{p}_used": True for p in uses})
+    cost_text = " and the ".join(p.capitalize() for p in uses)
+    pool, cost, effect = "", 0, ""
+    steps = []
+    if option in _USES:
+        section = "Your Turn"
+        effect = _tables()["turn"].find("option", option)["does"]
+    else:
+        section = "Helping Each Other: Support Actions"
+        row = _support_row(option)
+        pool, cost, effect = row["stress_pool"], row["stress_cost"], row["effect"]
+        reach = cell_list(row["ally_range"])
+        if reach:
+            if ally_zone is None:
+                raise RulesError(f"ally_zone is needed for {option} (the ally must be "
+                                 f"{' or '.join(reach)}), got None")
+            _choice("ally_zone", ally_zone, ZONES)
+            if ally_zone not in reach:
+                raise RulesError(f"ally_zone must be {' or '.join(reach)} for {option}, "
+                                 f"got {ally_zone}")
+            steps.append(step(f"The ally is {ally_zone}: within reach ({' or '.join(reach)})",
+                              ref(section)))
+    steps.insert(0, step(f"{option} uses the {cost_text}", ref(section), option=option))
+    if cost:
+        steps.append(step(f"It also costs you {cost} {pool} Stress", ref(section),
+                          stress=cost, pool=pool))
+    steps.append(step(f"Effect: {effect}", ref(section)))
+    return Spend(value=cost, outcome=option, trace=tuple(steps), option=option, state=new,
+                 uses=uses, stress_pool=pool, effect=effect)
+
+
+def turn_order(names: Iterable[str]) -> tuple[str, ...]:
+    """The order the GM calls: any order of distinct, non-empty names (no initiative roll)."""
+    if isinstance(names, (str, bytes, dict)) or not isinstance(names, Iterable):
+        raise RulesError(f"names must be a list of combatants, got {names!r}")
+    order = tuple(names)
+    if not order:
+        raise RulesError("names must list at least one combatant, got none")
+    for n in order:
+        if not isinstance(n, str) or not n.strip():
+            raise RulesError(f"names must be non-empty text, got {n!r}")
+    cleaned = tuple(n.strip() for n in order)
+    repeated = sorted({n for n in cleaned if cleaned.count(n) > 1})
+    if repeated:
+        raise RulesError(f"names must not repeat, got {', '.join(repeated)} twice")
+    return cleaned
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """A fight in progress: the GM's order, the round, whose turn it is and what each has used."""
+
+    order: tuple[str, ...]
+    round: int = 1
+    current: int = 0
+    states: tuple[TurnState, ...] = ()
+    log: tuple[str, ...] = ()
+
+    @property
+    def acting(self) -> str:
+        return self.order[self.current]
+
+    def state(self, name: str) -> TurnState:
+        return self.states[self.order.index(name)]
+
+
+def new_encounter(order: Iterable[str]) -> Encounter:
+    """Start round 1 with the GM's order; the first name acts."""
+    names = turn_order(order)
+    return Encounter(names, 1, 0, tuple(TurnState() for _ in names),
+                     (f"Round 1: {names[0]} acts",))
+
+
+def _check_encounter(enc: object) -> Encounter:
+    if not isinstance(enc, Encounter):
+        raise RulesError(f"encounter must be an Encounter, got {enc!r}")
+    return enc
+
+
+@dataclass(frozen=True, kw_only=True)
+class EncounterStep(Resolution):
+    """One thing done in an encounter: the encounter after it and what it cost."""
+
+    encounter: Encounter
+
+
+def take(enc: Encounter, who: str, option: str, *, ally_zone: str | None = None) -> EncounterStep:
+    """*who* spends *option*. Action and Movement only on their own turn; a Reaction (or Soak
+    the Hit) at any time, once a round."""
+    _check_encounter(enc)
+    _choice("who", who, enc.order)
+    uses = uses_of(option)
+    if who != enc.acting and uses != ("reaction",):
+        raise RulesError(f"who must be {enc.acting} for {option} (it is {enc.acting}'s turn); "
+                         f"{who} can only use a Reaction now")
+    spent = spend(enc.state(who), option, ally_zone=ally_zone)
+    i = enc.order.index(who)
+    states = enc.states[:i] + (spent.state,) + enc.states[i + 1:]
+    line = f"Round {enc.round}: {who} — {option}" + (
+        f" (+{spent.value} {spent.stress_pool} Stress)" if spent.value else "")
+    after = replace(enc, states=states, log=enc.log + (line,))
+    return EncounterStep(value=spent.value, outcome=option, trace=spent.trace, encounter=after)
+
+
+def next_turn(enc: Encounter) -> Encounter:
+    """Pass to the next name in the GM's order (a new round after the last); that combatant's
+    Action, Movement and Reaction are fresh."""
+    _check_encounter(enc)
+    nxt = enc.current + 1
+    rnd = enc.round
+    if nxt >= len(enc.order):
+        nxt, rnd = 0, rnd + 1
+    states = list(enc.states)
+    states[nxt] = start_turn(states[nxt])
+    who = enc.order[nxt]
+    return Encounter(enc.order, rnd, nxt, tuple(states), enc.log + (f"Round {rnd}: {who} acts",))
+
+
+def set_order(enc: Encounter, order: Iterable[str]) -> Encounter:
+    """The GM re-calls the order (same combatants, any order); it takes effect from the next
+    round, and what each has used carries over."""
+    _check_encounter(enc)
+    names = turn_order(order)
+    if sorted(names) != sorted(enc.order):
+        raise RulesError(f"order must name the same combatants ({', '.join(enc.order)}), "
+                         f"got {', '.join(names)}")
+    states = tuple(enc.state(n) for n in names)
+    return Encounter(names, enc.round, names.index(enc.acting), states,
+                     enc.log + (f"Round {enc.round}: the GM calls {', '.join(names)}",))
+
+
+# --- The Ready loadout ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Loadout:
+    """Ready gear (at most three pieces by default), what is worn, consumables, and the rest."""
+
+    ready: tuple[str, ...] = ()
+    stowed: tuple[str, ...] = ()
+    worn: tuple[str, ...] = ()
+    consumables: tuple[str, ...] = ()
+    ready_limit: int = READY_LIMIT
+
+
+def _names(name: str, items: object) -> tuple[str, ...]:
+    if isinstance(items, str) or not isinstance(items, Sequence):
+        raise RulesError(f"{name} must be a list of item names, got {items!r}")
+    for item in items:
+        if not isinstance(item, str) or not item.strip():
+            raise RulesError(f"{name} must hold non-empty item names, got {item!r}")
+    return tuple(i.strip() for i in items)
+
+
+def make_loadout(ready: Sequence[str] = (), stowed: Sequence[str] = (),
+                 worn: Sequence[str] = (), consumables: Sequence[str] = (), *,
+                 ready_limit: int = READY_LIMIT) -> Loadout:
+    """A loadout; worn gear and consumables never count against the Ready limit (three)."""
+    require_int("ready_limit", ready_limit, minimum=1)
+    r = _names("ready", ready)
+    if len(r) > ready_limit:
+        raise RulesError(f"ready must hold at most {ready_limit} pieces, got {len(r)}")
+    return Loadout(r, _names("stowed", stowed), _names("worn", worn),
+                   _names("consumables", consumables), ready_limit)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReadyChange(Resolution):
+    """Bringing a Stowed item to Ready: ``outcome`` is the cost ("Action" or "free")."""
+
+    loadout: Loadout
+    cost: str
+
+
+def ready_item(loadout: Loadout, item: str, *, in_scene: bool = True,
+               stow: str | None = None) -> ReadyChange:
+    """Bring a Stowed *item* to Ready: an Action mid-scene, free in downtime. With Ready full,
+    name a piece to *stow* in exchange."""
+    if not isinstance(loadout, Loadout):
+        raise RulesError(f"loadout must be a Loadout, got {loadout!r}")
+    if not isinstance(in_scene, bool):
+        raise RulesError(f"in_scene must be True or False, got {in_scene!r}")
+    if item not in loadout.stowed:
+        raise RulesError(f"item must be a Stowed item ({', '.join(loadout.stowed) or 'none'}), "
+                         f"got {item!r}")
+    ready = loadout.ready
+    stowed = tuple(s for s in loadout.stowed if s != item)
+    if stow is not None:
+        if stow not in ready:
+            raise RulesError(f"stow must be a Ready item ({', '.join(ready) or 'none'}), "
+                             f"got {stow!r}")
+        ready = tuple(r for r in ready if r != stow)
+        stowed = stowed + (stow,)
+    if len(ready) >= loadout.ready_limit:
+        raise RulesError(f"stow must name a Ready piece to put away: Ready already holds "
+                         f"{len(ready)} of {loadout.ready_limit}")
+    cost = "Action" if in_scene else "free"
+    new = replace(loadout, ready=ready + (item,), stowed=stowed)
+    steps = (step(f"{item}: Stowed → Ready"
+                  + (f" ({stow} goes to Stowed)" if stow else ""), ref("Your Ready Loadout")),
+             step("Mid-scene this costs an Action" if in_scene else "In downtime this is free",
+                  ref("Your Ready Loadout")))
+    return ReadyChange(value=len(new.ready), outcome=cost, trace=steps, loadout=new, cost=cost)
+
+
+# --- Saving a board -------------------------------------------------------------------------
+
+_PARTS = ("action", "movement", "reaction")
+
+
+def encounter_to_dict(enc: Encounter) -> dict:
+    """The encounter as plain data (JSON-ready), to save and load later."""
+    _check_encounter(enc)
+    return {"order": list(enc.order), "round": enc.round, "acting": enc.acting,
+            "used": {n: [p for p in _PARTS if enc.state(n).used(p)] for n in enc.order},
+            "log": list(enc.log)}
+
+
+def encounter_from_dict(data: object) -> Encounter:
+    """An encounter from :func:`encounter_to_dict`'s data; a RulesError names a bad field."""
+    if not isinstance(data, dict):
+        raise RulesError(f"board must be a JSON object, got {type(data).__name__}")
+    for key in ("order", "round", "acting", "used"):
+        if key not in data:
+            raise RulesError(f"board is missing '{key}'")
+    order = turn_order(data["order"])
+    rnd = require_int("round", data["round"], minimum=1)
+    if data["acting"] not in order:
+        raise RulesError(f"acting must be one of {', '.join(order)}, got {data['acting']!r}")
+    used = data["used"]
+    if not isinstance(used, dict) or set(used) - set(order):
+        raise RulesError(f"used must map the combatants ({', '.join(order)}) to what they used, "
+                         f"got {used!r}")
+    states = []
+    for name in order:
+        parts = used.get(name, [])
+        if not isinstance(parts, list) or any(p not in _PARTS for p in parts):
+            raise RulesError(f"used for {name} must list some of {', '.join(_PARTS)}, "
+                             f"got {parts!r}")
+        states.append(TurnState(*(p in parts for p in _PARTS)))
+    log = data.get("log", [])
+    if not isinstance(log, list) or not all(isinstance(x, str) for x in log):
+        raise RulesError(f"log must be a list of lines, got {log!r}")
+    return Encounter(order, rnd, order.index(data["acting"]), tuple(states), tuple(log))

@@ -1,0 +1,75 @@
+"""The Veil & Lead, Book II ch. 5 "The Count": the rules engine.
+
+A 0–19 tick timeline (the Cylinder), pools of d8 that add their two highest dice against a
+Target Number, tempo and exposure, range and cover, damage = WR + Steps − AR, the health track,
+grievous wounds, bleeding out, conditions, holds and duels, hordes and healing.
+
+>>> from rulescore.systems import veil_and_lead as vl
+>>> vl.check([2, 3, 5, 6, 7, 8], 15, roll_bonus=5).margin
+5
+>>> vl.advance(18, 6)
+4
+"""
+
+from ._data import Action, Armour, Condition, GrievousWound, RangeModifier, Weapon
+from .combat import (ATTACK_POOL, ATTACK_TN, HORDE_CASUALTIES, HORDE_POOL, INITIATIVE_POOL,
+                     AttackPlan, AttackResolution, HordeResolution, InitiativePlan,
+                     InitiativeResolution, attack,
+                     attack_tn, coup_de_grace, escape, grapple, horde_casualties, horde_pool,
+                     horde_tempo, initiative, plan_attack, plan_initiative, resist, stray_shot, two_weapon_tempo,
+                     wrong_target)
+from .core import (DEFENSE, SPEED, VITALITY, CheckResolution, MoveResolution, advance,
+                   aim_bonus, check, defense, dice_rolled, effective_speed, exposes,
+                   hit_probability, margin_distribution, move_distance, move_token,
+                   pool_after_penalties, range_band, red_lines, speed, starting_tick,
+                   sum_distribution, tempo, two_highest, vitality)
+from .data_access import (action, armour, armours, condition, conditions, cover, cover_names,
+                          range_modifier, weapon, weapons)
+from .injury import (DAMAGE, DEATH_AT, STABILIZATION_TN, STEPS, BleedResolution,
+                     DamageResolution, GrievousResolution, StabilizeResolution, bleed_out_turn,
+                     damage, death_threshold, first_aid, grievous_wound, health_state,
+                     knit_flesh, long_rest, stabilization_tn, stabilize, steps,
+                     treat_grievous, turns_to_death, wounded_penalty)
+from .odds import (AttackOdds, DuelOdds, attack_odds, duel_odds, rescue_probability,
+                   stabilization_probability, starting_tick_distribution)
+from .situations import (MountedResolution, combat_pacing, mounted_modifiers, ride_check,
+                         short_rest)
+from .timing import (Combatant, DuelResolution, NextTurn, TieResolution, Token, duel,
+                     held_action, next_turn, stunned_turn, tension_dice, tie_order, wait)
+
+FORMULAS = (DEFENSE, VITALITY, SPEED, INITIATIVE_POOL, ATTACK_POOL, ATTACK_TN, STEPS, DAMAGE,
+            DEATH_AT, STABILIZATION_TN, HORDE_POOL, HORDE_CASUALTIES)
+"""The seed's formulas, in the order the chapter gives them (for the book to print)."""
+
+__all__ = [
+    # core (§I–§VI)
+    "check", "CheckResolution", "two_highest", "hit_probability", "sum_distribution",
+    "margin_distribution", "dice_rolled", "starting_tick", "advance", "move_token",
+    "MoveResolution", "red_lines", "aim_bonus", "tempo", "exposes", "defense", "vitality",
+    "speed", "move_distance", "range_band", "pool_after_penalties", "DEFENSE", "VITALITY",
+    "SPEED",
+    # combat (§II, §VI, §VII, §XIII)
+    "initiative", "InitiativeResolution", "plan_initiative", "InitiativePlan", "attack", "AttackResolution", "attack_tn",
+    "plan_attack", "AttackPlan", "escape", "stray_shot", "effective_speed",
+    "wrong_target", "grapple", "resist", "coup_de_grace", "two_weapon_tempo", "horde_pool",
+    "horde_casualties", "HordeResolution", "horde_tempo",
+    # injury (§VIII–§X, §XIV)
+    "damage", "DamageResolution", "steps", "health_state", "wounded_penalty",
+    "death_threshold", "grievous_wound", "GrievousResolution", "bleed_out_turn",
+    "BleedResolution", "turns_to_death", "stabilization_tn", "stabilize",
+    "StabilizeResolution", "first_aid", "long_rest", "treat_grievous", "knit_flesh",
+    "DAMAGE", "STEPS", "DEATH_AT", "STABILIZATION_TN", "FORMULAS", "ATTACK_POOL",
+    "ATTACK_TN", "HORDE_POOL", "HORDE_CASUALTIES", "INITIATIVE_POOL",
+    # timing (§II ties, §XI Stunned, §XII, §XV)
+    "Combatant", "tie_order", "TieResolution", "wait", "stunned_turn", "held_action", "duel",
+    "DuelResolution", "tension_dice", "Token", "next_turn", "NextTurn",
+    # situations (§XIII mounted, §XIV rests, §XV pacing)
+    "mounted_modifiers", "MountedResolution", "short_rest", "combat_pacing", "ride_check",
+    # odds
+    "starting_tick_distribution", "attack_odds", "AttackOdds", "stabilization_probability",
+    "duel_odds", "DuelOdds", "rescue_probability",
+    # data
+    "weapon", "weapons", "armour", "armours", "action", "condition", "conditions", "cover",
+    "cover_names", "range_modifier", "Weapon", "Armour", "Action", "Condition",
+    "RangeModifier", "GrievousWound",
+]

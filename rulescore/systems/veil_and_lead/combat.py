@@ -1,0 +1,743 @@
+"""Initiative (§II), the attack sequence (§VI), firing into melee (§VII) and the special
+combat situations (§XIII) of The Veil & Lead."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+from ...dice import Distribution
+from ...errors import RulesError, require_int
+from ...formulas import Formula
+from ...trace import Resolution, Step, step
+from . import _data
+from ._data import ref
+from .core import (aim_bonus, check, dice_rolled, exposes, margin_distribution,
+                   require_attribute, require_dice, require_skill, require_small_pool, signed,
+                   starting_tick, tempo, two_highest)
+from .injury import DamageResolution, damage
+from .odds import AttackOdds
+
+INITIATIVE = ref("II The Initiative Roll")
+START = ref("II Determining Starting Tick")
+SEQUENCE = ref("VI The Attack Sequence")
+DEFENSE_RULE = ref("VI Defense Rating")
+RANGE = ref("V Range and Weapons")
+COVER = ref("V Cover")
+EXPOSURE = ref("IV Becoming Exposed")
+MELEE = ref("VII Firing into Melee")
+AVOID = ref("VII Avoiding the Risk")
+SCATTER = ref("VII Scatter Weapons")
+CONDITIONS = ref("XI Combat Conditions")
+EXPOSED = ref("XI Exposed")
+WOUNDED = ref("VIII The Wounded Threshold")
+SUPPRESSED = ref("XI Suppressed")
+CALLED = ref("III Called Shot")
+CLEAVE = ref("III Heavy Cleave")
+BLEED = ref("VI The Attack Sequence")
+HORDE = ref("XIII The Horde")
+COUP = ref("XIII Coup de Grâce")
+TWO_WEAPONS = ref("XIII Two-Weapon Fighting")
+GRAPPLE = ref("III Grapple")
+STUNNED = ref("XI Stunned")
+
+INITIATIVE_POOL = Formula("Pool", "QUICK + Awareness", INITIATIVE)
+ATTACK_POOL = Formula("Pool", "Attribute + Skill - Penalties", SEQUENCE)
+ATTACK_TN = Formula("TN", "Defense + Modifiers", SEQUENCE)
+HORDE_POOL = Formula("Pool", "Base + Size", HORDE)
+HORDE_CASUALTIES = Formula("Casualties", "(1 + Steps + Heavy) * Multiplier", HORDE)
+
+BACKLASH_RULES = ("unresolved", "any_one")
+MAX_BLEED = 3
+
+
+def _flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def _names(name: str, value: object) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, (tuple, list, set, frozenset)):
+        raise RulesError(f"{name} must be a list of condition names, got {value!r}")
+    out = tuple(value)
+    for item in out:
+        if not isinstance(item, str):
+            raise RulesError(f"{name} must hold condition names, got {item!r}")
+        _data.condition(item)
+    return out
+
+
+def _capped(penalties: list[tuple[str, int]], trace: list[Step], rule) -> int:
+    """Total pool penalty, at most the cap (5 dice)."""
+    cap = _data.settings("injury", "damage_rules")["pool_penalty_cap"]
+    total = sum(n for _, n in penalties)
+    for why, n in penalties:
+        trace.append(step(f"{why}: −{n} dice", rule, penalty=n))
+    if total > cap:
+        trace.append(step(f"Pool penalties total −{total}; they stop at −{cap}", WOUNDED,
+                          cap=cap))
+    return min(total, cap)
+
+
+def _check_count(name: str, faces: tuple[int, ...], wanted: int, why: str) -> None:
+    if len(faces) != wanted:
+        raise RulesError(f"{name} must be {wanted} d8 ({why}), got {len(faces)}")
+
+
+# --- initiative ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class InitiativeResolution(Resolution):
+    """An initiative roll: ``value`` is the starting tick, ``outcome`` the state."""
+
+    tick: int
+    state: str
+    margin: int
+    pool: int
+    final_sum: int
+    tn: int
+
+
+@dataclass(frozen=True)
+class InitiativePlan:
+    """An initiative roll before the dice: the pool, the dice to roll, the roll bonus, the TN
+    and the explanation so far. :meth:`odds` gives the exact starting-tick odds."""
+
+    pool: int
+    dice_to_roll: int
+    roll_bonus: int
+    tn: int
+    trace: tuple[Step, ...]
+
+    def odds(self, bleed_dice: int = 0) -> dict[tuple[int, str], Fraction]:
+        """Exact chance of each (starting tick, state), with *bleed_dice* Bleed Dice added."""
+        require_int("bleed_dice", bleed_dice, minimum=0, maximum=MAX_BLEED)
+        out: dict[tuple[int, str], Fraction] = {}
+        margins = margin_distribution(self.dice_to_roll + bleed_dice, self.tn, self.roll_bonus)
+        for margin, p in margins.items():
+            key = starting_tick(margin)
+            out[key] = out.get(key, Fraction(0)) + p
+        return dict(sorted(out.items()))
+
+
+def plan_initiative(quick: int, awareness: int, *, ambush: bool = False,
+                    off_guard: bool = False, supernatural: int = 0, fatigued: bool = False,
+                    armour: str = "None", small_pool: str = "literal") -> InitiativePlan:
+    """Everything about an initiative roll that comes before the dice (§II The Initiative
+    Roll); the inputs are those of :func:`initiative`."""
+    require_attribute("quick", quick)
+    require_skill("awareness", awareness)
+    for name, flag in (("ambush", ambush), ("off_guard", off_guard), ("fatigued", fatigued)):
+        _flag(name, flag)
+    require_int("supernatural", supernatural)
+    small_pool = require_small_pool(small_pool)
+    settings = _data.settings("timeline", "initiative_roll")
+    worn = _data.armour(armour)
+    trace: list[Step] = []
+    q = max(quick + worn.quick_timing_modifier, 0)
+    base = INITIATIVE_POOL.evaluate(QUICK=q, Awareness=awareness)
+    trace.append(step(f"Pool: QUICK {q} + Awareness {awareness} = {base}", INITIATIVE,
+                      pool=base))
+    if worn.quick_timing_modifier:
+        trace.append(step(f"{worn.name}: QUICK {quick} counts as {q} for timing "
+                          "(assumption ironbrand_quick)", INITIATIVE))
+    penalties = [("Fatigued", settings["fatigued_pool_penalty"])] if fatigued else []
+    pool = base - _capped(penalties, trace, INITIATIVE)
+    rolled = dice_rolled(pool, small_pool)
+    bonus = supernatural + (settings["ambush_prepared"] if ambush else 0) \
+        + (settings["caught_off_guard"] if off_guard else 0)
+    for flag, name, key in ((ambush, "Ambush prepared", "ambush_prepared"),
+                            (off_guard, "Caught completely off-guard", "caught_off_guard")):
+        if flag:
+            trace.append(step(f"{name}: {signed(settings[key])}", INITIATIVE))
+    if supernatural:
+        trace.append(step(f"Supernatural senses: {signed(supernatural)}", INITIATIVE))
+    return InitiativePlan(pool=pool, dice_to_roll=rolled, roll_bonus=bonus, tn=settings["tn"],
+                          trace=tuple(trace))
+
+
+def initiative(dice: Sequence[int], quick: int, awareness: int, *, ambush: bool = False,
+               off_guard: bool = False, supernatural: int = 0, fatigued: bool = False,
+               bleed: Sequence[int] = (), armour: str = "None",
+               small_pool: str = "literal") -> InitiativeResolution:
+    """Roll initiative: QUICK + Awareness d8 against TN 11 (§II The Initiative Roll).
+
+    Roll modifiers: ambush prepared +2, caught off-guard −2, *supernatural* as the ability
+    says. Fatigued costs one die. *bleed* are Bleed Dice added to the roll (assumption
+    bleed_dice). Ironbrand armour's −1 QUICK for tempo lowers the QUICK in the pool (assumption
+    ironbrand_quick). The margin sets the starting tick and state. *dice* must number the pool.
+    """
+    plan = plan_initiative(quick, awareness, ambush=ambush, off_guard=off_guard,
+                           supernatural=supernatural, fatigued=fatigued, armour=armour,
+                           small_pool=small_pool)
+    trace = list(plan.trace)
+    faces = require_dice("dice", dice)
+    _check_count("dice", faces, plan.dice_to_roll, f"a pool of {plan.pool}")
+    extra = require_dice("bleed", bleed)
+    if len(extra) > MAX_BLEED:
+        raise RulesError(f"bleed must be 0 to {MAX_BLEED} Bleed Dice, got {len(extra)}")
+    if extra:
+        trace.append(step(f"Bleed Dice {list(extra)} join the roll (assumption bleed_dice)",
+                          BLEED, bleed=len(extra)))
+    result = check(faces + extra, plan.tn, plan.roll_bonus)  # dice counted above
+    trace.extend(result.trace)
+    tick, state = starting_tick(result.margin)
+    trace.append(step(f"Margin {signed(result.margin)}: start at Tick {tick}, {state}", START,
+                      tick=tick, state=state))
+    return InitiativeResolution(value=tick, outcome=state, trace=tuple(trace), tick=tick,
+                                state=state, margin=result.margin, pool=plan.pool,
+                                final_sum=result.value, tn=plan.tn)
+
+
+# --- the attack sequence ---------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class AttackResolution(Resolution):
+    """One attack, steps 1–9 of §VI: ``value`` is the damage dealt (0 on a miss)."""
+
+    action: str
+    weapon: str
+    tempo: int
+    exposed_after: bool
+    pool: int
+    tn: int
+    dice: tuple[int, ...]
+    bleed: tuple[int, ...]
+    kept: tuple[int, ...]
+    base_sum: int
+    roll_bonus: int
+    final_sum: int
+    margin: int
+    hit: bool
+    automatic: bool
+    near_miss: bool
+    suppresses: bool
+    ally_risk: bool
+    steps: int
+    damage: int
+    grievous: bool
+    backlash: bool | None
+    effect: str
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    """Steps 1–3 and 6 of an attack, known before any die is rolled: the tempo, the pool, the
+    TN and the roll modifiers. :meth:`odds` gives the exact odds; :func:`attack` resolves it
+    with the dice."""
+
+    action: str
+    weapon: str
+    kind: str
+    band: str
+    tempo: int
+    exposed_after: bool
+    pool: int
+    dice_to_roll: int
+    tn: int
+    roll_bonus: int
+    bonuses: tuple[tuple[str, int], ...]
+    automatic: bool
+    wr: int
+    ar: int
+    critical: int
+    step_modifier: int
+    damage_bonus: int
+    hardened: bool
+    scatter: bool
+    firing_into_melee: bool
+    called_location: str | None
+    stationary_target: bool
+    trace: tuple[Step, ...]
+
+    def _outcome(self, margin: int) -> tuple[bool, int]:
+        """(hit, margin used for damage) for a rolled margin."""
+        if self.automatic:
+            return False, margin
+        if margin >= 0:
+            return True, margin
+        if self.stationary_target and self.band == "Point-Blank":
+            return True, 0
+        return False, margin
+
+    def ally_risk_on_miss(self, margin: int) -> bool:
+        """Whether a miss at *margin* sends the shot towards an ally (§VII)."""
+        if not self.firing_into_melee or self.automatic or margin >= 0:
+            return False
+        if self.action == "Called Shot" and self.called_location in HIGH_LOCATIONS:
+            return False
+        return self.scatter or -2 <= margin <= -1
+
+    def odds(self, bleed_dice: int = 0):
+        """Exact odds of this attack, with *bleed_dice* Bleed Dice added to the roll."""
+        require_int("bleed_dice", bleed_dice, minimum=0, maximum=MAX_BLEED)
+        hit = near = grievous = Fraction(0)
+        dealt: dict[int, Fraction] = {}
+        margins = margin_distribution(self.dice_to_roll + bleed_dice, self.tn, self.roll_bonus)
+        for margin, p in margins.items():
+            landed, used = self._outcome(margin)
+            amount = 0
+            if landed:
+                hit += p
+                d = damage(self.wr, used, self.ar, self.critical,
+                           step_modifier=self.step_modifier, damage_bonus=self.damage_bonus,
+                           hardened=self.hardened)
+                amount = d.value
+                grievous += p if d.grievous else 0
+            elif not self.automatic and -2 <= margin <= -1:
+                near += p
+            dealt[amount] = dealt.get(amount, Fraction(0)) + p
+        return AttackOdds(hit, near, grievous, Distribution(tuple(sorted(dealt.items()))))
+
+
+HIGH_LOCATIONS = ("Head", "Torso")
+
+
+def _applies(penalty_on: str, kind: str) -> bool:
+    return penalty_on in ("all", "physical", "sight") or penalty_on == kind
+
+
+def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peacemaker",
+                action: str = "Steady Shot", band: str = "Near", cover: str = "No Cover",
+                attacker_conditions: Sequence[str] = (), target_conditions: Sequence[str] = (),
+                pool_penalty: int = 0, tn_modifier: int = 0, roll_bonus: int = 0,
+                aim_actions: int = 0, ar: int = 0, critical: int = 0, step_modifier: int = 0,
+                damage_bonus: int = 0, hardened: bool = False, firing_into_melee: bool = False,
+                braced: bool = False, called_location: str | None = None,
+                stationary_target: bool = False, small_pool: str = "literal",
+                exposure: str = "by_tempo") -> AttackPlan:
+    """Everything about an attack that comes before the dice (§VI steps 1–3 and 6).
+
+    Takes the same inputs as :func:`attack` except the dice; see there.
+    """
+    require_attribute("attribute", attribute)
+    require_skill("skill", skill)
+    require_int("defense", defense, minimum=0)
+    for name, value in (("tn_modifier", tn_modifier), ("roll_bonus", roll_bonus),
+                        ("step_modifier", step_modifier), ("damage_bonus", damage_bonus)):
+        require_int(name, value)
+    for name, value in (("aim_actions", aim_actions), ("ar", ar), ("critical", critical),
+                        ("pool_penalty", pool_penalty)):
+        require_int(name, value, minimum=0)
+    for name, flag in (("hardened", hardened), ("firing_into_melee", firing_into_melee),
+                       ("braced", braced), ("stationary_target", stationary_target)):
+        _flag(name, flag)
+    small_pool = require_small_pool(small_pool)
+    mine = _names("attacker_conditions", attacker_conditions)
+    theirs = _names("target_conditions", target_conditions)
+    arm = _data.weapon(weapon)
+    act = _data.action(action)
+    kind = arm.kind
+    if act.attack in ("none", "grapple"):
+        raise RulesError(f"action must be an attack (Steady Shot, Quick Shot, Strike, Shiv, "
+                         f"Called Shot, Heavy Cleave), got {action!r}")
+    if act.attack != "any" and act.attack != kind:
+        raise RulesError(f"action {action!r} is a {act.attack} attack; weapon {weapon!r} is a "
+                         f"{kind} weapon")
+    if action == "Heavy Cleave" and not arm.two_handed:
+        raise RulesError(f"weapon must be a two-handed melee weapon for Heavy Cleave, "
+                         f"got {weapon!r}")
+    locations = [r["location"] for r in _data.table("conditions", "called_shots")]
+    if action == "Called Shot":
+        if called_location not in locations:
+            raise RulesError(f"called_location must be one of {', '.join(locations)} for a "
+                             f"Called Shot, got {called_location!r}")
+    elif called_location is not None:
+        raise RulesError(f"called_location is only for a Called Shot, got {called_location!r} "
+                         f"with {action}")
+    if aim_actions and kind != "ranged":
+        raise RulesError(f"aim_actions must be 0 for a melee attack (Aim helps the next ranged "
+                         f"attack), got {aim_actions}")
+    if firing_into_melee and kind != "ranged":
+        raise RulesError("firing_into_melee is for ranged attacks, got a melee weapon")
+    trace: list[Step] = []
+
+    # 1. declare
+    used = tempo(action, weapon)
+    exposed = exposes(action, used, exposure=exposure, light_weapon=arm.light)
+    trace.append(step(f"Declare: {action} with the {weapon}: Tempo {used}"
+                      + ("; you will be Exposed after it" if exposed else ""), SEQUENCE,
+                      tempo=used))
+
+    # 2. pool
+    base = attribute + skill
+    trace.append(step(f"Pool: attribute {attribute} + skill {skill} = {base}", SEQUENCE,
+                      pool=base))
+    penalties: list[tuple[str, int]] = []
+    if act.pool_penalty:
+        penalties.append((action, act.pool_penalty))
+    for name in mine:
+        c = _data.condition(name)
+        if c.pool_penalty and _applies(c.penalty_on, kind):
+            penalties.append((f"{name} ({c.effect})", c.pool_penalty))
+    if firing_into_melee:
+        penalties.append(("Firing into melee",
+                          _data.table("conditions", "firing_into_melee")
+                          .find("weapon", "ordinary")["pool_penalty"]))
+    if pool_penalty:
+        penalties.append(("Other pool penalties", pool_penalty))
+    pool = base - _capped(penalties, trace, SEQUENCE)
+    rolled = dice_rolled(pool, small_pool)
+    if pool != base or rolled != pool:
+        trace.append(step(f"Pool after penalties: {pool} → roll {rolled} d8", SEQUENCE,
+                          pool=pool))
+
+    # 3. TN
+    mods: list[tuple[str, int]] = []
+    cover_mod, targetable = _data.cover(cover)
+    if not targetable:
+        raise RulesError(f"cover {cover!r}: a target behind total cover cannot be attacked")
+    if cover_mod:
+        mods.append((cover, cover_mod))
+    automatic = False
+    scope_bonus = 0
+    if kind == "melee":
+        if band != "Point-Blank":
+            raise RulesError(f"band must be Point-Blank for a melee attack, got {band!r}")
+    else:
+        rm = _data.range_modifier(arm.range_class, band)
+        if "Blinded" in mine and _data.BANDS.index(band) > _data.BANDS.index("Close"):
+            raise RulesError(f"band {band!r}: a Blinded attacker cannot shoot beyond Close")
+        if not rm.allowed:
+            automatic = True
+            trace.append(step(f"A {arm.range_class} cannot reach {band}: the attack fails",
+                              RANGE))
+        if rm.tn_modifier:
+            mods.append((f"{band} range ({arm.range_class})", rm.tn_modifier))
+        scope_bonus = rm.roll_modifier
+    for name in theirs:
+        c = _data.condition(name)
+        m = c.tn_melee if kind == "melee" else c.tn_ranged
+        if name == "Exposed" and cover == "Exposed":
+            trace.append(step("Exposed counts once, whether from haste or from standing in the "
+                              "open (assumption exposed_once)", EXPOSED))
+            continue
+        if m:
+            mods.append((f"target {name}", m))
+    if tn_modifier:
+        mods.append(("other TN modifiers", tn_modifier))
+    tn = ATTACK_TN.evaluate(Defense=defense, Modifiers=sum(m for _, m in mods))
+    shown = "".join(f" {signed(m)} ({why})" for why, m in mods)
+    trace.append(step(f"TN: Defense {defense}{shown} = {tn}", SEQUENCE, tn=tn))
+
+    # 6. roll modifiers (known before the roll)
+    bonuses: list[tuple[str, int]] = []
+    if aim_actions:
+        bonuses.append((f"{aim_actions} Aim action{'s' if aim_actions > 1 else ''}",
+                        aim_bonus(aim_actions)))
+    if scope_bonus:
+        bonuses.append((f"scope at {band}", scope_bonus))
+    if braced and kind == "ranged" and "Prone" in mine:
+        bonuses.append(("braced while Prone", _data.condition("Prone").ranged_roll_bonus))
+    if roll_bonus:
+        bonuses.append(("other roll modifiers", roll_bonus))
+    return AttackPlan(
+        action=action, weapon=weapon, kind=kind, band=band, tempo=used, exposed_after=exposed,
+        pool=pool, dice_to_roll=rolled, tn=tn, roll_bonus=sum(b for _, b in bonuses),
+        bonuses=tuple(bonuses), automatic=automatic, wr=arm.wr, ar=ar, critical=critical,
+        step_modifier=act.step_modifier + step_modifier, damage_bonus=damage_bonus,
+        hardened=hardened, scatter=arm.scatter, firing_into_melee=firing_into_melee,
+        called_location=called_location, stationary_target=stationary_target,
+        trace=tuple(trace))
+
+
+def attack(dice: Sequence[int], *, bleed: Sequence[int] = (),
+           backlash_rule: str = "unresolved", **setup) -> AttackResolution:
+    """Resolve one attack through the nine steps of §VI The Attack Sequence.
+
+    1 declare (*action* with *weapon*: tempo and exposure); 2 pool = *attribute* + *skill*
+    minus pool penalties (the action's, *attacker_conditions*, *firing_into_melee*,
+    *pool_penalty*), at most −5 in all; 3 TN = *defense* + *cover* + range (*band*) +
+    *target_conditions* + *tn_modifier*; 4 Bleed Dice (*bleed*, 0–3 d8); 5 sum the two highest
+    of *dice* (exactly the pool) and *bleed*; 6 roll modifiers (*aim_actions*, scope, *braced*
+    while Prone, *roll_bonus*); 7 compare; 8 margin and Steps (a ranged miss by 1–2
+    Suppresses); 9 damage = WR + Steps (+ *critical*, *step_modifier*) − *ar*
+    (+ *damage_bonus*), *hardened* armour negating a Grievous Wound.
+
+    The other keywords are those of :func:`plan_attack`. Options: *small_pool* (assumption
+    small_pools), *backlash_rule* (assumption bleed_dice), *exposure* (assumption
+    exposure_by_tempo), *stationary_target* (assumption point_blank_stationary).
+    """
+    if backlash_rule not in BACKLASH_RULES:
+        raise RulesError(f"backlash_rule must be one of {', '.join(BACKLASH_RULES)}, "
+                         f"got {backlash_rule!r}")
+    known = inspect.signature(plan_attack).parameters
+    unknown = sorted(set(setup) - set(known))
+    if unknown:
+        raise RulesError(f"attack does not take {', '.join(unknown)}; it takes dice, bleed, "
+                         f"backlash_rule and {', '.join(known)}")
+    missing = [n for n in ("attribute", "skill", "defense") if n not in setup]
+    if missing:
+        raise RulesError(f"attack needs {', '.join(missing)}")
+    plan = plan_attack(**setup)
+    trace = list(plan.trace)
+
+    # 4. bleed dice
+    faces = require_dice("dice", dice)
+    _check_count("dice", faces, plan.dice_to_roll, f"a pool of {plan.pool}")
+    extra = require_dice("bleed", bleed)
+    if len(extra) > MAX_BLEED:
+        raise RulesError(f"bleed must be 0 to {MAX_BLEED} Bleed Dice, got {len(extra)}")
+    backlash: bool | None = None
+    if extra:
+        if backlash_rule == "any_one":
+            backlash = 1 in extra
+            note = "Backlash (a Bleed Die shows 1)" if backlash else "no Backlash"
+        else:
+            note = "Backlash is judged by the rules of Book III (assumption bleed_dice)"
+        trace.append(step(f"Bleed Dice: {list(extra)} join the roll; {note}", BLEED,
+                          bleed=len(extra)))
+    else:
+        trace.append(step("Bleed Dice: none", BLEED))
+
+    # 5–7. roll, roll modifiers, compare
+    all_dice = faces + extra
+    kept = two_highest(all_dice)
+    base_sum = sum(kept)
+    trace.append(step(f"Roll: {list(all_dice) or 'no dice'}: two highest "
+                      f"{' + '.join(map(str, kept)) or '—'} = {base_sum}", SEQUENCE,
+                      base_sum=base_sum))
+    final = base_sum + plan.roll_bonus
+    shown = "".join(f" {signed(b)} ({why})" for why, b in plan.bonuses)
+    trace.append(step(f"Roll modifiers:{shown or ' none'}; final sum {final}", SEQUENCE,
+                      roll_bonus=plan.roll_bonus, final_sum=final))
+    rolled_margin = final - plan.tn
+    hit, margin = plan._outcome(rolled_margin)
+    if hit and margin != rolled_margin:
+        trace.append(step("A stationary target at Point-Blank cannot be missed "
+                          "(assumption point_blank_stationary): a hit at margin 0", RANGE))
+    trace.append(step(f"Compare: {final} against TN {plan.tn}: "
+                      + ("automatic failure" if plan.automatic else "hit" if hit else "miss"),
+                      SEQUENCE, margin=margin))
+
+    # 8. margin and steps; near misses
+    near = not hit and not plan.automatic and -2 <= margin <= -1
+    suppresses = near and plan.kind == "ranged"
+    if suppresses:
+        trace.append(step(f"Margin: missed by {-margin}: a near miss from gunfire leaves the "
+                          "target Suppressed", SUPPRESSED))
+    ally_risk = not hit and plan.ally_risk_on_miss(margin)
+    if ally_risk:
+        if plan.scatter:
+            trace.append(step("Scatter weapon missed into a melee: roll 1d6, 1–4 hits an ally",
+                              SCATTER))
+        else:
+            trace.append(step("Missed into a melee by 1–2: roll 1d6, 1–3 hits an ally", MELEE))
+    elif plan.firing_into_melee and not hit and plan.called_location in HIGH_LOCATIONS:
+        trace.append(step("A Called Shot high over the ally: no risk of hitting them "
+                          "(assumption called_shot_high)", AVOID))
+    dealt = n_steps = 0
+    grievous = False
+    effect = ""
+    if hit:
+        hurt: DamageResolution = damage(plan.wr, margin, plan.ar, plan.critical,
+                                        step_modifier=plan.step_modifier,
+                                        damage_bonus=plan.damage_bonus, hardened=plan.hardened)
+        trace.append(step(f"Margin: {final} − {plan.tn} = {rolled_margin}", SEQUENCE,
+                          margin=rolled_margin))
+        trace.extend(hurt.trace)
+        dealt, n_steps, grievous = hurt.value, hurt.steps, hurt.grievous
+        if plan.action == "Called Shot":
+            effect = _data.table("conditions", "called_shots").find(
+                "location", plan.called_location)["effect"]
+            trace.append(step(f"Called Shot to the {plan.called_location}: {effect}", CALLED))
+        if plan.action == "Heavy Cleave":
+            effect = "Target checks GRIT + Resilience (TN 11) or falls Prone"
+            trace.append(step(effect, CLEAVE))
+    outcome = ("Automatic failure" if plan.automatic else "Hit" if hit
+               else "Near miss" if near else "Miss")
+    return AttackResolution(
+        value=dealt, outcome=outcome, trace=tuple(trace), action=plan.action,
+        weapon=plan.weapon, tempo=plan.tempo, exposed_after=plan.exposed_after, pool=plan.pool,
+        tn=plan.tn, dice=faces, bleed=extra, kept=kept, base_sum=base_sum,
+        roll_bonus=plan.roll_bonus, final_sum=final, margin=margin, hit=hit,
+        automatic=plan.automatic, near_miss=near, suppresses=suppresses, ally_risk=ally_risk,
+        steps=n_steps, damage=dealt, grievous=grievous, backlash=backlash, effect=effect)
+
+
+def attack_tn(defense: int, *, cover: str = "No Cover", weapon: str | None = None,
+              band: str = "Near", target_conditions: Sequence[str] = (),
+              tn_modifier: int = 0) -> int:
+    """The TN of an attack: Defense + cover + range + target conditions + other modifiers
+    (§VI step 3). Melee weapons take no range modifier."""
+    require_int("defense", defense, minimum=0)
+    require_int("tn_modifier", tn_modifier)
+    mod, targetable = _data.cover(cover)
+    if not targetable:
+        raise RulesError(f"cover {cover!r}: a target behind total cover cannot be attacked")
+    kind = "ranged"
+    if weapon is not None:
+        arm = _data.weapon(weapon)
+        kind = arm.kind
+        if kind == "ranged":
+            mod += _data.range_modifier(arm.range_class, band).tn_modifier
+    for name in _names("target_conditions", target_conditions):
+        if name == "Exposed" and cover == "Exposed":
+            continue  # counted once (assumption exposed_once)
+        c = _data.condition(name)
+        mod += c.tn_melee if kind == "melee" else c.tn_ranged
+    return defense + mod + tn_modifier
+
+
+def wrong_target(d6: int, *, scatter: bool = False) -> bool:
+    """After a miss into a melee: does the shot hit an ally? (§VII) 1–3 on the d6 does, 1–4 for
+    a Scatter weapon."""
+    require_int("d6", d6, minimum=1, maximum=6)
+    row = _data.table("conditions", "firing_into_melee").find(
+        "weapon", "scatter" if _flag("scatter", scatter) else "ordinary")
+    return d6 <= row["ally_hit_d6_max"]
+
+
+def grapple(dice: Sequence[int], iron: int, brawl: int, defense: int, *,
+            roll_bonus: int = 0) -> Resolution:
+    """Grapple (Tempo 5): IRON + Brawl against the target's Defense; on success both are
+    Grappled (§III Grapple). *dice* must number IRON + Brawl."""
+    require_attribute("iron", iron)
+    require_skill("brawl", brawl)
+    require_int("defense", defense, minimum=0)
+    faces = require_dice("dice", dice)
+    _check_count("dice", faces, iron + brawl, f"IRON {iron} + Brawl {brawl}")
+    result = check(faces, defense, roll_bonus)
+    outcome = "Grappled" if result.success else "Failed"
+    return Resolution(value=result.margin, outcome=outcome, trace=result.trace + (
+        step("Success: attacker and target are both Grappled" if result.success
+             else "Failure: no hold", GRAPPLE),))
+
+
+def resist(dice: Sequence[int], grit: int, resilience: int, *, effect: str = "Stunned",
+           roll_bonus: int = 0) -> Resolution:
+    """GRIT + Resilience against TN 11 to resist being Stunned (§XI Stunned) or knocked Prone
+    by a Heavy Cleave (§III). ``outcome`` is "Resisted" or the *effect* suffered."""
+    require_attribute("grit", grit)
+    require_skill("resilience", resilience)
+    if effect not in ("Stunned", "Prone"):
+        raise RulesError(f"effect must be Stunned or Prone, got {effect!r}")
+    faces = require_dice("dice", dice)
+    _check_count("dice", faces, grit + resilience, f"GRIT {grit} + Resilience {resilience}")
+    result = check(faces, 11, roll_bonus)
+    rule = STUNNED if effect == "Stunned" else CLEAVE
+    return Resolution(value=result.margin, outcome="Resisted" if result.success else effect,
+                      trace=result.trace + (step(
+                          "Resisted" if result.success else f"Failed: {effect}", rule),))
+
+
+def coup_de_grace(wr: int, tn: int, ar: int, *, roll_bonus: int = 0,
+                  critical: int = 0) -> DamageResolution:
+    """Coup de grâce on a helpless target: an automatic hit with the highest possible sum
+    (8 + 8), so the most Steps that sum earns against *tn* (§XIII Coup de Grâce)."""
+    require_int("tn", tn)
+    require_int("roll_bonus", roll_bonus)
+    best = 16 + roll_bonus
+    margin = max(best - tn, 0)
+    hurt = damage(wr, margin, ar, critical)
+    return DamageResolution(
+        value=hurt.value, outcome=hurt.outcome, steps=hurt.steps, grievous=hurt.grievous,
+        trace=(step(f"Automatic hit at the highest sum 16 {signed(roll_bonus)} = {best} against "
+                    f"TN {tn}: margin {margin}", COUP, margin=margin),) + hurt.trace)
+
+
+def two_weapon_tempo(main_weapon: str, off_weapon: str) -> int:
+    """Tempo of a two-weapon attack: the slower weapon's base tempo + 1 (§XIII Two-Weapon
+    Fighting; two knives at 3 → 4). The off-hand attack rolls at −2 dice."""
+    extra = _data.settings("conditions", "two_weapons")["extra_tempo"]
+    return max(_data.weapon(main_weapon).base_tempo, _data.weapon(off_weapon).base_tempo) + extra
+
+
+# --- the horde -----------------------------------------------------------------------------------
+
+def _horde() -> dict[str, int]:
+    return _data.settings("conditions", "horde")
+
+
+def horde_pool(base_pool: int, size: int) -> int:
+    """A Horde's pool: the base creature's pool + the Horde's current size (§XIII The Horde)."""
+    h = _horde()
+    require_int("base_pool", base_pool, minimum=0)
+    require_int("size", size, minimum=h["breaks_at"] + 1, maximum=h["max_size"])
+    return HORDE_POOL.evaluate(Base=base_pool, Size=size)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HordeResolution(Resolution):
+    """Casualties of one hit on a Horde: ``value`` is the casualties."""
+
+    size: int
+    broken: bool
+
+
+def horde_casualties(margin: int, wr: int, size: int, *,
+                     mass_destruction: bool = False) -> HordeResolution:
+    """Casualties from a hit on a Horde: 1, +1 a Step (margin ÷ 3), +1 with WR 4+, doubled for
+    Scatter or Blast (§XIII The Horde). At size 2 or less the Horde breaks into 2 NPCs."""
+    h = _horde()
+    require_int("margin", margin, minimum=0)
+    require_int("wr", wr, minimum=0)
+    require_int("size", size, minimum=h["breaks_at"] + 1, maximum=h["max_size"])
+    _flag("mass_destruction", mass_destruction)
+    n_steps = margin // _data.settings("injury", "damage_rules")["steps_divisor"]
+    heavy = h["heavy_weapon_casualties"] if wr >= h["heavy_weapon_wr"] else 0
+    mult = h["mass_destruction_multiplier"] if mass_destruction else 1
+    dead = HORDE_CASUALTIES.evaluate(Steps=n_steps, Heavy=heavy, Multiplier=mult)
+    left = max(size - dead, 0)
+    broken = left <= h["breaks_at"]
+    text = f"1 (base) + {n_steps} (Steps) + {heavy} (WR {wr})"
+    if mult != 1:
+        text = f"({text}) × {mult} (Scatter or Blast)"
+    trace = [step(f"Casualties: {text} = {dead}", HORDE, casualties=dead),
+             step(f"Size {size} − {dead} = {left}"
+                  + (": the Horde breaks; 2 individual NPCs remain" if broken else ""),
+                  HORDE, size=left)]
+    return HordeResolution(value=dead, outcome="Broken" if broken else "Horde",
+                           trace=tuple(trace), size=left, broken=broken)
+
+
+def horde_tempo(kind: str) -> int:
+    """A Horde's fixed tempo: Swarm (melee) 6, Firing Line (ranged) 5 (§XIII The Horde)."""
+    if kind not in ("melee", "ranged"):
+        raise RulesError(f"kind must be melee or ranged, got {kind!r}")
+    return _horde()[f"{kind}_tempo"]
+
+
+def escape(dice: Sequence[int], grappler_dice: Sequence[int], *, iron: int, brawl: int,
+           grappler_iron: int, grappler_brawl: int) -> Resolution:
+    """Escape a grapple (§XI Grappled): opposed IRON + Brawl; the grappled character must beat
+    the grappler's sum, a tie keeps the hold (assumption escape_ties). ``value`` is the
+    difference of the sums."""
+    sums = []
+    for name, faces, iron_, brawl_ in (("dice", dice, iron, brawl),
+                                       ("grappler_dice", grappler_dice, grappler_iron,
+                                        grappler_brawl)):
+        prefix = "" if name == "dice" else "grappler_"
+        require_attribute(f"{prefix}iron", iron_)
+        require_skill(f"{prefix}brawl", brawl_)
+        got = require_dice(name, faces)
+        _check_count(name, got, iron_ + brawl_, f"IRON {iron_} + Brawl {brawl_}")
+        sums.append(sum(two_highest(got)))
+    free = sums[0] > sums[1]
+    return Resolution(value=sums[0] - sums[1], outcome="Escaped" if free else "Held", trace=(
+        step(f"Escape {sums[0]} against the grappler's {sums[1]}: "
+             + ("free" if free else "still Grappled (a tie keeps the hold: assumption "
+                                    "escape_ties)" if sums[0] == sums[1] else "still Grappled"),
+             ref("XI Grappled"), escape=sums[0], hold=sums[1]),))
+
+
+def stray_shot(d6: int, wr: int, ar: int, *, scatter: bool = False) -> DamageResolution:
+    """A miss into a melee that may strike an ally (§VII Firing into Melee): on 1–3 on the d6
+    (1–4 for a Scatter weapon) the ally takes damage as if hit — WR − the ally's AR, with no
+    Steps (assumption ally_damage). ``value`` is the ally's damage, 0 on a clean miss."""
+    require_int("wr", wr, minimum=0)
+    require_int("ar", ar, minimum=0)
+    struck = wrong_target(d6, scatter=scatter)
+    rule = SCATTER if scatter else MELEE
+    if not struck:
+        return DamageResolution(value=0, outcome="Clean miss", steps=0, grievous=False,
+                                trace=(step(f"d6 {d6}: a clean miss", rule, d6=d6),))
+    hurt = damage(wr, 0, ar)
+    return DamageResolution(value=hurt.value, outcome="Ally hit", steps=hurt.steps,
+                            grievous=hurt.grievous,
+                            trace=(step(f"d6 {d6}: the shot hits the ally (assumption "
+                                        "ally_damage: a hit at margin 0)", rule, d6=d6),)
+                            + hurt.trace)

@@ -1,0 +1,187 @@
+"""An encounter on the Cylinder: tokens, the Hammer, holds, stuns and the states that last
+"until your next turn" (§I, §II, §IV, §XI, §XII, §XV).
+
+:class:`Encounter` is immutable: every move returns a new encounter, so a reader's state can be
+kept, replayed or saved as JSON (:meth:`Encounter.to_dict` / :meth:`Encounter.from_dict`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ...errors import RulesError, require_int
+from .core import advance, require_attribute, starting_tick
+from .timing import NextTurn, Token, next_turn, tension_dice
+
+MAX_ACTION_TEMPO = 19  # a longer action would lap the Cylinder and be read as acting at once
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One combatant: PC or NPC, QUICK, initiative margin, tick (``None`` while holding)."""
+
+    name: str
+    pc: bool
+    quick: int
+    margin: int
+    tick: int | None
+    surprised: bool = False
+    exposed: bool = False
+    stunned: bool = False
+    holding: str | None = None
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """The Hammer's position, the ticks the fight has run and its fighters."""
+
+    hammer: int = 0
+    elapsed: int = 0
+    fighters: tuple[Fighter, ...] = ()
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def fighter(self, name: str) -> Fighter:
+        """The fighter called *name*; a RulesError naming the fighters if there is none."""
+        for f in self.fighters:
+            if f.name == name:
+                return f
+        names = ", ".join(f.name for f in self.fighters) or "nobody yet"
+        raise RulesError(f"name must be one of the fighters ({names}), got {name!r}")
+
+    @property
+    def tension_dice(self) -> int:
+        """Tension Pool dice the fight has added so far (§XV)."""
+        return tension_dice(self.elapsed)
+
+    def _with(self, fighter: Fighter) -> Encounter:
+        return replace(self, fighters=tuple(fighter if f.name == fighter.name else f
+                                            for f in self.fighters))
+
+    def _on_hammer(self, name: str) -> Fighter:
+        f = self.fighter(name)
+        if f.tick != self.hammer:
+            where = "holding" if f.tick is None else f"at Tick {f.tick}"
+            raise RulesError(f"name {name!r} is {where}; only a fighter at the Hammer's tick "
+                             f"({self.hammer}) can act now")
+        return f
+
+    # --- moves -----------------------------------------------------------------------------
+
+    def join(self, name: str, *, pc: bool, quick: int, margin: int | None) -> Encounter:
+        """Put a fighter on the Cylinder from an initiative margin (§II): the starting tick,
+        Surprised on a failed roll (``None`` or a negative margin)."""
+        if not isinstance(name, str) or not name.strip():
+            raise RulesError(f"name must be a non-empty text, got {name!r}")
+        if any(f.name == name for f in self.fighters):
+            raise RulesError(f"name {name!r} is already in the encounter")
+        if not isinstance(pc, bool):
+            raise RulesError(f"pc must be True or False, got {pc!r}")
+        require_attribute("quick", quick)
+        tick, state = starting_tick(margin)
+        kept = -1 if margin is None else margin
+        return replace(self, fighters=self.fighters + (
+            Fighter(name, pc, quick, kept, tick, surprised=state == "Surprised"),))
+
+    def next_turn(self) -> tuple[Encounter, NextTurn]:
+        """Turn the Hammer to the next token (§I); the fighters there start their turn, which
+        ends their tempo-caused Exposure (§IV)."""
+        tokens = [Token(f.name, f.tick, f.pc, f.margin, f.quick) for f in self.fighters
+                  if f.tick is not None]
+        if not tokens:
+            raise RulesError("the encounter has no token on the Cylinder to turn to")
+        turn = next_turn(self.hammer, tokens)
+        moved = replace(self, hammer=turn.value, elapsed=self.elapsed + turn.ticks)
+        for f in moved.fighters:
+            if f.tick == turn.value and f.exposed:
+                moved = moved._with(replace(f, exposed=False))
+        return moved, turn
+
+    def act(self, name: str, tempo: int, *, exposed: bool = False) -> Encounter:
+        """The fighter at the Hammer's tick acts: the token moves on by *tempo* (wrapping past
+        19), Surprise ends, and *exposed* marks Exposure until their next turn."""
+        f = self._on_hammer(name)
+        require_int("tempo", tempo, minimum=1, maximum=MAX_ACTION_TEMPO)
+        if not isinstance(exposed, bool):
+            raise RulesError(f"exposed must be True or False, got {exposed!r}")
+        if f.stunned:
+            raise RulesError(f"name {name!r} is Stunned: no action this turn; use stunned")
+        return self._with(replace(f, tick=advance(self.hammer, tempo), surprised=False,
+                                  exposed=exposed))
+
+    def wait(self, name: str) -> Encounter:
+        """Wait: the fighter at the Hammer's tick nudges their token 1 tick on (§XII)."""
+        f = self._on_hammer(name)
+        return self._with(replace(f, tick=advance(self.hammer, 1)))
+
+    def stun(self, name: str) -> Encounter:
+        """Mark a fighter Stunned (after a failed resistance roll, §XI Stunned)."""
+        return self._with(replace(self.fighter(name), stunned=True))
+
+    def stunned(self, name: str) -> Encounter:
+        """A Stunned fighter's tick comes: no action, the token moves 3 ticks, the Stun ends."""
+        f = self._on_hammer(name)
+        if not f.stunned:
+            raise RulesError(f"name {name!r} is not Stunned")
+        return self._with(replace(f, tick=advance(self.hammer, 3), stunned=False))
+
+    def hold(self, name: str, trigger: str) -> Encounter:
+        """Hold instead of acting (§XII The Hold): the token leaves the track until *trigger*.
+        A Surprised fighter cannot hold (§II The Surprised State)."""
+        f = self._on_hammer(name)
+        if not isinstance(trigger, str) or not trigger.strip():
+            raise RulesError(f"trigger must describe what you wait for, got {trigger!r}")
+        if f.surprised:
+            raise RulesError(f"name {name!r} is Surprised and cannot hold an action")
+        return self._with(replace(f, tick=None, holding=trigger))
+
+    def release(self, name: str, tempo: int, *, exposed: bool = False) -> Encounter:
+        """A holding fighter acts now — their trigger came, or they let the Hold go — and the
+        token returns at the Hammer's tick + *tempo* (§XII The Hold)."""
+        f = self.fighter(name)
+        if f.holding is None:
+            raise RulesError(f"name {name!r} is not holding an action")
+        require_int("tempo", tempo, minimum=1, maximum=MAX_ACTION_TEMPO)
+        return self._with(replace(f, tick=advance(self.hammer, tempo), holding=None,
+                                  surprised=False, exposed=exposed))
+
+    # --- saving ----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (for JSON)."""
+        return {"hammer": self.hammer, "elapsed": self.elapsed,
+                "fighters": [dict(vars(f)) for f in self.fighters]}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Encounter:
+        """Read an encounter saved by :meth:`to_dict`; a RulesError names what is wrong."""
+        if not isinstance(data, dict):
+            raise RulesError(f"encounter must be a mapping, got {type(data).__name__}")
+        hammer = require_int("hammer", data.get("hammer"), minimum=0, maximum=19)
+        elapsed = require_int("elapsed", data.get("elapsed"), minimum=0)
+        fighters = []
+        raw = data.get("fighters")
+        if not isinstance(raw, list):
+            raise RulesError(f"fighters must be a list, got {raw!r}")
+        fields = list(Fighter.__dataclass_fields__)
+        for i, item in enumerate(raw, start=1):
+            if not isinstance(item, dict) or sorted(item) != sorted(fields):
+                raise RulesError(f"fighter {i} must have exactly {', '.join(fields)}")
+            f = Fighter(**item)
+            if not isinstance(f.name, str) or not f.name:
+                raise RulesError(f"fighter {i}: name must be a non-empty text, got {f.name!r}")
+            for flag in ("pc", "surprised", "exposed", "stunned"):
+                if not isinstance(getattr(f, flag), bool):
+                    raise RulesError(f"fighter {i}: {flag} must be True or False")
+            require_attribute(f"fighter {i} quick", f.quick)
+            require_int(f"fighter {i} margin", f.margin)
+            if f.tick is None:
+                if not isinstance(f.holding, str):
+                    raise RulesError(f"fighter {i}: a token off the track must be holding")
+            else:
+                require_int(f"fighter {i} tick", f.tick, minimum=0, maximum=19)
+            fighters.append(f)
+        if len({f.name for f in fighters}) != len(fighters):
+            raise RulesError("fighters must have distinct names")
+        return cls(hammer, elapsed, tuple(fighters))

@@ -1,0 +1,318 @@
+"""Damage, the health track, grievous wounds, bleeding out, death and stabilisation (§VIII–§X),
+and healing (§XIV)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ...errors import RulesError, require_int
+from ...formulas import Formula
+from ...trace import Resolution, step
+from . import _data
+from ._data import GrievousWound, ref
+from .core import check, require_attribute, require_dice, signed
+from .core import vitality as full_vitality
+
+DAMAGE_RULE = ref("VIII Calculating Damage")
+HEALTH = ref("VIII The Health Track")
+GRIEVOUS = ref("IX Triggering a Grievous Wound")
+GRIEVOUS_TABLE = ref("IX The Grievous Wound Table")
+GRIEVOUS_NOTES = ref("IX Grievous Wound Notes")
+BLEEDING = ref("X Bleeding Out")
+DEATH = ref("X Death Threshold")
+STABILIZATION = ref("X Stabilization")
+HEALING = ref("XIV In-Combat Healing")
+LONG_REST = ref("XIV Long Rest")
+
+STEPS = Formula("Steps", "Margin // 3 + Critical", DAMAGE_RULE)
+DAMAGE = Formula("Damage", "max(WR + Steps - AR, 0)", DAMAGE_RULE)
+DEATH_AT = Formula("Death", "-(IRON + 2)", DEATH)
+STABILIZATION_TN = Formula("TN", "11 + max(0, -Vitality)", STABILIZATION)
+HEALTH_STATES = ("Healthy", "Wounded", "Downed", "Dead")
+FUMBLE_RULES = ("declared", "all_ones")
+
+
+def _rules() -> dict[str, int]:
+    return _data.settings("injury", "damage_rules")
+
+
+@dataclass(frozen=True, kw_only=True)
+class DamageResolution(Resolution):
+    """Damage of one hit: ``value`` is the damage after armour (0 or more)."""
+
+    steps: int
+    grievous: bool
+    grievous_negated: bool = False
+
+
+def steps(margin: int, critical: int = 0, step_modifier: int = 0) -> int:
+    """Steps = margin ÷ 3 rounded down + any Critical bonus (+ action/situation modifiers)."""
+    require_int("margin", margin, minimum=0)
+    require_int("critical", critical, minimum=0)
+    require_int("step_modifier", step_modifier)
+    return margin // _rules()["steps_divisor"] + critical + step_modifier
+
+
+def damage(wr: int, margin: int, ar: int, critical: int = 0, *, step_modifier: int = 0,
+           damage_bonus: int = 0, hardened: bool = False) -> DamageResolution:
+    """Damage = WR + Steps − AR, never below 0 (§VIII Calculating Damage).
+
+    *margin* is the hit's margin (0 or more: a miss deals no damage). Steps = margin ÷ 3
+    (rounded down) + *critical* (the Critical bonus, which the chapter does not define: see
+    assumption critical_bonus) + *step_modifier* (Shiv −1, melee from horseback +1).
+    *damage_bonus* adds to the damage (a mounted Charge, +2). 5 or more damage after armour is a
+    Grievous Wound (§IX), unless *hardened* armour still has its first-of-the-scene negation.
+    """
+    require_int("wr", wr, minimum=0)
+    require_int("ar", ar, minimum=0)
+    require_int("damage_bonus", damage_bonus)
+    if not isinstance(hardened, bool):
+        raise RulesError(f"hardened must be True or False, got {hardened!r}")
+    n = steps(margin, critical, step_modifier)
+    divisor = _rules()["steps_divisor"]
+    trace = [step(f"Steps: margin {margin} ÷ {divisor} = {margin // divisor}"
+                  + (f", + Critical {critical}" if critical else "")
+                  + (f", {signed(step_modifier)} from the action" if step_modifier else "")
+                  + f" → {n} Step{'s' if n != 1 else ''}", DAMAGE_RULE, steps=n)]
+    raw = wr + n - ar + damage_bonus
+    dealt = max(raw, 0)
+    text = f"Damage: WR {wr} + {n} Steps − AR {ar}"
+    if damage_bonus:
+        text += f" {signed(damage_bonus)} bonus"
+    text += f" = {raw}" + (" → 0 (damage never drops below 0)" if raw < 0 else "")
+    trace.append(step(text, DAMAGE_RULE, damage=dealt))
+    threshold = _rules()["grievous_at"]
+    grievous = dealt >= threshold
+    negated = False
+    if grievous and hardened:
+        grievous, negated = False, True
+        trace.append(step(f"{dealt} damage is a Grievous Wound, but Hardened armour negates the "
+                          "first one of the scene; the damage still applies", GRIEVOUS_NOTES))
+    elif grievous:
+        trace.append(step(f"{dealt} damage (≥ {threshold}) after armour: a Grievous Wound; roll "
+                          "1d8 on the Grievous Wound table", GRIEVOUS, threshold=threshold))
+    outcome = "Grievous" if grievous else ("No damage" if dealt == 0 else "Damage")
+    return DamageResolution(value=dealt, outcome=outcome, trace=tuple(trace), steps=n,
+                            grievous=grievous, grievous_negated=negated)
+
+
+def death_threshold(iron: int) -> int:
+    """The Vitality at which a character dies: −(IRON + 2) (§X Death Threshold)."""
+    _data.check_formula_tables()
+    return DEATH_AT.evaluate(IRON=require_attribute("iron", iron))
+
+
+def health_state(vitality: int, iron: int) -> str:
+    """"Healthy" | "Wounded" | "Downed" | "Dead" for current Vitality (§VIII The Health Track).
+
+    Full Vitality is IRON + 8. Healthy above half of it, Wounded at or below half, Downed at 0
+    or below, Dead at −(IRON + 2) or below.
+    """
+    full = full_vitality(iron)
+    require_int("vitality", vitality, maximum=full)
+    if vitality <= death_threshold(iron):
+        return "Dead"
+    if vitality <= 0:
+        return "Downed"
+    if 2 * vitality <= full:
+        return "Wounded"
+    return "Healthy"
+
+
+def wounded_penalty(vitality: int, iron: int) -> int:
+    """Dice lost on physical actions from the health track: 1 when Wounded, else 0."""
+    state = health_state(vitality, iron)
+    return _rules()["wounded_pool_penalty"] if state == "Wounded" else 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class GrievousResolution(Resolution):
+    """A grievous wound rolled on the table; ``value`` is the d8 roll."""
+
+    wound: GrievousWound
+    limb: str | None
+    bleeding_out: bool
+
+
+def grievous_wound(roll: int, *, called_limb: str | None = None) -> GrievousResolution:
+    """The Grievous Wound for a d8 *roll* (§IX The Grievous Wound Table).
+
+    A Broken Bone from a Called Shot at a limb affects that limb (§IX Grievous Wound Notes); an
+    Arterial Hit starts Bleeding Out even with Vitality left.
+    """
+    require_int("roll", roll, minimum=1, maximum=8)
+    limbs = ("Arm/Hand", "Leg")
+    if called_limb is not None and called_limb not in limbs:
+        raise RulesError(f"called_limb must be one of {', '.join(limbs)} or None, "
+                         f"got {called_limb!r}")
+    row = _data.grievous_row(roll)
+    trace = [step(f"d8 {roll}: {row.wound} — {row.effect} (treatment: {row.treatment})",
+                  GRIEVOUS_TABLE, roll=roll, wound=row.wound)]
+    limb = None
+    if row.wound == "Broken Bone" and called_limb:
+        limb = called_limb
+        trace.append(step(f"The Called Shot aimed at the {called_limb}: that limb is broken",
+                          GRIEVOUS_NOTES, limb=called_limb))
+    if row.bleeding_out:
+        trace.append(step("Bleeding Out begins now, even with Vitality left", GRIEVOUS_NOTES))
+    return GrievousResolution(value=roll, outcome=row.wound, trace=tuple(trace), wound=row,
+                              limb=limb, bleeding_out=row.bleeding_out)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BleedResolution(Resolution):
+    """One start-of-turn loss while Bleeding Out: ``value`` is the new Vitality."""
+
+    state: str
+    turns_left: int
+
+
+def bleed_out_turn(vitality: int, iron: int) -> BleedResolution:
+    """Start of a Bleeding Out character's turn: lose 1 Vitality (§X Bleeding Out).
+
+    ``turns_left`` is how many more such losses the character survives before dying.
+    """
+    state = health_state(vitality, iron)
+    if state == "Dead":
+        raise RulesError(f"vitality {vitality} is at or below the death threshold "
+                         f"{death_threshold(iron)}: the character is already dead")
+    loss = _data.settings("injury", "bleeding_out")["vitality_loss_per_turn"]
+    new = vitality - loss
+    new_state = health_state(new, iron)
+    left = max(new - death_threshold(iron), 0)
+    trace = (step(f"Bleeding Out: Vitality {vitality} − {loss} = {new}", BLEEDING,
+                  vitality=new),
+             step(f"Death at {death_threshold(iron)} (−(IRON {iron} + 2)): "
+                  + ("dead" if new_state == "Dead" else f"{left} more turn(s) to live"),
+                  DEATH, death_at=death_threshold(iron)))
+    return BleedResolution(value=new, outcome=new_state, trace=trace, state=new_state,
+                           turns_left=left)
+
+
+def turns_to_death(vitality: int, iron: int) -> int:
+    """Start-of-turn losses a Bleeding Out character takes before dying (the last one kills).
+
+    IRON 1 at 0 Vitality: −1, −2, −3 → 3 turns (§X Death Threshold example).
+    """
+    state = health_state(vitality, iron)
+    if state == "Dead":
+        return 0
+    return vitality - death_threshold(iron)
+
+
+def stabilization_tn(vitality: int) -> int:
+    """Stabilisation TN = 11 + how far below 0 the patient is (§X Stabilization).
+
+    A patient still above 0 (Bleeding Out from an Arterial Hit) needs TN 11.
+    """
+    require_int("vitality", vitality)
+    _data.check_formula_tables()
+    base = _data.settings("injury", "stabilization_rules")["base_tn"]
+    return base + max(0, -vitality)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StabilizeResolution(Resolution):
+    """A stabilisation attempt: ``value`` is the patient's Vitality afterwards."""
+
+    tn: int
+    margin: int
+    stabilized: bool
+    fumble: bool
+
+
+def stabilize(dice: Sequence[int], vitality: int, *, medical_kit: bool = False,
+              roll_bonus: int = 0, fumble: bool = False,
+              fumble_rule: str = "declared") -> StabilizeResolution:
+    """A Medicine check (Tempo 6) to stop Bleeding Out (§X Stabilization).
+
+    TN from :func:`stabilization_tn`; a Medical Kit gives +2. Success: the bleeding stops at the
+    current Vitality. Failure: it goes on. A fumble costs 1 more Vitality; the chapter does not
+    say what a fumble is (assumption fumble): with ``fumble_rule="declared"`` the caller says so
+    with *fumble*; with ``"all_ones"`` every die showing 1 is a fumble.
+    """
+    faces = require_dice("dice", dice)
+    if fumble_rule not in FUMBLE_RULES:
+        raise RulesError(f"fumble_rule must be one of {', '.join(FUMBLE_RULES)}, "
+                         f"got {fumble_rule!r}")
+    for name, flag in (("medical_kit", medical_kit), ("fumble", fumble)):
+        if not isinstance(flag, bool):
+            raise RulesError(f"{name} must be True or False, got {flag!r}")
+    rules = _data.settings("injury", "stabilization_rules")
+    tn = stabilization_tn(vitality)
+    bonus = require_int("roll_bonus", roll_bonus) + (rules["medical_kit_bonus"] if medical_kit
+                                                     else 0)
+    result = check(faces, tn, bonus)
+    if fumble_rule == "all_ones":
+        fumble = bool(faces) and all(f == 1 for f in faces)
+    trace = [step(f"Patient at Vitality {vitality}: TN {rules['base_tn']} + "
+                  f"{max(0, -vitality)} below 0 = {tn}", STABILIZATION, tn=tn)]
+    if medical_kit:
+        trace.append(step(f"Medical Kit: +{rules['medical_kit_bonus']} roll bonus", STABILIZATION))
+    trace.extend(result.trace)
+    after = vitality
+    if result.success:
+        outcome = "Stabilized"
+        trace.append(step("Success: the bleeding stops; the patient stays Downed at "
+                          f"Vitality {after}", STABILIZATION))
+    else:
+        outcome = "Still bleeding"
+        trace.append(step("Failure: the patient keeps Bleeding Out; try again", STABILIZATION))
+    if fumble and not result.success:
+        after -= rules["fumble_vitality_loss"]
+        outcome = "Fumble"
+        trace.append(step(f"Fumble: the patient loses {rules['fumble_vitality_loss']} more "
+                          f"Vitality, now {after}", STABILIZATION, vitality=after))
+    return StabilizeResolution(value=after, outcome=outcome, trace=tuple(trace), tn=tn,
+                               margin=result.margin, stabilized=result.success,
+                               fumble=fumble and not result.success)
+
+
+def first_aid(dice: Sequence[int], vitality: int, iron: int, *, roll_bonus: int = 0,
+              already_treated: bool = False) -> Resolution:
+    """First Aid (Tempo 6, Medicine TN 11): stop bleeding and heal 1 HP (§XIV In-Combat
+    Healing). Once per character per scene."""
+    full = full_vitality(iron)
+    require_int("vitality", vitality, maximum=full)
+    if already_treated:
+        raise RulesError("already_treated is True: First Aid heals a character once a scene")
+    tn = _data.settings("conditions", "rest_rules")["first_aid_tn"]
+    result = check(dice, tn, roll_bonus)
+    after = min(vitality + 1, full) if result.success else vitality
+    said = (f"succeeds: bleeding stops, +1 HP → {after}" if result.success
+            else "fails: no healing")
+    trace = result.trace + (step(f"First Aid {said}", HEALING, vitality=after),)
+    return Resolution(value=after, outcome="Treated" if result.success else "Failed",
+                      trace=trace)
+
+
+def long_rest(vitality: int, iron: int) -> int:
+    """Vitality after a Long Rest: + IRON, up to full Vitality (§XIV Long Rest)."""
+    full = full_vitality(iron)
+    require_int("vitality", vitality, maximum=full)
+    return min(vitality + iron, full)
+
+
+def treat_grievous(dice: Sequence[int], wound: str, *, roll_bonus: int = 0) -> Resolution:
+    """A Medicine check to treat or clear a Grievous Wound at its TN (§IX table, §XIV Long
+    Rest): Flesh Wound 9, Broken Bone 13 (then a day's recovery), Internal Bleeding 15
+    (surgery). Concussion needs 24 hours' rest and an Arterial Hit stabilisation instead."""
+    row = _data.grievous_by_name(wound)
+    if not row.treatment_tn:
+        raise RulesError(f"wound {wound!r} is not treated by a Medicine check: "
+                         f"{row.treatment}")
+    result = check(dice, row.treatment_tn, roll_bonus)
+    trace = (step(f"{wound}: {row.treatment}", GRIEVOUS_TABLE, tn=row.treatment_tn),
+             *result.trace,
+             step("Treated" if result.success else "Not treated; the wound stays", LONG_REST))
+    return Resolution(value=result.margin, outcome="Treated" if result.success else "Untreated",
+                      trace=trace)
+
+
+def knit_flesh(d3: int, vitality: int, iron: int) -> int:
+    """Vitality after Knit Flesh heals 1d3 HP, up to full Vitality (§XIV In-Combat Healing)."""
+    require_int("d3", d3, minimum=1, maximum=3)
+    full = full_vitality(iron)
+    require_int("vitality", vitality, maximum=full)
+    return min(vitality + d3, full)

@@ -1,0 +1,135 @@
+"""Mounted combat (§XIII), rests (§XIV) and combat pacing (§XV)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ...errors import RulesError, require_int
+from ...trace import Resolution, Step, step
+from . import _data
+from ._data import ref
+from .core import check, require_attribute, require_dice, require_skill
+from .core import vitality as full_vitality
+
+MOUNTED = ref("XIII Mounted Combat")
+SHORT_REST = ref("XIV Short Rest")
+PACING = ref("XV Ideal Combat Duration")
+DRAGGING = ref("XV Signs Combat is Dragging")
+TENSION = ref("XV Tension Pool in Combat")
+
+
+def _flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True, kw_only=True)
+class MountedResolution(Resolution):
+    """What fighting from horseback does to one attack; pass the fields on to ``attack``.
+    ``value`` is the pool penalty."""
+
+    pool_penalty: int
+    step_modifier: int
+    damage_bonus: int
+
+
+def mounted_modifiers(weapon: str, *, target_mounted: bool = False,
+                      first_charge_attack: bool = False,
+                      mount_stationary: bool = False) -> MountedResolution:
+    """Modifiers for an attack made on horseback (§XIII Mounted Combat): melee from height
+    +1 Step against a target on foot, +2 damage on the first melee attack of a Charge, −2 dice
+    with a rifle unless the mount stands still."""
+    for name, flag in (("target_mounted", target_mounted),
+                       ("first_charge_attack", first_charge_attack),
+                       ("mount_stationary", mount_stationary)):
+        _flag(name, flag)
+    rules = _data.settings("conditions", "mounted_rules")
+    arm = _data.weapon(weapon)
+    pool = steps = bonus = 0
+    trace: list[Step] = []
+    if arm.kind == "melee":
+        if not target_mounted:
+            steps = rules["height_step_bonus"]
+            trace.append(step(f"Melee from height against a target on foot: +{steps} Step",
+                              MOUNTED))
+        if first_charge_attack:
+            bonus = rules["charge_damage_bonus"]
+            trace.append(step(f"First melee attack of a Charge: +{bonus} damage", MOUNTED))
+    elif arm.range_class in ("rifle", "scoped rifle") and not mount_stationary:
+        pool = rules["long_gun_pool_penalty"]
+        trace.append(step(f"Long gun from a moving mount: −{pool} dice", MOUNTED))
+    if not trace:
+        trace.append(step("No mounted modifier applies", MOUNTED))
+    return MountedResolution(value=pool, outcome="Mounted", trace=tuple(trace),
+                             pool_penalty=pool, step_modifier=steps, damage_bonus=bonus)
+
+
+def short_rest(dice: Sequence[int], vitality: int, iron: int, tension_pool: int, *,
+               roll_bonus: int = 0) -> Resolution:
+    """A Short Rest of 10 minutes (§XIV Short Rest): +1 HP on Medicine TN 11 (Strain: recover 1;
+    Suppressed and Stunned clear). Refused with 4 or more Tension dice; it adds 1 die.
+    ``value`` is the new Vitality."""
+    full = full_vitality(iron)
+    require_int("vitality", vitality, maximum=full)
+    rules = _data.settings("conditions", "rest_rules")
+    require_int("tension_pool", tension_pool, minimum=0)
+    if tension_pool >= rules["short_rest_tension_limit"]:
+        raise RulesError(f"tension_pool must be below {rules['short_rest_tension_limit']} for a "
+                         f"Short Rest, got {tension_pool}")
+    result = check(dice, rules["short_rest_medicine_tn"], roll_bonus)
+    after = min(vitality + 1, full) if result.success else vitality
+    trace = result.trace + (
+        step(f"Medicine {'succeeds: +1 HP → ' + str(after) if result.success else 'fails: no HP'}"
+             "; recover 1 Strain; Suppressed and Stunned clear", SHORT_REST, vitality=after),
+        step(f"Tension Pool {tension_pool} + 1 = {tension_pool + 1}", SHORT_REST,
+             tension=tension_pool + 1))
+    return Resolution(value=after, outcome="Rested", trace=trace)
+
+
+def combat_pacing(ticks_elapsed: int) -> Resolution:
+    """How long a fight has run (§XV): the Tension dice it has added (1 at the start, +1 each
+    10 ticks), whether it is within the ideal 10–20 ticks, and past 30 ticks a sign it drags.
+    ``value`` is the Tension dice added; ``outcome`` "Short", "Ideal", "Long" or "Dragging"."""
+    require_int("ticks_elapsed", ticks_elapsed, minimum=0)
+    p = _data.settings("conditions", "pacing")
+    start, per_ten = (r["dice"] for r in _data.table("timeline", "tension"))
+    dice = start + per_ten * (ticks_elapsed // 10)
+    if ticks_elapsed > p["dragging_after_ticks"]:
+        outcome, rule = "Dragging", DRAGGING
+    elif ticks_elapsed > p["ideal_max_ticks"]:
+        outcome, rule = "Long", PACING
+    elif ticks_elapsed >= p["ideal_min_ticks"]:
+        outcome, rule = "Ideal", PACING
+    else:
+        outcome, rule = "Short", PACING
+    return Resolution(value=dice, outcome=outcome, trace=(
+        step(f"{ticks_elapsed} ticks: {start} Tension die at the start + {per_ten} for each "
+             f"10 ticks = {dice}", TENSION, dice=dice),
+        step(f"{outcome} (ideal {p['ideal_min_ticks']}–{p['ideal_max_ticks']} ticks; past "
+             f"{p['dragging_after_ticks']} the fight drags)", rule)))
+
+
+def ride_check(dice: Sequence[int], attribute: int, ride: int, *,
+               situation: str = "mount") -> Resolution:
+    """A riding check (§XIII Mounted Combat): when the mount is killed or panics, QUICK + Ride
+    against TN 11 or fall (1d3 damage, Prone); to control a panicking mount near the
+    supernatural, ECHO + Ride against TN 13 (*situation* "mount" or "panic")."""
+    require_attribute("attribute", attribute)
+    require_skill("ride", ride)
+    if situation not in ("mount", "panic"):
+        raise RulesError(f"situation must be mount or panic, got {situation!r}")
+    rules = _data.settings("conditions", "mounted_rules")
+    tn = rules["mount_check_tn"] if situation == "mount" else rules["panic_control_tn"]
+    faces = require_dice("dice", dice)
+    if len(faces) != attribute + ride:
+        raise RulesError(f"dice must be {attribute + ride} d8 (attribute {attribute} + Ride "
+                         f"{ride}), got {len(faces)}")
+    result = check(faces, tn)
+    if situation == "mount":
+        said = "Stays in the saddle" if result.success else "Falls: 1d3 damage and Prone"
+    else:
+        said = "The mount is under control" if result.success else "The mount panics"
+    return Resolution(value=result.margin, outcome=said, trace=result.trace + (
+        step(said, MOUNTED),))

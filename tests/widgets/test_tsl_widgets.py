@@ -1,0 +1,247 @@
+"""The TSL chapter's widgets, driven in plain pytest by setting values and reading the output."""
+
+from fractions import Fraction
+
+import pytest
+
+from rulescore.systems import tsl
+from widgets.tsl import AttackResolver, TurnBoard, WeaponBuilder
+
+
+# --- Attack resolver ------------------------------------------------------------------------
+
+def test_resolver_shows_band_odds_before_rolling():
+    r = AttackResolver()
+    assert r.error.message == ""
+    odds = tsl.band_odds("Proficient", 11)
+    hit = odds["mixed"] + odds["success"] + odds["crit"]
+    assert hit == Fraction(6979, 7776)
+    assert "Chance to land at least a Mixed Success: 6979/7776 (89.75%)" in r.odds.value
+    assert "293/864" in r.odds.value  # the Crit row, exact
+    assert "Stress lands on the Body pool" in r.odds.value
+
+
+def test_resolver_vela_with_typed_dice():
+    r = AttackResolver()
+    r.entry.my_dice.value = "3, 6, 1, 4, 3"
+    r.entry.use_dice()
+    assert (r.last.total, r.last.band, r.last.stress) == (16, "success", 2)
+    assert "<b>2 Stress</b> to the Body pool" in r.result.value
+    assert "Total 16 against T11, margin +5" in r.result.value
+    assert "Static T-number 11: margin 16 − 11 = +5" in r.explanation.value
+
+
+def test_resolver_seeded_roll_replays():
+    r = AttackResolver()
+    r.entry.roll(seed=42)
+    first = r.last
+    assert r.entry.seed.value == "42"
+    assert first.total == tsl.static_roll(tsl.roll_dice(42), "Proficient", 11).total
+    r.entry.replay()
+    assert r.last == first
+    assert "(seed 42)" in r.result.value
+
+
+def test_resolver_opposed_mar_and_ties():
+    r = AttackResolver(kind="opposed", tier="Trained")
+    assert r.target.layout.display == "none" and r.defender_tier.layout.display == "flex"
+    assert "10 faces" in r.entry.my_dice.placeholder
+    r.entry.my_dice.value = "4, 2, 6, 1, 3, 1, 5, 2, 3, 1"
+    r.entry.use_dice()
+    assert (r.last.total, r.last.against, r.last.margin) == (13, 8, 5)
+    assert "against the defender's 8" in r.result.value
+    r.defender_tier.value = "Trained"
+    r.entry.my_dice.value = "6 5 1 1 1 6 5 1 1 1"
+    r.entry.use_dice()
+    assert (r.last.margin, r.last.band) == (0, "failure")
+    assert "the defender wins ties" in r.explanation.value
+    opposed = tsl.opposed_odds("Trained", "Trained")
+    assert str(opposed["crit"]) in r.odds.value
+
+
+def test_resolver_seeded_opposed_uses_ten_dice():
+    r = AttackResolver(kind="opposed")
+    r.entry.roll(seed=3)
+    att, dfn = tsl.roll_pair(3)
+    assert r.last.total == tsl.roll_total(att, "Proficient").value
+    assert r.last.against == tsl.roll_total(dfn, "Untrained").value
+
+
+def test_resolver_armour_tags_and_ammunition():
+    r = AttackResolver(weapon_zone="Sidearm", distance="Near", attack_type="Ranged weapon")
+    r.tag1.value = "Piercing"
+    r.impact.value = True
+    r.armour.value = True
+    r.uses.value = "12"
+    expected = tsl.attack_odds("Proficient", target=11, weapon=tsl.make_weapon(
+        "Sidearm", ["Piercing"]), distance="Near", impact=True, armour=True,
+        attack_type="Ranged weapon")
+    assert str(expected.bands["success"]) in r.odds.value
+    r.entry.my_dice.value = "6, 5, 1, 1, 1"  # 13 vs 11: Mixed → armour: miss → Piercing: Mixed
+    r.entry.use_dice()
+    assert (r.last.raw_band, r.last.band, r.last.uses_left) == ("mixed", "mixed", 11)
+    assert r.uses.value == "11" and "11 uses left" in r.result.value
+    assert "Armour drops Mixed Success to Failure" in r.explanation.value
+
+
+def test_resolver_out_of_zone_and_improvised():
+    r = AttackResolver(weapon_zone="Melee", distance="Far")
+    assert "Effective Tier -1" in r.odds.value and "keeping 3 of 5d6" in r.odds.value
+    r.improvised.value = True
+    assert r.tag1.layout.display == "none" and r.error.message == ""
+    r.entry.my_dice.value = "2, 2, 1, 1, 1"
+    r.entry.use_dice()
+    assert "the weapon breaks" in r.result.value
+
+
+def test_resolver_social_attack_hits_mind():
+    r = AttackResolver(attack_type="Social pressure")
+    assert "defended with Heart (or Mind or Voice" in r.odds.value
+    r.entry.my_dice.value = "6, 6, 6, 6, 1"
+    r.entry.use_dice()
+    assert "to the Mind pool" in r.result.value and r.last.band == "crit"
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("target", "high", "T-number must be a whole number, got 'high'"),
+    ("target", "0", "target must be from 1 to 40, got 0"),
+    ("target", "", "T-number is empty"),
+])
+def test_resolver_bad_inputs_show_in_place(field, value, message):
+    r = AttackResolver()
+    getattr(r, field).value = value
+    assert message in r.error.message
+    assert r.odds.value == ""
+
+
+def test_resolver_bad_dice_and_impact_without_tag():
+    r = AttackResolver()
+    r.entry.my_dice.value = "1, 2, 3"
+    r.entry.use_dice()
+    assert "My dice must be 5 faces, got 3" in r.entry.error.message
+    r.entry.my_dice.value = "1, 2, 3, 4, 9"
+    r.entry.use_dice()
+    assert "dice face 5 must be a whole number from 1 to 6, got 9" in r.entry.error.message
+    r.impact.value = True
+    assert "impact must be False without a weapon" in r.error.message
+    r.weapon_zone.value = "Melee"
+    assert "impact must be False: the weapon has no Impact tag" in r.error.message
+    r.uses.value = "0"
+    r.tag1.value = "Brutal"
+    r.weapon_zone.value = "Thrown"
+    r.entry.my_dice.value = "1, 2, 3, 4, 5"
+    r.entry.use_dice()
+    assert "cannot attack until it is restocked" in r.entry.error.message
+
+
+def test_resolver_rulings_switch():
+    r = AttackResolver()
+    r.bands.value = "wide_mixed"
+    assert str(tsl.band_odds("Proficient", 11, bands="wide_mixed")["mixed"]) in r.odds.value
+    r.tier.value = "Untrained"
+    r.shift.value = -1
+    r.tier_limits.value = "clamp"
+    assert "keeping 2 of 5d6" in r.odds.value
+
+
+# --- Turn board ---------------------------------------------------------------------------
+
+def test_turn_board_runs_a_round():
+    b = TurnBoard()
+    assert "Round 1</b>: Vela is acting" in b.board.value
+    assert b.who.value == "Vela"
+    b.option.value = "Action"
+    b.spend()
+    assert "Action uses the Action" in b.explanation.value
+    b.spend()
+    assert "option Action needs the Action, already used this turn" in b.error.message
+    b.next_turn()
+    assert b.who.value == "Thug" and "Thug is acting" in b.board.value
+    b.who.value = "Mar"
+    b.option.value = "Soak the Hit"
+    b.ally_zone.value = "Engaged"
+    b.spend()
+    assert b.encounter.state("Mar").reaction_used
+    assert "Round 1: Mar — Soak the Hit" in b.history.value
+    b.option.value = "Action"
+    b.spend()
+    assert "who must be Thug for Action" in b.error.message
+
+
+def test_turn_board_support_action_cost_and_range():
+    b = TurnBoard("Ko, Mar")
+    b.option.value = "Ground a Path-walker"
+    b.ally_zone.value = "Far"
+    b.spend()
+    assert "ally_zone must be Engaged or Near for Ground a Path-walker, got Far" in b.error.message
+    b.ally_zone.value = "Near"
+    b.spend()
+    assert b.error.message == ""
+    assert "It also costs you 1 Spirit Stress" in b.explanation.value
+    assert "(+1 Spirit Stress)" in b.history.value
+
+
+def test_turn_board_new_round_and_reorder():
+    b = TurnBoard("A, B")
+    b.next_turn()
+    b.next_turn()
+    assert "Round 2</b>: A is acting" in b.board.value
+    b.order.value = "B, A"
+    b.reorder_button.click()
+    assert b.encounter.order == ("B", "A")
+    b.order.value = "B, C"
+    b.reorder()
+    assert "order must name the same combatants" in b.error.message
+    b.order.value = "A, A"
+    b.start()
+    assert "names must not repeat, got A twice" in b.error.message
+
+
+# --- Weapon builder -----------------------------------------------------------------------
+
+def test_weapon_builder_shows_zones_and_tags():
+    wb = WeaponBuilder()
+    assert "Fights at Engaged, Near." in wb.summary.value
+    assert "Reach (Positioning)" in wb.explanation.value
+    wb.zone.value = "Ranged"
+    wb.tag1.value = "Piercing"
+    assert "Fights at Far, Distant." in wb.summary.value
+    assert "Starts with 6 uses of ammunition" in wb.explanation.value
+    assert "−1 Effective Tier" in wb.summary.value
+    wb.out_of_zone.value = "per_zone"
+    assert "−2 Effective Tier" in wb.summary.value  # Engaged is two zones from Far
+
+
+def test_weapon_builder_errors_and_improvised():
+    wb = WeaponBuilder()
+    wb.tag1.value = "(none)"
+    assert "tags must be one or two for a weapon, got 0" in wb.error.message
+    wb.tag1.value = "Reach"
+    wb.tag2.value = "Reach"
+    assert "tags must not repeat" in wb.error.message
+    wb.improvised.value = True
+    assert wb.error.message == "" and "(improvised)" in wb.summary.value
+    assert "Breaks on Failure or Catastrophic" in wb.explanation.value
+    wb.zone.value = "Sidearm"
+    assert "zone of an improvised weapon must be Melee or Thrown" in wb.error.message
+
+
+def test_turn_board_saves_and_loads_json():
+    import base64
+    import json
+    b = TurnBoard("Vela, Mar")
+    b.spend()
+    b.next_turn()
+    saved = b.saved_json()
+    assert json.loads(saved)["acting"] == "Mar"
+    link = b.download.value
+    assert "download='tsl-board.json'" in link
+    assert base64.b64decode(link.split("base64,")[1].split("'")[0]).decode() == saved
+    fresh = TurnBoard("X")
+    fresh.load_json(saved)
+    assert fresh.encounter == b.encounter
+    assert "Mar is acting" in fresh.board.value and fresh.who.value == "Mar"
+    fresh.load_json("not json")
+    assert "got text that is not JSON" in fresh.error.message
+    fresh.load_json('{"order": ["A"], "round": 0, "acting": "A", "used": {}}')
+    assert "round must be 1 or more, got 0" in fresh.error.message

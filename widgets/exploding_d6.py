@@ -1,0 +1,531 @@
+"""The exploding-d6 chapter's tools: initiative, the attack pipeline, reactions and throwing.
+
+Each tool gathers its inputs, makes its rules call in :mod:`rulescore.systems.exploding_d6`
+and renders what comes back: the odds before the roll, the result and its explanation.
+"""
+
+from __future__ import annotations
+
+import html
+from fractions import Fraction
+from typing import Sequence
+
+import ipywidgets as w
+
+from rulescore.errors import RulesError, parse_int_list, parse_int_text
+from rulescore.systems import exploding_d6 as x6
+from rulescore.text import odds, percent
+
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, labelled_text,
+                     section, tool_layout, button)
+
+WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
+CRIT = "#6a1b9a"
+_BOX = ("display:inline-block;min-width:1.6em;padding:2px 5px;margin:2px;border:1px solid #444;"
+        "border-radius:4px;text-align:center;")
+
+
+def chain_html(chain: Sequence[int], kind: str = "") -> str:
+    """One exploding die as its chain (6→6→5 = 17), coloured by what it scored."""
+    faces = "→".join(map(str, chain))
+    text = f"{faces} = {sum(chain)}" if len(chain) > 1 else faces
+    style = _BOX
+    if kind == "hit":
+        style += f"background:{SUCCESS};color:white;"
+    elif kind in ("critical", "megacritical"):
+        style += f"background:{CRIT};color:white;font-weight:700;"
+    elif kind == "miss":
+        style += "opacity:.6;"
+    title = f"{kind}" if kind else "die"
+    return f'<span class="rulebook-chain" style="{style}" title="{title}">{html.escape(text)}</span>'
+
+
+def _int(label: str, field: w.Text, minimum: int = 0, blank: int | None = None) -> int:
+    value = parse_int_text(label, field.value, blank=blank)
+    if value < minimum:
+        raise RulesError(f"{label} must be {minimum} or more, got {value}")
+    return value
+
+
+def _odds_table(rows: list[tuple[str, Fraction]], head: str) -> str:
+    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{percent(p)}</td><td>{p}</td></tr>"
+                   for k, p in rows)
+    return (f"<table class='rulebook-odds'><thead><tr><th>{html.escape(head)}</th>"
+            f"<th>Chance</th><th>Exact</th></tr></thead><tbody>{body}</tbody></table>")
+
+
+class InitiativeRoller(w.VBox):
+    """Roll initiative for several combatants: each rolls Quickness in exploding d6; ties go to
+    Quickness, then Deftness. Each die is shown as its chain."""
+
+    def __init__(self, combatants: str = "Rogue 4 3; Robber 3 2; Hagen 3 4") -> None:
+        self.combatants = labelled_text("Combatants", combatants,
+                                        "name Quickness Deftness; …", width="34em")
+        self.combatants.continuous_update = False
+        self.help = w.HTML("<small>One combatant a group, separated by <code>;</code>: a name, "
+                           "then Quickness and Deftness.</small>")
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("faces in order, e.g. 4, 5, 1, 6, 6, 5, …")
+        self.result = w.HTML(WAITING)
+        self.explanation = ExplanationView()
+        self.people: list[tuple[str, int, int]] = []
+        self.last: x6.InitiativeOrder | None = None
+        super().__init__([self.combatants, self.help, self.error,
+                          section("Odds before you roll", self.odds),
+                          section("Roll", self.entry),
+                          section("Order", self.result, self.explanation)],
+                         layout=tool_layout())
+        self.add_class("rulebook-x6-initiative")
+        self.combatants.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def _parse(self) -> list[tuple[str, int, int]]:
+        people = []
+        for i, part in enumerate(p for p in self.combatants.value.split(";") if p.strip()):
+            bits = part.split()
+            if len(bits) != 3:
+                raise RulesError(f"Combatants: entry {i + 1} must be a name, Quickness and "
+                                 f"Deftness, got '{part.strip()}'")
+            name = bits[0]
+            q = parse_int_text(f"Quickness of {name}", bits[1])
+            d = parse_int_text(f"Deftness of {name}", bits[2])
+            if not 1 <= q <= 12:
+                raise RulesError(f"Quickness of {name} must be from 1 to 12, got {q}")
+            people.append((name, q, d))
+        if not people:
+            raise RulesError("Combatants is empty: type e.g. Rogue 4 3; Robber 3 2")
+        return people
+
+    def update(self) -> None:
+        """Read the combatants; show each one's dice and average initiative."""
+        self.error.clear()
+        self.result.value = WAITING
+        self.explanation.clear()
+        try:
+            self.people = self._parse()
+            means = [(n, q, x6.initiative_mean(q)) for n, q, _ in self.people]
+        except RulesError as exc:
+            self.people = []
+            self.error.show(str(exc))
+            self.odds.value = ""
+            return
+        rows = "".join(f"<li>{html.escape(n)}: {q} dice, {float(m):.1f} on average</li>"
+                       for n, q, m in means)
+        self.odds.value = f"<ul class='rulebook-x6-init-odds'>{rows}</ul>"
+
+    def roll(self, request: dict) -> None:
+        """Roll (``{"seed": n}``) or read typed faces (``{"dice": [...]}``)."""
+        if not self.people:
+            self.entry.error.show("Fix the combatants first.")
+            return
+        need = sum(q for _, q, _ in self.people)
+        try:
+            if "seed" in request:
+                chains = x6.roll_dice(request["seed"], need).chains
+            else:
+                chains = x6.chains_from_faces(request["dice"])
+            self.last = x6.initiative_table(self.people, [sum(c) for c in chains])
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.result.value = WAITING
+            self.explanation.clear()
+            return
+        by_name, start = {}, 0
+        for name, q, _ in self.people:
+            by_name[name] = chains[start:start + q]
+            start += q
+        rows = "".join(
+            f"<tr><td>{i}</td><td>{html.escape(r.name)}</td><td>"
+            + "".join(chain_html(c) for c in by_name[r.name])
+            + f"</td><td class='rulebook-x6-init-total'><b>{r.value}</b></td></tr>"
+            for i, r in enumerate(self.last.rolls, start=1))
+        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        ties = "".join(f"<div>Tied on everything: {', '.join(map(html.escape, t))} — "
+                       f"roll off at the table.</div>" for t in self.last.ties)
+        self.result.value = (f"<table class='rulebook-x6-order'><thead><tr><th>Turn</th>"
+                             f"<th>Combatant</th><th>Dice (chains)</th><th>Initiative</th></tr>"
+                             f"</thead><tbody>{rows}</tbody></table>{ties}<small>({how})</small>")
+        self.explanation.show(self.last.trace)
+
+
+_MODES = [("Hand-to-hand", "melee"), ("Single shot", "single"), ("Burst", "burst")]
+_COVERS = [("No cover", 0), ("6+ light / Hunkered", 6), ("5+ half hidden / shield", 5),
+           ("4+ mostly hidden", 4)]
+
+
+class AttackPipeline(w.VBox):
+    """One attack from the hit roll to the wounds: hit roll → cover roll → protection → wounds,
+    criticals kept apart, and recoil carried across a round's attacks."""
+
+    def __init__(self, skill: int = 3, weapon_dice: int = 2, mode: str = "single",
+                 cover: int = 0, pool: int = 2) -> None:
+        self.skill = labelled_text("Skill", str(skill), width="16em")
+        self.weapon = labelled_text("Weapon dice", str(weapon_dice), width="16em")
+        self.mode = w.Dropdown(options=_MODES, value=mode, description="Attack mode",
+                               style={"description_width": "11em"},
+                               layout=w.Layout(width="21.5em"))
+        self.attack_number = labelled_text("Attack in a row", "1", width="16em")
+        self.compensation = labelled_text("Recoil compensation", "0", width="16em")
+        self.aim = labelled_text("Aim actions", "0", width="16em")
+        self.perception = labelled_text("Perception", "3", width="16em")
+        self.cover = w.Dropdown(options=_COVERS, value=cover, description="Target's cover",
+                                style={"description_width": "11em"},
+                                layout=w.Layout(width="21.5em"))
+        self.pool = labelled_text("Protection pool", str(pool), width="16em")
+        self.critical_pool = labelled_text("Of it against crits", "0", width="16em")
+        self.per_hit = labelled_text("Wounds a hit", "1", width="16em")
+        self.fields = [self.skill, self.weapon, self.attack_number, self.compensation, self.aim,
+                       self.perception, self.pool, self.critical_pool, self.per_hit]
+        for f in self.fields:
+            f.continuous_update = False
+        self.next_button = button("Next attack this round", "Count one more attack in a row")
+        self.round_button = button("New round", "Recoil does not carry into a new round")
+        self.error = ErrorLine()
+        self.setup_view = w.HTML()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("hit dice as chains, e.g. 4, 5, 6, 6, 5")
+        self.cover_dice = labelled_text("Cover dice", "", "criticals' dice first, then the "
+                                        "normal hits'", width="30em")
+        self.result = w.HTML(WAITING)
+        self.explanation = ExplanationView()
+        self.setup: x6.AttackSetup | None = None
+        self.last: x6.AttackResult | None = None
+        grid = w.GridBox([self.skill, self.weapon, self.mode, self.attack_number,
+                          self.compensation, self.aim, self.perception, self.cover, self.pool,
+                          self.critical_pool, self.per_hit],
+                         layout=w.Layout(grid_template_columns="repeat(auto-fill, 22em)",
+                                         grid_gap="2px 8px"))
+        super().__init__([grid, w.HBox([self.next_button, self.round_button]), self.error,
+                          self.setup_view,
+                          section("Odds before you roll", self.odds),
+                          section("Roll", self.entry, self.cover_dice),
+                          section("Result", self.result, self.explanation)],
+                         layout=tool_layout())
+        self.add_class("rulebook-x6-attack")
+        for f in self.fields:
+            f.observe(lambda _: self.update(), "value")
+        self.mode.observe(lambda _: self.update(), "value")
+        self.cover.observe(lambda _: self.update(), "value")
+        self.next_button.on_click(lambda _: self.next_attack())
+        self.round_button.on_click(lambda _: self.new_round())
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def next_attack(self) -> None:
+        """One more attack in a row this round (recoil grows)."""
+        try:
+            n = _int("Attack in a row", self.attack_number, 1)
+        except RulesError:
+            n = 0
+        self.attack_number.value = str(n + 1)
+
+    def new_round(self) -> None:
+        """A new round: recoil starts again."""
+        self.attack_number.value = "1"
+
+    def _pool(self) -> tuple[int, int, int]:
+        return (_int("Protection pool", self.pool), _int("Of it against crits",
+                                                         self.critical_pool),
+                _int("Wounds a hit", self.per_hit, 1))
+
+    def update(self) -> None:
+        """Assemble the attack and show its odds: hits and criticals, then wounds."""
+        self.error.clear()
+        self.result.value = WAITING
+        self.explanation.clear()
+        try:
+            mode = self.mode.value
+            aim = _int("Aim actions", self.aim) if mode != "burst" else 0
+            self.setup = x6.attack_setup(
+                _int("Skill", self.skill), _int("Weapon dice", self.weapon), mode,
+                attack_number=_int("Attack in a row", self.attack_number, 1),
+                compensation=_int("Recoil compensation", self.compensation),
+                aim_actions=aim, perception=_int("Perception", self.perception))
+            pool, cpool, per = self._pool()
+            s = self.setup
+            hit = x6.hit_odds(s.dice, s.min_roll, s.crit_at, s.burst)
+            wounds = x6.wound_distribution(s.dice, s.min_roll, s.crit_at, s.burst,
+                                           cover=self.cover.value or None, pool=pool,
+                                           critical_pool=cpool, wounds_per_hit=per) \
+                if s.dice <= 12 else None
+        except RulesError as exc:
+            self.setup = None
+            self.error.show(str(exc))
+            self.setup_view.value = self.odds.value = ""
+            return
+        s = self.setup
+        crit = "no criticals (burst)" if s.burst else f"critical on <b>{s.crit_at}+</b>"
+        self.setup_view.value = (f"<div class='rulebook-x6-setup'>Roll <b>{s.dice}</b> dice: "
+                                 f"hit on <b>{s.min_roll}+</b>, {crit}.</div>")
+        self.odds.value = self._odds_html(hit, wounds)
+
+    def _odds_html(self, hit: x6.HitOdds, wounds: x6.WoundOdds | None) -> str:
+        total = hit.total_hits()
+        head = (f"<p class='rulebook-headline'><b>At least one hit: {odds(hit.p_at_least(1))}; "
+                f"at least one critical: {odds(hit.p_criticals_at_least(1))}</b></p>")
+        rows = [(f"{n} hit{'s' if n != 1 else ''}", p) for n, p in total.items() if p]
+        out = head + "<details><summary>Odds of each number of hits</summary>" + \
+            _odds_table(rows, "Hits (with criticals)") + "</details>"
+        if wounds is not None:
+            wrows = [(str(k), p) for k, p in wounds.pmf.items()]
+            out += (f"<p class='rulebook-x6-wound-odds'>After cover and protection: at least one "
+                    f"wound {percent(wounds.p_at_least(1))}; {float(wounds.mean()):.2f} wounds on "
+                    f"average.</p><details><summary>Odds of each number of wounds</summary>"
+                    + _odds_table(wrows, "Wounds") +
+                    f"<small>Exact up to {wounds.explode_depth} explosions a die; the chance "
+                    f"of more ({percent(wounds.truncated)}) is not listed.</small></details>")
+        else:
+            out += "<p><small>Wound odds are worked out for up to 12 dice.</small></p>"
+        return out
+
+    def roll(self, request: dict) -> None:
+        """Roll the attack from a seed, or read the typed hit and cover dice."""
+        s = self.setup
+        if s is None:
+            self.entry.error.show("Fix the attack's inputs first.")
+            return
+        cover = self.cover.value or None
+        try:
+            pool, cpool, per = self._pool()
+            if "seed" in request:
+                rolled = x6.roll_attack(request["seed"], s.dice, min_roll=s.min_roll,
+                                        crit_at=s.crit_at, burst=s.burst, cover=cover)
+                chains, cover_faces = rolled.chains, list(rolled.plain)
+                self.cover_dice.value = ", ".join(map(str, cover_faces))
+            else:
+                chains = x6.chains_from_faces(request["dice"])
+                if len(chains) != s.dice:
+                    raise RulesError(f"My dice must hold {s.dice} dice (as chains), "
+                                     f"got {len(chains)}")
+                cover_faces = (parse_int_list("Cover dice", self.cover_dice.value)
+                               if cover and self.cover_dice.value.strip() else [])
+            self.last = x6.resolve_attack([sum(c) for c in chains], min_roll=s.min_roll,
+                                          crit_at=s.crit_at, burst=s.burst, cover=cover,
+                                          cover_faces=cover_faces, pool=pool,
+                                          critical_pool=cpool, wounds_per_hit=per)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.result.value = WAITING
+            self.explanation.clear()
+            return
+        r = self.last
+        dice = "".join(chain_html(c, kind) for c, (_, kind, _) in zip(chains, r.hit.dice))
+        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        stages = [f"<li>Hit roll: <b>{html.escape(r.hit.announcement)}</b> {dice}</li>"]
+        if r.cover is not None:
+            stages.append(f"<li>Cover {cover}+: {r.cover.prevented_criticals} crit(s) and "
+                          f"{r.cover.prevented_hits} normal hit(s) stopped</li>")
+        stages.append(f"<li>Protection: {r.protection.spent} unit(s) spent, "
+                      f"{r.protection.pool_left} left</li>")
+        self.result.value = (f"<ol class='rulebook-x6-stages'>{''.join(stages)}</ol>"
+                             f"<div class='rulebook-total' style='font-size:140%'>Wounds "
+                             f"<b>{r.value}</b></div><small>({how})</small>")
+        self.explanation.show(r.trace)
+
+
+_REACTIONS = [("Dodge", "dodge"), ("Parry", "parry"), ("Shield parry", "shield parry")]
+
+
+class ReactionHelper(w.VBox):
+    """Answer a melee attack's hits with a dodge, a parry or a shield parry: the odds of the hits
+    left, then the roll."""
+
+    def __init__(self, kind: str = "shield parry", hits: int = 3, criticals: int = 0,
+                 dice: int = 4) -> None:
+        self.kind = w.Dropdown(options=_REACTIONS, value=kind, description="Reaction",
+                               style={"description_width": "11em"})
+        self.hits = labelled_text("Attacker's normal hits", str(hits), width="18em",
+                                  label_width="13em")
+        self.criticals = labelled_text("Attacker's criticals", str(criticals), width="18em",
+                                       label_width="13em")
+        self.dice = labelled_text("Your dice", str(dice), "Dodge value or parry dice",
+                                  width="18em", label_width="13em")
+        self.min_roll = labelled_text("Your minimum roll", "5", width="18em",
+                                      label_width="13em")
+        for f in (self.hits, self.criticals, self.dice, self.min_roll):
+            f.continuous_update = False
+        self.note = w.HTML()
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry()
+        self.result = w.HTML(WAITING)
+        self.explanation = ExplanationView()
+        self.last = None
+        super().__init__([self.kind, self.hits, self.criticals, self.dice, self.min_roll,
+                          self.note, self.error, section("Odds before you roll", self.odds),
+                          section("Roll", self.entry),
+                          section("Result", self.result, self.explanation)],
+                         layout=tool_layout())
+        self.add_class("rulebook-x6-reaction")
+        for f in (self.kind, self.hits, self.criticals, self.dice, self.min_roll):
+            f.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def _inputs(self) -> tuple[int, int, int, int]:
+        return (_int("Attacker's normal hits", self.hits),
+                _int("Attacker's criticals", self.criticals), _int("Your dice", self.dice),
+                _int("Your minimum roll", self.min_roll, 1))
+
+    def update(self) -> None:
+        self.error.clear()
+        self.result.value = WAITING
+        self.explanation.clear()
+        notes = {"dodge": "Roll your Dodge value in exploding d6; your minimum roll rises by "
+                          "every hit the attacker scored. One success and the attack misses.",
+                 "parry": "Roll your weapon as if attacking; each success removes one normal "
+                          "hit. Criticals always get through.",
+                 "shield parry": "Roll one d6 a hit (criticals apart); each die at the shield's "
+                                 "cover (a round shield: 5+) stops a hit. 'Your dice' is "
+                                 "not used."}
+        self.note.value = f"<small>{notes[self.kind.value]}</small>"
+        try:
+            h, c, n, m = self._inputs()
+            dist = x6.reaction_odds(self.kind.value, n, h, c, m)
+        except RulesError as exc:
+            self.error.show(str(exc))
+            self.odds.value = ""
+            return
+        none_left = dist.get(0, Fraction(0))
+        rows = [(f"{k} hit{'s' if k != 1 else ''} left", p) for k, p in dist.items()]
+        self.odds.value = (f"<p class='rulebook-headline'><b>Chance that nothing gets through: "
+                           f"{odds(none_left)}</b></p>" + _odds_table(rows, "Hits left"))
+
+    def roll(self, request: dict) -> None:
+        try:
+            h, c, n, m = self._inputs()
+            shield = self.kind.value == "shield parry"
+            if "seed" in request:
+                rolled = x6.roll_dice(request["seed"], 0 if shield else n, h + c if shield else 0)
+                dice = list(rolled.plain) if shield else list(rolled.totals)
+                chains = [(f,) for f in rolled.plain] if shield else list(rolled.chains)
+            else:
+                chains = ([(f,) for f in request["dice"]] if shield
+                          else list(x6.chains_from_faces(request["dice"])))
+                dice = [sum(ch) for ch in chains]
+                if not shield and len(dice) != n:
+                    raise RulesError(f"My dice must hold {n} dice (as chains), got {len(dice)}")
+            self.last = x6.reaction(self.kind.value, dice, h, c, m)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.result.value = WAITING
+            self.explanation.clear()
+            return
+        r = self.last
+        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        colour = SUCCESS if r.value == 0 else ERROR
+        self.result.value = (f"<div>{''.join(chain_html(ch) for ch in chains)}</div>"
+                             f"<div class='rulebook-total' style='font-size:140%;color:{colour}'>"
+                             f"Hits left <b>{r.value}</b> ({r.criticals} critical)</div>"
+                             f"<small>({how})</small>")
+        self.explanation.show(r.trace)
+
+
+def clock_svg(clock: int | None = None, metres: int | None = None) -> str:
+    """A clock face around the target, the thrower below it, and where a deviated throw lands
+    (inline SVG, so it works live and in the static book)."""
+    cx, cy, scale = 150, 130, 15
+    parts = [f'<circle cx="{cx}" cy="{cy}" r="{6 * scale}" fill="none" stroke="#999"/>']
+    for h in range(1, 13):
+        dx, dy = x6.deviation_offset(h, 6)
+        x, y = cx + dx * scale * 1.17, cy - dy * scale * 1.17
+        weight = "700" if h == clock else "400"
+        parts.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" text-anchor="middle" '
+                     f'font-weight="{weight}">{h}</text>')
+    parts.append(f'<circle cx="{cx}" cy="{cy}" r="5" fill="#1565c0"><title>target</title>'
+                 f'</circle>')
+    parts.append(f'<text x="{cx + 8}" y="{cy - 6}" font-size="11" fill="#1565c0">target</text>')
+    parts.append(f'<rect x="{cx - 5}" y="272" width="10" height="10" fill="#444"/>'
+                 f'<text x="{cx + 10}" y="281" font-size="11">thrower</text>'
+                 f'<line x1="{cx}" y1="270" x2="{cx}" y2="246" stroke="#444" '
+                 f'stroke-dasharray="4 3"/>')
+    label = "Clock face seen from the thrower"
+    if clock is not None and metres is not None:
+        dx, dy = x6.deviation_offset(clock, metres)
+        x, y = cx + dx * scale, cy - dy * scale
+        parts.append(f'<line x1="{cx}" y1="{cy}" x2="{x:.1f}" y2="{y:.1f}" stroke="{ERROR}" '
+                     f'stroke-width="2"/><circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{ERROR}">'
+                     f'<title>lands here</title></circle>')
+        label = f"Lands {metres} m towards {clock} o'clock from the target"
+    return (f'<svg class="rulebook-x6-clock" role="img" aria-label="{html.escape(label)}" '
+            f'viewBox="0 0 300 290" style="width:300px">{"".join(parts)}</svg>')
+
+
+class ThrowDeviation(w.VBox):
+    """Throw an object: one success hits; a miss deviates by a d12 clock face and d6 metres."""
+
+    def __init__(self, dice: int = 3, min_roll: int = 5) -> None:
+        self.dice = labelled_text("Throw dice", str(dice), width="16em")
+        self.min_roll = labelled_text("Minimum roll", str(min_roll), width="16em")
+        self.clock = labelled_text("d12 (clock)", "", "if it misses", width="16em")
+        self.metres = labelled_text("d6 (metres)", "", "if it misses", width="16em")
+        for f in (self.dice, self.min_roll):
+            f.continuous_update = False
+            f.observe(lambda _: self.update(), "value")
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("throw dice as chains, e.g. 2, 4, 1")
+        self.result = w.HTML(WAITING)
+        self.picture = w.HTML(clock_svg())
+        self.explanation = ExplanationView()
+        self.last: x6.Throw | None = None
+        super().__init__([self.dice, self.min_roll, self.error,
+                          section("Odds before you roll", self.odds),
+                          section("Roll", self.entry, w.HBox([self.clock, self.metres])),
+                          section("Result", self.result, self.picture, self.explanation)],
+                         layout=tool_layout())
+        self.add_class("rulebook-x6-throw")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def _inputs(self) -> tuple[int, int]:
+        return _int("Throw dice", self.dice), _int("Minimum roll", self.min_roll, 1)
+
+    def update(self) -> None:
+        self.error.clear()
+        self.result.value = WAITING
+        self.explanation.clear()
+        self.picture.value = clock_svg()
+        try:
+            n, m = self._inputs()
+            p = x6.hit_odds(n, m, m, True).p_at_least(1)
+        except RulesError as exc:
+            self.error.show(str(exc))
+            self.odds.value = ""
+            return
+        self.odds.value = (f"<p class='rulebook-headline'><b>Chance to hit: {odds(p)}</b></p>"
+                           f"<small>A miss lands 1 to 6 metres away, each of the 12 clock "
+                           f"directions equally likely.</small>")
+
+    def roll(self, request: dict) -> None:
+        try:
+            n, m = self._inputs()
+            if "seed" in request:
+                rolled = x6.roll_throw(request["seed"], n)
+                chains, totals = rolled.chains, rolled.totals
+                clock, metres = rolled.clock, rolled.metres
+                self.clock.value, self.metres.value = str(clock), str(metres)
+            else:
+                chains = x6.chains_from_faces(request["dice"])
+                if len(chains) != n:
+                    raise RulesError(f"My dice must hold {n} dice (as chains), got {len(chains)}")
+                totals = [sum(c) for c in chains]
+                clock = parse_int_text("d12 (clock)", self.clock.value, blank=0) or None
+                metres = parse_int_text("d6 (metres)", self.metres.value, blank=0) or None
+            self.last = x6.throw(list(totals), m, clock=clock, metres=metres)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.result.value = WAITING
+            self.explanation.clear()
+            return
+        r = self.last
+        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        verdict = ("On target" if r.hit else
+                   f"Missed: lands {r.metres} m {html.escape(r.direction)} of the target")
+        self.result.value = (f"<div>{''.join(chain_html(c) for c in chains)}</div>"
+                             f"<div class='rulebook-total' style='font-size:130%'>{verdict}</div>"
+                             f"<small>({how})</small>")
+        self.picture.value = clock_svg(r.clock, r.metres)
+        self.explanation.show(r.trace)

@@ -1,0 +1,541 @@
+"""The range-band chapter's tools: shot difficulty builder, dash and terrain helper, quick loading.
+
+Each tool gathers its inputs, makes one ``rulescore.systems.range_bands`` call for the odds (and,
+when the reader rolls, rolls the dice and resolves them), and renders what comes back. No rule
+lives here.
+"""
+
+from __future__ import annotations
+
+import html
+from fractions import Fraction
+
+import ipywidgets as w
+
+from rulescore.errors import RulesError, parse_int_text
+from rulescore.systems import range_bands as rb
+from rulescore.text import odds as odds_text
+
+from IPython.display import HTML, display
+
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
+                     labelled_text, section, steps_html, tool_layout)
+
+ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"),
+              ("nD is a fixed number, 3.5 × n rounded up", "average")]
+WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
+WIDE = "15em"
+
+
+def _dropdown(label: str, options, value, width: str = "36em") -> w.Dropdown:
+    return w.Dropdown(options=options, value=value, description=label,
+                      style={"description_width": WIDE}, layout=w.Layout(width=width))
+
+
+def _checkbox(label: str, value: bool = False) -> w.Checkbox:
+    return w.Checkbox(value=value, description=label, indent=False,
+                      layout=w.Layout(width="auto", margin="0 1.2em 0 0"))
+
+
+def _number(label: str, value: str, hint: str) -> w.Text:
+    field = labelled_text(label, value, hint, width="20em", label_width=WIDE)
+    field.continuous_update = False
+    return field
+
+
+def _band_options(ids) -> list[tuple[str, str]]:
+    return [(f"{b.name} ({b.metres})", b.band) for b in rb.bands() if b.band in ids]
+
+
+def outcomes_html(outcomes: dict[str, Fraction], headline: str) -> str:
+    """Each outcome with its exact chance, as a small table."""
+    rows = "".join(f"<tr><td>{html.escape(k[0].upper() + k[1:])}</td>"
+                   f"<td>{html.escape(odds_text(p))}</td></tr>" for k, p in outcomes.items())
+    return (f"<p class='rulebook-headline'><b>{html.escape(headline)}</b></p>"
+            f"<table class='rulebook-outcomes'><thead><tr><th>Result</th><th>Chance</th>"
+            f"</tr></thead><tbody>{rows}</tbody></table>")
+
+
+def dice_order_html(counts: dict[str, int]) -> str:
+    """Which dice to type, in order, for the My dice field."""
+    labels = {"skill_dice": "your dice", "difficulty_dice": "the difficulty's dice",
+              "stealth_dice": "Stealth", "cover_dice": "cover", "perception_dice": "Perception"}
+    parts = [f"{n} for {labels.get(k, k)}" for k, n in counts.items() if n]
+    if not parts:
+        return "<small>No dice are needed: press Roll to see the result.</small>"
+    return (f"<small>Roll {sum(counts.values())} six-sided dice: "
+            f"{html.escape(', then '.join(parts))}. Type them in that order.</small>")
+
+
+class _CheckTool(w.VBox):
+    """Shared frame: inputs, difficulty, odds before the roll, roll or my dice, the result."""
+
+    chart_title = "Margin: your total minus the difficulty's (green: success)"
+
+    def _frame(self, inputs: list[w.Widget], pool_label: str, pool_value: str,
+               before: list[w.Widget] | None = None, nd_rule: bool = True,
+               pool_first: bool = False) -> None:
+        self.pool = _number(pool_label, pool_value, "how many d6, e.g. 4")
+        self.bonus = _number("Bonus to your roll", "0", "e.g. 2 or -1")
+        self.nd_rule = _dropdown("How nD is rolled", ND_OPTIONS, "opposed", width="40em")
+        self.critical = _number("Critical at a margin of ±", "6", "our ruling: 6")
+        if not nd_rule:
+            self.nd_rule.layout.display = "none"
+            self.critical.layout.display = "none"
+        self.error = ErrorLine()
+        self.summary = w.HTML()
+        self.outcomes = w.HTML()
+        self.odds = OddsView()
+        self.dice_order = w.HTML()
+        self.entry = DiceEntry("e.g. 6, 4, 3, 2, 5, 1, 1")
+        self.result = w.HTML(WAITING)
+        self.explanation = ExplanationView()
+        self.counts: dict[str, int] | None = None
+        controls = ([self.pool, self.bonus] + inputs if pool_first else
+                    inputs + [self.pool, self.bonus]) + [self.nd_rule, self.critical]
+        super().__init__([
+            *controls, self.error, *(before or []), self.summary,
+            section("Odds before you roll", self.outcomes, self.odds),
+            section("Roll", self.dice_order, self.entry),
+            section("Result", self.result, self.explanation),
+        ], layout=tool_layout())
+        self._updating = False
+        for field in controls:
+            field.observe(self._changed, "value")
+        self.entry.on_request(self.roll)
+
+    def _rule(self) -> dict:
+        """The switchable rulings: how nD is rolled and where criticals start."""
+        return {"nd_rule": self.nd_rule.value,
+                "critical_margin": parse_int_text("Critical at a margin of", self.critical.value)}
+
+    def _changed(self, _change=None) -> None:
+        if not self._updating:
+            self.update()
+
+    def _ints(self) -> tuple[int, int]:
+        return (parse_int_text("Your dice", self.pool.value),
+                parse_int_text("Bonus to your roll", self.bonus.value, blank=0))
+
+    def _fail(self, exc: RulesError) -> None:
+        self.counts = None
+        self.error.show(str(exc))
+        self.summary.value = self.outcomes.value = self.odds.value = ""
+        self.dice_order.value = ""
+
+    def _show_odds(self, odds: rb.Odds, headline: str) -> None:
+        self.counts = dict(odds.dice)
+        self.outcomes.value = outcomes_html(odds.outcomes, headline)
+        if len(odds.margins.pmf) > 1:
+            self.odds.show(odds.margins, lambda m: m >= 0, self.chart_title, "Margin")
+        else:
+            self.odds.value = ""
+        self.dice_order.value = dice_order_html(self.counts)
+
+    def update(self) -> None:  # pragma: no cover - every tool overrides it
+        raise NotImplementedError
+
+    def _resolve(self, groups: dict[str, tuple[int, ...]]):  # pragma: no cover
+        raise NotImplementedError
+
+    def _headline(self, result) -> str:  # pragma: no cover
+        raise NotImplementedError
+
+    def roll(self, request: dict) -> None:
+        """Roll with a seed or read typed dice, then resolve and show the result."""
+        if self.counts is None:
+            self.entry.error.show("Fix the inputs above first.")
+            return
+        try:
+            rolled = rb.roll_groups(self.counts, **request)
+            result = self._resolve(rolled.groups)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.result.value = WAITING
+            self.explanation.clear()
+            return
+        self.last = result
+        good = getattr(result, "hit", None)
+        if good is None:
+            good = getattr(result, "hidden", None)
+        if good is None:
+            good = result.check.success if getattr(result, "check", None) else True
+        colour = SUCCESS if good else ERROR
+        self.result.value = (f"<div class='rulebook-total' style='font-size:130%;color:{colour}'>"
+                             f"{html.escape(self._headline(result))}</div>")
+        self.explanation.show(rolled.trace + result.trace)
+        self._after(result)
+
+    def _after(self, result) -> None:
+        """Carry state forward after a roll (the stealth streak); nothing by default."""
+
+    def _clear_result(self) -> None:
+        self.result.value = WAITING
+        self.explanation.clear()
+        self.entry.error.clear()
+
+
+def band_picture(target_band: str, optimal: tuple[str, ...], cover: str,
+                 difficulty: rb.ShotDifficulty | None) -> str:
+    """The bands from the shooter outward as inline SVG: optimal bands, target, cover."""
+    bands = rb.bands()
+    col, left, top, height = 92, 86, 34, 118
+    width = left + col * len(bands) + 10
+    parts = [f'<defs><pattern id="rb-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+             f'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" '
+             f'stroke="#6d4c41" stroke-width="3"/></pattern></defs>']
+    target_x = None
+    for i, b in enumerate(bands):
+        x = left + i * col
+        best = b.band in optimal
+        fill = "#c8e6c9" if best else ("#eceff1" if b.band != "extreme" else "#f3e5f5")
+        parts.append(f'<rect x="{x}" y="{top}" width="{col - 4}" height="{height}" rx="4" '
+                     f'fill="{fill}" stroke="#78909c"><title>{html.escape(b.name)}</title></rect>')
+        parts.append(f'<text x="{x + col / 2 - 2}" y="{top + 16}" font-size="12" '
+                     f'text-anchor="middle" font-weight="600">{html.escape(b.name)}</text>')
+        parts.append(f'<text x="{x + col / 2 - 2}" y="{top + 30}" font-size="10.5" '
+                     f'text-anchor="middle">{html.escape(b.metres)}</text>')
+        if best:
+            parts.append(f'<text x="{x + col / 2 - 2}" y="{top + height - 8}" font-size="11" '
+                         f'text-anchor="middle" fill="{SUCCESS}" font-weight="600">optimal</text>')
+        if b.band == target_band:
+            target_x = x + col / 2 - 2
+    cy = top + 62
+    parts.append(f'<circle cx="40" cy="{cy}" r="15" fill="#1565c0"/>'
+                 f'<text x="40" y="{cy + 5}" font-size="14" fill="white" font-weight="700" '
+                 f'text-anchor="middle">S</text>'
+                 f'<text x="40" y="{cy + 32}" font-size="11" text-anchor="middle">shooter</text>')
+    if target_x is not None:
+        parts.append(f'<line x1="56" y1="{cy}" x2="{target_x - 17}" y2="{cy}" stroke="#455a64" '
+                     f'stroke-dasharray="5 4"/>')
+        if cover != "none":
+            counts = difficulty is not None and difficulty.cover_dice > 0
+            parts.append(f'<rect x="{target_x - 32}" y="{cy - 20}" width="10" height="40" '
+                         f'fill="url(#rb-hatch)" stroke="#6d4c41" '
+                         f'opacity="{1 if counts else 0.35}"/>')
+            label = f"{cover} cover " + (f"+{difficulty.cover_dice}D" if counts else
+                                         "(no effect)")
+            parts.append(f'<text x="{target_x}" y="{cy + 44}" font-size="10.5" '
+                         f'text-anchor="middle" fill="#4e342e">{html.escape(label)}</text>')
+        parts.append(f'<circle cx="{target_x}" cy="{cy}" r="15" fill="#c62828"/>'
+                     f'<text x="{target_x}" y="{cy + 5}" font-size="14" fill="white" '
+                     f'font-weight="700" text-anchor="middle">T</text>'
+                     f'<text x="{target_x}" y="{cy + 30}" font-size="11" '
+                     f'text-anchor="middle">target</text>')
+    head = (f"Difficulty {difficulty.value}D" if difficulty is not None else "")
+    parts.append(f'<text x="6" y="20" font-size="15" font-weight="700">{html.escape(head)}</text>')
+    names = ", ".join(rb.band(o).name.lower() for o in optimal)
+    label = (f"Shooter on the left; target at {rb.band(target_band).name.lower()}; "
+             f"optimal {names}; {cover} cover. {head}")
+    return (f'<svg class="rulebook-band-picture" role="img" aria-label="{html.escape(label)}" '
+            f'viewBox="0 0 {width} {top + height + 6}" style="width:100%;max-width:{width}px">'
+            f'{"".join(parts)}</svg>')
+
+
+class ShotBuilder(_CheckTool):
+    """Build a shot's difficulty in dice, see the bands, the odds, then roll the shot."""
+
+    def __init__(self, target: str = "distant", optimal: str = "close",
+                 second_optimal: str = "none", cover: str = "light", pool: str = "4") -> None:
+        self.target = _dropdown("Target's band", _band_options(rb.BAND_IDS), target)
+        self.optimal = _dropdown("Optimal band", _band_options(rb.COMBAT_BANDS), optimal)
+        self.optimal2 = _dropdown("Second optimal band",
+                                  [("none", "none")] + _band_options(rb.COMBAT_BANDS),
+                                  second_optimal)
+        self.cover = _dropdown("Target's cover", [(f"{n} (+{rb.cover_dice(n)}D)", n) for n in
+                                                  ("none", "light", "medium", "heavy")], cover)
+        self.movement = _dropdown("Target this turn", [("stays put", "still"),
+                                                       ("takes one move", "move"),
+                                                       ("dashes", "dash")], "still")
+        self.weapon = _dropdown("Weapon", [("firearm", "firearm"), ("crossbow", "crossbow"),
+                                           ("bow", "bow"), ("other", "other")], "firearm")
+        self.snapshot = _checkbox("Snapshot (+1D, one action)")
+        self.called = _checkbox("Called shot (+2D)")
+        self.area = _checkbox("Area fire (+2D)")
+        self.aim = _checkbox("Aim action first (+2 to the roll)")
+        self.hidden = _checkbox("Target is hidden (area fire only)")
+        self.aim_rounds = _number("Rounds spent aiming", "0", "3 or more: −1D")
+        self.gm_dice = _number("GM's adjustment (dice)", "0", "e.g. -1 for a crowd")
+        self.situation = _dropdown("If it misses", [
+            ("a single target in the open", "single"), ("a rider", "horseman"),
+            ("into close contact", "close_contact"), ("into a crowd or wrestling match", "crowd"),
+            ("a target in cover", "cover")], "single")
+        self.miss_reading = _dropdown("A miss by three means", [
+            ("short by 1 to 3 (our ruling)", "up_to"), ("short by exactly 3", "exactly")],
+            "up_to")
+        self.picture = w.HTML()
+        self.plan: rb.ShotPlan | None = None
+        inputs = [self.target, self.optimal, self.optimal2, self.cover, self.movement,
+                  self.weapon,
+                  w.HBox([self.snapshot, self.called, self.area, self.aim, self.hidden],
+                         layout=w.Layout(flex_flow="row wrap")),
+                  self.aim_rounds, self.gm_dice, self.situation, self.miss_reading]
+        self._frame(inputs, "Your dice (shooting skill)", pool, before=[self.picture])
+        for box in (self.snapshot, self.called, self.area, self.aim, self.hidden):
+            box.observe(self._changed, "value")
+        self.add_class("rulebook-range-shot")
+        self.update()
+
+    def _optimal_bands(self) -> tuple[str, ...]:
+        second = () if self.optimal2.value == "none" else (self.optimal2.value,)
+        return (self.optimal.value,) + second
+
+    def update(self) -> None:
+        """Read every input and show the difficulty, the picture and the odds."""
+        self.error.clear()
+        self._clear_result()
+        try:
+            pool, bonus = self._ints()
+            self.plan = rb.plan_shot(
+                self.target.value, self._optimal_bands(), self.cover.value,
+                self.snapshot.value, self.called.value, skill_pool=pool, roll_bonus=bonus,
+                situation=self.situation.value, miss_reading=self.miss_reading.value,
+                **self._rule(),
+                target_movement=self.movement.value, area_fire=self.area.value,
+                aim_action=self.aim.value, weapon=self.weapon.value,
+                target_hidden=self.hidden.value,
+                aim_rounds=parse_int_text("Rounds spent aiming", self.aim_rounds.value, blank=0),
+                gm_dice=parse_int_text("GM's adjustment", self.gm_dice.value, blank=0))
+        except RulesError as exc:
+            self.plan = None
+            self.picture.value = band_picture(self.target.value, self._optimal_bands(),
+                                              self.cover.value, None)
+            self._fail(exc)
+            return
+        d = self.plan.difficulty
+        self.picture.value = band_picture(self.target.value, self._optimal_bands(),
+                                          self.cover.value, d)
+        bonus = f", {self.plan.roll_bonus:+d} to your roll" if self.plan.roll_bonus else ""
+        self.summary.value = (f"<div class='rulebook-difficulty' style='font-size:125%'>"
+                              f"Difficulty <b>{d.value}D</b>{html.escape(bonus)} · "
+                              f"{d.actions} action{'s' if d.actions > 1 else ''}</div>"
+                              f"<details><summary>How the difficulty is built</summary>"
+                              f"{_steps(d.trace)}</details>")
+        self._show_odds(self.plan.odds, f"Chance to hit: {odds_text(self.plan.odds.success)}")
+
+    def _resolve(self, groups):
+        return rb.shot(self.plan.difficulty.value, groups["skill_dice"],
+                       groups["difficulty_dice"], self.plan.roll_bonus,
+                       area_fire=self.area.value, situation=self.situation.value,
+                       miss_reading=self.miss_reading.value, **self._rule())
+
+    def _headline(self, result: rb.ShotResult) -> str:
+        if result.hit and result.outcome == "area hit":
+            return f"Area hit: every target is hit as if by {result.value} (margin {result.margin})"
+        if result.hit:
+            return f"{result.outcome.capitalize()} by {result.margin}"
+        return f"Missed by {-result.margin}: {result.miss.outcome}"
+
+
+def _steps(trace) -> str:
+    return steps_html(trace)
+
+
+class DashHelper(_CheckTool):
+    """A dash or a crossing of impassable terrain: the check, its odds and where you end up."""
+
+    def __init__(self, kind: str = "dash", start: str = "distant", terrain: str = "hard",
+                 pool: str = "4") -> None:
+        self.kind = _dropdown("Movement", [("Dash (two actions, two bands)", "dash"),
+                                           ("Cross impassable terrain (two actions, one band)",
+                                            "impassable")], kind, width="40em")
+        self.start = _dropdown("Starting band", _band_options(rb.BAND_IDS[:-1]), start)
+        self.direction = _dropdown("Direction", [("closer", "closer"), ("away", "away")],
+                                   "closer")
+        self.terrain = _dropdown("Terrain", self._terrain_options(kind), terrain, width="40em")
+        self.wounded = _checkbox("Seriously or lethally wounded")
+        self.covered = _checkbox("The impassable terrain gives cover")
+        inputs = [self.kind, self.start, self.direction, self.terrain,
+                  w.HBox([self.wounded, self.covered])]
+        self._frame(inputs, "Your dice (Acrobatics, Athletics or Swimming)", pool)
+        self.kind.unobserve_all("value")
+        self.kind.observe(lambda _: self._kind_changed(), "value")
+        for box in (self.wounded, self.covered):
+            box.observe(lambda _: self.update(), "value")
+        self.add_class("rulebook-range-dash")
+        self._kind_changed()
+
+    @staticmethod
+    def _terrain_options(kind: str) -> list[tuple[str, str]]:
+        return [(f"{t.name}: {t.difficulty}D — {t.examples}" if t.difficulty else
+                 f"{t.name}: no check — {t.examples}", t.terrain) for t in rb.terrains(kind)]
+
+    def _kind_changed(self) -> None:
+        kind = self.kind.value
+        options = self._terrain_options(kind)
+        current = self.terrain.value
+        values = [v for _, v in options]
+        self._updating = True
+        self.terrain.options = options
+        self._updating = False
+        self.terrain.value = current if current in values else values[0]
+        self.wounded.layout.display = "flex" if kind == "dash" else "none"
+        self.covered.layout.display = "flex" if kind == "impassable" else "none"
+        self.update()
+
+    def update(self) -> None:
+        """Read the inputs and show the odds of each result."""
+        self.error.clear()
+        self._clear_result()
+        try:
+            pool, bonus = self._ints()
+            odds = rb.terrain_odds(self.kind.value, self.terrain.value, pool, bonus,
+                                   **self._rule())
+        except RulesError as exc:
+            self._fail(exc)
+            return
+        full = odds.outcomes["full move"]
+        self.summary.value = ""
+        self._show_odds(odds, f"Chance of the full move: {odds_text(full)}")
+
+    def _resolve(self, groups):
+        common = dict(skill_dice=groups["skill_dice"], difficulty_dice=groups["difficulty_dice"],
+                      roll_bonus=parse_int_text("Bonus to your roll", self.bonus.value, blank=0),
+                      **self._rule())
+        if self.kind.value == "dash":
+            return rb.dash(self.start.value, self.direction.value, self.terrain.value,
+                           seriously_wounded=self.wounded.value, **common)
+        return rb.cross_impassable(self.start.value, self.direction.value, self.terrain.value,
+                                   terrain_gives_cover=self.covered.value, **common)
+
+    def _headline(self, result: rb.MoveResult) -> str:
+        text = (f"Moved {result.value} band{'s' if result.value != 1 else ''}: now at "
+                f"{rb.band(result.end).name.lower()} ({result.actions} actions)")
+        if result.prone:
+            text += f"; prone, {result.damage_dice}D damage"
+        if result.bleeds:
+            text += f"; bleeds {result.bleeds} wound"
+        return text
+
+
+class QuickLoadHelper(_CheckTool):
+    """Quick loading: the 4D check, the odds of each result and the actions it takes."""
+
+    def __init__(self, weapon: str = "crossbow", reload_time: str = "3", pool: str = "4") -> None:
+        self.weapon = _dropdown("Weapon", [("bow (Archery, Agility)", "bow"),
+                                           ("firearm (Firearms, Agility)", "firearm"),
+                                           ("crossbow (Crossbows, Vigor)", "crossbow")], weapon)
+        self.reload_time = _number("Normal reload (actions)", reload_time, "e.g. 3")
+        self._frame([self.weapon, self.reload_time], "Your dice (the loading skill)", pool)
+        self.add_class("rulebook-range-quickload")
+        self.update()
+
+    def update(self) -> None:
+        """Read the inputs and show the odds of each result."""
+        self.error.clear()
+        self._clear_result()
+        try:
+            pool, bonus = self._ints()
+            parse_int_text("Normal reload", self.reload_time.value)
+            odds = rb.quick_load_odds(self.weapon.value, pool, bonus, **self._rule())
+        except RulesError as exc:
+            self._fail(exc)
+            return
+        names = {"critical success": "critical success: loaded at once, no action",
+                 "success": "success: loaded in half the time",
+                 "failure": "failure: half the time wasted",
+                 "critical failure": "fumble: foiled, a Reliability failure"}
+        shown = {names[k]: p for k, p in odds.outcomes.items()}
+        self.summary.value = ""
+        self._show_odds(rb.Odds(shown, odds.margins, odds.dice),
+                        f"Chance to load faster: {odds_text(odds.success)}")
+
+    def _resolve(self, groups):
+        return rb.quick_load(self.weapon.value,
+                             parse_int_text("Normal reload", self.reload_time.value),
+                             groups["skill_dice"], groups["difficulty_dice"],
+                             parse_int_text("Bonus to your roll", self.bonus.value, blank=0),
+                             **self._rule())
+
+    def _headline(self, result: rb.QuickLoadResult) -> str:
+        if result.loaded:
+            return (f"Loaded in {result.value} action{'s' if result.value != 1 else ''} "
+                    f"({result.outcome})")
+        extra = "; Reliability failure" if result.reliability_failure else ""
+        return f"Not loaded: {result.value} action{'s' if result.value != 1 else ''} wasted{extra}"
+
+
+class StealthHelper(_CheckTool):
+    """Stealth against Perception: cover, the odds of hiding, and the streak toward unaware."""
+
+    chart_title = "Margin: Stealth (with cover) minus Perception (green: hidden)"
+
+    def __init__(self, pool: str = "3", perception: str = "3", cover: str = "light") -> None:
+        self.perception = _number("Observer's Perception dice", perception, "e.g. 3")
+        self.perception_bonus = _number("Observer's bonus", "0", "e.g. 1")
+        self.cover = _dropdown("Hider's cover", [
+            (f"{n} (+{rb.cover_dice(n)} {'die' if rb.cover_dice(n) == 1 else 'dice'})", n)
+            for n in ("none", "light", "medium", "heavy")], cover)
+        self.movement = _dropdown("Hider this turn", [("stays put", "still"),
+                                                      ("takes one move", "move"),
+                                                      ("dashes", "dash")], "still")
+        self.close_contact = _checkbox("In close contact with the observer")
+        self.streak = _number("Successes in a row so far", "0", "0, 1, …")
+        inputs = [self.perception, self.perception_bonus, self.cover, self.movement,
+                  self.close_contact, self.streak]
+        self._frame(inputs, "Hider's Stealth dice", pool, nd_rule=False, pool_first=True)
+        self.close_contact.observe(self._changed, "value")
+        self.add_class("rulebook-range-stealth")
+        self.update()
+
+    def _inputs(self) -> dict:
+        return dict(cover=self.cover.value, movement=self.movement.value,
+                    close_contact=self.close_contact.value)
+
+    def update(self) -> None:
+        """Read the inputs and show the odds of staying hidden."""
+        self.error.clear()
+        self._clear_result()
+        try:
+            pool, bonus = self._ints()
+            odds = rb.stealth_odds(
+                pool, parse_int_text("Observer's Perception dice", self.perception.value),
+                stealth_bonus=bonus,
+                perception_bonus=parse_int_text("Observer's bonus", self.perception_bonus.value,
+                                                blank=0), **self._inputs())
+            parse_int_text("Successes in a row so far", self.streak.value, blank=0)
+        except RulesError as exc:
+            self._fail(exc)
+            return
+        self.summary.value = ""
+        self._show_odds(odds, f"Chance to stay hidden: {odds_text(odds.outcomes['hidden'])}")
+
+    def _resolve(self, groups):
+        return rb.stealth(groups["stealth_dice"], groups["perception_dice"],
+                          cover_dice=groups["cover_dice"],
+                          streak=parse_int_text("Successes in a row so far", self.streak.value,
+                                                blank=0),
+                          stealth_bonus=parse_int_text("Bonus to your roll", self.bonus.value,
+                                                       blank=0),
+                          perception_bonus=parse_int_text("Observer's bonus",
+                                                          self.perception_bonus.value, blank=0),
+                          **self._inputs())
+
+    def _headline(self, result: rb.StealthResult) -> str:
+        if result.unaware:
+            return (f"Hidden, {result.streak} in a row: the observer is unaware of the character")
+        if result.hidden:
+            return f"Hidden ({result.streak} in a row): only area fire can target the character"
+        return "Seen: the streak is broken"
+
+    def _after(self, result: rb.StealthResult) -> None:
+        self._updating = True
+        self.streak.value = str(result.streak)
+        self._updating = False
+
+
+def worked(result, title: str):
+    """Show a worked example: its title, its headline and its explanation; return the result."""
+    head = str(result.outcome)
+    if isinstance(result, rb.MoveResult):
+        head = (f"moves {result.value} band{'s' if result.value != 1 else ''}, ends at "
+                f"{rb.band(result.end).name.lower()}")
+    display(HTML(f"<div class='rulebook-worked'><p><b>{html.escape(title)}</b> → "
+                 f"<b>{html.escape(head)}</b></p>{steps_html(result.trace)}</div>"))
+    return result
+
+
+def show_odds(odds: rb.Odds, title: str) -> rb.Odds:
+    """Show the exact chance of each outcome of a roll; return the odds."""
+    display(HTML(outcomes_html(odds.outcomes, title)))
+    return odds

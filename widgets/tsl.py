@@ -1,0 +1,468 @@
+"""The TSL chapter's tools: an attack resolver, a turn-order board and a weapon builder.
+
+Each observer makes one ``rulescore.systems.tsl`` call and renders what it returns.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from fractions import Fraction
+from typing import Any
+
+import ipywidgets as w
+
+from rulescore.errors import RulesError, parse_int_text
+from rulescore.systems import tsl
+from rulescore.text import odds, percent
+
+from .common import (ERROR, LABEL_WIDTH, SUCCESS, DiceEntry, ErrorLine, ExplanationView,
+                     button, labelled_text, section, steps_html, tool_layout)
+
+NO_WEAPON = "No weapon"
+NO_TAG = "(none)"
+WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
+BAND_COLOURS = {"catastrophic": "#7f0000", "failure": ERROR, "mixed": "#b26a00",
+                "success": SUCCESS, "crit": "#1b5e20"}
+STYLE = {"description_width": LABEL_WIDTH}
+TABLE_STYLE = ("<style>.rulebook-tsl-table{border-collapse:collapse;margin:.3em 0}"
+               ".rulebook-tsl-table td,.rulebook-tsl-table th{padding:3px 12px;text-align:left;"
+               "border-bottom:1px solid #ddd}</style>")
+SHIFTS = [("−2", -2), ("−1", -1), ("0", 0), ("+1", 1), ("+2", 2)]
+
+
+def _dropdown(label: str, options: Any, value: Any) -> w.Dropdown:
+    return w.Dropdown(options=options, value=value, description=label, style=STYLE,
+                      layout=w.Layout(width="26em"))
+
+
+def _check(label: str, value: bool = False) -> w.Checkbox:
+    return w.Checkbox(value=value, description=label, indent=False,
+                      layout=w.Layout(width="auto"))
+
+
+def _band_label(band: str) -> str:
+    return tsl.band_name(band) if band in tsl.BANDS else band
+
+
+def band_odds_html(result: tsl.AttackOdds) -> str:
+    """The odds of each band (as rolled, and after tags and armour) and of each Stress."""
+    rows = []
+    for b in tsl.BANDS:
+        colour = BAND_COLOURS[b]
+        rows.append(f"<tr><td style='color:{colour};font-weight:600'>{html.escape(tsl.band_name(b))}"
+                    f"</td><td>{percent(result.raw[b])}</td><td>{percent(result.bands[b])}</td>"
+                    f"<td>{result.bands[b]}</td><td>{tsl.stress(b)}</td></tr>")
+    stress_rows = "".join(f"<li>{s} Stress: {html.escape(odds(p))}</li>"
+                          for s, p in result.stress.items())
+    hit = sum((result.bands[b] for b in tsl.HIT_BANDS), Fraction(0))
+    extras = []
+    if result.weapon_breaks:
+        extras.append(f"the weapon breaks: {html.escape(odds(result.weapon_breaks))}")
+    if result.armour_spent:
+        extras.append(f"the armour is spent: {html.escape(odds(result.armour_spent))}")
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in result.notes)
+    return (f"<p class='rulebook-headline'><b>Chance to land at least a Mixed Success: "
+            f"{html.escape(odds(hit))}</b> (keeping {result.keep} of 5d6"
+            f"{f', Effective Tier {result.shift:+d}' if result.shift else ''})</p>"
+            + TABLE_STYLE + "<table class='rulebook-tsl-table rulebook-tsl-odds'><thead><tr><th>Band</th>"
+            "<th>As rolled</th><th>After tags and armour</th><th>Exact</th><th>Stress</th>"
+            f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            f"<ul>{stress_rows}</ul>"
+            + (f"<p>Chance that {'; '.join(extras)}.</p>" if extras else "")
+            + f"<ul>{notes}</ul>")
+
+
+class AttackResolver(w.VBox):
+    """Resolve an attack against a T-number or an opposed roll, with its odds before rolling."""
+
+    def __init__(self, kind: str = "static", tier: str = "Proficient", target: str = "11",
+                 defender_tier: str = "Untrained", weapon_zone: str = NO_WEAPON,
+                 distance: str = "Engaged", attack_type: str = "Melee weapon") -> None:
+        self.kind = _dropdown("Roll", [("Static T-number", "static"),
+                                       ("Opposed roll", "opposed")], kind)
+        self.tier = _dropdown("Attacker tier", tsl.TIERS, tier)
+        self.shift = _dropdown("Other tier shifts", SHIFTS, 0)
+        self.target = labelled_text("T-number", target, "e.g. 11")
+        self.target.continuous_update = False
+        self.defender_tier = _dropdown("Defender tier", tsl.TIERS, defender_tier)
+        self.attack_type = _dropdown("Attack type", tsl.attack_types(), attack_type)
+        self.weapon_zone = _dropdown("Weapon zone", (NO_WEAPON,) + tsl.WEAPON_ZONES, weapon_zone)
+        self.tag1 = _dropdown("First tag", (NO_TAG,) + tsl.tag_names(), "Company-Issued")
+        self.tag2 = _dropdown("Second tag", (NO_TAG,) + tsl.tag_names(), NO_TAG)
+        self.improvised = _check("Improvised weapon (no tags)")
+        self.distance = _dropdown("Distance to target", tsl.ZONES, distance)
+        self.impact = _check("An Impact tag's condition holds")
+        self.armour = _check("Target's armour is built for this blow")
+        self.uses = labelled_text("Ammunition uses left", "", "blank: not tracked")
+        self.uses.continuous_update = False
+        self.bands = _dropdown("Band ladder", [(n.replace("_", " "), n)
+                                               for n in tsl.band_schemes()], "standard")
+        self.tier_limits = _dropdown("Beyond the tiers", tsl.TIER_LIMITS, "extend")
+        self.order = _dropdown("Armour and Impact", [("Armour first", "armour_first"),
+                                                     ("Impact first", "impact_first")],
+                               "armour_first")
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry()
+        self.result = w.HTML(WAITING)
+        self.explanation = ExplanationView()
+        self.last: tsl.Attack | None = None
+        self._quiet = False
+        self.current_odds: tsl.AttackOdds | None = None
+        rulings = w.VBox([self.bands, self.tier_limits, self.order])
+        super().__init__([
+            section("The roll", self.kind, self.tier, self.shift, self.target,
+                    self.defender_tier, self.attack_type),
+            section("Weapon and target", self.weapon_zone, self.tag1, self.tag2,
+                    self.improvised, self.distance, self.impact, self.armour, self.uses),
+            section("Rulings (see the rulings chapter)", rulings),
+            self.error,
+            section("Odds before you roll", self.odds),
+            section("Roll", self.entry),
+            section("Result", self.result, self.explanation),
+        ], layout=tool_layout())
+        self.add_class("rulebook-tsl-attack")
+        for field in (self.kind, self.tier, self.shift, self.target, self.defender_tier,
+                      self.attack_type, self.weapon_zone, self.tag1, self.tag2,
+                      self.improvised, self.distance, self.impact, self.armour, self.uses,
+                      self.bands, self.tier_limits, self.order):
+            field.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    # -- reading the inputs --------------------------------------------------------------------
+    def _weapon(self) -> tsl.Weapon | None:
+        if self.weapon_zone.value == NO_WEAPON:
+            return None
+        tags = [] if self.improvised.value else \
+            [t for t in (self.tag1.value, self.tag2.value) if t != NO_TAG]
+        return tsl.make_weapon(self.weapon_zone.value, tags, improvised=self.improvised.value)
+
+    def _setup(self) -> dict[str, Any]:
+        opposed = self.kind.value == "opposed"
+        setup: dict[str, Any] = dict(
+            weapon=self._weapon(), distance=self.distance.value, shift=self.shift.value,
+            impact=self.impact.value, armour=self.armour.value,
+            attack_type=self.attack_type.value, bands=self.bands.value,
+            tier_limits=self.tier_limits.value, order=self.order.value)
+        if not opposed:
+            setup["target"] = parse_int_text("T-number", self.target.value)
+        return setup
+
+    def _show_fields(self) -> None:
+        opposed = self.kind.value == "opposed"
+        self.target.layout.display = "none" if opposed else "flex"
+        self.defender_tier.layout.display = "flex" if opposed else "none"
+        armed = self.weapon_zone.value != NO_WEAPON
+        for field in (self.tag1, self.tag2, self.improvised, self.distance, self.uses):
+            field.layout.display = "flex" if armed else "none"
+        if self.improvised.value:
+            self.tag1.layout.display = self.tag2.layout.display = "none"
+        if self.weapon_zone.value == "Melee":
+            self.uses.layout.display = "none"
+        self.entry.my_dice.placeholder = ("10 faces: yours, then the defender's" if opposed
+                                          else "5 faces, e.g. 6, 4, 3, 3, 1")
+
+    # -- observers -------------------------------------------------------------------------------
+    def update(self) -> None:
+        """Show the exact odds of every band for the current setup (one rules call)."""
+        if self._quiet:
+            return
+        self.error.clear()
+        self._show_fields()
+        self.result.value = WAITING
+        self.explanation.clear()
+        try:
+            setup = self._setup()
+            if self.kind.value == "opposed":
+                setup["defender_tier"] = self.defender_tier.value
+            self.current_odds = tsl.attack_odds(self.tier.value, **setup)
+        except RulesError as exc:
+            self.current_odds = None
+            self.error.show(str(exc))
+            self.odds.value = ""
+            return
+        self.odds.value = band_odds_html(self.current_odds)
+
+    def roll(self, request: dict) -> None:
+        """Resolve the attack with a seed (``{"seed": n}``) or typed dice (``{"dice": [...]}``)."""
+        opposed = self.kind.value == "opposed"
+        try:
+            setup = self._setup()
+            if "seed" in request:
+                faces = tsl.roll_pair(request["seed"]) if opposed else \
+                    (tsl.roll_dice(request["seed"]),)
+            else:
+                typed = list(request["dice"])
+                wanted = 10 if opposed else 5
+                if len(typed) != wanted:
+                    raise RulesError(f"My dice must be {wanted} faces"
+                                     + (" (yours, then the defender's)" if opposed else "")
+                                     + f", got {len(typed)}")
+                faces = (typed[:5], typed[5:]) if opposed else (typed,)
+            if opposed:
+                setup.update(defender_dice=faces[1], defender_tier=self.defender_tier.value)
+            uses = self.uses.value.strip()
+            if uses and setup["weapon"] is not None and setup["weapon"].zone != "Melee":
+                setup["uses"] = parse_int_text("Ammunition uses left", uses)
+            self.last = tsl.attack(faces[0], self.tier.value, **setup)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.result.value = WAITING
+            self.explanation.clear()
+            return
+        a = self.last
+        if a.uses_left is not None:
+            self._quiet = True  # count the use down without clearing the result
+            self.uses.value = str(a.uses_left)
+            self._quiet = False
+        colour = BAND_COLOURS[a.band]
+        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        against = f"T{a.against}" if a.kind == "static" else f"the defender's {a.against}"
+        extra = []
+        if a.raw_band != a.band:
+            extra.append(f"rolled {tsl.band_name(a.raw_band)}")
+        if a.armour_spent:
+            extra.append("the armour is spent")
+        if a.weapon_breaks:
+            extra.append("the weapon breaks")
+        if a.uses_left is not None:
+            extra.append(f"{a.uses_left} uses left")
+        pool = f" to the {a.pool} pool" if a.stress else ""
+        self.result.value = (
+            f"<div class='rulebook-tsl-result' style='font-size:140%'>"
+            f"<span style='color:{colour};font-weight:700'>{html.escape(tsl.band_name(a.band))}"
+            f"</span>: <b>{a.stress} Stress</b>{pool}</div>"
+            f"<div>Total {a.total} against {against}, margin {a.margin:+d}"
+            f"{'; ' + '; '.join(extra) if extra else ''} <small>({how})</small></div>")
+        self.explanation.show(a.trace)
+
+
+class TurnBoard(w.VBox):
+    """The GM's turn-order board: the order, whose turn, and what each combatant has used."""
+
+    def __init__(self, order: str = "Vela, Thug, Mar, Ko, Ambusher") -> None:
+        self.order = labelled_text("Turn order (GM's call)", order, "names, comma separated",
+                                   width="40em", label_width="13em")
+        self.start_button = button("Start encounter", primary=True)
+        self.reorder_button = button("Re-call order")
+        self.who = _dropdown("Combatant", (), None)
+        self.option = _dropdown("Spend", tsl.turn_options(), "Action")
+        self.ally_zone = _dropdown("Ally's zone", tsl.ZONES, "Engaged")
+        self.spend_button = button("Spend", "Mark this part of the turn as used")
+        self.next_button = button("Next turn", "Pass to the next combatant in the order")
+        self.error = ErrorLine()
+        self.board = w.HTML()
+        self.explanation = ExplanationView()
+        self.history = w.HTML()
+        self.download = w.HTML()
+        self.upload = w.FileUpload(accept=".json", multiple=False,
+                                   description="Load a saved board (JSON)", icon="",
+                                   layout=w.Layout(width="auto"))
+        self.encounter: tsl.Encounter | None = None
+        super().__init__([
+            w.HBox([self.order, self.start_button, self.reorder_button]),
+            self.error,
+            section("The board", self.board),
+            section("Spend part of a turn", self.who, self.option, self.ally_zone,
+                    w.HTML("<small>The ally's zone matters only to support actions aimed at "
+                           "an ally.</small>"),
+                    w.HBox([self.spend_button, self.next_button])),
+            section("What it did", self.explanation),
+            section("Log", self.history),
+            section("Save and load", w.HTML("<small>Nothing is stored on the server: download "
+                                            "the board to keep it, load it to carry on."
+                                            "</small>"), w.HBox([self.download, self.upload])),
+        ], layout=tool_layout())
+        self.add_class("rulebook-tsl-turns")
+        self.start_button.on_click(lambda _: self.start())
+        self.reorder_button.on_click(lambda _: self.reorder())
+        self.spend_button.on_click(lambda _: self.spend())
+        self.next_button.on_click(lambda _: self.next_turn())
+        self.upload.observe(lambda _: self._uploaded(), "value")
+        self.start()
+
+    def _render(self) -> None:
+        enc = self.encounter
+        if enc is None:
+            self.board.value = ""
+            return
+        rows = []
+        for name in enc.order:
+            st = enc.state(name)
+            cells = "".join(
+                ("<td style='color:#888'>used</td>" if st.used(p) else "<td>ready</td>")
+                for p in ("action", "movement", "reaction"))
+            mark = "▶ " if name == enc.acting else ""
+            style = " style='font-weight:700;background:#eef5ee'" if name == enc.acting else ""
+            rows.append(f"<tr{style}><td>{mark}{html.escape(name)}</td>{cells}</tr>")
+        self.board.value = (
+            f"<p class='rulebook-tsl-round'><b>Round {enc.round}</b>: "
+            f"{html.escape(enc.acting)} is acting</p>"
+            + TABLE_STYLE + "<table class='rulebook-tsl-table rulebook-tsl-board'><thead><tr><th>Combatant</th>"
+            "<th>Action</th><th>Movement</th><th>Reaction</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>")
+        self.history.value = "<ol>" + "".join(f"<li>{html.escape(x)}</li>" for x in enc.log) + "</ol>"
+        saved = base64.b64encode(self.saved_json().encode()).decode()
+        self.download.value = (f"<a class='rulebook-tsl-download' download='tsl-board.json' "
+                               "style='color:#1565c0;text-decoration:underline;margin-right:1em' "
+                               f"href='data:application/json;base64,{saved}'>"
+                               "Download the board (JSON)</a>")
+
+    def saved_json(self) -> str:
+        """The board as JSON text (what the download link holds)."""
+        return json.dumps(tsl.encounter_to_dict(self.encounter), indent=1) \
+            if self.encounter else "{}"
+
+    def load_json(self, text: str) -> None:
+        """Carry on from a saved board; a bad file is reported in place."""
+        self.error.clear()
+        try:
+            data = json.loads(text)
+        except ValueError:
+            self.error.show("board must be JSON saved from this board, got text that is not JSON")
+            return
+        try:
+            self.encounter = tsl.encounter_from_dict(data)
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self.order.value = ", ".join(self.encounter.order)
+        self.who.options = self.encounter.order
+        self.who.value = self.encounter.acting
+        self.explanation.clear()
+        self._render()
+
+    def _uploaded(self) -> None:
+        files = self.upload.value
+        if not files:
+            return
+        content = files[0]["content"]
+        self.load_json(bytes(content).decode("utf-8", errors="replace"))
+
+    def _names(self) -> list[str]:
+        return [n for n in self.order.value.split(",")]
+
+    def start(self) -> None:
+        """Start round 1 with the order typed in the field."""
+        self.error.clear()
+        try:
+            self.encounter = tsl.new_encounter(self._names())
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self.who.options = self.encounter.order
+        self.who.value = self.encounter.acting
+        self.explanation.clear()
+        self._render()
+
+    def reorder(self) -> None:
+        """The GM re-calls the order of the same combatants."""
+        self.error.clear()
+        if self.encounter is None:
+            self.start()
+            return
+        try:
+            self.encounter = tsl.set_order(self.encounter, self._names())
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self.who.options = self.encounter.order
+        self.who.value = self.encounter.acting
+        self._render()
+
+    def spend(self) -> None:
+        """The chosen combatant spends the chosen option."""
+        self.error.clear()
+        if self.encounter is None:
+            self.error.show("Start the encounter first.")
+            return
+        try:
+            done = tsl.take(self.encounter, self.who.value, self.option.value,
+                            ally_zone=self.ally_zone.value)
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self.encounter = done.encounter
+        self.explanation.show(done.trace)
+        self._render()
+
+    def next_turn(self) -> None:
+        """Pass to the next combatant (a new round after the last)."""
+        self.error.clear()
+        if self.encounter is None:
+            self.error.show("Start the encounter first.")
+            return
+        self.encounter = tsl.next_turn(self.encounter)
+        self.who.value = self.encounter.acting
+        self.explanation.clear()
+        self._render()
+
+
+class WeaponBuilder(w.VBox):
+    """Pick a zone and tags and see what the weapon can do."""
+
+    def __init__(self, zone: str = "Melee", first: str = "Reach", second: str = NO_TAG,
+                 name: str = "Boarding pike") -> None:
+        self.name = labelled_text("Name", name, "anything you like")
+        self.name.continuous_update = False
+        self.zone = _dropdown("Zone", tsl.WEAPON_ZONES, zone)
+        self.tag1 = _dropdown("First tag", (NO_TAG,) + tsl.tag_names(), first)
+        self.tag2 = _dropdown("Second tag", (NO_TAG,) + tsl.tag_names(), second)
+        self.rarity = _dropdown("Rarity", tsl.RARITIES, "Issued")
+        self.improvised = _check("Improvised (no tags)")
+        self.out_of_zone = _dropdown("Out-of-zone penalty", [("Flat −1", "flat"),
+                                                             ("−1 a zone", "per_zone")], "flat")
+        self.error = ErrorLine()
+        self.summary = w.HTML()
+        self.explanation = ExplanationView()
+        self.profile: tsl.WeaponProfile | None = None
+        super().__init__([
+            self.name, self.zone, self.tag1, self.tag2, self.rarity, self.improvised,
+            self.out_of_zone, self.error,
+            section("What it can do", self.summary, self.explanation),
+        ], layout=tool_layout())
+        self.add_class("rulebook-tsl-weapon")
+        for field in (self.name, self.zone, self.tag1, self.tag2, self.rarity, self.improvised,
+                      self.out_of_zone):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    def update(self) -> None:
+        """Build the weapon and show its profile (one rules call)."""
+        self.error.clear()
+        tags = [] if self.improvised.value else \
+            [t for t in (self.tag1.value, self.tag2.value) if t != NO_TAG]
+        for field in (self.tag1, self.tag2):
+            field.layout.display = "none" if self.improvised.value else "flex"
+        try:
+            weapon = tsl.make_weapon(self.zone.value, tags, name=self.name.value,
+                                     rarity=self.rarity.value, improvised=self.improvised.value)
+            self.profile = tsl.weapon_profile(weapon, out_of_zone=self.out_of_zone.value)
+        except RulesError as exc:
+            self.profile = None
+            self.error.show(str(exc))
+            self.summary.value = ""
+            self.explanation.clear()
+            return
+        p = self.profile
+        cells = "".join(f"<td>{'in zone' if s == 0 else f'−{-s} Effective Tier'}</td>"
+                        for _, s in p.shifts)
+        heads = "".join(f"<th>{z}</th>" for z, _ in p.shifts)
+        title = html.escape(p.weapon.name or "This weapon")
+        self.summary.value = (
+            f"<p class='rulebook-tsl-weapon-summary'><b>{title}</b>: {p.weapon.zone}"
+            f"{' (improvised)' if p.weapon.improvised else ''}, "
+            f"{', '.join(p.weapon.tags) or 'no tags'}. Fights at {', '.join(p.fights_at)}.</p>"
+            f"{TABLE_STYLE}<table class='rulebook-tsl-table rulebook-tsl-shifts'><thead><tr><th>Target is</th>"
+            f"{heads}</tr></thead><tbody><tr><td>Tier shift</td>{cells}</tr></tbody></table>")
+        self.explanation.show(p.trace)
+
+
+def explain(result: Any) -> w.HTML:
+    """A worked example's result for the book: its headline and its numbered steps."""
+    headline = (f"<p><b>Result: {html.escape(_band_label(str(result.outcome)))}</b> "
+                f"(value {result.value})</p>")
+    return w.HTML(f"<div class='rulebook-tsl-worked'>{headline}{steps_html(result.trace)}</div>")
