@@ -36,8 +36,9 @@ def chain_html(chain: Sequence[int], kind: str = "") -> str:
         style += f"background:{CRIT};color:white;font-weight:700;"
     elif kind == "miss":
         style += "opacity:.6;"
-    title = f"{kind}" if kind else "die"
-    return f'<span class="rulebook-chain" style="{style}" title="{title}">{html.escape(text)}</span>'
+    title = kind or "die"
+    return (f'<span class="rulebook-chain" style="{style}" title="{title}">'
+            f'{html.escape(text)}</span>')
 
 
 def _int(label: str, field: w.Text, minimum: int = 0, blank: int | None = None) -> int:
@@ -153,6 +154,7 @@ class InitiativeRoller(w.VBox):
 _MODES = [("Hand-to-hand", "melee"), ("Single shot", "single"), ("Burst", "burst")]
 _COVERS = [("No cover", 0), ("6+ light / Hunkered", 6), ("5+ half hidden / shield", 5),
            ("4+ mostly hidden", 4)]
+_SPECIALS = [("None", "none"), ("K.O. attack", "ko"), ("Disarming attack", "disarm")]
 
 
 class AttackPipeline(w.VBox):
@@ -176,6 +178,13 @@ class AttackPipeline(w.VBox):
         self.pool = labelled_text("Protection pool", str(pool), width="16em")
         self.critical_pool = labelled_text("Of it against crits", "0", width="16em")
         self.per_hit = labelled_text("Wounds a hit", "1", width="16em")
+        self.special = w.Dropdown(options=_SPECIALS, value="none", description="Special attack",
+                                  style={"description_width": "11em"},
+                                  layout=w.Layout(width="21.5em"))
+        self.walking = w.Checkbox(value=False, description="Walking (+1 min. roll)",
+                                  indent=False, layout=w.Layout(width="20em"))
+        self.supported = w.Checkbox(value=False, description="Weapon supported (−1)",
+                                    indent=False, layout=w.Layout(width="20em"))
         self.fields = [self.skill, self.weapon, self.attack_number, self.compensation, self.aim,
                        self.perception, self.pool, self.critical_pool, self.per_hit]
         for f in self.fields:
@@ -194,7 +203,8 @@ class AttackPipeline(w.VBox):
         self.last: x6.AttackResult | None = None
         grid = w.GridBox([self.skill, self.weapon, self.mode, self.attack_number,
                           self.compensation, self.aim, self.perception, self.cover, self.pool,
-                          self.critical_pool, self.per_hit],
+                          self.critical_pool, self.per_hit, self.special, self.walking,
+                          self.supported],
                          layout=w.Layout(grid_template_columns="repeat(auto-fill, 22em)",
                                          grid_gap="2px 8px"))
         super().__init__([grid, w.HBox([self.next_button, self.round_button]), self.error,
@@ -206,8 +216,8 @@ class AttackPipeline(w.VBox):
         self.add_class("rulebook-x6-attack")
         for f in self.fields:
             f.observe(lambda _: self.update(), "value")
-        self.mode.observe(lambda _: self.update(), "value")
-        self.cover.observe(lambda _: self.update(), "value")
+        for f in (self.mode, self.cover, self.special, self.walking, self.supported):
+            f.observe(lambda _: self.update(), "value")
         self.next_button.on_click(lambda _: self.next_attack())
         self.round_button.on_click(lambda _: self.new_round())
         self.entry.on_request(self.roll)
@@ -242,14 +252,16 @@ class AttackPipeline(w.VBox):
                 _int("Skill", self.skill), _int("Weapon dice", self.weapon), mode,
                 attack_number=_int("Attack in a row", self.attack_number, 1),
                 compensation=_int("Recoil compensation", self.compensation),
-                aim_actions=aim, perception=_int("Perception", self.perception))
+                aim_actions=aim, perception=_int("Perception", self.perception),
+                special=self.special.value, walking=self.walking.value,
+                supported=self.supported.value)
             pool, cpool, per = self._pool()
             s = self.setup
             hit = x6.hit_odds(s.dice, s.min_roll, s.crit_at, s.burst)
-            wounds = x6.wound_distribution(s.dice, s.min_roll, s.crit_at, s.burst,
+            wounds = None if not s.wounds else x6.wound_distribution(s.dice, s.min_roll, s.crit_at, s.burst,
                                            cover=self.cover.value or None, pool=pool,
                                            critical_pool=cpool, wounds_per_hit=per) \
-                if s.dice <= 12 else None
+                if s.dice <= 12 else "too many"
         except RulesError as exc:
             self.setup = None
             self.error.show(str(exc))
@@ -257,18 +269,19 @@ class AttackPipeline(w.VBox):
             return
         s = self.setup
         crit = "no criticals (burst)" if s.burst else f"critical on <b>{s.crit_at}+</b>"
+        harmless = "" if s.wounds else " This attack deals no wounds."
         self.setup_view.value = (f"<div class='rulebook-x6-setup'>Roll <b>{s.dice}</b> dice: "
-                                 f"hit on <b>{s.min_roll}+</b>, {crit}.</div>")
+                                 f"hit on <b>{s.min_roll}+</b>, {crit}.{harmless}</div>")
         self.odds.value = self._odds_html(hit, wounds)
 
-    def _odds_html(self, hit: x6.HitOdds, wounds: x6.WoundOdds | None) -> str:
+    def _odds_html(self, hit: x6.HitOdds, wounds: x6.WoundOdds | str | None) -> str:
         total = hit.total_hits()
         head = (f"<p class='rulebook-headline'><b>At least one hit: {odds(hit.p_at_least(1))}; "
                 f"at least one critical: {odds(hit.p_criticals_at_least(1))}</b></p>")
         rows = [(f"{n} hit{'s' if n != 1 else ''}", p) for n, p in total.items() if p]
         out = head + "<details><summary>Odds of each number of hits</summary>" + \
             _odds_table(rows, "Hits (with criticals)") + "</details>"
-        if wounds is not None:
+        if isinstance(wounds, x6.WoundOdds):
             wrows = [(str(k), p) for k, p in wounds.pmf.items()]
             out += (f"<p class='rulebook-x6-wound-odds'>After cover and protection: at least one "
                     f"wound {percent(wounds.p_at_least(1))}; {float(wounds.mean()):.2f} wounds on "
@@ -276,7 +289,7 @@ class AttackPipeline(w.VBox):
                     + _odds_table(wrows, "Wounds") +
                     f"<small>Exact up to {wounds.explode_depth} explosions a die; the chance "
                     f"of more ({percent(wounds.truncated)}) is not listed.</small></details>")
-        else:
+        elif wounds == "too many":
             out += "<p><small>Wound odds are worked out for up to 12 dice.</small></p>"
         return out
 
@@ -304,7 +317,8 @@ class AttackPipeline(w.VBox):
             self.last = x6.resolve_attack([sum(c) for c in chains], min_roll=s.min_roll,
                                           crit_at=s.crit_at, burst=s.burst, cover=cover,
                                           cover_faces=cover_faces, pool=pool,
-                                          critical_pool=cpool, wounds_per_hit=per)
+                                          critical_pool=cpool, wounds_per_hit=per,
+                                          causes_wounds=s.wounds)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.result.value = WAITING

@@ -328,3 +328,9 @@ def test_grim_wound_daily_shock():
     assert r.trace[0].rule.section == "Healing 5 Grim Wound"
     with pytest.raises(RulesError, match="injury must be G4 or G5"):
         pc.grim_wound_shock(50, 65, "Thigh", "S3")
+
+
+def test_injury_distribution_rigid_armour_without_aspect_counts_m1():
+    """Rigid armour alone does not glance: only an E or P aspect does."""
+    assert pc.injury_level_distribution(10, 0, 0, rigid_armour=True) == {
+        "M1": Fraction(4, 10), "S2": Fraction(5, 10), "S3": Fraction(1, 10)}

@@ -249,3 +249,28 @@ def test_treatment_roll_bad_input_is_named(roll, eml, aspect, injury):
         assert isinstance(pc.treatment_roll(roll, eml, aspect, injury), pc.TreatmentResolution)
     except RulesError as exc:
         assert _named(exc, "roll", "eml", "aspect", "injury")
+
+
+# Every public function, called with arbitrary values for its positional parameters, returns
+# or raises a RulesError that names one of its parameters: never a TypeError or KeyError.
+import inspect  # noqa: E402
+
+_FUNCTIONS = [getattr(pc, n) for n in pc.__all__
+              if inspect.isfunction(getattr(pc, n))]
+_value = st.one_of(st.integers(-30, 130), st.none(), st.sampled_from(
+    ["S2", "G4", "M1E", "Edge", "Block", "Thigh", "INC", "CF", "Arms", "Serious", "bow",
+     "Direct", "x", ""]), st.lists(st.integers(-2, 12), max_size=3), st.booleans())
+
+
+@pytest.mark.parametrize("fn", _FUNCTIONS, ids=lambda f: f.__name__)
+@settings(deadline=None, max_examples=60)
+@given(data=st.data())
+def test_public_functions_fail_only_with_named_rules_errors(fn, data):
+    params = [p for p in inspect.signature(fn).parameters.values()
+              if p.default is inspect.Parameter.empty and p.kind == p.POSITIONAL_OR_KEYWORD]
+    args = [data.draw(_value, label=p.name) for p in params]
+    try:
+        fn(*args)
+    except RulesError as exc:
+        names = [p.name for p in inspect.signature(fn).parameters.values()]
+        assert any(n in str(exc) for n in names + ["range_ft"]), (fn.__name__, str(exc))

@@ -305,3 +305,25 @@ def test_short_rest():
 def test_combat_pacing(ticks, dice, outcome):
     r = vl.combat_pacing(ticks)
     assert (r.value, r.outcome) == (dice, outcome)
+
+
+def test_a_condition_named_twice_counts_once():
+    r = vl.attack([8, 8], attribute=2, skill=2, defense=9,
+                  attacker_conditions=["Suppressed", "Suppressed"],
+                  target_conditions=("Prone", "Prone"))
+    assert r.pool == 2 and r.tn == 11
+
+
+def test_grappled_attacker_uses_light_weapons_at_tempo_3():
+    ok = vl.attack([8, 8], attribute=1, skill=1, defense=9, weapon="Bowie Knife",
+                   action="Strike", band="Point-Blank", attacker_conditions=["Grappled"])
+    assert ok.tempo == 3
+    assert vl.attack([8, 8], attribute=1, skill=1, defense=9, weapon="Derringer",
+                     band="Point-Blank", attacker_conditions=["Grappled"]).tempo == 3
+    with pytest.raises(RulesError, match="a Grappled attacker uses only a light weapon"):
+        vl.attack([8, 8], attribute=1, skill=1, defense=9, weapon="Hatchet", action="Strike",
+                  band="Point-Blank", attacker_conditions=["Grappled"])
+    with pytest.raises(RulesError, match=r"Called Shot \(Tempo 5\)"):
+        vl.attack([8, 8], attribute=2, skill=2, defense=9, weapon="Derringer",
+                  action="Called Shot", called_location="Head", band="Point-Blank",
+                  attacker_conditions=["Grappled"])

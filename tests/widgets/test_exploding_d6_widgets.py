@@ -158,3 +158,22 @@ def test_pictures():
     assert "6→6→5 = 17" in chain_html((6, 6, 5), "megacritical")
     svg = clock_svg(12, 2)
     assert svg.startswith("<svg") and "lands here" in svg and ">12</text>" in svg
+
+
+def test_attack_special_walking_and_support():
+    a = AttackPipeline(skill=3, weapon_dice=1, mode="melee", cover=0, pool=0)
+    a.walking.value = True
+    assert "hit on <b>6+</b>" in a.setup_view.value
+    a.special.value = "disarm"
+    assert "hit on <b>9+</b>" in a.setup_view.value
+    assert "deals no wounds" in a.setup_view.value
+    assert "After cover and protection" not in a.odds.value
+    a.entry.my_dice.value = "6, 3, 6, 4, 2, 1"
+    a.entry.use_dice()
+    assert "Wounds <b>0</b>" in a.result.value and a.last.protection.value == 2
+    assert "deals no wounds" in a.explanation.value
+    a.special.value = "none"
+    a.walking.value = False
+    a.mode.value = "single"
+    a.supported.value = True
+    assert "hit on <b>4+</b>" in a.setup_view.value

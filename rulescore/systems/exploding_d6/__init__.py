@@ -6,43 +6,42 @@ Every die is a compounding d6: a 6 is rolled again and added, so one die's total
 chain (6 + 6 + 5 = 17). Functions take those totals; rolling is separate (:func:`roll_dice`).
 """
 
-from .defence import (PREVENT, REACTIONS, ReactionResult, reaction, CoverRoll, Dodge, Parry, Protection, ShieldUse, Wounds,
-                      cover_levels, cover_roll, dodge, dodge_value, parry, protection,
-                      shield_cover, shield_use, wounds)
+from .defence import (PREVENT, REACTIONS, CoverRoll, Dodge, Parry, Protection, ReactionResult,
+                      ShieldUse, Wounds, cover_levels, cover_roll, dodge, dodge_value, parry,
+                      protection, reaction, shield_cover, shield_use, wounds)
 from .hits import (BASE_CRIT_AT, BASE_MIN_ROLL, MODES, SPECIALS, AttackSetup, HitRoll,
                    UnarmedAttack, accurate_min_roll, aim_bonus, announce, attack_mode,
                    attack_setup, chain_total, chains_from_faces, classify, distance_penalty,
                    hit_roll, massive_dice, megacritical_step, recoil_malus, round_recoil,
                    unarmed_attack)
-from .odds import (p_total_at_least, initiative_mean, reaction_odds, HitOdds, WoundOdds, die_outcomes, hit_distribution, hit_odds,
-                   wound_distribution)
+from .odds import (HitOdds, WoundOdds, die_outcomes, hit_distribution, hit_odds,
+                   initiative_mean, p_total_at_least, reaction_odds, wound_distribution)
 from .pipeline import AttackResult, RolledDice, resolve_attack, roll_attack, roll_dice
-from .specials import (ThrowDice, roll_throw, Contest, CoupDeGrace, Throw, TwoWeapons, coup_de_grace,
-                       deviation_offset, disarm, ko_attack, supported_min_roll, throw,
-                       two_weapons)
-from .turns import (initiative_table, ROUND_PHASES, ActionPool, DiceForActions, Initiative, InitiativeOrder,
+from .specials import (Contest, CoupDeGrace, Throw, ThrowDice, TwoWeapons, coup_de_grace,
+                       deviation_offset, disarm, ko_attack, roll_throw, supported_min_roll,
+                       throw, two_weapons)
+from .turns import (ROUND_PHASES, ActionPool, DiceForActions, Initiative, InitiativeOrder,
                     Reactions, Spend, bonus_die_action, can_react, destiny_die_action,
-                    initiative, initiative_order, max_actions, movement, reactions, refresh,
-                    round_phases, spend, start_combat)
+                    initiative, initiative_order, initiative_table, max_actions, movement,
+                    reactions, refresh, round_phases, spend, start_combat)
 
 __all__ = [
-    "REACTIONS", "ReactionResult", "reaction", "reaction_odds", "ThrowDice", "roll_throw",
-    "initiative_table", "initiative_mean", "p_total_at_least",
-    "PREVENT", "CoverRoll", "Dodge", "Parry", "Protection", "ShieldUse", "Wounds",
-    "cover_levels", "cover_roll", "dodge", "dodge_value", "parry", "protection",
-    "shield_cover", "shield_use", "wounds",
+    "PREVENT", "REACTIONS", "CoverRoll", "Dodge", "Parry", "Protection", "ReactionResult",
+    "ShieldUse", "Wounds", "cover_levels", "cover_roll", "dodge", "dodge_value", "parry",
+    "protection", "reaction", "shield_cover", "shield_use", "wounds",
     "BASE_CRIT_AT", "BASE_MIN_ROLL", "MODES", "SPECIALS", "AttackSetup", "HitRoll",
     "UnarmedAttack", "accurate_min_roll", "aim_bonus", "announce", "attack_mode",
     "attack_setup", "chain_total", "chains_from_faces", "classify", "distance_penalty",
     "hit_roll", "massive_dice", "megacritical_step", "recoil_malus", "round_recoil",
     "unarmed_attack",
-    "HitOdds", "WoundOdds", "die_outcomes", "hit_distribution", "hit_odds",
-    "wound_distribution",
+    "HitOdds", "WoundOdds", "die_outcomes", "hit_distribution", "hit_odds", "initiative_mean",
+    "p_total_at_least", "reaction_odds", "wound_distribution",
     "AttackResult", "RolledDice", "resolve_attack", "roll_attack", "roll_dice",
-    "Contest", "CoupDeGrace", "Throw", "TwoWeapons", "coup_de_grace", "deviation_offset",
-    "disarm", "ko_attack", "supported_min_roll", "throw", "two_weapons",
+    "Contest", "CoupDeGrace", "Throw", "ThrowDice", "TwoWeapons", "coup_de_grace",
+    "deviation_offset", "disarm", "ko_attack", "roll_throw", "supported_min_roll", "throw",
+    "two_weapons",
     "ROUND_PHASES", "ActionPool", "DiceForActions", "Initiative", "InitiativeOrder",
     "Reactions", "Spend", "bonus_die_action", "can_react", "destiny_die_action", "initiative",
-    "initiative_order", "max_actions", "movement", "reactions", "refresh", "round_phases",
-    "spend", "start_combat",
+    "initiative_order", "initiative_table", "max_actions", "movement", "reactions", "refresh",
+    "round_phases", "spend", "start_combat",
 ]

@@ -340,8 +340,9 @@ def reaction(kind: str, dice: Sequence[int], hits: int, criticals: int = 0,
     if kind == "dodge":
         r = dodge(dice, hits + criticals, min_roll)
         left = 0 if r.dodged else hits + criticals
-        return ReactionResult(value=left, outcome=r.outcome, trace=r.trace, hits=0 if r.dodged
-                         else hits, criticals=0 if r.dodged else criticals)
+        return ReactionResult(value=left, outcome=r.outcome, trace=r.trace,
+                              hits=0 if r.dodged else hits,
+                              criticals=0 if r.dodged else criticals)
     if kind == "parry":
         p = parry(dice, hits, criticals, min_roll)
         return ReactionResult(value=p.hits + p.criticals, outcome=p.outcome, trace=p.trace,

@@ -103,9 +103,9 @@ def hit_roll(dice_totals: Sequence[int], min_roll: int = BASE_MIN_ROLL,
     crit_at = threshold("crit_at", crit_at)
     flag("burst", burst)
     ref = rule("The hit roll")
-    steps: list[Step] = [step(f"Rolled {plural(len(totals), 'die', 'dice')}: "
-                              f"{', '.join(map(str, totals)) or 'none'} (each die's chain added up)",
-                              rule("The hit roll"), dice=len(totals))]
+    rolled = ", ".join(map(str, totals)) or "none"
+    steps: list[Step] = [step(f"Rolled {plural(len(totals), 'die', 'dice')}: {rolled} "
+                              "(each die's chain added up)", ref, dice=len(totals))]
     if burst:
         steps.append(step("Burst: no die can be critical", rule("Burst")))
         limit = f"hit on {min_roll}+"

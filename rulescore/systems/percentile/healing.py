@@ -427,7 +427,8 @@ def combined_treatment_level(levels: list[str] | tuple[str, ...]) -> str:
     """Several healers' Treatment Rolls for one injury: the highest level applies, but any CF
     replaces all the others."""
     order = ("CF", "F", "S", "CS")
-    if isinstance(levels, str) or not levels or any(lv not in order for lv in levels):
+    if not isinstance(levels, (list, tuple)) or not levels or any(lv not in order
+                                                                  for lv in levels):
         raise RulesError(f"levels must be a list of CF, F, S or CS, got {levels!r}")
     return "CF" if "CF" in levels else max(levels, key=order.index)
 
@@ -459,6 +460,7 @@ def aggravation_check(roll: int, shock_eml: int, hr: int) -> Resolution:
     """Optional rule: after a CF impaired test using a Serious injury, a Shock test; a failure
     lowers the injury's HR by 1 (at least HR1). value = the HR after the check."""
     require_int("hr", hr, minimum=1, maximum=6)
+    require_int("shock_eml", shock_eml)
     eml = effective_eml(shock_eml)
     level = success_level(roll, eml)
     new = max(1, hr - 1) if level in ("CF", "F") else hr

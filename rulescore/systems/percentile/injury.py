@@ -255,7 +255,8 @@ def injury_level_distribution(impact_die: int, impact_modifier: int, armour: int
     for face in range(1, impact_die + 1):
         eff = face + impact_modifier - armour
         inj = injury_level(eff)
-        if inj == "M1" and rigid_armour and aspect in _glancing_aspects():
+        if inj == "M1" and rigid_armour and aspect is not None and \
+                aspect in _glancing_aspects():
             inj = "glancing"
         counts[inj] += 1
     return {k: Fraction(n, impact_die) for k, n in counts.items()}
@@ -483,6 +484,7 @@ def shock(location_shock: int, injury_shock: int, roll: int, shock_eml: int, *,
     require_int("location_shock", location_shock, minimum=0)
     require_int("injury_shock", injury_shock, minimum=0)
     require_int("bonus", bonus)
+    require_int("shock_eml", shock_eml)
     eml = effective_eml(shock_eml + bonus)
     level = success_level(roll, eml)
     mod = table("injury.toml", "shock_roll").find("level", level)["shk"]

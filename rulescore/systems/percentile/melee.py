@@ -96,7 +96,8 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
     if dodge_equal_rolls not in DODGE_EQUAL:
         raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
                          f"got {dodge_equal_rolls!r}")
-    a_eml = effective_eml(attack_eml, eml_cap=eml_cap)
+    require_int("attack_roll", attack_roll, minimum=1, maximum=100)
+    a_eml = effective_eml(require_int("attack_eml", attack_eml), eml_cap=eml_cap)
     a_level = success_level(attack_roll, a_eml)
     trace = [step(f"Attacker rolls {attack_roll} against EML {a_eml}: {a_level}", ref(OUTCOME),
                   roll=attack_roll, eml=a_eml, level=a_level)]
@@ -110,7 +111,8 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
     else:
         if defence_roll is None or defence_eml is None:
             raise RulesError(f"defence_roll and defence_eml are needed for a {defence}")
-        d_eml = effective_eml(defence_eml, eml_cap=eml_cap)
+        require_int("defence_roll", defence_roll, minimum=1, maximum=100)
+        d_eml = effective_eml(require_int("defence_eml", defence_eml), eml_cap=eml_cap)
         d_level = success_level(defence_roll, d_eml)
         trace.append(step(f"Defender's {defence} roll {defence_roll} against EML {d_eml}: "
                           f"{d_level}", ref(OUTCOME), roll=defence_roll, eml=d_eml,
@@ -182,7 +184,7 @@ def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int |
     if dodge_equal_rolls not in DODGE_EQUAL:
         raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
                          f"got {dodge_equal_rolls!r}")
-    a_eml = effective_eml(attack_eml, eml_cap=eml_cap)
+    a_eml = effective_eml(require_int("attack_eml", attack_eml), eml_cap=eml_cap)
     a_levels = [success_level(r, a_eml) for r in range(1, 101)]
     labels = {"attacker": "strike", None: "no strike",
               "defender": {"Block": "blocked", "Dodge": "dodged",
@@ -198,7 +200,7 @@ def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int |
         return {k: Fraction(n, 100) for k, n in sorted(counts.items(), key=str)}
     if defence_eml is None:
         raise RulesError(f"defence_eml is needed for a {defence}")
-    d_eml = effective_eml(defence_eml, eml_cap=eml_cap)
+    d_eml = effective_eml(require_int("defence_eml", defence_eml), eml_cap=eml_cap)
     d_levels = [success_level(r, d_eml) for r in range(1, 101)]
     if defence != "Dodge":  # only the levels matter: 16 level pairs
         ca, cd = Counter(a_levels), Counter(d_levels)

@@ -362,7 +362,7 @@ def missile_skill(weapon: str, *, archery: int | None = None, archery_sb: int | 
     SB × 3, whichever is higher; a sling Slings; a thrown weapon or object Throwing."""
     needs = {"bow": ("archery",), "crossbow": ("archery", "archery_sb"), "sling": ("slings",),
              "thrown": ("throwing",)}
-    if weapon not in needs:
+    if not isinstance(weapon, str) or weapon not in needs:
         raise RulesError(f"weapon must be one of bow, crossbow, sling, thrown, got {weapon!r}")
     given = {"archery": archery, "archery_sb": archery_sb, "slings": slings,
              "throwing": throwing}

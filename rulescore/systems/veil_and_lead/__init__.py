@@ -25,6 +25,7 @@ from .core import (DEFENSE, SPEED, VITALITY, CheckResolution, MoveResolution, ad
                    sum_distribution, tempo, two_highest, vitality)
 from .data_access import (action, armour, armours, condition, conditions, cover, cover_names,
                           range_modifier, weapon, weapons)
+from .encounter import Encounter, Fighter
 from .injury import (DAMAGE, DEATH_AT, STABILIZATION_TN, STEPS, BleedResolution,
                      DamageResolution, GrievousResolution, StabilizeResolution, bleed_out_turn,
                      damage, death_threshold, first_aid, grievous_wound, health_state,
@@ -62,7 +63,7 @@ __all__ = [
     "ATTACK_TN", "HORDE_POOL", "HORDE_CASUALTIES", "INITIATIVE_POOL",
     # timing (§II ties, §XI Stunned, §XII, §XV)
     "Combatant", "tie_order", "TieResolution", "wait", "stunned_turn", "held_action", "duel",
-    "DuelResolution", "tension_dice", "Token", "next_turn", "NextTurn",
+    "DuelResolution", "tension_dice", "Token", "next_turn", "NextTurn", "Encounter", "Fighter",
     # situations (§XIII mounted, §XIV rests, §XV pacing)
     "mounted_modifiers", "MountedResolution", "short_rest", "combat_pacing", "ride_check",
     # odds

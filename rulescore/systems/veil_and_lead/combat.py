@@ -11,7 +11,7 @@ from typing import Sequence
 from ...dice import Distribution
 from ...errors import RulesError, require_int
 from ...formulas import Formula
-from ...trace import Resolution, Step, step
+from ...trace import Resolution, RuleRef, Step, step
 from . import _data
 from ._data import ref
 from .core import (aim_bonus, check, dice_rolled, exposes, margin_distribution,
@@ -51,6 +51,7 @@ HORDE_CASUALTIES = Formula("Casualties", "(1 + Steps + Heavy) * Multiplier", HOR
 
 BACKLASH_RULES = ("unresolved", "any_one")
 MAX_BLEED = 3
+GRAPPLED_MAX_TEMPO = 3  # §XI Grappled: light weapons or unarmed, Tempo 3 max
 
 
 def _flag(name: str, value: object) -> bool:
@@ -62,15 +63,14 @@ def _flag(name: str, value: object) -> bool:
 def _names(name: str, value: object) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, (tuple, list, set, frozenset)):
         raise RulesError(f"{name} must be a list of condition names, got {value!r}")
-    out = tuple(value)
-    for item in out:
+    for item in value:
         if not isinstance(item, str):
             raise RulesError(f"{name} must hold condition names, got {item!r}")
         _data.condition(item)
-    return out
+    return tuple(dict.fromkeys(value))  # a condition counts once
 
 
-def _capped(penalties: list[tuple[str, int]], trace: list[Step], rule) -> int:
+def _capped(penalties: list[tuple[str, int]], trace: list[Step], rule: RuleRef) -> int:
     """Total pool penalty, at most the cap (5 dice)."""
     cap = _data.settings("injury", "damage_rules")["pool_penalty_cap"]
     total = sum(n for _, n in penalties)
@@ -357,6 +357,12 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
 
     # 1. declare
     used = tempo(action, weapon)
+    if "Grappled" in mine:
+        light = arm.weapon_class.startswith("Light")
+        if not light or used > GRAPPLED_MAX_TEMPO:
+            raise RulesError(f"weapon {weapon!r} with {action} (Tempo {used}): a Grappled "
+                             f"attacker uses only a light weapon at Tempo "
+                             f"{GRAPPLED_MAX_TEMPO} or less (assumption grappled_weapons)")
     exposed = exposes(action, used, exposure=exposure, light_weapon=arm.light)
     trace.append(step(f"Declare: {action} with the {weapon}: Tempo {used}"
                       + ("; you will be Exposed after it" if exposed else ""), SEQUENCE,
@@ -379,7 +385,8 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
                           .find("weapon", "ordinary")["pool_penalty"]))
     if pool_penalty:
         penalties.append(("Other pool penalties", pool_penalty))
-    pool = base - _capped(penalties, trace, SEQUENCE)
+    pool = ATTACK_POOL.evaluate(Attribute=attribute, Skill=skill,
+                                Penalties=_capped(penalties, trace, SEQUENCE))
     rolled = dice_rolled(pool, small_pool)
     if pool != base or rolled != pool:
         trace.append(step(f"Pool after penalties: {pool} → roll {rolled} d8", SEQUENCE,

@@ -181,6 +181,8 @@ class Encounter:
                     raise RulesError(f"fighter {i}: a token off the track must be holding")
             else:
                 require_int(f"fighter {i} tick", f.tick, minimum=0, maximum=19)
+                if f.holding is not None:
+                    raise RulesError(f"fighter {i}: a holding fighter has no tick")
             fighters.append(f)
         if len({f.name for f in fighters}) != len(fighters):
             raise RulesError("fighters must have distinct names")
