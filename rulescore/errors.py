@@ -7,6 +7,11 @@ the message; nothing else is ever turned into one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .tables import Row, Table
+
 
 class RulesError(ValueError):
     """Base of every input error of the rules engine."""
@@ -92,3 +97,26 @@ def parse_int_list(name: str, text: str) -> list[int]:
     if not values:
         raise RulesError(f"{name} is empty: type the faces you rolled, e.g. 6, 6, 3")
     return values
+
+
+def require_bool(name: str, value: object) -> bool:
+    """Check a yes/no input; a RulesError naming *name* if it is not True or False."""
+    if not isinstance(value, bool):
+        raise RulesError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def require_choice(name: str, value: object, allowed: Sequence[str]) -> str:
+    """Check that *value* is one of the *allowed* words; the message lists them."""
+    if value not in allowed:
+        raise RulesError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def require_row(name: str, value: object, table: "Table", column: str) -> "Row":
+    """The row of *table* whose *column* is *value*; a RulesError naming *name* and the choices."""
+    for row in table.rows:
+        if row[column] == value:
+            return row
+    choices = ", ".join(repr(r[column]) for r in table.rows)
+    raise RulesError(f"{name} must be one of {choices}, got {value!r}")

@@ -100,7 +100,7 @@ def test_weapon_is_zone_plus_one_or_two_tags():
         tsl.make_weapon("Melee", ["Reach", "Silent", "Brutal"])
     with pytest.raises(RulesError, match="tags must not repeat"):
         tsl.make_weapon("Melee", ["Reach", "Reach"])
-    with pytest.raises(RulesError, match="zone must be one of Melee, Thrown, Sidearm, Ranged"):
+    with pytest.raises(RulesError, match="zone must be one of 'Melee', 'Thrown', 'Sidearm', 'Ranged'"):
         tsl.make_weapon("Artillery", ["Reach"])
 
 
@@ -213,7 +213,7 @@ def test_movement_one_zone_double_two():
         tsl.move("Far", "Engaged")
     with pytest.raises(RulesError, match="end must be at most 2 zones from Distant"):
         tsl.move("Distant", "Engaged", double=True)
-    with pytest.raises(RulesError, match="start must be one of Engaged, Near, Far, Distant"):
+    with pytest.raises(RulesError, match="start must be one of 'Engaged', 'Near', 'Far', 'Distant'"):
         tsl.move("Close", "Near")
 
 
@@ -288,7 +288,7 @@ def test_attack_needs_exactly_one_kind():
         tsl.attack([1, 2, 3, 4, 5], "Trained", target=9, defender_dice=[1, 2, 3, 4, 5])
     with pytest.raises(RulesError, match="defender_tier is needed"):
         tsl.attack([1, 2, 3, 4, 5], "Trained", defender_dice=[1, 2, 3, 4, 5])
-    with pytest.raises(RulesError, match="attack must be one of Melee weapon"):
+    with pytest.raises(RulesError, match="attack must be one of 'Melee weapon'"):
         tsl.attack([1, 2, 3, 4, 5], "Trained", target=9, attack_type="Poke")
 
 

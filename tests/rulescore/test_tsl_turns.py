@@ -63,7 +63,7 @@ def test_support_action_ranges():
     assert (g.value, g.stress_pool) == (1, "Spirit")
     assert "It also costs you 1 Spirit Stress" in g.explain()
     assert tsl.spend(tsl.TurnState(), "Draw Aggro").state.movement_used
-    with pytest.raises(RulesError, match="option must be one of Action, Movement, Double Movement, Reaction, Grant Reroll"):
+    with pytest.raises(RulesError, match="option must be one of 'Action', 'Movement', 'Double Movement', 'Reaction', 'Grant Reroll'"):
         tsl.uses_of("Heal")
 
 

@@ -4,9 +4,12 @@ plain inputs. Nothing here is a rule; the rules live in the modules that use it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from rulescore.errors import RulesError, TableError, require_int
+from rulescore.errors import require_bool as flag  # noqa: F401  (shared checks, re-exported)
+from rulescore.errors import require_choice as one_of  # noqa: F401
+from rulescore.errors import require_row as choice  # noqa: F401
 from rulescore.tables import Row, Table, load_tables, system_data_dir
 from rulescore.trace import RuleRef
 
@@ -29,13 +32,6 @@ def table(file: str, name: str) -> Table:
     return load_tables(DATA_DIR / f"{file}.toml")[name]
 
 
-def choice(name: str, value: Any, tbl: Table, column: str) -> Row:
-    """The row of *tbl* whose *column* is *value*; a RulesError naming *name* and the choices."""
-    for row in tbl.rows:
-        if row[column] == value:
-            return row
-    choices = ", ".join(repr(r[column]) for r in tbl.rows)
-    raise RulesError(f"{name} must be one of {choices}, got {value!r}")
 
 
 def yes(row: Row, column: str) -> bool:
@@ -46,18 +42,8 @@ def yes(row: Row, column: str) -> bool:
     return value == "yes"
 
 
-def one_of(name: str, value: Any, allowed: Sequence[str]) -> str:
-    """Check that *value* is one of the *allowed* words."""
-    if value not in allowed:
-        raise RulesError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
-    return value
 
 
-def flag(name: str, value: Any) -> bool:
-    """Check a yes/no input."""
-    if not isinstance(value, bool):
-        raise RulesError(f"{name} must be True or False, got {value!r}")
-    return value
 
 
 def d6_faces(name: str, dice: Any, count: int | None = None, *, minimum: int = 0,

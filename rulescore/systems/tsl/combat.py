@@ -15,6 +15,7 @@ from rulescore.trace import Resolution, Step, step
 from .rolls import (BANDS, HIT_BANDS, band_for, band_table, check_band, keep_count,
                     keep_distribution, opposed_band, opposed_margin_odds, opposed_roll, ref,
                     static_roll, SYSTEM)
+from ...errors import require_choice as _choice
 
 ZONES = ("Engaged", "Near", "Far", "Distant")
 WEAPON_ZONES = ("Melee", "Thrown", "Sidearm", "Ranged")
@@ -36,10 +37,6 @@ def cell_list(value: str) -> tuple[str, ...]:
     return tuple(v.strip() for v in value.split(","))
 
 
-def _choice(name: str, value: object, allowed: Sequence[str]) -> str:
-    if value not in allowed:
-        raise RulesError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
-    return value  # type: ignore[return-value]
 
 
 # --- Damage, armour and Impact tags ---------------------------------------------------------

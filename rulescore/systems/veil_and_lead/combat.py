@@ -19,6 +19,7 @@ from .core import (aim_bonus, check, dice_rolled, exposes, margin_distribution,
                    starting_tick, tempo, two_highest)
 from .injury import DamageResolution, damage
 from .odds import AttackOdds
+from ...errors import require_bool as _flag
 
 INITIATIVE = ref("II The Initiative Roll")
 START = ref("II Determining Starting Tick")
@@ -54,10 +55,6 @@ MAX_BLEED = 3
 GRAPPLED_MAX_TEMPO = 3  # §XI Grappled: light weapons or unarmed, Tempo 3 max
 
 
-def _flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise RulesError(f"{name} must be True or False, got {value!r}")
-    return value
 
 
 def _names(name: str, value: object) -> tuple[str, ...]:

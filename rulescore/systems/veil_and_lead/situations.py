@@ -11,6 +11,7 @@ from . import _data
 from ._data import ref
 from .core import check, require_attribute, require_dice, require_skill
 from .core import vitality as full_vitality
+from ...errors import require_bool as _flag
 
 MOUNTED = ref("XIII Mounted Combat")
 SHORT_REST = ref("XIV Short Rest")
@@ -19,10 +20,6 @@ DRAGGING = ref("XV Signs Combat is Dragging")
 TENSION = ref("XV Tension Pool in Combat")
 
 
-def _flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise RulesError(f"{name} must be True or False, got {value!r}")
-    return value
 
 
 @dataclass(frozen=True, kw_only=True)
