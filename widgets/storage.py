@@ -1,0 +1,176 @@
+"""Keeping a reader's work: autosave in the reader's own browser, and JSON download/upload.
+
+State a reader builds up (an encounter on the Count, an injury record) must survive a page
+reload and a culled kernel (DESIGN §5). Nothing is written to the server's disk on a reader's
+behalf: the autosave lives in the browser's ``localStorage``, and a file the reader downloads
+or uploads travels only between their browser and the kernel's memory.
+
+- :func:`BrowserStore` — an invisible widget bound to one ``localStorage`` key. ``stored``
+  holds what the browser had under that key when the page opened (it arrives from the browser
+  a moment after the widget is shown); ``save(text)`` and ``clear()`` write to it.
+- :class:`JsonTransfer` — a "Download … (JSON)" link and an "Upload … (JSON)" picker with its
+  own error line. The upload handler validates the file; a ``RulesError`` is shown and
+  nothing changes.
+
+In the static web book there is no kernel and no state to keep, so :func:`BrowserStore`
+returns an inert stand-in there (the browser-side module would otherwise be fetched from a
+CDN).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from typing import Callable
+from urllib.parse import quote
+
+import ipywidgets as w
+import traitlets as t
+
+from rulescore.errors import RulesError
+
+from .common import ErrorLine
+
+MAX_UPLOAD_BYTES = 1_000_000
+"""Largest file the upload accepts; a saved encounter or record is a few kilobytes."""
+
+_ESM = """
+function initialize({ model }) {
+  const key = model.get("key");
+  let stored = "";
+  try { stored = window.localStorage.getItem(key) || ""; } catch (e) { stored = ""; }
+  model.set("stored", stored);
+  model.set("ready", true);
+  model.save_changes();
+  model.on("msg:custom", (msg) => {
+    try {
+      if (msg.op === "save") { window.localStorage.setItem(key, msg.text); }
+      else if (msg.op === "clear") { window.localStorage.removeItem(key); }
+    } catch (e) {
+      model.set("problem", String(e));
+      model.save_changes();
+    }
+  });
+}
+function render({ el }) { el.style.display = "none"; }
+export default { initialize, render };
+"""
+
+
+def _live_store_class() -> type:
+    import anywidget  # imported only for the live book; the static book never needs it
+
+    class LiveBrowserStore(anywidget.AnyWidget):
+        """The live store: an anywidget whose front end reads and writes localStorage."""
+
+        _esm = _ESM
+        key = t.Unicode("").tag(sync=True)
+        stored = t.Unicode("").tag(sync=True)
+        ready = t.Bool(False).tag(sync=True)
+        problem = t.Unicode("").tag(sync=True)
+
+        def save(self, text: str) -> None:
+            """Write ``text`` into the reader's browser under this store's key."""
+            self.send({"op": "save", "text": text})
+
+        def clear(self) -> None:
+            """Remove this store's key from the reader's browser."""
+            self.send({"op": "clear"})
+
+    return LiveBrowserStore
+
+
+class StaticBrowserStore(w.HTML):
+    """The inert stand-in used in the static book: same interface, stores nothing."""
+
+    key = t.Unicode("")
+    stored = t.Unicode("")
+    ready = t.Bool(False)
+    problem = t.Unicode("")
+
+    def save(self, text: str) -> None:
+        """Nothing to keep in a page without a kernel."""
+
+    def clear(self) -> None:
+        """Nothing to clear in a page without a kernel."""
+
+
+_LIVE: type | None = None
+
+
+def BrowserStore(key: str) -> w.DOMWidget:  # noqa: N802 - used like a class
+    """An invisible widget bound to ``localStorage[key]`` in the reader's browser."""
+    global _LIVE
+    if not key:
+        raise RulesError("a browser store needs a non-empty key")
+    if os.environ.get("RULEBOOK_TARGET") == "static":
+        return StaticBrowserStore(key=key)
+    if _LIVE is None:
+        _LIVE = _live_store_class()
+    return _LIVE(key=key)
+
+
+def download_href(text: str) -> str:
+    """A ``data:`` URL carrying ``text`` as a JSON file (no server involved)."""
+    return "data:application/json;charset=utf-8," + quote(text, safe="")
+
+
+def _upload_text(value: object) -> str:
+    """The text of the single uploaded file (ipywidgets 8 gives a tuple of dicts)."""
+    files = list(value or ())
+    if len(files) != 1:
+        raise RulesError(f"upload one file at a time, got {len(files)}")
+    item = files[0]
+    content = bytes(item["content"])
+    name = item.get("name", "the file")
+    if len(content) > MAX_UPLOAD_BYTES:
+        raise RulesError(f"{name} is {len(content)} bytes; the most allowed is "
+                         f"{MAX_UPLOAD_BYTES}")
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesError(f"{name} is not a UTF-8 text file (byte {exc.start})") from None
+
+
+class JsonTransfer(w.VBox):
+    """A download link and an upload picker for one kind of saved state."""
+
+    def __init__(self, filename: str, label: str,
+                 on_upload: Callable[[str], None]) -> None:
+        self.filename = filename
+        self.label = label
+        self.on_upload = on_upload
+        self.link = w.HTML()
+        self.upload = w.FileUpload(accept=".json,application/json", multiple=False,
+                                   description=f"Upload {label} (JSON)", icon="",
+                                   layout=w.Layout(width="auto"))
+        self.error = ErrorLine()
+        self.status = w.HTML()
+        self.upload.observe(self._uploaded, "value")
+        super().__init__([w.HBox([self.link, self.upload]), self.error, self.status])
+        self.add_class("rulebook-transfer")
+        self.set_text("")
+
+    def set_text(self, text: str) -> None:
+        """Offer ``text`` for download (an empty text disables the link)."""
+        name = html.escape(self.filename)
+        title = html.escape(f"Download {self.label} (JSON)")
+        if not text:
+            self.link.value = f'<span style="color:#777;margin-right:1em">{title}</span>'
+            return
+        self.link.value = (f'<a href="{download_href(text)}" download="{name}" '
+                           f'style="margin-right:1em;line-height:28px">{title}</a>')
+
+    def _uploaded(self, change: dict) -> None:
+        if not change["new"]:
+            return
+        try:
+            self.on_upload(_upload_text(change["new"]))
+        except RulesError as exc:
+            self.status.value = ""
+            self.error.show(f"The upload changed nothing: {exc}")
+        else:
+            self.error.clear()
+            self.status.value = f"<i>Loaded {html.escape(self.label)} from the file.</i>"
+        finally:
+            self.upload.value = ()
