@@ -35,16 +35,16 @@ MAX_UPLOAD_BYTES = 1_000_000
 """Largest file the upload accepts; a saved encounter or record is a few kilobytes."""
 
 _ESM = """
+// The browser half of BrowserStore. Once its (hidden) view is on the page, which in Voila is
+// after every widget of the page exists, it reports what localStorage holds under the key by
+// saying "hello" until the kernel acknowledges; then it writes what the kernel asks it to.
+// (A kernel reply that arrives while the page is still creating its widgets can be lost.)
 function initialize({ model }) {
   const key = model.get("key");
-  let stored = "";
-  try { stored = window.localStorage.getItem(key) || ""; } catch (e) { stored = ""; }
-  model.set("stored", stored);
-  model.set("ready", true);
-  model.save_changes();
   model.on("msg:custom", (msg) => {
     try {
-      if (msg.op === "save") { window.localStorage.setItem(key, msg.text); }
+      if (msg.op === "ack") { model._rulebookAcked = true; }
+      else if (msg.op === "save") { window.localStorage.setItem(key, msg.text); }
       else if (msg.op === "clear") { window.localStorage.removeItem(key); }
     } catch (e) {
       model.set("problem", String(e));
@@ -52,7 +52,22 @@ function initialize({ model }) {
     }
   });
 }
-function render({ el }) { el.style.display = "none"; }
+function render({ model, el }) {
+  el.style.display = "none";
+  if (model._rulebookHello) { return; }
+  model._rulebookHello = true;
+  const key = model.get("key");
+  let tries = 0;
+  const read = () => {
+    try { return window.localStorage.getItem(key) || ""; } catch (e) { return ""; }
+  };
+  const hello = () => {
+    if (model._rulebookAcked || tries++ >= 60) { return; }
+    model.send({ op: "hello", stored: read() });
+    setTimeout(hello, 1000);
+  };
+  hello();
+}
 export default { initialize, render };
 """
 
@@ -68,6 +83,20 @@ def _live_store_class() -> type:
         stored = t.Unicode("").tag(sync=True)
         ready = t.Bool(False).tag(sync=True)
         problem = t.Unicode("").tag(sync=True)
+
+        def __init__(self, **kwargs: object) -> None:
+            super().__init__(**kwargs)
+            self.on_msg(self._from_browser)
+
+        def _from_browser(self, _widget: object, content: dict, _buffers: object) -> None:
+            """The browser's first "hello" carries what it kept; later ones are ignored."""
+            if content.get("op") != "hello":
+                return
+            self.send({"op": "ack"})
+            if not self.ready:
+                text = content.get("stored")
+                self.stored = text if isinstance(text, str) else ""
+                self.ready = True
 
         def save(self, text: str) -> None:
             """Write ``text`` into the reader's browser under this store's key."""

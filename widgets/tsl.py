@@ -5,7 +5,6 @@ Each observer makes one ``rulescore.systems.tsl`` call and renders what it retur
 
 from __future__ import annotations
 
-import base64
 import html
 import json
 from fractions import Fraction
@@ -19,6 +18,7 @@ from rulescore.text import odds, percent
 
 from .common import (ERROR, LABEL_WIDTH, SUCCESS, DiceEntry, ErrorLine, ExplanationView,
                      button, labelled_text, section, steps_html, tool_layout)
+from .storage import BrowserStore, JsonTransfer
 
 NO_WEAPON = "No weapon"
 NO_TAG = "(none)"
@@ -29,6 +29,7 @@ STYLE = {"description_width": LABEL_WIDTH}
 TABLE_STYLE = ("<style>.rulebook-tsl-table{border-collapse:collapse;margin:.3em 0}"
                ".rulebook-tsl-table td,.rulebook-tsl-table th{padding:3px 12px;text-align:left;"
                "border-bottom:1px solid #ddd}</style>")
+STORE_KEY = "rulebook/tsl/turn-board"
 SHIFTS = [("−2", -2), ("−1", -1), ("0", 0), ("+1", 1), ("+2", 2)]
 
 
@@ -257,12 +258,17 @@ class TurnBoard(w.VBox):
         self.board = w.HTML()
         self.explanation = ExplanationView()
         self.history = w.HTML()
-        self.download = w.HTML()
-        self.upload = w.FileUpload(accept=".json", multiple=False,
-                                   description="Load a saved board (JSON)", icon="",
-                                   layout=w.Layout(width="auto"))
+        self.transfer = JsonTransfer("tsl-board.json", "board", self.load_json)
+        self.store = BrowserStore(STORE_KEY)
+        self.restore_note = w.HTML()
+        self.restore_button = button("Restore saved board", primary=True)
+        self.discard_button = button("Discard it")
+        self.restore_box = w.VBox([self.restore_note,
+                                   w.HBox([self.restore_button, self.discard_button])],
+                                  layout=w.Layout(display="none"))
         self.encounter: tsl.Encounter | None = None
         super().__init__([
+            self.store, self.restore_box,
             w.HBox([self.order, self.start_button, self.reorder_button]),
             self.error,
             section("The board", self.board),
@@ -272,17 +278,52 @@ class TurnBoard(w.VBox):
                     w.HBox([self.spend_button, self.next_button])),
             section("What it did", self.explanation),
             section("Log", self.history),
-            section("Save and load", w.HTML("<small>Nothing is stored on the server: download "
-                                            "the board to keep it, load it to carry on."
-                                            "</small>"), w.HBox([self.download, self.upload])),
+            section("Save and load", w.HTML(
+                "<small>The board is kept in your own browser after every change (a reload "
+                "offers to restore it); nothing is stored on the server. Download it to keep "
+                "it elsewhere, upload it to carry on.</small>"), self.transfer),
         ], layout=tool_layout())
         self.add_class("rulebook-tsl-turns")
-        self.start_button.on_click(lambda _: self.start())
-        self.reorder_button.on_click(lambda _: self.reorder())
-        self.spend_button.on_click(lambda _: self.spend())
-        self.next_button.on_click(lambda _: self.next_turn())
-        self.upload.observe(lambda _: self._uploaded(), "value")
+        self.start_button.on_click(lambda _: self._changed(self.start))
+        self.reorder_button.on_click(lambda _: self._changed(self.reorder))
+        self.spend_button.on_click(lambda _: self._changed(self.spend))
+        self.next_button.on_click(lambda _: self._changed(self.next_turn))
+        self.restore_button.on_click(lambda _: self.restore())
+        self.discard_button.on_click(lambda _: self.discard())
+        self.store.observe(self._found_saved, "stored")
         self.start()
+
+    def _changed(self, act: Any) -> None:
+        """Run a reader's action, then keep the board in their browser."""
+        act()
+        if self.encounter is not None:
+            self.store.save(self.saved_json())
+
+    def _found_saved(self, change: dict) -> None:
+        """The browser held a board from an earlier visit: offer it, never restore silently."""
+        text = change["new"]
+        if not text:
+            self.restore_box.layout.display = "none"
+            return
+        try:
+            enc = tsl.encounter_from_dict(json.loads(text))
+        except (ValueError, RulesError):
+            self.restore_box.layout.display = "none"
+            return
+        self.restore_note.value = (
+            f"<b>A saved board was found in this browser</b>: round {enc.round}, "
+            f"{html.escape(enc.acting)} acting, {len(enc.order)} combatants.")
+        self.restore_box.layout.display = ""
+
+    def restore(self) -> None:
+        """Carry on from the board the browser kept."""
+        self.load_json(self.store.stored)
+        self.restore_box.layout.display = "none"
+
+    def discard(self) -> None:
+        """Forget the board the browser kept."""
+        self.store.clear()
+        self.restore_box.layout.display = "none"
 
     def _render(self) -> None:
         enc = self.encounter
@@ -305,11 +346,7 @@ class TurnBoard(w.VBox):
             "<th>Action</th><th>Movement</th><th>Reaction</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>")
         self.history.value = "<ol>" + "".join(f"<li>{html.escape(x)}</li>" for x in enc.log) + "</ol>"
-        saved = base64.b64encode(self.saved_json().encode()).decode()
-        self.download.value = (f"<a class='rulebook-tsl-download' download='tsl-board.json' "
-                               "style='color:#1565c0;text-decoration:underline;margin-right:1em' "
-                               f"href='data:application/json;base64,{saved}'>"
-                               "Download the board (JSON)</a>")
+        self.transfer.set_text(self.saved_json())
 
     def saved_json(self) -> str:
         """The board as JSON text (what the download link holds)."""
@@ -317,30 +354,19 @@ class TurnBoard(w.VBox):
             if self.encounter else "{}"
 
     def load_json(self, text: str) -> None:
-        """Carry on from a saved board; a bad file is reported in place."""
-        self.error.clear()
+        """Carry on from a saved board; a bad file raises RulesError and changes nothing."""
         try:
             data = json.loads(text)
         except ValueError:
-            self.error.show("board must be JSON saved from this board, got text that is not JSON")
-            return
-        try:
-            self.encounter = tsl.encounter_from_dict(data)
-        except RulesError as exc:
-            self.error.show(str(exc))
-            return
+            raise RulesError("board must be JSON saved from this board, got text that is not "
+                             "JSON") from None
+        self.encounter = tsl.encounter_from_dict(data)
+        self.error.clear()
         self.order.value = ", ".join(self.encounter.order)
         self.who.options = self.encounter.order
         self.who.value = self.encounter.acting
         self.explanation.clear()
         self._render()
-
-    def _uploaded(self) -> None:
-        files = self.upload.value
-        if not files:
-            return
-        content = files[0]["content"]
-        self.load_json(bytes(content).decode("utf-8", errors="replace"))
 
     def _names(self) -> list[str]:
         return [n for n in self.order.value.split(",")]

@@ -119,24 +119,36 @@ def test_rulings_chapter_lists_assumptions(page: Page, book_url, external_reques
 
 def _upload(page: Page, board, content: bytes) -> None:
     with page.expect_file_chooser() as chooser:
-        board.get_by_role("button", name=re.compile("Load a saved board")).click()
+        board.get_by_role("button", name=re.compile("Upload board")).click()
     chooser.value.set_files(files=[{"name": "board.json", "mimeType": "application/json",
                                     "buffer": content}])
 
 
-def test_turn_board_download_and_upload(page: Page, book_url):
-    import base64
+def test_turn_board_download_reload_restore_and_upload(page: Page, book_url):
     import json
     board = _open(page, book_url, ".rulebook-tsl-turns")
     board.get_by_role("button", name="Next turn").click()
     expect(board.locator(".rulebook-tsl-round")).to_contain_text("Thug is acting")
-    link = board.get_by_role("link", name="Download the board (JSON)")
+    link = board.get_by_role("link", name="Download board (JSON)")
     expect(link).to_have_attribute("download", "tsl-board.json")
-    saved = json.loads(base64.b64decode(link.get_attribute("href").split("base64,")[1]))
+    with page.expect_download() as download:
+        link.click()
+    saved = json.loads(open(download.value.path()).read())
     assert saved["acting"] == "Thug" and saved["order"][0] == "Vela"
+    # A reload (or a culled kernel) loses nothing: the browser kept the board.
+    page.wait_for_function(
+        "() => (localStorage.getItem('rulebook/tsl/turn-board') || '').includes('Thug')")
+    page.reload()
+    board = page.locator(".rulebook-tsl-turns")
+    expect(board.get_by_text("A saved board was found in this browser")).to_be_visible(
+        timeout=60_000)
+    expect(board.locator(".rulebook-tsl-round")).to_contain_text("Vela is acting")
+    board.get_by_role("button", name="Restore saved board").click()
+    expect(board.locator(".rulebook-tsl-round")).to_contain_text("Round 1: Thug is acting")
     saved["acting"] = "Ko"
     saved["round"] = 3
     _upload(page, board, json.dumps(saved).encode())
     expect(board.locator(".rulebook-tsl-round")).to_contain_text("Round 3: Ko is acting")
     _upload(page, board, b'{"order": []}')
     expect(board.get_by_role("alert")).to_contain_text("board is missing 'round'")
+    expect(board.locator(".rulebook-tsl-round")).to_contain_text("Round 3: Ko is acting")

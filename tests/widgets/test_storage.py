@@ -27,8 +27,23 @@ def test_live_store_is_bound_to_its_key_and_sends_saves(monkeypatch):
     assert sent == [{"op": "save", "text": '{"a": 1}'}, {"op": "clear"}]
 
 
+def test_first_hello_from_the_browser_sets_stored_and_is_acknowledged(monkeypatch):
+    monkeypatch.delenv("RULEBOOK_TARGET", raising=False)
+    store = BrowserStore("rulebook/test")
+    sent = []
+    monkeypatch.setattr(store, "send", sent.append)
+    seen = []
+    store.observe(lambda change: seen.append(change["new"]), "stored")
+    store._from_browser(store, {"op": "hello", "stored": '{"kept": 1}'}, [])
+    store._from_browser(store, {"op": "hello", "stored": "later"}, [])
+    store._from_browser(store, {"op": "other"}, [])
+    assert store.ready and store.stored == '{"kept": 1}' and seen == ['{"kept": 1}']
+    assert sent == [{"op": "ack"}, {"op": "ack"}]
+
+
 def test_front_end_reads_and_writes_local_storage_under_the_key():
     assert 'localStorage.getItem(key)' in storage._ESM
+    assert 'op: "hello"' in storage._ESM and 'msg.op === "ack"' in storage._ESM
     assert 'localStorage.setItem(key, msg.text)' in storage._ESM
     assert 'localStorage.removeItem(key)' in storage._ESM
 

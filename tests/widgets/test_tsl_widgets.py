@@ -226,22 +226,61 @@ def test_weapon_builder_errors_and_improvised():
     assert "zone of an improvised weapon must be Melee or Thrown" in wb.error.message
 
 
+def _upload(board: TurnBoard, text: str) -> None:
+    from datetime import datetime, timezone
+    data = text.encode()
+    board.transfer.upload.value = ({"name": "board.json", "type": "application/json",
+                                    "size": len(data), "content": memoryview(data),
+                                    "last_modified": datetime(2026, 1, 1, tzinfo=timezone.utc)},)
+
+
 def test_turn_board_saves_and_loads_json():
-    import base64
     import json
+    from urllib.parse import unquote
     b = TurnBoard("Vela, Mar")
     b.spend()
     b.next_turn()
     saved = b.saved_json()
-    assert json.loads(saved)["acting"] == "Mar"
-    link = b.download.value
-    assert "download='tsl-board.json'" in link
-    assert base64.b64decode(link.split("base64,")[1].split("'")[0]).decode() == saved
+    data = json.loads(saved)
+    assert data["acting"] == "Mar" and data["format"] == "rulebook/tsl-board"
+    link = b.transfer.link.value
+    assert 'download="tsl-board.json"' in link
+    assert unquote(link.split("charset=utf-8,")[1].split('"')[0]) == saved
     fresh = TurnBoard("X")
-    fresh.load_json(saved)
+    _upload(fresh, saved)
     assert fresh.encounter == b.encounter
     assert "Mar is acting" in fresh.board.value and fresh.who.value == "Mar"
-    fresh.load_json("not json")
-    assert "got text that is not JSON" in fresh.error.message
-    fresh.load_json('{"order": ["A"], "round": 0, "acting": "A", "used": {}}')
-    assert "round must be 1 or more, got 0" in fresh.error.message
+    for bad, message in [
+            ("not json", "got text that is not JSON"),
+            ('{"order": ["A"], "round": 0, "acting": "A", "used": {}}',
+             "round must be 1 or more, got 0"),
+            ('{"format": "rulebook/vl-encounter", "version": 1}', "not a TSL turn board file")]:
+        _upload(fresh, bad)
+        assert message in fresh.transfer.error.value and "changed nothing" in fresh.transfer.error.value
+        assert fresh.encounter == b.encounter
+
+
+def test_turn_board_autosaves_after_each_change_and_offers_to_restore(monkeypatch):
+    import json
+    b = TurnBoard("Vela, Mar")
+    saved: list[str] = []
+    monkeypatch.setattr(b.store, "save", saved.append)
+    assert saved == []  # opening the page never overwrites what the browser kept
+    b.spend_button.click()
+    b.next_button.click()
+    assert len(saved) == 2 and json.loads(saved[-1])["acting"] == "Mar"
+    again = TurnBoard("Someone, Else")
+    assert again.restore_box.layout.display == "none"
+    again.store.stored = saved[-1]  # what the browser reports after a reload
+    assert again.restore_box.layout.display == ""
+    assert "round 1, Mar acting, 2 combatants" in again.restore_note.value
+    again.restore_button.click()
+    assert again.encounter == b.encounter and again.restore_box.layout.display == "none"
+    other = TurnBoard("A")
+    other.store.stored = "{corrupt"
+    assert other.restore_box.layout.display == "none"
+    other.store.stored = saved[-1]
+    cleared = []
+    monkeypatch.setattr(other.store, "clear", lambda: cleared.append(True))
+    other.discard_button.click()
+    assert cleared == [True] and other.encounter.order == ("A",)

@@ -299,12 +299,13 @@ def ready_item(loadout: Loadout, item: str, *, in_scene: bool = True,
 # --- Saving a board -------------------------------------------------------------------------
 
 _PARTS = ("action", "movement", "reaction")
+BOARD_FORMAT = "rulebook/tsl-board"
 
 
 def encounter_to_dict(enc: Encounter) -> dict:
     """The encounter as plain data (JSON-ready), to save and load later."""
     _check_encounter(enc)
-    return {"order": list(enc.order), "round": enc.round, "acting": enc.acting,
+    return {"format": BOARD_FORMAT, "version": 1, "order": list(enc.order), "round": enc.round, "acting": enc.acting,
             "used": {n: [p for p in _PARTS if enc.state(n).used(p)] for n in enc.order},
             "log": list(enc.log)}
 
@@ -313,6 +314,9 @@ def encounter_from_dict(data: object) -> Encounter:
     """An encounter from :func:`encounter_to_dict`'s data; a RulesError names a bad field."""
     if not isinstance(data, dict):
         raise RulesError(f"board must be a JSON object, got {type(data).__name__}")
+    if data.get("format", BOARD_FORMAT) != BOARD_FORMAT or data.get("version", 1) != 1:
+        raise RulesError(f"not a TSL turn board file: format {data.get('format')!r} version "
+                         f"{data.get('version')!r}, expected {BOARD_FORMAT!r} version 1")
     for key in ("order", "round", "acting", "used"):
         if key not in data:
             raise RulesError(f"board is missing '{key}'")
