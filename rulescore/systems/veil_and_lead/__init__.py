@@ -33,6 +33,8 @@ from .injury import (DAMAGE, DEATH_AT, STABILIZATION_TN, STEPS, BleedResolution,
                      treat_grievous, turns_to_death, wounded_penalty)
 from .odds import (AttackOdds, DuelOdds, attack_odds, duel_odds, rescue_probability,
                    stabilization_probability, starting_tick_distribution)
+from .reactions import (ReactionResolution, engaged_exit, engaged_ways, free_reaction,
+                        laudanum, medical_attention, reaction_names, stray_ally)
 from .situations import (MountedResolution, combat_pacing, mounted_modifiers, ride_check,
                          short_rest)
 from .timing import (Combatant, DuelResolution, NextTurn, TieResolution, Token, duel,
@@ -66,6 +68,9 @@ __all__ = [
     "DuelResolution", "tension_dice", "Token", "next_turn", "NextTurn", "Encounter", "Fighter",
     # situations (§XIII mounted, §XIV rests, §XV pacing)
     "mounted_modifiers", "MountedResolution", "short_rest", "combat_pacing", "ride_check",
+    # reactions and after-care (§III, §VII, §XI, §XIV)
+    "free_reaction", "ReactionResolution", "reaction_names", "engaged_exit", "engaged_ways",
+    "stray_ally", "laudanum", "medical_attention",
     # odds
     "starting_tick_distribution", "attack_odds", "AttackOdds", "stabilization_probability",
     "duel_odds", "DuelOdds", "rescue_probability",
