@@ -149,3 +149,29 @@ def test_other_reactions_result_or_error(allies, die, strain, hours, wounds):
     _result_or_named_error(lambda: vl.laudanum(die, strain), ["d3", "strain"])
     _result_or_named_error(lambda: vl.medical_attention(strain, 3, hours, grievous_wounds=wounds),
                            ["vitality", "hours", "grievous_wounds"])
+
+
+def test_mounted_speed():
+    assert vl.mounted_speed(12) == 12
+    with pytest.raises(RulesError, match="horse_speed must be 1 or more, got 0"):
+        vl.mounted_speed(0)
+
+
+def test_gm_pacing_lists():
+    assert len(vl.dragging_signs()) == 4 and "30 ticks" in vl.dragging_signs()[0]
+    assert vl.stall_remedies() == ("Environmental hazard", "Reinforcements or retreat",
+                                   "Tension Pool rupture", "Narrative cut")
+    steps = vl.aftermath_steps()
+    assert len(steps) == 5 and "Tension Pool" in steps[3]
+
+
+def test_narrative_cut():
+    cut = vl.narrative_cut(7, 3)
+    assert cut.value == 14
+    assert "7 spent × 2 = 14" in cut.trace[0].text
+    assert "1 each for 3 characters (3 in all)" in cut.trace[1].text
+    assert vl.narrative_cut(0, 1).value == 0
+    with pytest.raises(RulesError, match="characters must be 1 or more"):
+        vl.narrative_cut(3, 0)
+    with pytest.raises(RulesError, match="ammunition_spent must be 0 or more"):
+        vl.narrative_cut(-1, 2)

@@ -35,8 +35,9 @@ from .odds import (AttackOdds, DuelOdds, attack_odds, duel_odds, rescue_probabil
                    stabilization_probability, starting_tick_distribution)
 from .reactions import (ReactionResolution, engaged_exit, engaged_ways, free_reaction,
                         laudanum, medical_attention, reaction_names, stray_ally)
-from .situations import (MountedResolution, combat_pacing, mounted_modifiers, ride_check,
-                         short_rest)
+from .gm import aftermath_steps, dragging_signs, narrative_cut, stall_remedies
+from .situations import (MountedResolution, combat_pacing, mounted_modifiers, mounted_speed,
+                         ride_check, short_rest)
 from .timing import (Combatant, DuelResolution, NextTurn, TieResolution, Token, duel,
                      held_action, next_turn, stunned_turn, tension_dice, tie_order, wait)
 
@@ -70,7 +71,9 @@ __all__ = [
     "mounted_modifiers", "MountedResolution", "short_rest", "combat_pacing", "ride_check",
     # reactions and after-care (§III, §VII, §XI, §XIV)
     "free_reaction", "ReactionResolution", "reaction_names", "engaged_exit", "engaged_ways",
-    "stray_ally", "laudanum", "medical_attention",
+    "stray_ally", "laudanum", "medical_attention", "mounted_speed",
+    # the GM's pacing tools (§XV)
+    "dragging_signs", "stall_remedies", "aftermath_steps", "narrative_cut",
     # odds
     "starting_tick_distribution", "attack_odds", "AttackOdds", "stabilization_probability",
     "duel_odds", "DuelOdds", "rescue_probability",

@@ -130,3 +130,9 @@ def ride_check(dice: Sequence[int], attribute: int, ride: int, *,
         said = "The mount is under control" if result.success else "The mount panics"
     return Resolution(value=result.margin, outcome=said, trace=result.trace + (
         step(said, MOUNTED),))
+
+
+def mounted_speed(horse_speed: int) -> int:
+    """A rider moves at the horse's Speed, not their own (§XIII Mounted Combat); horses run
+    about 8–14 m, but a table may field a slower or faster mount."""
+    return require_int("horse_speed", horse_speed, minimum=1)
