@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8866
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: serve test lab book bench chromium unit nbval browser clean
+.PHONY: serve test lab book bench bench-web chromium unit nbval browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,8 +43,13 @@ unit: $(VENV)/.stamp-all
 book: $(VENV)/.stamp-all
 	$(BIN)/rulebook build
 
-bench: $(VENV)/.stamp-all
+bench: $(VENV)/.stamp-all chromium
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/web/run_web.py
+
+# Web only: round trip, time to interactive, kernel memory, 20 readers on loopback (~5 min).
+bench-web: $(VENV)/.stamp-all chromium
+	$(BIN)/python benchmarks/web/run_web.py
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

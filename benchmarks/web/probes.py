@@ -1,0 +1,29 @@
+"""Which field of a chapter the round-trip benchmark changes, and the two values it alternates.
+
+A probe names a tool (CSS class of the widget, first instance), the accessible label of one of
+its text fields and two values. The benchmark types one value, fires the events a reader's
+typing fires (input, then Enter), and times until the tool's visible text changes. Chapters
+without a probe here get a generic one: the first ``rulebook-*`` tool holding a text field whose
+value is a whole number, alternating that number and the next (see ``GENERIC`` in run_web.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Probe:
+    tool: str            # CSS selector of the tool (first match)
+    label: str           # accessible label of the text field (exact)
+    values: tuple[str, str]
+
+
+ECHO = Probe(".bench-echo", "Echo input", ("2", "3"))
+
+CHAPTERS: dict[str, Probe] = {
+    "00_dice/dice": Probe(".rulebook-dice-roller", "Target (total at least)", ("9", "8")),
+    "tsl/combat": Probe(".rulebook-tsl-attack", "T-number", ("12", "11")),
+    "exploding_d6/combat": Probe(".rulebook-x6-attack", "Skill", ("4", "3")),
+    "range_bands/combat": Probe(".rulebook-range-shot", "GM's adjustment (dice)", ("-1", "0")),
+}

@@ -1,0 +1,538 @@
+"""Web benchmarks of the live book: round trip, time to interactive, kernel memory, load.
+
+    .venv/bin/python benchmarks/web/run_web.py [--reps N] [--round-trips N] [--readers N]
+                                                 [--stagger S] [--no-load] [--only TEXT]
+
+One Voilà, started exactly as ``rulebook serve`` starts it (rulescore.cli.voila_command and
+voila_env) but on a free 127.0.0.1 port, with short cull settings for this run, over a
+temporary folder that links every entry of book/ (so chapters keep their live URLs) plus
+``_bench`` -> benchmarks/web (the bare one-slider page and the no-op echo widget). Chromium
+(/usr/bin/chromium) is driven headless by Playwright. The chapters measured are the ones listed
+in jupyter_book.yml (rulescore.book.load_book) whose notebook exists, so new chapters are
+measured too.
+
+Figures are printed with their baseline, the ratio and whether the goal is met; nothing is
+asserted. The machine is shared, so the numbers are noisy. Only the Voilà process group this
+script started is stopped; every wait is bounded.
+
+Definitions
+- Time to interactive (TTI): from navigation start (the page's time origin) until Voilà has
+  shown the cells and every widget output holds a rendered widget (measured in the page by a
+  MutationObserver, performance.now()). It includes starting the kernel and running the
+  notebook, as a reader waits for both.
+- Round trip: in the page, from setting a text field and firing its input/change/Enter events
+  until the last change of the tool's visible text (the kernel's whole reply rendered; a change
+  counts as the last once 150 ms pass without another), performance.now().
+- Kernel memory: VmRSS of the page's kernel (found among the children of our Voilà PID in /proc
+  by the kernel id the page carries), read after the page is interactive and has settled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+import probes as P  # noqa: E402
+from rulescore.book import load_book  # noqa: E402
+from rulescore.cli import voila_command, voila_env  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+BENCH = "_bench"                        # where benchmarks/web appears in the served folder
+BARE, ECHO = f"{BENCH}/bare", f"{BENCH}/echo"
+CULL = {"cull_interval": 5, "cull_idle_timeout": 15}   # this run only (the book: 60 s / 600 s)
+TTI_TIMEOUT_S = 120
+RT_TIMEOUT_MS = 10_000
+RT_SETTLE_MS = 150     # a round trip ends at the last text change followed by this much quiet
+GOAL_RT_MS = 30.0       # round trip within 30 ms of the echo floor (median and p95)
+GOAL_TTI = 1.25         # chapter TTI at most 1.25x the bare page's
+GOAL_MEM = 1.5          # kernel RSS at most 1.5x the bare page's kernel, for a chapter without a formula
+GOAL_IDLE = 1.15        # after culling, the server's RSS within 15 % of its idle RSS, no kernel left
+
+# Runs in every page before its own scripts: records when the page became interactive, and
+# errors thrown in the page.
+INIT_JS = r"""
+(() => {
+  window.__benchErrors = [];
+  window.addEventListener('error', e => window.__benchErrors.push(String(e.message)));
+  const ready = () => {
+    const rc = document.getElementById('rendered_cells');
+    if (!rc || getComputedStyle(rc).display === 'none') return false;
+    if (document.querySelector('script[type="application/vnd.voila.cell-output+json"]')) return false;
+    const panels = document.querySelectorAll('.jp-OutputArea-output.lm-Panel');
+    if (!panels.length) return false;
+    for (const p of panels) if (!p.querySelector('.jupyter-widgets')) return false;
+    return true;
+  };
+  const obs = new MutationObserver(() => {
+    if (window.__tti === undefined && ready()) { window.__tti = performance.now(); obs.disconnect(); }
+  });
+  obs.observe(document, {subtree: true, childList: true, attributes: true});
+})();
+"""
+
+# Set a text field as typing does, and time until the tool's visible text changes.
+ROUND_TRIP_JS = r"""
+(el, [value, toolSel, timeoutMs, settleMs]) => new Promise(resolve => {
+  const tool = el.closest(toolSel) || document.body;
+  const before = tool.textContent;
+  let done = false;
+  const finish = v => { if (!done) { done = true; obs.disconnect(); resolve(v); } };
+  let last = null, quiet = null;
+  const obs = new MutationObserver(() => {
+    if (tool.textContent === before) return;
+    last = performance.now() - t0;                 // the latest change of the visible text
+    clearTimeout(quiet);
+    quiet = setTimeout(() => finish(last), settleMs);
+  });
+  obs.observe(tool, {subtree: true, childList: true, characterData: true});
+  setTimeout(() => finish(last === null ? -1 : last), timeoutMs);
+  const t0 = performance.now();
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(el, value);
+  el.dispatchEvent(new Event('input', {bubbles: true}));
+  el.dispatchEvent(new Event('change', {bubbles: true}));
+  el.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', keyCode: 13, bubbles: true}));
+  el.dispatchEvent(new KeyboardEvent('keypress', {key: 'Enter', keyCode: 13, bubbles: true}));
+})
+"""
+
+# A probe for chapters without one in probes.py: the first rulebook-* tool with a text field
+# holding a whole number; alternate that number and the next. Returns [css, label, value] or null.
+GENERIC_JS = r"""
+() => {
+  for (const tool of document.querySelectorAll('[class*="rulebook-"].widget-box')) {
+    const cls = [...tool.classList].find(c => c.startsWith('rulebook-'));
+    for (const input of tool.querySelectorAll('.widget-text input[type="text"]')) {
+      const label = input.parentElement.querySelector('label');
+      if (label && /^-?\d+$/.test(input.value.trim()))
+        return ['.' + cls, label.textContent.trim(), input.value.trim()];
+    }
+  }
+  return null;
+}
+"""
+
+# Voilà's own kernel shutdown endpoint (what its page calls on unload), with the XSRF cookie.
+SHUTDOWN_JS = r"""
+async () => {
+  const kid = JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId;
+  const m = document.cookie.match(/\b_xsrf=([^;]*)\b/);
+  const form = new FormData();
+  form.append('_xsrf', m ? m[1] : '');
+  const r = await fetch(`${document.body.dataset.baseUrl}api/shutdown/${kid}`,
+                        {method: 'POST', body: form});
+  return r.status;
+}
+"""
+KERNEL_ID_JS = "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+FORMULA_JS = "() => !!document.querySelector('mjx-container, .MathJax, .MathJax_Display, .katex')"
+
+
+# ---------------------------------------------------------------- processes, via /proc
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+class Server:
+    """Our Voilà over a folder of links to book/ entries plus _bench; stopped by process group."""
+
+    def __init__(self, cull: dict[str, int]):
+        self.tmp = tempfile.TemporaryDirectory(prefix="rulebook-bench-")
+        root = Path(self.tmp.name)
+        for entry in (ROOT / "book").iterdir():
+            (root / entry.name).symlink_to(entry)
+        (root / BENCH).symlink_to(HERE)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        cmd = [a for a in voila_command("127.0.0.1", self.port, root)
+               if not a.startswith("--MappingKernelManager.cull_")]
+        cmd += [f"--MappingKernelManager.{k}={v}" for k, v in cull.items()]
+        cmd += ["--MappingKernelManager.cull_connected=True"]
+        self.log = open(Path(self.tmp.name).with_suffix(".log"), "w")
+        self.proc = subprocess.Popen(cmd, env=voila_env(ROOT), stdout=self.log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        self.base = f"http://127.0.0.1:{self.port}/voila/render"
+        deadline = time.time() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=2)
+                break
+            except OSError:
+                if self.proc.poll() is not None or time.time() > deadline:
+                    self.stop()
+                    raise SystemExit("Voilà did not start")
+                time.sleep(0.3)
+
+    def url(self, page: str) -> str:
+        return f"{self.base}/{page}.ipynb"
+
+    def kernels(self) -> dict[int, str]:
+        """{pid: command line} of the kernels our Voilà started."""
+        return {c: _cmdline(c) for c in _children(self.proc.pid) if "kernel" in _cmdline(c)}
+
+    def kernel_pid(self, kernel_id: str) -> int | None:
+        for pid, cmd in self.kernels().items():
+            if kernel_id in cmd:
+                return pid
+        return None
+
+    def rss_mb(self) -> tuple[float, float, int]:
+        """(server RSS, kernels' RSS, number of kernels), MiB."""
+        ks = self.kernels()
+        return (_rss_kb(self.proc.pid) / 1024, sum(_rss_kb(k) for k in ks) / 1024, len(ks))
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(timeout=15)
+        except ProcessLookupError:
+            pass
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=5)
+        self.log.close()
+        self.tmp.cleanup()
+
+
+# ---------------------------------------------------------------- figures
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))]
+
+
+def _met(ok: bool) -> str:
+    return "MET" if ok else "NOT MET"
+
+
+@dataclass
+class PageFigures:
+    tti_ms: list[float] = field(default_factory=list)
+    rss_mb: list[float] = field(default_factory=list)
+    rt_ms: list[float] = field(default_factory=list)
+    rt_note: str = ""
+    formula: bool = False
+    errors: list[str] = field(default_factory=list)
+
+
+def _open_sync(browser, server: Server, page_name: str, fig: PageFigures):
+    """Open a page in a fresh context; record its TTI and its kernel's RSS. Returns the page."""
+    ctx = browser.new_context()
+    ctx.add_init_script(INIT_JS)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: fig.errors.append(f"{page_name}: {e}"))
+    resp = page.goto(server.url(page_name), wait_until="commit", timeout=TTI_TIMEOUT_S * 1000)
+    if resp is None or resp.status >= 400:
+        fig.errors.append(f"{page_name}: HTTP {resp.status if resp else '?'}")
+    page.wait_for_function("window.__tti !== undefined", timeout=TTI_TIMEOUT_S * 1000)
+    fig.tti_ms.append(page.evaluate("window.__tti"))
+    fig.formula = page.evaluate(FORMULA_JS)
+    time.sleep(1.0)                                    # let the kernel settle before reading
+    pid = server.kernel_pid(page.evaluate(KERNEL_ID_JS))
+    if pid is None:
+        fig.errors.append(f"{page_name}: kernel process not found")
+    else:
+        fig.rss_mb.append(_rss_kb(pid) / 1024)
+    return ctx, page, pid
+
+
+def _close_sync(server: Server, ctx, page, pid: int | None) -> None:
+    """Close the page as a reader closes a tab; its kernel is left to the culler."""
+    page.close(run_before_unload=True)
+    ctx.close()
+
+
+def unload_shutdown_status(browser, server: Server) -> tuple[int, bool]:
+    """What Voilà answers to its own page's unload request (kernel shutdown), and whether the
+    kernel then went away within 5 s."""
+    fig = PageFigures()
+    ctx, page, pid = _open_sync(browser, server, BARE, fig)
+    status = page.evaluate(SHUTDOWN_JS)
+    ctx.close()
+    deadline = time.time() + 5
+    while pid in server.kernels() and time.time() < deadline:
+        time.sleep(0.2)
+    return status, pid not in server.kernels()
+
+
+def _round_trips(page, probe: P.Probe | None, n: int, fig: PageFigures) -> None:
+    if probe is None:
+        found = page.evaluate(GENERIC_JS)
+        if not found:
+            fig.rt_note = "no text field with a whole number: not measured"
+            return
+        css, label, value = found
+        probe = P.Probe(css, label, (str(int(value) + 1), value))
+        fig.rt_note = f"generic probe: {label!r} in {css}"
+    field_ = page.locator(probe.tool).first.get_by_label(probe.label, exact=True)
+    handle = field_.element_handle(timeout=10_000)
+    for i in range(n + 2):                             # the first two are warm-up
+        dt = handle.evaluate(ROUND_TRIP_JS, [probe.values[i % 2], probe.tool, RT_TIMEOUT_MS, RT_SETTLE_MS])
+        if dt < 0:
+            fig.errors.append(f"round trip timed out ({probe.label})")
+        elif i >= 2:
+            fig.rt_ms.append(dt)
+
+
+def sequential(server: Server, chapters: list[str], reps: int, n_rt: int):
+    from playwright.sync_api import sync_playwright
+    figs = {name: PageFigures() for name in [BARE, ECHO, *chapters]}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        status, gone = unload_shutdown_status(browser, server)   # also warms the server up
+        print(f"  Voilà's shutdown-on-unload request (as its page sends it) answered HTTP {status}; "
+              + ("the kernel stopped." if gone else "the kernel kept running: a closed page's "
+                 "kernel lives until the culler stops it."), flush=True)
+        for rep in range(reps):
+            order = list(figs) if rep % 2 == 0 else list(figs)[::-1]
+            for name in order:
+                t0 = time.perf_counter()
+                ctx, page, pid = _open_sync(browser, server, name, figs[name])
+                t1 = time.perf_counter()
+                if rep == 0 and name != BARE:
+                    probe = P.ECHO if name == ECHO else P.CHAPTERS.get(name)
+                    _round_trips(page, probe, n_rt, figs[name])
+                t2 = time.perf_counter()
+                _close_sync(server, ctx, page, pid)
+                print(f"  open {rep + 1}/{reps} {name}: interactive in {figs[name].tti_ms[-1]:.0f} ms"
+                      f" (open {t1 - t0:.1f} s, round trips {t2 - t1:.1f} s, "
+                      f"close {time.perf_counter() - t2:.1f} s)", flush=True)
+        browser.close()
+    return figs
+
+
+# ---------------------------------------------------------------- load
+
+@dataclass
+class Reader:
+    page: str
+    start_s: float = 0.0
+    tti_ms: float | None = None
+    interactive: bool = False
+    errors: list[str] = field(default_factory=list)
+
+
+async def _reader(browser, server: Server, r: Reader, delay: float, linger: float) -> None:
+    await asyncio.sleep(delay)
+    r.start_s = time.perf_counter()
+    ctx = await browser.new_context()
+    try:
+        await ctx.add_init_script(INIT_JS)
+        page = await ctx.new_page()
+        page.on("pageerror", lambda e: r.errors.append(str(e)))
+        resp = await page.goto(server.url(r.page), wait_until="commit",
+                               timeout=TTI_TIMEOUT_S * 1000)
+        if resp is None or resp.status >= 400:
+            r.errors.append(f"HTTP {resp.status if resp else '?'}")
+        await page.wait_for_function("window.__tti !== undefined", timeout=TTI_TIMEOUT_S * 1000)
+        r.tti_ms = await page.evaluate("window.__tti")
+        probe = P.ECHO if r.page == ECHO else P.CHAPTERS.get(r.page)
+        if probe is None:
+            found = await page.evaluate(GENERIC_JS)
+            probe = found and P.Probe(found[0], found[1], (str(int(found[2]) + 1), found[2]))
+        if probe:
+            handle = await page.locator(probe.tool).first.get_by_label(
+                probe.label, exact=True).element_handle(timeout=10_000)
+            dt = await handle.evaluate(ROUND_TRIP_JS, [probe.values[0], probe.tool, RT_TIMEOUT_MS, RT_SETTLE_MS])
+            r.interactive = dt >= 0
+            if dt < 0:
+                r.errors.append("round trip timed out")
+        else:
+            r.interactive = True                       # widgets rendered, nothing to type into
+        await asyncio.sleep(linger)
+    except Exception as exc:  # noqa: BLE001 — a benchmark counts any failure as an error
+        r.errors.append(f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
+    finally:
+        await ctx.close()                              # no unload: the kernel is left to the culler
+
+
+async def load(server: Server, pages: list[str], readers: int, stagger: float):
+    from playwright.async_api import async_playwright
+    rs = [Reader(pages[i % len(pages)]) for i in range(readers)]
+    samples: list[tuple[float, float, int]] = []
+    stop = asyncio.Event()
+
+    async def sampler():
+        while not stop.is_set():
+            samples.append(server.rss_mb())
+            await asyncio.sleep(0.5)
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        sampling = asyncio.create_task(sampler())
+        t0 = time.perf_counter()
+        await asyncio.gather(*(_reader(browser, server, r, stagger * i / max(1, readers - 1), 2.0)
+                               for i, r in enumerate(rs)))
+        wall = time.perf_counter() - t0
+        await browser.close()
+        stop.set()
+        await sampling
+    return rs, wall, samples
+
+
+def wait_culled(server: Server, idle_server_mb: float, limit_s: float) -> tuple[float, float, int, float]:
+    t0 = time.perf_counter()
+    while True:
+        srv, kern, n = server.rss_mb()
+        waited = time.perf_counter() - t0
+        if (n == 0 and srv <= idle_server_mb * GOAL_IDLE) or waited > limit_s:
+            return srv, kern, n, waited
+        time.sleep(1.0)
+
+
+# ---------------------------------------------------------------- report
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=3, help="opens of each page (median; default 3)")
+    ap.add_argument("--round-trips", type=int, default=30, help="round trips per page (default 30)")
+    ap.add_argument("--readers", type=int, default=20, help="readers in the load run (default 20)")
+    ap.add_argument("--stagger", type=float, default=5.0,
+                    help="seconds over which the readers' starts are spread (default 5)")
+    ap.add_argument("--no-load", action="store_true", help="skip the load run")
+    ap.add_argument("--only", default="", help="measure only the chapters whose file contains this")
+    args = ap.parse_args()
+    started = time.perf_counter()
+
+    book = load_book(ROOT)
+    chapters = [c.file for c in book.chapters
+                if (ROOT / "book" / c.notebook).is_file() and args.only in c.file]
+    missing = [c.file for c in book.chapters if not (ROOT / "book" / c.notebook).is_file()]
+    print(f"Web benchmarks — {os.cpu_count()} CPUs, chromium headless, one Voilà on 127.0.0.1, "
+          f"cull every {CULL['cull_interval']} s after {CULL['cull_idle_timeout']} s idle "
+          f"(this run only). {len(chapters)} chapters from jupyter_book.yml"
+          + (f" ({len(missing)} listed but not written yet: skipped)" if missing else "") + ".")
+
+    server = Server(CULL)
+    try:
+        time.sleep(1.0)
+        idle = server.rss_mb()
+        print(f"Voilà up on port {server.port}; server RSS {idle[0]:.0f} MiB, {idle[2]} kernels.")
+        print("Opening each page in a fresh browser context:", flush=True)
+        figs = sequential(server, chapters, args.reps, args.round_trips)
+        idle = server.rss_mb()
+        report_sequential(figs, chapters)
+        if not args.no_load:
+            pages = chapters or [ECHO]
+            print(f"\nLoad: {args.readers} readers over {len(pages)} chapters, starts spread over "
+                  f"{args.stagger:g} s; each opens a chapter, types once, lingers 2 s, closes "
+                  "its browser without unloading (the kernel is left to the culler).", flush=True)
+            rs, wall, samples = asyncio.run(load(server, pages, args.readers, args.stagger))
+            after = wait_culled(server, idle[0], limit_s=60 + CULL["cull_idle_timeout"])
+            report_load(rs, wall, samples, idle, after, figs)
+    finally:
+        server.stop()
+    print(f"\nWeb benchmark took {time.perf_counter() - started:.0f} s.")
+    return 0
+
+
+def report_sequential(figs: dict[str, PageFigures], chapters: list[str]) -> None:
+    bare, echo = figs[BARE], figs[ECHO]
+    b_tti, b_rss = statistics.median(bare.tti_ms), statistics.median(bare.rss_mb)
+    print(f"\nBaselines: bare one-slider page TTI median {b_tti:.0f} ms, its kernel "
+          f"{b_rss:.1f} MiB RSS; echo page TTI median {statistics.median(echo.tti_ms):.0f} ms.")
+    e_med, e_p95 = statistics.median(echo.rt_ms), _pct(echo.rt_ms, 0.95)
+    print(f"\n2. Round trip (input change -> updated text), {len(echo.rt_ms)} per page; floor = "
+          f"no-op echo widget: median {e_med:.1f} ms, p95 {e_p95:.1f} ms. Goal: within "
+          f"{GOAL_RT_MS:g} ms of the floor, median and p95.")
+    for name in chapters:
+        f = figs[name]
+        if not f.rt_ms:
+            print(f"   {name:28s} {f.rt_note or 'not measured'}")
+            continue
+        med, p95 = statistics.median(f.rt_ms), _pct(f.rt_ms, 0.95)
+        ok = med - e_med <= GOAL_RT_MS and p95 - e_p95 <= GOAL_RT_MS
+        print(f"   {name:28s} median {med:6.1f} ms (+{med - e_med:5.1f}, {med / e_med:4.2f}x)  "
+              f"p95 {p95:6.1f} ms (+{p95 - e_p95:5.1f}, {p95 / e_p95:4.2f}x)  {_met(ok)}"
+              + (f"  [{f.rt_note}]" if f.rt_note else ""))
+    print(f"\n3. Time to interactive, median of {len(bare.tti_ms)} opens; baseline bare page "
+          f"{b_tti:.0f} ms. Goal: at most {GOAL_TTI:g}x.")
+    for name in chapters:
+        t = statistics.median(figs[name].tti_ms)
+        print(f"   {name:28s} {t:6.0f} ms  {t / b_tti:4.2f}x  {_met(t <= GOAL_TTI * b_tti)}")
+    print(f"\n4. Kernel memory (VmRSS of the page's kernel, median); baseline bare page's kernel "
+          f"{b_rss:.1f} MiB. Goal: at most {GOAL_MEM:g}x for a chapter that renders no formula.")
+    for name in chapters:
+        f = figs[name]
+        m = statistics.median(f.rss_mb)
+        verdict = "(renders a formula: goal n/a)" if f.formula else _met(m <= GOAL_MEM * b_rss)
+        print(f"   {name:28s} {m:6.1f} MiB  {m / b_rss:4.2f}x  +{m - b_rss:5.1f} MiB  {verdict}")
+    errors = [e for f in figs.values() for e in f.errors]
+    print(f"   Page errors while measuring: {len(errors)}" + "".join(f"\n     {e}" for e in errors))
+
+
+def report_load(rs: list[Reader], wall: float, samples, idle, after, figs) -> None:
+    ok = [r for r in rs if r.interactive and not r.errors]
+    ttis = [r.tti_ms for r in rs if r.tti_ms is not None]
+    errors = [f"{r.page}: {e}" for r in rs for e in r.errors]
+    peak = max(samples, key=lambda s: s[0] + s[1]) if samples else idle
+    peak_k = max((s[2] for s in samples), default=0)
+    print(f"\n5. Load: {len(ok)}/{len(rs)} pages interactive, errors {len(errors)} "
+          f"({_met(len(ok) == len(rs) and not errors)}: all interactive, 0 errors)")
+    for e in errors:
+        print(f"     {e}")
+    if ttis:
+        quiet = statistics.median([t for n in figs if n not in (BARE, ECHO)
+                                   for t in figs[n].tti_ms] or figs[BARE].tti_ms)
+        med, p95 = statistics.median(ttis), _pct(ttis, 0.95)
+        print(f"   TTI under load: median {med:.0f} ms ({med / quiet:.1f}x the quiet chapters' "
+              f"median {quiet:.0f} ms), p95 {p95:.0f} ms, max {max(ttis):.0f} ms.")
+    print(f"   Throughput: {len(ok)} pages interactive in {wall:.1f} s from the first start = "
+          f"{len(ok) / wall:.2f} pages/s on this machine.")
+    print(f"   Memory at peak: server {peak[0]:.0f} MiB + {peak_k} kernels {peak[1]:.0f} MiB "
+          f"(= {peak[1] / max(1, peak_k):.0f} MiB a kernel); idle before: server {idle[0]:.0f} "
+          f"MiB, {idle[2]} kernels.")
+    srv, kern, n, waited = after
+    print(f"   After culling ({waited:.0f} s after the last reader left): server {srv:.0f} MiB "
+          f"({srv / idle[0]:.2f}x idle), {n} kernels ({kern:.0f} MiB). Goal: no kernel left and "
+          f"server within {GOAL_IDLE:.2f}x idle: {_met(n == 0 and srv <= GOAL_IDLE * idle[0])}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
