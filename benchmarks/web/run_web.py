@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -173,6 +174,16 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
+def _cpu_s(pid: int, children: bool = True) -> float:
+    """CPU seconds (user + system) of *pid*, plus those of its reaped children if asked."""
+    try:
+        f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    ticks = int(f[11]) + int(f[12]) + ((int(f[13]) + int(f[14])) if children else 0)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def _cmdline(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
@@ -205,6 +216,8 @@ class Server:
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=2)
                 break
+            except urllib.error.HTTPError:             # it answers: up
+                break
             except OSError:
                 if self.proc.poll() is not None or time.time() > deadline:
                     self.stop()
@@ -223,6 +236,10 @@ class Server:
             if kernel_id in cmd:
                 return pid
         return None
+
+    def cpu_s(self) -> float:
+        """CPU seconds of our Voilà, its reaped kernels and its live kernels."""
+        return _cpu_s(self.proc.pid) + sum(_cpu_s(k, children=False) for k in self.kernels())
 
     def rss_mb(self) -> tuple[float, float, int]:
         """(server RSS, kernels' RSS, number of kernels), MiB."""
@@ -386,7 +403,7 @@ async def _reader(browser, server: Server, r: Reader, delay: float, linger: floa
             probe = found and P.Probe(found[0], found[1], (str(int(found[2]) + 1), found[2]))
         if probe:
             handle = await page.locator(probe.tool).first.get_by_label(
-                probe.label, exact=True).element_handle(timeout=10_000)
+                probe.label, exact=True).element_handle(timeout=30_000)
             dt = await handle.evaluate(ROUND_TRIP_JS, [probe.values[0], probe.tool, RT_TIMEOUT_MS, RT_SETTLE_MS])
             r.interactive = dt >= 0
             if dt < 0:
@@ -465,9 +482,12 @@ def main() -> int:
         print(f"Voilà up on port {server.port}; server RSS {idle[0]:.0f} MiB, {idle[2]} kernels.")
         print("Opening each page in a fresh browser context:", flush=True)
         figs = sequential(server, chapters, args.reps, args.round_trips)
-        idle = server.rss_mb()
         report_sequential(figs, chapters)
         if not args.no_load:
+            print("\nWaiting for the culler to stop the kernels of the pages above...", flush=True)
+            wait_culled(server, float("inf"), limit_s=20 + CULL["cull_idle_timeout"])
+            idle = server.rss_mb()
+            cpu0 = server.cpu_s()
             pages = chapters or [ECHO]
             print(f"\nLoad: {args.readers} readers over {len(pages)} chapters, starts spread over "
                   f"{args.stagger:g} s; each opens a chapter, types once, lingers 2 s, closes "
@@ -477,6 +497,11 @@ def main() -> int:
             culled = server.log_count("Culling 'idle'") - culled
             after = wait_culled(server, idle[0], limit_s=20 + CULL["cull_idle_timeout"])
             report_load(rs, wall, samples, idle, after, figs)
+            cpu = server.cpu_s() - cpu0
+            print(f"   Server CPU (Voilà and every kernel it started, from /proc): {cpu:.0f} CPU-s "
+                  f"for {len(rs)} readers = {cpu / len(rs):.1f} CPU-s a reader (open, one change, "
+                  f"idle until culled): about {len(rs) / cpu:.2f} chapter opens per second per "
+                  "CPU, the browser's CPU not counted.")
             print(f"   Kernels culled while the readers were active: {culled} (Voilà's log); "
                   "a culled kernel's page never becomes interactive.")
     finally:
