@@ -17,8 +17,9 @@ script started is stopped; every wait is bounded.
 
 Definitions
 - Time to interactive (TTI): from navigation start (the page's time origin) until Voilà has
-  shown the cells and every widget output holds a rendered widget (measured in the page by a
-  MutationObserver, performance.now()). It includes starting the kernel and running the
+  shown the cells, every widget output holds a rendered widget and the number of rendered
+  widgets has stopped changing (the last change, once 500 ms pass without another; measured in
+  the page by a MutationObserver, performance.now()). It includes starting the kernel and running the
   notebook, as a reader waits for both.
 - Round trip: in the page, from setting a text field and firing its input/change/Enter events
   until the last change of the tool's visible text (the kernel's whole reply rendered; a change
@@ -70,12 +71,9 @@ GOAL_TTI = 1.25         # chapter TTI at most 1.25x the bare page's
 GOAL_MEM = 1.5          # kernel RSS at most 1.5x the bare page's kernel, for a chapter without a formula
 GOAL_IDLE = 1.15        # after culling, the server's RSS within 15 % of its idle RSS, no kernel left
 
-# Runs in every page before its own scripts: records when the page became interactive, and
-# errors thrown in the page.
+# Runs in every page before its own scripts: records when the page became interactive.
 INIT_JS = r"""
 (() => {
-  window.__benchErrors = [];
-  window.addEventListener('error', e => window.__benchErrors.push(String(e.message)));
   const ready = () => {
     const rc = document.getElementById('rendered_cells');
     if (!rc || getComputedStyle(rc).display === 'none') return false;
@@ -85,8 +83,17 @@ INIT_JS = r"""
     for (const p of panels) if (!p.querySelector('.jupyter-widgets')) return false;
     return true;
   };
+  // A box widget's children render after the box itself: the page counts as interactive at the
+  // last change of the number of rendered widgets, once 500 ms pass without another.
+  let count = -1, last = 0, quiet = null;
   const obs = new MutationObserver(() => {
-    if (window.__tti === undefined && ready()) { window.__tti = performance.now(); obs.disconnect(); }
+    if (window.__tti !== undefined || !ready()) return;
+    const n = document.querySelectorAll('.jupyter-widgets').length;
+    if (n === count) return;
+    count = n;
+    last = performance.now();
+    clearTimeout(quiet);
+    quiet = setTimeout(() => { window.__tti = last; obs.disconnect(); }, 500);
   });
   obs.observe(document, {subtree: true, childList: true, attributes: true});
 })();
