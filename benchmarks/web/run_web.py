@@ -20,8 +20,8 @@ Definitions
   shown the cells and every widget output holds a rendered widget (measured in the page by a
   MutationObserver, performance.now()). A box's children may render a moment later; the round
   trip waits for its field (up to 30 s). A settle-time variant (last change of the widget count
-  once 500 ms pass without another) made 19 of 20 loaded readers time out: page timers are
-  throttled when chromium is starved, so it is not used. It includes starting the kernel and running the
+  once 500 ms pass without another) made 19 of 20 loaded readers time out in one run (cause not
+  pinned down; page timers in a starved chromium are a suspect), so it is not used. It includes starting the kernel and running the
   notebook, as a reader waits for both.
 - Round trip: in the page, from setting a text field and firing its input/change/Enter events
   until the last change of the tool's visible text (the kernel's whole reply rendered; a change
