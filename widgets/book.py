@@ -21,6 +21,7 @@ from rulescore.book import Book, Chapter, load_book
 from rulescore.dice import DiceRoll, Distribution, parse
 from rulescore.tables import Table, load_tables, system_data_dir
 from rulescore.text import odds
+from rulescore.trace import Resolution
 
 from .common import dice_faces_html, odds_html, steps_html
 
@@ -129,3 +130,11 @@ def rulings(system: str) -> HTML:
                      + (f"<p><b>Other tables might:</b></p><ul>{alts}</ul>" if alts else "")
                      + option + "</section>")
     return HTML("".join(items) or "<p>No assumptions recorded.</p>")
+
+
+def explain(result: Resolution) -> HTML:
+    """A worked example's result for the book: its outcome, its value and its numbered steps,
+    each with the rule it applied."""
+    headline = (f"<p><b>{html.escape(str(result.outcome))}</b> "
+                f"(value {html.escape(str(result.value))})</p>")
+    return HTML(f"<div class='rulebook-worked'>{headline}{steps_html(result.trace)}</div>")

@@ -23,6 +23,7 @@ from .core import (DEFENSE, SPEED, VITALITY, CheckResolution, MoveResolution, ad
                    hit_probability, margin_distribution, move_distance, move_token,
                    pool_after_penalties, range_band, red_lines, speed, starting_tick,
                    sum_distribution, tempo, two_highest, vitality)
+from ._data import BANDS, actions
 from .data_access import (action, armour, armours, condition, conditions, cover, cover_names,
                           range_modifier, weapon, weapons)
 from .encounter import Encounter, Fighter
@@ -78,7 +79,7 @@ __all__ = [
     "starting_tick_distribution", "attack_odds", "AttackOdds", "stabilization_probability",
     "duel_odds", "DuelOdds", "rescue_probability",
     # data
-    "weapon", "weapons", "armour", "armours", "action", "condition", "conditions", "cover",
+    "weapon", "weapons", "armour", "armours", "action", "actions", "BANDS", "condition", "conditions", "cover",
     "cover_names", "range_modifier", "Weapon", "Armour", "Action", "Condition",
     "RangeModifier", "GrievousWound",
 ]

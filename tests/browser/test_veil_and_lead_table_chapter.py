@@ -1,0 +1,96 @@
+"""The served Veil & Lead table chapter, used as a reader would: initiative odds, a seeded roll
+and its replay, typed dice, errors in place; the attack calculator's odds, dice and errors."""
+
+import random
+
+from playwright.sync_api import Page, expect
+
+from rulescore.systems import veil_and_lead as vl
+from rulescore.text import percent
+
+CHAPTER = "veil_and_lead/table.ipynb"
+
+
+def _open(page: Page, book_url: str, css: str):
+    page.goto(f"{book_url}/{CHAPTER}")
+    tool = page.locator(css)
+    expect(tool).to_be_visible(timeout=60_000)
+    return tool
+
+
+def _set(field, text: str) -> None:
+    field.fill(text)
+    field.press("Enter")
+
+
+def test_initiative_odds_seed_replay_and_typed_dice(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-vl-initiative")
+    _set(tool.get_by_label("Combatants"), "Ada 3 2; Bo 2 1 off-guard")
+    ada = vl.plan_initiative(3, 2).odds()
+    expect(tool.locator(".rulebook-vl-init-odds")).to_contain_text(
+        f"Tick 4 Slow: {percent(ada[(4, 'Slow')])}")
+    expect(tool.locator(".rulebook-vl-init-odds")).to_contain_text("Bo (3d8, -2)")
+    tool.get_by_role("button", name="Roll", exact=True).click()
+    table = tool.locator(".rulebook-vl-start")
+    expect(table).to_be_visible()
+    first = table.text_content()
+    seed = tool.get_by_label("Seed").input_value()
+    rng = random.Random(int(seed))
+    ada_dice = [rng.randint(1, 8) for _ in range(5)]
+    ada = vl.initiative(ada_dice, 3, 2)
+    expect(table.get_by_role("row", name=f"Ada {' '.join(map(str, ada_dice))} "
+                             f"{ada.margin:+d} Tick {ada.tick} {ada.state}")).to_be_visible()
+    tool.get_by_label("My dice").fill("2 3 5 6 7 | 8 8 1")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(table.get_by_role("row", name="Bo 8 8 1 +3 Tick 4 Slow")).to_be_visible()
+    expect(table.get_by_role("row", name="Ada 2 3 5 6 7 +2 Tick 4 Slow")).to_be_visible()
+    expect(tool.locator(".rulebook-trace")).to_contain_text("Ada: Pool: QUICK 3 + Awareness 2 = 5")
+    tool.get_by_label("Seed").fill(seed)
+    tool.get_by_role("button", name="Replay seed").click()
+    expect(table).to_have_text(first)
+
+
+def test_initiative_errors_in_place(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-vl-initiative")
+    tool.get_by_label("My dice").fill("1 2 3")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(tool.get_by_role("alert")).to_contain_text("must hold 4 groups")
+    _set(tool.get_by_label("Combatants"), "Ada three 2")
+    expect(tool.get_by_role("alert").first).to_contain_text("QUICK of Ada must be a whole number")
+
+
+def test_attack_calculator_odds_dice_and_errors(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-vl-attack")
+    plan = vl.plan_attack(attribute=3, skill=2, defense=10)
+    expect(tool.locator(".rulebook-vl-odds")).to_contain_text(
+        f"Hit: {percent(plan.odds().p_hit)} ({plan.odds().p_hit})")
+    _set(tool.get_by_label("Attribute (QUICK or IRON)"), "3")
+    _set(tool.get_by_label("Skill", exact=True), "3")
+    _set(tool.get_by_label("Target's Defense"), "9")
+    tool.get_by_label("Range band").select_option("Far")
+    tool.get_by_label("Target's cover").select_option("Hard Cover")
+    expect(tool.locator(".rulebook-vl-setup")).to_contain_text("Roll 6d8, keep the two highest, against TN 15")
+    tool.get_by_label("Target's armour").select_option("Duster")
+    tool.get_by_label("Weapon", exact=True).select_option("Peacemaker")
+    tool.get_by_label("Action", exact=True).select_option("Quick Shot")
+    expect(tool.locator(".rulebook-vl-setup")).to_contain_text("Exposed afterwards")
+    tool.get_by_label("Action", exact=True).select_option("Steady Shot")
+    tool.get_by_label("Aim actions banked").fill("0")
+    tool.get_by_label("Firing into a melee with allies").uncheck()
+    tool.get_by_label("My dice").fill("2, 3, 5, 6, 7, 8")
+    tool.get_by_role("button", name="Use my dice").click()
+    duster = vl.armour("Duster").ar
+    expected = vl.attack([2, 3, 5, 6, 7, 8], attribute=3, skill=3, defense=9, band="Far",
+                         cover="Hard Cover", ar=duster, hardened=vl.armour("Duster").hardened)
+    expect(tool.locator(".rulebook-vl-result")).to_contain_text(
+        f"15 vs TN 15, margin +0, 0 Step(s), {expected.damage} damage")
+    expect(tool.locator(".rulebook-trace")).to_contain_text("Defense 9 +4 (Hard Cover)")
+    tool.get_by_role("button", name="Roll", exact=True).click()
+    seed = tool.get_by_label("Seed").input_value()
+    first = tool.locator(".rulebook-vl-result").inner_text()
+    tool.get_by_label("My dice").fill("1")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(tool.get_by_role("alert")).to_contain_text("dice")
+    tool.get_by_label("Seed").fill(seed)
+    tool.get_by_role("button", name="Replay seed").click()
+    expect(tool.locator(".rulebook-vl-result")).to_have_text(first)

@@ -1,0 +1,115 @@
+"""The Veil & Lead table tools in plain pytest: set values, press buttons, read what is shown."""
+
+import random
+
+from rulescore.systems import veil_and_lead as vl
+from rulescore.text import percent
+from widgets.veil_and_lead_table import AttackCalculator, PartyInitiative
+
+
+def test_party_odds_for_every_combatant():
+    tool = PartyInitiative("Ada 3 2; Bo 2 1 ambush")
+    ada = vl.plan_initiative(3, 2).odds()
+    bo = vl.plan_initiative(2, 1, ambush=True).odds()
+    assert f"Tick 4 Slow: {percent(ada[(4, 'Slow')])}" in tool.odds.value
+    assert "<b>Bo</b> (3d8, +2)" in tool.odds.value
+    assert f"Tick 2 Fast: {percent(bo[(2, 'Fast')])}" in tool.odds.value
+
+
+def test_seeded_roll_replays_and_matches_the_engine():
+    tool = PartyInitiative("Ada 3 2; Bandit 2 1")
+    tool.entry.roll(41)
+    first = tool.result.value
+    rng = random.Random(41)
+    ada = [rng.randint(1, 8) for _ in range(5)]
+    bandit = [rng.randint(1, 8) for _ in range(3)]
+    a, b = vl.initiative(ada, 3, 2), vl.initiative(bandit, 2, 1)
+    assert f"<td>Ada</td><td>{' '.join(map(str, ada))}</td><td>{a.margin:+d}</td>" in first
+    assert f"<b>Tick {b.tick}</b></td><td>{b.state}</td>" in first
+    assert "(seed 41" in first
+    tool.entry.seed.value = "41"
+    tool.entry.replay_button.click()
+    assert tool.result.value == first
+    assert "Ada: Pool: QUICK 3 + Awareness 2 = 5" in tool.explanation.value
+
+
+def test_typed_groups_of_dice():
+    tool = PartyInitiative("Ada 3 2; Bo 2 1 off-guard")
+    tool.entry.my_dice.value = "2 3 5 6 7 | 8 8 1"
+    tool.entry.use_dice_button.click()
+    # Ada 7 + 6 = 13: margin +2, tick 4 Slow. Bo 8 + 8 − 2 = 14: margin +3, tick 4 Slow.
+    assert "<td>Ada</td><td>2 3 5 6 7</td><td>+2</td>" in tool.result.value
+    assert "<td>Bo</td><td>8 8 1</td><td>+3</td>" in tool.result.value
+    assert tool.result.value.index("Bo") < tool.result.value.index("Ada")  # larger margin first
+    assert "(your dice" in tool.result.value
+
+
+def test_initiative_errors_in_place():
+    tool = PartyInitiative("Ada 3 2")
+    tool.entry.my_dice.value = "1 2 3"
+    tool.entry.use_dice_button.click()
+    assert "Ada rolls 5d8, got 3 dice" in tool.entry.error.value
+    tool.entry.my_dice.value = "1 2 3 4 5 | 1 2"
+    tool.entry.use_dice_button.click()
+    assert "must hold 1 groups" in tool.entry.error.value
+    tool.entry.my_dice.value = "1 2 3 4 9"
+    tool.entry.use_dice_button.click()
+    assert "9" in tool.entry.error.value
+    tool.party.value = "Ada 3"
+    assert "entry 1 must be a name, QUICK, Awareness" in tool.error.value
+    tool.party.value = "Ada 3 2 sneaky"
+    assert "modifier of Ada (ambush, off-guard or a number)" in tool.error.value
+    tool.party.value = ""
+    assert "Combatants is empty" in tool.error.value
+    tool.entry.roll(3)
+    assert "Fix the combatants first" in tool.entry.error.value
+
+
+def test_attack_calculator_odds_follow_the_inputs():
+    tool = AttackCalculator()
+    plan = vl.plan_attack(attribute=3, skill=2, defense=10, weapon="Peacemaker",
+                          action="Steady Shot", band="Near", cover="No Cover")
+    assert f"Roll <b>{plan.dice_to_roll}d8</b>" in tool.setup.value
+    assert f"<b>TN {plan.tn}</b>" in tool.setup.value
+    assert f"Hit: <b>{percent(plan.odds().p_hit)}</b> ({plan.odds().p_hit})" in tool.odds.value
+    tool.cover.value = "Hard Cover"
+    tool.armour.value = "Boiler Plate"
+    tool.band.value = "Far"
+    armour = vl.armour("Boiler Plate")
+    harder = vl.plan_attack(attribute=3, skill=2, defense=10, weapon="Peacemaker",
+                            action="Steady Shot", band="Far", cover="Hard Cover",
+                            ar=armour.ar, hardened=armour.hardened)
+    assert f"<b>TN {harder.tn}</b>" in tool.setup.value
+    assert f"Grievous Wound: {percent(harder.odds().p_grievous)}" in tool.odds.value
+    tool.action.value = "Quick Shot"
+    assert "Exposed afterwards" in tool.setup.value
+
+
+def test_attack_roll_seed_and_typed_dice():
+    tool = AttackCalculator()
+    tool.attribute.value, tool.skill.value, tool.defense.value = 3, 3, 9
+    tool.band.value, tool.cover.value = "Far", "Hard Cover"
+    tool.entry.my_dice.value = "2, 3, 5, 6, 7, 8"
+    tool.entry.use_dice_button.click()
+    # 7 + 8 = 15 against TN 15: margin 0, a hit with no Step, WR 3 damage.
+    assert "Hit: dice 2, 3, 5, 6, 7, 8 → 15 vs TN 15, margin +0, 0 Step(s), 3 damage" \
+        in tool.result.value
+    tool.entry.roll(12)
+    first = tool.result.value
+    tool.entry.replay_button.click()
+    assert tool.result.value == first and "(seed 12)" in first
+    tool.entry.my_dice.value = "1, 2"
+    tool.entry.use_dice_button.click()
+    assert "dice must be 6" in tool.entry.error.value or "6" in tool.entry.error.value
+
+
+def test_near_miss_suppresses_and_melee_risk():
+    tool = AttackCalculator()
+    tool.defense.value = 14
+    tool.melee.value = True
+    plan = tool.plan
+    tool.entry.my_dice.value = ", ".join(["6", "6"] + ["1"] * (plan.dice_to_roll - 2))
+    tool.entry.use_dice_button.click()
+    result = tool.result.value
+    assert "Near miss — the target is Suppressed" in result
+    assert "may strike an ally" in result

@@ -1,0 +1,291 @@
+"""The Veil & Lead at the table: a party initiative roller and an attack calculator.
+
+Each tool gathers its inputs, makes its call in :mod:`rulescore.systems.veil_and_lead` and
+renders what comes back: the exact odds before the roll, the result and its explanation.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from dataclasses import replace
+from fractions import Fraction
+
+import ipywidgets as w
+
+from rulescore.dice import parse
+from rulescore.errors import RulesError, parse_int_text
+from rulescore.systems import veil_and_lead as vl
+from rulescore.text import percent
+
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, labelled_text,
+                     section, tool_layout)
+
+WAITING = "<i>Press Roll, or type the d8s you rolled and press Use my dice.</i>"
+STYLE = {"description_width": "13em"}
+
+
+def _d8s(seed: int, count: int) -> list[int]:
+    """*count* d8 rolled with *seed* (the same seed gives the same dice)."""
+    if count == 0:
+        return []
+    roll = parse(f"{count}d8").roll(random.Random(seed))
+    return [d.value for d in roll.dice]
+
+
+def _number(label: str, value: int, minimum: int = 0, maximum: int = 20) -> w.BoundedIntText:
+    return w.BoundedIntText(value=value, min=minimum, max=maximum, description=label,
+                            style=STYLE, layout=w.Layout(width="19em"))
+
+
+def _odds_rows(rows: list[tuple[str, Fraction]], head: str) -> str:
+    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{percent(p)}</td><td>{p}</td></tr>"
+                   for k, p in rows)
+    return (f"<table class='rulebook-odds'><thead><tr><th>{html.escape(head)}</th>"
+            f"<th>Chance</th><th>Exact</th></tr></thead><tbody>{body}</tbody></table>")
+
+
+# --- initiative ------------------------------------------------------------------------------
+
+class PartyInitiative(w.VBox):
+    """Initiative for a whole party and their foes: one line each, name QUICK Awareness
+    [modifier], rolled with one seed or from the dice each player typed (§II)."""
+
+    def __init__(self, party: str = "Ada 3 2; Bo 2 1 ambush; Bandit 2 1") -> None:
+        self.party = labelled_text("Combatants", party, "name QUICK Awareness [modifier]; …",
+                                   width="40em", label_width="8em")
+        self.party.continuous_update = False
+        self.help = w.HTML("<small>One combatant a group, separated by <code>;</code>: a name, "
+                           "QUICK, Awareness and, if any, <code>ambush</code> (prepared: +2), "
+                           "<code>off-guard</code> (−2) or a number (a supernatural bonus). "
+                           "Ties at one tick are settled on the Count. Typed dice: every combatant's "
+                           "pool in order, e.g. <code>7 3 5 | 8 2 | 1 4</code>.</small>")
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("d8s per combatant, separated by |")
+        self.result = w.HTML(WAITING)
+        self.explanation = ExplanationView()
+        self.people: list[tuple[str, dict]] = []
+        super().__init__([self.party, self.help, self.error,
+                          section("Odds of each starting tick", self.odds),
+                          section("Roll", self.entry),
+                          section("Where everyone starts", self.result, self.explanation)],
+                         layout=tool_layout())
+        self.add_class("rulebook-vl-initiative")
+        self.party.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        # Typed dice come in groups (one a combatant), so this tool reads the field itself.
+        self.entry.use_dice = lambda: self.roll({"typed": True})
+        self.update()
+
+    def _parse(self) -> list[tuple[str, dict]]:
+        people = []
+        for i, part in enumerate(p for p in self.party.value.split(";") if p.strip()):
+            bits = part.split()
+            if len(bits) not in (3, 4):
+                raise RulesError(f"Combatants: entry {i + 1} must be a name, QUICK, Awareness "
+                                 f"and an optional roll bonus, got '{part.strip()}'")
+            name = bits[0]
+            quick = parse_int_text(f"QUICK of {name}", bits[1])
+            aware = parse_int_text(f"Awareness of {name}", bits[2])
+            setup: dict = {"quick": quick, "awareness": aware}
+            if len(bits) == 4:
+                mod = bits[3].lower()
+                if mod == "ambush":
+                    setup["ambush"] = True
+                elif mod in ("off-guard", "offguard"):
+                    setup["off_guard"] = True
+                else:
+                    setup["supernatural"] = parse_int_text(
+                        f"modifier of {name} (ambush, off-guard or a number)", bits[3])
+            vl.plan_initiative(**setup)  # checks the ranges, naming the bad one
+            people.append((name, setup))
+        if not people:
+            raise RulesError("Combatants is empty: type e.g. Ada 3 2; Bandit 2 1")
+        return people
+
+    def update(self) -> None:
+        """Read the party; show the exact odds of each starting tick for everyone."""
+        self.error.clear()
+        self.result.value = WAITING
+        self.explanation.clear()
+        try:
+            self.people = self._parse()
+            rows = []
+            for name, setup in self.people:
+                plan = vl.plan_initiative(**setup)
+                cells = " · ".join(f"Tick {t} {s}: {percent(p)}"
+                                   for (t, s), p in plan.odds().items())
+                bonus = plan.roll_bonus
+                rows.append(f"<li><b>{html.escape(name)}</b> ({plan.dice_to_roll}d8"
+                            f"{f', {bonus:+d}' if bonus else ''}): {cells}</li>")
+        except RulesError as exc:
+            self.people = []
+            self.odds.value = ""
+            self.error.show(str(exc))
+            return
+        self.odds.value = f"<ul class='rulebook-vl-init-odds'>{''.join(rows)}</ul>"
+
+    def _dice(self, request: dict) -> list[list[int]]:
+        sizes = [vl.plan_initiative(**setup).dice_to_roll for _, setup in self.people]
+        if "seed" in request:
+            rng = random.Random(request["seed"])
+            return [[rng.randint(1, 8) for _ in range(n)] for n in sizes]
+        groups = [g for g in self.entry.my_dice.value.split("|")]
+        if len(groups) != len(sizes):
+            raise RulesError(f"My dice must hold {len(sizes)} groups separated by |, one per "
+                             f"combatant, got {len(groups)}")
+        out = []
+        for (name, _), group, n in zip(self.people, groups, sizes):
+            faces = [parse_int_text(f"a die of {name}", f) for f in group.replace(",", " ").split()]
+            if len(faces) != n:
+                raise RulesError(f"{name} rolls {n}d8, got {len(faces)} dice")
+            out.append(faces)
+        return out
+
+    def roll(self, request: dict) -> None:
+        """Roll everyone with one seed, or read each combatant's typed dice."""
+        if not self.people:
+            self.entry.error.show("Fix the combatants first.")
+            return
+        self.entry.error.clear()
+        try:
+            dice = self._dice(request)
+            results = [(name, vl.initiative(faces, **setup))
+                       for (name, setup), faces in zip(self.people, dice)]
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.result.value = WAITING
+            self.explanation.clear()
+            return
+        rolled = {name: faces for (name, _), faces in zip(self.people, dice)}
+        order = sorted(results, key=lambda r: (r[1].tick, -r[1].margin))
+        rows = "".join(
+            f"<tr><td>{html.escape(n)}</td><td>{' '.join(map(str, rolled[n]))}</td>"
+            f"<td>{r.margin:+d}</td><td class='rulebook-vl-tick'><b>Tick {r.tick}</b></td>"
+            f"<td>{html.escape(r.state)}</td></tr>" for n, r in order)
+        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        self.result.value = (
+            "<table class='rulebook-vl-start'><thead><tr><th>Combatant</th><th>d8s</th>"
+            "<th>Margin</th><th>Starts</th><th>State</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table><small>({how}; earliest tick first)</small>")
+        self.explanation.show([replace(s, text=f"{name}: {s.text}")
+                               for name, r in results for s in r.trace])
+
+
+# --- attacks ---------------------------------------------------------------------------------
+
+def _attack_actions() -> list[str]:
+    """The actions that make an attack roll, in the tempo table's order."""
+    return [n for n, a in vl.actions().items() if a.attack in ("ranged", "melee", "any")]
+
+
+class AttackCalculator(w.VBox):
+    """One attack through the nine steps of §VI: pool and TN from their parts, the exact odds
+    of hitting, of each damage and of a Grievous Wound, then the roll and its explanation."""
+
+    def __init__(self) -> None:
+        self.attribute = _number("Attribute (QUICK or IRON)", 3, 0, 10)
+        self.skill = _number("Skill", 2, 0, 10)
+        self.defense = _number("Target's Defense", 10, 0, 30)
+        self.weapon = w.Dropdown(options=list(vl.weapons()), value="Peacemaker",
+                                 description="Weapon", style=STYLE,
+                                 layout=w.Layout(width="26em"))
+        self.action = w.Dropdown(options=_attack_actions(), value="Steady Shot",
+                                 description="Action", style=STYLE,
+                                 layout=w.Layout(width="26em"))
+        self.band = w.Dropdown(options=list(vl.BANDS),
+                               value="Near", description="Range band", style=STYLE,
+                               layout=w.Layout(width="26em"))
+        self.cover = w.Dropdown(options=list(vl.cover_names()), value="No Cover",
+                                description="Target's cover", style=STYLE,
+                                layout=w.Layout(width="26em"))
+        self.armour = w.Dropdown(options=list(vl.armours()), value="None",
+                                 description="Target's armour", style=STYLE,
+                                 layout=w.Layout(width="26em"))
+        self.aim = _number("Aim actions banked", 0, 0, 3)
+        self.melee = w.Checkbox(value=False, description="Firing into a melee with allies",
+                                style=STYLE, layout=w.Layout(width="30em"))
+        self.inputs = [self.attribute, self.skill, self.defense, self.weapon, self.action,
+                       self.band, self.cover, self.armour, self.aim, self.melee]
+        self.error = ErrorLine()
+        self.setup = w.HTML()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("the pool's d8s, e.g. 7, 3, 5")
+        self.result = w.HTML(WAITING)
+        self.explanation = ExplanationView()
+        self.plan: vl.AttackPlan | None = None
+        super().__init__([
+            w.HBox([w.VBox(self.inputs[:5]), w.VBox(self.inputs[5:])]),
+            self.error,
+            section("Pool and Target Number", self.setup),
+            section("Odds before you roll", self.odds),
+            section("Roll", self.entry),
+            section("Result", self.result, self.explanation)], layout=tool_layout())
+        self.add_class("rulebook-vl-attack")
+        for field in self.inputs:
+            field.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def _setup(self) -> dict:
+        return dict(attribute=self.attribute.value, skill=self.skill.value,
+                    defense=self.defense.value, weapon=self.weapon.value,
+                    action=self.action.value, band=self.band.value, cover=self.cover.value,
+                    ar=vl.armour(self.armour.value).ar,
+                    hardened=vl.armour(self.armour.value).hardened,
+                    aim_actions=self.aim.value, firing_into_melee=self.melee.value)
+
+    def update(self) -> None:
+        """Plan the attack and show its exact odds."""
+        self.error.clear()
+        self.result.value = WAITING
+        self.explanation.clear()
+        try:
+            self.plan = vl.plan_attack(**self._setup())
+            odds = self.plan.odds()
+        except RulesError as exc:
+            self.plan = None
+            self.setup.value = self.odds.value = ""
+            self.error.show(str(exc))
+            return
+        plan = self.plan
+        self.setup.value = (
+            f"<p class='rulebook-vl-setup'>Roll <b>{plan.dice_to_roll}d8</b>, keep the two "
+            f"highest{f', {plan.roll_bonus:+d}' if plan.roll_bonus else ''}, against "
+            f"<b>TN {plan.tn}</b>. Tempo {plan.tempo}"
+            f"{' — Exposed afterwards' if plan.exposed_after else ''}.</p>")
+        damage = [(f"{v} damage" if v else "0 (miss or absorbed)", p)
+                  for v, p in odds.damage.items()]
+        self.odds.value = (
+            f"<p class='rulebook-vl-odds'>Hit: <b>{percent(odds.p_hit)}</b> "
+            f"({odds.p_hit}) · near miss (Suppresses): {percent(odds.p_near_miss)} · "
+            f"Grievous Wound: {percent(odds.p_grievous)}</p>"
+            + _odds_rows(damage, "Damage"))
+
+    def roll(self, request: dict) -> None:
+        """Roll the pool with a seed, or read the typed dice, and resolve the attack."""
+        if self.plan is None:
+            self.entry.error.show("Fix the attack first.")
+            return
+        try:
+            dice = (_d8s(request["seed"], self.plan.dice_to_roll) if "seed" in request
+                    else request["dice"])
+            result = vl.attack(dice, **self._setup())
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.result.value = WAITING
+            self.explanation.clear()
+            return
+        colour = SUCCESS if result.hit else ERROR
+        said = "Hit" if result.hit else ("Near miss — the target is Suppressed"
+                                         if result.suppresses else "Miss")
+        extra = " — <b>Grievous Wound</b>" if result.grievous else ""
+        risk = " — the shot may strike an ally (roll a d6)" if result.ally_risk else ""
+        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        self.result.value = (
+            f"<div class='rulebook-vl-result' style='color:{colour};font-weight:600'>"
+            f"{said}: dice {', '.join(map(str, result.dice))} → {result.final_sum} vs TN "
+            f"{result.tn}, margin {result.margin:+d}, {result.steps} Step(s), "
+            f"{result.damage} damage{extra}{risk}</div><small>({how})</small>")
+        self.explanation.show(result.trace)
