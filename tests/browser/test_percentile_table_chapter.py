@@ -1,0 +1,83 @@
+"""The served percentile table chapter, used as a reader would: the test roller's odds, seeded
+roll and replay, typed roll, tens and ones dice, errors; the melee exchange's odds and rolls."""
+
+import random
+
+from playwright.sync_api import Page, expect
+
+from rulescore.systems import percentile as pc
+from rulescore.text import percent
+
+CHAPTER = "percentile/table.ipynb"
+
+
+def _open(page: Page, book_url: str, css: str):
+    page.goto(f"{book_url}/{CHAPTER}")
+    tool = page.locator(css)
+    expect(tool).to_be_visible(timeout=60_000)
+    return tool
+
+
+def _set(field, text: str) -> None:
+    field.fill(text)
+    field.press("Enter")
+
+
+def test_test_roller(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-pc-test")
+    odds = tool.locator(".rulebook-odds")
+    expect(odds.get_by_role("row", name="Critical Success (CS) 13.00% 13/100")).to_be_visible()
+    _set(tool.get_by_label("EML"), "40")
+    expect(odds.get_by_role("row", name="Critical Success (CS) 8.00% 2/25")).to_be_visible()
+    tool.get_by_role("button", name="Roll", exact=True).click()
+    result = tool.locator(".rulebook-pc-result")
+    expect(result).to_be_visible()
+    seed = int(tool.get_by_label("Seed").input_value())
+    roll = random.Random(seed).randint(1, 100)
+    expect(result).to_contain_text(f"Rolled {roll} against EML 40")
+    first = result.inner_text()
+    tool.get_by_label("My dice").fill("40")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(result).to_contain_text("Rolled 40 against EML 40: Critical Success (CS)")
+    tool.get_by_label("Tens die (00–90)").fill("90")
+    tool.get_by_label("Ones die (0–9)").fill("5")
+    tool.get_by_role("button", name="Use tens and ones").click()
+    expect(result).to_contain_text("Rolled 95 against EML 40: Critical Failure (CF)")
+    expect(result).to_contain_text("Stumble")
+    tool.get_by_label("Kind of test").select_option("dodge")
+    tool.get_by_label("My dice").fill("100")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(result).to_contain_text("Stumble")
+    expect(tool.locator(".rulebook-trace")).to_contain_text("100")
+    tool.get_by_label("My dice").fill("3, 4")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(tool.get_by_role("alert")).to_contain_text("My dice must be one d100, got 2 numbers")
+    tool.get_by_label("Seed").fill(str(seed))
+    tool.get_by_role("button", name="Replay seed").click()
+    expect(result).to_have_text(first)
+
+
+def test_melee_exchange(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-pc-melee")
+    p = pc.melee_outcome_distribution(70, "Block", 60)[("strike", 2)]
+    expect(tool.locator(".rulebook-odds").get_by_role(
+        "row", name=f"The attacker strikes, 2 stars {percent(p)} {p}")).to_be_visible()
+    _set(tool.get_by_label("Attacker's EML"), "60")
+    tool.get_by_label("My dice").fill("35, 71")
+    tool.get_by_role("button", name="Use my dice").click()
+    result = tool.locator(".rulebook-pc-result")
+    expect(result).to_contain_text("Rolls 35, 71 (attacker CS, defender F): the attacker strikes, "
+                                   "2 victory stars")
+    tool.get_by_label("Defence").select_option("Counterstrike")
+    _set(tool.get_by_label("Defender's EML"), "60")
+    tool.get_by_label("My dice").fill("36, 51")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(result).to_contain_text("the attacker strikes, 1 victory star")
+    tool.get_by_role("button", name="Roll", exact=True).click()
+    seed = int(tool.get_by_label("Seed").input_value())
+    rng = random.Random(seed)
+    a, d = rng.randint(1, 100), rng.randint(1, 100)
+    expect(result).to_contain_text(f"Rolls {a}, {d}")
+    tool.get_by_label("My dice").fill("36")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(tool.get_by_role("alert")).to_contain_text("My dice must be 2 d100")

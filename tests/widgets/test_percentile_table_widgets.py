@@ -1,0 +1,89 @@
+"""The percentile table tools in plain pytest: set values, press buttons, read what is shown."""
+
+import random
+
+from rulescore.systems import percentile as pc
+from rulescore.text import percent
+from widgets.percentile_table import MeleeExchange, TestRoller
+
+
+def test_test_roller_odds_and_floor():
+    tool = TestRoller(65)
+    assert "<td>Critical Success (CS)</td><td>13.00%</td><td>13/100</td>" in tool.odds.value
+    assert "<td>Critical Failure (CF)</td><td>7.00%</td><td>7/100</td>" in tool.odds.value
+    tool.eml.value = -20
+    assert "EML -20 is tested as <b>5</b>" in tool.odds.value
+    assert "<td>Critical Success (CS)</td><td>1.00%</td>" in tool.odds.value
+
+
+def test_test_roller_seed_typed_and_tens_ones():
+    tool = TestRoller(65)
+    tool.entry.roll(3)
+    roll = random.Random(3).randint(1, 100)
+    level = pc.success_level(roll, 65)
+    assert f"Rolled {roll} against EML 65" in tool.result.value and f"({level})" in tool.result.value
+    first = tool.result.value
+    tool.entry.replay_button.click()
+    assert tool.result.value == first
+    tool.entry.my_dice.value = "65"
+    tool.entry.use_dice_button.click()
+    assert "Rolled 65 against EML 65: Critical Success (CS)" in tool.result.value
+    tool.entry.tens.value, tool.entry.ones.value = "70", "0"
+    tool.entry.use_tens_button.click()
+    assert "Rolled 70 against EML 65: Critical Failure (CF)" in tool.result.value
+    assert "<b>Fumble</b>" in tool.result.value
+    tool.test.value = "dodge"
+    tool.entry.use_tens_button.click()
+    assert "<b>Stumble</b>" in tool.result.value
+    assert tool.explanation.value.count("<li>") >= 1
+
+
+def test_test_roller_errors():
+    tool = TestRoller(65)
+    tool.entry.my_dice.value = "101"
+    tool.entry.use_dice_button.click()
+    assert "roll" in tool.entry.error.value and "101" in tool.entry.error.value
+    tool.entry.my_dice.value = "3, 4"
+    tool.entry.use_dice_button.click()
+    assert "My dice must be one d100, got 2 numbers" in tool.entry.error.value
+    tool.entry.tens.value, tool.entry.ones.value = "75", "3"
+    tool.entry.use_tens_button.click()
+    assert "75" in tool.entry.error.value
+    tool.entry.ones.value = ""
+    tool.entry.use_tens_button.click()
+    assert "Ones die is empty" in tool.entry.error.value
+
+
+def test_melee_odds_match_the_engine():
+    tool = MeleeExchange(70, "Block", 60)
+    dist = pc.melee_outcome_distribution(70, "Block", 60)
+    p = dist[("strike", 2)]
+    assert f"<td>The attacker strikes, 2 stars</td><td>{percent(p)}</td><td>{p}</td>" \
+        in tool.odds.value
+    tool.defence.value = "Ignore"
+    assert tool.defence_eml.disabled
+    ignore = pc.melee_outcome_distribution(70, "Ignore")
+    assert f"<td>{percent(ignore[('strike', 3)])}</td>" in tool.odds.value
+
+
+def test_melee_seed_typed_and_errors():
+    tool = MeleeExchange(60, "Block", 60)
+    tool.entry.my_dice.value = "35, 71"
+    tool.entry.use_dice_button.click()
+    assert ("Rolls 35, 71 (attacker CS, defender F): the attacker strikes, 2 victory stars; "
+            "1 tactical advantage(s)") in tool.result.value
+    tool.defence.value = "Dodge"
+    tool.entry.my_dice.value = "36, 51"
+    tool.entry.use_dice_button.click()
+    assert "dodged, 1 victory star" in tool.result.value
+    tool.entry.roll(9)
+    a, d = (lambda r: (r.randint(1, 100), r.randint(1, 100)))(random.Random(9))
+    expected = pc.melee_exchange(a, 60, "Dodge", d, 60)
+    assert f"Rolls {a}, {d}" in tool.result.value and f"attacker {expected.attack_level}" \
+        in tool.result.value
+    tool.entry.my_dice.value = "36"
+    tool.entry.use_dice_button.click()
+    assert "My dice must be 2 d100 (attacker, then defender), got 1" in tool.entry.error.value
+    tool.entry.my_dice.value = "0, 50"
+    tool.entry.use_dice_button.click()
+    assert "attack_roll must be from 1 to 100, got 0" in tool.entry.error.value

@@ -1,0 +1,199 @@
+"""Percentile combat at the table: a d100 test roller and a melee exchange resolver.
+
+Each tool gathers its inputs, makes its call in :mod:`rulescore.systems.percentile` and renders
+what comes back: the exact odds before the roll, the result and its explanation.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+from fractions import Fraction
+
+import ipywidgets as w
+
+from rulescore.errors import RulesError
+from rulescore.systems import percentile as pc
+from rulescore.text import percent
+
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, section,
+                     tool_layout)
+
+WAITING = "<i>Press Roll, or type the d100 you rolled and press Use my dice.</i>"
+STYLE = {"description_width": "12em"}
+LEVEL_NAMES = {"CF": "Critical Failure", "F": "Failure", "S": "Success",
+               "CS": "Critical Success"}
+DEFENCES = ("Block", "Dodge", "Counterstrike", "Ignore")
+OUTCOME_NAMES = {"strike": "the attacker strikes", "counterstrike": "the defender strikes back",
+                 "blocked": "blocked", "dodged": "dodged", "no strike": "no blow lands"}
+
+
+def _d100s(seed: int, count: int) -> list[int]:
+    """*count* d100 rolled with *seed* (the same seed gives the same rolls)."""
+    rng = random.Random(seed)
+    return [rng.randint(1, 100) for _ in range(count)]
+
+
+def _eml(label: str, value: int) -> w.IntText:
+    return w.IntText(value=value, description=label, style=STYLE,
+                     layout=w.Layout(width="19em"))
+
+
+def _rows(rows: list[tuple[str, Fraction]], head: str) -> str:
+    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{percent(p)}</td><td>{p}</td></tr>"
+                   for k, p in rows)
+    return (f"<table class='rulebook-odds'><thead><tr><th>{html.escape(head)}</th>"
+            f"<th>Chance</th><th>Exact</th></tr></thead><tbody>{body}</tbody></table>")
+
+
+class TestRoller(w.VBox):
+    """A d100 test against an EML: the exact chance of each success level, then the roll (seeded,
+    typed, or as tens and ones dice), its level and, on a critical failure, the mishap."""
+
+    __test__ = False  # a widget, not a pytest test class
+
+    def __init__(self, eml: int = 65, test: str = "attack") -> None:
+        self.eml = _eml("EML", eml)
+        self.test = w.Dropdown(options=["attack", "block", "counterstrike", "dodge", "ignore",
+                                        "missile"], value=test, description="Kind of test",
+                               style=STYLE, layout=w.Layout(width="24em"))
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("one d100, e.g. 37", percentile=True)
+        self.result = w.HTML(WAITING)
+        self.explanation = ExplanationView()
+        super().__init__([w.HBox([self.eml, self.test]), self.error,
+                          section("Odds before you roll", self.odds),
+                          section("Roll", self.entry),
+                          section("Result", self.result, self.explanation)],
+                         layout=tool_layout())
+        self.add_class("rulebook-pc-test")
+        self.eml.observe(lambda _: self.update(), "value")
+        self.test.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def update(self) -> None:
+        """Show the exact chance of each success level at this EML (after its floor)."""
+        self.error.clear()
+        self.result.value = WAITING
+        self.explanation.clear()
+        try:
+            used = pc.effective_eml(self.eml.value)
+            probs = pc.success_level_probabilities(used)
+        except RulesError as exc:
+            self.odds.value = ""
+            self.error.show(str(exc))
+            return
+        note = (f"<p>EML {self.eml.value} is tested as <b>{used}</b>.</p>"
+                if used != self.eml.value else "")
+        self.odds.value = note + _rows([(f"{LEVEL_NAMES[k]} ({k})", p) for k, p in probs.items()],
+                                       "Success level")
+
+    def roll(self, request: dict) -> None:
+        """Roll a d100 with a seed, or read the typed roll, and name its success level."""
+        try:
+            rolls = _d100s(request["seed"], 1) if "seed" in request else request["dice"]
+            if len(rolls) != 1:
+                raise RulesError(f"My dice must be one d100, got {len(rolls)} numbers")
+            result = pc.skill_test(rolls[0], self.eml.value, test=self.test.value)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.result.value = WAITING
+            self.explanation.clear()
+            return
+        colour = SUCCESS if result.succeeded else ERROR
+        mishap = f" — roll on the <b>{result.mishap}</b> table" if result.mishap else ""
+        how = f"seed {request['seed']}" if "seed" in request else "your roll"
+        self.result.value = (
+            f"<div class='rulebook-pc-result' style='color:{colour};font-weight:600'>"
+            f"Rolled {result.value} against EML {result.eml}: {LEVEL_NAMES[result.level]} "
+            f"({result.level}){mishap}</div><small>({how})</small>")
+        self.explanation.show(result.trace)
+
+
+class MeleeExchange(w.VBox):
+    """One melee exchange: both EMLs and the defence, the exact odds of every outcome, then both
+    d100 rolls (seeded or typed) through the MELEE TEST matrix."""
+
+    def __init__(self, attack_eml: int = 70, defence: str = "Block",
+                 defence_eml: int = 60) -> None:
+        self.attack_eml = _eml("Attacker's EML", attack_eml)
+        self.defence = w.Dropdown(options=DEFENCES, value=defence, description="Defence",
+                                  style=STYLE, layout=w.Layout(width="24em"))
+        self.defence_eml = _eml("Defender's EML", defence_eml)
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("attacker's d100, defender's d100, e.g. 34, 71")
+        self.entry.set_percentile(False)
+        self.result = w.HTML(WAITING)
+        self.explanation = ExplanationView()
+        super().__init__([w.HBox([self.attack_eml, self.defence, self.defence_eml]),
+                          self.error,
+                          section("Odds before you roll", self.odds),
+                          section("Roll", self.entry),
+                          section("Result", self.result, self.explanation)],
+                         layout=tool_layout())
+        self.add_class("rulebook-pc-melee")
+        for field in (self.attack_eml, self.defence, self.defence_eml):
+            field.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def _ignoring(self) -> bool:
+        return self.defence.value == "Ignore"
+
+    def update(self) -> None:
+        """Show the exact odds of each outcome of the exchange."""
+        self.error.clear()
+        self.result.value = WAITING
+        self.explanation.clear()
+        self.defence_eml.disabled = self._ignoring()
+        try:
+            dist = pc.melee_outcome_distribution(
+                self.attack_eml.value, self.defence.value,
+                None if self._ignoring() else self.defence_eml.value)
+        except RulesError as exc:
+            self.odds.value = ""
+            self.error.show(str(exc))
+            return
+        rows = [(f"{OUTCOME_NAMES[o].capitalize()}"
+                 + (f", {s} star{'s' if s != 1 else ''}" if s else ""), p)
+                for (o, s), p in sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))]
+        self.odds.value = _rows(rows, "Outcome")
+
+    def roll(self, request: dict) -> None:
+        """Roll both d100s with a seed, or read the typed rolls, and resolve the exchange."""
+        need = 1 if self._ignoring() else 2
+        try:
+            rolls = _d100s(request["seed"], need) if "seed" in request else request["dice"]
+            if len(rolls) != need:
+                raise RulesError(f"My dice must be {need} d100 "
+                                 f"({'the attacker' if need == 1 else 'attacker, then defender'}),"
+                                 f" got {len(rolls)} numbers")
+            result = pc.melee_exchange(
+                rolls[0], self.attack_eml.value, self.defence.value,
+                None if self._ignoring() else rolls[1],
+                None if self._ignoring() else self.defence_eml.value)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.result.value = WAITING
+            self.explanation.clear()
+            return
+        stars = f", {result.stars} victory star{'s' if result.stars != 1 else ''}" \
+            if result.stars else ""
+        tas = (f"; {result.tactical_advantages} tactical advantage(s) to choose from: "
+               f"{html.escape(', '.join(result.ta_choices))}" if result.tactical_advantages
+               else "")
+        mishaps = "".join(f"; {who} rolls a {m}" for who, m in
+                          (("the attacker", result.attacker_mishap),
+                           ("the defender", result.defender_mishap)) if m)
+        how = f"seed {request['seed']}" if "seed" in request else "your rolls"
+        levels = f"attacker {result.attack_level}" + (
+            f", defender {result.defence_level}" if result.defence_level else "")
+        self.result.value = (
+            f"<div class='rulebook-pc-result' style='font-weight:600'>"
+            f"Rolls {', '.join(map(str, rolls))} ({levels}): "
+            f"{OUTCOME_NAMES.get(result.outcome, result.outcome)}{stars}{tas}{mishaps}</div>"
+            f"<small>({how})</small>")
+        self.explanation.show(result.trace)
