@@ -47,7 +47,7 @@ bench: $(VENV)/.stamp-all chromium
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/web/run_web.py
 
-# Web only: round trip, time to interactive, kernel memory, 20 readers on loopback (~7 min).
+# Web only: round trip, time to interactive, kernel memory, 20 readers on loopback (6-8 min).
 bench-web: $(VENV)/.stamp-all chromium
 	$(BIN)/python benchmarks/web/run_web.py
 
