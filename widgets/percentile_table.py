@@ -197,3 +197,128 @@ class MeleeExchange(w.VBox):
             f"{OUTCOME_NAMES.get(result.outcome, result.outcome)}{stars}{tas}{mishaps}</div>"
             f"<small>({how})</small>")
         self.explanation.show(result.trace)
+
+
+DIE_SIZES = (4, 6, 8, 10, 12, 20)
+ASPECTS = (("Blunt (B)", "B"), ("Edge (E)", "E"), ("Point (P)", "P"), ("Fire (F)", "F"))
+STATE_NAMES = {None: "no shock effect", "STN": "Stunned (STN)",
+               "INC": "Incapacitated (INC)", "UNC": "Unconscious (UNC)", "KIA": "Killed (KIA)"}
+
+
+class BlowWalker(w.VBox):
+    """A landed blow from the dice to its shock: location (Zone Die + aim, then the d10
+    Location Die), impact against armour, the injury, and the Shock test — each step with its
+    exact odds and explanation. Dice: seeded, or typed as zone, location, impact, shock d100."""
+
+    def __init__(self) -> None:
+        def die(label: str, value: int) -> w.Dropdown:
+            return w.Dropdown(options=[(f"d{n}", n) for n in DIE_SIZES], value=value,
+                              description=label, style=STYLE, layout=w.Layout(width="20em"))
+        self.zone_die = die("Zone Die", 6)
+        self.aim = w.BoundedIntText(value=1, min=1, max=pc.zone_count(),
+                                    description="Aimed zone (ZN)", style=STYLE,
+                                    layout=w.Layout(width="20em"))
+        self.impact_die = die("Impact die", 10)
+        self.modifier = w.IntText(value=3, description="Impact modifier", style=STYLE,
+                                  layout=w.Layout(width="20em"))
+        self.aspect = w.Dropdown(options=ASPECTS, value="E", description="Aspect",
+                                 style=STYLE, layout=w.Layout(width="20em"))
+        self.armour = w.BoundedIntText(value=0, min=0, max=40,
+                                       description="Armour value there", style=STYLE,
+                                       layout=w.Layout(width="20em"))
+        self.rigid = w.Checkbox(value=False, description="Rigid armour (glancing blows)",
+                                style=STYLE, layout=w.Layout(width="22em"))
+        self.shock_eml = w.IntText(value=65, description="Shock EML", style=STYLE,
+                                   layout=w.Layout(width="20em"))
+        self.inputs = [self.zone_die, self.aim, self.impact_die, self.modifier, self.aspect,
+                       self.armour, self.rigid, self.shock_eml]
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("zone, location (d10), impact, shock d100, e.g. 2, 7, 8, 75")
+        self.entry.set_percentile(False)
+        self.result = w.HTML("<i>Press Roll, or type the four dice and press Use my dice.</i>")
+        self.explanation = ExplanationView()
+        super().__init__([w.HBox([w.VBox(self.inputs[:4]), w.VBox(self.inputs[4:])]),
+                          self.error, section("Odds before you roll", self.odds),
+                          section("Roll", self.entry),
+                          section("The blow, step by step", self.result, self.explanation)],
+                         layout=tool_layout())
+        self.add_class("rulebook-pc-blow")
+        for field in self.inputs:
+            field.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def update(self) -> None:
+        """Exact odds of the location and of the injury level for this weapon and armour."""
+        self.error.clear()
+        self.explanation.clear()
+        try:
+            where = pc.location_distribution(self.zone_die.value, self.aim.value)
+            hurt = pc.injury_level_distribution(self.impact_die.value, self.modifier.value,
+                                                self.armour.value, aspect=self.aspect.value,
+                                                rigid_armour=self.rigid.value)
+        except RulesError as exc:
+            self.odds.value = ""
+            self.error.show(str(exc))
+            return
+        places = sorted(where.items(), key=lambda kv: (-kv[1], str(kv[0])))
+        levels = sorted(hurt.items(), key=lambda kv: (-kv[1], str(kv[0])))
+        self.odds.value = (
+            "<div style='display:flex;gap:2em;flex-wrap:wrap'>"
+            + _rows([(k or "Miss", p) for k, p in places], "Location")
+            + _rows([({None: "No injury", "glancing": "Glancing blow"}.get(k, k), p)
+                     for k, p in levels], "Injury")
+            + "</div>")
+
+    def roll(self, request: dict) -> None:
+        """Walk the blow with seeded or typed dice."""
+        sizes = (self.zone_die.value, 10, self.impact_die.value, 100)
+        try:
+            if "seed" in request:
+                rng = random.Random(request["seed"])
+                dice = [rng.randint(1, n) for n in sizes]
+            else:
+                dice = request["dice"]
+            if len(dice) != 4:
+                raise RulesError(f"My dice must be 4 numbers (zone, location, impact, shock "
+                                 f"d100), got {len(dice)}")
+            for value, n, name in zip(dice, sizes, ("zone", "location", "impact", "shock")):
+                if not 1 <= value <= n:
+                    raise RulesError(f"the {name} die must be from 1 to {n}, got {value}")
+            zone, loc_die, imp, shock_roll = dice
+            located = pc.locate_strike([zone], [loc_die], self.aim.value)
+            steps = list(located.trace)
+            if located.outcome == "miss":
+                self._show(dice, "The Zone Die carries the blow past the body: a miss", steps,
+                           request)
+                return
+            where = located.outcome
+            blow = pc.impact(imp, self.modifier.value, self.armour.value,
+                             aspect=self.aspect.value)
+            hurt = pc.injury(blow.value, self.aspect.value, where, rigid_armour=self.rigid.value)
+            steps += list(blow.trace) + list(hurt.trace)
+            if hurt.injury is None and not hurt.glancing:
+                self._show(dice, f"{where}: the armour stops it — no injury", steps, request)
+                return
+            shk = pc.shock(pc.location_shock(where), hurt.injury_shock, shock_roll,
+                           self.shock_eml.value, bonus=hurt.shock_bonus)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.explanation.clear()
+            return
+        steps += list(shk.trace)
+        flags = [t for t, on in (("a Bleeder", hurt.bleeder),
+                                 ("an amputation test is due", hurt.amputation_test),
+                                 ("check for an injury mishap", hurt.mishap_check)) if on]
+        label = "Glancing blow" if hurt.glancing else f"{hurt.injury}{self.aspect.value}"
+        self._show(dice, f"{where}: {label} injury; shock {shk.shk} → "
+                   f"{STATE_NAMES.get(shk.state, shk.state)}"
+                   + (f"; {', '.join(flags)}" if flags else ""), steps, request)
+
+    def _show(self, dice: list[int], headline: str, steps: list, request: dict) -> None:
+        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        self.result.value = (f"<div class='rulebook-pc-blow-result' style='font-weight:600'>"
+                             f"Dice {', '.join(map(str, dice))}: {html.escape(headline)}</div>"
+                             f"<small>({how})</small>")
+        self.explanation.show(steps)

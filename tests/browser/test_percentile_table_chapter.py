@@ -81,3 +81,31 @@ def test_melee_exchange(page: Page, book_url):
     tool.get_by_label("My dice").fill("36")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.get_by_role("alert")).to_contain_text("My dice must be 2 d100")
+
+
+def test_blow_walker(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-pc-blow")
+    _set(tool.get_by_label("Aimed zone (ZN)"), "4")
+    _set(tool.get_by_label("Impact modifier"), "4")
+    _set(tool.get_by_label("Armour value there"), "4")
+    tool.get_by_label("Aspect").select_option(label="Edge (E)")
+    tool.get_by_label("Impact die").select_option("d10")
+    tool.get_by_label("Zone Die").select_option("d6")
+    _set(tool.get_by_label("Shock EML"), "65")
+    p = pc.injury_level_distribution(10, 4, 4, aspect="E")["S2"]
+    expect(tool.locator(".rulebook-odds").nth(1).get_by_role(
+        "row", name=f"S2 {percent(p)} {p}")).to_be_visible()
+    tool.get_by_label("My dice").fill("2, 7, 8, 75")
+    tool.get_by_role("button", name="Use my dice").click()
+    result = tool.locator(".rulebook-pc-blow-result")
+    expect(result).to_contain_text("Abdomen: S2E injury; shock 8 → Incapacitated (INC)")
+    expect(tool.locator(".rulebook-trace")).to_contain_text("Zone Dice 2 → ZN5 (aimed at ZN4)")
+    tool.get_by_label("Rigid armour (glancing blows)").check()
+    tool.get_by_role("button", name="Roll", exact=True).click()
+    seed = int(tool.get_by_label("Seed").input_value())
+    rng = random.Random(seed)
+    dice = [rng.randint(1, n) for n in (6, 10, 10, 100)]
+    expect(result).to_contain_text(f"Dice {', '.join(map(str, dice))}:")
+    tool.get_by_label("My dice").fill("1, 2")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(tool.get_by_role("alert")).to_contain_text("My dice must be 4 numbers")

@@ -87,3 +87,41 @@ def test_melee_seed_typed_and_errors():
     tool.entry.my_dice.value = "0, 50"
     tool.entry.use_dice_button.click()
     assert "attack_roll must be from 1 to 100, got 0" in tool.entry.error.value
+
+
+def test_blow_walker_odds_follow_the_inputs():
+    from widgets.percentile_table import BlowWalker
+    tool = BlowWalker()
+    where = pc.location_distribution(6, 1)
+    assert f"<td>Thorax</td><td>{percent(where['Thorax'])}</td>" in tool.odds.value
+    tool.armour.value = 4
+    hurt = pc.injury_level_distribution(10, 3, 4, aspect="E")
+    assert f"<td>S2</td><td>{percent(hurt['S2'])}</td>" in tool.odds.value
+    tool.aim.value = 10  # the lowest zone: a d6 counts past the body five times in six
+    assert "<td>Miss</td><td>83.33%</td><td>5/6</td>" in tool.odds.value
+
+
+def test_blow_walker_walks_the_seed_example():
+    from widgets.percentile_table import BlowWalker
+    tool = BlowWalker()
+    tool.aim.value, tool.modifier.value, tool.armour.value = 4, 4, 4  # d10+3, STR +1; AV 4
+    tool.entry.my_dice.value = "2, 7, 8, 75"
+    tool.entry.use_dice_button.click()
+    assert ("Dice 2, 7, 8, 75: Abdomen: S2E injury; shock 8 → Incapacitated (INC)"
+            in tool.result.value)
+    assert "Zone Dice 2 → ZN5 (aimed at ZN4)" in tool.explanation.value
+    assert "SHK = location 4 + injury 2 + shock roll 2 = 8: INC" in tool.explanation.value
+    tool.aim.value = 6
+    tool.entry.my_dice.value = "6, 7, 8, 75"
+    tool.entry.use_dice_button.click()
+    assert "a miss" in tool.result.value
+    tool.entry.roll(4)
+    first = tool.result.value
+    tool.entry.replay_button.click()
+    assert tool.result.value == first and "(seed 4)" in first
+    tool.entry.my_dice.value = "1, 11, 8, 75"
+    tool.entry.use_dice_button.click()
+    assert "the location die must be from 1 to 10, got 11" in tool.entry.error.value
+    tool.entry.my_dice.value = "1, 2"
+    tool.entry.use_dice_button.click()
+    assert "My dice must be 4 numbers" in tool.entry.error.value
