@@ -187,3 +187,94 @@ class Encounter:
         if len({f.name for f in fighters}) != len(fighters):
             raise RulesError("fighters must have distinct names")
         return cls(hammer, elapsed, tuple(fighters))
+
+
+def remove_fighter(enc: Encounter, name: str) -> Encounter:
+    """Take a fighter off the Cylinder (they fled, fell or were never there)."""
+    enc.fighter(name)
+    return replace(enc, fighters=tuple(f for f in enc.fighters if f.name != name))
+
+
+# --- a tracker's history and its file ----------------------------------------------------------
+
+ENCOUNTER_FORMAT = "rulebook/vl-encounter"
+MAX_HISTORY = 200
+
+
+@dataclass(frozen=True)
+class EncounterHistory:
+    """Every state a tracked encounter has been in, with the log line that led to it, and
+    which of them is current: undo and redo move along it, a new move drops what was undone."""
+
+    states: tuple[tuple[Encounter, str], ...] = ((Encounter(), "A new encounter"),)
+    index: int = 0
+
+    @property
+    def encounter(self) -> Encounter:
+        return self.states[self.index][0]
+
+    @property
+    def log(self) -> tuple[str, ...]:
+        """What happened, oldest first, up to the current state."""
+        return tuple(line for _, line in self.states[:self.index + 1])
+
+    @property
+    def can_undo(self) -> bool:
+        return self.index > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self.index < len(self.states) - 1
+
+    def push(self, enc: Encounter, line: str) -> EncounterHistory:
+        """A new state after a move; anything undone before it is dropped."""
+        kept = self.states[:self.index + 1] + ((enc, line),)
+        kept = kept[-MAX_HISTORY:]
+        return EncounterHistory(kept, len(kept) - 1)
+
+    def undo(self) -> EncounterHistory:
+        if not self.can_undo:
+            raise RulesError("nothing to undo")
+        return replace(self, index=self.index - 1)
+
+    def redo(self) -> EncounterHistory:
+        if not self.can_redo:
+            raise RulesError("nothing to redo")
+        return replace(self, index=self.index + 1)
+
+    def to_json(self) -> str:
+        """The whole history as JSON text, undo and redo included."""
+        import json
+        return json.dumps({"format": ENCOUNTER_FORMAT, "version": 1, "index": self.index,
+                           "states": [{"log": line, "encounter": enc.to_dict()}
+                                      for enc, line in self.states]}, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> EncounterHistory:
+        """Read :meth:`to_json`'s text; a RulesError says why a file is not an encounter."""
+        import json
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise RulesError(f"not an encounter file: the text is not JSON ({exc.msg} at "
+                             f"line {exc.lineno})") from None
+        if not isinstance(data, dict) or data.get("format") != ENCOUNTER_FORMAT:
+            found = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise RulesError(f"not an encounter file: format {found!r}, expected "
+                             f"{ENCOUNTER_FORMAT!r}")
+        if data.get("version") != 1:
+            raise RulesError(f"not an encounter file this book can read: version "
+                             f"{data.get('version')!r}, expected 1")
+        raw = data.get("states")
+        if not isinstance(raw, list) or not raw:
+            raise RulesError("encounter file: states must be a non-empty list")
+        states = []
+        for i, item in enumerate(raw, start=1):
+            if not isinstance(item, dict) or not isinstance(item.get("log"), str):
+                raise RulesError(f"encounter file: state {i} needs a log line and an encounter")
+            try:
+                states.append((Encounter.from_dict(item.get("encounter")), item["log"]))
+            except RulesError as exc:
+                raise RulesError(f"encounter file: state {i}: {exc}") from None
+        index = require_int("index", data.get("index"), minimum=0, maximum=len(states) - 1)
+        return cls(tuple(states), index)

@@ -1,0 +1,143 @@
+"""The Count tracker in plain pytest: moves, undo/redo, errors, saving and restoring."""
+
+import json
+from datetime import datetime, timezone
+
+from widgets.veil_and_lead_count import CountTracker, cylinder_svg
+
+
+def _add(t: CountTracker, name: str, margin: str, pc: bool = True, quick: int = 3) -> None:
+    t.name.value, t.margin.value, t.pc.value, t.quick.value = name, margin, pc, quick
+    t.add_button.click()
+
+
+def _fight() -> CountTracker:
+    t = CountTracker()
+    _add(t, "Ada", "5")
+    _add(t, "Bandit", "", pc=False, quick=2)
+    return t
+
+
+def test_adding_fighters_places_them_by_margin():
+    t = _fight()
+    assert t.encounter.fighter("Ada").tick == 3
+    bandit = t.encounter.fighter("Bandit")
+    assert (bandit.tick, bandit.surprised) == (6, True)
+    assert "<td>Bandit</td><td>Tick 6</td><td>NPC, Surprised</td>" in t.board.value
+    assert "Ada joins at Tick 3 (Ready)" in t.log_view.value
+
+
+def test_turns_act_with_tempo_and_exposure():
+    t = _fight()
+    t.next_button.click()
+    assert t.who.value == "Ada" and "The Hammer turns 3 to Tick 3: Ada acts" in t.log_view.value
+    t.act_button.click()  # Steady Shot with a Peacemaker: tempo 4
+    assert t.encounter.fighter("Ada").tick == 7
+    t.next_button.click()
+    assert t.who.value == "Bandit"
+    t.action.value = "Quick Shot"
+    t.act_button.click()
+    bandit = t.encounter.fighter("Bandit")
+    assert (bandit.tick, bandit.exposed, bandit.surprised) == (9, True, False)
+    assert "tempo 3 → Tick 9 — Exposed until their next turn" in t.log_view.value
+    assert "Tick 6 + Tempo 3 = 9" in t.explanation.value
+
+
+def test_wrap_wait_hold_release_stun():
+    t = CountTracker()
+    _add(t, "Ada", "5")
+    t.next_button.click()
+    t.action.value, t.weapon.value = "Steady Shot", "Buffalo Rifle"
+    t.act_button.click()
+    t.next_button.click()
+    t.wait_button.click()
+    assert t.encounter.fighter("Ada").tick == t.encounter.hammer + 1
+    t.next_button.click()
+    t.trigger.value = "the door opens"
+    t.hold_button.click()
+    assert t.encounter.fighter("Ada").holding == "the door opens"
+    assert "holding: the door opens" in t.board.value
+    t.action.value, t.weapon.value = "Steady Shot", "Peacemaker"
+    t.release_button.click()
+    assert t.encounter.fighter("Ada").tick == (t.encounter.hammer + 4) % 20
+    t.stun_button.click()
+    t.next_button.click()
+    t.act_button.click()
+    assert "is Stunned: no action this turn" in t.error.value
+    t.stunned_button.click()
+    assert not t.encounter.fighter("Ada").stunned
+
+
+def test_errors_in_place():
+    t = CountTracker()
+    t.act_button.click()
+    assert "Fighter is empty" in t.error.value
+    _add(t, "", "3")
+    assert "name must be a non-empty text" in t.error.value
+    _add(t, "Ada", "lots")
+    assert "Initiative margin must be a whole number" in t.error.value
+    _add(t, "Ada", "3")
+    _add(t, "Ada", "3")
+    assert "already in the encounter" in t.error.value
+    t.act_button.click()
+    assert "only a fighter at the Hammer's tick" in t.error.value.replace("&#x27;", "'")
+    t.next_button.click()
+    t.action.value = "Channel"
+    t.act_button.click()
+    assert "chosen must be given for Channel (a tempo from 4 to 9)" in t.error.value
+    t.chosen.value = "7"
+    t.act_button.click()
+    assert t.encounter.fighter("Ada").tick == (t.encounter.hammer + 7) % 20
+
+
+def test_undo_redo_and_a_new_move_drops_redo():
+    t = _fight()
+    t.next_button.click()
+    t.act_button.click()
+    t.undo_button.click()
+    assert t.encounter.fighter("Ada").tick == 3 and not t.redo_button.disabled
+    t.redo_button.click()
+    assert t.encounter.fighter("Ada").tick == 7
+    t.undo_button.click()
+    t.wait_button.click()
+    assert t.redo_button.disabled and t.encounter.fighter("Ada").tick == 4
+
+
+def test_cylinder_picture():
+    t = _fight()
+    svg = cylinder_svg(t.encounter)
+    assert svg.count("stroke='#b00020'") == 2  # the two tension lines
+    assert ">Ada</text>" in svg and "Hammer: Tick 0" in svg
+
+
+def _upload(t: CountTracker, text: str) -> None:
+    data = text.encode()
+    t.transfer.upload.value = ({"name": "encounter.json", "type": "application/json",
+                                "size": len(data), "content": memoryview(data),
+                                "last_modified": datetime(2026, 1, 1, tzinfo=timezone.utc)},)
+
+
+def test_autosave_restore_download_upload(monkeypatch):
+    t = _fight()
+    saved = []
+    monkeypatch.setattr(t.store, "save", saved.append)
+    t.next_button.click()
+    t.act_button.click()
+    assert len(saved) == 2 and json.loads(saved[-1])["format"] == "rulebook/vl-encounter"
+    fresh = CountTracker()
+    fresh.store.stored = saved[-1]
+    assert fresh.restore_box.layout.display == ""
+    assert "2 fighters, the Hammer at Tick 3, 4 moves" in fresh.restore_note.value
+    fresh.restore_button.click()
+    assert fresh.history == t.history
+    fresh.undo_button.click()
+    assert fresh.encounter.fighter("Ada").tick == 3
+    other = CountTracker()
+    _upload(other, t.history.to_json())
+    assert other.history == t.history
+    before = other.history
+    _upload(other, '{"format": "rulebook/tsl-board", "version": 1}')
+    assert "not an encounter file" in other.transfer.error.value
+    assert other.history == before
+    _upload(other, "{broken")
+    assert "the text is not JSON" in other.transfer.error.value and other.history == before

@@ -1,0 +1,329 @@
+"""The Count tracker: the GM's view of a Veil & Lead fight on the 0–19 Cylinder.
+
+Every button makes one move on :class:`rulescore.systems.veil_and_lead.encounter.Encounter`
+(join, next turn, act, wait, hold, release, stun) and pushes the result on an
+:class:`EncounterHistory`, so undo and redo are exact. The history is autosaved in the reader's
+browser after every move and can be downloaded or uploaded as JSON.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+import ipywidgets as w
+
+from rulescore.errors import RulesError, parse_int_text
+from rulescore.systems import veil_and_lead as vl
+from rulescore.systems.veil_and_lead.encounter import EncounterHistory, remove_fighter
+
+from .common import ErrorLine, ExplanationView, button, labelled_text, section, tool_layout
+from .storage import BrowserStore, JsonTransfer
+
+STORE_KEY = "rulebook/veil_and_lead/count"
+STYLE = {"description_width": "9em"}
+RED = "#b00020"
+
+
+def cylinder_svg(enc: vl.Encounter) -> str:
+    """The Cylinder as a ring of 20 ticks, red tension lines at 0 and 10, the Hammer and the
+    tokens (names stacked at their tick)."""
+    size, cx, cy, r = 420, 210, 210, 150
+    parts = [f"<svg class='rulebook-vl-cylinder' role='img' width='{size}' height='{size}' "
+             f"viewBox='0 0 {size} {size}' xmlns='http://www.w3.org/2000/svg'>",
+             f"<title>The Cylinder: the Hammer at Tick {enc.hammer}</title>",
+             f"<circle cx='{cx}' cy='{cy}' r='{r}' fill='none' stroke='#888' stroke-width='2'/>"]
+    at: dict[int, list[str]] = {}
+    for f in enc.fighters:
+        if f.tick is not None:
+            at.setdefault(f.tick, []).append(f.name)
+    for tick in range(20):
+        angle = 2 * math.pi * tick / 20 - math.pi / 2
+        x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
+        red = tick in (0, 10)
+        if red:
+            x1, y1 = cx + (r - 18) * math.cos(angle), cy + (r - 18) * math.sin(angle)
+            x2, y2 = cx + (r + 18) * math.cos(angle), cy + (r + 18) * math.sin(angle)
+            parts.append(f"<line x1='{x1:.1f}' y1='{y1:.1f}' x2='{x2:.1f}' y2='{y2:.1f}' "
+                         f"stroke='{RED}' stroke-width='4'/>")
+        fill = "#1565c0" if tick == enc.hammer else ("#fff" if tick not in at else "#e8f0e8")
+        colour = "#fff" if tick == enc.hammer else "#222"
+        parts.append(f"<circle cx='{x:.1f}' cy='{y:.1f}' r='13' fill='{fill}' stroke='#555'/>"
+                     f"<text x='{x:.1f}' y='{y + 4:.1f}' font-size='11' text-anchor='middle' "
+                     f"fill='{colour}'>{tick}</text>")
+        names = at.get(tick, [])
+        lx, ly = cx + (r + 36) * math.cos(angle), cy + (r + 36) * math.sin(angle)
+        for i, name in enumerate(names):
+            parts.append(f"<text x='{lx:.1f}' y='{ly + 4 + 12 * i - 6 * (len(names) - 1):.1f}' "
+                         f"font-size='11' font-weight='700' text-anchor='middle'>"
+                         f"{html.escape(name)}</text>")
+    hx, hy = (cx + (r - 30) * math.cos(2 * math.pi * enc.hammer / 20 - math.pi / 2),
+              cy + (r - 30) * math.sin(2 * math.pi * enc.hammer / 20 - math.pi / 2))
+    parts.append(f"<line x1='{cx}' y1='{cy}' x2='{hx:.1f}' y2='{hy:.1f}' stroke='#1565c0' "
+                 f"stroke-width='5' stroke-linecap='round'/>"
+                 f"<text x='{cx}' y='{cy + 30}' font-size='12' text-anchor='middle'>Hammer: "
+                 f"Tick {enc.hammer}</text>"
+                 f"<text x='{cx}' y='{cy + 46}' font-size='11' text-anchor='middle' "
+                 f"fill='#555'>{enc.elapsed} ticks run · Tension dice {enc.tension_dice}</text>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+class CountTracker(w.VBox):
+    """Run a fight on the Count: add fighters from their initiative, turn the Hammer, act with
+    an action's tempo, wait, hold and release, stun; undo and redo; kept in your browser."""
+
+    def __init__(self) -> None:
+        self.history = EncounterHistory()
+        self.name = labelled_text("Name", "", "e.g. Ada", width="18em", label_width="5em")
+        self.pc = w.Checkbox(value=True, description="Player character", style=STYLE,
+                             layout=w.Layout(width="16em"))
+        self.quick = w.BoundedIntText(value=3, min=1, max=5, description="QUICK", style=STYLE,
+                                      layout=w.Layout(width="15em"))
+        self.margin = labelled_text("Initiative margin", "", "blank = failed roll",
+                                    width="22em", label_width="9em")
+        self.add_button = button("Add to the Count", primary=True)
+        self.who = w.Dropdown(options=[], description="Fighter", style=STYLE,
+                              layout=w.Layout(width="20em"))
+        self.action = w.Dropdown(options=list(vl.actions()), value="Steady Shot",
+                                 description="Action", style=STYLE,
+                                 layout=w.Layout(width="22em"))
+        self.weapon = w.Dropdown(options=list(vl.weapons()), value="Peacemaker",
+                                 description="Weapon", style=STYLE,
+                                 layout=w.Layout(width="20em"))
+        self.chosen = labelled_text("Chosen tempo", "", "only for Channel and the like",
+                                    width="22em", label_width="9em")
+        self.exposed_choice = w.Checkbox(value=False, description="Exposed afterwards (when "
+                                         "the table decides)", style=STYLE,
+                                         layout=w.Layout(width="30em"))
+        self.trigger = labelled_text("Hold trigger", "", "e.g. someone steps into the door",
+                                     width="30em", label_width="9em")
+        self.next_button = button("Next turn (turn the Hammer)", primary=True)
+        self.act_button = button("Act")
+        self.wait_button = button("Wait +1")
+        self.hold_button = button("Hold")
+        self.release_button = button("Release hold")
+        self.stun_button = button("Stun")
+        self.stunned_button = button("Stunned turn")
+        self.remove_button = button("Remove")
+        self.undo_button = button("Undo")
+        self.redo_button = button("Redo")
+        self.error = ErrorLine()
+        self.picture = w.HTML()
+        self.board = w.HTML()
+        self.explanation = ExplanationView()
+        self.log_view = w.HTML()
+        self.store = BrowserStore(STORE_KEY)
+        self.transfer = JsonTransfer("encounter.json", "encounter", self.load_json)
+        self.restore_note = w.HTML()
+        self.restore_button = button("Restore saved encounter", primary=True)
+        self.discard_button = button("Discard it")
+        self.restore_box = w.VBox([self.restore_note,
+                                   w.HBox([self.restore_button, self.discard_button])],
+                                  layout=w.Layout(display="none"))
+        super().__init__([
+            self.store, self.restore_box,
+            section("Add a fighter", w.HBox([self.name, self.pc, self.quick]),
+                    w.HBox([self.margin, self.add_button])),
+            self.error,
+            w.HBox([self.picture, w.VBox([self.board, self.explanation])]),
+            section("Turn", w.HBox([self.next_button, self.undo_button, self.redo_button]),
+                    w.HBox([self.who, self.action, self.weapon]),
+                    w.HBox([self.chosen, self.exposed_choice]),
+                    w.HBox([self.act_button, self.wait_button, self.stunned_button,
+                            self.remove_button, self.stun_button]),
+                    w.HBox([self.trigger, self.hold_button, self.release_button])),
+            section("Log", self.log_view),
+            section("Keep this fight", w.HTML(
+                "<small>The fight is kept in your own browser after every move (a reload "
+                "offers to restore it); nothing is stored on the server. Download it to keep "
+                "it elsewhere, upload it to carry on, undo and redo included.</small>"),
+                self.transfer),
+        ], layout=tool_layout())
+        self.add_class("rulebook-vl-count")
+        self.add_button.on_click(lambda _: self._move(self._join))
+        self.next_button.on_click(lambda _: self._move(self._next))
+        self.act_button.on_click(lambda _: self._move(self._act))
+        self.wait_button.on_click(lambda _: self._move(self._wait))
+        self.hold_button.on_click(lambda _: self._move(self._hold))
+        self.release_button.on_click(lambda _: self._move(self._release))
+        self.stun_button.on_click(lambda _: self._move(self._stun))
+        self.stunned_button.on_click(lambda _: self._move(self._stunned))
+        self.remove_button.on_click(lambda _: self._move(self._remove))
+        self.undo_button.on_click(lambda _: self._step(self.history.undo))
+        self.redo_button.on_click(lambda _: self._step(self.history.redo))
+        self.restore_button.on_click(lambda _: self.restore())
+        self.discard_button.on_click(lambda _: self.discard())
+        self.store.observe(self._found_saved, "stored")
+        self._render()
+
+    # --- moves --------------------------------------------------------------------------------
+
+    @property
+    def encounter(self) -> vl.Encounter:
+        return self.history.encounter
+
+    def _move(self, make) -> None:
+        """Make one move; on success record it, redraw and keep it in the browser."""
+        self.error.clear()
+        try:
+            enc, line, trace = make()
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self.history = self.history.push(enc, line)
+        self.explanation.show(trace) if trace else self.explanation.clear()
+        self._changed()
+
+    def _step(self, go) -> None:
+        self.error.clear()
+        try:
+            self.history = go()
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self.explanation.clear()
+        self._changed()
+
+    def _changed(self) -> None:
+        self._render()
+        self.store.save(self.history.to_json())
+
+    def _join(self):
+        name = self.name.value.strip()
+        text = self.margin.value.strip()
+        margin = None if text == "" else parse_int_text("Initiative margin", text)
+        enc = self.encounter.join(name, pc=self.pc.value, quick=self.quick.value, margin=margin)
+        tick, state = vl.starting_tick(margin)
+        self.name.value = ""
+        return enc, f"{name} joins at Tick {tick} ({state})", ()
+
+    def _next(self):
+        enc, turn = self.encounter.next_turn()
+        first = ", ".join(turn.order[0])
+        self._pick = turn.order[0][0]
+        return enc, f"The Hammer turns {turn.ticks} to Tick {turn.value}: {first} acts", \
+            turn.trace
+
+    def _tempo(self) -> int:
+        text = self.chosen.value.strip()
+        chosen = None if text == "" else parse_int_text("Chosen tempo", text)
+        return vl.tempo(self.action.value, self.weapon.value, chosen=chosen)
+
+    def _exposed(self, tempo: int) -> bool:
+        """Exposure by §IV; for actions whose exposure the table decides, the checkbox."""
+        if vl.action(self.action.value).exposure == "varies":
+            return self.exposed_choice.value
+        return vl.exposes(self.action.value, tempo)
+
+    def _act(self):
+        name = self._who()
+        tempo = self._tempo()
+        exposed = self._exposed(tempo)
+        moved = vl.move_token(self.encounter.hammer, tempo)
+        enc = self.encounter.act(name, tempo, exposed=exposed)
+        note = " — Exposed until their next turn" if exposed else ""
+        return enc, (f"{name}: {self.action.value} with {self.weapon.value}, tempo {tempo} → "
+                     f"Tick {moved.value}{note}"), moved.trace
+
+    def _wait(self):
+        name = self._who()
+        enc = self.encounter.wait(name)
+        return enc, f"{name} waits: Tick {enc.fighter(name).tick}", ()
+
+    def _hold(self):
+        name = self._who()
+        enc = self.encounter.hold(name, self.trigger.value)
+        return enc, f"{name} holds until: {self.trigger.value.strip()}", ()
+
+    def _release(self):
+        name = self._who()
+        tempo = self._tempo()
+        exposed = self._exposed(tempo)
+        enc = self.encounter.release(name, tempo, exposed=exposed)
+        return enc, (f"{name}'s hold goes off: {self.action.value}, tempo {tempo} → Tick "
+                     f"{enc.fighter(name).tick} (before the triggering action)"), ()
+
+    def _stun(self):
+        name = self._who()
+        return self.encounter.stun(name), f"{name} is Stunned", ()
+
+    def _stunned(self):
+        name = self._who()
+        enc = self.encounter.stunned(name)
+        return enc, f"{name} is Stunned: no action, token to Tick {enc.fighter(name).tick}", ()
+
+    def _remove(self):
+        name = self._who()
+        return remove_fighter(self.encounter, name), f"{name} leaves the fight", ()
+
+    def _who(self) -> str:
+        if not self.who.value:
+            raise RulesError("Fighter is empty: add a fighter to the Count first")
+        return self.who.value
+
+    # --- showing ------------------------------------------------------------------------------
+
+    def _render(self) -> None:
+        enc = self.encounter
+        self.picture.value = cylinder_svg(enc)
+        rows = []
+        for f in sorted(enc.fighters, key=lambda f: (99 if f.tick is None else
+                                                     (f.tick - enc.hammer) % 20)):
+            states = [s for s, on in (("PC" if f.pc else "NPC", True),
+                                      ("Surprised", f.surprised), ("Exposed", f.exposed),
+                                      ("Stunned", f.stunned)) if on]
+            where = f"holding: {html.escape(f.holding)}" if f.tick is None else f"Tick {f.tick}"
+            rows.append(f"<tr><td>{html.escape(f.name)}</td><td>{where}</td>"
+                        f"<td>{', '.join(states)}</td></tr>")
+        self.board.value = ("<table class='rulebook-vl-board'><thead><tr><th>Fighter</th>"
+                            "<th>Where</th><th>State</th></tr></thead><tbody>"
+                            + "".join(rows) + "</tbody></table>") if rows else \
+            "<i>No fighters yet: add them with their initiative margins.</i>"
+        names = [f.name for f in enc.fighters]
+        current = getattr(self, "_pick", None) or self.who.value
+        self._pick = None
+        self.who.options = names
+        here = [f.name for f in enc.fighters if f.tick == enc.hammer]
+        self.who.value = current if current in names else (here[0] if here else
+                                                           (names[0] if names else None))
+        self.log_view.value = ("<ol class='rulebook-vl-log'>"
+                          + "".join(f"<li>{html.escape(x)}</li>" for x in self.history.log)
+                          + "</ol>")
+        self.undo_button.disabled = not self.history.can_undo
+        self.redo_button.disabled = not self.history.can_redo
+        self.transfer.set_text(self.history.to_json())
+
+    # --- keeping ------------------------------------------------------------------------------
+
+    def load_json(self, text: str) -> None:
+        """Carry on from a saved file; a bad file raises RulesError and changes nothing."""
+        self.history = EncounterHistory.from_json(text)
+        self.error.clear()
+        self.explanation.clear()
+        self._changed()
+
+    def _found_saved(self, change: dict) -> None:
+        """The browser kept a fight from an earlier visit: offer it, never restore silently."""
+        try:
+            saved = EncounterHistory.from_json(change["new"]) if change["new"] else None
+        except RulesError:
+            saved = None
+        if saved is None or len(saved.states) < 2:
+            self.restore_box.layout.display = "none"
+            return
+        enc = saved.encounter
+        self.restore_note.value = (
+            f"<b>A saved encounter was found in this browser</b>: {len(enc.fighters)} "
+            f"fighters, the Hammer at Tick {enc.hammer}, {len(saved.log) - 1} moves.")
+        self.restore_box.layout.display = ""
+
+    def restore(self) -> None:
+        """Carry on from the fight the browser kept."""
+        self.load_json(self.store.stored)
+        self.restore_box.layout.display = "none"
+
+    def discard(self) -> None:
+        """Forget the fight the browser kept."""
+        self.store.clear()
+        self.restore_box.layout.display = "none"
