@@ -76,8 +76,8 @@ class CountTracker(w.VBox):
     def __init__(self) -> None:
         self.history = EncounterHistory()
         self.name = labelled_text("Name", "", "e.g. Ada", width="18em", label_width="5em")
-        self.pc = w.Checkbox(value=True, description="Player character", style=STYLE,
-                             layout=w.Layout(width="16em"))
+        self.pc = w.Checkbox(value=True, description="Player character", indent=False,
+                             layout=w.Layout(width="12em", margin="0 0 0 1em"))
         self.quick = w.BoundedIntText(value=3, min=1, max=5, description="QUICK", style=STYLE,
                                       layout=w.Layout(width="15em"))
         self.margin = labelled_text("Initiative margin", "", "blank = failed roll",
@@ -94,8 +94,8 @@ class CountTracker(w.VBox):
         self.chosen = labelled_text("Chosen tempo", "", "only for Channel and the like",
                                     width="22em", label_width="9em")
         self.exposed_choice = w.Checkbox(value=False, description="Exposed afterwards (when "
-                                         "the table decides)", style=STYLE,
-                                         layout=w.Layout(width="30em"))
+                                         "the table decides)", indent=False,
+                                         layout=w.Layout(width="24em", margin="0 0 0 1em"))
         self.trigger = labelled_text("Hold trigger", "", "e.g. someone steps into the door",
                                      width="30em", label_width="9em")
         self.next_button = button("Next turn (turn the Hammer)", primary=True)
