@@ -289,3 +289,111 @@ class AttackCalculator(w.VBox):
             f"{result.tn}, margin {result.margin:+d}, {result.steps} Step(s), "
             f"{result.damage} damage{extra}{risk}</div><small>({how})</small>")
         self.explanation.show(result.trace)
+
+
+# --- injury and death --------------------------------------------------------------------------
+
+class DownedWalker(w.VBox):
+    """A character's health track at the table: Grievous Wounds from the d8 table, Bleeding Out
+    turn by turn towards the death threshold, and stabilisation attempts with their exact odds
+    (§VIII–§X)."""
+
+    def __init__(self, iron: int = 1, vitality: int = 0) -> None:
+        self.iron = _number("IRON", iron, 0, 10)
+        self.vitality = w.IntText(value=vitality, description="Vitality now", style=STYLE,
+                                  layout=w.Layout(width="19em"))
+        self.pool = _number("Healer's Medicine dice", 3, 0, 12)
+        self.kit = w.Checkbox(value=False, description="Medical kit (+2)", indent=False,
+                              layout=w.Layout(width="14em", margin="0 0 0 1em"))
+        self.wound_roll = _number("Grievous Wound d8", 1, 1, 8)
+        self.wound_button = w.Button(description="Read the wound", layout=w.Layout(width="auto"))
+        self.bleed_button = w.Button(description="Start of turn: bleed 1",
+                                     layout=w.Layout(width="auto"))
+        self.error = ErrorLine()
+        self.status = w.HTML()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("the healer's d8s, e.g. 3, 5, 8")
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        super().__init__([
+            w.HBox([w.VBox([self.iron, self.vitality]), w.VBox([self.pool, self.kit])]),
+            self.error,
+            section("Where they stand", self.status),
+            section("A Grievous Wound", w.HBox([self.wound_roll, self.wound_button])),
+            section("Bleeding out", self.bleed_button),
+            section("Stabilising them: odds of one attempt", self.odds),
+            section("Stabilisation roll", self.entry),
+            section("What happened", self.result, self.explanation)], layout=tool_layout())
+        self.add_class("rulebook-vl-downed")
+        for field in (self.iron, self.vitality, self.pool, self.kit):
+            field.observe(lambda _: self.update(), "value")
+        self.wound_button.on_click(lambda _: self.read_wound())
+        self.bleed_button.on_click(lambda _: self.bleed())
+        self.entry.on_request(self.stabilise)
+        self.update()
+
+    def update(self) -> None:
+        """The health state, the death threshold, the turns left and the exact odds."""
+        self.error.clear()
+        try:
+            state = vl.health_state(self.vitality.value, self.iron.value)
+            dies_at = vl.death_threshold(self.iron.value)
+            left = vl.turns_to_death(self.vitality.value, self.iron.value)
+            tn = vl.stabilization_tn(self.vitality.value)
+            p = vl.stabilization_probability(self.pool.value, self.vitality.value,
+                                             medical_kit=self.kit.value)
+        except RulesError as exc:
+            self.status.value = self.odds.value = ""
+            self.error.show(str(exc))
+            return
+        full = vl.vitality(self.iron.value)
+        self.status.value = (
+            f"<p class='rulebook-vl-status'><b>{state}</b> at Vitality {self.vitality.value} "
+            f"of {full}; Wounded at half or less, Downed at 0, dead at {dies_at}. "
+            + (f"Bleeding out, they survive <b>{left}</b> more start-of-turn losses"
+               f"{' (the last one kills)' if left else ''}." if state != "Dead" else "")
+            + "</p>")
+        self.odds.value = (f"<p class='rulebook-vl-stab-odds'>TN {tn}: one attempt with "
+                           f"{self.pool.value}d8{' and a kit' if self.kit.value else ''} "
+                           f"succeeds <b>{percent(p)}</b> ({p}).</p>")
+
+    def read_wound(self) -> None:
+        """The Grievous Wound table row for the d8."""
+        try:
+            wound = vl.grievous_wound(self.wound_roll.value)
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self._show(f"Grievous Wound: {wound.outcome}", wound.trace)
+
+    def bleed(self) -> None:
+        """One start-of-turn loss while Bleeding Out."""
+        try:
+            lost = vl.bleed_out_turn(self.vitality.value, self.iron.value)
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self.vitality.value = lost.value
+        self._show(f"Bleeding out: Vitality {lost.value}, {lost.state}", lost.trace)
+
+    def stabilise(self, request: dict) -> None:
+        """A Medicine check to stop the bleeding, rolled with a seed or typed."""
+        try:
+            dice = (_d8s(request["seed"], self.pool.value) if "seed" in request
+                    else request["dice"])
+            if len(dice) != self.pool.value:
+                raise RulesError(f"My dice must be {self.pool.value} d8 (the healer's "
+                                 f"Medicine dice), got {len(dice)}")
+            done = vl.stabilize(dice, self.vitality.value, medical_kit=self.kit.value)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            return
+        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        said = "Stabilised" if done.stabilized else "Still bleeding"
+        self._show(f"{said}: dice {', '.join(map(str, dice))}, TN {done.tn}, margin "
+                   f"{done.margin:+d} ({how})", done.trace)
+
+    def _show(self, headline: str, trace) -> None:
+        self.result.value = (f"<div class='rulebook-vl-downed-result' style='font-weight:600'>"
+                             f"{html.escape(headline)}</div>")
+        self.explanation.show(trace)

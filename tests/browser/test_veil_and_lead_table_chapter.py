@@ -94,3 +94,31 @@ def test_attack_calculator_odds_dice_and_errors(page: Page, book_url):
     tool.get_by_label("Seed").fill(seed)
     tool.get_by_role("button", name="Replay seed").click()
     expect(tool.locator(".rulebook-vl-result")).to_have_text(first)
+
+
+def test_downed_walker(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-vl-downed")
+    status = tool.locator(".rulebook-vl-status")
+    expect(status).to_contain_text("Downed at Vitality 0 of 9")
+    tool.get_by_role("button", name="Start of turn: bleed 1").click()
+    expect(status).to_contain_text("Downed at Vitality -1 of 9")
+    expect(tool.get_by_label("Vitality now")).to_have_value("-1")
+    tool.get_by_label("Medical kit (+2)").check()
+    p = vl.stabilization_probability(3, -1, medical_kit=True)
+    expect(tool.locator(".rulebook-vl-stab-odds")).to_contain_text(f"TN 12: one attempt with 3d8 "
+                                                                   f"and a kit succeeds {percent(p)}")
+    _set(tool.get_by_label("Grievous Wound d8"), "8")
+    tool.get_by_role("button", name="Read the wound").click()
+    result = tool.locator(".rulebook-vl-downed-result")
+    expect(result).to_contain_text(f"Grievous Wound: {vl.grievous_wound(8).outcome}")
+    tool.get_by_label("My dice").fill("3, 5, 8")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(result).to_contain_text("Stabilised: dice 3, 5, 8, TN 12, margin +3")
+    tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(result).to_contain_text("(seed ")
+    seed = int(tool.get_by_label("Seed").input_value())
+    from rulescore.dice import parse
+    dice = [d.value for d in parse("3d8").roll(random.Random(seed)).dice]
+    expect(result).to_contain_text(f"dice {', '.join(map(str, dice))}, TN 12")
+    _set(tool.get_by_label("Vitality now"), "50")
+    expect(tool.get_by_role("alert").first).to_contain_text("vitality must be 9 or less, got 50")

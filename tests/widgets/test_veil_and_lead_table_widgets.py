@@ -113,3 +113,45 @@ def test_near_miss_suppresses_and_melee_risk():
     result = tool.result.value
     assert "Near miss — the target is Suppressed" in result
     assert "may strike an ally" in result
+
+
+def test_downed_walker_bleeds_turn_by_turn_to_the_threshold():
+    from widgets.veil_and_lead_table import DownedWalker
+    tool = DownedWalker(iron=1, vitality=0)
+    assert "<b>Downed</b> at Vitality 0 of 9" in tool.status.value and "dead at -3" in tool.status.value
+    assert "survive <b>3</b> more" in tool.status.value
+    p = vl.stabilization_probability(3, 0)
+    assert f"TN 11: one attempt with 3d8 succeeds <b>{percent(p)}</b> ({p})" in tool.odds.value
+    for expected in (-1, -2):
+        tool.bleed_button.click()
+        assert tool.vitality.value == expected
+    assert "TN 13" in tool.odds.value
+    tool.bleed_button.click()
+    assert "<b>Dead</b>" in tool.status.value
+    tool.bleed_button.click()
+    assert "already dead" in tool.error.value
+
+
+def test_downed_walker_wound_and_stabilisation():
+    from widgets.veil_and_lead_table import DownedWalker
+    tool = DownedWalker(iron=1, vitality=-1)
+    tool.wound_roll.value = 3
+    tool.wound_button.click()
+    assert "Grievous Wound: Broken Bone" in tool.result.value
+    assert "Affected limb is unusable" in tool.explanation.value
+    tool.kit.value = True
+    tool.entry.my_dice.value = "3, 5, 8"
+    tool.entry.use_dice_button.click()
+    assert "Stabilised: dice 3, 5, 8, TN 12, margin +3 (your dice)" in tool.result.value
+    tool.entry.my_dice.value = "1, 1, 2"
+    tool.entry.use_dice_button.click()
+    assert "Still bleeding" in tool.result.value
+    tool.entry.roll(5)
+    first = tool.result.value
+    tool.entry.replay_button.click()
+    assert tool.result.value == first and "(seed 5)" in first
+    tool.entry.my_dice.value = "1"
+    tool.entry.use_dice_button.click()
+    assert "My dice must be 3 d8 (the healer&#x27;s Medicine dice), got 1" in tool.entry.error.value
+    tool.vitality.value = 99
+    assert "vitality must be 9 or less, got 99" in tool.error.value
