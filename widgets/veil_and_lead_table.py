@@ -397,3 +397,59 @@ class DownedWalker(w.VBox):
         self.result.value = (f"<div class='rulebook-vl-downed-result' style='font-weight:600'>"
                              f"{html.escape(headline)}</div>")
         self.explanation.show(trace)
+
+
+# --- the Horde ---------------------------------------------------------------------------------
+
+class HordeCalculator(w.VBox):
+    """A Horde as one token (§XIII The Horde): its volley pool and tempo, the exact chance its
+    volley hits a target, and what one hit on it kills — and whether it breaks."""
+
+    def __init__(self, base_pool: int = 4, size: int = 6) -> None:
+        self.base = _number("Base creature's pool", base_pool, 0, 20)
+        self.size = _number("Horde size", size, 0, 30)
+        self.kind = w.Dropdown(options=[("Firing Line (ranged)", "ranged"),
+                                        ("Swarm (melee)", "melee")], value="ranged",
+                               description="Kind", style=STYLE, layout=w.Layout(width="26em"))
+        self.target_tn = _number("Target's TN", 11, 0, 40)
+        self.margin = _number("Hit's margin", 1, 0, 40)
+        self.wr = _number("Weapon's WR", 4, 0, 10)
+        self.mass = w.Checkbox(value=False, description="Scatter or Blast weapon", indent=False,
+                               layout=w.Layout(width="18em", margin="0 0 0 1em"))
+        self.error = ErrorLine()
+        self.volley = w.HTML()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        super().__init__([
+            w.HBox([w.VBox([self.base, self.size, self.kind, self.target_tn]),
+                    w.VBox([self.margin, self.wr, self.mass])]),
+            self.error, section("The Horde's volley", self.volley),
+            section("A hit on the Horde", self.result, self.explanation)], layout=tool_layout())
+        self.add_class("rulebook-vl-horde")
+        for field in (self.base, self.size, self.kind, self.target_tn, self.margin, self.wr,
+                      self.mass):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    def update(self) -> None:
+        """Recompute the pool, tempo, volley odds and the casualties of the hit."""
+        self.error.clear()
+        try:
+            pool = vl.horde_pool(self.base.value, self.size.value)
+            tempo = vl.horde_tempo(self.kind.value)
+            p = vl.hit_probability(pool, self.target_tn.value)
+            hit = vl.horde_casualties(self.margin.value, self.wr.value, self.size.value,
+                                      mass_destruction=self.mass.value)
+        except RulesError as exc:
+            self.volley.value = self.result.value = ""
+            self.explanation.clear()
+            self.error.show(str(exc))
+            return
+        self.volley.value = (f"<p class='rulebook-vl-horde-volley'>Pool {self.base.value} + "
+                             f"size {self.size.value} = <b>{pool}d8</b>, tempo {tempo}; against "
+                             f"TN {self.target_tn.value} it hits <b>{percent(p)}</b> ({p}).</p>")
+        broke = (" — the Horde <b>breaks</b>: replace it with 2 ordinary NPCs"
+                 if hit.broken else "")
+        self.result.value = (f"<p class='rulebook-vl-horde-hit'><b>{hit.value} casualties</b>: "
+                             f"size {self.size.value} → {hit.size}{broke}</p>")
+        self.explanation.show(hit.trace)

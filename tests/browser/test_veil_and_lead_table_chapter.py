@@ -122,3 +122,16 @@ def test_downed_walker(page: Page, book_url):
     expect(result).to_contain_text(f"dice {', '.join(map(str, dice))}, TN 12")
     _set(tool.get_by_label("Vitality now"), "50")
     expect(tool.get_by_role("alert").first).to_contain_text("vitality must be 9 or less, got 50")
+
+
+def test_horde_calculator(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-vl-horde")
+    expect(tool.locator(".rulebook-vl-horde-volley")).to_contain_text("= 10d8, tempo 5")
+    _set(tool.get_by_label("Hit's margin"), "3")
+    expect(tool.locator(".rulebook-vl-horde-hit")).to_contain_text("3 casualties: size 6 → 3")
+    tool.get_by_label("Scatter or Blast weapon").check()
+    expect(tool.locator(".rulebook-vl-horde-hit")).to_contain_text("the Horde breaks")
+    tool.get_by_label("Kind").select_option(label="Swarm (melee)")
+    expect(tool.locator(".rulebook-vl-horde-volley")).to_contain_text("tempo 6")
+    _set(tool.get_by_label("Horde size"), "2")
+    expect(tool.get_by_role("alert").first).to_contain_text("size must be from 3 to 10, got 2")

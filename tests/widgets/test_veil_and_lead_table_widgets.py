@@ -155,3 +155,19 @@ def test_downed_walker_wound_and_stabilisation():
     assert "My dice must be 3 d8 (the healer&#x27;s Medicine dice), got 1" in tool.entry.error.value
     tool.vitality.value = 99
     assert "vitality must be 9 or less, got 99" in tool.error.value
+
+
+def test_horde_calculator():
+    from widgets.veil_and_lead_table import HordeCalculator
+    tool = HordeCalculator(base_pool=4, size=6)
+    p = vl.hit_probability(10, 11)
+    assert f"= <b>10d8</b>, tempo 5; against TN 11 it hits <b>{percent(p)}</b> ({p})" \
+        in tool.volley.value
+    tool.kind.value = "melee"
+    assert "tempo 6" in tool.volley.value
+    tool.margin.value, tool.wr.value = 3, 4  # the chapter's Repeater hit with one Step
+    assert "<b>3 casualties</b>: size 6 → 3" in tool.result.value
+    tool.mass.value = True
+    assert "<b>6 casualties</b>: size 6 → 0 — the Horde <b>breaks</b>" in tool.result.value
+    tool.size.value = 2
+    assert "size must be from 3 to 10, got 2" in tool.error.value
