@@ -30,6 +30,7 @@ def test_test_roller(page: Page, book_url):
     _set(tool.get_by_label("EML"), "40")
     expect(odds.get_by_role("row", name="Critical Success (CS) 8.00% 2/25")).to_be_visible()
     tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(tool.get_by_label("Seed")).not_to_have_value("")
     result = tool.locator(".rulebook-pc-result")
     expect(result).to_be_visible()
     seed = int(tool.get_by_label("Seed").input_value())
@@ -74,6 +75,7 @@ def test_melee_exchange(page: Page, book_url):
     tool.get_by_role("button", name="Use my dice").click()
     expect(result).to_contain_text("the attacker strikes, 1 victory star")
     tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(tool.get_by_label("Seed")).not_to_have_value("")
     seed = int(tool.get_by_label("Seed").input_value())
     rng = random.Random(seed)
     a, d = rng.randint(1, 100), rng.randint(1, 100)
@@ -102,6 +104,7 @@ def test_blow_walker(page: Page, book_url):
     expect(tool.locator(".rulebook-trace")).to_contain_text("Zone Dice 2 → ZN5 (aimed at ZN4)")
     tool.get_by_label("Rigid armour (glancing blows)").check()
     tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(tool.get_by_label("Seed")).not_to_have_value("")
     seed = int(tool.get_by_label("Seed").input_value())
     rng = random.Random(seed)
     dice = [rng.randint(1, n) for n in (6, 10, 10, 100)]

@@ -31,6 +31,7 @@ def test_initiative_odds_seed_replay_and_typed_dice(page: Page, book_url):
         f"Tick 4 Slow: {percent(ada[(4, 'Slow')])}")
     expect(tool.locator(".rulebook-vl-init-odds")).to_contain_text("Bo (3d8, -2)")
     tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(tool.get_by_label("Seed")).not_to_have_value("")
     table = tool.locator(".rulebook-vl-start")
     expect(table).to_be_visible()
     first = table.text_content()
@@ -86,7 +87,12 @@ def test_attack_calculator_odds_dice_and_errors(page: Page, book_url):
         f"15 vs TN 15, margin +0, 0 Step(s), {expected.damage} damage")
     expect(tool.locator(".rulebook-trace")).to_contain_text("Defense 9 +4 (Hard Cover)")
     tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(tool.get_by_label("Seed")).not_to_have_value("")
     seed = tool.get_by_label("Seed").input_value()
+    from rulescore.dice import parse
+    rolled = [d.value for d in parse("6d8").roll(random.Random(int(seed))).dice]
+    expect(tool.locator(".rulebook-vl-result")).to_contain_text(
+        f"dice {', '.join(map(str, rolled))} →")
     first = tool.locator(".rulebook-vl-result").inner_text()
     tool.get_by_label("My dice").fill("1")
     tool.get_by_role("button", name="Use my dice").click()
@@ -115,6 +121,7 @@ def test_downed_walker(page: Page, book_url):
     tool.get_by_role("button", name="Use my dice").click()
     expect(result).to_contain_text("Stabilised: dice 3, 5, 8, TN 12, margin +3")
     tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(tool.get_by_label("Seed")).not_to_have_value("")
     expect(result).to_contain_text("(seed ")
     seed = int(tool.get_by_label("Seed").input_value())
     from rulescore.dice import parse
