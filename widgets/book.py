@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import os
+from collections.abc import Callable
 import posixpath
 
 import ipywidgets as w
@@ -97,22 +98,31 @@ def worked_odds(expression: str, *, at_least: int | None = None) -> Distribution
     return dist
 
 
-def table_html(table: Table) -> str:
-    """A data table as HTML, with its title and source section, exactly as the engine reads it."""
+HIGHLIGHT = " class='rulebook-row-used' style='background:#fff3c4;font-weight:600'"
+
+
+def table_html(table: Table, highlight: Callable[[int], bool] | None = None) -> str:
+    """A data table as HTML, with its title and source section, exactly as the engine reads it.
+    Rows whose index satisfies *highlight* are marked as the row a walker used."""
     left = " style='text-align:left;vertical-align:top'"
     head = "".join(f"<th{left}>{html.escape(c.replace('_', ' ').capitalize())}</th>"
                    for c in table.columns)
-    rows = "".join("<tr>" + "".join(f"<td{left}>{html.escape(r[c])}</td>" for c in table.columns)
-                   + "</tr>" for r in table.display_rows())
+    rows = "".join(f"<tr{HIGHLIGHT if highlight and highlight(i) else ''}>"
+                   + "".join(f"<td{left}>{html.escape(r[c])}</td>" for c in table.columns)
+                   + "</tr>" for i, r in enumerate(table.display_rows()))
     return (f"<figure class='rulebook-table'><figcaption><b>{html.escape(table.title)}</b> "
             f"<small>({html.escape(table.source)})</small></figcaption>"
             f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></figure>")
 
 
+def data_table(system: str, file: str, name: str) -> Table:
+    """Table *name* of ``systems/<system>/data/<file>.toml``, as the engine reads it."""
+    return load_tables(system_data_dir(system) / f"{file}.toml")[name]
+
+
 def print_table(system: str, file: str, name: str) -> HTML:
     """Show table *name* of ``systems/<system>/data/<file>.toml`` (the book's printed tables)."""
-    tables = load_tables(system_data_dir(system) / f"{file}.toml")
-    return HTML(table_html(tables[name]))
+    return HTML(table_html(data_table(system, file, name)))
 
 
 def rulings(system: str) -> HTML:

@@ -28,7 +28,8 @@ from .healing import (COMA_HR, BloodLossResolution, BloodStoppageResolution, Cou
                       injury_description)
 from .melee import (MeleeResolution, heft_penalty, melee_eml, melee_exchange,
                     melee_outcome_distribution, reach_modifier)
-from .missile import (MissileAttack, MissileEML, MissileRange, StrayStrike, missile_actions,
+from .missile import (LAUNCHERS, MissileAttack, MissileEML, MissileRange, MissileShot,
+                      StrayStrike, missile_actions, missile_shot,
                       missile_outcome_distribution, missile_skill,
                       direct_missile_attack, missile_eml, missile_range, stray_strike,
                       volley_missile_attack)
@@ -39,7 +40,7 @@ __all__ = [
     "mishap_type", "shift_level", "level_rank", "TestResolution",
     # missile sequence
     "missile_actions", "missile_range", "missile_eml", "direct_missile_attack", "volley_missile_attack",
-    "stray_strike", "missile_skill", "missile_outcome_distribution", "MissileRange", "MissileEML", "MissileAttack", "StrayStrike",
+    "stray_strike", "missile_skill", "missile_shot", "MissileShot", "LAUNCHERS", "missile_outcome_distribution", "MissileRange", "MissileEML", "MissileAttack", "StrayStrike",
     # melee sequence
     "melee_exchange", "melee_outcome_distribution", "heft_penalty", "reach_modifier",
     "melee_eml", "MeleeResolution", "evade_area_attack", "EvasionResolution",

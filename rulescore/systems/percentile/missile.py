@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -391,3 +393,133 @@ def missile_outcome_distribution(eml: int, *, volley: bool = False,
         key = (r.outcome, r.stars)
         out[key] = out.get(key, Fraction(0)) + Fraction(1, 100)
     return out
+
+
+LAUNCHERS = {"bow": (None, "bow"), "crossbow": (None, "crossbow"), "sling": (None, "sling"),
+             "thrown weapon": ("weapon", "bow"), "thrown object": ("object", "bow"),
+             "thrown oblong object": ("oblong object", "bow")}
+
+
+@dataclass(frozen=True, kw_only=True)
+class MissileShot(Resolution):
+    """A whole missile shot: value = the number of the target struck (0: nobody), outcome a
+    one-line summary. The parts are kept for a walker to show step by step."""
+
+    range: MissileRange
+    eml: MissileEML
+    attack: MissileAttack | None
+    strike: StrayStrike | None
+    needs: tuple[str, ...]
+    rolled: tuple[tuple[str, int], ...] = ()
+
+
+def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow",
+                 roll: int | None = None, target: str = "still", target_count: int = 1,
+                 target_roll: int | None = None, impact_d10: int | None = None,
+                 deviation_d8: int | None = None, wet: bool = False, charge_ft: int = 0,
+                 spoiled_as: str = "auto_fail", dice: Sequence[int] = (),
+                 rng: random.Random | None = None, **modifiers: object) -> MissileShot:
+    """Walk one shot through the missile sequence (steps 2-4): range type, test EML, the Direct
+    or Volley result and, when the result calls for it, who is struck.
+
+    *weapon* is a key of ``LAUNCHERS``; *modifiers* go to :func:`missile_eml` (shooter_moving,
+    heft_penalty, windforce, trauma, aimed, tar, dodge_index, overhead_ft, eml_cap). A Direct
+    shot that strikes hits its target (value 1). A missed Direct shot with a stray possible, or
+    a Volley potential strike, is settled by *target_roll* (d20, or d10 for Volley Precision)
+    against *target_count*, the people within 5 feet of the target or in the 15-foot area;
+    *impact_d10* checks its bonus Impact TA. ``needs`` names the dice still to roll.
+
+    Dice not given by keyword are taken in order from *dice* (as typed at the table: d100,
+    then the deviation d8 if asked, then the target die and the impact d10), then rolled with
+    *rng*; ``rolled`` lists every die used, by name.
+    """
+    draw = _Draw(dice, rng)
+    if weapon not in LAUNCHERS:
+        raise RulesError(f"weapon must be one of {', '.join(LAUNCHERS)}, got {weapon!r}")
+    thrown, launcher = LAUNCHERS[weapon]
+    if thrown is None and charge_ft:
+        raise RulesError(f"charge_ft applies to thrown weapons only, got {charge_ft} for a "
+                         f"{weapon}")
+    band = missile_range(range_ft, base_range, wet=wet and thrown is None, charge_ft=charge_ft)
+    trace = [step(f"Range {range_ft} ft with Base Range {base_range}"
+                  + (" (halved: wet string)" if wet and thrown is None else "")
+                  + f" → {band.attack_type} (up to {band.max_range} ft): EML {band.modifier:+d}, "
+                  f"Zone Die d{band.zone_die}, impact {band.impact:+d}", ref(RANGE),
+                  attack_type=band.attack_type)]
+    eml = missile_eml(ml, band.attack_type, target, thrown=thrown, launcher=launcher,
+                      **modifiers)  # type: ignore[arg-type]
+    trace += eml.trace
+    spoiled_skip = eml.spoiled and spoiled_as == "no_attack"
+    roll = None if spoiled_skip else draw("roll (d100)", 100, roll)
+    if roll is None and not spoiled_skip:
+        return MissileShot(value=0, outcome=f"{band.attack_type}, {eml.outcome}: roll d100",
+                           trace=tuple(trace), range=band, eml=eml, attack=None, strike=None,
+                           needs=("d100",), rolled=tuple(draw.rolled))
+    attack = (direct_missile_attack(roll, eml.value, still=target == "still",
+                                    spoiled_as=spoiled_as) if not band.volley else
+              volley_missile_attack(roll, eml.value, spoiled_as=spoiled_as))
+    if attack.outcome == "deviation" and attack.stray_possible:
+        deviation_d8 = draw("deviation_d8", 8, deviation_d8)
+        attack = volley_missile_attack(roll, eml.value, spoiled_as=spoiled_as,
+                                       deviation_d8=deviation_d8)
+    trace += attack.trace
+    shot = _settle(band, eml, attack, trace, target_count, draw, target_roll, impact_d10)
+    draw.finish()
+    return shot
+
+
+class _Draw:
+    """Dice for a walker: a keyword value, else the next typed die, else one rolled with rng."""
+
+    def __init__(self, dice: Sequence[int], rng: random.Random | None) -> None:
+        if not isinstance(dice, (list, tuple)):
+            raise RulesError(f"dice must be a list of numbers, got {dice!r}")
+        self.typed, self.rng, self.rolled = list(dice), rng, []
+
+    def __call__(self, name: str, sides: int, given: int | None = None) -> int | None:
+        if given is None and self.typed:
+            given = self.typed.pop(0)
+        elif given is None and self.rng is not None:
+            given = self.rng.randint(1, sides)
+        if given is not None:
+            require_int(name, given, minimum=1, maximum=sides)
+            self.rolled.append((name, given))
+        return given
+
+    def finish(self) -> None:
+        if self.typed:
+            raise RulesError(f"dice: {len(self.typed)} more typed than this shot uses "
+                             f"({', '.join(n for n, _ in self.rolled) or 'none'} used)")
+
+
+def _settle(band: MissileRange, eml: MissileEML, attack: MissileAttack, trace: list,
+            target_count: int, draw: _Draw, target_roll: int | None,
+            impact_d10: int | None) -> MissileShot:
+    """Who a shot strikes: the target on a Direct hit, else a d20/d10 against the count."""
+    def done(value: int, outcome: str, strike: StrayStrike | None = None,
+             needs: tuple[str, ...] = ()) -> MissileShot:
+        return MissileShot(value=value, outcome=outcome, trace=tuple(trace), range=band,
+                           eml=eml, attack=attack, strike=strike, needs=needs,
+                           rolled=tuple(draw.rolled))
+
+    level = attack.level or "spoiled"
+    if attack.outcome == "strike" and not band.volley:
+        return done(1, f"{level}: the target is struck, {attack.stars} star(s)")
+    roll_for = ((band.volley and attack.outcome == "potential strike")
+                or attack.stray_possible)
+    if not roll_for:
+        words = {"mishap": f"{attack.mishap} roll, no attack", "no attack": "no attack",
+                 "miss": "a clean miss", "deviation": "it lands harmlessly"}
+        return done(0, f"{level}: {words.get(attack.outcome, attack.outcome)}")
+    if band.volley and attack.outcome == "deviation" and attack.deviation is None:
+        return done(0, f"{level}: deviation, roll d8 for the area", needs=("deviation d8",))
+    die = 10 if attack.precision and band.volley else 20
+    target_roll = draw(f"target_roll (d{die})", die, target_roll)
+    impact_d10 = draw("impact_d10", 10, impact_d10)
+    if target_roll is None or impact_d10 is None:
+        return done(0, f"{level}: roll d{die} against the target count", needs=(f"target d{die}", "impact d10"))
+    hit = stray_strike([target_roll], impact_d10, target_count, die=die, volley=band.volley)
+    trace += hit.trace
+    what = (f"target {hit.target} is struck" + (" with a bonus Impact TA" if hit.impact_ta
+                                                 else "")) if hit.hit else "nobody is struck"
+    return done(hit.value, f"{level}: {what}", hit)

@@ -1,0 +1,146 @@
+"""The missile attack walker of the percentile system: from the range to who is struck.
+
+It gathers the shot, makes one call to :func:`rulescore.systems.percentile.missile_shot` and
+renders what comes back: the range row used, the test EML, the exact odds of the test, and the
+shot step by step with every die it used.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+
+import ipywidgets as w
+
+from rulescore.errors import RulesError
+from rulescore.systems import percentile as pc
+
+from .book import data_table, table_html
+from .common import DiceEntry, ErrorLine, ExplanationView, section, tool_layout
+from .percentile_table import STYLE, _rows
+
+WIDE = w.Layout(width="21em")
+TARGETS = (("Still", "still"), ("Moving", "moving"), ("Evading (dodging)", "evading"))
+SPOILED = (("fails (roll only for a CF)", "auto_fail"), ("does not happen", "no_attack"))
+RESULTS = {("mishap", 0): "Critical failure: a mishap, no attack",
+           ("miss", 0): "Failure: a miss (a stray strike may follow)",
+           ("strike", 1): "Success: a strike, 1 star", ("strike", 2): "Critical: a strike, 2 stars",
+           ("deviation", 0): "Failure: the volley deviates",
+           ("potential strike", 1): "Success: a potential strike",
+           ("potential strike", 2): "Critical: a potential strike with Volley Precision",
+           ("no attack", 0): "Spoiled: no attack"}
+
+
+def _int(label: str, value: int, low: int | None = None, high: int | None = None) -> w.Widget:
+    if low is None:
+        return w.IntText(value=value, description=label, style=STYLE, layout=WIDE)
+    return w.BoundedIntText(value=value, min=low, max=high if high is not None else 10**6,
+                            description=label, style=STYLE, layout=WIDE)
+
+
+class MissileWalker(w.VBox):
+    """A missile attack walked through the sequence: range type, modifiers, the d100 test, then
+    the Direct or Volley result and, when it calls for one, the d20/d10 that says who is struck.
+    """
+
+    def __init__(self, ml: int = 60, base_range: int = 40, range_ft: int = 40) -> None:
+        self.weapon = w.Dropdown(options=list(pc.LAUNCHERS), value="bow",
+                                 description="Weapon", style=STYLE, layout=WIDE)
+        self.ml = _int("Missile ML", ml)
+        self.base_range = _int("Base Range (ft)", base_range, 1)
+        self.range_ft = _int("Range to target (ft)", range_ft, 0)
+        self.target = w.Dropdown(options=TARGETS, value="still", description="Target is",
+                                 style=STYLE, layout=WIDE)
+        self.dodge_index = _int("Target's Dodge index", 0, 0, 20)
+        self.count = _int("People near the target", 1, 0, 20)
+        self.windforce = _int("Crosswind (windforce)", 0, 0, 4)
+        self.trauma = _int("Trauma penalty", 0, 0, 200)
+        self.heft = _int("Heft penalty (thrown)", 0, 0, 200)
+        self.tar = _int("Target size (TAR)", 1, 1, 20)
+        self.overhead = _int("Overhead (ft, 0 = open sky)", 0, 0, 1000)
+        self.moving = w.Checkbox(value=False, description="The shooter moves this turn",
+                                 indent=False)
+        self.aimed = w.Checkbox(value=False, description="Aimed the previous round",
+                                indent=False)
+        self.wet = w.Checkbox(value=False, description="Wet bow or crossbow string",
+                              indent=False)
+        self.spoiled = w.Dropdown(options=SPOILED, value="auto_fail",
+                                  description="A spoiled attack", style=STYLE, layout=WIDE)
+        self.inputs = [self.weapon, self.ml, self.base_range, self.range_ft, self.target,
+                       self.dodge_index, self.count, self.windforce, self.trauma, self.heft,
+                       self.tar, self.overhead, self.spoiled, self.moving, self.aimed, self.wet]
+        self.error = ErrorLine()
+        self.setup = w.HTML()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("d100, then any d8, target die, impact d10, e.g. 61, 2, 7")
+        self.entry.set_percentile(False)
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        super().__init__([w.HBox([w.VBox(self.inputs[:7]), w.VBox(self.inputs[7:13]),
+                                  w.VBox(self.inputs[13:])]),
+                          self.error, section("The shot before you roll", self.setup, self.odds),
+                          section("Roll", self.entry),
+                          section("The shot, step by step", self.result, self.explanation)],
+                         layout=tool_layout())
+        self.add_class("rulebook-pc-missile")
+        for field in self.inputs:
+            field.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def _call(self, **dice: object) -> pc.MissileShot:
+        """The one rules call: the shot as the inputs describe it, with the given dice."""
+        return pc.missile_shot(
+            self.ml.value, self.range_ft.value, self.base_range.value, weapon=self.weapon.value,
+            target=self.target.value, dodge_index=self.dodge_index.value,
+            target_count=self.count.value, windforce=self.windforce.value,
+            trauma=self.trauma.value, heft_penalty=self.heft.value, tar=self.tar.value,
+            overhead_ft=self.overhead.value or None, shooter_moving=self.moving.value,
+            aimed=self.aimed.value, wet=self.wet.value, spoiled_as=self.spoiled.value, **dice)
+
+    def update(self) -> None:
+        """The range row and EML of this shot, and the exact odds of its test."""
+        self.error.clear()
+        self.result.value = "<i>Press Roll, or type the dice you rolled and press Use my dice."\
+                            "</i>"
+        self.explanation.clear()
+        self.heft.disabled = not self.weapon.value.startswith("thrown")
+        self.dodge_index.disabled = self.target.value != "evading"
+        try:
+            shot = self._call()
+            dist = pc.missile_outcome_distribution(shot.eml.value, volley=shot.range.volley,
+                                                   spoiled_as=self.spoiled.value)
+        except RulesError as exc:
+            self.setup.value = self.odds.value = ""
+            self.error.show(str(exc))
+            return
+        table = data_table("percentile", "missile", "missile_range")
+        used = [r["attack_type"] for r in table.rows].index(shot.range.attack_type)
+        eml = (f"spoiled at {shot.eml.value}" if shot.eml.spoiled
+               else f"<b>{shot.eml.test_eml}</b>")
+        self.setup.value = (
+            f"<p class='rulebook-pc-missile-setup'>{html.escape(shot.range.attack_type)} "
+            f"attack, test EML {eml}; Zone Die d{shot.range.zone_die}, impact "
+            f"{shot.range.impact:+d}.</p>" + table_html(table, lambda i: i == used))
+        order = list(RESULTS)
+        rows = sorted(dist.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99)
+        self.odds.value = _rows([(RESULTS.get(k, f"{k[0]}, {k[1]} stars"), p) for k, p in rows],
+                                "Test result")
+
+    def roll(self, request: dict) -> None:
+        """Walk the shot with a seed (only the dice it needs are rolled) or typed dice."""
+        try:
+            shot = (self._call(rng=random.Random(request["seed"])) if "seed" in request
+                    else self._call(dice=request["dice"]))
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.explanation.clear()
+            return
+        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        dice = ", ".join(f"{name} {value}" for name, value in shot.rolled)
+        more = (f" — still to roll: {', '.join(shot.needs)} (type it after the others)"
+                if shot.needs else "")
+        self.result.value = (f"<div class='rulebook-pc-missile-result' style='font-weight:600'>"
+                             f"{html.escape(shot.outcome)}{html.escape(more)}</div>"
+                             f"<small>Dice: {html.escape(dice) or 'none'} ({how})</small>")
+        self.explanation.show(shot.trace)
