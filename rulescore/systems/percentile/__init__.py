@@ -26,6 +26,7 @@ from .healing import (COMA_HR, BloodLossResolution, BloodStoppageResolution, Cou
                       required_treatment, treatment_roll, untreated, current_impairment,
                       concentration_broken, aggravation_check, aggravation_period,
                       injury_description)
+from .record import InjuryRecord, RecordedInjury, Recovery, next_roll, recover
 from .melee import (MeleeResolution, heft_penalty, melee_eml, melee_exchange,
                     melee_outcome_distribution, reach_modifier)
 from .missile import (LAUNCHERS, MissileAttack, MissileEML, MissileRange, MissileShot,
@@ -61,4 +62,6 @@ __all__ = [
     "required_treatment", "combined_treatment_level", "TreatmentResolution",
     "current_impairment", "concentration_broken", "aggravation_check", "aggravation_period",
     "injury_description",
+    # the injury record and its recovery
+    "InjuryRecord", "RecordedInjury", "Recovery", "recover", "next_roll",
 ]

@@ -1,0 +1,380 @@
+"""A character's injury record and its recovery, day by day (Healing 5-8).
+
+The record holds what a character sheet holds between fights: each injury by location with its
+aspect, level, treatment and Healing Rate, the blood loss, an infection, and the day count.
+:func:`recover` advances it, one roll at a time, with typed or seeded dice: the Healing Roll
+every five days, the daily Infection Course Roll while infected (which stops all healing), and
+the Blood Loss Healing Roll every ten days. A record saves to and loads from JSON with a format
+name and version, and a foreign or corrupt file is refused with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+
+from ...errors import RulesError, require_int
+from ...trace import Resolution, Step, step
+from ._data import ref
+from .healing import (TREATMENT_ASPECTS, TreatmentResolution, blood_regeneration,
+                      current_impairment, healing_roll, infection_course,
+                      infection_healing_rate, infection_weakness,
+                      permanent_impairment)
+from .injury import location_row
+
+FORMAT = "rulebook/pc-injury-record"
+VERSION = 1
+LEVEL_CODES = {1: "M1", 2: "S2", 3: "S3", 4: "G4", 5: "G5"}
+ASPECT_LETTER = {"Blunt": "B", "Edge": "E", "Point": "P", "Projectile": "P", "Fire": "F",
+                 "Frost": "F"}
+HEALING_EVERY = 5
+REGENERATION_EVERY = 10
+MAX_DAYS = 400
+
+
+@dataclass(frozen=True)
+class RecordedInjury:
+    """One injury on the sheet: where, what, how it was treated and how it is healing."""
+
+    location: str
+    aspect: str
+    level: int
+    day: int = 0
+    treatment: str | None = None      # the Treatment Roll's level, or "untreated"
+    hr: int | None = None              # None until treated
+    infection_chance: bool = False
+    impairment_chance: bool = False
+    bleeder: bool = False
+    minor_day: int | None = None       # the day it healed to Minor (or better)
+    healed_day: int | None = None
+
+    @property
+    def code(self) -> str:
+        """E.g. "S2E"; "healed" once the level reaches 0."""
+        return f"{LEVEL_CODES[self.level]}{ASPECT_LETTER[self.aspect]}" if self.level else \
+            "healed"
+
+    @property
+    def permanent(self) -> int:
+        """Permanent impairment accrued (a black-box treatment only): 5 per 20 days to Minor."""
+        if not self.impairment_chance or self.hr is None:
+            return 0
+        return permanent_impairment((self.minor_day or 0) - self.day) if self.minor_day else 0
+
+    @property
+    def impairment(self) -> int | None:
+        """Impairment to the zone now: None means unusable (Grievous)."""
+        if self.level == 0:
+            return self.permanent
+        return current_impairment(LEVEL_CODES[self.level], self.hr or 1, self.permanent)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The record's state at the end of a day, for the timeline."""
+
+    day: int
+    levels: tuple[int, ...]
+    blood_loss: int
+    infected: bool
+
+
+@dataclass(frozen=True)
+class InjuryRecord:
+    """A character's injuries and recovery state. Frozen: every change returns a new record."""
+
+    name: str = "Character"
+    healing_base: int = 13
+    endurance_eml: int = 60
+    injuries: tuple[RecordedInjury, ...] = ()
+    blood_loss: int = 0
+    day: int = 0
+    next_healing: int = HEALING_EVERY
+    next_regeneration: int = REGENERATION_EVERY
+    skip_regeneration: bool = False
+    infection: tuple[int, int] | None = None    # (injury index, Infection HR)
+    healing_done: tuple[int, ...] = ()          # injuries already rolled this healing day
+    dead: bool = False
+    timeline: tuple[Snapshot, ...] = ()
+    log: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        require_int("healing_base", self.healing_base, minimum=0)
+        require_int("endurance_eml", self.endurance_eml)
+        require_int("blood_loss", self.blood_loss, minimum=0)
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """Indices of the injuries not yet healed."""
+        return tuple(i for i, inj in enumerate(self.injuries) if inj.level)
+
+    @property
+    def recovered(self) -> bool:
+        return not self.active and not self.blood_loss and self.infection is None
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(self.day, tuple(i.level for i in self.injuries), self.blood_loss,
+                        self.infection is not None)
+
+    def add_injury(self, location: str, aspect: str, level: int, *, bleeder: bool = False
+                   ) -> InjuryRecord:
+        """Record a new, untreated injury taken today (Injury Sequence step 3)."""
+        where = location_row(location)["location"]
+        if aspect not in TREATMENT_ASPECTS:
+            raise RulesError(f"aspect must be one of {', '.join(TREATMENT_ASPECTS)}, "
+                             f"got {aspect!r}")
+        require_int("level", level, minimum=1, maximum=5)
+        new = RecordedInjury(where, aspect, level, self.day, bleeder=bleeder)
+        return self._with(injuries=self.injuries + (new,),
+                          text=f"Day {self.day}: {new.code} to the {where.lower()}")
+
+    def treat(self, index: int, treatment: TreatmentResolution) -> InjuryRecord:
+        """Apply a Treatment Roll (or :func:`untreated`) to injury *index* (Healing 5)."""
+        inj = self._injury(index)
+        if inj.hr is not None:
+            raise RulesError(f"injury {index + 1} ({inj.code}) is already treated; each "
+                             "injury takes one Treatment Roll (or one per better healer)")
+        if treatment.healed:
+            done = replace(inj, level=0, treatment=treatment.level, hr=6,
+                           healed_day=self.day, minor_day=self.day)
+            text = f"Day {self.day}: {inj.code} {inj.location.lower()} treated: healed at once"
+        elif treatment.new_injury:
+            raise RulesError("an amputation result replaces the injury: remove it and add "
+                             f"the {treatment.new_injury} injury the amputation inflicts")
+        else:
+            done = replace(inj, treatment=treatment.level, hr=treatment.healing_rate,
+                           infection_chance=treatment.infection,
+                           impairment_chance=treatment.impairment,
+                           bleeder=inj.bleeder or treatment.bleeder)
+            text = (f"Day {self.day}: {inj.code} {inj.location.lower()} treated "
+                    f"({treatment.level}): HR{treatment.healing_rate}")
+        return self._with(injuries=_put(self.injuries, index, done), text=text)
+
+    def remove_injury(self, index: int) -> InjuryRecord:
+        inj = self._injury(index)
+        return self._with(injuries=self.injuries[:index] + self.injuries[index + 1:],
+                          text=f"Removed {inj.code} {inj.location.lower()}")
+
+    def with_blood_loss(self, bp: int) -> InjuryRecord:
+        require_int("blood_loss", bp, minimum=0)
+        return self._with(blood_loss=bp, text=f"Day {self.day}: blood loss set to {bp} BP")
+
+    def _injury(self, index: int) -> RecordedInjury:
+        require_int("index", index, minimum=0, maximum=max(0, len(self.injuries) - 1))
+        if not self.injuries:
+            raise RulesError("the record has no injuries yet")
+        return self.injuries[index]
+
+    def _with(self, text: str | None = None, **changes: object) -> InjuryRecord:
+        new = replace(self, **changes)
+        log = new.log + ((text,) if text else ())
+        return replace(new, log=log, timeline=_stamp(new.timeline, new.snapshot()))
+
+    # --- files ---------------------------------------------------------------------------
+    def to_json(self) -> str:
+        body = asdict(self)
+        return json.dumps({"format": FORMAT, "version": VERSION, "record": body}, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> InjuryRecord:
+        """Read a record file; anything foreign or corrupt raises RulesError with the reason."""
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise RulesError(f"the file is not JSON ({exc})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise RulesError(f"the file is not an injury record (format must be {FORMAT!r})")
+        if data.get("version") != VERSION:
+            raise RulesError(f"the injury record is version {data.get('version')!r}; this "
+                             f"book reads version {VERSION}")
+        body = data.get("record")
+        try:
+            injuries = tuple(RecordedInjury(**i) for i in body.pop("injuries"))
+            timeline = tuple(Snapshot(s["day"], tuple(s["levels"]), s["blood_loss"],
+                                      s["infected"]) for s in body.pop("timeline"))
+            infection = body.pop("infection")
+            body["healing_done"] = tuple(body.get("healing_done", ()))
+            record = cls(injuries=injuries, timeline=timeline,
+                         infection=tuple(infection) if infection else None,
+                         log=tuple(body.pop("log")), **body)
+            for inj in record.injuries:
+                location_row(inj.location)
+                if inj.aspect not in TREATMENT_ASPECTS or inj.level not in range(6):
+                    raise RulesError(f"injury {inj!r} is not valid")
+        except RulesError as exc:
+            raise RulesError(f"the injury record is damaged: {exc}") from None
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            raise RulesError(f"the injury record is damaged ({type(exc).__name__}: {exc})"
+                             ) from None
+        return record
+
+
+def _put(items: tuple, index: int, item: object) -> tuple:
+    return items[:index] + (item,) + items[index + 1:]
+
+
+def _stamp(timeline: tuple[Snapshot, ...], snap: Snapshot) -> tuple[Snapshot, ...]:
+    """Keep one snapshot per day: the latest."""
+    if timeline and timeline[-1].day == snap.day:
+        return timeline[:-1] + (snap,)
+    return timeline + (snap,)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Recovery(Resolution):
+    """The record after :func:`recover`: value = the day reached, outcome a summary; ``needs``
+    names the next roll when typed dice ran out."""
+
+    record: InjuryRecord
+    rolled: tuple[tuple[str, int], ...]
+    needs: str | None
+
+
+def next_roll(record: InjuryRecord) -> tuple[int, str, int | None] | None:
+    """The day, kind and injury index of the next roll the record calls for (None: nothing
+    left to roll). Blood regeneration comes before the Healing Rolls of the same day."""
+    if record.dead:
+        return None
+    days: list[tuple[int, int, str, int | None]] = []
+    if record.infection is not None:
+        days.append((record.day + 1, 1, "Infection Course Roll", record.infection[0]))
+    elif (index := _healing_due(record)) is not None:
+        days.append((record.next_healing, 1, "Healing Roll", index))
+    if record.blood_loss:
+        days.append((record.next_regeneration, 0, "Blood Loss Healing Roll", None))
+    if not days:
+        return None
+    day, _, kind, index = min(days)
+    return day, kind, index
+
+
+def recover(record: InjuryRecord, *, dice: Sequence[int] = (), rng: random.Random | None = None,
+            until_day: int | None = None) -> Recovery:
+    """Advance the recovery (Healing 6-8) roll by roll: typed *dice* first (one d100 each, in
+    the order the rolls fall due), then *rng*; stop when neither is left, at *until_day*, on
+    death, or when nothing is left to heal. Untreated injuries do not heal: treat them (or
+    apply :func:`untreated`) first."""
+    if not isinstance(dice, (list, tuple)):
+        raise RulesError(f"dice must be a list of d100 rolls, got {dice!r}")
+    typed = list(dice)
+    if until_day is not None:
+        require_int("until_day", until_day, minimum=record.day)
+    trace: list[Step] = []
+    rolled: list[tuple[str, int]] = []
+    waiting = [i for i in record.active if record.injuries[i].hr is None]
+    if waiting:
+        trace.append(step(f"{len(waiting)} injury(ies) not yet treated: untreated injuries "
+                          "heal as a CF treatment (apply it first)",
+                          ref("Healing 5 Untreated Injury")))
+    needs = None
+    while True:
+        due = next_roll(record)
+        if due is None or (until_day is not None and due[0] > until_day):
+            break
+        if due[0] - record.day > MAX_DAYS:
+            break
+        if typed:
+            roll = require_int(f"roll {len(rolled) + 1} (d100)", typed.pop(0), minimum=1,
+                               maximum=100)
+        elif rng is not None:
+            roll = rng.randint(1, 100)
+        else:
+            needs = f"day {due[0]}: {due[1]}" + (
+                f" for {record.injuries[due[2]].code} {record.injuries[due[2]].location.lower()}"
+                if due[1] == "Healing Roll" else "") + " (d100)"
+            break
+        what = (f" ({record.injuries[due[2]].code} {record.injuries[due[2]].location.lower()})"
+                if due[1] == "Healing Roll" else "")
+        rolled.append((f"day {due[0]} {due[1]}{what}", roll))
+        record, steps = _apply(record, due, roll)
+        trace += steps
+    if until_day is not None and not record.dead:
+        record = replace(record, day=max(record.day, until_day),
+                         timeline=_stamp(record.timeline, replace(record.snapshot(),
+                                                                  day=max(record.day,
+                                                                          until_day))))
+    if typed:
+        raise RulesError(f"dice: {len(typed)} more typed than the recovery uses")
+    outcome = ("dead" if record.dead else "recovered" if record.recovered
+               else f"day {record.day}")
+    return Recovery(value=record.day, outcome=outcome, trace=tuple(trace), record=record,
+                    rolled=tuple(rolled), needs=needs)
+
+
+def _apply(record: InjuryRecord, due: tuple[int, str, int | None], roll: int
+           ) -> tuple[InjuryRecord, list[Step]]:
+    day, kind, index = due
+    record = replace(record, day=day)
+    if kind == "Infection Course Roll":
+        return _infection(record, roll)
+    steps: list[Step] = []
+    if kind == "Blood Loss Healing Roll":
+        if record.skip_regeneration:
+            steps.append(step(f"Day {day}: no blood regeneration this period (the last roll "
+                              "was a CF)", ref("Healing 6 Healing")))
+            record = replace(record, skip_regeneration=False,
+                             next_regeneration=day + REGENERATION_EVERY)
+            return record._with(text=steps[-1].text), steps
+        regen = blood_regeneration(roll, record.endurance_eml, record.blood_loss)
+        steps += [step(f"Day {day}: " + regen.trace[0].text, regen.trace[0].rule)]
+        record = replace(record, blood_loss=regen.bp, skip_regeneration=regen.skip_next,
+                         next_regeneration=day + REGENERATION_EVERY)
+        return record._with(text=steps[-1].text), steps
+    return _healing(record, index, roll)
+
+
+def _healing(record: InjuryRecord, index: int, roll: int
+             ) -> tuple[InjuryRecord, list[Step]]:
+    """The Healing Roll of injury *index* (Healing 6): HB × HR; S lowers the level by 1, CS by
+    2; a CF infects an injury whose treatment left the chance. When every treated injury has
+    rolled (or an infection stops all healing) the next Healing Rolls fall five days later."""
+    inj = record.injuries[index]
+    result = healing_roll(roll, record.healing_base, inj.hr or 1, inj.level,
+                          infection_chance=inj.infection_chance)
+    steps = [step(f"Day {record.day}, {inj.code} {inj.location.lower()}: {s.text}", s.rule)
+             for s in result.trace]
+    new = replace(inj, level=result.injury_level)
+    if result.injury_level <= 1 and inj.minor_day is None:
+        new = replace(new, minor_day=record.day)
+        if new.permanent:
+            steps.append(step(f"Minor after {record.day - inj.day} days: {new.permanent} "
+                              "permanent impairment to its zone", ref("Healing 8 Impairment")))
+    if result.injury_level == 0:
+        new = replace(new, healed_day=record.day)
+    record = replace(record, injuries=_put(record.injuries, index, new),
+                     healing_done=record.healing_done + (index,))
+    if result.infected:
+        ihr = infection_healing_rate(inj.hr or 1)
+        steps.append(step(f"Infected: an Infection Course Roll every day at HR{ihr}; all "
+                          "healing stops until it is defeated", ref("Healing 7 Infection")))
+        record = replace(record, infection=(index, ihr), healing_done=())
+    elif _healing_due(record) is None:
+        record = replace(record, next_healing=record.day + HEALING_EVERY, healing_done=())
+    return record._with(text=" ".join(s.text for s in steps)), steps
+
+
+def _healing_due(record: InjuryRecord) -> int | None:
+    """The next injury to roll for on the current healing day, if any."""
+    for i in record.active:
+        if record.injuries[i].hr is not None and i not in record.healing_done:
+            return i
+    return None
+
+
+def _infection(record: InjuryRecord, roll: int) -> tuple[InjuryRecord, list[Step]]:
+    index, ihr = record.infection  # type: ignore[misc]
+    course = infection_course(roll, record.healing_base, ihr)
+    steps = [step(f"Day {record.day}: {s.text}", s.rule) for s in course.trace]
+    weak = infection_weakness(min(max(ihr, 1), 5))
+    if weak:
+        steps.append(step(f"Weakness while infected at HR{ihr}: {weak} fatigue",
+                          ref("Healing 7 Infection")))
+    if course.outcome == "dies":
+        record = replace(record, dead=True, infection=None)
+    elif course.outcome == "recovered":
+        record = replace(record, infection=None, next_healing=record.day + HEALING_EVERY)
+    else:
+        record = replace(record, infection=(index, course.healing_rate))
+    return record._with(text=" ".join(s.text for s in steps)), steps
