@@ -232,9 +232,15 @@ class Recovery(Resolution):
     needs: str | None
 
 
+def _require_record(record: object) -> None:
+    if not isinstance(record, InjuryRecord):
+        raise RulesError(f"record must be an InjuryRecord, got {type(record).__name__}")
+
+
 def next_roll(record: InjuryRecord) -> tuple[int, str, int | None] | None:
     """The day, kind and injury index of the next roll the record calls for (None: nothing
     left to roll). Blood regeneration comes before the Healing Rolls of the same day."""
+    _require_record(record)
     if record.dead:
         return None
     days: list[tuple[int, int, str, int | None]] = []
@@ -256,6 +262,7 @@ def recover(record: InjuryRecord, *, dice: Sequence[int] = (), rng: random.Rando
     the order the rolls fall due), then *rng*; stop when neither is left, at *until_day*, on
     death, or when nothing is left to heal. Untreated injuries do not heal: treat them (or
     apply :func:`untreated`) first."""
+    _require_record(record)
     if not isinstance(dice, (list, tuple)):
         raise RulesError(f"dice must be a list of d100 rolls, got {dice!r}")
     typed = list(dice)
