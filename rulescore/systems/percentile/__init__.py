@@ -27,6 +27,7 @@ from .healing import (COMA_HR, BloodLossResolution, BloodStoppageResolution, Cou
                       concentration_broken, aggravation_check, aggravation_period,
                       injury_description)
 from .record import InjuryRecord, RecordedInjury, Recovery, next_roll, recover
+from .sequence import InjurySequence, injury_sequence
 from .melee import (MeleeResolution, heft_penalty, melee_eml, melee_exchange,
                     melee_outcome_distribution, reach_modifier)
 from .missile import (LAUNCHERS, MissileAttack, MissileEML, MissileRange, MissileShot,
@@ -64,4 +65,5 @@ __all__ = [
     "injury_description",
     # the injury record and its recovery
     "InjuryRecord", "RecordedInjury", "Recovery", "recover", "next_roll",
+    "injury_sequence", "InjurySequence",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -140,3 +142,30 @@ def skill_test(roll: int, eml: int, *, test: str = "attack", eml_floor: int | No
                           ref(MISHAPS), mishap=mishap))
     return TestResolution(value=roll, outcome=level, trace=tuple(trace), level=level,
                           eml=used, mishap=mishap)
+
+
+class DiceDraw:
+    """Dice for a walker (any sequence): a keyword value, else the next typed die, else one
+    rolled with *rng*; ``rolled`` lists every die used by name, ``finish`` refuses extras."""
+
+    def __init__(self, dice: Sequence[int], rng: random.Random | None,
+                 what: str = "shot") -> None:
+        if not isinstance(dice, (list, tuple)):
+            raise RulesError(f"dice must be a list of numbers, got {dice!r}")
+        self.typed, self.rng, self.what = list(dice), rng, what
+        self.rolled: list[tuple[str, int]] = []
+
+    def __call__(self, name: str, sides: int, given: int | None = None) -> int | None:
+        if given is None and self.typed:
+            given = self.typed.pop(0)
+        elif given is None and self.rng is not None:
+            given = self.rng.randint(1, sides)
+        if given is not None:
+            require_int(name, given, minimum=1, maximum=sides)
+            self.rolled.append((name, given))
+        return given
+
+    def finish(self) -> None:
+        if self.typed:
+            raise RulesError(f"dice: {len(self.typed)} more typed than this {self.what} uses "
+                             f"({', '.join(n for n, _ in self.rolled) or 'none'} used)")

@@ -10,7 +10,7 @@ from fractions import Fraction
 from ...errors import RulesError, require_int
 from ...trace import Resolution, step
 from ._data import ref, setting, table
-from .checks import effective_eml, mishap_type, success_level
+from .checks import DiceDraw, effective_eml, mishap_type, success_level
 
 RANGE = "Missile 2 Missile Range"
 TEST = "Missile 3 Missile Test"
@@ -433,7 +433,7 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     then the deviation d8 if asked, then the target die and the impact d10), then rolled with
     *rng*; ``rolled`` lists every die used, by name.
     """
-    draw = _Draw(dice, rng)
+    draw = DiceDraw(dice, rng)
     if weapon not in LAUNCHERS:
         raise RulesError(f"weapon must be one of {', '.join(LAUNCHERS)}, got {weapon!r}")
     thrown, launcher = LAUNCHERS[weapon]
@@ -468,32 +468,8 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     return shot
 
 
-class _Draw:
-    """Dice for a walker: a keyword value, else the next typed die, else one rolled with rng."""
-
-    def __init__(self, dice: Sequence[int], rng: random.Random | None) -> None:
-        if not isinstance(dice, (list, tuple)):
-            raise RulesError(f"dice must be a list of numbers, got {dice!r}")
-        self.typed, self.rng, self.rolled = list(dice), rng, []
-
-    def __call__(self, name: str, sides: int, given: int | None = None) -> int | None:
-        if given is None and self.typed:
-            given = self.typed.pop(0)
-        elif given is None and self.rng is not None:
-            given = self.rng.randint(1, sides)
-        if given is not None:
-            require_int(name, given, minimum=1, maximum=sides)
-            self.rolled.append((name, given))
-        return given
-
-    def finish(self) -> None:
-        if self.typed:
-            raise RulesError(f"dice: {len(self.typed)} more typed than this shot uses "
-                             f"({', '.join(n for n, _ in self.rolled) or 'none'} used)")
-
-
 def _settle(band: MissileRange, eml: MissileEML, attack: MissileAttack, trace: list,
-            target_count: int, draw: _Draw, target_roll: int | None,
+            target_count: int, draw: DiceDraw, target_roll: int | None,
             impact_d10: int | None) -> MissileShot:
     """Who a shot strikes: the target on a Direct hit, else a d20/d10 against the count."""
     def done(value: int, outcome: str, strike: StrayStrike | None = None,

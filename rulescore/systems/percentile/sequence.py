@@ -1,0 +1,288 @@
+"""The whole injury sequence for one strike (Injury 1-5), walked step by step.
+
+:func:`injury_sequence` chains the step functions of :mod:`.injury` — location, impact, injury,
+compound injury, amputation, shock, shock reroll and effect — takes each die from the typed
+dice or a seeded ``random.Random`` only when the step needs it, and keeps each step's trace
+apart (``stages``) with the table row it used (``rows``), so a walker can show them one at a
+time with the row highlighted. Given an :class:`InjuryRecord`, earlier injuries at the struck
+location compound, and the new injury is written into the returned record.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ...errors import RulesError, require_int
+from ...trace import Resolution, Step, step
+from ._data import ref, table
+from .checks import DiceDraw
+from .injury import (ASPECTS, AmputationResolution, CompoundResolution, ImpactResolution,
+                     InjuryResolution, LocationResolution, ShockRerollResolution,
+                     ShockResolution, amputation_test, combine_shock_states, compound_injury,
+                     impact, impaled, injury, injury_impairment, injury_mishap, locate_strike,
+                     shock, shock_reroll, zone_count)
+from .injury import _zone_row  # the zone row decides how many Location Dice are rolled
+from .record import LEVEL_CODES, InjuryRecord
+
+EFFECT = "Injury 5 Injury Effect"
+RECORD_ASPECT = {"B": "Blunt", "E": "Edge", "P": "Point", "F": "Fire"}
+
+
+@dataclass(frozen=True, kw_only=True)
+class InjurySequence(Resolution):
+    """One strike through the injury sequence. value = the injury level (0: none); outcome a
+    summary. ``stages`` pairs each step's title with its trace; ``rows`` names the table rows
+    used as (table, row index); ``needs`` the next die when typed dice ran out."""
+
+    location: LocationResolution | None = None
+    impact: ImpactResolution | None = None
+    injury: InjuryResolution | None = None
+    compound: CompoundResolution | None = None
+    amputation: AmputationResolution | None = None
+    shock: ShockResolution | None = None
+    reroll: ShockRerollResolution | None = None
+    state: str | None = None
+    effects: tuple[str, ...] = ()
+    stages: tuple[tuple[str, tuple[Step, ...]], ...] = ()
+    rows: tuple[tuple[str, int], ...] = ()
+    rolled: tuple[tuple[str, int], ...] = ()
+    needs: str | None = None
+    record: InjuryRecord | None = None
+
+
+def _row_index(name: str, column: str, value: object) -> int:
+    return [r[column] for r in table("injury.toml", name).rows].index(value)
+
+
+def _lookup_index(name: str, value: int) -> int:
+    rows = table("injury.toml", name).rows
+    return next(i for i, r in enumerate(rows) if r.span is not None and value in r.span)
+
+
+class _Walk:
+    """The growing state of one walk: the stages, rows and parts found so far."""
+
+    def __init__(self, draw: DiceDraw) -> None:
+        self.draw, self.stages, self.rows, self.parts = draw, [], [], {}
+
+    def add(self, title: str, result: Resolution, key: str) -> None:
+        self.stages.append((title, tuple(result.trace)))
+        self.parts[key] = result
+
+    def done(self, value: int, outcome: str, needs: str | None = None, **more: object
+             ) -> InjurySequence:
+        if needs is None:
+            self.draw.finish()
+        trace = tuple(s for _, steps in self.stages for s in steps)
+        return InjurySequence(value=value, outcome=outcome, trace=trace,
+                              stages=tuple(self.stages), rows=tuple(self.rows),
+                              rolled=tuple(self.draw.rolled), needs=needs,
+                              **self.parts, **more)
+
+
+def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
+                    zone_pick: int = 0, impact_die: int = 10, impact_modifier: int = 0,
+                    aspect: str = "E", armour: int = 0, rigid_armour: bool = False,
+                    strength_modifier: int = 0, impact_tas: int = 0, range_modifier: int = 0,
+                    shock_eml: int = 65, strength_eml: int = 60, fatigue: int = 0,
+                    current_state: str | None = None, projectile: bool = False,
+                    reroll: bool = False, record: InjuryRecord | None = None,
+                    dice: Sequence[int] = (), rng: random.Random | None = None
+                    ) -> InjurySequence:
+    """Walk one strike from the Zone Die to its effect (Injury 1-5).
+
+    Dice in order, each only when its step needs it: the Zone Dice (1 + *precision*, each a
+    d*zone_die*), the d10 Location Dice (one more for each other Zone Die in the chosen zone),
+    the impact die, the compound d10 (when the *record* holds injuries of the same kind at that
+    location), the amputation d100 (a G5 edge injury where the location has a triangle), the
+    Shock d100 and, with *reroll* and a result of INC or UNC, the Shock Reroll d100.
+    *shock_eml* and the reroll already count *fatigue* as the seed says (the Shock test is a
+    fatigue test; the reroll takes Shock ML - 20 - fatigue).
+    """
+    if aspect not in ASPECTS:
+        raise RulesError(f"aspect must be one of {', '.join(ASPECTS)}, got {aspect!r}")
+    require_int("precision", precision, minimum=0, maximum=5)
+    require_int("zone_die", zone_die, minimum=1, maximum=100)
+    require_int("impact_die", impact_die, minimum=1, maximum=100)
+    require_int("fatigue", fatigue, minimum=0)
+    require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
+    require_int("zone_pick", zone_pick, minimum=0, maximum=precision)
+    if record is not None and not isinstance(record, InjuryRecord):
+        raise RulesError(f"record must be an InjuryRecord or None, got {record!r}")
+    walk = _Walk(DiceDraw(dice, rng, "injury sequence"))
+    draw = walk.draw
+
+    # 1 Location: every Zone Die, then as many Location Dice as the chosen zone calls for.
+    zones = [draw(f"Zone Die {i + 1} (d{zone_die})", zone_die) for i in range(1 + precision)]
+    if None in zones:
+        return walk.done(0, "roll the Zone Dice", needs=f"Zone Die (d{zone_die})")
+    located = _locate(walk, zones, aim_zone, zone_pick)
+    if isinstance(located, InjurySequence):
+        return located
+    where: LocationResolution = walk.parts["location"]
+    if where.outcome == "miss":
+        return walk.done(0, "the Zone Die carries the strike off the body: a miss")
+
+    # 2 Impact.
+    roll = draw(f"impact die (d{impact_die})", impact_die)
+    if roll is None:
+        return walk.done(0, f"{where.outcome}: roll the impact die", needs=f"impact d{impact_die}")
+    blow = impact(roll, impact_modifier, armour, aspect=aspect,
+                  strength_modifier=strength_modifier, impact_tas=impact_tas,
+                  range_modifier=range_modifier)
+    walk.add("2 Impact", blow, "impact")
+
+    # 3 Injury, with glancing blow, bleeding and the amputation check.
+    hurt = injury(blow.value, aspect, where.outcome, rigid_armour=rigid_armour)
+    walk.add("3 Injury", hurt, "injury")
+    walk.rows.append(("injury_levels", _lookup_index("injury_levels", blow.value)))
+    if hurt.injury is None and not hurt.glancing:
+        return walk.done(0, f"{where.outcome}: the armour takes it, no injury",
+                         record=record)
+    injury_shock, level, raised = hurt.injury_shock, hurt.value, None
+    if hurt.injury and record is not None:
+        found = _compound(walk, record, where.outcome, hurt.injury + aspect)
+        if isinstance(found, InjurySequence):
+            return found
+        if found is not None:
+            injury_shock, raised, compounded = found
+            if compounded and raised is None:
+                level = min(5, level + 1)
+
+    # 3.4 Amputation.
+    bonus = hurt.shock_bonus
+    if hurt.amputation_test:
+        cut = draw("amputation test (d100)", 100)
+        if cut is None:
+            return walk.done(level, "a G5 edge injury: test Strength for amputation",
+                             needs="amputation d100")
+        chopped = amputation_test(cut, strength_eml, where.outcome)
+        walk.add("3.4 Amputation", chopped, "amputation")
+        bonus += chopped.shock_modifier
+        if chopped.killed:
+            return walk.done(level, f"{where.outcome} severed: the target dies",
+                             state="KIA", record=_recorded(record, where, aspect, level, hurt,
+                                                           raised))
+
+    # 4 Shock, then (asked for) the Shock Reroll of an INC or UNC character.
+    test = draw("Shock test (d100)", 100)
+    if test is None:
+        return walk.done(level, f"{where.outcome}: {_label(hurt, aspect, level)}; roll the "
+                         "Shock test", needs="Shock d100")
+    shaken = shock(where.location_shock or 0, injury_shock, test, shock_eml, bonus=bonus)
+    walk.add("4 Shock", shaken, "shock")
+    walk.rows.append(("shock_states", _lookup_index("shock_states", shaken.shk)))
+    state = combine_shock_states(current_state, shaken.state)
+    if state != shaken.state:
+        walk.stages.append(("4 Shock state", (step(
+            f"Already {current_state}: with the new {shaken.state or 'no effect'} the state is "
+            f"{state}", ref("Injury 4 Shock")),)))
+    if reroll and state in ("INC", "UNC"):
+        again = draw("Shock Reroll (d100)", 100)
+        if again is None:
+            return walk.done(level, f"{state}: roll the Shock Reroll", needs="Shock Reroll d100",
+                             state=state)
+        back = shock_reroll(again, shock_eml + fatigue, state, fatigue=fatigue)
+        walk.add("4 Shock Reroll", back, "reroll")
+        state = back.state
+
+    # 5 Effect (nothing more to say about the dead).
+    effects = (("killed in action",) if state == "KIA"
+               else _effects(walk, hurt, where, shaken, level, projectile))
+    new_record = _recorded(record, where, aspect, level, hurt, raised, projectile)
+    return walk.done(level, f"{where.outcome}: {_label(hurt, aspect, level)}; shock "
+                     f"{shaken.shk} → {state or 'no effect'}", state=state, effects=effects,
+                     record=new_record)
+
+
+def _locate(walk: _Walk, zones: list[int], aim_zone: int, zone_pick: int
+            ) -> InjurySequence | None:
+    """Step 1: read the chosen Zone Die, then the Location Dice it calls for."""
+    require_int("zone_pick", zone_pick, minimum=0, maximum=len(zones) - 1)
+    require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
+    count = 1
+    zns = [aim_zone + z - 1 for z in zones]
+    chosen = _zone_row(zns[zone_pick])
+    if chosen is not None:
+        count += sum(1 for i, n in enumerate(zns) if i != zone_pick and _zone_row(n) is not None
+                     and _zone_row(n)["zone"] == chosen["zone"])
+        lds = [walk.draw(f"Location Die {i + 1} (d10)", 10) for i in range(count)]
+        if None in lds:
+            return walk.done(0, f"ZN{zns[zone_pick]}: roll the Location Die",
+                             needs="Location Die (d10)")
+    else:
+        lds = []
+    where = locate_strike(zones, lds, aim_zone, zone_pick=zone_pick)
+    walk.add("1 Location", where, "location")
+    if where.location is not None:
+        walk.rows.append(("body_zones", _lookup_index("body_zones", where.zone_number)))
+        walk.rows.append((chosen["locations"], _row_index(chosen["locations"], "location",
+                                                          where.location)))
+    return None
+
+
+def _compound(walk: _Walk, record: InjuryRecord, location: str, new: str
+              ) -> InjurySequence | tuple[int, int | None, bool] | None:
+    """Step 3.1 with the record: (injury shock, index of the raised earlier injury or None
+    for the new one, compounded?), None when nothing there can compound."""
+    here = [i for i, inj in enumerate(record.injuries)
+            if inj.location == location and inj.level]
+    fire = new[2] == "F"
+    kept = [i for i in here if (record.injuries[i].aspect in ("Fire", "Frost")) == fire]
+    if not kept:
+        return None
+    d10 = walk.draw("compound d10", 10)
+    if d10 is None:
+        return walk.done(0, "earlier injuries here: roll the compound d10", needs="compound d10")
+    codes = [record.injuries[i].code for i in kept]
+    result = compound_injury(codes, new, d10)
+    walk.add("3.1 Compound injury", result, "compound")
+    if not result.compounded:
+        return result.value, None, False
+    raised = None if result.raised == len(kept) else kept[result.raised]
+    return result.value, raised, True
+
+
+def _label(hurt: InjuryResolution, aspect: str, level: int) -> str:
+    if hurt.glancing:
+        return "a glancing blow"
+    return f"{LEVEL_CODES[level]}{aspect} injury"
+
+
+def _effects(walk: _Walk, hurt: InjuryResolution, where: LocationResolution,
+             shaken: ShockResolution, level: int, projectile: bool) -> tuple[str, ...]:
+    """Step 5: impairment, injury mishap, impalement, bleeding."""
+    if hurt.glancing or not hurt.injury:
+        return ()
+    severity = {1: "Minor", 2: "Serious", 3: "Serious"}.get(level, "Grievous")
+    out = []
+    imp = injury_impairment(severity, shock_succeeded=shaken.level in ("S", "CS"))
+    out.append(f"the {where.zone.lower()} zone is unusable" if imp is None else
+               f"{imp} impairment to the {where.zone.lower()} zone" if imp else
+               "no impairment for ten minutes (Minor, Shock test passed)")
+    if hurt.mishap_check and severity != "Minor":
+        out.append(f"injury mishap: {injury_mishap(where.zone, severity)}")
+    if impaled(LEVEL_CODES[level], projectile):
+        out.append("the missile stays impaled: it needs Extraction")
+    if hurt.bleeder:
+        out.append("a Bleeder: Blood Stoppage and Blood Loss rolls follow")
+    walk.stages.append(("5 Effect", tuple(step(f"{e[0].upper()}{e[1:]}", ref(EFFECT))
+                                          for e in out)))
+    return tuple(out)
+
+
+def _recorded(record: InjuryRecord | None, where: LocationResolution, aspect: str, level: int,
+              hurt: InjuryResolution, raised: int | None, projectile: bool = False
+              ) -> InjuryRecord | None:
+    """The record with the new injury written in (and an earlier one raised by compounding)."""
+    if record is None or not hurt.injury:
+        return record
+    if raised is not None:
+        old = record.injuries[raised]
+        record = replace(record, injuries=record.injuries[:raised]
+                         + (replace(old, level=min(5, old.level + 1)),)
+                         + record.injuries[raised + 1:])
+    kind = "Projectile" if projectile and aspect == "P" else RECORD_ASPECT[aspect]
+    return record.add_injury(where.outcome, kind, level, bleeder=hurt.bleeder)

@@ -1,0 +1,121 @@
+"""One strike through the whole injury sequence (Injury 1-5) with the record."""
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from rulescore.errors import RulesError
+from rulescore.systems import percentile as pc
+
+SWORD = dict(zone_die=6, aim_zone=4, impact_die=10, impact_modifier=3, strength_modifier=1,
+             armour=4, shock_eml=65)
+
+
+def test_the_seeds_sword_blow_to_the_abdomen():
+    """Aimed at ZN4, Zone Die 2 → ZN5 torso, Location Die 7 abdomen; 8 + 3 + 1 = 12 less
+    armour 4 = 8: S2E; Shock 75 against 65 is CF: 4 + 2 + 2 = 8, Incapacitated."""
+    r = pc.injury_sequence(**SWORD, dice=[2, 7, 8, 75])
+    assert r.outcome == "Abdomen: S2E injury; shock 8 → INC"
+    assert (r.value, r.state) == (2, "INC")
+    assert [t for t, _ in r.stages] == ["1 Location", "2 Impact", "3 Injury", "4 Shock",
+                                        "5 Effect"]
+    assert ("locations_torso", 1) in r.rows and ("injury_levels", 2) in r.rows
+    assert ("shock_states", 2) in r.rows
+    assert r.effects[0] == "10 impairment to the torso zone"
+
+
+def test_the_seeds_shock_reroll_improves_incapacitated_to_stunned():
+    # Shock ML 65 - 20 = EML 45; the reroll 42 is a success: Stunned.
+    r = pc.injury_sequence(**SWORD, reroll=True, dice=[2, 7, 8, 75, 42])
+    assert r.reroll.level == "S" and r.state == "STN"
+    assert "Shock ML 65 -20 - fatigue 0 = EML 45; roll 42: S" in r.reroll.trace[0].text
+
+
+def test_dice_are_asked_for_one_step_at_a_time():
+    assert pc.injury_sequence(**SWORD).needs == "Zone Die (d6)"
+    assert pc.injury_sequence(**SWORD, dice=[2]).needs == "Location Die (d10)"
+    assert pc.injury_sequence(**SWORD, dice=[2, 7]).needs == "impact d10"
+    assert pc.injury_sequence(**SWORD, dice=[2, 7, 8]).needs == "Shock d100"
+    with pytest.raises(RulesError, match="1 more typed than this injury sequence uses"):
+        pc.injury_sequence(**SWORD, dice=[2, 7, 8, 75, 1])
+
+
+def test_a_miss_and_a_blow_the_armour_stops_end_early():
+    miss = pc.injury_sequence(zone_die=8, aim_zone=8, dice=[5])       # ZN12: off the body
+    assert miss.value == 0 and "miss" in miss.outcome and miss.needs is None
+    stopped = pc.injury_sequence(zone_die=6, impact_die=4, armour=10, dice=[1, 1, 3])
+    assert stopped.outcome == "Skull: the armour takes it, no injury"
+
+
+def test_precision_zone_dice_in_the_same_zone_add_location_dice():
+    r = pc.injury_sequence(**SWORD, precision=1, dice=[2, 3, 7, 1, 8, 75])
+    assert [n for n, _ in r.rolled][:4] == ["Zone Die 1 (d6)", "Zone Die 2 (d6)",
+                                           "Location Die 1 (d10)", "Location Die 2 (d10)"]
+    assert r.location.outcome == "Abdomen"
+
+
+def test_glancing_blow_on_rigid_armour():
+    r = pc.injury_sequence(zone_die=6, impact_die=4, impact_modifier=0, aspect="E",
+                           rigid_armour=True, dice=[1, 1, 3, 50])
+    assert r.injury.glancing and r.effects == ()
+    assert "a glancing blow" in r.outcome
+
+
+def test_compounding_with_the_record_raises_the_injury_and_writes_it_down():
+    first = pc.injury_sequence(**SWORD, dice=[2, 7, 8, 10], record=pc.InjuryRecord())
+    assert [i.code for i in first.record.injuries] == ["S2E"]
+    second = pc.injury_sequence(zone_die=6, aim_zone=4, impact_modifier=3, dice=[2, 7, 8, 3, 1],
+                                record=first.record)
+    assert second.compound.compounded and second.value == 4        # S3 → G4
+    assert [i.code for i in second.record.injuries] == ["S2E", "G4E"]
+    calm = pc.injury_sequence(zone_die=6, aim_zone=4, impact_modifier=3, dice=[2, 7, 8, 9, 1],
+                              record=first.record)
+    assert not calm.compound.compounded and calm.value == 3
+
+
+def test_fire_does_not_compound_with_edge():
+    first = pc.injury_sequence(**SWORD, dice=[2, 7, 8, 10], record=pc.InjuryRecord())
+    burn = pc.injury_sequence(zone_die=6, aim_zone=4, aspect="F", impact_modifier=3,
+                              dice=[2, 7, 8, 10], record=first.record)
+    assert burn.compound is None and [i.aspect for i in burn.record.injuries] == ["Edge", "Fire"]
+
+
+def test_a_g5_edge_blow_to_the_neck_tests_amputation():
+    r = pc.injury_sequence(zone_die=6, impact_die=10, impact_modifier=20, dice=[1, 9, 10, 99])
+    assert r.amputation is not None and r.amputation.killed and r.state == "KIA"
+
+
+def test_seeded_walks_replay_and_always_finish():
+    a = pc.injury_sequence(**SWORD, reroll=True, rng=random.Random(3))
+    b = pc.injury_sequence(**SWORD, reroll=True, rng=random.Random(3))
+    assert a.rolled == b.rolled and a.outcome == b.outcome
+    for seed in range(200):
+        r = pc.injury_sequence(**SWORD, precision=1, reroll=True, rng=random.Random(seed),
+                               record=pc.InjuryRecord())
+        assert r.needs is None
+
+
+def test_location_odds_match_a_brute_force_walk():
+    """Over every Zone Die and Location Die face, the walk lands where location_distribution
+    says, with the exact chances."""
+    counts: dict = {}
+    for z in range(1, 7):
+        for ld in range(1, 11):
+            r = pc.injury_sequence(zone_die=6, aim_zone=4, dice=[z, ld, 1, 50])
+            where = r.location.outcome if r.location.outcome != "miss" else None
+            counts[where] = counts.get(where, 0) + 1
+    assert {k: Fraction(v, 60) for k, v in counts.items()} == pc.location_distribution(6, 4)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(aspect="X"), "aspect must be one of"),
+    (dict(precision=-1), "precision"),
+    (dict(aim_zone=11), "aim_zone"),
+    (dict(zone_pick=1), "zone_pick"),
+    (dict(record="sheet"), "record must be an InjuryRecord"),
+    (dict(dice=[7]), r"Zone Die 1 \(d6\) must be from 1 to 6"),
+])
+def test_bad_input_names_the_input(kwargs, message):
+    with pytest.raises(RulesError, match=message):
+        pc.injury_sequence(**kwargs)
