@@ -119,3 +119,12 @@ def test_location_odds_match_a_brute_force_walk():
 def test_bad_input_names_the_input(kwargs, message):
     with pytest.raises(RulesError, match=message):
         pc.injury_sequence(**kwargs)
+
+
+def test_existing_injuries_typed_as_codes_compound_without_a_record():
+    r = pc.injury_sequence(zone_die=6, aim_zone=4, impact_modifier=3, dice=[2, 7, 8, 3, 1],
+                           existing=["S2E"])
+    assert r.compound.compounded and r.value == 4 and r.record is None
+    with pytest.raises(RulesError, match="existing must be an injury code"):
+        pc.injury_sequence(zone_die=6, aim_zone=4, impact_modifier=3, dice=[2, 7, 8, 3, 1],
+                           existing=["S9X"])

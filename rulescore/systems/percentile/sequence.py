@@ -23,7 +23,7 @@ from .injury import (ASPECTS, AmputationResolution, CompoundResolution, ImpactRe
                      ShockResolution, amputation_test, combine_shock_states, compound_injury,
                      impact, impaled, injury, injury_impairment, injury_mishap, locate_strike,
                      shock, shock_reroll, zone_count)
-from .injury import _zone_row  # the zone row decides how many Location Dice are rolled
+from .injury import _parse_injury, _zone_row  # the zone row decides how many Location Dice are rolled
 from .record import LEVEL_CODES, InjuryRecord
 
 EFFECT = "Injury 5 Injury Effect"
@@ -89,6 +89,7 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
                     shock_eml: int = 65, strength_eml: int = 60, fatigue: int = 0,
                     current_state: str | None = None, projectile: bool = False,
                     reroll: bool = False, record: InjuryRecord | None = None,
+                    existing: Sequence[str] = (),
                     dice: Sequence[int] = (), rng: random.Random | None = None
                     ) -> InjurySequence:
     """Walk one strike from the Zone Die to its effect (Injury 1-5).
@@ -97,9 +98,10 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     d*zone_die*), the d10 Location Dice (one more for each other Zone Die in the chosen zone),
     the impact die, the compound d10 (when the *record* holds injuries of the same kind at that
     location), the amputation d100 (a G5 edge injury where the location has a triangle), the
-    Shock d100 and, with *reroll* and a result of INC or UNC, the Shock Reroll d100.
-    *shock_eml* and the reroll already count *fatigue* as the seed says (the Shock test is a
-    fatigue test; the reroll takes Shock ML - 20 - fatigue).
+    Shock d100 and, with *reroll* and a result of INC or UNC, the Shock Reroll d100. Without a
+    record, *existing* may list the earlier injuries at the struck location as codes ("S2E").
+    *shock_eml* is the Shock ML before fatigue: *fatigue* comes off the Shock test (a fatigue
+    test) and off the reroll (Shock ML - 20 - fatigue).
     """
     if aspect not in ASPECTS:
         raise RulesError(f"aspect must be one of {', '.join(ASPECTS)}, got {aspect!r}")
@@ -109,6 +111,8 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     require_int("fatigue", fatigue, minimum=0)
     require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
     require_int("zone_pick", zone_pick, minimum=0, maximum=precision)
+    if existing:
+        _sheet(existing, "Skull")  # checks every code before any die is asked for
     if record is not None and not isinstance(record, InjuryRecord):
         raise RulesError(f"record must be an InjuryRecord or None, got {record!r}")
     walk = _Walk(DiceDraw(dice, rng, "injury sequence"))
@@ -142,8 +146,9 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
         return walk.done(0, f"{where.outcome}: the armour takes it, no injury",
                          record=record)
     injury_shock, level, raised = hurt.injury_shock, hurt.value, None
-    if hurt.injury and record is not None:
-        found = _compound(walk, record, where.outcome, hurt.injury + aspect)
+    if hurt.injury and (record is not None or existing):
+        sheet = record if record is not None else _sheet(existing, where.outcome)
+        found = _compound(walk, sheet, where.outcome, hurt.injury + aspect)
         if isinstance(found, InjurySequence):
             return found
         if found is not None:
@@ -160,6 +165,8 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
                              needs="amputation d100")
         chopped = amputation_test(cut, strength_eml, where.outcome)
         walk.add("3.4 Amputation", chopped, "amputation")
+        walk.rows.append(("amputation_results", _row_index("amputation_results", "level",
+                                                           chopped.level)))
         bonus += chopped.shock_modifier
         if chopped.killed:
             return walk.done(level, f"{where.outcome} severed: the target dies",
@@ -171,7 +178,8 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     if test is None:
         return walk.done(level, f"{where.outcome}: {_label(hurt, aspect, level)}; roll the "
                          "Shock test", needs="Shock d100")
-    shaken = shock(where.location_shock or 0, injury_shock, test, shock_eml, bonus=bonus)
+    shaken = shock(where.location_shock or 0, injury_shock, test, shock_eml - fatigue,
+                   bonus=bonus)
     walk.add("4 Shock", shaken, "shock")
     walk.rows.append(("shock_states", _lookup_index("shock_states", shaken.shk)))
     state = combine_shock_states(current_state, shaken.state)
@@ -179,22 +187,26 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
         walk.stages.append(("4 Shock state", (step(
             f"Already {current_state}: with the new {shaken.state or 'no effect'} the state is "
             f"{state}", ref("Injury 4 Shock")),)))
+    combined = state
     if reroll and state in ("INC", "UNC"):
         again = draw("Shock Reroll (d100)", 100)
         if again is None:
             return walk.done(level, f"{state}: roll the Shock Reroll", needs="Shock Reroll d100",
                              state=state)
-        back = shock_reroll(again, shock_eml + fatigue, state, fatigue=fatigue)
+        back = shock_reroll(again, shock_eml, state, fatigue=fatigue)
         walk.add("4 Shock Reroll", back, "reroll")
+        walk.rows.append(("shock_reroll", _row_index("shock_reroll", "level", back.level)))
         state = back.state
 
     # 5 Effect (nothing more to say about the dead).
     effects = (("killed in action",) if state == "KIA"
                else _effects(walk, hurt, where, shaken, level, projectile))
     new_record = _recorded(record, where, aspect, level, hurt, raised, projectile)
+    after = (f"; after the reroll {state or 'recovered'}" if walk.parts.get("reroll")
+             else "")
     return walk.done(level, f"{where.outcome}: {_label(hurt, aspect, level)}; shock "
-                     f"{shaken.shk} → {state or 'no effect'}", state=state, effects=effects,
-                     record=new_record)
+                     f"{shaken.shk} → {combined or 'no effect'}{after}", state=state,
+                     effects=effects, record=new_record)
 
 
 def _locate(walk: _Walk, zones: list[int], aim_zone: int, zone_pick: int
@@ -221,6 +233,18 @@ def _locate(walk: _Walk, zones: list[int], aim_zone: int, zone_pick: int
         walk.rows.append((chosen["locations"], _row_index(chosen["locations"], "location",
                                                           where.location)))
     return None
+
+
+def _sheet(existing: Sequence[str], location: str) -> InjuryRecord:
+    """A throwaway record holding *existing* injury codes at *location*."""
+    if isinstance(existing, str) or not isinstance(existing, (list, tuple)):
+        raise RulesError(f"existing must be a list of injury codes such as ['S2E'], "
+                         f"got {existing!r}")
+    record = InjuryRecord()
+    for code in existing:
+        level, letter = _parse_injury("existing", code)
+        record = record.add_injury(location, RECORD_ASPECT[letter], level)
+    return record
 
 
 def _compound(walk: _Walk, record: InjuryRecord, location: str, new: str

@@ -1,0 +1,80 @@
+"""The injury sequence walker in plain pytest."""
+
+import re
+
+from widgets.percentile_injury import InjuryWalker
+
+
+def sword() -> InjuryWalker:
+    w = InjuryWalker()
+    w.aim.value = 4
+    w.armour.value = 4
+    w.strength.value = 1
+    w.reroll.value = False
+    return w
+
+
+def test_odds_follow_the_inputs():
+    w = sword()
+    assert "<td>Thorax</td><td>26.67%</td><td>4/15</td>" in w.odds.value
+    w.aim.value = 1
+    assert "<td>Skull</td>" in w.odds.value
+
+
+def test_the_seeds_blow_typed_shows_one_step_at_a_time_with_the_rows_used():
+    w = sword()
+    w.entry.my_dice.value = "2, 7, 8, 75"
+    w.entry.use_dice()
+    assert "Abdomen: S2E injury; shock 8 → INC" in w.summary.value
+    assert w.shown == 1 and "1 Location" in w.stage_view.value
+    assert "2 Impact" not in w.stage_view.value
+    used = re.findall(r"<tr class='rulebook-row-used'[^>]*>(.*?)</tr>", w.stage_view.value)
+    assert any("Abdomen" in row for row in used)
+    w.next_step.click()
+    assert "Strike impact 8 + 3 + STR 1 = 12E" in w.stage_view.value
+    w.all_steps.click()
+    assert "5 Effect" in w.stage_view.value and w.next_step.disabled
+    used = re.findall(r"<tr class='rulebook-row-used'[^>]*>(.*?)</tr>", w.stage_view.value)
+    assert any("Incapacitated" in row for row in used)          # the shock state row
+
+
+def test_adding_dice_one_at_a_time_names_the_next_die():
+    w = sword()
+    for die, asks in (("2", "Location Die"), ("7", "impact d10"), ("8", "Shock d100")):
+        w.next_die.value = die
+        w.add_die.click()
+        assert f"next: roll the {asks}" in w.summary.value
+    w.next_die.value = "500"
+    w.add_die.click()
+    assert "Shock test (d100) must be from 1 to 100, got 500" in w.entry.error.message
+    assert w.typed == [2, 7, 8]
+    w.next_die.value = "x"
+    w.add_die.click()
+    assert "Next die must be a whole number" in w.entry.error.message
+
+
+def test_seeded_walk_replays_and_reroll_switch_adds_a_die():
+    w = sword()
+    w.reroll.value = True
+    w.entry.roll(seed=4)
+    first = w.summary.value
+    w.entry.replay()
+    assert w.summary.value == first
+    w.entry.my_dice.value = "2, 7, 8, 75, 42"
+    w.entry.use_dice()
+    assert "after the reroll STN" in w.summary.value
+
+
+def test_earlier_injuries_compound_and_bad_codes_are_refused_in_place():
+    w = sword()
+    w.existing.value = "S2E"
+    w.armour.value = 0
+    w.strength.value = 0
+    w.entry.my_dice.value = "2, 7, 8, 3, 1"
+    w.entry.use_dice()
+    assert "G4E" in w.summary.value
+    w.existing.value = "S9X"
+    assert "existing must be an injury code" in w.error.message
+    w.existing.value = ""
+    w.precision.value = 1
+    assert w.zone_pick.max == 2
