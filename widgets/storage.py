@@ -203,3 +203,51 @@ class JsonTransfer(w.VBox):
             self.status.value = f"<i>Loaded {html.escape(self.label)} from the file.</i>"
         finally:
             self.upload.value = ()
+
+
+class KeptState(w.VBox):
+    """Everything a stateful tool needs to keep a reader's work: the browser store, the
+    restore offer shown after a reload ("Restore saved …" / "Discard it"), and the JSON
+    download/upload. *load(text)* applies a file or the saved text (raising RulesError for a
+    bad one); *describe(text)* returns the offer's wording, or None when the saved text is not
+    worth offering (empty, foreign or damaged)."""
+
+    def __init__(self, key: str, filename: str, label: str, load: Callable[[str], None],
+                 describe: Callable[[str], str | None]) -> None:
+        self.store = BrowserStore(key)
+        self.load, self.describe = load, describe
+        self.transfer = JsonTransfer(filename, label, load)
+        self.note = w.HTML()
+        self.restore_button = w.Button(description=f"Restore saved {label}",
+                                       button_style="primary", layout=w.Layout(width="auto"))
+        self.discard_button = w.Button(description="Discard it", layout=w.Layout(width="auto"))
+        self.offer = w.VBox([self.note, w.HBox([self.restore_button, self.discard_button])],
+                            layout=w.Layout(display="none"))
+        super().__init__([self.store, self.offer])
+        self.restore_button.on_click(lambda _: self.restore())
+        self.discard_button.on_click(lambda _: self.discard())
+        self.store.observe(self._found, "stored")
+
+    def keep(self, text: str) -> None:
+        """Save *text* in the browser and offer it for download."""
+        self.store.save(text)
+        self.transfer.set_text(text)
+
+    def _found(self, change: dict) -> None:
+        """The browser kept work from an earlier visit: offer it, never restore silently."""
+        try:
+            note = self.describe(change["new"]) if change["new"] else None
+        except RulesError:
+            note = None
+        self.offer.layout.display = "" if note else "none"
+        self.note.value = note or ""
+
+    def restore(self) -> None:
+        """Carry on from what the browser kept."""
+        self.load(self.store.stored)
+        self.offer.layout.display = "none"
+
+    def discard(self) -> None:
+        """Forget what the browser kept."""
+        self.store.clear()
+        self.offer.layout.display = "none"

@@ -14,7 +14,7 @@ from .injury import (AmputationResolution, CompoundResolution, ImpactResolution,
                      impact_ta_bonus, injury, injury_level, injury_level_distribution,
                      injury_mishap, locate_strike, impaired_test, injury_impairment, impaled,
                      EvasionResolution, evade_area_attack, shock_state_distribution,
-                     grim_wound_shock, location_distribution, location_row,
+                     grim_wound_shock, location_distribution, location_names, location_row,
                      location_shock, shock, shock_reroll, shock_state, strike_location,
                      zone_count)
 from .healing import (COMA_HR, BloodLossResolution, BloodStoppageResolution, CourseResolution,
@@ -25,8 +25,9 @@ from .healing import (COMA_HR, BloodLossResolution, BloodStoppageResolution, Cou
                       permanent_impairment, TreatmentResolution, combined_treatment_level,
                       required_treatment, treatment_roll, untreated, current_impairment,
                       concentration_broken, aggravation_check, aggravation_period,
-                      injury_description)
-from .record import InjuryRecord, RecordedInjury, Recovery, next_roll, recover
+                      injury_description, treatment_odds)
+from .record import (InjuryRecord, RecordedInjury, Recovery, next_roll, next_roll_odds,
+                     recover)
 from .sequence import InjurySequence, injury_sequence
 from .melee import (MeleeResolution, heft_penalty, melee_eml, melee_exchange,
                     melee_outcome_distribution, reach_modifier)
@@ -64,6 +65,6 @@ __all__ = [
     "current_impairment", "concentration_broken", "aggravation_check", "aggravation_period",
     "injury_description",
     # the injury record and its recovery
-    "InjuryRecord", "RecordedInjury", "Recovery", "recover", "next_roll",
+    "InjuryRecord", "RecordedInjury", "Recovery", "recover", "next_roll", "next_roll_odds", "treatment_odds", "location_names",
     "injury_sequence", "InjurySequence",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ...errors import RulesError, require_int
 from ...formulas import Formula
@@ -412,6 +413,17 @@ def treatment_roll(roll: int, physician_eml: int, aspect: str, injury: str, *, d
     trace = [step(f"{', '.join(parts)} = EML {used}; roll {roll}: {level}", ref(TREATMENT),
                   roll=roll, eml=used, level=level)]
     return _treated(aspect, injury, level, trace, physician_index, area)
+
+
+def treatment_odds(physician_eml: int, aspect: str, injury: str, **options: object
+                   ) -> dict[tuple[str, str], Fraction]:
+    """Exact chance of each (success level, result) of a Treatment Roll, over the 100 faces;
+    *options* as for :func:`treatment_roll`."""
+    out: dict[tuple[str, str], Fraction] = {}
+    for face in range(1, 101):
+        r = treatment_roll(face, physician_eml, aspect, injury, **options)  # type: ignore[arg-type]
+        out[(r.level, r.outcome)] = out.get((r.level, r.outcome), Fraction(0)) + Fraction(1, 100)
+    return out
 
 
 def untreated(aspect: str, injury: str) -> TreatmentResolution:

@@ -79,6 +79,12 @@ def location_row(location: str) -> dict:
     raise RulesError(f"location must be one of {', '.join(names)}, got {location!r}")
 
 
+def location_names() -> tuple[str, ...]:
+    """Every location of the body location table, head to feet."""
+    return tuple(row["location"] for zone in _zones()
+                 for row in table("injury.toml", zone["locations"]))
+
+
 def face_feature(d20: int) -> str:
     """The feature a Face strike hits on the optional d20 Face table."""
     require_int("d20", d20, minimum=1, maximum=20)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 
@@ -22,6 +23,7 @@ from .healing import (TREATMENT_ASPECTS, TreatmentResolution, blood_regeneration
                       current_impairment, healing_roll, infection_course,
                       infection_healing_rate, infection_weakness,
                       permanent_impairment)
+from .checks import effective_eml, success_level_probabilities
 from .injury import location_row
 
 FORMAT = "rulebook/pc-injury-record"
@@ -157,6 +159,14 @@ class InjuryRecord:
         return self._with(injuries=self.injuries[:index] + self.injuries[index + 1:],
                           text=f"Removed {inj.code} {inj.location.lower()}")
 
+    def with_character(self, name: str, healing_base: int, endurance_eml: int
+                       ) -> InjuryRecord:
+        """The same record for a renamed character or new Healing Base / Endurance."""
+        if not isinstance(name, str) or not name.strip():
+            raise RulesError(f"name must be a non-empty text, got {name!r}")
+        return replace(self, name=name.strip(), healing_base=healing_base,
+                       endurance_eml=endurance_eml)
+
     def with_blood_loss(self, bp: int) -> InjuryRecord:
         require_int("blood_loss", bp, minimum=0)
         return self._with(blood_loss=bp, text=f"Day {self.day}: blood loss set to {bp} BP")
@@ -254,6 +264,25 @@ def next_roll(record: InjuryRecord) -> tuple[int, str, int | None] | None:
         return None
     day, _, kind, index = min(days)
     return day, kind, index
+
+
+def next_roll_odds(record: InjuryRecord) -> tuple[str, int, dict[str, Fraction]] | None:
+    """The next roll's description, its EML and the exact chance of each success level."""
+    due = next_roll(record)
+    if due is None:
+        return None
+    day, kind, index = due
+    if kind == "Infection Course Roll":
+        ihr = record.infection[1]  # type: ignore[index]
+        eml, what = record.healing_base * ihr, f"HB × Infection HR{ihr}"
+    elif kind == "Healing Roll":
+        inj = record.injuries[index]  # type: ignore[index]
+        eml = record.healing_base * (inj.hr or 1)
+        what = f"{inj.code} {inj.location.lower()}, HB × HR{inj.hr}"
+    else:
+        eml, what = record.endurance_eml, "Endurance"
+    used = effective_eml(eml)
+    return f"Day {day}: {kind} ({what})", used, success_level_probabilities(used)
 
 
 def recover(record: InjuryRecord, *, dice: Sequence[int] = (), rng: random.Random | None = None,

@@ -1,0 +1,123 @@
+"""The healing sequence walker in plain pytest: record, treatment, recovery, keeping."""
+
+import json
+
+import pytest
+
+from rulescore.errors import RulesError
+from rulescore.systems import percentile as pc
+from widgets.percentile_healing import HealingWalker, timeline_svg
+
+
+def treated() -> HealingWalker:
+    h = HealingWalker("Ana", 13, 60)
+    h.location.value = "Abdomen"
+    h.aspect.value = "Edge"
+    h.level.value = 2
+    h.add_button.click()
+    h.treat_entry.my_dice.value = "99"
+    h.treat_entry.use_dice()
+    return h
+
+
+def test_adding_an_injury_shows_it_and_the_exact_treatment_odds():
+    h = HealingWalker()
+    h.add_button.click()
+    assert "<td>Abdomen</td><td>S2E</td>" in h.sheet.value
+    assert "waiting for treatment" in h.sheet.value
+    # Physician 60 + CLN +10 = EML 70: CS 14 %, S 56 %, F 24 %, CF 6 %.
+    assert "Critical Success: HR6</td><td>14.00%</td><td>7/50" in h.treat_odds.value
+    h.delay.value = 2
+    assert "Critical Success: HR6</td><td>12.00%" in h.treat_odds.value   # EML 60
+
+
+def test_the_seeds_treatment_and_healing_example_end_to_end():
+    h = treated()
+    assert "<td>F</td><td>HR4</td><td>10</td>" in h.sheet.value
+    assert "Day 5: Healing Roll (S2E abdomen, HB × HR4), EML 52" in h.next_odds.value
+    h.heal_entry.my_dice.value = "62, 24, 95"
+    h.heal_entry.use_dice()
+    assert "Infection Course Roll (HB × Infection HR5), EML 65" in h.next_odds.value
+    assert "infected" in h.sheet.value
+    h.heal_entry.my_dice.value = "42, 42"
+    h.heal_entry.use_dice()
+    assert "healed on day 21" in h.sheet.value
+    assert "Nothing left to roll" in h.next_odds.value
+    assert "<polyline" in h.timeline.value and "infected" in h.timeline.value
+
+
+def test_untreated_injury_takes_the_cf_result():
+    h = HealingWalker()
+    h.add_button.click()
+    h.untreated_button.click()
+    assert "<td>CF</td><td>HR3</td>" in h.sheet.value
+    assert "No Treatment Roll" in h.explanation.value
+    h.untreated_button.click()
+    assert "add an injury first" in h.error.message
+
+
+def test_seeded_simulation_replays_and_respects_the_stop_day():
+    a = treated()
+    a.until.value = 12
+    a.heal_entry.roll(seed=8)
+    assert a.record.day == 12
+    b = treated()
+    b.until.value = 12
+    b.heal_entry.roll(seed=8)
+    assert a.record == b.record
+    a.until.value = 0
+    a.heal_entry.roll(seed=9)
+    assert a.record.dead or a.record.recovered
+
+
+def test_typed_dice_errors_are_shown_in_place():
+    h = treated()
+    h.heal_entry.my_dice.value = "0"
+    h.heal_entry.use_dice()
+    assert "must be from 1 to 100" in h.heal_entry.error.message
+    h.treat_entry.my_dice.value = "5, 6"
+    h.treat_entry.use_dice()
+    assert "add an injury first" in h.treat_entry.error.message or \
+        "one d100" in h.treat_entry.error.message
+
+
+def test_character_and_blood_loss_inputs_reach_the_record():
+    h = treated()
+    h.name.value = "Bram"
+    h.healing_base.value = 10
+    h.blood.value = 3
+    assert (h.record.name, h.record.healing_base, h.record.blood_loss) == ("Bram", 10, 3)
+    assert "HB × HR4), EML 40" in h.next_odds.value
+    h.name.value = "  "
+    assert "name must be a non-empty text" in h.error.message
+
+
+def test_every_change_is_kept_and_a_download_round_trips():
+    h = treated()
+    text = h.record.to_json()
+    assert "data:application/json" in h.kept.transfer.link.value
+    other = HealingWalker()
+    other.load_json(text)
+    assert other.record == h.record and "HR4" in other.sheet.value
+    with pytest.raises(RulesError, match="not an injury record"):
+        other.load_json(json.dumps({"format": "rulebook/vl-encounter", "version": 1}))
+    assert other.record == h.record
+
+
+def test_restore_offer_only_for_a_record_worth_restoring():
+    h = HealingWalker()
+    h.kept.store.stored = treated().record.to_json()
+    assert h.kept.offer.layout.display == ""
+    assert "A saved injury record was found" in h.kept.note.value
+    h.kept.restore()
+    assert h.record.injuries[0].hr == 4 and h.kept.offer.layout.display == "none"
+    g = HealingWalker()
+    g.kept.store.stored = "{broken"
+    assert g.kept.offer.layout.display == "none"
+
+
+def test_timeline_draws_one_line_per_injury():
+    rec = pc.InjuryRecord().add_injury("Thigh", "Blunt", 1).add_injury("Skull", "Edge", 3)
+    svg = timeline_svg(rec)
+    assert svg.count("<polyline") == 2 and "1. Thigh" in svg and "2. Skull" in svg
+    assert "No injuries" in timeline_svg(pc.InjuryRecord())
