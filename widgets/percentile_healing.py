@@ -54,12 +54,13 @@ def timeline_svg(record: pc.InjuryRecord, width: int = 640, height: int = 220) -
                          f"height='{height - top - bottom}' fill='#fbe3e3'/>")
     for i, inj in enumerate(record.injuries):
         points, prev = [], None
+        shift = 3 * (i % 4) - 4  # overlapping lines stay visible side by side
         for snap in snaps:
             if i >= len(snap.levels):
                 continue
             if prev is not None:
-                points.append(f"{x(snap.day):.1f},{y(prev):.1f}")
-            points.append(f"{x(snap.day):.1f},{y(snap.levels[i]):.1f}")
+                points.append(f"{x(snap.day):.1f},{y(prev) + shift:.1f}")
+            points.append(f"{x(snap.day):.1f},{y(snap.levels[i]) + shift:.1f}")
             prev = snap.levels[i]
         colour = COLOURS[i % len(COLOURS)]
         parts.append(f"<polyline fill='none' stroke='{colour}' stroke-width='2.5' "
@@ -149,7 +150,7 @@ class HealingWalker(w.VBox):
         self.heal_entry = DiceEntry("the next d100s in order, e.g. 62, 24")
         self.heal_entry.set_percentile(False)
         self.until = w.BoundedIntText(value=0, min=0, max=400,
-                                      description="Stop on day (0: the end)", style=STYLE,
+                                      description="Stop on day", style=STYLE,
                                       layout=WIDE)
         self.new_button = button("Start a new record")
         self.error = ErrorLine()
@@ -167,13 +168,14 @@ class HealingWalker(w.VBox):
                     w.HBox([self.bleeder, self.add_button, self.blood])),
             section("Treatment", w.HBox([self.which, self.physician, self.delay]),
                     w.HBox([self.dex, self.index, self.broadhead]),
-                    self.treat_odds, self.treat_entry, self.untreated_button),
+                    self.treat_odds, self.treat_entry, w.HBox([self.untreated_button])),
             section("Recovery, roll by roll", self.next_odds, w.HTML(
                 "<small>Type the rolls you made to advance roll by roll, or press Roll to "
-                "simulate the rest of the recovery with a seed (up to the stop day, if one is "
-                "set).</small>"), self.heal_entry,
+                "simulate the rest of the recovery with a seed (up to the stop day; 0 runs to the "
+                "end).</small>"), self.heal_entry,
                     w.HBox([self.until, self.new_button])),
-            section("What happened", self.explanation, self.log_view),
+            section("What happened", self.explanation,
+                    w.HTML("<b>The record's log</b>"), self.log_view),
             section("Keep this record", w.HTML(
                 "<small>The record is kept in your own browser after every change (a reload "
                 "offers to restore it); nothing is stored on the server.</small>"),

@@ -57,7 +57,7 @@ class MissileWalker(w.VBox):
         self.trauma = _int("Trauma penalty", 0, 0, 200)
         self.heft = _int("Heft penalty (thrown)", 0, 0, 200)
         self.tar = _int("Target size (TAR)", 1, 1, 20)
-        self.overhead = _int("Overhead (ft, 0 = open sky)", 0, 0, 1000)
+        self.overhead = _int("Low ceiling (ft)", 0, 0, 1000)
         self.moving = w.Checkbox(value=False, description="The shooter moves this turn",
                                  indent=False)
         self.aimed = w.Checkbox(value=False, description="Aimed the previous round",

@@ -404,7 +404,7 @@ def _infection(record: InjuryRecord, roll: int) -> tuple[InjuryRecord, list[Step
     course = infection_course(roll, record.healing_base, ihr)
     steps = [step(f"Day {record.day}: {s.text}", s.rule) for s in course.trace]
     weak = infection_weakness(min(max(ihr, 1), 5))
-    if weak:
+    if weak and course.outcome != "dies":
         steps.append(step(f"Weakness while infected at HR{ihr}: {weak} fatigue",
                           ref("Healing 7 Infection")))
     if course.outcome == "dies":
