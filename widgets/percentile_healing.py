@@ -24,7 +24,7 @@ from .common import (DiceEntry, ErrorLine, ExplanationView, button, labelled_tex
 from .percentile_table import LEVEL_NAMES, STYLE, _d100s, _rows
 from .storage import KeptState
 
-STORE_KEY = "rulebook:percentile:injury-record"
+STORE_KEY = "rulebook/percentile/injury-record"
 WIDE = w.Layout(width="20em")
 COLOURS = ("#b00020", "#1f5fa8", "#2e7d32", "#8e44ad", "#d35400", "#00838f")
 

@@ -129,3 +129,11 @@ def test_json_round_trip_and_refusals():
 def test_bad_input_names_the_input(call, message):
     with pytest.raises(RulesError, match=message):
         call(abdomen())
+
+
+def test_rolls_fall_due_from_the_day_of_treatment_or_blood_loss_never_earlier():
+    healed = recover(abdomen(), dice=[62, 24, 95, 42, 42]).record          # day 21
+    later = healed.with_blood_loss(2).add_injury("Thigh", "Blunt", 2)
+    assert pc.next_roll(later) == (31, "Blood Loss Healing Roll", None)
+    treated = later.treat(1, pc.untreated("Blunt", "S2"))
+    assert pc.next_roll(treated) == (26, "Healing Roll", 1)

@@ -152,7 +152,10 @@ class InjuryRecord:
                            bleeder=inj.bleeder or treatment.bleeder)
             text = (f"Day {self.day}: {inj.code} {inj.location.lower()} treated "
                     f"({treatment.level}): HR{treatment.healing_rate}")
-        return self._with(injuries=_put(self.injuries, index, done), text=text)
+        healing = [i for i in self.active if self.injuries[i].hr is not None]
+        due = self.next_healing if healing else self.day + HEALING_EVERY
+        return self._with(injuries=_put(self.injuries, index, done), text=text,
+                          next_healing=due)
 
     def remove_injury(self, index: int) -> InjuryRecord:
         inj = self._injury(index)
@@ -169,7 +172,9 @@ class InjuryRecord:
 
     def with_blood_loss(self, bp: int) -> InjuryRecord:
         require_int("blood_loss", bp, minimum=0)
-        return self._with(blood_loss=bp, text=f"Day {self.day}: blood loss set to {bp} BP")
+        regen = self.next_regeneration if self.blood_loss else self.day + REGENERATION_EVERY
+        return self._with(blood_loss=bp, next_regeneration=regen,
+                          text=f"Day {self.day}: blood loss set to {bp} BP")
 
     def _injury(self, index: int) -> RecordedInjury:
         require_int("index", index, minimum=0, maximum=max(0, len(self.injuries) - 1))

@@ -1,0 +1,215 @@
+"""The served missile, injury and healing chapters, used as a reader would: every input
+changed, a seeded roll replayed, dice typed, bad input answered in place; the injury record
+downloaded, kept across a reload and uploaded again."""
+
+import json
+import random
+import re
+
+from playwright.sync_api import Page, expect
+
+from rulescore.systems import percentile as pc
+
+KEY = "rulebook/percentile/injury-record"
+
+
+def _open(page: Page, book_url: str, chapter: str, css: str):
+    page.goto(f"{book_url}/percentile/{chapter}.ipynb")
+    tool = page.locator(css)
+    expect(tool).to_be_visible(timeout=60_000)
+    return tool
+
+
+def _set(field, text: str) -> None:
+    field.fill(text)
+    field.press("Enter")
+
+
+def test_missile_walker(page: Page, book_url):
+    tool = _open(page, book_url, "missile", ".rulebook-pc-missile")
+    setup = tool.locator(".rulebook-pc-missile-setup")
+    expect(setup).to_contain_text("Direct attack, test EML 60")
+    expect(tool.locator(".rulebook-row-used")).to_contain_text("Direct")
+    _set(tool.get_by_label("Range to target (ft)"), "100")
+    expect(setup).to_contain_text("Volley 3 attack, test EML 40")
+    expect(tool.locator(".rulebook-row-used")).to_contain_text("Volley 3")
+    for label, value in (("Missile ML", "70"), ("Base Range (ft)", "60"),
+                         ("Crosswind (windforce)", "1"), ("Trauma penalty", "5"),
+                         ("Target size (TAR)", "1"), ("People near the target", "3")):
+        _set(tool.get_by_label(label), value)
+    tool.get_by_label("Target is").select_option(label="Moving")
+    tool.get_by_label("The shooter moves this turn").check()
+    tool.get_by_label("Aimed the previous round").check()
+    expected = pc.missile_shot(70, 100, 60, target="moving", windforce=1, trauma=5,
+                               shooter_moving=True, aimed=True, target_count=3)
+    expect(setup).to_contain_text(f"{expected.range.attack_type} attack, test EML "
+                                  f"{expected.eml.test_eml}")
+    tool.get_by_label("Wet bow or crossbow string").check()
+    wet = pc.missile_shot(70, 100, 60, target="moving", windforce=1, trauma=5,
+                          shooter_moving=True, aimed=True, wet=True)
+    expect(setup).to_contain_text(f"{wet.range.attack_type} attack")
+    tool.get_by_label("Wet bow or crossbow string").uncheck()
+    tool.get_by_label("Weapon").select_option(label="thrown object")
+    _set(tool.get_by_label("Heft penalty (thrown)"), "5")
+    tool.get_by_label("Target is").select_option(label="Evading (dodging)")
+    _set(tool.get_by_label("Target's Dodge index"), "2")
+    _set(tool.get_by_label("Low ceiling (ft)"), "8")
+    expect(tool.get_by_role("alert")).to_contain_text("not possible under an overhead of 8 ft")
+    _set(tool.get_by_label("Low ceiling (ft)"), "0")
+    _set(tool.get_by_label("Range to target (ft)"), "40")
+    tool.get_by_label("Weapon").select_option(label="bow")
+    tool.get_by_label("Target is").select_option(label="Still")
+    tool.get_by_label("A spoiled attack").select_option(label="does not happen")
+    result = tool.locator(".rulebook-pc-missile-result")
+    tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(tool.get_by_label("Seed")).not_to_have_value("")
+    seed = int(tool.get_by_label("Seed").input_value())
+    shot = _shot_now(seed)
+    expect(result).to_contain_text(shot.outcome)
+    first = result.inner_text()
+    tool.get_by_label("Seed").fill(str(seed))
+    tool.get_by_role("button", name="Replay seed").click()
+    expect(result).to_have_text(first)
+    tool.get_by_label("My dice").fill("66, 2, 10")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(result).to_contain_text("F: target 2 is struck with a bonus Impact TA")
+    expect(tool.locator(".rulebook-trace")).to_contain_text("Target count 3; d20 roll 2 ≤ 3")
+    tool.get_by_label("My dice").fill("33, 4")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(tool.get_by_role("alert")).to_contain_text("1 more typed than this shot uses")
+
+
+def _shot_now(seed: int) -> pc.MissileShot:
+    return pc.missile_shot(70, 40, 60, windforce=1, trauma=5, shooter_moving=True, aimed=True,
+                           target_count=3, spoiled_as="no_attack", rng=random.Random(seed))
+
+
+def test_injury_walker(page: Page, book_url):
+    tool = _open(page, book_url, "injury", ".rulebook-pc-injury")
+    odds = tool.locator(".rulebook-odds").first
+    _set(tool.get_by_label("Aimed zone (ZN)"), "4")
+    expect(odds.get_by_role("row", name="Thorax 26.67% 4/15")).to_be_visible()
+    _set(tool.get_by_label("Armour value there"), "4")
+    _set(tool.get_by_label("Strength modifier"), "1")
+    tool.get_by_label("Roll the Shock Reroll if INC/UNC").uncheck()
+    summary = tool.locator(".rulebook-pc-injury-result")
+    for die, asks in (("2", "Location Die"), ("7", "impact d10"), ("8", "Shock d100")):
+        tool.get_by_label("Next die").fill(die)
+        tool.get_by_role("button", name="Add this die").click()
+        expect(summary).to_contain_text(f"next: roll the {asks}")
+    tool.get_by_label("Next die").fill("75")
+    tool.get_by_role("button", name="Add this die").click()
+    expect(summary).to_contain_text("Abdomen: S2E injury; shock 8 → INC")
+    stages = tool.locator(".rulebook-pc-stage")
+    expect(stages).to_have_count(5)              # die by die: every step so far is shown
+    expect(tool.get_by_role("button", name="Show every step")).to_be_disabled()
+    used = tool.locator(".rulebook-row-used")
+    expect(used.filter(has_text="Abdomen")).to_be_visible()
+    expect(used.filter(has_text="Incapacitated")).to_be_visible()
+    tool.get_by_label("Roll the Shock Reroll if INC/UNC").check()
+    tool.get_by_label("My dice").fill("2, 7, 8, 75, 42")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(summary).to_contain_text("after the reroll STN")
+    expect(stages).to_have_count(1)
+    tool.get_by_role("button", name="Next step ▸").click()
+    expect(stages).to_have_count(2)
+    tool.get_by_role("button", name="Show every step").click()
+    expect(stages).to_have_count(6)
+    for label, value in (("Precision TAs", "1"), ("Impact TAs", "1"), ("Fatigue", "5"),
+                         ("Shock ML", "70"), ("Strength EML (amputation)", "50"),
+                         ("Impact modifier", "4"), ("Use Zone Die number", "2")):
+        _set(tool.get_by_label(label), value)
+    tool.get_by_label("Aspect", exact=True).select_option(label="Point (P)")
+    tool.get_by_label("Zone Die", exact=True).select_option(label="d8")
+    tool.get_by_label("Impact die", exact=True).select_option(label="d6")
+    tool.get_by_label("Shock state now").select_option(label="Stunned (STN)")
+    tool.get_by_label("Rigid armour (glancing blows)").check()
+    tool.get_by_label("An arrow or bolt").check()
+    tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(tool.get_by_label("Seed")).not_to_have_value("")
+    first = summary.inner_text()
+    seed = tool.get_by_label("Seed").input_value()
+    tool.get_by_label("Seed").fill(seed)
+    tool.get_by_role("button", name="Replay seed").click()
+    expect(summary).to_have_text(first)
+    _set(tool.get_by_label("Earlier injuries there"), "S9X")
+    expect(tool.get_by_role("alert").first).to_contain_text("existing must be an injury code")
+
+
+def _upload(page: Page, tool, content: bytes) -> None:
+    with page.expect_file_chooser() as chooser:
+        tool.get_by_role("button", name=re.compile("Upload injury record")).click()
+    chooser.value.set_files(files=[{"name": "record.json", "mimeType": "application/json",
+                                    "buffer": content}])
+
+
+def test_healing_walker_treat_heal_keep(page: Page, book_url):
+    tool = _open(page, book_url, "healing", ".rulebook-pc-healing")
+    sheet = tool.locator(".rulebook-pc-sheet")
+    tool.get_by_label("Location").select_option(label="Abdomen")
+    tool.get_by_label("Aspect", exact=True).select_option(label="Edge")
+    tool.get_by_label("Injury", exact=True).select_option(label="S2")
+    tool.get_by_role("button", name="Add injury").click()
+    expect(sheet.get_by_role("row", name=re.compile("1 Abdomen S2E Edge 0"))).to_be_visible()
+    odds = tool.locator(".rulebook-odds").first
+    expect(odds.get_by_role("row", name="Critical Success: HR6 14.00% 7/50")).to_be_visible()
+    _set(tool.get_by_label("Days of delay"), "2")
+    expect(odds.get_by_role("row", name="Critical Success: HR6 12.00% 3/25")).to_be_visible()
+    _set(tool.get_by_label("Days of delay"), "0")
+    for label, value in (("Physician EML", "60"), ("Healer's DEX modifier", "0"),
+                         ("Physician Index", "3")):
+        _set(tool.get_by_label(label), value)
+    tool.get_by_label("A broadhead arrow").check()
+    tool.get_by_label("A broadhead arrow").uncheck()
+    tool.get_by_label("My dice").first.fill("99")
+    tool.get_by_role("button", name="Use my dice").first.click()
+    expect(sheet.get_by_role("row", name=re.compile("S2E Edge 0 F HR4 10 healing"))).to_be_visible()
+    nxt = tool.locator(".rulebook-pc-next")
+    expect(nxt).to_contain_text("Day 5: Healing Roll (S2E abdomen, HB × HR4), EML 52")
+    tool.get_by_label("My dice").nth(1).fill("62, 24, 95")
+    tool.get_by_role("button", name="Use my dice").nth(1).click()
+    expect(nxt).to_contain_text("Infection Course Roll (HB × Infection HR5), EML 65")
+    tool.get_by_label("My dice").nth(1).fill("0")
+    tool.get_by_role("button", name="Use my dice").nth(1).click()
+    expect(tool.get_by_role("alert").first).to_contain_text("must be from 1 to 100")
+    tool.get_by_label("My dice").nth(1).fill("42, 42")
+    tool.get_by_role("button", name="Use my dice").nth(1).click()
+    expect(sheet).to_contain_text("healed on day 21")
+    expect(tool.get_by_role("img", name="Recovery timeline of Ana")).to_be_visible()
+    _set(tool.get_by_label("Blood loss (BP)"), "2")
+    _set(tool.get_by_label("Endurance EML"), "55")
+    _set(tool.get_by_label("Healing Base (HB)"), "12")
+    _set(tool.get_by_label("Character"), "Bram")
+    expect(nxt).to_contain_text("Blood Loss Healing Roll (Endurance), EML 55")
+    link = tool.get_by_role("link", name="Download injury record (JSON)")
+    with page.expect_download() as download:
+        link.click()
+    saved = open(download.value.path()).read()
+    assert json.loads(saved)["record"]["name"] == "Bram"
+    page.wait_for_function(f"() => (localStorage.getItem('{KEY}') || '').includes('Bram')")
+    page.reload()
+    tool = page.locator(".rulebook-pc-healing")
+    expect(tool.get_by_text("A saved injury record was found in this browser")).to_be_visible(
+        timeout=60_000)
+    tool.get_by_role("button", name="Restore saved injury record").click()
+    expect(tool.locator(".rulebook-pc-sheet")).to_contain_text("healed on day 21")
+    tool.get_by_role("button", name="Start a new record").click()
+    expect(tool.get_by_text("No injuries on the record.")).to_be_visible()
+    _upload(page, tool, saved.encode())
+    expect(tool.locator(".rulebook-pc-sheet")).to_contain_text("healed on day 21")
+    _upload(page, tool, b'{"format": "rulebook/vl-encounter", "version": 1}')
+    expect(tool.get_by_role("alert").filter(has_text="changed nothing")).to_contain_text(
+        "not an injury record")
+    expect(tool.locator(".rulebook-pc-sheet")).to_contain_text("healed on day 21")
+    _set(tool.get_by_label("Stop on day"), "30")
+    tool.get_by_role("button", name="Roll", exact=True).nth(1).click()
+    expect(tool.locator(".rulebook-pc-next")).to_contain_text("Day 31: Blood Loss Healing Roll")
+
+
+def test_untreated_and_seeded_recovery(page: Page, book_url):
+    tool = _open(page, book_url, "healing", ".rulebook-pc-healing")
+    tool.get_by_role("button", name="Add injury").click()
+    tool.get_by_role("button", name="Leave it untreated").click()
+    expect(tool.locator(".rulebook-pc-sheet")).to_contain_text("CF")
+    tool.get_by_role("button", name="Roll", exact=True).nth(1).click()
+    expect(tool.locator(".rulebook-pc-next")).to_contain_text("Nothing left to roll")
