@@ -29,8 +29,9 @@ from .healing import (COMA_HR, BloodLossResolution, BloodStoppageResolution, Cou
 from .record import (InjuryRecord, RecordedInjury, Recovery, next_roll, next_roll_odds,
                      recover)
 from .sequence import InjurySequence, injury_sequence
-from .melee import (MeleeResolution, heft_penalty, melee_eml, melee_exchange,
-                    melee_outcome_distribution, reach_modifier)
+from .melee import (AdvantagesSpent, MeleeDeclaration, MeleeResolution, Weapon,
+                    declare_melee, heft_penalty, melee_eml, melee_exchange,
+                    melee_outcome_distribution, reach_modifier, setup_level, spend_advantages)
 from .missile import (LAUNCHERS, MissileAttack, MissileEML, MissileRange, MissileShot,
                       StrayStrike, missile_actions, missile_shot,
                       missile_outcome_distribution, missile_skill,
@@ -46,7 +47,8 @@ __all__ = [
     "stray_strike", "missile_skill", "missile_shot", "MissileShot", "LAUNCHERS", "missile_outcome_distribution", "MissileRange", "MissileEML", "MissileAttack", "StrayStrike",
     # melee sequence
     "melee_exchange", "melee_outcome_distribution", "heft_penalty", "reach_modifier",
-    "melee_eml", "MeleeResolution", "evade_area_attack", "EvasionResolution",
+    "melee_eml", "MeleeResolution", "declare_melee", "MeleeDeclaration", "Weapon",
+    "spend_advantages", "AdvantagesSpent", "setup_level", "evade_area_attack", "EvasionResolution",
     # injury sequence
     "strike_location", "locate_strike", "location_distribution", "location_row",
     "face_feature", "zone_count", "impact", "impact_ta_bonus", "injury_level", "injury",

@@ -9,7 +9,7 @@ from fractions import Fraction
 from ...errors import RulesError, require_int
 from ...trace import Resolution, step
 from ._data import DEFENCES, LEVELS, ref, table
-from .checks import effective_eml, mishap_type, success_level
+from .checks import effective_eml, mishap_type, shift_level, success_level
 
 OUTCOME = "Melee 3 Outcome"
 RESULTS = "Melee Test Results"
@@ -286,3 +286,155 @@ def melee_eml(ml: int, *, defence: bool = False, aim: bool = False, heft: int = 
             trace.append(step(f"{label}: {amount:+d} → {total}", ref(MODIFIERS),
                               amount=amount, eml=total))
     return Resolution(value=total, outcome=f"EML {total}", trace=tuple(trace))
+
+
+DECLARATION = "Melee 2 Attack & Defence Declaration"
+ASPECT_CODES = ("B", "E", "P", "F")
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A readied weapon in a declaration: its Reach, whether the strike mode is a Thrust, its
+    Heft, how it is held, its Zone Die and the aspect of the strike mode."""
+
+    name: str
+    reach: int = 3
+    thrust: bool = False
+    heft: int = 0
+    grip: str = "one-handed"
+    zone_die: int = 6
+    aspect: str = "E"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeleeDeclaration(Resolution):
+    """Both sides' declared options turned into test EMLs: value = the attacker's EML."""
+
+    attack_eml: int
+    defence: str | None
+    defence_eml: int | None
+    zone_die: int
+    aim_zone: int
+    aspect: str
+    counter_zone_die: int | None = None
+
+
+def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
+                  defender_ml: int | None = None, defender_weapon: Weapon | None = None,
+                  aim_zone: int = 1, counter_aim_zone: int = 1, strength: int = 10,
+                  defender_strength: int = 10, outnumbered: int = 1, close: bool = False,
+                  attacker_prone: bool = False, defender_prone: bool = False,
+                  attacker_trauma: int = 0, defender_trauma: int = 0,
+                  area: bool = False) -> MeleeDeclaration:
+    """Melee steps 1-2: check the declarations and give each side's test EML.
+
+    The attacker names a readied *weapon* (its strike mode sets the aspect and Zone Die) and the
+    zone aimed at (a non-default zone costs -10). The defender declares Block, Dodge,
+    Counterstrike or Ignore; Block, Dodge and Counterstrike name a readied *defender_weapon*
+    (for a Dodge only its Reach and Thrust count, for the attacker's Reach penalty or Thrust
+    bonus); a Counterstrike also declares its own zone aim. Targets of an *area* attack declare
+    no defence (None). Heft counts for strikes and Blocks; outnumbering only for the defence.
+    """
+    if not isinstance(weapon, Weapon):
+        raise RulesError(f"weapon must be a Weapon, got {weapon!r}")
+    if weapon.aspect not in ASPECT_CODES:
+        raise RulesError(f"weapon aspect must be one of B, E, P, F, got {weapon.aspect!r}")
+    trace = [step(f"Attacker strikes with {weapon.name} ({weapon.aspect}, Zone Die "
+                  f"d{weapon.zone_die}, reach {weapon.reach}) aimed at ZN{aim_zone}",
+                  ref(DECLARATION))]
+    if area:
+        if defence is not None:
+            raise RulesError(f"defence must be None for an area attack (its targets declare "
+                             f"no defence), got {defence!r}")
+        eml = melee_eml(attacker_ml, trauma=attacker_trauma, prone=attacker_prone)
+        trace += [step("Area attack: no defence is declared; the attack engulfs its area",
+                       ref(DECLARATION))] + list(eml.trace)
+        return MeleeDeclaration(value=eml.value, outcome=eml.outcome, trace=tuple(trace),
+                                attack_eml=eml.value, defence=None, defence_eml=None,
+                                zone_die=weapon.zone_die, aim_zone=aim_zone,
+                                aspect=weapon.aspect)
+    defence = _defence_arg(defence)
+    if defence == "Ignore":
+        other = None
+    elif not isinstance(defender_weapon, Weapon):
+        raise RulesError(f"defender_weapon must be a Weapon for a {defence} (its Reach and "
+                         f"Thrust set the attacker's modifier), got {defender_weapon!r}")
+    else:
+        other = defender_weapon
+        require_int("defender_ml", defender_ml)
+    attack = melee_eml(
+        attacker_ml, aim=aim_zone != 1,
+        heft=heft_penalty(strength, weapon.heft, grip=weapon.grip),
+        prone=attacker_prone, trauma=attacker_trauma,
+        reach=reach_modifier(weapon.reach, other.reach, thrust=weapon.thrust, close=close)
+        if other else 0)
+    trace += [step(f"Attacker's test: {s.text}", s.rule) for s in attack.trace]
+    defence_eml = None
+    if other is not None:
+        blocking_or_striking = defence in ("Block", "Counterstrike")
+        heft = (heft_penalty(defender_strength, other.heft, grip=other.grip)
+                if blocking_or_striking else 0)
+        reach = (reach_modifier(other.reach, weapon.reach, thrust=other.thrust, close=close)
+                 if defence == "Counterstrike" else 0)
+        d = melee_eml(defender_ml, defence=True, aim=defence == "Counterstrike"
+                      and counter_aim_zone != 1, heft=heft, outnumbered=outnumbered,
+                      prone=defender_prone, reach=reach, trauma=defender_trauma)
+        trace.append(step(f"Defender declares {defence} with {other.name}", ref(DECLARATION)))
+        trace += [step(f"Defender's test: {s.text}", s.rule) for s in d.trace]
+        defence_eml = d.value
+    else:
+        trace.append(step("Defender Ignores: the attacker's test is unopposed",
+                          ref(DECLARATION)))
+    return MeleeDeclaration(value=attack.value, outcome=f"EML {attack.value} against "
+                            + (f"{defence} EML {defence_eml}" if other else "Ignore"),
+                            trace=tuple(trace), attack_eml=attack.value, defence=defence,
+                            defence_eml=defence_eml, zone_die=weapon.zone_die,
+                            aim_zone=aim_zone, aspect=weapon.aspect,
+                            counter_zone_die=other.zone_die if defence == "Counterstrike"
+                            and other else None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdvantagesSpent(Resolution):
+    """Tactical advantages spent: value = how many; the effects to apply."""
+
+    impact_tas: int
+    precision_dice: int
+    bonus_actions: int
+    setup: int
+
+
+def spend_advantages(result: MeleeResolution, choices: list[str] | tuple[str, ...]
+                     ) -> AdvantagesSpent:
+    """Spend a melee victory's tactical advantages: one choice per TA, each among the ones the
+    winning option allows. Impact adds the weapon's impact TA bonus (see :func:`impact`
+    impact_tas=), Precision an extra Zone Die, Action a bonus action after the injury and any
+    mishaps, Setup one success level on a Melee or Dodge test within the next round
+    (:func:`setup_level`)."""
+    if not isinstance(result, MeleeResolution):
+        raise RulesError(f"result must be a melee exchange result, got {result!r}")
+    if isinstance(choices, str) or not isinstance(choices, (list, tuple)):
+        raise RulesError(f"choices must be a list such as ['impact'], got {choices!r}")
+    if len(choices) != result.tactical_advantages:
+        raise RulesError(f"choices must name {result.tactical_advantages} tactical "
+                         f"advantage(s), got {len(choices)}")
+    for c in choices:
+        if c not in result.ta_choices:
+            raise RulesError(f"choices: {c!r} is not open to this victory (allowed: "
+                             f"{', '.join(result.ta_choices) or 'none'})")
+    count = Counter(choices)
+    words = {"impact": "extra impact", "precision": "one more Zone Die",
+             "action": "a bonus action (after injury and mishaps)",
+             "setup": "one success level better on a Melee or Dodge test next round"}
+    trace = [step(f"{n} × {c}: {words[c]}", ref(RESULTS)) for c, n in count.items()]
+    return AdvantagesSpent(value=len(choices), outcome=", ".join(choices) or "none",
+                           trace=tuple(trace), impact_tas=count["impact"],
+                           precision_dice=count["precision"], bonus_actions=count["action"],
+                           setup=count["setup"])
+
+
+def setup_level(level: str, setups: int = 1) -> str:
+    """A Setup TA raises a Melee or Dodge test made within the next round by one success level
+    per Setup (held at CS: assumption beyond_cs)."""
+    require_int("setups", setups, minimum=0)
+    return shift_level(level, setups)
