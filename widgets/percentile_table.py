@@ -16,7 +16,8 @@ from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 from rulescore.text import percent
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, section,
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, labelled_text,
+                     section, steps_html,
                      tool_layout)
 
 WAITING = "<i>Press Roll, or type the d100 you rolled and press Use my dice.</i>"
@@ -113,50 +114,110 @@ class TestRoller(w.VBox):
 
 
 class MeleeExchange(w.VBox):
-    """One melee exchange: both EMLs and the defence, the exact odds of every outcome, then both
-    d100 rolls (seeded or typed) through the MELEE TEST matrix."""
+    """One melee exchange: both sides' Mastery Levels and declared modifiers, the defence, the
+    exact odds of every outcome, then both d100 rolls (seeded or typed) through the MELEE TEST
+    matrix, and the winner's tactical advantages spent."""
 
     def __init__(self, attack_eml: int = 70, defence: str = "Block",
                  defence_eml: int = 60) -> None:
-        self.attack_eml = _eml("Attacker's EML", attack_eml)
+        self.attack_eml = _eml("Attacker's ML", attack_eml)
         self.defence = w.Dropdown(options=DEFENCES, value=defence, description="Defence",
                                   style=STYLE, layout=w.Layout(width="24em"))
-        self.defence_eml = _eml("Defender's EML", defence_eml)
+        self.defence_eml = _eml("Defender's ML", defence_eml)
+        small = w.Layout(width="19em")
+
+        def num(label: str, value: int, low: int = 0, high: int = 100) -> w.BoundedIntText:
+            return w.BoundedIntText(value=value, min=low, max=high, description=label,
+                                    style=STYLE, layout=small)
+
+        def tick(label: str) -> w.Checkbox:
+            return w.Checkbox(value=False, description=label, indent=False)
+        self.a_reach, self.d_reach = num("Attacker's reach", 3), num("Defender's reach", 3)
+        self.a_thrust, self.d_thrust = tick("Attacker thrusts"), tick("Defender thrusts")
+        self.a_heft, self.d_heft = num("Attacker's weapon heft", 0), num("Defender's weapon heft", 0)
+        self.a_str, self.d_str = num("Attacker's Strength", 10), num("Defender's Strength", 10)
+        self.a_trauma = num("Attacker's trauma", 0)
+        self.d_trauma = num("Defender's trauma", 0)
+        self.aim = tick("Attacker aims at a non-default zone")
+        self.outnumbered = num("Foes threatening the defender", 1, 1, 10)
+        self.a_prone, self.d_prone = tick("Attacker prone"), tick("Defender prone")
+        self.close = tick("In Close")
+        self.modifiers = [self.a_reach, self.a_heft, self.a_str, self.a_trauma, self.a_thrust,
+                          self.aim, self.a_prone, self.d_reach, self.d_heft, self.d_str,
+                          self.d_trauma, self.outnumbered, self.d_thrust, self.d_prone,
+                          self.close]
+        self.emls = w.HTML()
         self.error = ErrorLine()
         self.odds = w.HTML()
         self.entry = DiceEntry("attacker's d100, defender's d100, e.g. 34, 71")
         self.entry.set_percentile(False)
         self.result = w.HTML(WAITING)
         self.explanation = ExplanationView()
+        self.spend_text = labelled_text("Advantages to take", placeholder="e.g. impact, precision",
+                                        width="26em", label_width="11em")
+        self.spend_button = w.Button(description="Spend them", layout=w.Layout(width="auto"))
+        self.spent = w.HTML()
+        self.spend_box = w.VBox([w.HBox([self.spend_text, self.spend_button]), self.spent],
+                                layout=w.Layout(display="none"))
+        self.last: pc.MeleeResolution | None = None
         super().__init__([w.HBox([self.attack_eml, self.defence, self.defence_eml]),
+                          section("Declared modifiers",
+                                  w.HBox([w.VBox(self.modifiers[:7]),
+                                          w.VBox(self.modifiers[7:])]), self.emls),
                           self.error,
                           section("Odds before you roll", self.odds),
                           section("Roll", self.entry),
-                          section("Result", self.result, self.explanation)],
+                          section("Result", self.result, self.explanation, self.spend_box)],
                          layout=tool_layout())
         self.add_class("rulebook-pc-melee")
-        for field in (self.attack_eml, self.defence, self.defence_eml):
+        for field in [self.attack_eml, self.defence, self.defence_eml] + self.modifiers:
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
+        self.spend_button.on_click(lambda _: self.spend())
         self.update()
 
     def _ignoring(self) -> bool:
         return self.defence.value == "Ignore"
 
+    def _declared(self) -> pc.MeleeDeclaration:
+        """Both tests' EMLs from the MLs and the declared modifiers (Melee 2)."""
+        attacker = pc.Weapon("attacker's weapon", reach=self.a_reach.value,
+                             thrust=self.a_thrust.value, heft=self.a_heft.value)
+        defender = pc.Weapon("defender's weapon", reach=self.d_reach.value,
+                             thrust=self.d_thrust.value, heft=self.d_heft.value)
+        return pc.declare_melee(
+            self.attack_eml.value, attacker, self.defence.value,
+            defender_ml=self.defence_eml.value, defender_weapon=defender,
+            aim_zone=2 if self.aim.value else 1, outnumbered=self.outnumbered.value,
+            close=self.close.value, attacker_prone=self.a_prone.value,
+            defender_prone=self.d_prone.value, strength=self.a_str.value,
+            defender_strength=self.d_str.value, attacker_trauma=self.a_trauma.value,
+            defender_trauma=self.d_trauma.value)
+
     def update(self) -> None:
-        """Show the exact odds of each outcome of the exchange."""
+        """Show both EMLs and the exact odds of each outcome of the exchange."""
         self.error.clear()
         self.result.value = WAITING
         self.explanation.clear()
-        self.defence_eml.disabled = self._ignoring()
+        self.spend_box.layout.display = "none"
+        ignoring = self._ignoring()
+        for field in (self.defence_eml, self.d_reach, self.d_thrust, self.d_heft, self.d_str,
+                      self.d_trauma, self.outnumbered, self.d_prone):
+            field.disabled = ignoring
         try:
-            dist = pc.melee_outcome_distribution(
-                self.attack_eml.value, self.defence.value,
-                None if self._ignoring() else self.defence_eml.value)
+            told = self._declared()
+            dist = pc.melee_outcome_distribution(told.attack_eml, self.defence.value,
+                                                 told.defence_eml)
         except RulesError as exc:
-            self.odds.value = ""
+            self.odds.value = self.emls.value = ""
             self.error.show(str(exc))
             return
+        self.told = told
+        self.emls.value = (f"<p class='rulebook-pc-emls'>The attacker tests at EML "
+                           f"<b>{told.attack_eml}</b>" + (
+                               f", the defender's {self.defence.value} at EML "
+                               f"<b>{told.defence_eml}</b>" if told.defence_eml is not None
+                               else " (unopposed)") + ".</p>")
         rows = [(f"{OUTCOME_NAMES[o].capitalize()}"
                  + (f", {s} star{'s' if s != 1 else ''}" if s else ""), p)
                 for (o, s), p in sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))]
@@ -166,20 +227,21 @@ class MeleeExchange(w.VBox):
         """Roll both d100s with a seed, or read the typed rolls, and resolve the exchange."""
         need = 1 if self._ignoring() else 2
         try:
+            told = self._declared()
             rolls = _d100s(request["seed"], need) if "seed" in request else request["dice"]
             if len(rolls) != need:
                 raise RulesError(f"My dice must be {need} d100 "
                                  f"({'the attacker' if need == 1 else 'attacker, then defender'}),"
                                  f" got {len(rolls)} numbers")
             result = pc.melee_exchange(
-                rolls[0], self.attack_eml.value, self.defence.value,
-                None if self._ignoring() else rolls[1],
-                None if self._ignoring() else self.defence_eml.value)
+                rolls[0], told.attack_eml, self.defence.value,
+                None if self._ignoring() else rolls[1], told.defence_eml)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.result.value = WAITING
             self.explanation.clear()
             return
+        self.last = result
         stars = f", {result.stars} victory star{'s' if result.stars != 1 else ''}" \
             if result.stars else ""
         tas = (f"; {result.tactical_advantages} tactical advantage(s) to choose from: "
@@ -197,6 +259,23 @@ class MeleeExchange(w.VBox):
             f"{OUTCOME_NAMES.get(result.outcome, result.outcome)}{stars}{tas}{mishaps}</div>"
             f"<small>({how})</small>")
         self.explanation.show(result.trace)
+        self.spend_text.value = ""
+        self.spent.value = ""
+        self.spend_box.layout.display = "" if result.tactical_advantages else "none"
+
+    def spend(self) -> None:
+        """Spend the winner's tactical advantages as typed (one name per advantage)."""
+        self.spent.value = ""
+        choices = [c.strip().lower() for c in self.spend_text.value.split(",") if c.strip()]
+        try:
+            if self.last is None:
+                raise RulesError("Advantages to take: roll an exchange first")
+            spent = pc.spend_advantages(self.last, choices)
+        except RulesError as exc:
+            self.spent.value = (f"<div role='alert' style='color:{ERROR};font-weight:600'>"
+                                f"⚠ {html.escape(str(exc))}</div>")
+            return
+        self.spent.value = steps_html(spent.trace)
 
 
 DIE_SIZES = (4, 6, 8, 10, 12, 20)

@@ -53,6 +53,7 @@ def test_test_roller(page: Page, book_url):
     tool.get_by_label("My dice").fill("3, 4")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.get_by_role("alert")).to_contain_text("My dice must be one d100, got 2 numbers")
+    tool.get_by_label("Kind of test").select_option("attack")  # the kind the first roll used
     tool.get_by_label("Seed").fill(str(seed))
     tool.get_by_role("button", name="Replay seed").click()
     expect(result).to_have_text(first)
@@ -63,14 +64,14 @@ def test_melee_exchange(page: Page, book_url):
     p = pc.melee_outcome_distribution(70, "Block", 60)[("strike", 2)]
     expect(tool.locator(".rulebook-odds").get_by_role(
         "row", name=f"The attacker strikes, 2 stars {percent(p)} {p}")).to_be_visible()
-    _set(tool.get_by_label("Attacker's EML"), "60")
+    _set(tool.get_by_label("Attacker's ML"), "60")
     tool.get_by_label("My dice").fill("35, 71")
     tool.get_by_role("button", name="Use my dice").click()
     result = tool.locator(".rulebook-pc-result")
     expect(result).to_contain_text("Rolls 35, 71 (attacker CS, defender F): the attacker strikes, "
                                    "2 victory stars")
     tool.get_by_label("Defence").select_option("Counterstrike")
-    _set(tool.get_by_label("Defender's EML"), "60")
+    _set(tool.get_by_label("Defender's ML"), "60")
     tool.get_by_label("My dice").fill("36, 51")
     tool.get_by_role("button", name="Use my dice").click()
     expect(result).to_contain_text("the attacker strikes, 1 victory star")
@@ -112,3 +113,43 @@ def test_blow_walker(page: Page, book_url):
     tool.get_by_label("My dice").fill("1, 2")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.get_by_role("alert")).to_contain_text("My dice must be 4 numbers")
+
+
+def test_melee_modifiers_and_advantages(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-pc-melee")
+    emls = tool.locator(".rulebook-pc-emls")
+    _set(tool.get_by_label("Attacker's ML"), "60")
+    _set(tool.get_by_label("Defender's ML"), "60")
+    tool.get_by_label("Attacker aims at a non-default zone").check()
+    _set(tool.get_by_label("Defender's reach"), "5")
+    _set(tool.get_by_label("Foes threatening the defender"), "2")
+    _set(tool.get_by_label("Attacker's weapon heft"), "12")
+    _set(tool.get_by_label("Attacker's Strength"), "10")
+    _set(tool.get_by_label("Attacker's trauma"), "5")
+    tool.get_by_label("Defender prone").check()
+    expect(emls).to_contain_text("The attacker tests at EML 25, the defender's Block at EML 30")
+    for label in ("Attacker's reach", "Defender's weapon heft", "Defender's Strength",
+                  "Defender's trauma"):
+        _set(tool.get_by_label(label), "3")
+    for label in ("Attacker thrusts", "Defender thrusts", "Attacker prone", "In Close"):
+        tool.get_by_label(label).check()
+    told = pc.declare_melee(60, pc.Weapon("a", reach=3, thrust=True, heft=12), "Block",
+                            defender_ml=60, defender_weapon=pc.Weapon("d", reach=5, thrust=True,
+                                                                      heft=3),
+                            aim_zone=2, outnumbered=2, close=True, attacker_prone=True,
+                            defender_prone=True, strength=10, defender_strength=3,
+                            attacker_trauma=5, defender_trauma=3)
+    expect(emls).to_contain_text(f"EML {told.attack_eml}, the defender's Block at EML "
+                                 f"{told.defence_eml}")
+    tool.get_by_label("Defence").select_option("Ignore")
+    expect(emls).to_contain_text("(unopposed)")
+    tool.get_by_label("My dice").fill("5")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(tool.locator(".rulebook-pc-result")).to_contain_text("tactical advantage")
+    tool.get_by_label("Advantages to take").fill("setup")
+    tool.get_by_role("button", name="Spend them").click()
+    expect(tool.get_by_role("alert").filter(has_text="choices")).to_contain_text(
+        "must name")
+    tool.get_by_label("Advantages to take").fill("impact, precision, precision")
+    tool.get_by_role("button", name="Spend them").click()
+    expect(tool.locator(".rulebook-trace").last).to_contain_text("1 × impact")

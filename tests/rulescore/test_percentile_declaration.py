@@ -62,7 +62,7 @@ def test_the_seeds_ignore_example_spends_one_precision_and_one_impact():
     win = pc.melee_exchange(36, 60, "Ignore")
     spent = pc.spend_advantages(win, ["precision", "impact"])
     assert (spent.precision_dice, spent.impact_tas, spent.bonus_actions) == (1, 1, 0)
-    with pytest.raises(RulesError, match="'setup' is not open to this victory"):
+    with pytest.raises(RulesError, match="setup is not open to this victory"):
         pc.spend_advantages(win, ["setup", "impact"])
     with pytest.raises(RulesError, match="must name 2 tactical"):
         pc.spend_advantages(win, ["impact"])

@@ -125,3 +125,41 @@ def test_blow_walker_walks_the_seed_example():
     tool.entry.my_dice.value = "1, 2"
     tool.entry.use_dice_button.click()
     assert "My dice must be 4 numbers" in tool.entry.error.value
+
+
+def test_melee_declared_modifiers_reach_both_emls_and_the_odds():
+    tool = MeleeExchange(60, "Block", 60)
+    tool.aim.value = True                 # -10
+    tool.d_reach.value = 5                # attacker 2 short: -10
+    tool.outnumbered.value = 2            # defender -10
+    tool.a_heft.value = 12                # STR 10: -10
+    tool.d_prone.value = True             # defender -20
+    tool.a_trauma.value = 5
+    assert "The attacker tests at EML <b>25</b>" in tool.emls.value
+    assert "the defender's Block at EML <b>30</b>" in tool.emls.value
+    dist = pc.melee_outcome_distribution(25, "Block", 30)
+    p = dist[("blocked", 1)]
+    assert f"<td>{percent(p)}</td><td>{p}</td>" in tool.odds.value
+    tool.defence.value = "Ignore"
+    assert tool.d_prone.disabled and "(unopposed)" in tool.emls.value
+    tool.close.value = True
+    tool.a_thrust.value = True
+    tool.d_thrust.value = True
+    tool.defence.value = "Counterstrike"
+    tool.d_str.value = 2
+    tool.d_heft.value = 4
+    assert "Counterstrike at EML" in tool.emls.value
+
+
+def test_melee_tactical_advantages_are_spent_or_refused():
+    tool = MeleeExchange(60, "Ignore", 60)
+    assert tool.spend_box.layout.display == "none"
+    tool.entry.my_dice.value = "36"
+    tool.entry.use_dice_button.click()
+    assert tool.spend_box.layout.display == ""
+    tool.spend_text.value = "precision, impact"
+    tool.spend_button.click()
+    assert "1 × precision: one more Zone Die" in tool.spent.value
+    tool.spend_text.value = "setup, impact"
+    tool.spend_button.click()
+    assert "choices: setup is not open to this victory" in tool.spent.value

@@ -420,7 +420,7 @@ def spend_advantages(result: MeleeResolution, choices: list[str] | tuple[str, ..
                          f"advantage(s), got {len(choices)}")
     for c in choices:
         if c not in result.ta_choices:
-            raise RulesError(f"choices: {c!r} is not open to this victory (allowed: "
+            raise RulesError(f"choices: {c} is not open to this victory (allowed: "
                              f"{', '.join(result.ta_choices) or 'none'})")
     count = Counter(choices)
     words = {"impact": "extra impact", "precision": "one more Zone Die",
