@@ -11,10 +11,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import RulesError, require_int
+from . import _data
 from .core import advance, require_attribute, starting_tick
 from .timing import NextTurn, Token, next_turn, tension_dice
 
 MAX_ACTION_TEMPO = 19  # a longer action would lap the Cylinder and be read as acting at once
+TRACKED = ("Suppressed", "Prone", "Engaged", "Blinded", "Grappled")  # the flags cover the rest
+CLEARED_BY = {"Stand Up": ("Prone",), "Disengage": ("Engaged",),
+              "Recover": ("Suppressed", "Blinded", "Prone")}
+MOVING = ("Shift", "Scramble", "Rush / Charge", "Sprint", "Crawl", "Disengage")  # §V moves
+MAX_AIM = 3  # three Aim actions give the largest bonus (§III Aim)
+GRAPPLED_TEMPO = 3  # light weapons or unarmed only (§XI Grappled)
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,9 @@ class Fighter:
     exposed: bool = False
     stunned: bool = False
     holding: str | None = None
+    conditions: tuple[str, ...] = ()
+    aim: int = 0
+    horde: int = 0  # a Horde's current size (0: a single fighter)
 
 
 @dataclass(frozen=True)
@@ -69,9 +79,16 @@ class Encounter:
 
     # --- moves -----------------------------------------------------------------------------
 
-    def join(self, name: str, *, pc: bool, quick: int, margin: int | None) -> Encounter:
+    def join(self, name: str, *, pc: bool, quick: int, margin: int | None,
+             horde: int = 0) -> Encounter:
         """Put a fighter on the Cylinder from an initiative margin (§II): the starting tick,
-        Surprised on a failed roll (``None`` or a negative margin)."""
+        Surprised on a failed roll (``None`` or a negative margin). *horde* makes the token a
+        Horde of that many identical NPCs (§XIII The Horde, 3-10)."""
+        if horde:
+            h = _data.settings("conditions", "horde")
+            require_int("horde", horde, minimum=h["min_size"], maximum=h["max_size"])
+            if pc:
+                raise RulesError("pc must be False for a Horde (a Horde is of enemies)")
         if not isinstance(name, str) or not name.strip():
             raise RulesError(f"name must be a non-empty text, got {name!r}")
         if any(f.name == name for f in self.fighters):
@@ -82,7 +99,27 @@ class Encounter:
         tick, state = starting_tick(margin)
         kept = -1 if margin is None else margin
         return replace(self, fighters=self.fighters + (
-            Fighter(name, pc, quick, kept, tick, surprised=state == "Surprised"),))
+            Fighter(name, pc, quick, kept, tick, surprised=state == "Surprised",
+                    horde=horde),))
+
+    def hit_horde(self, name: str, casualties: int) -> tuple[Encounter, str]:
+        """A hit on a Horde (:func:`horde_casualties`) shrinks it; at size 2 or less it breaks:
+        its token becomes two single NPCs at the same tick (§XIII Breaking the Horde)."""
+        f = self.fighter(name)
+        if not f.horde:
+            raise RulesError(f"name {name!r} is not a Horde")
+        require_int("casualties", casualties, minimum=0)
+        size = max(0, f.horde - casualties)
+        if size > _data.settings("conditions", "horde")["breaks_at"]:
+            return self._with(replace(f, horde=size)), f"{name} is down to {size}"
+        names = [f"{name} {i}" for i in (1, 2)]
+        for n in names:
+            if any(g.name == n for g in self.fighters):
+                raise RulesError(f"name {n!r} is already in the encounter; rename it first")
+        singles = tuple(replace(f, name=n, horde=0) for n in names)
+        kept = tuple(g for g in self.fighters if g.name != name)
+        return (replace(self, fighters=kept + singles),
+                f"{name} breaks: {names[0]} and {names[1]} fight on as single NPCs")
 
     def next_turn(self) -> tuple[Encounter, NextTurn]:
         """Turn the Hammer to the next token (§I); the fighters there start their turn, which
@@ -98,17 +135,67 @@ class Encounter:
                 moved = moved._with(replace(f, exposed=False))
         return moved, turn
 
-    def act(self, name: str, tempo: int, *, exposed: bool = False) -> Encounter:
+    def act(self, name: str, tempo: int, *, exposed: bool = False, action: str | None = None,
+            clears: str | None = None) -> Encounter:
         """The fighter at the Hammer's tick acts: the token moves on by *tempo* (wrapping past
-        19), Surprise ends, and *exposed* marks Exposure until their next turn."""
+        19), Surprise ends, and *exposed* marks Exposure until their next turn.
+
+        Naming the *action* applies what it does to the fighter's state: Aim banks one more Aim
+        (at most 3); moving more than a Shift loses the Aim, and a ranged attack uses it (§III
+        Aim); Stand Up clears Prone, Disengage Engaged, and Recover the condition in *clears*
+        (by default Suppressed, then Blinded, then Prone) (§XI). A Grappled fighter cannot
+        move and attacks only at tempo 3 or less (§XI Grappled)."""
         f = self._on_hammer(name)
         require_int("tempo", tempo, minimum=1, maximum=MAX_ACTION_TEMPO)
         if not isinstance(exposed, bool):
             raise RulesError(f"exposed must be True or False, got {exposed!r}")
         if f.stunned:
             raise RulesError(f"name {name!r} is Stunned: no action this turn; use stunned")
-        return self._with(replace(f, tick=advance(self.hammer, tempo), surprised=False,
-                                  exposed=exposed))
+        moved = replace(f, tick=advance(self.hammer, tempo), surprised=False, exposed=exposed)
+        if action is not None:
+            moved = _apply_action(moved, action, tempo, clears)
+        elif clears is not None:
+            raise RulesError("clears needs the action that clears it (Recover)")
+        return self._with(moved)
+
+    def set_condition(self, name: str, condition: str, on: bool = True) -> Encounter:
+        """Mark or clear a condition the GM adjudicates: Suppressed by a near miss or cleared
+        with 1 Mettle, Engaged when an enemy closes, Grappled by a grapple or cleared by an
+        Escape, and so on (§XI). Exposed and Stunned have their own moves."""
+        f = self.fighter(name)
+        if condition not in TRACKED:
+            raise RulesError(f"condition must be one of {', '.join(TRACKED)}, got {condition!r}")
+        if not isinstance(on, bool):
+            raise RulesError(f"on must be True or False, got {on!r}")
+        rest = tuple(c for c in f.conditions if c != condition)
+        return self._with(replace(f, conditions=rest + ((condition,) if on else ())))
+
+    def lose_aim(self, name: str) -> Encounter:
+        """The fighter took damage or switched targets: the banked Aim is lost (§III Aim)."""
+        return self._with(replace(self.fighter(name), aim=0))
+
+    def duel(self, first: str, second: str, tempo_first: int, tempo_second: int, *,
+             exposed_first: bool = False, exposed_second: bool = False) -> Encounter:
+        """Two Holds triggered by each other (§XII The Duel): after the opposed QUICK +
+        Awareness roll (:func:`duel`), *first* acts, then *second*; both tokens return at the
+        Hammer's tick + their action's tempo."""
+        if first == second:
+            raise RulesError("a duel needs two different fighters")
+        for n in (first, second):
+            if self.fighter(n).holding is None:
+                raise RulesError(f"name {n!r} is not holding an action: a duel is Hold "
+                                 "against Hold")
+        return self.release(first, tempo_first, exposed=exposed_first).release(
+            second, tempo_second, exposed=exposed_second)
+
+    def end_scene(self) -> Encounter:
+        """The scene ends: every unused Hold is lost (§XII), tempo Exposure and Aim end."""
+        out = self
+        for f in self.fighters:
+            if f.holding is not None or f.exposed or f.aim:
+                out = out._with(replace(f, holding=None, aim=0, exposed=False,
+                                        tick=self.hammer if f.tick is None else f.tick))
+        return out
 
     def wait(self, name: str) -> Encounter:
         """Wait: the fighter at the Hammer's tick nudges their token 1 tick on (§XII)."""
@@ -151,7 +238,8 @@ class Encounter:
     def to_dict(self) -> dict[str, Any]:
         """Plain data (for JSON)."""
         return {"hammer": self.hammer, "elapsed": self.elapsed,
-                "fighters": [dict(vars(f)) for f in self.fighters]}
+                "fighters": [dict(vars(f), conditions=list(f.conditions))
+                             for f in self.fighters]}
 
     @classmethod
     def from_dict(cls, data: Any) -> Encounter:
@@ -165,10 +253,20 @@ class Encounter:
         if not isinstance(raw, list):
             raise RulesError(f"fighters must be a list, got {raw!r}")
         fields = list(Fighter.__dataclass_fields__)
+        needed = [k for k in fields if k not in ("conditions", "aim", "horde")]
         for i, item in enumerate(raw, start=1):
-            if not isinstance(item, dict) or sorted(item) != sorted(fields):
-                raise RulesError(f"fighter {i} must have exactly {', '.join(fields)}")
-            f = Fighter(**item)
+            if (not isinstance(item, dict) or not set(needed) <= set(item)
+                    or not set(item) <= set(fields)):
+                raise RulesError(f"fighter {i} must have {', '.join(needed)} (and may have "
+                                 "conditions, aim and horde)")
+            item = dict(item)
+            conditions = item.pop("conditions", [])
+            if not isinstance(conditions, list) or any(c not in TRACKED for c in conditions):
+                raise RulesError(f"fighter {i}: conditions must be a list of "
+                                 f"{', '.join(TRACKED)}")
+            require_int(f"fighter {i} aim", item.get("aim", 0), minimum=0, maximum=MAX_AIM)
+            require_int(f"fighter {i} horde", item.get("horde", 0), minimum=0, maximum=10)
+            f = Fighter(**item, conditions=tuple(conditions))
             if not isinstance(f.name, str) or not f.name:
                 raise RulesError(f"fighter {i}: name must be a non-empty text, got {f.name!r}")
             for flag in ("pc", "surprised", "exposed", "stunned"):
@@ -187,6 +285,36 @@ class Encounter:
         if len({f.name for f in fighters}) != len(fighters):
             raise RulesError("fighters must have distinct names")
         return cls(hammer, elapsed, tuple(fighters))
+
+
+def _apply_action(f: Fighter, action: str, tempo: int, clears: str | None) -> Fighter:
+    """What a named action does to the acting fighter's conditions and Aim."""
+    act = _data.action(action)
+    moves = act.name in MOVING
+    if "Grappled" in f.conditions:
+        if moves:
+            raise RulesError(f"name {f.name!r} is Grappled and cannot move (Escape first)")
+        if act.attack not in ("none", "grapple") and tempo > GRAPPLED_TEMPO:
+            raise RulesError(f"name {f.name!r} is Grappled: attacks only with a light weapon "
+                             f"or unarmed (tempo {GRAPPLED_TEMPO} at most), got tempo {tempo}")
+    aim = f.aim
+    if act.name == "Aim":
+        aim = min(MAX_AIM, aim + 1)
+    elif (moves and act.name != "Shift") or act.attack in ("ranged", "any"):
+        aim = 0
+    conditions = f.conditions
+    if clears is not None and act.name != "Recover":
+        raise RulesError(f"clears is for Recover, got action {action!r}")
+    if act.name == "Recover":
+        options = [c for c in CLEARED_BY["Recover"] if c in f.conditions]
+        if clears is not None:
+            if clears not in f.conditions:
+                raise RulesError(f"clears: {f.name} is not {clears}")
+            options = [clears]
+        conditions = tuple(c for c in conditions if c not in options[:1])
+    elif act.name in CLEARED_BY:
+        conditions = tuple(c for c in conditions if c not in CLEARED_BY[act.name])
+    return replace(f, aim=aim, conditions=conditions)
 
 
 def remove_fighter(enc: Encounter, name: str) -> Encounter:
