@@ -81,7 +81,9 @@ class DiceEntry(w.VBox):
     typed as a tens die and a ones die.
     """
 
-    def __init__(self, dice_hint: str = "e.g. 6, 6, 3", percentile: bool = False) -> None:
+    def __init__(self, dice_hint: str = "e.g. 6, 6, 3", percentile: bool = False,
+                 groups: int = 0) -> None:
+        self.groups = groups  # > 0: My dice holds that many lists separated by "|"
         self.roll_button = button("Roll", "Roll with a new random seed", primary=True)
         self.seed = labelled_text("Seed", placeholder="a number", width="14em",
                                   label_width="4em")
@@ -142,7 +144,17 @@ class DiceEntry(w.VBox):
 
     def use_dice(self) -> None:
         """Read the faces typed in My dice."""
-        self._send_read(lambda: {"dice": parse_int_list("My dice", self.my_dice.value)})
+        if not self.groups:
+            self._send_read(lambda: {"dice": parse_int_list("My dice", self.my_dice.value)})
+            return
+
+        def read() -> RollRequest:
+            parts = self.my_dice.value.split("|")
+            if len(parts) != self.groups:
+                raise RulesError(f"My dice must be {self.groups} lists separated by |, got "
+                                 f"{len(parts)}")
+            return {"dice": [parse_int_list("My dice", part) for part in parts]}
+        self._send_read(read)
 
     def use_tens_ones(self) -> None:
         """Read a d100 thrown as a tens die and a ones die (00 and 0 read 100)."""

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import html
 import math
+import random
 
 import ipywidgets as w
 
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import veil_and_lead as vl
-from rulescore.systems.veil_and_lead.encounter import EncounterHistory, remove_fighter
+from rulescore.systems.veil_and_lead.encounter import (TRACKED, EncounterHistory,
+                                                       remove_fighter)
 
-from .common import ErrorLine, ExplanationView, button, labelled_text, section, tool_layout
+from .common import (DiceEntry, ErrorLine, ExplanationView, button, labelled_text, section,
+                     tool_layout)
 from .storage import BrowserStore, JsonTransfer
 
 STORE_KEY = "rulebook/veil_and_lead/count"
@@ -98,6 +101,29 @@ class CountTracker(w.VBox):
                                          layout=w.Layout(width="24em", margin="0 0 0 1em"))
         self.trigger = labelled_text("Hold trigger", "", "e.g. someone steps into the door",
                                      width="30em", label_width="9em")
+        self.horde = w.BoundedIntText(value=0, min=0, max=10, description="Horde size",
+                                      style=STYLE, layout=w.Layout(width="15em"))
+        self.condition = w.Dropdown(options=list(TRACKED), value="Suppressed",
+                                    description="Condition", style=STYLE,
+                                    layout=w.Layout(width="20em"))
+        self.mark_button = button("Mark condition")
+        self.clear_button = button("Clear condition", "Cleared by 1 Mettle, an Escape, the "
+                                   "enemy gone or a change of circumstances")
+        self.damage_button = button("Lose Aim (damage or new target)")
+        self.casualties = w.BoundedIntText(value=1, min=0, max=10, description="Casualties",
+                                           style=STYLE, layout=w.Layout(width="15em"))
+        self.horde_button = button("Hit the Horde")
+        self.duel_a = w.Dropdown(options=[], description="Duel: one", style=STYLE,
+                                 layout=w.Layout(width="20em"))
+        self.duel_b = w.Dropdown(options=[], description="Duel: other", style=STYLE,
+                                 layout=w.Layout(width="20em"))
+        self.aware_a = w.BoundedIntText(value=1, min=0, max=5, description="Awareness (one)",
+                                        style=STYLE, layout=w.Layout(width="15em"))
+        self.aware_b = w.BoundedIntText(value=1, min=0, max=5, description="Awareness (other)",
+                                        style=STYLE, layout=w.Layout(width="15em"))
+        self.duel_entry = DiceEntry("one's d8s | other's d8s, e.g. 7, 5, 2 | 8, 3", groups=2)
+        self.end_button = button("End the scene", "Unused Holds are lost")
+        self.tension = w.HTML()
         self.next_button = button("Next turn (turn the Hammer)", primary=True)
         self.act_button = button("Act")
         self.wait_button = button("Wait +1")
@@ -124,8 +150,8 @@ class CountTracker(w.VBox):
         super().__init__([
             self.store, self.restore_box,
             section("Add a fighter", w.HBox([self.name, self.pc, self.quick]),
-                    w.HBox([self.margin, self.add_button])),
-            self.error,
+                    w.HBox([self.margin, self.horde, self.add_button])),
+            self.error, self.tension,
             w.HBox([self.picture, w.VBox([self.board, self.explanation])]),
             section("Turn", w.HBox([self.next_button, self.undo_button, self.redo_button]),
                     w.HBox([self.who, self.action, self.weapon]),
@@ -133,6 +159,15 @@ class CountTracker(w.VBox):
                     w.HBox([self.act_button, self.wait_button, self.stunned_button,
                             self.remove_button, self.stun_button]),
                     w.HBox([self.trigger, self.hold_button, self.release_button])),
+            section("Conditions, Aim and Hordes",
+                    w.HBox([self.condition, self.mark_button, self.clear_button]),
+                    w.HBox([self.damage_button, self.casualties, self.horde_button])),
+            section("Duel and the scene's end",
+                    w.HTML("<small>Two fighters holding for each other: both roll QUICK + "
+                           "Awareness, the higher acts first; both take the action chosen "
+                           "above.</small>"),
+                    w.HBox([self.duel_a, self.aware_a]), w.HBox([self.duel_b, self.aware_b]),
+                    self.duel_entry, self.end_button),
             section("Log", self.log_view),
             section("Keep this fight", w.HTML(
                 "<small>The fight is kept in your own browser after every move (a reload "
@@ -150,6 +185,12 @@ class CountTracker(w.VBox):
         self.stun_button.on_click(lambda _: self._move(self._stun))
         self.stunned_button.on_click(lambda _: self._move(self._stunned))
         self.remove_button.on_click(lambda _: self._move(self._remove))
+        self.mark_button.on_click(lambda _: self._move(lambda: self._condition(True)))
+        self.clear_button.on_click(lambda _: self._move(lambda: self._condition(False)))
+        self.damage_button.on_click(lambda _: self._move(self._lose_aim))
+        self.horde_button.on_click(lambda _: self._move(self._hit_horde))
+        self.duel_entry.on_request(lambda request: self._move(lambda: self._duel(request)))
+        self.end_button.on_click(lambda _: self._move(self._end_scene))
         self.undo_button.on_click(lambda _: self._step(self.history.undo))
         self.redo_button.on_click(lambda _: self._step(self.history.redo))
         self.restore_button.on_click(lambda _: self.restore())
@@ -193,17 +234,72 @@ class CountTracker(w.VBox):
         name = self.name.value.strip()
         text = self.margin.value.strip()
         margin = None if text == "" else parse_int_text("Initiative margin", text)
-        enc = self.encounter.join(name, pc=self.pc.value, quick=self.quick.value, margin=margin)
+        enc = self.encounter.join(name, pc=self.pc.value, quick=self.quick.value, margin=margin,
+                                  horde=self.horde.value)
         tick, state = vl.starting_tick(margin)
         self.name.value = ""
-        return enc, f"{name} joins at Tick {tick} ({state})", ()
+        what = f" (a Horde of {self.horde.value})" if self.horde.value else ""
+        self.horde.value = 0
+        return enc, f"{name}{what} joins at Tick {tick} ({state})", ()
+
+    def _condition(self, on: bool):
+        name = self._who()
+        enc = self.encounter.set_condition(name, self.condition.value, on)
+        verb = "is now" if on else "is no longer"
+        return enc, f"{name} {verb} {self.condition.value}", ()
+
+    def _lose_aim(self):
+        name = self._who()
+        had = self.encounter.fighter(name).aim
+        return self.encounter.lose_aim(name), (f"{name} loses the banked Aim" if had else
+                                               f"{name} had no Aim banked"), ()
+
+    def _hit_horde(self):
+        name = self._who()
+        enc, line = self.encounter.hit_horde(name, self.casualties.value)
+        return enc, line, ()
+
+    def _duel(self, request: dict):
+        first, second = self.duel_a.value, self.duel_b.value
+        if not first or not second:
+            raise RulesError("Duel: choose two fighters who are holding")
+        a, b = self.encounter.fighter(first), self.encounter.fighter(second)
+        sizes = (a.quick + self.aware_a.value, b.quick + self.aware_b.value)
+        if "seed" in request:
+            rng = random.Random(request["seed"])
+            dice_a = [rng.randint(1, 8) for _ in range(sizes[0])]
+            dice_b = [rng.randint(1, 8) for _ in range(sizes[1])]
+        else:
+            dice_a, dice_b = request["dice"]
+        result = vl.duel(dice_a, dice_b, quick_a=a.quick, awareness_a=self.aware_a.value,
+                         quick_b=b.quick, awareness_b=self.aware_b.value, name_a=first,
+                         name_b=second)
+        order = (first, second) if result.value != 2 else (second, first)
+        tempo = self._tempo()
+        exposed = self._exposed(tempo)
+        enc = self.encounter.duel(*order, tempo, tempo, exposed_first=exposed,
+                                  exposed_second=exposed)
+        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        who = ("both at once" if result.value == 0 else f"{order[0]} first, then {order[1]}")
+        return enc, (f"Duel {first} {result.sums[0]} against {second} {result.sums[1]} "
+                     f"({how}): {who}; {self.action.value}, tempo {tempo}"), result.trace
+
+    def _end_scene(self):
+        enc = self.encounter.end_scene()
+        lost = [f.name for f in self.encounter.fighters if f.holding is not None]
+        return enc, ("The scene ends" + (f": {', '.join(lost)} lose their Hold" if lost
+                                         else "")), ()
 
     def _next(self):
+        before = self.encounter.tension_dice
         enc, turn = self.encounter.next_turn()
         first = ", ".join(turn.order[0])
         self._pick = turn.order[0][0]
-        return enc, f"The Hammer turns {turn.ticks} to Tick {turn.value}: {first} acts", \
-            turn.trace
+        more = enc.tension_dice - before
+        note = (f" — add {more} die to the Tension Pool ({enc.elapsed} ticks of violence)"
+                if more else "")
+        return enc, (f"The Hammer turns {turn.ticks} to Tick {turn.value}: {first} acts"
+                     f"{note}"), turn.trace
 
     def _tempo(self) -> int:
         text = self.chosen.value.strip()
@@ -221,8 +317,15 @@ class CountTracker(w.VBox):
         tempo = self._tempo()
         exposed = self._exposed(tempo)
         moved = vl.move_token(self.encounter.hammer, tempo)
-        enc = self.encounter.act(name, tempo, exposed=exposed)
+        fighter = self.encounter.fighter(name)
+        clears = (self.condition.value if self.action.value == "Recover"
+                  and self.condition.value in fighter.conditions else None)
+        enc = self.encounter.act(name, tempo, exposed=exposed, action=self.action.value,
+                                 clears=clears)
         note = " — Exposed until their next turn" if exposed else ""
+        gone = set(fighter.conditions) - set(enc.fighter(name).conditions)
+        if gone:
+            note += f" — no longer {', '.join(sorted(gone))}"
         return enc, (f"{name}: {self.action.value} with {self.weapon.value}, tempo {tempo} → "
                      f"Tick {moved.value}{note}"), moved.trace
 
@@ -271,8 +374,11 @@ class CountTracker(w.VBox):
         for f in sorted(enc.fighters, key=lambda f: (99 if f.tick is None else
                                                      (f.tick - enc.hammer) % 20)):
             states = [s for s, on in (("PC" if f.pc else "NPC", True),
+                                      (f"Horde of {f.horde}", f.horde),
                                       ("Surprised", f.surprised), ("Exposed", f.exposed),
-                                      ("Stunned", f.stunned)) if on]
+                                      ("Stunned", f.stunned),
+                                      (f"Aim +{vl.aim_bonus(f.aim)}", f.aim)) if on]
+            states += list(f.conditions)
             where = f"holding: {html.escape(f.holding)}" if f.tick is None else f"Tick {f.tick}"
             rows.append(f"<tr><td>{html.escape(f.name)}</td><td>{where}</td>"
                         f"<td>{', '.join(states)}</td></tr>")
@@ -290,6 +396,16 @@ class CountTracker(w.VBox):
         self.log_view.value = ("<ol class='rulebook-vl-log'>"
                           + "".join(f"<li>{html.escape(x)}</li>" for x in self.history.log)
                           + "</ol>")
+        holding = [f.name for f in enc.fighters if f.holding is not None]
+        for box in (self.duel_a, self.duel_b):
+            box.options = holding
+        if len(holding) >= 2:
+            self.duel_a.value, self.duel_b.value = holding[0], holding[1]
+        dice = enc.tension_dice if enc.fighters else 0
+        self.tension.value = (
+            f"<p class='rulebook-vl-tension'><b>Tension Pool:</b> this fight has added "
+            f"{dice} {'die' if dice == 1 else 'dice'} (1 when it began, 1 more every 10 ticks)."
+            "</p>" if enc.fighters else "")
         self.undo_button.disabled = not self.history.can_undo
         self.redo_button.disabled = not self.history.can_redo
         self.transfer.set_text(self.history.to_json())

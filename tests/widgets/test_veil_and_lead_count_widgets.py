@@ -141,3 +141,89 @@ def test_autosave_restore_download_upload(monkeypatch):
     assert other.history == before
     _upload(other, "{broken")
     assert "the text is not JSON" in other.transfer.error.value and other.history == before
+
+
+def _fighters(t, *rows):
+    for name, margin, pc_ in rows:
+        t.name.value = name
+        t.pc.value = pc_
+        t.margin.value = margin
+        t.add_button.click()
+
+
+def test_conditions_aim_and_recover_on_the_tracker():
+    t = CountTracker()
+    _fighters(t, ("Ada", "10", True))
+    assert "Tension Pool:</b> this fight has added 1 die" in t.tension.value
+    t.who.value = "Ada"
+    t.condition.value = "Suppressed"
+    t.mark_button.click()
+    t.condition.value = "Prone"
+    t.mark_button.click()
+    assert "<td>PC, Suppressed, Prone</td>" in t.board.value
+    t.action.value = "Aim"
+    t.act_button.click()
+    assert "Aim +2" in t.board.value
+    t.damage_button.click()
+    assert "Ada loses the banked Aim" in t.log_view.value
+    t.next_button.click()
+    t.action.value = "Recover"
+    t.condition.value = "Prone"
+    t.act_button.click()
+    assert "no longer Prone" in t.log_view.value
+    assert "<td>PC, Suppressed</td>" in t.board.value
+    t.condition.value = "Suppressed"
+    t.clear_button.click()
+    assert "Ada is no longer Suppressed" in t.log_view.value
+    t.condition.value = "Grappled"
+    t.mark_button.click()
+    t.next_button.click()
+    t.action.value = "Scramble"
+    t.act_button.click()
+    assert "Grappled and cannot move" in t.error.message
+
+
+def test_duel_of_two_holds_typed_and_seeded_and_the_scene_end():
+    t = CountTracker()
+    _fighters(t, ("Ada", "10", True), ("Bart", "10", False))
+    t.who.value = "Ada"
+    t.trigger.value = "Bart draws"
+    t.hold_button.click()
+    t.next_button.click()
+    t.who.value = "Bart"
+    t.trigger.value = "Ada draws"
+    t.hold_button.click()
+    assert t.duel_a.options == ("Ada", "Bart")
+    t.aware_a.value = 0
+    t.aware_b.value = 0
+    t.duel_entry.my_dice.value = "8, 7, 1 | 6, 6, 1"
+    t.duel_entry.use_dice()
+    assert "Duel Ada 15 against Bart 12 (your dice): Ada first, then Bart" in t.log_view.value
+    t.undo_button.click()
+    t.duel_entry.my_dice.value = "8, 7"
+    t.duel_entry.use_dice()
+    assert "2 lists separated by |" in t.duel_entry.error.message
+    t.duel_entry.roll(seed=3)
+    assert "(seed 3)" in t.log_view.value
+    t.undo_button.click()
+    t.end_button.click()
+    assert "The scene ends: Ada, Bart lose their Hold" in t.log_view.value
+
+
+def test_a_horde_joins_shrinks_and_breaks_and_tension_dice_are_prompted():
+    t = CountTracker()
+    t.name.value = "Posse"
+    t.pc.value = False
+    t.margin.value = "4"
+    t.horde.value = 6
+    t.add_button.click()
+    assert "Posse (a Horde of 6) joins" in t.log_view.value and "Horde of 6" in t.board.value
+    t.who.value = "Posse"
+    t.casualties.value = 4
+    t.horde_button.click()
+    assert "Posse breaks: Posse 1 and Posse 2 fight on" in t.log_view.value
+    for _ in range(6):
+        t.next_button.click()
+        t.action.value = "Steady Shot"
+        t.act_button.click()
+    assert "add 1 die to the Tension Pool" in t.log_view.value
