@@ -1,0 +1,73 @@
+"""The tempo calculator and the movement-and-range tool in plain pytest."""
+
+from rulescore.systems import veil_and_lead as vl
+from widgets.veil_and_lead_more import MovementAndRange, TempoCalculator
+
+
+def test_tempo_wraps_and_exposes():
+    t = TempoCalculator("Quick Shot", "Peacemaker", 17)
+    assert "tempo <b>3</b> (from Peacemaker's base tempo 4)" in t.result.value
+    assert "Tick 17 to <b>Tick 0</b>" in t.result.value and "Exposed</b>" in t.result.value
+    t.weapon.value = "Buffalo Rifle"
+    slow = vl.tempo("Quick Shot", "Buffalo Rifle")
+    assert f"tempo <b>{slow}</b>" in t.result.value
+    t.action.value = "Channel"
+    assert not t.chosen.disabled
+    t.chosen.value = 7
+    assert "tempo <b>7</b> (the tempo you choose)" in t.result.value
+    assert "as the power used decides" in t.result.value
+    t.chosen.value = 2
+    assert "chosen must be" in t.error.message
+    t.action.value = "Steady Shot"
+    t.exposure.value = "as_printed"
+    assert "not Exposed" in t.result.value
+    t.action.value = "Speak"
+    assert "takes no time" in t.result.value
+
+
+def test_movement_range_and_cover():
+    m = MovementAndRange(quick=3, athletics=1, metres=12, weapon="Peacemaker")
+    speed = vl.speed(3, 1)
+    assert f"<td>Sprint</td><td>{vl.tempo('Sprint')}</td><td>" \
+           f"{vl.move_distance('Sprint', speed)} m</td>" in m.moves.value
+    assert "the range is <b>Near</b>" in m.shot.value
+    m.metres.value = 300
+    far = vl.range_modifier("pistol", "Extreme")
+    assert f"TN {far.tn_modifier:+d}" in m.shot.value
+    m.cover.value = "Hard Cover"
+    assert "Hard Cover: TN +4." in m.shot.value
+    m.cover.value = "Total Cover"
+    assert "cannot be shot at all" in m.shot.value
+    m.prone.value = True
+    assert "2 m as things stand" in m.moves.value
+    m.weapon.value = "Bowie Knife"
+    assert "melee weapon" in m.shot.value
+
+
+def test_duel_odds_roll_and_errors():
+    from rulescore.text import percent
+    from widgets.veil_and_lead_more import DuelRoller
+    d = DuelRoller()
+    odds = vl.duel_odds(4, 4)
+    assert f"<td>Ada first</td><td>{percent(odds.a_first)}</td><td>{odds.a_first}</td>" \
+        in d.odds.value
+    d.entry.my_dice.value = "8, 7, 1, 1 | 6, 6, 2, 1"
+    d.entry.use_dice()
+    assert "Ada fires first (15 against 12; higher sum)" in d.result.value
+    d.entry.my_dice.value = "8, 7, 1, 1 | 8, 7, 2, 1"
+    d.entry.use_dice()
+    assert "Ada fires first (15 against 15; higher quick)" in d.result.value
+    d.quick_b.value = 3
+    d.aware_b.value = 1
+    d.entry.my_dice.value = "8, 7, 1, 1 | 8, 7, 2, 1"
+    d.entry.use_dice()
+    assert "Both fire at once" in d.result.value
+    d.entry.roll(seed=5)
+    first = d.result.value
+    d.entry.replay()
+    assert d.result.value == first
+    d.entry.my_dice.value = "8, 7 | 6"
+    d.entry.use_dice()
+    assert "dice_a must be 4 d8" in d.entry.error.message
+    d.bonus_a.value = 3
+    assert f"{vl.duel_odds(4, 4, 3, 0).a_first}" in d.odds.value

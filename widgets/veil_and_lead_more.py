@@ -1,0 +1,236 @@
+"""Two Veil & Lead reference tools: the tempo of an action, and how far and at what range.
+
+Each gathers its inputs, asks :mod:`rulescore.systems.veil_and_lead` and renders the answer with
+the rule it applied; bad input is answered in place.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+
+import ipywidgets as w
+
+from rulescore.errors import RulesError
+from rulescore.systems import veil_and_lead as vl
+from rulescore.text import percent
+from rulescore.trace import step
+
+from .common import DiceEntry, ErrorLine, ExplanationView, section, tool_layout
+
+STYLE = {"description_width": "10em"}
+WIDE = w.Layout(width="22em")
+EXPOSURE = (("By tempo (3 or less exposes)", "by_tempo"), ("As each action prints it",
+                                                           "as_printed"))
+
+
+class TempoCalculator(w.VBox):
+    """An action with a weapon: its tempo, where the token lands from a tick (past 19 it wraps)
+    and whether the fighter is Exposed afterwards."""
+
+    def __init__(self, action: str = "Quick Shot", weapon: str = "Peacemaker",
+                 tick: int = 17) -> None:
+        self.action = w.Dropdown(options=list(vl.actions()), value=action,
+                                 description="Action", style=STYLE, layout=WIDE)
+        self.weapon = w.Dropdown(options=list(vl.weapons()), value=weapon,
+                                 description="Weapon", style=STYLE, layout=WIDE)
+        self.chosen = w.BoundedIntText(value=4, min=0, max=19, description="Chosen tempo",
+                                       style=STYLE, layout=WIDE)
+        self.tick = w.BoundedIntText(value=tick, min=0, max=19, description="Acting at tick",
+                                     style=STYLE, layout=WIDE)
+        self.exposure = w.Dropdown(options=EXPOSURE, value="by_tempo",
+                                   description="Exposure rule", style=STYLE, layout=WIDE)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        super().__init__([w.HBox([w.VBox([self.action, self.weapon, self.chosen]),
+                                  w.VBox([self.tick, self.exposure])]), self.error,
+                          section("Tempo and exposure", self.result, self.explanation)],
+                         layout=tool_layout())
+        self.add_class("rulebook-vl-tempo")
+        for field in (self.action, self.weapon, self.chosen, self.tick, self.exposure):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    def update(self) -> None:
+        self.error.clear()
+        act = vl.action(self.action.value)
+        self.chosen.disabled = act.tempo_rule != "varies"
+        try:
+            weapon = vl.weapon(self.weapon.value)
+            chosen = self.chosen.value if act.tempo_rule == "varies" else None
+            tempo = vl.tempo(act.name, weapon.name, chosen=chosen)
+            exposed = (None if act.exposure == "varies" else
+                       vl.exposes(act.name, tempo, exposure=self.exposure.value,
+                                  light_weapon=weapon.light))
+            moved = vl.move_token(self.tick.value, tempo) if tempo else None
+        except RulesError as exc:
+            self.result.value = ""
+            self.explanation.clear()
+            self.error.show(str(exc))
+            return
+        rule = {"fixed": "a fixed tempo", "base": f"from {weapon.name}'s base tempo "
+                f"{weapon.base_tempo}", "varies": "the tempo you choose"}[act.tempo_rule]
+        where = (f"the token moves from Tick {self.tick.value} to <b>Tick {moved.value}</b>"
+                 if moved else "it takes no time: the token stays where it is")
+        self.result.value = (
+            f"<p class='rulebook-vl-tempo-result'><b>{html.escape(act.name)}</b> with "
+            f"{html.escape(weapon.name)}: tempo <b>{tempo}</b> ({rule}); {where}; "
+            + ("Exposed or not as the power used decides" if exposed is None else
+               "<b style='color:#b00020'>Exposed</b> until the fighter's next turn"
+               if exposed else "not Exposed") + ".</p>")
+        steps = [step(f"{act.name}: {act.description}", act.section)] + \
+            (list(moved.trace) if moved else [])
+        self.explanation.show(steps)
+
+
+class MovementAndRange(w.VBox):
+    """How far a fighter moves with each movement action, and what a distance means for a
+    weapon: the range band and its TN and roll modifiers, with cover on top."""
+
+    def __init__(self, quick: int = 3, athletics: int = 1, metres: int = 12,
+                 weapon: str = "Peacemaker") -> None:
+        self.quick = w.BoundedIntText(value=quick, min=1, max=5, description="QUICK",
+                                      style=STYLE, layout=WIDE)
+        self.athletics = w.BoundedIntText(value=athletics, min=0, max=5,
+                                          description="Athletics", style=STYLE, layout=WIDE)
+        self.prone = w.Checkbox(value=False, description="Prone", indent=False)
+        self.leg = w.Checkbox(value=False, description="Leg wound", indent=False)
+        self.metres = w.BoundedIntText(value=metres, min=0, max=2000,
+                                       description="Distance (m)", style=STYLE, layout=WIDE)
+        self.weapon = w.Dropdown(options=list(vl.weapons()), value=weapon,
+                                 description="Weapon", style=STYLE, layout=WIDE)
+        self.cover = w.Dropdown(options=list(vl.cover_names()), value="No Cover",
+                                description="Target's cover", style=STYLE, layout=WIDE)
+        self.error = ErrorLine()
+        self.moves = w.HTML()
+        self.shot = w.HTML()
+        super().__init__([w.HBox([w.VBox([self.quick, self.athletics,
+                                          w.HBox([self.prone, self.leg])]),
+                                  w.VBox([self.metres, self.weapon, self.cover])]), self.error,
+                          section("Moving", self.moves), section("Shooting", self.shot)],
+                         layout=tool_layout())
+        self.add_class("rulebook-vl-movement")
+        for field in (self.quick, self.athletics, self.prone, self.leg, self.metres,
+                      self.weapon, self.cover):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    def update(self) -> None:
+        self.error.clear()
+        try:
+            base = vl.speed(self.quick.value, self.athletics.value)
+            speed = vl.effective_speed(base, prone=self.prone.value, leg_hit=self.leg.value)
+            moves = [(a, vl.move_distance(a, speed)) for a in
+                     ("Shift", "Scramble", "Rush / Charge", "Sprint")]
+            band = vl.range_band(self.metres.value)
+            weapon = vl.weapon(self.weapon.value)
+            mod = (vl.range_modifier(weapon.range_class, band) if weapon.kind == "ranged"
+                   else None)
+            cover_tn, targetable = vl.cover(self.cover.value)
+        except RulesError as exc:
+            self.moves.value = self.shot.value = ""
+            self.error.show(str(exc))
+            return
+        rows = "".join(f"<tr><td>{html.escape(a)}</td><td>{vl.tempo(a)}</td><td>{d} m</td></tr>"
+                       for a, d in moves)
+        self.moves.value = (
+            f"<p>Speed {base} m" + (f", {speed} m as things stand" if speed != base else "")
+            + ".</p><table class='rulebook-vl-moves'><thead><tr><th>Action</th><th>Tempo</th>"
+            f"<th>Distance</th></tr></thead><tbody>{rows}</tbody></table>")
+        if mod is None:
+            shot = f"{html.escape(weapon.name)} is a melee weapon: it reaches Point-Blank only."
+        elif not mod.allowed:
+            shot = (f"At {self.metres.value} m ({band}) {html.escape(weapon.name)} cannot "
+                    "reach the target.")
+        else:
+            shot = (f"At {self.metres.value} m the range is <b>{band}</b>: "
+                    f"{html.escape(weapon.name)} ({weapon.range_class}) takes TN "
+                    f"{mod.tn_modifier:+d} and roll {mod.roll_modifier:+d}.")
+        cover = ("Total cover: the target cannot be shot at all." if not targetable else
+                 f"{html.escape(self.cover.value)}: TN {cover_tn:+d}.")
+        self.shot.value = (f"<p class='rulebook-vl-shot'>{shot}</p>"
+                           f"<p class='rulebook-vl-cover'>{cover}</p>")
+
+
+class DuelRoller(w.VBox):
+    """Two Holds that trigger each other: the exact chance that each side acts first, then the
+    opposed QUICK + Awareness roll (seeded or typed) and who goes first, and why."""
+
+    def __init__(self) -> None:
+        def num(label: str, value: int, low: int, high: int) -> w.BoundedIntText:
+            return w.BoundedIntText(value=value, min=low, max=high, description=label,
+                                    style=STYLE, layout=WIDE)
+        self.name_a = w.Text(value="Ada", description="One duellist", style=STYLE, layout=WIDE)
+        self.name_b = w.Text(value="Bart", description="The other", style=STYLE, layout=WIDE)
+        self.quick_a, self.quick_b = num("QUICK (one)", 3, 1, 5), num("QUICK (other)", 2, 1, 5)
+        self.aware_a = num("Awareness (one)", 1, 0, 5)
+        self.aware_b = num("Awareness (other)", 2, 0, 5)
+        self.bonus_a = num("Roll bonus (one)", 0, -10, 10)
+        self.bonus_b = num("Roll bonus (other)", 0, -10, 10)
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("one's d8s | other's d8s, e.g. 7, 5, 2, 1 | 8, 3, 3, 2",
+                               groups=2)
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        self.inputs = [self.name_a, self.quick_a, self.aware_a, self.bonus_a, self.name_b,
+                       self.quick_b, self.aware_b, self.bonus_b]
+        super().__init__([w.HBox([w.VBox(self.inputs[:4]), w.VBox(self.inputs[4:])]),
+                          self.error, section("Odds before the roll", self.odds),
+                          section("Roll", self.entry),
+                          section("Who fires first", self.result, self.explanation)],
+                         layout=tool_layout())
+        self.add_class("rulebook-vl-duel")
+        for field in self.inputs:
+            field.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def _pools(self) -> tuple[int, int]:
+        return (self.quick_a.value + self.aware_a.value, self.quick_b.value + self.aware_b.value)
+
+    def update(self) -> None:
+        self.error.clear()
+        self.result.value = ""
+        self.explanation.clear()
+        try:
+            a, b = self._pools()
+            odds = vl.duel_odds(a, b, self.bonus_a.value, self.bonus_b.value)
+        except RulesError as exc:
+            self.odds.value = ""
+            self.error.show(str(exc))
+            return
+        one, other = html.escape(self.name_a.value), html.escape(self.name_b.value)
+        rows = [(f"{one} first", odds.a_first), (f"{other} first", odds.b_first),
+                ("Equal sums (then the higher QUICK, else both at once)", odds.equal_sums)]
+        self.odds.value = ("<table class='rulebook-odds'><thead><tr><th>Result</th><th>Chance"
+                           "</th><th>Exact</th></tr></thead><tbody>" + "".join(
+                               f"<tr><td>{k}</td><td>{percent(p)}</td><td>{p}</td></tr>"
+                               for k, p in rows) + "</tbody></table>")
+
+    def roll(self, request: dict) -> None:
+        a, b = self._pools()
+        try:
+            if "seed" in request:
+                rng = random.Random(request["seed"])
+                dice_a = [rng.randint(1, 8) for _ in range(a)]
+                dice_b = [rng.randint(1, 8) for _ in range(b)]
+            else:
+                dice_a, dice_b = request["dice"]
+            r = vl.duel(dice_a, dice_b, quick_a=self.quick_a.value,
+                        awareness_a=self.aware_a.value, quick_b=self.quick_b.value,
+                        awareness_b=self.aware_b.value, bonus_a=self.bonus_a.value,
+                        bonus_b=self.bonus_b.value, name_a=self.name_a.value or "One",
+                        name_b=self.name_b.value or "The other")
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            return
+        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        head = ("Both fire at once" if r.value == 0 else f"{html.escape(r.outcome)} fires first")
+        self.result.value = (f"<div class='rulebook-vl-duel-result' style='font-weight:600'>"
+                             f"{head} ({r.sums[0]} against {r.sums[1]}; "
+                             f"{html.escape(r.decided_by.lower())})</div>"
+                             f"<small>Dice {', '.join(map(str, dice_a))} | "
+                             f"{', '.join(map(str, dice_b))} ({how})</small>")
+        self.explanation.show(r.trace)
