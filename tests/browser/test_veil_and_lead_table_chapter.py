@@ -9,10 +9,11 @@ from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 
 CHAPTER = "veil_and_lead/table.ipynb"
+INJURY = "veil_and_lead/injury.ipynb"
 
 
-def _open(page: Page, book_url: str, css: str):
-    page.goto(f"{book_url}/{CHAPTER}")
+def _open(page: Page, book_url: str, css: str, chapter: str = CHAPTER):
+    page.goto(f"{book_url}/{chapter}")
     tool = page.locator(css)
     expect(tool).to_be_visible(timeout=60_000)
     return tool
@@ -103,7 +104,7 @@ def test_attack_calculator_odds_dice_and_errors(page: Page, book_url):
 
 
 def test_downed_walker(page: Page, book_url):
-    tool = _open(page, book_url, ".rulebook-vl-downed")
+    tool = _open(page, book_url, ".rulebook-vl-downed", INJURY)
     status = tool.locator(".rulebook-vl-status")
     expect(status).to_contain_text("Downed at Vitality 0 of 9")
     tool.get_by_role("button", name="Start of turn: bleed 1").click()
