@@ -98,7 +98,7 @@ class CountTracker(w.VBox):
                                     width="22em", label_width="9em")
         self.exposed_choice = w.Checkbox(value=False, description="Exposed afterwards (when "
                                          "the table decides)", indent=False,
-                                         layout=w.Layout(width="24em", margin="0 0 0 1em"))
+                                         layout=w.Layout(width="30em", margin="0 0 0 1em"))
         self.trigger = labelled_text("Hold trigger", "", "e.g. someone steps into the door",
                                      width="30em", label_width="9em")
         self.horde = w.BoundedIntText(value=0, min=0, max=10, description="Horde size",
@@ -117,10 +117,11 @@ class CountTracker(w.VBox):
                                  layout=w.Layout(width="20em"))
         self.duel_b = w.Dropdown(options=[], description="Duel: other", style=STYLE,
                                  layout=w.Layout(width="20em"))
+        wide = {"description_width": "11em"}
         self.aware_a = w.BoundedIntText(value=1, min=0, max=5, description="Awareness (one)",
-                                        style=STYLE, layout=w.Layout(width="15em"))
+                                        style=wide, layout=w.Layout(width="17em"))
         self.aware_b = w.BoundedIntText(value=1, min=0, max=5, description="Awareness (other)",
-                                        style=STYLE, layout=w.Layout(width="15em"))
+                                        style=wide, layout=w.Layout(width="17em"))
         self.duel_entry = DiceEntry("one's d8s | other's d8s, e.g. 7, 5, 2 | 8, 3", groups=2)
         self.end_button = button("End the scene", "Unused Holds are lost")
         self.tension = w.HTML()
@@ -167,7 +168,7 @@ class CountTracker(w.VBox):
                            "Awareness, the higher acts first; both take the action chosen "
                            "above.</small>"),
                     w.HBox([self.duel_a, self.aware_a]), w.HBox([self.duel_b, self.aware_b]),
-                    self.duel_entry, self.end_button),
+                    self.duel_entry, w.HBox([self.end_button])),
             section("Log", self.log_view),
             section("Keep this fight", w.HTML(
                 "<small>The fight is kept in your own browser after every move (a reload "
