@@ -18,7 +18,7 @@ from rulescore.systems import percentile as pc
 from .book import data_table, table_html
 from .common import (DiceEntry, ErrorLine, ExplanationView, button, labelled_text, section,
                      steps_html, tool_layout)
-from .percentile_table import ASPECTS, DIE_SIZES, STYLE, _rows
+from .percentile_table import ASPECTS, DIE_SIZES, STYLE, blow_odds_html
 
 WIDE = w.Layout(width="20em")
 STATES = (("None", None), ("Stunned (STN)", "STN"), ("Incapacitated (INC)", "INC"),
@@ -134,22 +134,16 @@ class InjuryWalker(w.VBox):
             self._call()  # validates every input before any die is asked for
             where = pc.location_distribution(self.zone_die.value, self.aim.value)
             hurt = pc.injury_level_distribution(
-                self.impact_die.value, self.modifier.value + self.strength.value
-                + pc.impact_ta_bonus(self.aspect.value) * self.impact_tas.value,
-                self.armour.value, aspect=self.aspect.value, rigid_armour=self.rigid.value)
+                self.impact_die.value, self.modifier.value, self.armour.value,
+                aspect=self.aspect.value, rigid_armour=self.rigid.value,
+                strength_modifier=self.strength.value, impact_tas=self.impact_tas.value)
         except RulesError as exc:
             self.odds.value = ""
             self.error.show(str(exc))
             return
-        places = sorted(where.items(), key=lambda kv: (-kv[1], str(kv[0])))
-        levels = sorted(hurt.items(), key=lambda kv: (-kv[1], str(kv[0])))
         note = ("<p><small>With precision the odds are those of one Zone Die; the extra dice "
                 "let you choose.</small></p>" if self.precision.value else "")
-        self.odds.value = (
-            "<div style='display:flex;gap:2em;flex-wrap:wrap'>"
-            + _rows([(k or "Miss", p) for k, p in places], "Location (one Zone Die)")
-            + _rows([({None: "No injury", "glancing": "Glancing blow"}.get(k, k), p)
-                     for k, p in levels], "Injury") + "</div>" + note)
+        self.odds.value = blow_odds_html(where, hurt, "Location (one Zone Die)") + note
 
     def roll(self, request: dict) -> None:
         """The whole walk with a seed, or with the dice typed so far."""

@@ -284,6 +284,16 @@ STATE_NAMES = {None: "no shock effect", "STN": "Stunned (STN)",
                "INC": "Incapacitated (INC)", "UNC": "Unconscious (UNC)", "KIA": "Killed (KIA)"}
 
 
+def blow_odds_html(where: dict, hurt: dict, location_head: str) -> str:
+    """Side-by-side tables of a blow's exact odds: where it lands, and what injury it does."""
+    places = sorted(where.items(), key=lambda kv: (-kv[1], str(kv[0])))
+    levels = sorted(hurt.items(), key=lambda kv: (-kv[1], str(kv[0])))
+    return ("<div style='display:flex;gap:2em;flex-wrap:wrap'>"
+            + _rows([(k or "Miss", p) for k, p in places], location_head)
+            + _rows([({None: "No injury", "glancing": "Glancing blow"}.get(k, k), p)
+                     for k, p in levels], "Injury") + "</div>")
+
+
 class BlowWalker(w.VBox):
     """A landed blow from the dice to its shock: location (Zone Die + aim, then the d10
     Location Die), impact against armour, the injury, and the Shock test — each step with its
@@ -341,14 +351,7 @@ class BlowWalker(w.VBox):
             self.odds.value = ""
             self.error.show(str(exc))
             return
-        places = sorted(where.items(), key=lambda kv: (-kv[1], str(kv[0])))
-        levels = sorted(hurt.items(), key=lambda kv: (-kv[1], str(kv[0])))
-        self.odds.value = (
-            "<div style='display:flex;gap:2em;flex-wrap:wrap'>"
-            + _rows([(k or "Miss", p) for k, p in places], "Location")
-            + _rows([({None: "No injury", "glancing": "Glancing blow"}.get(k, k), p)
-                     for k, p in levels], "Injury")
-            + "</div>")
+        self.odds.value = blow_odds_html(where, hurt, "Location")
 
     def roll(self, request: dict) -> None:
         """Walk the blow with seeded or typed dice."""

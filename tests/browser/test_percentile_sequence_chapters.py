@@ -8,35 +8,25 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.reader import open_tool, set_value
+
 from rulescore.systems import percentile as pc
 
 KEY = "rulebook/percentile/injury-record"
 
 
-def _open(page: Page, book_url: str, chapter: str, css: str):
-    page.goto(f"{book_url}/percentile/{chapter}.ipynb")
-    tool = page.locator(css)
-    expect(tool).to_be_visible(timeout=60_000)
-    return tool
-
-
-def _set(field, text: str) -> None:
-    field.fill(text)
-    field.press("Enter")
-
-
 def test_missile_walker(page: Page, book_url):
-    tool = _open(page, book_url, "missile", ".rulebook-pc-missile")
+    tool = open_tool(page, book_url, "percentile/missile", ".rulebook-pc-missile")
     setup = tool.locator(".rulebook-pc-missile-setup")
     expect(setup).to_contain_text("Direct attack, test EML 60")
     expect(tool.locator(".rulebook-row-used")).to_contain_text("Direct")
-    _set(tool.get_by_label("Range to target (ft)"), "100")
+    set_value(tool.get_by_label("Range to target (ft)"), "100")
     expect(setup).to_contain_text("Volley 3 attack, test EML 40")
     expect(tool.locator(".rulebook-row-used")).to_contain_text("Volley 3")
     for label, value in (("Missile ML", "70"), ("Base Range (ft)", "60"),
                          ("Crosswind (windforce)", "1"), ("Trauma penalty", "5"),
                          ("Target size (TAR)", "1"), ("People near the target", "3")):
-        _set(tool.get_by_label(label), value)
+        set_value(tool.get_by_label(label), value)
     tool.get_by_label("Target is").select_option(label="Moving")
     tool.get_by_label("The shooter moves this turn").check()
     tool.get_by_label("Aimed the previous round").check()
@@ -50,13 +40,13 @@ def test_missile_walker(page: Page, book_url):
     expect(setup).to_contain_text(f"{wet.range.attack_type} attack")
     tool.get_by_label("Wet bow or crossbow string").uncheck()
     tool.get_by_label("Weapon").select_option(label="thrown object")
-    _set(tool.get_by_label("Heft penalty (thrown)"), "5")
+    set_value(tool.get_by_label("Heft penalty (thrown)"), "5")
     tool.get_by_label("Target is").select_option(label="Evading (dodging)")
-    _set(tool.get_by_label("Target's Dodge index"), "2")
-    _set(tool.get_by_label("Low ceiling (ft)"), "8")
+    set_value(tool.get_by_label("Target's Dodge index"), "2")
+    set_value(tool.get_by_label("Low ceiling (ft)"), "8")
     expect(tool.get_by_role("alert")).to_contain_text("not possible under an overhead of 8 ft")
-    _set(tool.get_by_label("Low ceiling (ft)"), "0")
-    _set(tool.get_by_label("Range to target (ft)"), "40")
+    set_value(tool.get_by_label("Low ceiling (ft)"), "0")
+    set_value(tool.get_by_label("Range to target (ft)"), "40")
     tool.get_by_label("Weapon").select_option(label="bow")
     tool.get_by_label("Target is").select_option(label="Still")
     tool.get_by_label("A spoiled attack").select_option(label="does not happen")
@@ -85,12 +75,12 @@ def _shot_now(seed: int) -> pc.MissileShot:
 
 
 def test_injury_walker(page: Page, book_url):
-    tool = _open(page, book_url, "injury", ".rulebook-pc-injury")
+    tool = open_tool(page, book_url, "percentile/injury", ".rulebook-pc-injury")
     odds = tool.locator(".rulebook-odds").first
-    _set(tool.get_by_label("Aimed zone (ZN)"), "4")
+    set_value(tool.get_by_label("Aimed zone (ZN)"), "4")
     expect(odds.get_by_role("row", name="Thorax 26.67% 4/15")).to_be_visible()
-    _set(tool.get_by_label("Armour value there"), "4")
-    _set(tool.get_by_label("Strength modifier"), "1")
+    set_value(tool.get_by_label("Armour value there"), "4")
+    set_value(tool.get_by_label("Strength modifier"), "1")
     tool.get_by_label("Roll the Shock Reroll if INC/UNC").uncheck()
     summary = tool.locator(".rulebook-pc-injury-result")
     for die, asks in (("2", "Location Die"), ("7", "impact d10"), ("8", "Shock d100")):
@@ -118,7 +108,7 @@ def test_injury_walker(page: Page, book_url):
     for label, value in (("Precision TAs", "1"), ("Impact TAs", "1"), ("Fatigue", "5"),
                          ("Shock ML", "70"), ("Strength EML (amputation)", "50"),
                          ("Impact modifier", "4"), ("Use Zone Die number", "2")):
-        _set(tool.get_by_label(label), value)
+        set_value(tool.get_by_label(label), value)
     tool.get_by_label("Aspect", exact=True).select_option(label="Point (P)")
     tool.get_by_label("Zone Die", exact=True).select_option(label="d8")
     tool.get_by_label("Impact die", exact=True).select_option(label="d6")
@@ -132,7 +122,7 @@ def test_injury_walker(page: Page, book_url):
     tool.get_by_label("Seed").fill(seed)
     tool.get_by_role("button", name="Replay seed").click()
     expect(summary).to_have_text(first)
-    _set(tool.get_by_label("Earlier injuries there"), "S9X")
+    set_value(tool.get_by_label("Earlier injuries there"), "S9X")
     expect(tool.get_by_role("alert").first).to_contain_text("existing must be an injury code")
 
 
@@ -144,7 +134,7 @@ def _upload(page: Page, tool, content: bytes) -> None:
 
 
 def test_healing_walker_treat_heal_keep(page: Page, book_url):
-    tool = _open(page, book_url, "healing", ".rulebook-pc-healing")
+    tool = open_tool(page, book_url, "percentile/healing", ".rulebook-pc-healing")
     sheet = tool.locator(".rulebook-pc-sheet")
     tool.get_by_label("Location").select_option(label="Abdomen")
     tool.get_by_label("Aspect", exact=True).select_option(label="Edge")
@@ -153,12 +143,12 @@ def test_healing_walker_treat_heal_keep(page: Page, book_url):
     expect(sheet.get_by_role("row", name=re.compile("1 Abdomen S2E Edge 0"))).to_be_visible()
     odds = tool.locator(".rulebook-odds").first
     expect(odds.get_by_role("row", name="Critical Success: HR6 14.00% 7/50")).to_be_visible()
-    _set(tool.get_by_label("Days of delay"), "2")
+    set_value(tool.get_by_label("Days of delay"), "2")
     expect(odds.get_by_role("row", name="Critical Success: HR6 12.00% 3/25")).to_be_visible()
-    _set(tool.get_by_label("Days of delay"), "0")
+    set_value(tool.get_by_label("Days of delay"), "0")
     for label, value in (("Physician EML", "60"), ("Healer's DEX modifier", "0"),
                          ("Physician Index", "3")):
-        _set(tool.get_by_label(label), value)
+        set_value(tool.get_by_label(label), value)
     tool.get_by_label("A broadhead arrow").check()
     tool.get_by_label("A broadhead arrow").uncheck()
     tool.get_by_label("My dice").first.fill("99")
@@ -176,10 +166,10 @@ def test_healing_walker_treat_heal_keep(page: Page, book_url):
     tool.get_by_role("button", name="Use my dice").nth(1).click()
     expect(sheet).to_contain_text("healed on day 21")
     expect(tool.get_by_role("img", name="Recovery timeline of Ana")).to_be_visible()
-    _set(tool.get_by_label("Blood loss (BP)"), "2")
-    _set(tool.get_by_label("Endurance EML"), "55")
-    _set(tool.get_by_label("Healing Base (HB)"), "12")
-    _set(tool.get_by_label("Character"), "Bram")
+    set_value(tool.get_by_label("Blood loss (BP)"), "2")
+    set_value(tool.get_by_label("Endurance EML"), "55")
+    set_value(tool.get_by_label("Healing Base (HB)"), "12")
+    set_value(tool.get_by_label("Character"), "Bram")
     expect(nxt).to_contain_text("Blood Loss Healing Roll (Endurance), EML 55")
     link = tool.get_by_role("link", name="Download injury record (JSON)")
     with page.expect_download() as download:
@@ -201,13 +191,13 @@ def test_healing_walker_treat_heal_keep(page: Page, book_url):
     expect(tool.get_by_role("alert").filter(has_text="changed nothing")).to_contain_text(
         "not an injury record")
     expect(tool.locator(".rulebook-pc-sheet")).to_contain_text("healed on day 21")
-    _set(tool.get_by_label("Stop on day"), "30")
+    set_value(tool.get_by_label("Stop on day"), "30")
     tool.get_by_role("button", name="Roll", exact=True).nth(1).click()
     expect(tool.locator(".rulebook-pc-next")).to_contain_text("Day 31: Blood Loss Healing Roll")
 
 
 def test_untreated_and_seeded_recovery(page: Page, book_url):
-    tool = _open(page, book_url, "healing", ".rulebook-pc-healing")
+    tool = open_tool(page, book_url, "percentile/healing", ".rulebook-pc-healing")
     tool.get_by_role("button", name="Add injury").click()
     tool.get_by_role("button", name="Leave it untreated").click()
     expect(tool.locator(".rulebook-pc-sheet")).to_contain_text("CF")

@@ -4,34 +4,24 @@ import random
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.reader import open_tool, set_value
+
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 
 
-def _open(page: Page, book_url: str, chapter: str, css: str):
-    page.goto(f"{book_url}/veil_and_lead/{chapter}.ipynb")
-    tool = page.locator(css)
-    expect(tool).to_be_visible(timeout=60_000)
-    return tool
-
-
-def _set(field, text: str) -> None:
-    field.fill(text)
-    field.press("Enter")
-
-
 def test_tempo_calculator(page: Page, book_url):
-    tool = _open(page, book_url, "actions", ".rulebook-vl-tempo")
+    tool = open_tool(page, book_url, "veil_and_lead/actions", ".rulebook-vl-tempo")
     result = tool.locator(".rulebook-vl-tempo-result")
     expect(result).to_contain_text("Quick Shot with Peacemaker: tempo 3")
     expect(result).to_contain_text("from Tick 17 to Tick 0")
     tool.get_by_label("Weapon").select_option("Buffalo Rifle")
     expect(result).to_contain_text(f"tempo {vl.tempo('Quick Shot', 'Buffalo Rifle')}")
-    _set(tool.get_by_label("Acting at tick"), "2")
+    set_value(tool.get_by_label("Acting at tick"), "2")
     tool.get_by_label("Action").select_option("Channel")
-    _set(tool.get_by_label("Chosen tempo"), "7")
+    set_value(tool.get_by_label("Chosen tempo"), "7")
     expect(result).to_contain_text("tempo 7 (the tempo you choose)")
-    _set(tool.get_by_label("Chosen tempo"), "2")
+    set_value(tool.get_by_label("Chosen tempo"), "2")
     expect(tool.get_by_role("alert")).to_contain_text("chosen must be")
     tool.get_by_label("Action").select_option("Strike")
     tool.get_by_label("Weapon").select_option("Bowie Knife")
@@ -41,9 +31,9 @@ def test_tempo_calculator(page: Page, book_url):
 
 
 def test_movement_and_range(page: Page, book_url):
-    tool = _open(page, book_url, "movement", ".rulebook-vl-movement")
-    _set(tool.get_by_label("QUICK"), "2")
-    _set(tool.get_by_label("Athletics"), "2")
+    tool = open_tool(page, book_url, "veil_and_lead/movement", ".rulebook-vl-movement")
+    set_value(tool.get_by_label("QUICK"), "2")
+    set_value(tool.get_by_label("Athletics"), "2")
     speed = vl.speed(2, 2)
     expect(tool.locator(".rulebook-vl-moves").get_by_role(
         "row", name=f"Sprint {vl.tempo('Sprint')} {vl.move_distance('Sprint', speed)} m")) \
@@ -51,7 +41,7 @@ def test_movement_and_range(page: Page, book_url):
     tool.get_by_label("Prone").check()
     expect(tool.get_by_text("2 m as things stand")).to_be_visible()
     tool.get_by_label("Leg wound").check()
-    _set(tool.get_by_label("Distance (m)"), "150")
+    set_value(tool.get_by_label("Distance (m)"), "150")
     tool.get_by_label("Weapon").select_option("Peacemaker")
     shot = tool.locator(".rulebook-vl-shot")
     expect(shot).to_contain_text("the range is Extreme")
@@ -59,25 +49,25 @@ def test_movement_and_range(page: Page, book_url):
     expect(tool.locator(".rulebook-vl-cover")).to_contain_text("Hard Cover: TN +4.")
     tool.get_by_label("Target's cover").select_option("Total Cover")
     expect(tool.locator(".rulebook-vl-cover")).to_contain_text("cannot be shot at all")
-    _set(tool.get_by_label("Distance (m)"), "-5")
+    set_value(tool.get_by_label("Distance (m)"), "-5")
     expect(shot).not_to_contain_text("-5")
 
 
 def test_duel_roller(page: Page, book_url):
-    tool = _open(page, book_url, "conditions", ".rulebook-vl-duel")
+    tool = open_tool(page, book_url, "veil_and_lead/conditions", ".rulebook-vl-duel")
     odds = vl.duel_odds(4, 4)
     expect(tool.locator(".rulebook-odds").get_by_role(
         "row", name=f"Ada first {percent(odds.a_first)} {odds.a_first}")).to_be_visible()
-    _set(tool.get_by_label("Roll bonus (one)"), "2")
+    set_value(tool.get_by_label("Roll bonus (one)"), "2")
     better = vl.duel_odds(4, 4, 2, 0)
     expect(tool.locator(".rulebook-odds")).to_contain_text(str(better.a_first))
-    _set(tool.get_by_label("Roll bonus (one)"), "0")
+    set_value(tool.get_by_label("Roll bonus (one)"), "0")
     for label, value in (("QUICK (one)", "3"), ("Awareness (one)", "1"),
                          ("QUICK (other)", "2"), ("Awareness (other)", "2"),
                          ("Roll bonus (other)", "0")):
-        _set(tool.get_by_label(label), value)
-    _set(tool.get_by_label("One duellist"), "Cora")
-    _set(tool.get_by_label("The other"), "Dex")
+        set_value(tool.get_by_label(label), value)
+    set_value(tool.get_by_label("One duellist"), "Cora")
+    set_value(tool.get_by_label("The other"), "Dex")
     result = tool.locator(".rulebook-vl-duel-result")
     tool.get_by_label("My dice").fill("8, 7, 1, 1 | 6, 6, 2, 1")
     tool.get_by_role("button", name="Use my dice").click()

@@ -247,19 +247,26 @@ def injury_level(effective_impact: int) -> str | None:
 
 
 def injury_level_distribution(impact_die: int, impact_modifier: int, armour: int = 0, *,
-                              aspect: str | None = None, rigid_armour: bool = False
+                              aspect: str | None = None, rigid_armour: bool = False,
+                              strength_modifier: int = 0, impact_tas: int = 0
                               ) -> dict[str | None, Fraction]:
     """Exact chance of each injury (None = no injury) for a weapon's d*impact_die* + modifier
-    against an armour value. With *rigid_armour* and an E or P *aspect*, impacts 1-4 are
-    counted under "glancing" (a Glancing Blow, not an M1)."""
+    (+ Strength modifier, + the aspect's bonus per Impact TA) against an armour value. With
+    *rigid_armour* and an E or P *aspect*, impacts 1-4 are counted under "glancing" (a
+    Glancing Blow, not an M1)."""
     require_int("impact_die", impact_die, minimum=1)
     require_int("impact_modifier", impact_modifier)
     require_int("armour", armour, minimum=0)
+    require_int("strength_modifier", strength_modifier)
+    require_int("impact_tas", impact_tas, minimum=0)
     if aspect is not None:
         _aspect_arg(aspect)
+    elif impact_tas:
+        raise RulesError("aspect is needed to count Impact TAs (their bonus depends on it)")
+    bonus = strength_modifier + (impact_ta_bonus(aspect) * impact_tas if impact_tas else 0)
     counts: Counter = Counter()
     for face in range(1, impact_die + 1):
-        eff = face + impact_modifier - armour
+        eff = face + impact_modifier + bonus - armour
         inj = injury_level(eff)
         if inj == "M1" and rigid_armour and aspect is not None and \
                 aspect in _glancing_aspects():
