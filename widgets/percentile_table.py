@@ -139,7 +139,7 @@ class MeleeExchange(w.VBox):
         self.a_trauma = num("Attacker's trauma", 0)
         self.d_trauma = num("Defender's trauma", 0)
         self.aim = tick("Attacker aims at a non-default zone")
-        self.outnumbered = num("Foes threatening the defender", 1, 1, 10)
+        self.outnumbered = num("Foes on the defender", 1, 1, 10)
         self.a_prone, self.d_prone = tick("Attacker prone"), tick("Defender prone")
         self.close = tick("In Close")
         self.modifiers = [self.a_reach, self.a_heft, self.a_str, self.a_trauma, self.a_thrust,

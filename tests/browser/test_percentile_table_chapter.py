@@ -122,7 +122,7 @@ def test_melee_modifiers_and_advantages(page: Page, book_url):
     _set(tool.get_by_label("Defender's ML"), "60")
     tool.get_by_label("Attacker aims at a non-default zone").check()
     _set(tool.get_by_label("Defender's reach"), "5")
-    _set(tool.get_by_label("Foes threatening the defender"), "2")
+    _set(tool.get_by_label("Foes on the defender"), "2")
     _set(tool.get_by_label("Attacker's weapon heft"), "12")
     _set(tool.get_by_label("Attacker's Strength"), "10")
     _set(tool.get_by_label("Attacker's trauma"), "5")
