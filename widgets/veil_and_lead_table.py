@@ -320,7 +320,7 @@ class DownedWalker(w.VBox):
             self.error,
             section("Where they stand", self.status),
             section("A Grievous Wound", w.HBox([self.wound_roll, self.wound_button])),
-            section("Bleeding out", self.bleed_button),
+            section("Bleeding out", w.HBox([self.bleed_button])),
             section("Stabilising them: odds of one attempt", self.odds),
             section("Stabilisation roll", self.entry),
             section("What happened", self.result, self.explanation)], layout=tool_layout())
