@@ -18,10 +18,16 @@ EXPLODE_DEPTH = 10
 @dataclass(frozen=True)
 class Case:
     name: str            # label in the table
-    ours: str            # our dice notation
+    ours: str            # our dice notation ("" for a system widget's odds call)
     icepool_expr: str    # the icepool expression, shown in the README / --list
-    icepool_fn: Callable[[], dict[int, Fraction]]
+    icepool_fn: Callable[[], dict]
     note: str = ""
+    ours_fn: Callable[[], dict] | None = None   # a system widget's own odds call
+    module: str = "rulescore.dice"              # what a cold worker imports (timed apart)
+
+    def run_ours(self):
+        """Our side as the widget computes it."""
+        return self.ours_fn() if self.ours_fn is not None else ours(self.ours)
 
 
 def _probs(die) -> dict[int, Fraction]:
@@ -91,7 +97,117 @@ def build_cases() -> list[Case]:
     return cases
 
 
-CASES = build_cases()
+# --- each system widget's odds call beside the same distribution written in icepool ---------
+# The icepool side may call our *rule* functions to name an outcome (a band, a success level),
+# but the distribution itself is icepool's: its pools, keeps, sums and maps.
+
+def _nonzero(d: dict) -> dict:
+    return {k: p for k, p in d.items() if p}
+
+
+def _vl_hit() -> dict:
+    from rulescore.systems import veil_and_lead as vl
+    p = vl.hit_probability(6, 12)
+    return {True: p, False: 1 - p}
+
+
+def _vl_hit_ice() -> dict:
+    import icepool
+    return _nonzero(_probs(icepool.d8.pool(6).highest(2).sum() >= 12))
+
+
+def _vl_ticks() -> dict:
+    from rulescore.systems import veil_and_lead as vl
+    return _nonzero(vl.starting_tick_distribution(5))
+
+
+def _vl_ticks_ice() -> dict:
+    import icepool
+    from rulescore.systems.veil_and_lead import starting_tick
+    total = icepool.d8.pool(5).highest(2).sum()
+    return _nonzero(_probs(total.map(lambda t: starting_tick(t - 11) if t >= 11
+                                     else starting_tick(None))))
+
+
+def _pc_levels() -> dict:
+    from rulescore.systems import percentile as pc
+    return _nonzero(pc.success_level_probabilities(65))
+
+
+def _pc_levels_ice() -> dict:
+    import icepool
+    from rulescore.systems.percentile import success_level
+    return _probs(icepool.d100.map(lambda r: success_level(r, 65)))
+
+
+def _melee_key(r) -> tuple:
+    return (r.outcome, r.stars)
+
+
+def _pc_melee() -> dict:
+    from rulescore.systems import percentile as pc
+    return _nonzero(pc.melee_outcome_distribution(70, "Block", 60))
+
+
+def _pc_melee_ice() -> dict:
+    import icepool
+    from rulescore.systems.percentile import melee_exchange
+    return _probs(icepool.map(lambda a, d: _melee_key(melee_exchange(a, 70, "Block", d, 60)),
+                              icepool.d100, icepool.d100))
+
+
+def _tsl_bands() -> dict:
+    from rulescore.systems import tsl
+    return _nonzero(tsl.attack_odds("Proficient", target=11).raw)
+
+
+def _tsl_bands_ice() -> dict:
+    import icepool
+    from rulescore.systems.tsl import band_for
+    return _probs(icepool.d6.pool(5).highest(4).sum().map(lambda t: band_for(t - 11)))
+
+
+def _x6_hits() -> dict:
+    from rulescore.systems import exploding_d6 as x6
+    return _nonzero(x6.hit_odds(8).pmf)
+
+
+def _x6_hits_ice() -> dict:
+    """Each compounding d6 misses (< 5), hits (5-10) or is critical (11+). Exploding twice
+    settles every category (any deeper chain is already 11+), so depth 2 is exact here."""
+    import icepool
+    one = icepool.d6.explode(depth=2).map(lambda x: 100 if x >= 11 else 1 if x >= 5 else 0)
+    return {(v % 100, v // 100): p for v, p in _probs(one.pool(8).sum()).items() if p}
+
+
+def _rb_check() -> dict:
+    from rulescore.systems import range_bands as rb
+    return _nonzero(rb.check_odds(4, 3).margins)
+
+
+def _rb_check_ice() -> dict:
+    import icepool
+    return _probs(icepool.d6.pool(4).sum() - icepool.d6.pool(3).sum())
+
+
+SYSTEM_CASES = [
+    Case("VL hit 6d8 vs TN 12", "", "(d8.pool(6).highest(2).sum() >= 12)", _vl_hit_ice,
+         ours_fn=_vl_hit, module="rulescore.systems.veil_and_lead"),
+    Case("VL start tick 5d8", "", "d8.pool(5).highest(2).sum().map(starting_tick)",
+         _vl_ticks_ice, ours_fn=_vl_ticks, module="rulescore.systems.veil_and_lead"),
+    Case("PC levels EML 65", "", "d100.map(success_level(r, 65))", _pc_levels_ice,
+         ours_fn=_pc_levels, module="rulescore.systems.percentile"),
+    Case("PC melee 70 Block 60", "", "icepool.map(melee_exchange(a, 70, Block, d, 60), d100, d100)",
+         _pc_melee_ice, ours_fn=_pc_melee, module="rulescore.systems.percentile"),
+    Case("TSL Proficient vs T11", "", "d6.pool(5).highest(4).sum().map(band_for(t - 11))",
+         _tsl_bands_ice, ours_fn=_tsl_bands, module="rulescore.systems.tsl"),
+    Case("x6 hits 8 dice", "", "d6.explode(depth=2).map(category).pool(8).sum()",
+         _x6_hits_ice, ours_fn=_x6_hits, module="rulescore.systems.exploding_d6"),
+    Case("RB 4D vs 3D check", "", "d6.pool(4).sum() - d6.pool(3).sum()", _rb_check_ice,
+         ours_fn=_rb_check, module="rulescore.systems.range_bands"),
+]
+
+CASES = build_cases() + SYSTEM_CASES
 BY_NAME = {c.name: c for c in CASES}
 
 

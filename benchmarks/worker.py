@@ -10,6 +10,7 @@ sum caches, math.comb rows) starts empty.
 
 from __future__ import annotations
 
+import importlib
 import json
 import statistics
 import sys
@@ -23,32 +24,34 @@ WARM_MAX_REPS = 300
 WARM_BUDGET_S = 0.25     # per case and side: repeat until this much time is spent (>= min reps)
 
 
-def _import(side: str) -> float:
+def _import(side: str, module: str = "rulescore.dice") -> float:
     t0 = time.perf_counter()
     if side == "ours":
-        import rulescore.dice  # noqa: F401  (imports .distribution and icepool)
+        importlib.import_module(module)  # rulescore.dice imports icepool itself
     else:
         import icepool  # noqa: F401
+        if module != "rulescore.dice":  # the icepool side names outcomes with our rules
+            importlib.import_module(module)
     return time.perf_counter() - t0
 
 
 def _call(side: str, case: C.Case):
-    return C.ours(case.ours) if side == "ours" else case.icepool_fn()
+    return case.run_ours() if side == "ours" else case.icepool_fn()
 
 
 def cold(side: str, name: str) -> dict:
     case = C.BY_NAME[name]
-    import_s = _import(side)
+    import_s = _import(side, case.module)
     t0 = time.perf_counter()
     _call(side, case)
     return {"import_ms": import_s * 1e3, "ms": (time.perf_counter() - t0) * 1e3}
 
 
 def warm(side: str, names: list[str]) -> dict:
-    _import(side)
     out = {}
     for name in names:
         case = C.BY_NAME[name]
+        _import(side, case.module)
         t0 = time.perf_counter()
         _call(side, case)
         first = time.perf_counter() - t0
@@ -83,6 +86,12 @@ def check(names: list[str]) -> dict:
             f"compare different things")}
     for name in names:
         case = C.BY_NAME[name]
+        if case.ours_fn is not None:
+            mine, theirs = case.run_ours(), case.icepool_fn()
+            ok = mine == theirs and all(isinstance(p, Fraction) for p in mine.values())
+            out[name] = {"ok": ok, "detail": "" if ok else f"ours {mine} vs icepool {theirs}",
+                         "outcomes": len(mine)}
+            continue
         dist = C.ours(case.ours)
         mine = {int(v): p for v, p in dist.items()}
         theirs = {int(v): p for v, p in case.icepool_fn().items() if p}
