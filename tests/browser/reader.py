@@ -4,9 +4,10 @@ from playwright.sync_api import Locator, Page, expect
 
 
 def open_tool(page: Page, book_url: str, chapter: str, css: str) -> Locator:
-    """Open *chapter* (e.g. "percentile/injury") in the served book and wait for the tool."""
+    """Open *chapter* (e.g. "percentile/injury") in the served book and wait for its first
+    tool matching *css*."""
     page.goto(f"{book_url}/{chapter}.ipynb")
-    tool = page.locator(css)
+    tool = page.locator(css).first
     expect(tool).to_be_visible(timeout=60_000)
     return tool
 
