@@ -152,3 +152,266 @@ def test_turn_board_download_reload_restore_and_upload(page: Page, book_url):
     _upload(page, board, b'{"order": []}')
     expect(board.get_by_role("alert")).to_contain_text("board is missing 'round'")
     expect(board.locator(".rulebook-tsl-round")).to_contain_text("Round 3: Ko is acting")
+
+
+# -- every input of every tool in the chapter ---------------------------------------------------
+
+CONTROL = re.compile(r'^\s*- (textbox|combobox|checkbox|button|link)\b(?: "([^"]*)")?',
+                     re.MULTILINE)
+ROLL_INPUTS = [("button", "Roll"), ("textbox", "Seed"), ("button", "Replay seed"),
+               ("textbox", "My dice"), ("button", "Use my dice")]
+RULINGS = [("combobox", "Band ladder"), ("combobox", "Beyond the tiers"),
+           ("combobox", "Armour and Impact")]
+CHECKS = [("checkbox", "An Impact tag's condition holds"),
+          ("checkbox", "Target's armour is built for this blow")]
+
+
+def _controls(tool) -> list[tuple[str, str]]:
+    """The tool's visible controls as a screen reader lists them: (role, accessible name)."""
+    return [(role, name) for role, name in CONTROL.findall(tool.aria_snapshot())]
+
+
+def _headline(tool):
+    """The odds' headline: the chance to hit and how many dice are kept."""
+    return tool.locator(".rulebook-headline")
+
+
+def _use_dice(tool, faces: str) -> None:
+    tool.get_by_label("My dice").fill(faces)
+    tool.get_by_role("button", name="Use my dice").click()
+
+
+def test_every_input_has_a_label(page: Page, book_url):
+    static = _open(page, book_url, ".rulebook-tsl-attack")
+    expect(static.get_by_label("T-number")).to_be_visible()
+    assert _controls(static) == [
+        ("combobox", "Roll"), ("combobox", "Attacker tier"), ("combobox", "Other tier shifts"),
+        ("textbox", "T-number"), ("combobox", "Attack type"), ("combobox", "Weapon zone"),
+        *CHECKS, *RULINGS, *ROLL_INPUTS]
+    static.get_by_label("Weapon zone").select_option(label="Ranged")
+    expect(static.get_by_label("Ammunition uses left")).to_be_visible()
+    assert _controls(static)[6:12] == [
+        ("combobox", "First tag"), ("combobox", "Second tag"),
+        ("checkbox", "Improvised weapon (no tags)"), ("combobox", "Distance to target"),
+        *CHECKS]
+    assert ("textbox", "Ammunition uses left") in _controls(static)
+    assert ("combobox", "Defender tier") in _controls(page.locator(".rulebook-tsl-attack").nth(1))
+    assert _controls(page.locator(".rulebook-tsl-turns")) == [
+        ("textbox", "Turn order (GM's call)"), ("button", "Start encounter"),
+        ("button", "Re-call order"), ("combobox", "Combatant"), ("combobox", "Spend"),
+        ("combobox", "Ally's zone"), ("button", "Spend"), ("button", "Next turn"),
+        ("link", "Download board (JSON)"), ("button", "Upload board (JSON) (0)")]
+    assert _controls(page.locator(".rulebook-tsl-weapon")) == [
+        ("textbox", "Name"), ("combobox", "Zone"), ("combobox", "First tag"),
+        ("combobox", "Second tag"), ("combobox", "Rarity"), ("checkbox", "Improvised (no tags)"),
+        ("combobox", "Out-of-zone penalty")]
+
+
+def test_resolver_tier_shift_type_and_rulings(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-tsl-attack")
+    expect(_headline(tool)).to_contain_text("6979/7776 (89.75%)")
+    tool.get_by_label("Attacker tier").select_option(label="Trained")
+    expect(_headline(tool)).to_contain_text("6023/7776 (77.46%)")
+    expect(_headline(tool)).to_contain_text("keeping 3 of 5d6")
+    tool.get_by_label("Attacker tier").select_option(label="Proficient")
+    tool.get_by_label("Other tier shifts").select_option(label="+2")
+    expect(_headline(tool)).to_contain_text("7319/7776 (94.12%)")
+    expect(_headline(tool)).to_contain_text("keeping 5 of 5d6, Effective Tier +2")
+    tool.get_by_label("Beyond the tiers").select_option(label="clamp")
+    expect(_headline(tool)).to_contain_text("6979/7776 (89.75%)")
+    tool.get_by_label("Other tier shifts").select_option(label="0")
+    tool.get_by_label("Attack type").select_option(label="Fear, despair")
+    expect(tool.get_by_text("Stress lands on the Mind pool")).to_be_visible()
+    _use_dice(tool, "3, 6, 1, 4, 3")
+    expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Success: 2 Stress to the Mind pool")
+
+    _set(tool.get_by_label("T-number"), "16")
+    _use_dice(tool, "3, 6, 1, 4, 3")
+    expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Failure: 0 Stress")
+    expect(tool.get_by_text("Total 16 against T16, margin +0")).to_be_visible()
+    tool.get_by_label("Band ladder").select_option(label="meet is mixed")
+    _use_dice(tool, "3, 6, 1, 4, 3")
+    expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Mixed Success: 1 Stress")
+    expect(tool.get_by_role("listitem").filter(has_text="Margin +0 is")).to_contain_text(
+        "[tsl §11 Damage]")
+    tool.get_by_label("Band ladder").select_option(label="wide mixed")
+    _set(tool.get_by_label("T-number"), "11")
+    expect(tool.get_by_role("row", name=re.compile("^Mixed Success "))).to_contain_text("37/162")
+
+
+def test_resolver_weapon_tags_impact_armour_and_ammunition(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-tsl-attack")
+    tool.get_by_label("Weapon zone").select_option(label="Ranged")
+    expect(tool.get_by_label("First tag")).to_have_value("Company-Issued")
+    expect(_headline(tool)).to_contain_text("Effective Tier -1")  # a rifle at Engaged
+    tool.get_by_label("Distance to target").select_option(label="Far")
+    expect(_headline(tool)).to_contain_text("6979/7776 (89.75%) (keeping 4 of 5d6)")
+    tool.get_by_label("Second tag").select_option(label="Company-Issued")
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "tags must not repeat, got Company-Issued, Company-Issued")
+    tool.get_by_label("Second tag").select_option(label="Piercing")
+    expect(tool.get_by_role("alert")).to_have_count(0)
+    tool.get_by_label("Improvised weapon (no tags)").check()
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "zone of an improvised weapon must be Melee or Thrown, got Ranged")
+    expect(tool.get_by_label("First tag")).to_be_hidden()
+    tool.get_by_label("Improvised weapon (no tags)").uncheck()
+
+    _set(tool.get_by_label("Ammunition uses left"), "1")
+    _use_dice(tool, "3, 6, 1, 4, 3")
+    expect(tool.get_by_text(re.compile(r"^Total 16 against T11, margin \+5; 0 uses left")))\
+        .to_be_visible()
+    expect(tool.get_by_label("Ammunition uses left")).to_have_value("0")
+    _use_dice(tool, "3, 6, 1, 4, 3")
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "uses must be 1 or more to attack, got 0: the weapon cannot attack until it is restocked")
+    _set(tool.get_by_label("Ammunition uses left"), "lots")
+    _use_dice(tool, "3, 6, 1, 4, 3")
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "Ammunition uses left must be a whole number, got 'lots'")
+
+    tool.get_by_label("Weapon zone").select_option(label="Melee")
+    expect(tool.get_by_label("Ammunition uses left")).to_be_hidden()
+    tool.get_by_label("Distance to target").select_option(label="Engaged")
+    tool.get_by_label("Second tag").select_option(label="(none)")
+    tool.get_by_label("First tag").select_option(label="Brutal")
+    tool.get_by_label("An Impact tag's condition holds").check()
+    expect(_headline(tool)).to_contain_text("7775/7776 (99.99%)")
+    tool.get_by_label("Target's armour is built for this blow").check()
+    _use_dice(tool, "3, 6, 1, 4, 3")
+    expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Success: 2 Stress")
+    expect(tool.get_by_role("listitem").filter(has_text="Impact tag:")).to_contain_text(
+        "Impact tag: Mixed Success → Success")
+    tool.get_by_label("Armour and Impact").select_option(label="Impact first")
+    _use_dice(tool, "3, 6, 1, 4, 3")
+    expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Mixed Success: 1 Stress")
+    expect(tool.get_by_text(re.compile("; rolled Success"))).to_be_visible()
+    tool.get_by_label("Weapon zone").select_option(label="No weapon")
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "impact must be False without a weapon: only a weapon's Impact tag bumps the band")
+    expect(page.get_by_text("Traceback")).to_have_count(0)
+
+
+def test_opposed_resolver_kind_defender_seed_and_errors(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-tsl-attack", 1)
+    expect(tool.get_by_label("T-number")).to_be_hidden()
+    tool.get_by_label("Defender tier").select_option(label="Proficient")
+    _use_dice(tool, "4, 2, 6, 1, 3, 1, 5, 2, 3, 1")
+    expect(tool.get_by_text(re.compile("^Total 13 against the defender's 11, margin \\+2"))) \
+        .to_be_visible()
+    _use_dice(tool, "4, 2, 6, 1, 3")
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "My dice must be 10 faces (yours, then the defender's), got 5")
+
+    seed_box = tool.get_by_label("Seed", exact=True)
+    tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(seed_box).not_to_have_value("")
+    seed = seed_box.input_value()
+    summary = tool.get_by_text(re.compile(r"^Total \d+ against the defender's"))
+    expect(summary).to_contain_text(f"(seed {seed})")
+    mine, theirs = tsl.roll_pair(int(seed))
+    expected = tsl.opposed_roll(mine, "Trained", theirs, "Proficient")
+    expect(summary).to_contain_text(f"Total {expected.total} against the defender's "
+                                    f"{expected.defender_total}")
+    first, steps = summary.inner_text(), tool.locator(".rulebook-trace").inner_text()
+    _use_dice(tool, "1, 1, 1, 1, 1, 6, 6, 6, 6, 6")
+    expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Catastrophic")
+    seed_box.fill(seed)
+    tool.get_by_role("button", name="Replay seed").click()
+    expect(summary).to_have_text(first)
+    assert tool.locator(".rulebook-trace").inner_text() == steps
+
+    tool.get_by_role("combobox", name="Roll").select_option(label="Static T-number")
+    expect(tool.get_by_label("Defender tier")).to_be_hidden()
+    _set(tool.get_by_label("T-number"), "")
+    expect(tool.get_by_role("alert")).to_contain_text("T-number is empty")
+    _set(tool.get_by_label("T-number"), "9")
+    _use_dice(tool, "4, 2, 6, 1, 3")
+    expect(tool.get_by_text(re.compile("^Total 13 against T9, margin \\+4"))).to_be_visible()
+    expect(page.get_by_text("Traceback")).to_have_count(0)
+
+
+def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
+    board = _open(page, book_url, ".rulebook-tsl-turns")
+    _set(board.get_by_label("Turn order (GM's call)"), "Ana, Bo, Cy")
+    board.get_by_role("button", name="Start encounter").click()
+    expect(board.locator(".rulebook-tsl-round")).to_contain_text("Round 1: Ana is acting")
+    expect(board.get_by_role("row", name=re.compile("Ana ready ready ready"))).to_be_visible()
+    _set(board.get_by_label("Turn order (GM's call)"), "Cy, Ana, Dee")
+    board.get_by_role("button", name="Re-call order").click()
+    expect(board.get_by_role("alert")).to_contain_text(
+        "order must name the same combatants (Ana, Bo, Cy), got Cy, Ana, Dee")
+    _set(board.get_by_label("Turn order (GM's call)"), "Cy, Ana, Bo")
+    board.get_by_role("button", name="Re-call order").click()
+    expect(board.get_by_role("alert")).to_have_count(0)
+    expect(board.get_by_role("row").nth(1)).to_contain_text("Cy")
+    expect(board.get_by_text("Round 1: the GM calls Cy, Ana, Bo")).to_be_visible()
+
+    board.get_by_label("Combatant").select_option(label="Cy")
+    board.get_by_label("Spend", exact=True).select_option(label="Ground a Path-walker")
+    board.get_by_role("button", name="Spend", exact=True).click()
+    expect(board.get_by_role("alert")).to_contain_text(
+        "who must be Ana for Ground a Path-walker (it is Ana's turn)")
+    board.get_by_label("Spend", exact=True).select_option(label="Reaction")
+    board.get_by_role("button", name="Spend", exact=True).click()
+    expect(board.get_by_role("row", name="Cy ready ready used")).to_be_visible()
+    expect(board.get_by_role("listitem").filter(has_text="Reaction uses the Reaction")) \
+        .to_be_visible()
+
+    board.get_by_label("Combatant").select_option(label="Ana")
+    board.get_by_label("Spend", exact=True).select_option(label="Ground a Path-walker")
+    board.get_by_label("Ally's zone").select_option(label="Far")
+    board.get_by_role("button", name="Spend", exact=True).click()
+    expect(board.get_by_role("alert")).to_contain_text(
+        "ally_zone must be Engaged or Near for Ground a Path-walker, got Far")
+    board.get_by_label("Ally's zone").select_option(label="Near")
+    board.get_by_role("button", name="Spend", exact=True).click()
+    expect(board.get_by_role("alert")).to_have_count(0)
+    expect(board.get_by_role("row", name=re.compile("^▶ Ana .*used"))).to_be_visible()
+    expect(board.get_by_text("Round 1: Ana — Ground a Path-walker")).to_be_visible()
+
+    _set(board.get_by_label("Turn order (GM's call)"), "")
+    board.get_by_role("button", name="Start encounter").click()
+    expect(board.get_by_role("alert")).to_contain_text("names must be non-empty text, got ''")
+
+    page.wait_for_function(
+        "() => (localStorage.getItem('rulebook/tsl/turn-board') || '').includes('Path-walker')")
+    page.reload()
+    board = page.locator(".rulebook-tsl-turns")
+    expect(board.get_by_text("A saved board was found in this browser")).to_be_visible(
+        timeout=60_000)
+    board.get_by_role("button", name="Discard it").click()
+    expect(board.get_by_text("A saved board was found in this browser")).to_be_hidden()
+    page.wait_for_function("() => localStorage.getItem('rulebook/tsl/turn-board') === null")
+    expect(board.locator(".rulebook-tsl-round")).to_contain_text("Round 1: Vela is acting")
+
+
+def test_weapon_builder_every_input(page: Page, book_url):
+    tool = _open(page, book_url, ".rulebook-tsl-weapon")
+    summary = tool.locator(".rulebook-tsl-weapon-summary")
+    _set(tool.get_by_label("Name", exact=True), "Old pike")
+    expect(summary).to_contain_text("Old pike: Melee, Reach. Fights at Engaged, Near.")
+    tool.get_by_label("Second tag").select_option(label="Brutal")
+    expect(summary).to_contain_text("Old pike: Melee, Reach, Brutal.")
+    tool.get_by_label("Second tag").select_option(label="Reach")
+    expect(tool.get_by_role("alert")).to_contain_text("tags must not repeat, got Reach, Reach")
+    tool.get_by_label("Second tag").select_option(label="(none)")
+    tool.get_by_label("Rarity").select_option(label="Anomalous")
+    expect(tool.get_by_role("listitem").filter(has_text="Rarity Anomalous")).to_contain_text(
+        "where it came from, not how strong it is")
+    expect(tool.get_by_role("row", name="Tier shift in zone in zone −1 Effective Tier "
+                                         "−1 Effective Tier")).to_be_visible()
+    tool.get_by_label("Out-of-zone penalty").select_option(label="−1 a zone")
+    expect(tool.get_by_role("row", name="Tier shift in zone in zone −1 Effective Tier "
+                                         "−2 Effective Tier")).to_be_visible()
+    tool.get_by_label("Improvised (no tags)").check()
+    expect(summary).to_contain_text("Old pike: Melee (improvised), no tags. Fights at Engaged.")
+    expect(tool.get_by_label("First tag")).to_be_hidden()
+    tool.get_by_label("Zone", exact=True).select_option(label="Ranged")
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "zone of an improvised weapon must be Melee or Thrown, got Ranged")
+    expect(summary).to_have_count(0)
+    tool.get_by_label("Improvised (no tags)").uncheck()
+    _set(tool.get_by_label("Name", exact=True), "")
+    expect(summary).to_contain_text("This weapon: Ranged, Reach.")
+    expect(page.get_by_text("Traceback")).to_have_count(0)
