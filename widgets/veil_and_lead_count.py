@@ -265,7 +265,8 @@ class CountTracker(w.VBox):
         if not first or not second:
             raise RulesError("Duel: choose two fighters who are holding")
         a, b = self.encounter.fighter(first), self.encounter.fighter(second)
-        sizes = (a.quick + self.aware_a.value, b.quick + self.aware_b.value)
+        sizes = tuple(int(vl.INITIATIVE_POOL.evaluate(QUICK=f.quick, Awareness=aw))
+                      for f, aw in ((a, self.aware_a.value), (b, self.aware_b.value)))
         if "seed" in request:
             rng = random.Random(request["seed"])
             dice_a = [rng.randint(1, 8) for _ in range(sizes[0])]

@@ -188,7 +188,9 @@ class DuelRoller(w.VBox):
         self.update()
 
     def _pools(self) -> tuple[int, int]:
-        return (self.quick_a.value + self.aware_a.value, self.quick_b.value + self.aware_b.value)
+        """Each duellist's QUICK + Awareness pool (§XII: the initiative pool's formula)."""
+        return tuple(int(vl.INITIATIVE_POOL.evaluate(QUICK=q.value, Awareness=a.value))
+                     for q, a in ((self.quick_a, self.aware_a), (self.quick_b, self.aware_b)))
 
     def update(self) -> None:
         self.error.clear()
