@@ -53,6 +53,7 @@ class DiceRoller(w.VBox):
     def update(self) -> None:
         """Read the expression and target; show what it rolls and its exact odds."""
         self.error.clear()
+        self.entry.error.clear()          # a roll's error belongs to the old expression
         self.result.value = WAITING
         self.explanation.clear()
         try:

@@ -68,13 +68,19 @@ def dice_order_html(counts: dict[str, int]) -> str:
 
 
 class _CheckTool(w.VBox):
-    """Shared frame: inputs, difficulty, odds before the roll, roll or my dice, the result."""
+    """Shared frame: inputs, difficulty, odds before the roll, roll or my dice, the result.
+
+    Each tool calls :meth:`_frame` with its own inputs and defines three methods: ``update()``
+    (read the inputs, show the odds), ``_resolve(groups)`` (the rules call on rolled dice) and
+    ``_headline(result)`` (the result's first line).
+    """
 
     chart_title = "Margin: your total minus the difficulty's (green: success)"
 
     def _frame(self, inputs: list[w.Widget], pool_label: str, pool_value: str,
                before: list[w.Widget] | None = None, nd_rule: bool = True,
                pool_first: bool = False) -> None:
+        self.pool_label = pool_label
         self.pool = _number(pool_label, pool_value, "how many d6, e.g. 4")
         self.bonus = _number("Bonus to your roll", "0", "e.g. 2 or -1")
         self.nd_rule = _dropdown("How nD is rolled", ND_OPTIONS, "opposed", width="40em")
@@ -114,7 +120,7 @@ class _CheckTool(w.VBox):
             self.update()
 
     def _ints(self) -> tuple[int, int]:
-        return (parse_int_text("Your dice", self.pool.value),
+        return (parse_int_text(self.pool_label, self.pool.value),
                 parse_int_text("Bonus to your roll", self.bonus.value, blank=0))
 
     def _fail(self, exc: RulesError) -> None:
@@ -131,15 +137,6 @@ class _CheckTool(w.VBox):
         else:
             self.odds.value = ""
         self.dice_order.value = dice_order_html(self.counts)
-
-    def update(self) -> None:  # pragma: no cover - every tool overrides it
-        raise NotImplementedError
-
-    def _resolve(self, groups: dict[str, tuple[int, ...]]):  # pragma: no cover
-        raise NotImplementedError
-
-    def _headline(self, result) -> str:  # pragma: no cover
-        raise NotImplementedError
 
     def roll(self, request: dict) -> None:
         """Roll with a seed or read typed dice, then resolve and show the result."""

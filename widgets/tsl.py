@@ -81,8 +81,8 @@ class AttackResolver(w.VBox):
     def __init__(self, kind: str = "static", tier: str = "Proficient", target: str = "11",
                  defender_tier: str = "Untrained", weapon_zone: str = NO_WEAPON,
                  distance: str = "Engaged", attack_type: str = "Melee weapon") -> None:
-        self.kind = _dropdown("Roll", [("Static T-number", "static"),
-                                       ("Opposed roll", "opposed")], kind)
+        self.kind = _dropdown("Kind of roll", [("Static T-number", "static"),
+                                               ("Opposed roll", "opposed")], kind)
         self.tier = _dropdown("Attacker tier", tsl.TIERS, tier)
         self.shift = _dropdown("Other tier shifts", SHIFTS, 0)
         self.target = labelled_text("T-number", target, "e.g. 11")

@@ -302,7 +302,7 @@ def test_dash_every_input_roll_and_replay(page: Page, book_url):
     _roll_and_replay(tool)
 
     _set(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), "x")
-    expect(tool.get_by_role("alert")).to_have_text("⚠ Your dice must be a whole number, got 'x'")
+    expect(tool.get_by_role("alert")).to_have_text("⚠ Your dice (Acrobatics, Athletics or Swimming) must be a whole number, got 'x'")
     tool.get_by_role("button", name="Roll", exact=True).click()
     expect(tool.get_by_role("alert").last).to_have_text("⚠ Fix the inputs above first.")
     expect(page.get_by_text("Traceback")).to_have_count(0)

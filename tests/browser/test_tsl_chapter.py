@@ -185,7 +185,7 @@ def test_every_input_has_a_label(page: Page, book_url):
     static = _open(page, book_url, ".rulebook-tsl-attack")
     expect(static.get_by_label("T-number")).to_be_visible()
     assert _controls(static) == [
-        ("combobox", "Roll"), ("combobox", "Attacker tier"), ("combobox", "Other tier shifts"),
+        ("combobox", "Kind of roll"), ("combobox", "Attacker tier"), ("combobox", "Other tier shifts"),
         ("textbox", "T-number"), ("combobox", "Attack type"), ("combobox", "Weapon zone"),
         *CHECKS, *RULINGS, *ROLL_INPUTS]
     static.get_by_label("Weapon zone").select_option(label="Ranged")
@@ -321,7 +321,7 @@ def test_opposed_resolver_kind_defender_seed_and_errors(page: Page, book_url):
     expect(summary).to_have_text(first)
     assert tool.locator(".rulebook-trace").inner_text() == steps
 
-    tool.get_by_role("combobox", name="Roll").select_option(label="Static T-number")
+    tool.get_by_role("combobox", name="Kind of roll").select_option(label="Static T-number")
     expect(tool.get_by_label("Defender tier")).to_be_hidden()
     _set(tool.get_by_label("T-number"), "")
     expect(tool.get_by_role("alert")).to_contain_text("T-number is empty")

@@ -82,6 +82,8 @@ def test_bad_seed_shows_message():
     r.entry.seed.value = "abc"
     r.entry.replay()
     assert "Seed must be a whole number, got 'abc'" in r.entry.error.message
+    r.expression.value = "2d6"                  # a new expression: the old roll's error goes
+    assert r.entry.error.message == ""
 
 
 def test_percentile_tens_and_ones():

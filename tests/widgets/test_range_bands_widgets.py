@@ -100,7 +100,7 @@ def test_shot_builder_area_fire_hit_counts_as_three():
 
 @pytest.mark.parametrize("field, value, message", [
     ("pool", "0", "skill_pool must be from 1 to 30, got 0"),
-    ("pool", "many", "Your dice must be a whole number, got 'many'"),
+    ("pool", "many", "Your dice (shooting skill) must be a whole number, got 'many'"),
     ("bonus", "x", "Bonus to your roll must be a whole number, got 'x'"),
     ("gm_dice", "9", "gm_dice must be from -5 to 5, got 9"),
     ("aim_rounds", "-1", "aim_rounds must be from 0 to 100, got -1"),
@@ -284,6 +284,9 @@ def test_stealth_helper_dash_and_close_contact():
     assert "Seen" in h.result.value and "cannot make a Stealth check" in h.explanation.value
     h.perception.value = "lots"
     assert "Observer's Perception dice must be a whole number, got 'lots'" in h.error.message
+    h.perception.value = "2"
+    h.pool.value = "x"                          # the error names the field the reader sees
+    assert "Hider's Stealth dice must be a whole number, got 'x'" in h.error.message
 
 
 def test_worked_and_show_odds_return_what_they_show():
