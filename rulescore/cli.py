@@ -58,10 +58,15 @@ def _book_dir() -> Path:
 
 
 def voila_env(project_dir: Path) -> dict[str, str]:
-    """Environment of the live book's Voilà: finds jupyter_book.yml and our page template."""
+    """Environment of the live book's Voilà: finds jupyter_book.yml and our page template.
+
+    Python may write bytecode even where the caller's environment says not to: otherwise every
+    chapter's kernel compiles the rules engine from source again (about 60 ms of each open).
+    """
     data = str(project_dir / "share" / "jupyter")
     path = os.pathsep.join(p for p in (data, os.environ.get("JUPYTER_PATH", "")) if p)
-    return dict(os.environ, RULEBOOK_HOME=str(project_dir), JUPYTER_PATH=path)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return dict(env, RULEBOOK_HOME=str(project_dir), JUPYTER_PATH=path)
 
 
 def voila_command(host: str, port: int, book_dir: Path) -> list[str]:

@@ -18,6 +18,8 @@ from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.text import percent
 from rulescore.trace import Step
 
+from .lean import own_layout, shared_layout
+
 SUCCESS = "#2e7d32"
 OTHER = "#90a4ae"
 ERROR = "#b00020"
@@ -30,20 +32,20 @@ def labelled_text(label: str, value: str = "", placeholder: str = "", width: str
                   label_width: str = LABEL_WIDTH) -> w.Text:
     """A text field with a visible label (its accessible name)."""
     return w.Text(value=value, description=label, placeholder=placeholder,
-                  style={"description_width": label_width}, layout=w.Layout(width=width))
+                  style={"description_width": label_width}, layout=shared_layout(width=width))
 
 
 def tool_layout() -> w.Layout:
     """The frame around a whole tool, setting it apart from the prose around it."""
-    return w.Layout(border="1px solid #c9c4b8", padding="6px 14px 10px", margin="10px 0",
-                    width="100%")
+    return shared_layout(border="1px solid #c9c4b8", padding="6px 14px 10px", margin="10px 0",
+                         width="100%")
 
 
 def button(label: str, tooltip: str = "", primary: bool = False) -> w.Button:
     """A text button (no icons: Voilà's icon font comes from a CDN)."""
     return w.Button(description=label, tooltip=tooltip or label,
                     button_style="primary" if primary else "",
-                    layout=w.Layout(width="auto"))
+                    layout=shared_layout(width="auto"))
 
 
 class ErrorLine(w.HTML):
@@ -113,7 +115,7 @@ class DiceEntry(w.VBox):
 
     def set_percentile(self, on: bool) -> None:
         """Show or hide the tens-and-ones entry of a d100."""
-        self.percentile_row.layout.display = "flex" if on else "none"
+        own_layout(self.percentile_row).display = "flex" if on else "none"
 
     def on_request(self, handler: Callable[[RollRequest], None]) -> None:
         self._handlers.append(handler)

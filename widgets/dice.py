@@ -12,6 +12,7 @@ from rulescore.text import odds
 
 from .common import (SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
                      dice_faces_html, labelled_text, section, tool_layout)
+from .lean import own_layout, shared_layout
 
 WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
 
@@ -121,7 +122,7 @@ class OddsExplorer(w.VBox):
         self.odds_second = OddsView()
         super().__init__([self.first, self.second, self.target, self.error, self.summary,
                           w.HBox([self.odds_first, self.odds_second],
-                                 layout=w.Layout(flex_flow="row wrap"))],
+                                 layout=shared_layout(flex_flow="row wrap"))],
                          layout=tool_layout())
         self.add_class("rulebook-odds-explorer")
         for field in (self.first, self.second, self.target):
@@ -153,7 +154,7 @@ class OddsExplorer(w.VBox):
         views = [self.odds_first, self.odds_second]
         for view in views:
             view.value = ""
-            view.layout.width = "48%" if len(dists) == 2 else "100%"
-            view.layout.min_width = "320px"
+            own_layout(view).width = "48%" if len(dists) == 2 else "100%"
+            own_layout(view).min_width = "320px"
         for view, e, d in zip(views, exprs, dists):
             view.show(d, lambda v: v >= goal, f"{e}", "Total")

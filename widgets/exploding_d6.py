@@ -18,6 +18,7 @@ from rulescore.text import odds, percent
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, labelled_text,
                      section, tool_layout, button)
+from .lean import shared_layout
 
 WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
 CRIT = "#6a1b9a"
@@ -167,24 +168,24 @@ class AttackPipeline(w.VBox):
         self.weapon = labelled_text("Weapon dice", str(weapon_dice), width="16em")
         self.mode = w.Dropdown(options=_MODES, value=mode, description="Attack mode",
                                style={"description_width": "11em"},
-                               layout=w.Layout(width="21.5em"))
+                               layout=shared_layout(width="21.5em"))
         self.attack_number = labelled_text("Attack in a row", "1", width="16em")
         self.compensation = labelled_text("Recoil compensation", "0", width="16em")
         self.aim = labelled_text("Aim actions", "0", width="16em")
         self.perception = labelled_text("Perception", "3", width="16em")
         self.cover = w.Dropdown(options=_COVERS, value=cover, description="Target's cover",
                                 style={"description_width": "11em"},
-                                layout=w.Layout(width="21.5em"))
+                                layout=shared_layout(width="21.5em"))
         self.pool = labelled_text("Protection pool", str(pool), width="16em")
         self.critical_pool = labelled_text("Of it against crits", "0", width="16em")
         self.per_hit = labelled_text("Wounds a hit", "1", width="16em")
         self.special = w.Dropdown(options=_SPECIALS, value="none", description="Special attack",
                                   style={"description_width": "11em"},
-                                  layout=w.Layout(width="21.5em"))
+                                  layout=shared_layout(width="21.5em"))
         self.walking = w.Checkbox(value=False, description="Walking (+1 min. roll)",
-                                  indent=False, layout=w.Layout(width="20em"))
+                                  indent=False, layout=shared_layout(width="20em"))
         self.supported = w.Checkbox(value=False, description="Weapon supported (−1)",
-                                    indent=False, layout=w.Layout(width="20em"))
+                                    indent=False, layout=shared_layout(width="20em"))
         self.fields = [self.skill, self.weapon, self.attack_number, self.compensation, self.aim,
                        self.perception, self.pool, self.critical_pool, self.per_hit]
         for f in self.fields:
@@ -205,8 +206,8 @@ class AttackPipeline(w.VBox):
                           self.compensation, self.aim, self.perception, self.cover, self.pool,
                           self.critical_pool, self.per_hit, self.special, self.walking,
                           self.supported],
-                         layout=w.Layout(grid_template_columns="repeat(auto-fill, 22em)",
-                                         grid_gap="2px 8px"))
+                         layout=shared_layout(grid_template_columns="repeat(auto-fill, 22em)",
+                                              grid_gap="2px 8px"))
         super().__init__([grid, w.HBox([self.next_button, self.round_button]), self.error,
                           self.setup_view,
                           section("Odds before you roll", self.odds),

@@ -21,11 +21,12 @@ from rulescore.systems.percentile.record import LEVEL_CODES
 
 from .common import (DiceEntry, ErrorLine, ExplanationView, button, labelled_text, section,
                      tool_layout)
+from .lean import shared_layout
 from .percentile_table import LEVEL_NAMES, STYLE, _d100s, _rows
 from .storage import KeptState
 
 STORE_KEY = "rulebook/percentile/injury-record"
-WIDE = w.Layout(width="20em")
+WIDE = shared_layout(width="20em")
 COLOURS = ("#b00020", "#1f5fa8", "#2e7d32", "#8e44ad", "#d35400", "#00838f")
 
 

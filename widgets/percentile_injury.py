@@ -18,9 +18,10 @@ from rulescore.systems import percentile as pc
 from .book import data_table, table_html
 from .common import (DiceEntry, ErrorLine, ExplanationView, button, labelled_text, section,
                      steps_html, tool_layout)
+from .lean import shared_layout
 from .percentile_table import ASPECTS, DIE_SIZES, STYLE, blow_odds_html
 
-WIDE = w.Layout(width="20em")
+WIDE = shared_layout(width="20em")
 STATES = (("None", None), ("Stunned (STN)", "STN"), ("Incapacitated (INC)", "INC"),
           ("Unconscious (UNC)", "UNC"))
 STAGE_TABLES = {"1 Location": ("body_zones", "locations_"), "3 Injury": ("injury_levels",),

@@ -17,9 +17,10 @@ from rulescore.systems import percentile as pc
 
 from .book import data_table, table_html
 from .common import DiceEntry, ErrorLine, ExplanationView, section, tool_layout
+from .lean import shared_layout
 from .percentile_table import STYLE, _rows
 
-WIDE = w.Layout(width="21em")
+WIDE = shared_layout(width="21em")
 TARGETS = (("Still", "still"), ("Moving", "moving"), ("Evading (dodging)", "evading"))
 SPOILED = (("fails (roll only for a CF)", "auto_fail"), ("does not happen", "no_attack"))
 RESULTS = {("mishap", 0): "Critical failure: a mishap, no attack",

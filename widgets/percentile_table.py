@@ -19,6 +19,7 @@ from rulescore.text import percent
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, labelled_text,
                      section, steps_html,
                      tool_layout)
+from .lean import own_layout, shared_layout
 
 WAITING = "<i>Press Roll, or type the d100 you rolled and press Use my dice.</i>"
 STYLE = {"description_width": "12em"}
@@ -37,7 +38,7 @@ def _d100s(seed: int, count: int) -> list[int]:
 
 def _eml(label: str, value: int) -> w.IntText:
     return w.IntText(value=value, description=label, style=STYLE,
-                     layout=w.Layout(width="19em"))
+                     layout=shared_layout(width="19em"))
 
 
 def _rows(rows: list[tuple[str, Fraction]], head: str) -> str:
@@ -57,7 +58,7 @@ class TestRoller(w.VBox):
         self.eml = _eml("EML", eml)
         self.test = w.Dropdown(options=["attack", "block", "counterstrike", "dodge", "ignore",
                                         "missile"], value=test, description="Kind of test",
-                               style=STYLE, layout=w.Layout(width="24em"))
+                               style=STYLE, layout=shared_layout(width="24em"))
         self.error = ErrorLine()
         self.odds = w.HTML()
         self.entry = DiceEntry("one d100, e.g. 37", percentile=True)
@@ -122,9 +123,9 @@ class MeleeExchange(w.VBox):
                  defence_eml: int = 60) -> None:
         self.attack_eml = _eml("Attacker's ML", attack_eml)
         self.defence = w.Dropdown(options=DEFENCES, value=defence, description="Defence",
-                                  style=STYLE, layout=w.Layout(width="24em"))
+                                  style=STYLE, layout=shared_layout(width="24em"))
         self.defence_eml = _eml("Defender's ML", defence_eml)
-        small = w.Layout(width="19em")
+        small = shared_layout(width="19em")
 
         def num(label: str, value: int, low: int = 0, high: int = 100) -> w.BoundedIntText:
             return w.BoundedIntText(value=value, min=low, max=high, description=label,
@@ -155,10 +156,10 @@ class MeleeExchange(w.VBox):
         self.explanation = ExplanationView()
         self.spend_text = labelled_text("Advantages to take", placeholder="e.g. impact, precision",
                                         width="26em", label_width="11em")
-        self.spend_button = w.Button(description="Spend them", layout=w.Layout(width="auto"))
+        self.spend_button = w.Button(description="Spend them", layout=shared_layout(width="auto"))
         self.spent = w.HTML()
         self.spend_box = w.VBox([w.HBox([self.spend_text, self.spend_button]), self.spent],
-                                layout=w.Layout(display="none"))
+                                layout=shared_layout(display="none"))
         self.last: pc.MeleeResolution | None = None
         super().__init__([w.HBox([self.attack_eml, self.defence, self.defence_eml]),
                           section("Declared modifiers",
@@ -199,7 +200,7 @@ class MeleeExchange(w.VBox):
         self.error.clear()
         self.result.value = WAITING
         self.explanation.clear()
-        self.spend_box.layout.display = "none"
+        own_layout(self.spend_box).display = "none"
         ignoring = self._ignoring()
         for field in (self.defence_eml, self.d_reach, self.d_thrust, self.d_heft, self.d_str,
                       self.d_trauma, self.outnumbered, self.d_prone):
@@ -261,7 +262,7 @@ class MeleeExchange(w.VBox):
         self.explanation.show(result.trace)
         self.spend_text.value = ""
         self.spent.value = ""
-        self.spend_box.layout.display = "" if result.tactical_advantages else "none"
+        own_layout(self.spend_box).display = "" if result.tactical_advantages else "none"
 
     def spend(self) -> None:
         """Spend the winner's tactical advantages as typed (one name per advantage)."""
@@ -302,23 +303,23 @@ class BlowWalker(w.VBox):
     def __init__(self) -> None:
         def die(label: str, value: int) -> w.Dropdown:
             return w.Dropdown(options=[(f"d{n}", n) for n in DIE_SIZES], value=value,
-                              description=label, style=STYLE, layout=w.Layout(width="20em"))
+                              description=label, style=STYLE, layout=shared_layout(width="20em"))
         self.zone_die = die("Zone Die", 6)
         self.aim = w.BoundedIntText(value=1, min=1, max=pc.zone_count(),
                                     description="Aimed zone (ZN)", style=STYLE,
-                                    layout=w.Layout(width="20em"))
+                                    layout=shared_layout(width="20em"))
         self.impact_die = die("Impact die", 10)
         self.modifier = w.IntText(value=3, description="Impact modifier", style=STYLE,
-                                  layout=w.Layout(width="20em"))
+                                  layout=shared_layout(width="20em"))
         self.aspect = w.Dropdown(options=ASPECTS, value="E", description="Aspect",
-                                 style=STYLE, layout=w.Layout(width="20em"))
+                                 style=STYLE, layout=shared_layout(width="20em"))
         self.armour = w.BoundedIntText(value=0, min=0, max=40,
                                        description="Armour value there", style=STYLE,
-                                       layout=w.Layout(width="20em"))
+                                       layout=shared_layout(width="20em"))
         self.rigid = w.Checkbox(value=False, description="Rigid armour (glancing blows)",
-                                style=STYLE, layout=w.Layout(width="22em"))
+                                style=STYLE, layout=shared_layout(width="22em"))
         self.shock_eml = w.IntText(value=65, description="Shock EML", style=STYLE,
-                                   layout=w.Layout(width="20em"))
+                                   layout=shared_layout(width="20em"))
         self.inputs = [self.zone_die, self.aim, self.impact_die, self.modifier, self.aspect,
                        self.armour, self.rigid, self.shock_eml]
         self.error = ErrorLine()

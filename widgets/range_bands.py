@@ -20,6 +20,7 @@ from IPython.display import HTML, display
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
                      labelled_text, section, steps_html, tool_layout)
+from .lean import own_layout, shared_layout
 
 ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"),
               ("nD is a fixed number, 3.5 × n rounded up", "average")]
@@ -29,12 +30,12 @@ WIDE = "15em"
 
 def _dropdown(label: str, options, value, width: str = "36em") -> w.Dropdown:
     return w.Dropdown(options=options, value=value, description=label,
-                      style={"description_width": WIDE}, layout=w.Layout(width=width))
+                      style={"description_width": WIDE}, layout=shared_layout(width=width))
 
 
 def _checkbox(label: str, value: bool = False) -> w.Checkbox:
     return w.Checkbox(value=value, description=label, indent=False,
-                      layout=w.Layout(width="auto", margin="0 1.2em 0 0"))
+                      layout=shared_layout(width="auto", margin="0 1.2em 0 0"))
 
 
 def _number(label: str, value: str, hint: str) -> w.Text:
@@ -86,8 +87,8 @@ class _CheckTool(w.VBox):
         self.nd_rule = _dropdown("How nD is rolled", ND_OPTIONS, "opposed", width="40em")
         self.critical = _number("Critical at a margin of ±", "6", "our ruling: 6")
         if not nd_rule:
-            self.nd_rule.layout.display = "none"
-            self.critical.layout.display = "none"
+            own_layout(self.nd_rule).display = "none"
+            own_layout(self.critical).display = "none"
         self.error = ErrorLine()
         self.summary = w.HTML()
         self.outcomes = w.HTML()
@@ -265,7 +266,7 @@ class ShotBuilder(_CheckTool):
         inputs = [self.target, self.optimal, self.optimal2, self.cover, self.movement,
                   self.weapon,
                   w.HBox([self.snapshot, self.called, self.area, self.aim, self.hidden],
-                         layout=w.Layout(flex_flow="row wrap")),
+                         layout=shared_layout(flex_flow="row wrap")),
                   self.aim_rounds, self.gm_dice, self.situation, self.miss_reading]
         self._frame(inputs, "Your dice (shooting skill)", pool, before=[self.picture])
         for box in (self.snapshot, self.called, self.area, self.aim, self.hidden):
@@ -366,8 +367,8 @@ class DashHelper(_CheckTool):
         self.terrain.options = options
         self._updating = False
         self.terrain.value = current if current in values else values[0]
-        self.wounded.layout.display = "flex" if kind == "dash" else "none"
-        self.covered.layout.display = "flex" if kind == "impassable" else "none"
+        own_layout(self.wounded).display = "flex" if kind == "dash" else "none"
+        own_layout(self.covered).display = "flex" if kind == "impassable" else "none"
         self.update()
 
     def update(self) -> None:

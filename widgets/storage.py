@@ -30,6 +30,7 @@ import traitlets as t
 from rulescore.errors import RulesError
 
 from .common import ErrorLine
+from .lean import own_layout, shared_layout
 
 MAX_UPLOAD_BYTES = 1_000_000
 """Largest file the upload accepts; a saved encounter or record is a few kilobytes."""
@@ -172,7 +173,7 @@ class JsonTransfer(w.VBox):
         self.link = w.HTML()
         self.upload = w.FileUpload(accept=".json,application/json", multiple=False,
                                    description=f"Upload {label} (JSON)", icon="",
-                                   layout=w.Layout(width="auto"))
+                                   layout=shared_layout(width="auto"))
         self.error = ErrorLine()
         self.status = w.HTML()
         self.upload.observe(self._uploaded, "value")
@@ -219,10 +220,10 @@ class KeptState(w.VBox):
         self.transfer = JsonTransfer(filename, label, load)
         self.note = w.HTML()
         self.restore_button = w.Button(description=f"Restore saved {label}",
-                                       button_style="primary", layout=w.Layout(width="auto"))
-        self.discard_button = w.Button(description="Discard it", layout=w.Layout(width="auto"))
+                                       button_style="primary", layout=shared_layout(width="auto"))
+        self.discard_button = w.Button(description="Discard it", layout=shared_layout(width="auto"))
         self.offer = w.VBox([self.note, w.HBox([self.restore_button, self.discard_button])],
-                            layout=w.Layout(display="none"))
+                            layout=shared_layout(display="none"))
         super().__init__([self.store, self.offer])
         self.restore_button.on_click(lambda _: self.restore())
         self.discard_button.on_click(lambda _: self.discard())
@@ -239,15 +240,15 @@ class KeptState(w.VBox):
             note = self.describe(change["new"]) if change["new"] else None
         except RulesError:
             note = None
-        self.offer.layout.display = "" if note else "none"
+        own_layout(self.offer).display = "" if note else "none"
         self.note.value = note or ""
 
     def restore(self) -> None:
         """Carry on from what the browser kept."""
         self.load(self.store.stored)
-        self.offer.layout.display = "none"
+        own_layout(self.offer).display = "none"
 
     def discard(self) -> None:
         """Forget what the browser kept."""
         self.store.clear()
-        self.offer.layout.display = "none"
+        own_layout(self.offer).display = "none"

@@ -18,6 +18,7 @@ from rulescore.text import odds, percent
 
 from .common import (ERROR, LABEL_WIDTH, SUCCESS, DiceEntry, ErrorLine, ExplanationView,
                      button, labelled_text, section, steps_html, tool_layout)
+from .lean import own_layout, shared_layout
 from .storage import BrowserStore, JsonTransfer
 
 NO_WEAPON = "No weapon"
@@ -35,12 +36,12 @@ SHIFTS = [("−2", -2), ("−1", -1), ("0", 0), ("+1", 1), ("+2", 2)]
 
 def _dropdown(label: str, options: Any, value: Any) -> w.Dropdown:
     return w.Dropdown(options=options, value=value, description=label, style=STYLE,
-                      layout=w.Layout(width="26em"))
+                      layout=shared_layout(width="26em"))
 
 
 def _check(label: str, value: bool = False) -> w.Checkbox:
     return w.Checkbox(value=value, description=label, indent=False,
-                      layout=w.Layout(width="auto"))
+                      layout=shared_layout(width="auto"))
 
 
 def _band_label(band: str) -> str:
@@ -154,15 +155,15 @@ class AttackResolver(w.VBox):
 
     def _show_fields(self) -> None:
         opposed = self.kind.value == "opposed"
-        self.target.layout.display = "none" if opposed else "flex"
-        self.defender_tier.layout.display = "flex" if opposed else "none"
+        own_layout(self.target).display = "none" if opposed else "flex"
+        own_layout(self.defender_tier).display = "flex" if opposed else "none"
         armed = self.weapon_zone.value != NO_WEAPON
         for field in (self.tag1, self.tag2, self.improvised, self.distance, self.uses):
-            field.layout.display = "flex" if armed else "none"
+            own_layout(field).display = "flex" if armed else "none"
         if self.improvised.value:
-            self.tag1.layout.display = self.tag2.layout.display = "none"
+            own_layout(self.tag1).display = own_layout(self.tag2).display = "none"
         if self.weapon_zone.value == "Melee":
-            self.uses.layout.display = "none"
+            own_layout(self.uses).display = "none"
         self.entry.my_dice.placeholder = ("10 faces: yours, then the defender's" if opposed
                                           else "5 faces, e.g. 6, 4, 3, 3, 1")
 
@@ -265,7 +266,7 @@ class TurnBoard(w.VBox):
         self.discard_button = button("Discard it")
         self.restore_box = w.VBox([self.restore_note,
                                    w.HBox([self.restore_button, self.discard_button])],
-                                  layout=w.Layout(display="none"))
+                                  layout=shared_layout(display="none"))
         self.encounter: tsl.Encounter | None = None
         super().__init__([
             self.store, self.restore_box,
@@ -303,27 +304,27 @@ class TurnBoard(w.VBox):
         """The browser held a board from an earlier visit: offer it, never restore silently."""
         text = change["new"]
         if not text:
-            self.restore_box.layout.display = "none"
+            own_layout(self.restore_box).display = "none"
             return
         try:
             enc = tsl.encounter_from_dict(json.loads(text))
         except (ValueError, RulesError):
-            self.restore_box.layout.display = "none"
+            own_layout(self.restore_box).display = "none"
             return
         self.restore_note.value = (
             f"<b>A saved board was found in this browser</b>: round {enc.round}, "
             f"{html.escape(enc.acting)} acting, {len(enc.order)} combatants.")
-        self.restore_box.layout.display = ""
+        own_layout(self.restore_box).display = ""
 
     def restore(self) -> None:
         """Carry on from the board the browser kept."""
         self.load_json(self.store.stored)
-        self.restore_box.layout.display = "none"
+        own_layout(self.restore_box).display = "none"
 
     def discard(self) -> None:
         """Forget the board the browser kept."""
         self.store.clear()
-        self.restore_box.layout.display = "none"
+        own_layout(self.restore_box).display = "none"
 
     def _render(self) -> None:
         enc = self.encounter
@@ -462,7 +463,7 @@ class WeaponBuilder(w.VBox):
         tags = [] if self.improvised.value else \
             [t for t in (self.tag1.value, self.tag2.value) if t != NO_TAG]
         for field in (self.tag1, self.tag2):
-            field.layout.display = "none" if self.improvised.value else "flex"
+            own_layout(field).display = "none" if self.improvised.value else "flex"
         try:
             weapon = tsl.make_weapon(self.zone.value, tags, name=self.name.value,
                                      rarity=self.rarity.value, improvised=self.improvised.value)

@@ -21,6 +21,7 @@ from rulescore.systems.veil_and_lead.encounter import (TRACKED, EncounterHistory
 
 from .common import (DiceEntry, ErrorLine, ExplanationView, button, labelled_text, section,
                      tool_layout)
+from .lean import own_layout, shared_layout
 from .storage import BrowserStore, JsonTransfer
 
 STORE_KEY = "rulebook/veil_and_lead/count"
@@ -80,48 +81,48 @@ class CountTracker(w.VBox):
         self.history = EncounterHistory()
         self.name = labelled_text("Name", "", "e.g. Ada", width="18em", label_width="5em")
         self.pc = w.Checkbox(value=True, description="Player character", indent=False,
-                             layout=w.Layout(width="12em", margin="0 0 0 1em"))
+                             layout=shared_layout(width="12em", margin="0 0 0 1em"))
         self.quick = w.BoundedIntText(value=3, min=1, max=5, description="QUICK", style=STYLE,
-                                      layout=w.Layout(width="15em"))
+                                      layout=shared_layout(width="15em"))
         self.margin = labelled_text("Initiative margin", "", "blank = failed roll",
                                     width="22em", label_width="9em")
         self.add_button = button("Add to the Count", primary=True)
         self.who = w.Dropdown(options=[], description="Fighter", style=STYLE,
-                              layout=w.Layout(width="20em"))
+                              layout=shared_layout(width="20em"))
         self.action = w.Dropdown(options=list(vl.actions()), value="Steady Shot",
                                  description="Action", style=STYLE,
-                                 layout=w.Layout(width="22em"))
+                                 layout=shared_layout(width="22em"))
         self.weapon = w.Dropdown(options=list(vl.weapons()), value="Peacemaker",
                                  description="Weapon", style=STYLE,
-                                 layout=w.Layout(width="20em"))
+                                 layout=shared_layout(width="20em"))
         self.chosen = labelled_text("Chosen tempo", "", "only for Channel and the like",
                                     width="22em", label_width="9em")
         self.exposed_choice = w.Checkbox(value=False, description="Exposed afterwards (when "
                                          "the table decides)", indent=False,
-                                         layout=w.Layout(width="30em", margin="0 0 0 1em"))
+                                         layout=shared_layout(width="30em", margin="0 0 0 1em"))
         self.trigger = labelled_text("Hold trigger", "", "e.g. someone steps into the door",
                                      width="30em", label_width="9em")
         self.horde = w.BoundedIntText(value=0, min=0, max=10, description="Horde size",
-                                      style=STYLE, layout=w.Layout(width="15em"))
+                                      style=STYLE, layout=shared_layout(width="15em"))
         self.condition = w.Dropdown(options=list(TRACKED), value="Suppressed",
                                     description="Condition", style=STYLE,
-                                    layout=w.Layout(width="20em"))
+                                    layout=shared_layout(width="20em"))
         self.mark_button = button("Mark condition")
         self.clear_button = button("Clear condition", "Cleared by 1 Mettle, an Escape, the "
                                    "enemy gone or a change of circumstances")
         self.damage_button = button("Lose Aim (damage or new target)")
         self.casualties = w.BoundedIntText(value=1, min=0, max=10, description="Casualties",
-                                           style=STYLE, layout=w.Layout(width="15em"))
+                                           style=STYLE, layout=shared_layout(width="15em"))
         self.horde_button = button("Hit the Horde")
         self.duel_a = w.Dropdown(options=[], description="Duel: one", style=STYLE,
-                                 layout=w.Layout(width="20em"))
+                                 layout=shared_layout(width="20em"))
         self.duel_b = w.Dropdown(options=[], description="Duel: other", style=STYLE,
-                                 layout=w.Layout(width="20em"))
+                                 layout=shared_layout(width="20em"))
         wide = {"description_width": "11em"}
         self.aware_a = w.BoundedIntText(value=1, min=0, max=5, description="Awareness (one)",
-                                        style=wide, layout=w.Layout(width="17em"))
+                                        style=wide, layout=shared_layout(width="17em"))
         self.aware_b = w.BoundedIntText(value=1, min=0, max=5, description="Awareness (other)",
-                                        style=wide, layout=w.Layout(width="17em"))
+                                        style=wide, layout=shared_layout(width="17em"))
         self.duel_entry = DiceEntry("one's d8s | other's d8s, e.g. 7, 5, 2 | 8, 3", groups=2)
         self.end_button = button("End the scene", "Unused Holds are lost")
         self.tension = w.HTML()
@@ -147,7 +148,7 @@ class CountTracker(w.VBox):
         self.discard_button = button("Discard it")
         self.restore_box = w.VBox([self.restore_note,
                                    w.HBox([self.restore_button, self.discard_button])],
-                                  layout=w.Layout(display="none"))
+                                  layout=shared_layout(display="none"))
         super().__init__([
             self.store, self.restore_box,
             section("Add a fighter", w.HBox([self.name, self.pc, self.quick]),
@@ -428,20 +429,20 @@ class CountTracker(w.VBox):
         except RulesError:
             saved = None
         if saved is None or len(saved.states) < 2:
-            self.restore_box.layout.display = "none"
+            own_layout(self.restore_box).display = "none"
             return
         enc = saved.encounter
         self.restore_note.value = (
             f"<b>A saved encounter was found in this browser</b>: {len(enc.fighters)} "
             f"fighters, the Hammer at Tick {enc.hammer}, {len(saved.log) - 1} moves.")
-        self.restore_box.layout.display = ""
+        own_layout(self.restore_box).display = ""
 
     def restore(self) -> None:
         """Carry on from the fight the browser kept."""
         self.load_json(self.store.stored)
-        self.restore_box.layout.display = "none"
+        own_layout(self.restore_box).display = "none"
 
     def discard(self) -> None:
         """Forget the fight the browser kept."""
         self.store.clear()
-        self.restore_box.layout.display = "none"
+        own_layout(self.restore_box).display = "none"

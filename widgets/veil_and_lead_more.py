@@ -17,9 +17,10 @@ from rulescore.text import percent
 from rulescore.trace import step
 
 from .common import DiceEntry, ErrorLine, ExplanationView, section, tool_layout
+from .lean import shared_layout
 
 STYLE = {"description_width": "10em"}
-WIDE = w.Layout(width="22em")
+WIDE = shared_layout(width="22em")
 EXPOSURE = (("By tempo (3 or less exposes)", "by_tempo"), ("As each action prints it",
                                                            "as_printed"))
 

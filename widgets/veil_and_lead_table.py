@@ -20,6 +20,7 @@ from rulescore.text import percent
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, labelled_text,
                      section, tool_layout)
+from .lean import shared_layout
 
 WAITING = "<i>Press Roll, or type the d8s you rolled and press Use my dice.</i>"
 STYLE = {"description_width": "13em"}
@@ -35,7 +36,7 @@ def _d8s(seed: int, count: int) -> list[int]:
 
 def _number(label: str, value: int, minimum: int = 0, maximum: int = 20) -> w.BoundedIntText:
     return w.BoundedIntText(value=value, min=minimum, max=maximum, description=label,
-                            style=STYLE, layout=w.Layout(width="19em"))
+                            style=STYLE, layout=shared_layout(width="19em"))
 
 
 def _odds_rows(rows: list[tuple[str, Fraction]], head: str) -> str:
@@ -190,22 +191,22 @@ class AttackCalculator(w.VBox):
         self.defense = _number("Target's Defense", 10, 0, 30)
         self.weapon = w.Dropdown(options=list(vl.weapons()), value="Peacemaker",
                                  description="Weapon", style=STYLE,
-                                 layout=w.Layout(width="26em"))
+                                 layout=shared_layout(width="26em"))
         self.action = w.Dropdown(options=_attack_actions(), value="Steady Shot",
                                  description="Action", style=STYLE,
-                                 layout=w.Layout(width="26em"))
+                                 layout=shared_layout(width="26em"))
         self.band = w.Dropdown(options=list(vl.BANDS),
                                value="Near", description="Range band", style=STYLE,
-                               layout=w.Layout(width="26em"))
+                               layout=shared_layout(width="26em"))
         self.cover = w.Dropdown(options=list(vl.cover_names()), value="No Cover",
                                 description="Target's cover", style=STYLE,
-                                layout=w.Layout(width="26em"))
+                                layout=shared_layout(width="26em"))
         self.armour = w.Dropdown(options=list(vl.armours()), value="None",
                                  description="Target's armour", style=STYLE,
-                                 layout=w.Layout(width="26em"))
+                                 layout=shared_layout(width="26em"))
         self.aim = _number("Aim actions banked", 0, 0, 3)
         self.melee = w.Checkbox(value=False, description="Firing into a melee with allies",
-                                style=STYLE, layout=w.Layout(width="30em"))
+                                style=STYLE, layout=shared_layout(width="30em"))
         self.inputs = [self.attribute, self.skill, self.defense, self.weapon, self.action,
                        self.band, self.cover, self.armour, self.aim, self.melee]
         self.error = ErrorLine()
@@ -301,14 +302,15 @@ class DownedWalker(w.VBox):
     def __init__(self, iron: int = 1, vitality: int = 0) -> None:
         self.iron = _number("IRON", iron, 0, 10)
         self.vitality = w.IntText(value=vitality, description="Vitality now", style=STYLE,
-                                  layout=w.Layout(width="19em"))
+                                  layout=shared_layout(width="19em"))
         self.pool = _number("Healer's Medicine dice", 3, 0, 12)
         self.kit = w.Checkbox(value=False, description="Medical kit (+2)", indent=False,
-                              layout=w.Layout(width="14em", margin="0 0 0 1em"))
+                              layout=shared_layout(width="14em", margin="0 0 0 1em"))
         self.wound_roll = _number("Grievous Wound d8", 1, 1, 8)
-        self.wound_button = w.Button(description="Read the wound", layout=w.Layout(width="auto"))
+        self.wound_button = w.Button(description="Read the wound",
+                                     layout=shared_layout(width="auto"))
         self.bleed_button = w.Button(description="Start of turn: bleed 1",
-                                     layout=w.Layout(width="auto"))
+                                     layout=shared_layout(width="auto"))
         self.error = ErrorLine()
         self.status = w.HTML()
         self.odds = w.HTML()
@@ -410,12 +412,12 @@ class HordeCalculator(w.VBox):
         self.size = _number("Horde size", size, 0, 30)
         self.kind = w.Dropdown(options=[("Firing Line (ranged)", "ranged"),
                                         ("Swarm (melee)", "melee")], value="ranged",
-                               description="Kind", style=STYLE, layout=w.Layout(width="26em"))
+                               description="Kind", style=STYLE, layout=shared_layout(width="26em"))
         self.target_tn = _number("Target's TN", 11, 0, 40)
         self.margin = _number("Hit's margin", 1, 0, 40)
         self.wr = _number("Weapon's WR", 4, 0, 10)
         self.mass = w.Checkbox(value=False, description="Scatter or Blast weapon", indent=False,
-                               layout=w.Layout(width="18em", margin="0 0 0 1em"))
+                               layout=shared_layout(width="18em", margin="0 0 0 1em"))
         self.error = ErrorLine()
         self.volley = w.HTML()
         self.result = w.HTML()

@@ -17,8 +17,10 @@ script started is stopped; every wait is bounded.
 
 Definitions
 - Time to interactive (TTI): from navigation start (the page's time origin) until Voilà has
-  shown the cells and every widget output holds a rendered widget (measured in the page by a
-  MutationObserver, performance.now()). A box's children may render a moment later; the round
+  shown the cells, every cell has run and every widget output holds a rendered widget (ready.js,
+  a MutationObserver in the page, performance.now()). With Voilà's progressive rendering the
+  cells show before they run, so ready.js also waits for every cell's placeholder to go: the
+  first version did not, and made progressive rendering look 1 s faster than it is. A box's children may render a moment later; the round
   trip waits for its field (up to 30 s). A settle-time variant (last change of the widget count
   once 500 ms pass without another) made 19 of 20 loaded readers time out in one run (cause not
   pinned down; page timers in a starved chromium are a suspect), so it is not used. It includes starting the kernel and running the
@@ -74,23 +76,7 @@ GOAL_MEM = 1.5          # kernel RSS at most 1.5x the bare page's kernel, for a 
 GOAL_IDLE = 1.15        # after culling, the server's RSS within 15 % of its idle RSS, no kernel left
 
 # Runs in every page before its own scripts: records when the page became interactive.
-INIT_JS = r"""
-(() => {
-  const ready = () => {
-    const rc = document.getElementById('rendered_cells');
-    if (!rc || getComputedStyle(rc).display === 'none') return false;
-    if (document.querySelector('script[type="application/vnd.voila.cell-output+json"]')) return false;
-    const panels = document.querySelectorAll('.jp-OutputArea-output.lm-Panel');
-    if (!panels.length) return false;
-    for (const p of panels) if (!p.querySelector('.jupyter-widgets')) return false;
-    return true;
-  };
-  const obs = new MutationObserver(() => {
-    if (window.__tti === undefined && ready()) { window.__tti = performance.now(); obs.disconnect(); }
-  });
-  obs.observe(document, {subtree: true, childList: true, attributes: true});
-})();
-"""
+INIT_JS = (HERE / "ready.js").read_text()
 
 # Set a text field as typing does, and time until the tool's visible text changes.
 ROUND_TRIP_JS = r"""

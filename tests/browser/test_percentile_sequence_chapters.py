@@ -172,6 +172,7 @@ def test_healing_walker_treat_heal_keep(page: Page, book_url):
     set_value(tool.get_by_label("Character"), "Bram")
     expect(nxt).to_contain_text("Blood Loss Healing Roll (Endurance), EML 55")
     link = tool.get_by_role("link", name="Download injury record (JSON)")
+    expect(link).to_have_attribute("href", re.compile("Bram"))  # the link holds the new record
     with page.expect_download() as download:
         link.click()
     saved = open(download.value.path()).read()
