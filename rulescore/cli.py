@@ -58,15 +58,20 @@ def _book_dir() -> Path:
 
 
 def voila_env(project_dir: Path) -> dict[str, str]:
-    """Environment of the live book's Voilà: finds jupyter_book.yml and our page template.
+    """Environment of the live book's Voilà: finds jupyter_book.yml, our page template and our
+    Voilà configuration (share/jupyter/config/voila.py: chapters served without their checks).
 
     Python may write bytecode even where the caller's environment says not to: otherwise every
     chapter's kernel compiles the rules engine from source again (about 60 ms of each open).
     """
-    data = str(project_dir / "share" / "jupyter")
-    path = os.pathsep.join(p for p in (data, os.environ.get("JUPYTER_PATH", "")) if p)
+    data = project_dir / "share" / "jupyter"
+
+    def first(path: Path, var: str) -> str:
+        return os.pathsep.join(p for p in (str(path), os.environ.get(var, "")) if p)
+
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return dict(env, RULEBOOK_HOME=str(project_dir), JUPYTER_PATH=path)
+    return dict(env, RULEBOOK_HOME=str(project_dir), JUPYTER_PATH=first(data, "JUPYTER_PATH"),
+                JUPYTER_CONFIG_PATH=first(data / "config", "JUPYTER_CONFIG_PATH"))
 
 
 def voila_command(host: str, port: int, book_dir: Path) -> list[str]:

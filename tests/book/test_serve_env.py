@@ -12,6 +12,7 @@ def test_voila_env_finds_the_template_and_lets_kernels_cache_bytecode(monkeypatc
     assert "PYTHONDONTWRITEBYTECODE" not in env           # kernels keep compiled modules
     assert env["RULEBOOK_HOME"] == "/project"
     assert env["JUPYTER_PATH"].split(":") == ["/project/share/jupyter", "/elsewhere"]
+    assert env["JUPYTER_CONFIG_PATH"].split(":")[0] == "/project/share/jupyter/config"
 
 
 def test_voila_command_hides_code_errors_and_culls_idle_kernels():
