@@ -48,7 +48,7 @@ def test_tsl_ammunition_turn_order_and_weapon_name(page: Page, book_url):
     set_value(board.get_by_label("Turn order (GM's call)"), "Vela, Vela")
     board.get_by_role("button", name="Start encounter").click()
     expect(board.get_by_role("alert").first).to_be_visible()
-    weapon = page.locator(".rulebook-tsl-weapon")
+    weapon = open_tool(page, book_url, "tsl/gear", ".rulebook-tsl-weapon")
     set_value(weapon.get_by_label("Name", exact=True), "Gaff hook")
     expect(weapon).to_contain_text("Gaff hook")
 
@@ -101,7 +101,7 @@ def test_tsl_turn_board_combatant_and_ally_zone(page: Page, book_url):
 
 def test_tsl_weapon_builder_rarity_improvised_and_out_of_zone(page: Page, book_url):
     from rulescore.systems import tsl
-    tool = open_tool(page, book_url, "tsl/combat", ".rulebook-tsl-weapon")
+    tool = open_tool(page, book_url, "tsl/gear", ".rulebook-tsl-weapon")
     tool.get_by_label("Zone", exact=True).select_option("Ranged")
     tool.get_by_label("Rarity").select_option("Anomalous")
     tool.get_by_label("Out-of-zone penalty").select_option(label="−1 a zone")

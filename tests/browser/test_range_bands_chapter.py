@@ -7,11 +7,14 @@ from playwright.sync_api import Page, expect
 from rulescore.systems import range_bands as rb
 from rulescore.text import odds
 
-CHAPTER = "range_bands/combat.ipynb"
+CHAPTER = "range_bands/combat.ipynb"          # cover and shooting
+MOVEMENT = "range_bands/movement.ipynb"       # the map, moving and hiding
+CHAPTER_OF = {".rulebook-range-shot": CHAPTER, ".rulebook-range-quickload": CHAPTER,
+              ".rulebook-range-dash": MOVEMENT, ".rulebook-range-stealth": MOVEMENT}
 
 
 def _open(page: Page, book_url: str, css: str, first_label: str):
-    page.goto(f"{book_url}/{CHAPTER}")
+    page.goto(f"{book_url}/{CHAPTER_OF[css]}")
     tool = page.locator(css).first
     expect(tool.get_by_label(first_label)).to_be_visible(timeout=60_000)
     return tool
@@ -119,7 +122,7 @@ def test_rulings_page_lists_the_nd_assumption(page: Page, book_url):
 
 
 def test_range_band_pages_need_no_other_host(page: Page, book_url, external_requests):
-    for path in (CHAPTER, "range_bands/rulings.ipynb"):
+    for path in (MOVEMENT, CHAPTER, "range_bands/rulings.ipynb"):
         page.goto(f"{book_url}/{path}")
         expect(page.locator(".widget-html").first).to_be_attached(timeout=60_000)
         page.wait_for_load_state("networkidle")
@@ -176,15 +179,16 @@ def test_every_input_has_a_label(page: Page, book_url):
         ("textbox", "GM's adjustment (dice)"), ("combobox", "If it misses"),
         ("combobox", "A miss by three means"), ("textbox", "Your dice (shooting skill)"),
         *RULINGS, *ROLL_INPUTS]
+    assert _controls(page.locator(".rulebook-range-quickload")) == [
+        ("combobox", "Weapon"), ("textbox", "Normal reload (actions)"),
+        ("textbox", "Your dice (the loading skill)"), *RULINGS, *ROLL_INPUTS]
+    _open(page, book_url, ".rulebook-range-dash", "Starting band")
     dash, impassable = page.locator(".rulebook-range-dash").nth(0), \
         page.locator(".rulebook-range-dash").nth(1)
     assert _controls(dash) == [*DASH, ("checkbox", "Seriously or lethally wounded"),
                                *DASH_POOL, *RULINGS, *ROLL_INPUTS]
     assert _controls(impassable) == [*DASH, ("checkbox", "The impassable terrain gives cover"),
                                      *DASH_POOL, *RULINGS, *ROLL_INPUTS]
-    assert _controls(page.locator(".rulebook-range-quickload")) == [
-        ("combobox", "Weapon"), ("textbox", "Normal reload (actions)"),
-        ("textbox", "Your dice (the loading skill)"), *RULINGS, *ROLL_INPUTS]
     assert _controls(page.locator(".rulebook-range-stealth")) == [
         ("textbox", "Hider's Stealth dice"), ("textbox", "Bonus to your roll"),
         ("textbox", "Observer's Perception dice"), ("textbox", "Observer's bonus"),
@@ -309,7 +313,7 @@ def test_dash_every_input_roll_and_replay(page: Page, book_url):
 
 
 def test_impassable_terrain_every_input(page: Page, book_url):
-    page.goto(f"{book_url}/{CHAPTER}")
+    page.goto(f"{book_url}/{MOVEMENT}")
     tool = page.locator(".rulebook-range-dash").nth(1)
     expect(tool.get_by_label("Movement", exact=True)).to_have_value(
         "Cross impassable terrain (two actions, one band)", timeout=60_000)

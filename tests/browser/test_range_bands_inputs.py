@@ -8,7 +8,8 @@ from rulescore.text import odds
 from tests.browser.reader import open_tool, set_value
 from widgets.range_bands import ND_OPTIONS
 
-CHAPTER = "range_bands/combat"
+CHAPTER = "range_bands/combat"        # cover and shooting
+MOVEMENT = "range_bands/movement"     # the map, moving and hiding
 
 
 def test_shot_builder_every_option(page: Page, book_url):
@@ -53,7 +54,7 @@ def test_shot_builder_every_option(page: Page, book_url):
 
 
 def test_dash_and_crossing_every_option(page: Page, book_url):
-    tool = open_tool(page, book_url, CHAPTER, ".rulebook-range-dash")
+    tool = open_tool(page, book_url, MOVEMENT, ".rulebook-range-dash")
     tool.get_by_label("Direction").select_option(label="away")
     tool.get_by_label("Terrain", exact=True).select_option(index=2)
     tool.get_by_label("Seriously or lethally wounded").check()
@@ -83,7 +84,7 @@ def test_quick_load_and_stealth_every_option(page: Page, book_url):
     tool.get_by_label("Weapon", exact=True).select_option(label="firearm (Firearms, Agility)")
     load = rb.quick_load_odds("firearm", 5, 0)
     expect(tool.get_by_text(f"Chance to load faster: {odds(load.success)}")).to_be_visible()
-    hider = page.locator(".rulebook-range-stealth").first
+    hider = open_tool(page, book_url, MOVEMENT, ".rulebook-range-stealth")
     set_value(hider.get_by_label("Observer's Perception dice"), "4")
     set_value(hider.get_by_label("Observer's bonus"), "1")
     hider.get_by_label("Hider's cover").select_option(index=3)

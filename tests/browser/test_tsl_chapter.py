@@ -7,11 +7,12 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import tsl
 
-CHAPTER = "tsl/combat.ipynb"
+CHAPTER = "tsl/combat.ipynb"     # rolls, turns, attacks and Stress
+GEAR = "tsl/gear.ipynb"          # weapons, armour and gear
 
 
 def _open(page: Page, book_url: str, css: str, index: int = 0):
-    page.goto(f"{book_url}/{CHAPTER}")
+    page.goto(f"{book_url}/{GEAR if css == '.rulebook-tsl-weapon' else CHAPTER}")
     tool = page.locator(css).nth(index)
     expect(tool).to_be_visible(timeout=60_000)
     return tool
@@ -105,7 +106,7 @@ def test_weapon_builder(page: Page, book_url):
 
 
 def test_rulings_chapter_lists_assumptions(page: Page, book_url, external_requests):
-    page.goto(f"{book_url}/{CHAPTER}")
+    page.goto(f"{book_url}/{GEAR}")
     expect(page.locator(".rulebook-tsl-weapon")).to_be_visible(timeout=60_000)
     page.wait_for_load_state("networkidle")
     page.goto(f"{book_url}/tsl/rulings.ipynb")
@@ -201,7 +202,7 @@ def test_every_input_has_a_label(page: Page, book_url):
         ("button", "Re-call order"), ("combobox", "Combatant"), ("combobox", "Spend"),
         ("combobox", "Ally's zone"), ("button", "Spend"), ("button", "Next turn"),
         ("link", "Download board (JSON)"), ("button", "Upload board (JSON) (0)")]
-    assert _controls(page.locator(".rulebook-tsl-weapon")) == [
+    assert _controls(_open(page, book_url, ".rulebook-tsl-weapon")) == [
         ("textbox", "Name"), ("combobox", "Zone"), ("combobox", "First tag"),
         ("combobox", "Second tag"), ("combobox", "Rarity"), ("checkbox", "Improvised (no tags)"),
         ("combobox", "Out-of-zone penalty")]
