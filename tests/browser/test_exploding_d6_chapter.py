@@ -6,11 +6,12 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import exploding_d6 as x6
 
-CHAPTER = "exploding_d6/combat.ipynb"
+CHAPTER = "exploding_d6/combat.ipynb"    # initiative, hits, cover and wounds
+CLOSE = "exploding_d6/close.ipynb"       # close combat, special attacks and throwing
 
 
 def _tool(page: Page, book_url: str, css: str, first_label: str):
-    page.goto(f"{book_url}/{CHAPTER}")
+    page.goto(f"{book_url}/{CLOSE if css == '.rulebook-x6-throw' else CHAPTER}")
     tool = page.locator(css).first
     expect(tool.get_by_label(first_label, exact=True)).to_be_visible(timeout=60_000)
     return tool
@@ -156,7 +157,7 @@ def _roll_and_replay(tool) -> str:
 
 
 def test_every_input_has_a_label(page: Page, book_url):
-    _tool(page, book_url, ".rulebook-x6-throw", "Throw dice")
+    _tool(page, book_url, ".rulebook-x6-initiative", "Combatants")
     assert _controls(page.locator(".rulebook-x6-initiative")) == [
         ("textbox", "Combatants"), *ROLL_INPUTS]
     assert _controls(page.locator(".rulebook-x6-attack")) == [
@@ -172,7 +173,7 @@ def test_every_input_has_a_label(page: Page, book_url):
         ("combobox", "Reaction"), ("textbox", "Attacker's normal hits"),
         ("textbox", "Attacker's criticals"), ("textbox", "Your dice"),
         ("textbox", "Your minimum roll"), *ROLL_INPUTS]
-    assert _controls(page.locator(".rulebook-x6-throw")) == [
+    assert _controls(_tool(page, book_url, ".rulebook-x6-throw", "Throw dice")) == [
         ("textbox", "Throw dice"), ("textbox", "Minimum roll"), *ROLL_INPUTS,
         ("textbox", "d12 (clock)"), ("textbox", "d6 (metres)")]
 
