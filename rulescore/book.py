@@ -90,7 +90,9 @@ def find_project_dir(start: Path | None = None) -> Path:
 def load_book(project_dir: Path | None = None) -> Book:
     """Read and check ``jupyter_book.yml``."""
     root = project_dir or find_project_dir()
-    data = yaml.safe_load((root / BOOK_FILE).read_text(encoding="utf-8"))
+    # libyaml's loader where PyYAML has it: every chapter reads this file twice as it opens.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    data = yaml.load((root / BOOK_FILE).read_text(encoding="utf-8"), Loader=loader)
     for key in ("title", "author", "root", "parts"):
         if key not in data:
             raise RulesError(f"{BOOK_FILE} is missing '{key}'")
