@@ -103,13 +103,15 @@ ROUND_TRIP_JS = r"""
 })
 """
 
-# A probe for chapters without one in probes.py: the first rulebook-* tool with a text field
-# holding a whole number; alternate that number and the next. Returns [css, label, value] or null.
+# A probe for chapters without one in probes.py: the first rulebook-* tool with a text or number
+# field holding a whole number; alternate that number and the next. Returns [css, label, value]
+# or null.
 GENERIC_JS = r"""
 () => {
   for (const tool of document.querySelectorAll('[class*="rulebook-"].widget-box')) {
     const cls = [...tool.classList].find(c => c.startsWith('rulebook-'));
-    for (const input of tool.querySelectorAll('.widget-text input[type="text"]')) {
+    for (const input of tool.querySelectorAll(
+        '.widget-text input[type="text"], .widget-text input[type="number"]')) {
       const label = input.parentElement.querySelector('label');
       if (label && /^-?\d+$/.test(input.value.trim()))
         return ['.' + cls, label.textContent.trim(), input.value.trim()];
