@@ -23,7 +23,7 @@ ECHO = Probe(".bench-echo", "Echo input", ("2", "3"))
 
 CHAPTERS: dict[str, Probe] = {
     "00_dice/dice": Probe(".rulebook-dice-roller", "Target (total at least)", ("9", "8")),
-    "tsl/combat": Probe(".rulebook-tsl-attack", "T-number", ("12", "11")),
+    "tsl/attacks": Probe(".rulebook-tsl-attack", "T-number", ("12", "11")),
     "exploding_d6/combat": Probe(".rulebook-x6-attack", "Skill", ("4", "3")),
     "range_bands/combat": Probe(".rulebook-range-shot", "GM's adjustment (dice)", ("-1", "0")),
 }

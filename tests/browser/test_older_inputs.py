@@ -27,7 +27,7 @@ def test_odds_explorer_second_expression(page: Page, book_url):
 
 
 def test_tsl_ammunition_turn_order_and_weapon_name(page: Page, book_url):
-    resolver = open_tool(page, book_url, "tsl/combat", ".rulebook-tsl-attack")
+    resolver = open_tool(page, book_url, "tsl/attacks", ".rulebook-tsl-attack")
     resolver.get_by_label("Weapon zone").select_option("Ranged")
     resolver.get_by_label("Distance to target").select_option("Near")
     set_value(resolver.get_by_label("Ammunition uses left"), "x")
@@ -38,7 +38,7 @@ def test_tsl_ammunition_turn_order_and_weapon_name(page: Page, book_url):
     resolver.get_by_role("button", name="Use my dice").click()
     expect(resolver.locator(".rulebook-trace")).to_contain_text(
         "The attack spends 1 use, hit or miss: 3 → 2")
-    board = page.locator(".rulebook-tsl-turns")
+    board = open_tool(page, book_url, "tsl/combat", ".rulebook-tsl-turns")
     set_value(board.get_by_label("Turn order (GM's call)"), "Mar, Vela")
     board.get_by_role("button", name="Start encounter").click()
     expect(board.locator(".rulebook-tsl-round")).to_contain_text("Round 1: Mar is acting")
@@ -62,7 +62,7 @@ def _hit(result) -> str:
 
 def test_tsl_resolver_rulings_and_weapon_inputs(page: Page, book_url):
     from rulescore.systems import tsl
-    tool = open_tool(page, book_url, "tsl/combat", ".rulebook-tsl-attack")
+    tool = open_tool(page, book_url, "tsl/attacks", ".rulebook-tsl-attack")
     headline = tool.locator(".rulebook-headline")
     tool.get_by_label("Attacker tier").select_option("Trained")
     tool.get_by_label("Other tier shifts").select_option(label="+1")
@@ -137,7 +137,7 @@ def test_horde_and_downed_remaining_inputs(page: Page, book_url):
 
 def test_throw_minimum_roll(page: Page, book_url):
     from rulescore.systems import exploding_d6 as x6
-    tool = open_tool(page, book_url, "exploding_d6/combat", ".rulebook-x6-throw")
+    tool = open_tool(page, book_url, "exploding_d6/close", ".rulebook-x6-throw")
     set_value(tool.get_by_label("Minimum roll", exact=True), "6")
     p = x6.hit_odds(3, 6, 6, True).p_at_least(1)
     expect(tool.locator(".rulebook-headline")).to_contain_text(f"Chance to hit: {odds(p)}")

@@ -7,12 +7,15 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import tsl
 
-CHAPTER = "tsl/combat.ipynb"     # rolls, turns, attacks and Stress
+CHAPTER = "tsl/combat.ipynb"     # rolls, turns and zones
+ATTACKS = "tsl/attacks.ipynb"    # attacks, defence and Stress
 GEAR = "tsl/gear.ipynb"          # weapons, armour and gear
+CHAPTER_OF = {".rulebook-tsl-turns": CHAPTER, ".rulebook-tsl-attack": ATTACKS,
+              ".rulebook-tsl-weapon": GEAR}
 
 
 def _open(page: Page, book_url: str, css: str, index: int = 0):
-    page.goto(f"{book_url}/{GEAR if css == '.rulebook-tsl-weapon' else CHAPTER}")
+    page.goto(f"{book_url}/{CHAPTER_OF[css]}")
     tool = page.locator(css).nth(index)
     expect(tool).to_be_visible(timeout=60_000)
     return tool
@@ -197,7 +200,7 @@ def test_every_input_has_a_label(page: Page, book_url):
         *CHECKS]
     assert ("textbox", "Ammunition uses left") in _controls(static)
     assert ("combobox", "Defender tier") in _controls(page.locator(".rulebook-tsl-attack").nth(1))
-    assert _controls(page.locator(".rulebook-tsl-turns")) == [
+    assert _controls(_open(page, book_url, ".rulebook-tsl-turns")) == [
         ("textbox", "Turn order (GM's call)"), ("button", "Start encounter"),
         ("button", "Re-call order"), ("combobox", "Combatant"), ("combobox", "Spend"),
         ("combobox", "Ally's zone"), ("button", "Spend"), ("button", "Next turn"),
