@@ -1,6 +1,15 @@
 """What every browser test does as a reader: open a chapter at one tool, type into a field."""
 
+import re
+
 from playwright.sync_api import Locator, Page, expect
+
+# One line of an ARIA snapshot naming a control: "- textbox "Seed"".
+CONTROL = re.compile(r'^\s*- (textbox|combobox|checkbox|button|link)\b(?: "([^"]*)")?',
+                     re.MULTILINE)
+# The controls every DiceEntry adds to a tool, in order.
+ROLL_INPUTS = [("button", "Roll"), ("textbox", "Seed"), ("button", "Replay seed"),
+               ("textbox", "My dice"), ("button", "Use my dice")]
 
 
 def open_tool(page: Page, book_url: str, chapter: str, css: str) -> Locator:
@@ -16,3 +25,8 @@ def set_value(field: Locator, text: str) -> None:
     """Type into a field and commit it, as a reader pressing Enter would."""
     field.fill(text)
     field.press("Enter")
+
+
+def controls(tool: Locator) -> list[tuple[str, str]]:
+    """The tool's visible controls as a screen reader lists them: (role, accessible name)."""
+    return [(role, name) for role, name in CONTROL.findall(tool.aria_snapshot())]

@@ -5,6 +5,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from rulescore.dice import parse
+from tests.browser.reader import controls, set_value
 
 
 def _open_roller(page: Page, book_url: str):
@@ -12,11 +13,6 @@ def _open_roller(page: Page, book_url: str):
     roller = page.locator(".rulebook-dice-roller").first
     expect(roller.get_by_label("Dice expression")).to_be_visible(timeout=60_000)
     return roller
-
-
-def _set(field, text: str) -> None:
-    field.fill(text)
-    field.press("Enter")
 
 
 def _total(roller) -> int:
@@ -34,8 +30,8 @@ def test_landing_page_links_the_dice_chapter(page: Page, book_url):
 
 def test_roll_with_seed_and_replay(page: Page, book_url):
     roller = _open_roller(page, book_url)
-    _set(roller.get_by_label("Dice expression"), "3d6+2")
-    _set(roller.get_by_label("Target (total at least)"), "12")
+    set_value(roller.get_by_label("Dice expression"), "3d6+2")
+    set_value(roller.get_by_label("Target (total at least)"), "12")
     expect(roller.get_by_text("Chance of 12 or more: 5/8 (62.50%)")).to_be_visible()
 
     roller.get_by_role("button", name="Roll", exact=True).click()
@@ -58,7 +54,7 @@ def test_roll_with_seed_and_replay(page: Page, book_url):
 
 def test_type_my_dice(page: Page, book_url):
     roller = _open_roller(page, book_url)
-    _set(roller.get_by_label("Dice expression"), "3d6+2")
+    set_value(roller.get_by_label("Dice expression"), "3d6+2")
     roller.get_by_label("My dice").fill("1, 2, 3")
     roller.get_by_role("button", name="Use my dice").click()
     expect(roller.locator(".rulebook-total")).to_contain_text("Total 8")
@@ -71,10 +67,10 @@ def test_type_my_dice(page: Page, book_url):
 
 def test_bad_notation_says_where(page: Page, book_url):
     roller = _open_roller(page, book_url)
-    _set(roller.get_by_label("Dice expression"), "3d6x")
+    set_value(roller.get_by_label("Dice expression"), "3d6x")
     expect(roller.get_by_role("alert")).to_contain_text(
         "column 4 of '3d6x': unexpected 'x'")
-    _set(roller.get_by_label("Dice expression"), "2d6")
+    set_value(roller.get_by_label("Dice expression"), "2d6")
     expect(roller.get_by_role("alert")).to_have_count(0)
 
 
@@ -82,7 +78,7 @@ def test_odds_explorer_compares(page: Page, book_url):
     page.goto(f"{book_url}/00_dice/dice.ipynb")
     explorer = page.locator(".rulebook-odds-explorer")
     expect(explorer.get_by_label("First expression")).to_be_visible(timeout=60_000)
-    _set(explorer.get_by_label("Target (total at least)"), "15")
+    set_value(explorer.get_by_label("Target (total at least)"), "15")
     expect(explorer.locator(".rulebook-compare")).to_contain_text("5/54 (9.26%)")
 
 
@@ -101,30 +97,23 @@ DICE_ROLLER_INPUTS = [("textbox", "Dice expression"), ("textbox", "Target (total
                       ("textbox", "My dice"), ("button", "Use my dice")]
 PERCENTILE_INPUTS = [("textbox", "Tens die (00–90)"), ("textbox", "Ones die (0–9)"),
                      ("button", "Use tens and ones")]
-CONTROL = re.compile(r'^\s*- (textbox|combobox|checkbox|button|link)\b(?: "([^"]*)")?',
-                     re.MULTILINE)
-
-
-def _controls(tool) -> list[tuple[str, str]]:
-    """The tool's controls as a screen reader lists them: (role, accessible name)."""
-    return [(role, name) for role, name in CONTROL.findall(tool.aria_snapshot())]
 
 
 def test_every_input_has_a_label(page: Page, book_url):
     page.goto(f"{book_url}/00_dice/dice.ipynb")
     rollers = page.locator(".rulebook-dice-roller")
     expect(rollers.nth(1).get_by_label("Tens die (00–90)")).to_be_visible(timeout=60_000)
-    assert _controls(rollers.nth(0)) == DICE_ROLLER_INPUTS
-    assert _controls(rollers.nth(1)) == DICE_ROLLER_INPUTS + PERCENTILE_INPUTS
-    assert _controls(page.locator(".rulebook-odds-explorer")) == [
+    assert controls(rollers.nth(0)) == DICE_ROLLER_INPUTS
+    assert controls(rollers.nth(1)) == DICE_ROLLER_INPUTS + PERCENTILE_INPUTS
+    assert controls(page.locator(".rulebook-odds-explorer")) == [
         ("textbox", "First expression"), ("textbox", "Second expression"),
         ("textbox", "Target (total at least)")]
 
 
 def test_roller_own_dice_result_and_explanation(page: Page, book_url):
     roller = _open_roller(page, book_url)
-    _set(roller.get_by_label("Dice expression"), "4d6dl1")
-    _set(roller.get_by_label("Target (total at least)"), "")
+    set_value(roller.get_by_label("Dice expression"), "4d6dl1")
+    set_value(roller.get_by_label("Target (total at least)"), "")
     expect(roller.get_by_text("Average total 12.2, from 3 to 18")).to_be_visible()
     expect(roller.get_by_role("img", name="Chart of the odds of each total")).to_be_visible()
     roller.get_by_label("My dice").fill("1, 3, 4, 6")
@@ -135,7 +124,7 @@ def test_roller_own_dice_result_and_explanation(page: Page, book_url):
     expect(steps.filter(has_text="dl1: kept 3, 4, 6; dropped 1")).to_contain_text(
         "[dice §Keep and drop]")
     expect(steps.filter(has_text="Read the dice you typed: 4d6dl1")).to_be_visible()
-    _set(roller.get_by_label("Target (total at least)"), "14")
+    set_value(roller.get_by_label("Target (total at least)"), "14")
     expect(roller.get_by_text("Chance of 14 or more:")).to_be_visible()
     roller.get_by_role("button", name="Use my dice").click()
     expect(roller.locator(".rulebook-total")).to_have_text("Total 13 — failure against 14")
@@ -143,17 +132,17 @@ def test_roller_own_dice_result_and_explanation(page: Page, book_url):
 
 def test_roller_bad_target_seed_and_expression_in_place(page: Page, book_url):
     roller = _open_roller(page, book_url)
-    _set(roller.get_by_label("Target (total at least)"), "lots")
+    set_value(roller.get_by_label("Target (total at least)"), "lots")
     expect(roller.get_by_role("alert")).to_have_text(
         "⚠ Target must be a whole number, got 'lots'")
-    _set(roller.get_by_label("Target (total at least)"), "8")
+    set_value(roller.get_by_label("Target (total at least)"), "8")
     expect(roller.get_by_role("alert")).to_have_count(0)
 
     roller.get_by_label("Seed", exact=True).fill("abc")
     roller.get_by_role("button", name="Replay seed").click()
     expect(roller.get_by_role("alert")).to_contain_text("Seed must be a whole number, got 'abc'")
 
-    _set(roller.get_by_label("Dice expression"), "2d6+")
+    set_value(roller.get_by_label("Dice expression"), "2d6+")
     expect(roller.get_by_role("alert").first).to_contain_text(
         "column 5 of '2d6+': the expression ends too early")
     roller.get_by_role("button", name="Roll", exact=True).click()
@@ -167,7 +156,7 @@ def test_percentile_roller_tens_ones_seed_and_replay(page: Page, book_url):
     tens = roller.get_by_label("Tens die (00–90)")
     expect(tens).to_be_visible(timeout=60_000)
     expect(roller.get_by_label("Dice expression")).to_have_value("d%")
-    _set(roller.get_by_label("Target (total at least)"), "50")
+    set_value(roller.get_by_label("Target (total at least)"), "50")
     expect(roller.get_by_text("Chance of 50 or more: 51/100 (51.00%)")).to_be_visible()
 
     tens.fill("70")
@@ -210,29 +199,29 @@ def test_odds_explorer_every_field_and_errors(page: Page, book_url):
     expect(first).to_be_visible(timeout=60_000)
     expect(explorer.get_by_role("row", name=re.compile(r"^4d6kh3 "))).to_contain_text(
         "799/1296 (61.65%)")
-    _set(explorer.get_by_label("Second expression"), "")
+    set_value(explorer.get_by_label("Second expression"), "")
     expect(explorer.get_by_role("row", name=re.compile(r"^4d6kh3 "))).to_have_count(0)
     expect(explorer.get_by_role("row", name=re.compile(r"^3d6 "))).to_contain_text("3/8 (37.50%)")
 
-    _set(first, "2d6")
-    _set(explorer.get_by_label("Second expression"), "1d12")
-    _set(explorer.get_by_label("Target (total at least)"), "7")
+    set_value(first, "2d6")
+    set_value(explorer.get_by_label("Second expression"), "1d12")
+    set_value(explorer.get_by_label("Target (total at least)"), "7")
     expect(explorer.get_by_role("columnheader", name="Chance of 7 or more")).to_be_visible()
     expect(explorer.get_by_role("row", name=re.compile(r"^2d6 "))).to_contain_text(
         "7/12 (58.33%)")
     expect(explorer.get_by_role("row", name=re.compile(r"^1d12 "))).to_contain_text(
         "1/2 (50.00%)")
 
-    _set(first, "2x6")
+    set_value(first, "2x6")
     expect(explorer.get_by_role("alert")).to_contain_text("column 2 of '2x6': unexpected 'x'")
     expect(explorer.get_by_role("row")).to_have_count(0)
-    _set(first, "")
-    _set(explorer.get_by_label("Second expression"), "")
+    set_value(first, "")
+    set_value(explorer.get_by_label("Second expression"), "")
     expect(explorer.get_by_role("alert")).to_contain_text(
         "First expression is empty: type dice such as 3d6")
-    _set(first, "3d6")
-    _set(explorer.get_by_label("Target (total at least)"), "x")
+    set_value(first, "3d6")
+    set_value(explorer.get_by_label("Target (total at least)"), "x")
     expect(explorer.get_by_role("alert")).to_contain_text("Target must be a whole number, got 'x'")
-    _set(explorer.get_by_label("Target (total at least)"), "12")
+    set_value(explorer.get_by_label("Target (total at least)"), "12")
     expect(explorer.get_by_role("alert")).to_have_count(0)
     expect(page.get_by_text("Traceback")).to_have_count(0)

@@ -5,6 +5,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import exploding_d6 as x6
+from tests.browser.reader import controls, ROLL_INPUTS, set_value
 
 CHAPTER = "exploding_d6/combat.ipynb"    # initiative, hits, cover and wounds
 CLOSE = "exploding_d6/close.ipynb"       # close combat, special attacks and throwing
@@ -121,21 +122,6 @@ def test_rulings_chapter_lists_assumptions(page: Page, book_url, external_reques
 
 # -- every input of every tool in the chapter ---------------------------------------------------
 
-CONTROL = re.compile(r'^\s*- (textbox|combobox|checkbox|button|link)\b(?: "([^"]*)")?',
-                     re.MULTILINE)
-ROLL_INPUTS = [("button", "Roll"), ("textbox", "Seed"), ("button", "Replay seed"),
-               ("textbox", "My dice"), ("button", "Use my dice")]
-
-
-def _controls(tool) -> list[tuple[str, str]]:
-    """The tool's visible controls as a screen reader lists them: (role, accessible name)."""
-    return [(role, name) for role, name in CONTROL.findall(tool.aria_snapshot())]
-
-
-def _set(field, text: str) -> None:
-    field.fill(text)
-    field.press("Enter")
-
 
 def _roll_and_replay(tool) -> str:
     """Roll with a fresh seed, roll again, replay the first seed: the same result and steps."""
@@ -158,9 +144,9 @@ def _roll_and_replay(tool) -> str:
 
 def test_every_input_has_a_label(page: Page, book_url):
     _tool(page, book_url, ".rulebook-x6-initiative", "Combatants")
-    assert _controls(page.locator(".rulebook-x6-initiative")) == [
+    assert controls(page.locator(".rulebook-x6-initiative")) == [
         ("textbox", "Combatants"), *ROLL_INPUTS]
-    assert _controls(page.locator(".rulebook-x6-attack")) == [
+    assert controls(page.locator(".rulebook-x6-attack")) == [
         ("textbox", "Skill"), ("textbox", "Weapon dice"), ("combobox", "Attack mode"),
         ("textbox", "Attack in a row"), ("textbox", "Recoil compensation"),
         ("textbox", "Aim actions"), ("textbox", "Perception"), ("combobox", "Target's cover"),
@@ -169,11 +155,11 @@ def test_every_input_has_a_label(page: Page, book_url):
         ("checkbox", "Walking (+1 min. roll)"), ("checkbox", "Weapon supported (−1)"),
         ("button", "Next attack this round"), ("button", "New round"), *ROLL_INPUTS,
         ("textbox", "Cover dice")]
-    assert _controls(page.locator(".rulebook-x6-reaction")) == [
+    assert controls(page.locator(".rulebook-x6-reaction")) == [
         ("combobox", "Reaction"), ("textbox", "Attacker's normal hits"),
         ("textbox", "Attacker's criticals"), ("textbox", "Your dice"),
         ("textbox", "Your minimum roll"), *ROLL_INPUTS]
-    assert _controls(_tool(page, book_url, ".rulebook-x6-throw", "Throw dice")) == [
+    assert controls(_tool(page, book_url, ".rulebook-x6-throw", "Throw dice")) == [
         ("textbox", "Throw dice"), ("textbox", "Minimum roll"), *ROLL_INPUTS,
         ("textbox", "d12 (clock)"), ("textbox", "d6 (metres)")]
 
@@ -181,18 +167,18 @@ def test_every_input_has_a_label(page: Page, book_url):
 def test_initiative_bad_combatants_and_dice_in_place(page: Page, book_url):
     tool = _tool(page, book_url, ".rulebook-x6-initiative", "Combatants")
     field = tool.get_by_label("Combatants", exact=True)
-    _set(field, "Rogue 13 3")
+    set_value(field, "Rogue 13 3")
     expect(tool.get_by_role("alert")).to_have_text(
         "⚠ Quickness of Rogue must be from 1 to 12, got 13")
-    _set(field, "Rogue x 3")
+    set_value(field, "Rogue x 3")
     expect(tool.get_by_role("alert")).to_have_text(
         "⚠ Quickness of Rogue must be a whole number, got 'x'")
-    _set(field, " ; ")
+    set_value(field, " ; ")
     expect(tool.get_by_role("alert")).to_have_text(
         "⚠ Combatants is empty: type e.g. Rogue 4 3; Robber 3 2")
     tool.get_by_role("button", name="Roll", exact=True).click()
     expect(tool.get_by_role("alert").last).to_have_text("⚠ Fix the combatants first.")
-    _set(field, "Rogue 2 3; Robber 1 2")
+    set_value(field, "Rogue 2 3; Robber 1 2")
     expect(tool.get_by_text("Robber: 1 dice, 4.2 on average")).to_be_visible()
     _type_dice(tool, "4, 5, 9")
     expect(tool.get_by_role("alert")).to_have_text(
@@ -213,30 +199,30 @@ def test_attack_pipeline_every_setup_input(page: Page, book_url):
     tool = _tool(page, book_url, ".rulebook-x6-attack", "Skill")
     setup = tool.locator(".rulebook-x6-setup")
     expect(setup).to_have_text("Roll 5 dice: hit on 5+, critical on 11+.")
-    _set(tool.get_by_label("Skill", exact=True), "4")
+    set_value(tool.get_by_label("Skill", exact=True), "4")
     expect(setup).to_have_text("Roll 6 dice: hit on 5+, critical on 11+.")
-    _set(tool.get_by_label("Weapon dice"), "3")
+    set_value(tool.get_by_label("Weapon dice"), "3")
     expect(setup).to_have_text("Roll 7 dice: hit on 5+, critical on 11+.")
     tool.get_by_label("Attack mode").select_option(label="Burst")
     expect(setup).to_have_text("Roll 9 dice: hit on 5+, no criticals (burst).")
     tool.get_by_label("Attack mode").select_option(label="Hand-to-hand")
-    _set(tool.get_by_label("Skill", exact=True), "3")
-    _set(tool.get_by_label("Weapon dice"), "2")
+    set_value(tool.get_by_label("Skill", exact=True), "3")
+    set_value(tool.get_by_label("Weapon dice"), "2")
     expect(setup).to_have_text("Roll 5 dice: hit on 5+, critical on 11+.")
     tool.get_by_label("Attack mode").select_option(label="Single shot")
-    _set(tool.get_by_label("Attack in a row"), "2")
+    set_value(tool.get_by_label("Attack in a row"), "2")
     expect(setup).to_have_text("Roll 5 dice: hit on 7+, critical on 13+.")
-    _set(tool.get_by_label("Recoil compensation"), "1")
+    set_value(tool.get_by_label("Recoil compensation"), "1")
     expect(setup).to_have_text("Roll 5 dice: hit on 6+, critical on 12+.")
     tool.get_by_role("button", name="New round").click()
     expect(tool.get_by_label("Attack in a row")).to_have_value("1")
-    _set(tool.get_by_label("Recoil compensation"), "0")
-    _set(tool.get_by_label("Aim actions"), "1")
+    set_value(tool.get_by_label("Recoil compensation"), "0")
+    set_value(tool.get_by_label("Aim actions"), "1")
     expect(setup).to_have_text("Roll 5 dice: hit on 5+, critical on 9+.")
-    _set(tool.get_by_label("Perception", exact=True), "1")
+    set_value(tool.get_by_label("Perception", exact=True), "1")
     expect(setup).to_have_text("Roll 5 dice: hit on 5+, critical on 10+.")
-    _set(tool.get_by_label("Aim actions"), "0")
-    _set(tool.get_by_label("Perception", exact=True), "3")
+    set_value(tool.get_by_label("Aim actions"), "0")
+    set_value(tool.get_by_label("Perception", exact=True), "3")
     tool.get_by_label("Walking (+1 min. roll)").check()
     expect(setup).to_have_text("Roll 5 dice: hit on 6+, critical on 11+.")
     tool.get_by_label("Walking (+1 min. roll)").uncheck()
@@ -255,14 +241,14 @@ def test_attack_pipeline_every_setup_input(page: Page, book_url):
     expect(wounds).to_contain_text("at least one wound 21.47%; 0.27 wounds on average")
     tool.get_by_label("Target's cover").select_option(label="No cover")
     expect(wounds).to_contain_text("at least one wound 36.47%; 0.49 wounds on average")
-    _set(tool.get_by_label("Protection pool"), "0")
+    set_value(tool.get_by_label("Protection pool"), "0")
     expect(wounds).to_contain_text("at least one wound 86.77%; 1.72 wounds on average")
-    _set(tool.get_by_label("Wounds a hit"), "2")
+    set_value(tool.get_by_label("Wounds a hit"), "2")
     expect(wounds).to_contain_text("at least one wound 86.77%; 3.39 wounds on average")
-    _set(tool.get_by_label("Of it against crits"), "1")
+    set_value(tool.get_by_label("Of it against crits"), "1")
     expect(tool.get_by_role("alert")).to_have_text("⚠ critical_pool must be from 0 to 0, got 1")
-    _set(tool.get_by_label("Protection pool"), "3")
-    _set(tool.get_by_label("Wounds a hit"), "1")
+    set_value(tool.get_by_label("Protection pool"), "3")
+    set_value(tool.get_by_label("Wounds a hit"), "1")
     tool.get_by_label("Target's cover").select_option(label="5+ half hidden / shield")
     expect(wounds).to_contain_text("at least one wound 2.13%; 0.02 wounds on average")
     tool.get_by_label("Cover dice").fill("2, 6, 1")
@@ -277,9 +263,9 @@ def test_attack_pipeline_every_setup_input(page: Page, book_url):
                                                      "got 'x'")]:
         field = tool.get_by_label(label, exact=True)
         good = field.input_value()
-        _set(field, bad)
+        set_value(field, bad)
         expect(tool.get_by_role("alert")).to_have_text(f"⚠ {message}")
-        _set(field, good)
+        set_value(field, good)
         expect(tool.get_by_role("alert")).to_have_count(0)
     _type_dice(tool, "4, 5")
     expect(tool.get_by_role("alert")).to_have_text("⚠ My dice must hold 5 dice (as chains), got 2")
@@ -301,11 +287,11 @@ def test_reaction_helper_every_input(page: Page, book_url):
     tool.get_by_label("Reaction").select_option(label="Dodge")
     expect(tool.get_by_text(re.compile("^Roll your Dodge value in exploding d6"))).to_be_visible()
     expect(headline).to_have_text("Chance that nothing gets through: 756095/1679616 (45.02%)")
-    _set(tool.get_by_label("Attacker's normal hits"), "1")
+    set_value(tool.get_by_label("Attacker's normal hits"), "1")
     expect(headline).to_contain_text("671/1296 (51.77%)")
-    _set(tool.get_by_label("Your dice", exact=True), "2")
+    set_value(tool.get_by_label("Your dice", exact=True), "2")
     expect(headline).to_contain_text("11/36 (30.56%)")
-    _set(tool.get_by_label("Your minimum roll"), "4")
+    set_value(tool.get_by_label("Your minimum roll"), "4")
     expect(headline).to_contain_text("5/9 (55.56%)")
     _type_dice(tool, "6, 1, 4")
     expect(tool.locator(".rulebook-total")).to_have_text("Hits left 0 (0 critical)")
@@ -315,19 +301,19 @@ def test_reaction_helper_every_input(page: Page, book_url):
     _roll_and_replay(tool)
 
     tool.get_by_label("Reaction").select_option(label="Parry")
-    _set(tool.get_by_label("Attacker's normal hits"), "3")
-    _set(tool.get_by_label("Attacker's criticals"), "1")
-    _set(tool.get_by_label("Your dice", exact=True), "3")
-    _set(tool.get_by_label("Your minimum roll"), "5")
+    set_value(tool.get_by_label("Attacker's normal hits"), "3")
+    set_value(tool.get_by_label("Attacker's criticals"), "1")
+    set_value(tool.get_by_label("Your dice", exact=True), "3")
+    set_value(tool.get_by_label("Your minimum roll"), "5")
     expect(headline).to_have_text("Chance that nothing gets through: 0 (0.00%)")
     _type_dice(tool, "5, 6, 5, 2")
     expect(tool.locator(".rulebook-total")).to_have_text("Hits left 2 (1 critical)")
     expect(tool.locator(".rulebook-trace")).to_be_visible()
-    _set(tool.get_by_label("Attacker's criticals"), "x")
+    set_value(tool.get_by_label("Attacker's criticals"), "x")
     expect(tool.get_by_role("alert")).to_have_text(
         "⚠ Attacker's criticals must be a whole number, got 'x'")
-    _set(tool.get_by_label("Attacker's criticals"), "0")
-    _set(tool.get_by_label("Your minimum roll"), "0")
+    set_value(tool.get_by_label("Attacker's criticals"), "0")
+    set_value(tool.get_by_label("Your minimum roll"), "0")
     expect(tool.get_by_role("alert")).to_have_text("⚠ Your minimum roll must be 1 or more, got 0")
     expect(page.get_by_text("Traceback")).to_have_count(0)
 
@@ -335,9 +321,9 @@ def test_reaction_helper_every_input(page: Page, book_url):
 def test_throw_every_input_seed_and_errors(page: Page, book_url):
     tool = _tool(page, book_url, ".rulebook-x6-throw", "Throw dice")
     headline = tool.locator(".rulebook-headline")
-    _set(tool.get_by_label("Throw dice"), "2")
+    set_value(tool.get_by_label("Throw dice"), "2")
     expect(headline).to_have_text("Chance to hit: 5/9 (55.56%)")
-    _set(tool.get_by_label("Minimum roll"), "4")
+    set_value(tool.get_by_label("Minimum roll"), "4")
     expect(headline).to_have_text("Chance to hit: 3/4 (75.00%)")
     tool.get_by_label("d12 (clock)").fill("12")
     tool.get_by_label("d6 (metres)").fill("6")
@@ -360,9 +346,9 @@ def test_throw_every_input_seed_and_errors(page: Page, book_url):
     expect(tool.get_by_label("d12 (clock)")).to_have_value(re.compile(r"^\d+$"))
     expect(tool.get_by_label("d6 (metres)")).to_have_value(re.compile(r"^[1-6]$"))
 
-    _set(tool.get_by_label("Minimum roll"), "0")
+    set_value(tool.get_by_label("Minimum roll"), "0")
     expect(tool.get_by_role("alert")).to_have_text("⚠ Minimum roll must be 1 or more, got 0")
-    _set(tool.get_by_label("Minimum roll"), "5")
-    _set(tool.get_by_label("Throw dice"), "x")
+    set_value(tool.get_by_label("Minimum roll"), "5")
+    set_value(tool.get_by_label("Throw dice"), "x")
     expect(tool.get_by_role("alert")).to_have_text("⚠ Throw dice must be a whole number, got 'x'")
     expect(page.get_by_text("Traceback")).to_have_count(0)

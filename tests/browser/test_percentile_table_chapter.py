@@ -7,6 +7,7 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import percentile as pc
 from rulescore.text import percent
+from tests.browser.reader import set_value
 
 CHAPTER = "percentile/table.ipynb"
 
@@ -18,16 +19,11 @@ def _open(page: Page, book_url: str, css: str):
     return tool
 
 
-def _set(field, text: str) -> None:
-    field.fill(text)
-    field.press("Enter")
-
-
 def test_test_roller(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-pc-test")
     odds = tool.locator(".rulebook-odds")
     expect(odds.get_by_role("row", name="Critical Success (CS) 13.00% 13/100")).to_be_visible()
-    _set(tool.get_by_label("EML"), "40")
+    set_value(tool.get_by_label("EML"), "40")
     expect(odds.get_by_role("row", name="Critical Success (CS) 8.00% 2/25")).to_be_visible()
     tool.get_by_role("button", name="Roll", exact=True).click()
     expect(tool.get_by_label("Seed")).not_to_have_value("")
@@ -64,14 +60,14 @@ def test_melee_exchange(page: Page, book_url):
     p = pc.melee_outcome_distribution(70, "Block", 60)[("strike", 2)]
     expect(tool.locator(".rulebook-odds").get_by_role(
         "row", name=f"The attacker strikes, 2 stars {percent(p)} {p}")).to_be_visible()
-    _set(tool.get_by_label("Attacker's ML"), "60")
+    set_value(tool.get_by_label("Attacker's ML"), "60")
     tool.get_by_label("My dice").fill("35, 71")
     tool.get_by_role("button", name="Use my dice").click()
     result = tool.locator(".rulebook-pc-result")
     expect(result).to_contain_text("Rolls 35, 71 (attacker CS, defender F): the attacker strikes, "
                                    "2 victory stars")
     tool.get_by_label("Defence").select_option("Counterstrike")
-    _set(tool.get_by_label("Defender's ML"), "60")
+    set_value(tool.get_by_label("Defender's ML"), "60")
     tool.get_by_label("My dice").fill("36, 51")
     tool.get_by_role("button", name="Use my dice").click()
     expect(result).to_contain_text("the attacker strikes, 1 victory star")
@@ -88,13 +84,13 @@ def test_melee_exchange(page: Page, book_url):
 
 def test_blow_walker(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-pc-blow")
-    _set(tool.get_by_label("Aimed zone (ZN)"), "4")
-    _set(tool.get_by_label("Impact modifier"), "4")
-    _set(tool.get_by_label("Armour value there"), "4")
+    set_value(tool.get_by_label("Aimed zone (ZN)"), "4")
+    set_value(tool.get_by_label("Impact modifier"), "4")
+    set_value(tool.get_by_label("Armour value there"), "4")
     tool.get_by_label("Aspect").select_option(label="Edge (E)")
     tool.get_by_label("Impact die").select_option("d10")
     tool.get_by_label("Zone Die").select_option("d6")
-    _set(tool.get_by_label("Shock EML"), "65")
+    set_value(tool.get_by_label("Shock EML"), "65")
     p = pc.injury_level_distribution(10, 4, 4, aspect="E")["S2"]
     expect(tool.locator(".rulebook-odds").nth(1).get_by_role(
         "row", name=f"S2 {percent(p)} {p}")).to_be_visible()
@@ -118,19 +114,19 @@ def test_blow_walker(page: Page, book_url):
 def test_melee_modifiers_and_advantages(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-pc-melee")
     emls = tool.locator(".rulebook-pc-emls")
-    _set(tool.get_by_label("Attacker's ML"), "60")
-    _set(tool.get_by_label("Defender's ML"), "60")
+    set_value(tool.get_by_label("Attacker's ML"), "60")
+    set_value(tool.get_by_label("Defender's ML"), "60")
     tool.get_by_label("Attacker aims at a non-default zone").check()
-    _set(tool.get_by_label("Defender's reach"), "5")
-    _set(tool.get_by_label("Foes on the defender"), "2")
-    _set(tool.get_by_label("Attacker's weapon heft"), "12")
-    _set(tool.get_by_label("Attacker's Strength"), "10")
-    _set(tool.get_by_label("Attacker's trauma"), "5")
+    set_value(tool.get_by_label("Defender's reach"), "5")
+    set_value(tool.get_by_label("Foes on the defender"), "2")
+    set_value(tool.get_by_label("Attacker's weapon heft"), "12")
+    set_value(tool.get_by_label("Attacker's Strength"), "10")
+    set_value(tool.get_by_label("Attacker's trauma"), "5")
     tool.get_by_label("Defender prone").check()
     expect(emls).to_contain_text("The attacker tests at EML 25, the defender's Block at EML 30")
     for label in ("Attacker's reach", "Defender's weapon heft", "Defender's Strength",
                   "Defender's trauma"):
-        _set(tool.get_by_label(label), "3")
+        set_value(tool.get_by_label(label), "3")
     for label in ("Attacker thrusts", "Defender thrusts", "Attacker prone", "In Close"):
         tool.get_by_label(label).check()
     told = pc.declare_melee(60, pc.Weapon("a", reach=3, thrust=True, heft=12), "Block",

@@ -6,6 +6,7 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import range_bands as rb
 from rulescore.text import odds
+from tests.browser.reader import controls, ROLL_INPUTS, set_value
 
 CHAPTER = "range_bands/combat.ipynb"          # cover and shooting
 MOVEMENT = "range_bands/movement.ipynb"       # the map, moving and hiding
@@ -18,11 +19,6 @@ def _open(page: Page, book_url: str, css: str, first_label: str):
     tool = page.locator(css).first
     expect(tool.get_by_label(first_label)).to_be_visible(timeout=60_000)
     return tool
-
-
-def _set(field, text: str) -> None:
-    field.fill(text)
-    field.press("Enter")
 
 
 def test_shot_builder_difficulty_picture_and_odds(page: Page, book_url):
@@ -65,7 +61,7 @@ def test_shot_roll_with_seed_and_replay(page: Page, book_url):
 
 def test_shot_my_dice_and_errors(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-range-shot", "Target's band")
-    _set(tool.get_by_label("Your dice (shooting skill)"), "2")
+    set_value(tool.get_by_label("Your dice (shooting skill)"), "2")
     expect(tool).to_contain_text("Roll 8 six-sided dice: 2 for your dice, then 6 for the "
                                  "difficulty's dice")
     tool.get_by_label("My dice").fill("6, 6, 1, 1, 1, 1, 1, 1")
@@ -77,9 +73,9 @@ def test_shot_my_dice_and_errors(page: Page, book_url):
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.get_by_role("alert")).to_contain_text(
         "dice: type 8 d6 (2 for the character, then 6 for the difficulty), got 2")
-    _set(tool.get_by_label("Your dice (shooting skill)"), "0")
+    set_value(tool.get_by_label("Your dice (shooting skill)"), "0")
     expect(tool.get_by_role("alert").first).to_contain_text("skill_pool must be from 1 to 30, got 0")
-    _set(tool.get_by_label("Your dice (shooting skill)"), "3")
+    set_value(tool.get_by_label("Your dice (shooting skill)"), "3")
     expect(tool.get_by_role("alert")).to_have_count(0)
 
 
@@ -87,7 +83,7 @@ def test_dash_helper_typed_dice(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-range-dash", "Starting band")
     expect(tool).to_contain_text(
         f"Chance of the full move: {odds(rb.terrain_odds('dash', 'hard', 4).outcomes['full move'])}")
-    _set(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), "2")
+    set_value(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), "2")
     tool.get_by_label("My dice").fill("5, 5, 3, 3, 3, 3")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-total")).to_contain_text("Moved 1 band: now at close (2 actions)")
@@ -99,7 +95,7 @@ def test_quick_loading_typed_dice(page: Page, book_url):
     tool.get_by_label("My dice").fill("4, 4, 3, 3, 3, 3, 3, 3")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-total")).to_contain_text("Loaded in 2 actions (success)")
-    _set(tool.get_by_label("Normal reload (actions)"), "soon")
+    set_value(tool.get_by_label("Normal reload (actions)"), "soon")
     expect(tool.get_by_role("alert")).to_contain_text(
         "Normal reload must be a whole number, got 'soon'")
 
@@ -131,21 +127,12 @@ def test_range_band_pages_need_no_other_host(page: Page, book_url, external_requ
 
 # -- every input of every tool in the chapter ---------------------------------------------------
 
-CONTROL = re.compile(r'^\s*- (textbox|combobox|checkbox|button|link)\b(?: "([^"]*)")?',
-                     re.MULTILINE)
-ROLL_INPUTS = [("button", "Roll"), ("textbox", "Seed"), ("button", "Replay seed"),
-               ("textbox", "My dice"), ("button", "Use my dice")]
 RULINGS = [("textbox", "Bonus to your roll"), ("combobox", "How nD is rolled"),
            ("textbox", "Critical at a margin of ±")]
 DASH = [("combobox", "Movement"), ("combobox", "Starting band"), ("combobox", "Direction"),
         ("combobox", "Terrain")]
 DASH_POOL = [("textbox", "Your dice (Acrobatics, Athletics or Swimming)")]
 HARD = "Hard: 4D — jagged cliffs, deep water, deep bogs, barricades and obstacles"
-
-
-def _controls(tool) -> list[tuple[str, str]]:
-    """The tool's visible controls as a screen reader lists them: (role, accessible name)."""
-    return [(role, name) for role, name in CONTROL.findall(tool.aria_snapshot())]
 
 
 def _roll_and_replay(tool) -> str:
@@ -169,7 +156,7 @@ def _roll_and_replay(tool) -> str:
 
 def test_every_input_has_a_label(page: Page, book_url):
     shot = _open(page, book_url, ".rulebook-range-shot", "Target's band")
-    assert _controls(shot) == [
+    assert controls(shot) == [
         ("combobox", "Target's band"), ("combobox", "Optimal band"),
         ("combobox", "Second optimal band"), ("combobox", "Target's cover"),
         ("combobox", "Target this turn"), ("combobox", "Weapon"),
@@ -179,17 +166,17 @@ def test_every_input_has_a_label(page: Page, book_url):
         ("textbox", "GM's adjustment (dice)"), ("combobox", "If it misses"),
         ("combobox", "A miss by three means"), ("textbox", "Your dice (shooting skill)"),
         *RULINGS, *ROLL_INPUTS]
-    assert _controls(page.locator(".rulebook-range-quickload")) == [
+    assert controls(page.locator(".rulebook-range-quickload")) == [
         ("combobox", "Weapon"), ("textbox", "Normal reload (actions)"),
         ("textbox", "Your dice (the loading skill)"), *RULINGS, *ROLL_INPUTS]
     _open(page, book_url, ".rulebook-range-dash", "Starting band")
     dash, impassable = page.locator(".rulebook-range-dash").nth(0), \
         page.locator(".rulebook-range-dash").nth(1)
-    assert _controls(dash) == [*DASH, ("checkbox", "Seriously or lethally wounded"),
+    assert controls(dash) == [*DASH, ("checkbox", "Seriously or lethally wounded"),
                                *DASH_POOL, *RULINGS, *ROLL_INPUTS]
-    assert _controls(impassable) == [*DASH, ("checkbox", "The impassable terrain gives cover"),
+    assert controls(impassable) == [*DASH, ("checkbox", "The impassable terrain gives cover"),
                                      *DASH_POOL, *RULINGS, *ROLL_INPUTS]
-    assert _controls(page.locator(".rulebook-range-stealth")) == [
+    assert controls(page.locator(".rulebook-range-stealth")) == [
         ("textbox", "Hider's Stealth dice"), ("textbox", "Bonus to your roll"),
         ("textbox", "Observer's Perception dice"), ("textbox", "Observer's bonus"),
         ("combobox", "Hider's cover"), ("combobox", "Hider this turn"),
@@ -219,20 +206,20 @@ def test_shot_builder_every_difficulty_input(page: Page, book_url):
     expect(difficulty).to_contain_text("Difficulty 6D, +2 to your roll · 3 actions")
     tool.get_by_label("Aim action first (+2 to the roll)").uncheck()
     tool.get_by_label("Weapon").select_option(label="crossbow")
-    _set(tool.get_by_label("Rounds spent aiming"), "3")
+    set_value(tool.get_by_label("Rounds spent aiming"), "3")
     expect(difficulty).to_contain_text("Difficulty 5D · 2 actions")
-    _set(tool.get_by_label("Rounds spent aiming"), "x")
+    set_value(tool.get_by_label("Rounds spent aiming"), "x")
     expect(tool.get_by_role("alert")).to_have_text(
         "⚠ Rounds spent aiming must be a whole number, got 'x'")
     expect(difficulty).to_have_count(0)
-    _set(tool.get_by_label("Rounds spent aiming"), "0")
+    set_value(tool.get_by_label("Rounds spent aiming"), "0")
     expect(difficulty).to_contain_text("Difficulty 6D")
-    _set(tool.get_by_label("GM's adjustment (dice)"), "-1")
+    set_value(tool.get_by_label("GM's adjustment (dice)"), "-1")
     expect(difficulty).to_contain_text("Difficulty 5D")
-    _set(tool.get_by_label("GM's adjustment (dice)"), "zz")
+    set_value(tool.get_by_label("GM's adjustment (dice)"), "zz")
     expect(tool.get_by_role("alert")).to_contain_text(
         "GM's adjustment must be a whole number, got 'zz'")
-    _set(tool.get_by_label("GM's adjustment (dice)"), "0")
+    set_value(tool.get_by_label("GM's adjustment (dice)"), "0")
 
     tool.get_by_label("Target is hidden (area fire only)").check()
     expect(tool.get_by_role("alert")).to_contain_text(
@@ -242,9 +229,9 @@ def test_shot_builder_every_difficulty_input(page: Page, book_url):
     expect(difficulty).to_contain_text("Difficulty 8D")
     tool.get_by_label("Target is hidden (area fire only)").uncheck()
     tool.get_by_label("Area fire (+2D)").uncheck()
-    _set(tool.get_by_label("Bonus to your roll"), "2")
+    set_value(tool.get_by_label("Bonus to your roll"), "2")
     expect(difficulty).to_contain_text("Difficulty 6D, +2 to your roll · 2 actions")
-    _set(tool.get_by_label("Bonus to your roll"), "q")
+    set_value(tool.get_by_label("Bonus to your roll"), "q")
     expect(tool.get_by_role("alert")).to_contain_text(
         "Bonus to your roll must be a whole number, got 'q'")
     expect(page.get_by_text("Traceback")).to_have_count(0)
@@ -258,17 +245,17 @@ def test_shot_rulings_and_what_a_miss_hits(page: Page, book_url):
     expect(tool.get_by_text("Roll 4 six-sided dice: 4 for your dice.")).to_be_visible()
     tool.get_by_label("How nD is rolled").select_option(
         label="The GM rolls nD; meet or beat its total (our ruling)")
-    _set(tool.get_by_label("Your dice (shooting skill)"), "2")
+    set_value(tool.get_by_label("Your dice (shooting skill)"), "2")
     tool.get_by_label("My dice").fill("6, 6, 1, 1, 1, 1, 1, 1")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-total")).to_have_text("Critical hit by 6")
-    _set(tool.get_by_label("Critical at a margin of ±"), "7")
+    set_value(tool.get_by_label("Critical at a margin of ±"), "7")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-total")).to_have_text("Hit by 6")
-    _set(tool.get_by_label("Critical at a margin of ±"), "x")
+    set_value(tool.get_by_label("Critical at a margin of ±"), "x")
     expect(tool.get_by_role("alert")).to_contain_text(
         "Critical at a margin of must be a whole number, got 'x'")
-    _set(tool.get_by_label("Critical at a margin of ±"), "6")
+    set_value(tool.get_by_label("Critical at a margin of ±"), "6")
 
     tool.get_by_label("If it misses").select_option(label="a rider")
     tool.get_by_label("My dice").fill("2, 2, 1, 1, 1, 1, 1, 1")
@@ -289,7 +276,7 @@ def test_dash_every_input_roll_and_replay(page: Page, book_url):
         label="Difficult: 3D — muddy roads, light snow, sparse forest, city streets, "
               "an unstable bridge")
     expect(tool.get_by_text("Chance of the full move: 2357/2916 (80.83%)")).to_be_visible()
-    _set(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), "2")
+    set_value(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), "2")
     expect(tool.get_by_text("Roll 5 six-sided dice: 2 for your dice, then 3 for the "
                             "difficulty's dice.")).to_be_visible()
     tool.get_by_label("Starting band").select_option(label="Far (91–120 m)")
@@ -305,7 +292,7 @@ def test_dash_every_input_roll_and_replay(page: Page, book_url):
         .to_contain_text("[range_bands §Dashing]")
     _roll_and_replay(tool)
 
-    _set(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), "x")
+    set_value(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), "x")
     expect(tool.get_by_role("alert")).to_have_text("⚠ Your dice (Acrobatics, Athletics or Swimming) must be a whole number, got 'x'")
     tool.get_by_role("button", name="Roll", exact=True).click()
     expect(tool.get_by_role("alert").last).to_have_text("⚠ Fix the inputs above first.")
@@ -363,8 +350,8 @@ def test_quick_loading_every_input_roll_and_replay(page: Page, book_url):
     expect(tool.get_by_role("row", name=re.compile("^Fumble: foiled"))).to_contain_text(
         "12115/93312 (12.98%)")
     tool.get_by_label("Weapon").select_option(label="firearm (Firearms, Agility)")
-    _set(tool.get_by_label("Normal reload (actions)"), "4")
-    _set(tool.get_by_label("Bonus to your roll"), "1")
+    set_value(tool.get_by_label("Normal reload (actions)"), "4")
+    set_value(tool.get_by_label("Bonus to your roll"), "1")
     tool.get_by_label("My dice").fill("1, 1, 1, 1, 6, 6, 6, 6")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-total")).to_have_text(
@@ -375,21 +362,21 @@ def test_quick_loading_every_input_roll_and_replay(page: Page, book_url):
     tool.get_by_label("My dice").fill("6, 6, 6, 6, 1, 1, 1, 1")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-total")).to_have_text("Loaded in 0 actions (critical success)")
-    _set(tool.get_by_label("Critical at a margin of ±"), "30")
+    set_value(tool.get_by_label("Critical at a margin of ±"), "30")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-total")).to_have_text("Loaded in 2 actions (success)")
-    _set(tool.get_by_label("Your dice (the loading skill)"), "3")
+    set_value(tool.get_by_label("Your dice (the loading skill)"), "3")
     expect(tool.get_by_text("Roll 7 six-sided dice: 3 for your dice, then 4 for the "
                             "difficulty's dice.")).to_be_visible()
     tool.get_by_label("How nD is rolled").select_option(
         label="nD is a fixed number, 3.5 × n rounded up")
     expect(tool.get_by_text("Roll 3 six-sided dice: 3 for your dice.")).to_be_visible()
     _roll_and_replay(tool)
-    _set(tool.get_by_label("Normal reload (actions)"), "")
+    set_value(tool.get_by_label("Normal reload (actions)"), "")
     expect(tool.get_by_role("alert")).to_have_text("⚠ Normal reload is empty: type a whole number")
-    _set(tool.get_by_label("Normal reload (actions)"), "4")
+    set_value(tool.get_by_label("Normal reload (actions)"), "4")
     expect(tool.get_by_role("alert")).to_have_count(0)
-    _set(tool.get_by_label("Your dice (the loading skill)"), "0")
+    set_value(tool.get_by_label("Your dice (the loading skill)"), "0")
     expect(tool.get_by_role("alert")).to_contain_text("must be from 1 to 30, got 0")
 
 
@@ -409,14 +396,14 @@ def test_stealth_every_input_roll_and_replay(page: Page, book_url):
         .to_be_visible()
     tool.get_by_label("In close contact with the observer").uncheck()
     tool.get_by_label("Hider this turn").select_option(label="stays put")
-    _set(tool.get_by_label("Observer's Perception dice"), "2")
+    set_value(tool.get_by_label("Observer's Perception dice"), "2")
     expect(tool.get_by_text("Chance to stay hidden: 833/864 (96.41%)")).to_be_visible()
-    _set(tool.get_by_label("Observer's bonus"), "3")
+    set_value(tool.get_by_label("Observer's bonus"), "3")
     expect(tool.get_by_text("Chance to stay hidden: 9977/11664 (85.54%)")).to_be_visible()
-    _set(tool.get_by_label("Bonus to your roll"), "2")
+    set_value(tool.get_by_label("Bonus to your roll"), "2")
     expect(tool.get_by_text("Chance to stay hidden: 541/576 (93.92%)")).to_be_visible()
 
-    _set(tool.get_by_label("Successes in a row so far"), "2")
+    set_value(tool.get_by_label("Successes in a row so far"), "2")
     tool.get_by_label("My dice").fill("6, 6, 6, 6, 1, 1")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-total")).to_have_text(
@@ -435,7 +422,7 @@ def test_stealth_every_input_roll_and_replay(page: Page, book_url):
     steps = tool.locator(".rulebook-trace").last
     expect(steps).to_contain_text(f"with seed {seed}")
     first, explained = tool.locator(".rulebook-total").inner_text(), steps.inner_text()
-    _set(tool.get_by_label("Successes in a row so far"), "0")  # the roll carried the streak
+    set_value(tool.get_by_label("Successes in a row so far"), "0")  # the roll carried the streak
     seed_box.fill(seed)
     tool.get_by_role("button", name="Replay seed").click()
     expect(steps).to_contain_text(f"with seed {seed}")
@@ -450,8 +437,8 @@ def test_stealth_every_input_roll_and_replay(page: Page, book_url):
              "Successes in a row so far must be a whole number, got 'x'")]:
         field = tool.get_by_label(label)
         good = field.input_value()
-        _set(field, bad)
+        set_value(field, bad)
         expect(tool.get_by_role("alert")).to_have_text(f"⚠ {message}")
-        _set(field, good)
+        set_value(field, good)
         expect(tool.get_by_role("alert")).to_have_count(0)
     expect(page.get_by_text("Traceback")).to_have_count(0)

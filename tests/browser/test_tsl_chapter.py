@@ -6,6 +6,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import tsl
+from tests.browser.reader import controls, ROLL_INPUTS, set_value
 
 CHAPTER = "tsl/combat.ipynb"     # rolls, turns and zones
 ATTACKS = "tsl/attacks.ipynb"    # attacks, defence and Stress
@@ -19,11 +20,6 @@ def _open(page: Page, book_url: str, css: str, index: int = 0):
     tool = page.locator(css).nth(index)
     expect(tool).to_be_visible(timeout=60_000)
     return tool
-
-
-def _set(field, text: str) -> None:
-    field.fill(text)
-    field.press("Enter")
 
 
 def test_resolver_odds_and_typed_dice(page: Page, book_url):
@@ -60,9 +56,9 @@ def test_resolver_seeded_roll_replays(page: Page, book_url):
 
 def test_resolver_errors_in_place(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-tsl-attack")
-    _set(tool.get_by_label("T-number"), "high")
+    set_value(tool.get_by_label("T-number"), "high")
     expect(tool.get_by_role("alert")).to_contain_text("T-number must be a whole number, got 'high'")
-    _set(tool.get_by_label("T-number"), "11")
+    set_value(tool.get_by_label("T-number"), "11")
     expect(tool.get_by_role("alert")).to_have_count(0)
     tool.get_by_label("My dice").fill("1, 2, 3")
     tool.get_by_role("button", name="Use my dice").click()
@@ -160,19 +156,10 @@ def test_turn_board_download_reload_restore_and_upload(page: Page, book_url):
 
 # -- every input of every tool in the chapter ---------------------------------------------------
 
-CONTROL = re.compile(r'^\s*- (textbox|combobox|checkbox|button|link)\b(?: "([^"]*)")?',
-                     re.MULTILINE)
-ROLL_INPUTS = [("button", "Roll"), ("textbox", "Seed"), ("button", "Replay seed"),
-               ("textbox", "My dice"), ("button", "Use my dice")]
 RULINGS = [("combobox", "Band ladder"), ("combobox", "Beyond the tiers"),
            ("combobox", "Armour and Impact")]
 CHECKS = [("checkbox", "An Impact tag's condition holds"),
           ("checkbox", "Target's armour is built for this blow")]
-
-
-def _controls(tool) -> list[tuple[str, str]]:
-    """The tool's visible controls as a screen reader lists them: (role, accessible name)."""
-    return [(role, name) for role, name in CONTROL.findall(tool.aria_snapshot())]
 
 
 def _headline(tool):
@@ -188,24 +175,24 @@ def _use_dice(tool, faces: str) -> None:
 def test_every_input_has_a_label(page: Page, book_url):
     static = _open(page, book_url, ".rulebook-tsl-attack")
     expect(static.get_by_label("T-number")).to_be_visible()
-    assert _controls(static) == [
+    assert controls(static) == [
         ("combobox", "Kind of roll"), ("combobox", "Attacker tier"), ("combobox", "Other tier shifts"),
         ("textbox", "T-number"), ("combobox", "Attack type"), ("combobox", "Weapon zone"),
         *CHECKS, *RULINGS, *ROLL_INPUTS]
     static.get_by_label("Weapon zone").select_option(label="Ranged")
     expect(static.get_by_label("Ammunition uses left")).to_be_visible()
-    assert _controls(static)[6:12] == [
+    assert controls(static)[6:12] == [
         ("combobox", "First tag"), ("combobox", "Second tag"),
         ("checkbox", "Improvised weapon (no tags)"), ("combobox", "Distance to target"),
         *CHECKS]
-    assert ("textbox", "Ammunition uses left") in _controls(static)
-    assert ("combobox", "Defender tier") in _controls(page.locator(".rulebook-tsl-attack").nth(1))
-    assert _controls(_open(page, book_url, ".rulebook-tsl-turns")) == [
+    assert ("textbox", "Ammunition uses left") in controls(static)
+    assert ("combobox", "Defender tier") in controls(page.locator(".rulebook-tsl-attack").nth(1))
+    assert controls(_open(page, book_url, ".rulebook-tsl-turns")) == [
         ("textbox", "Turn order (GM's call)"), ("button", "Start encounter"),
         ("button", "Re-call order"), ("combobox", "Combatant"), ("combobox", "Spend"),
         ("combobox", "Ally's zone"), ("button", "Spend"), ("button", "Next turn"),
         ("link", "Download board (JSON)"), ("button", "Upload board (JSON) (0)")]
-    assert _controls(_open(page, book_url, ".rulebook-tsl-weapon")) == [
+    assert controls(_open(page, book_url, ".rulebook-tsl-weapon")) == [
         ("textbox", "Name"), ("combobox", "Zone"), ("combobox", "First tag"),
         ("combobox", "Second tag"), ("combobox", "Rarity"), ("checkbox", "Improvised (no tags)"),
         ("combobox", "Out-of-zone penalty")]
@@ -229,7 +216,7 @@ def test_resolver_tier_shift_type_and_rulings(page: Page, book_url):
     _use_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Success: 2 Stress to the Mind pool")
 
-    _set(tool.get_by_label("T-number"), "16")
+    set_value(tool.get_by_label("T-number"), "16")
     _use_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Failure: 0 Stress")
     expect(tool.get_by_text("Total 16 against T16, margin +0")).to_be_visible()
@@ -239,7 +226,7 @@ def test_resolver_tier_shift_type_and_rulings(page: Page, book_url):
     expect(tool.get_by_role("listitem").filter(has_text="Margin +0 is")).to_contain_text(
         "[tsl §11 Damage]")
     tool.get_by_label("Band ladder").select_option(label="wide mixed")
-    _set(tool.get_by_label("T-number"), "11")
+    set_value(tool.get_by_label("T-number"), "11")
     expect(tool.get_by_role("row", name=re.compile("^Mixed Success "))).to_contain_text("37/162")
 
 
@@ -261,7 +248,7 @@ def test_resolver_weapon_tags_impact_armour_and_ammunition(page: Page, book_url)
     expect(tool.get_by_label("First tag")).to_be_hidden()
     tool.get_by_label("Improvised weapon (no tags)").uncheck()
 
-    _set(tool.get_by_label("Ammunition uses left"), "1")
+    set_value(tool.get_by_label("Ammunition uses left"), "1")
     _use_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.get_by_text(re.compile(r"^Total 16 against T11, margin \+5; 0 uses left")))\
         .to_be_visible()
@@ -269,7 +256,7 @@ def test_resolver_weapon_tags_impact_armour_and_ammunition(page: Page, book_url)
     _use_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.get_by_role("alert")).to_contain_text(
         "uses must be 1 or more to attack, got 0: the weapon cannot attack until it is restocked")
-    _set(tool.get_by_label("Ammunition uses left"), "lots")
+    set_value(tool.get_by_label("Ammunition uses left"), "lots")
     _use_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.get_by_role("alert")).to_contain_text(
         "Ammunition uses left must be a whole number, got 'lots'")
@@ -327,9 +314,9 @@ def test_opposed_resolver_kind_defender_seed_and_errors(page: Page, book_url):
 
     tool.get_by_role("combobox", name="Kind of roll").select_option(label="Static T-number")
     expect(tool.get_by_label("Defender tier")).to_be_hidden()
-    _set(tool.get_by_label("T-number"), "")
+    set_value(tool.get_by_label("T-number"), "")
     expect(tool.get_by_role("alert")).to_contain_text("T-number is empty")
-    _set(tool.get_by_label("T-number"), "9")
+    set_value(tool.get_by_label("T-number"), "9")
     _use_dice(tool, "4, 2, 6, 1, 3")
     expect(tool.get_by_text(re.compile("^Total 13 against T9, margin \\+4"))).to_be_visible()
     expect(page.get_by_text("Traceback")).to_have_count(0)
@@ -337,15 +324,15 @@ def test_opposed_resolver_kind_defender_seed_and_errors(page: Page, book_url):
 
 def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
     board = _open(page, book_url, ".rulebook-tsl-turns")
-    _set(board.get_by_label("Turn order (GM's call)"), "Ana, Bo, Cy")
+    set_value(board.get_by_label("Turn order (GM's call)"), "Ana, Bo, Cy")
     board.get_by_role("button", name="Start encounter").click()
     expect(board.locator(".rulebook-tsl-round")).to_contain_text("Round 1: Ana is acting")
     expect(board.get_by_role("row", name=re.compile("Ana ready ready ready"))).to_be_visible()
-    _set(board.get_by_label("Turn order (GM's call)"), "Cy, Ana, Dee")
+    set_value(board.get_by_label("Turn order (GM's call)"), "Cy, Ana, Dee")
     board.get_by_role("button", name="Re-call order").click()
     expect(board.get_by_role("alert")).to_contain_text(
         "order must name the same combatants (Ana, Bo, Cy), got Cy, Ana, Dee")
-    _set(board.get_by_label("Turn order (GM's call)"), "Cy, Ana, Bo")
+    set_value(board.get_by_label("Turn order (GM's call)"), "Cy, Ana, Bo")
     board.get_by_role("button", name="Re-call order").click()
     expect(board.get_by_role("alert")).to_have_count(0)
     expect(board.get_by_role("row").nth(1)).to_contain_text("Cy")
@@ -374,7 +361,7 @@ def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
     expect(board.get_by_role("row", name=re.compile("^▶ Ana .*used"))).to_be_visible()
     expect(board.get_by_text("Round 1: Ana — Ground a Path-walker")).to_be_visible()
 
-    _set(board.get_by_label("Turn order (GM's call)"), "")
+    set_value(board.get_by_label("Turn order (GM's call)"), "")
     board.get_by_role("button", name="Start encounter").click()
     expect(board.get_by_role("alert")).to_contain_text("names must be non-empty text, got ''")
 
@@ -393,7 +380,7 @@ def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
 def test_weapon_builder_every_input(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-tsl-weapon")
     summary = tool.locator(".rulebook-tsl-weapon-summary")
-    _set(tool.get_by_label("Name", exact=True), "Old pike")
+    set_value(tool.get_by_label("Name", exact=True), "Old pike")
     expect(summary).to_contain_text("Old pike: Melee, Reach. Fights at Engaged, Near.")
     tool.get_by_label("Second tag").select_option(label="Brutal")
     expect(summary).to_contain_text("Old pike: Melee, Reach, Brutal.")
@@ -416,6 +403,6 @@ def test_weapon_builder_every_input(page: Page, book_url):
         "zone of an improvised weapon must be Melee or Thrown, got Ranged")
     expect(summary).to_have_count(0)
     tool.get_by_label("Improvised (no tags)").uncheck()
-    _set(tool.get_by_label("Name", exact=True), "")
+    set_value(tool.get_by_label("Name", exact=True), "")
     expect(summary).to_contain_text("This weapon: Ranged, Reach.")
     expect(page.get_by_text("Traceback")).to_have_count(0)

@@ -7,6 +7,7 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
+from tests.browser.reader import set_value
 
 CHAPTER = "veil_and_lead/table.ipynb"
 INJURY = "veil_and_lead/injury.ipynb"
@@ -19,14 +20,9 @@ def _open(page: Page, book_url: str, css: str, chapter: str = CHAPTER):
     return tool
 
 
-def _set(field, text: str) -> None:
-    field.fill(text)
-    field.press("Enter")
-
-
 def test_initiative_odds_seed_replay_and_typed_dice(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-vl-initiative")
-    _set(tool.get_by_label("Combatants"), "Ada 3 2; Bo 2 1 off-guard")
+    set_value(tool.get_by_label("Combatants"), "Ada 3 2; Bo 2 1 off-guard")
     ada = vl.plan_initiative(3, 2).odds()
     expect(tool.locator(".rulebook-vl-init-odds")).to_contain_text(
         f"Tick 4 Slow: {percent(ada[(4, 'Slow')])}")
@@ -57,7 +53,7 @@ def test_initiative_errors_in_place(page: Page, book_url):
     tool.get_by_label("My dice").fill("1 2 3")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.get_by_role("alert")).to_contain_text("must hold 4 groups")
-    _set(tool.get_by_label("Combatants"), "Ada three 2")
+    set_value(tool.get_by_label("Combatants"), "Ada three 2")
     expect(tool.get_by_role("alert").first).to_contain_text("QUICK of Ada must be a whole number")
 
 
@@ -66,9 +62,9 @@ def test_attack_calculator_odds_dice_and_errors(page: Page, book_url):
     plan = vl.plan_attack(attribute=3, skill=2, defense=10)
     expect(tool.locator(".rulebook-vl-odds")).to_contain_text(
         f"Hit: {percent(plan.odds().p_hit)} ({plan.odds().p_hit})")
-    _set(tool.get_by_label("Attribute (QUICK or IRON)"), "3")
-    _set(tool.get_by_label("Skill", exact=True), "3")
-    _set(tool.get_by_label("Target's Defense"), "9")
+    set_value(tool.get_by_label("Attribute (QUICK or IRON)"), "3")
+    set_value(tool.get_by_label("Skill", exact=True), "3")
+    set_value(tool.get_by_label("Target's Defense"), "9")
     tool.get_by_label("Range band").select_option("Far")
     tool.get_by_label("Target's cover").select_option("Hard Cover")
     expect(tool.locator(".rulebook-vl-setup")).to_contain_text("Roll 6d8, keep the two highest, against TN 15")
@@ -114,7 +110,7 @@ def test_downed_walker(page: Page, book_url):
     p = vl.stabilization_probability(3, -1, medical_kit=True)
     expect(tool.locator(".rulebook-vl-stab-odds")).to_contain_text(f"TN 12: one attempt with 3d8 "
                                                                    f"and a kit succeeds {percent(p)}")
-    _set(tool.get_by_label("Grievous Wound d8"), "8")
+    set_value(tool.get_by_label("Grievous Wound d8"), "8")
     tool.get_by_role("button", name="Read the wound").click()
     result = tool.locator(".rulebook-vl-downed-result")
     expect(result).to_contain_text(f"Grievous Wound: {vl.grievous_wound(8).outcome}")
@@ -128,18 +124,18 @@ def test_downed_walker(page: Page, book_url):
     from rulescore.dice import parse
     dice = [d.value for d in parse("3d8").roll(random.Random(seed)).dice]
     expect(result).to_contain_text(f"dice {', '.join(map(str, dice))}, TN 12")
-    _set(tool.get_by_label("Vitality now"), "50")
+    set_value(tool.get_by_label("Vitality now"), "50")
     expect(tool.get_by_role("alert").first).to_contain_text("vitality must be 9 or less, got 50")
 
 
 def test_horde_calculator(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-vl-horde")
     expect(tool.locator(".rulebook-vl-horde-volley")).to_contain_text("= 10d8, tempo 5")
-    _set(tool.get_by_label("Hit's margin"), "3")
+    set_value(tool.get_by_label("Hit's margin"), "3")
     expect(tool.locator(".rulebook-vl-horde-hit")).to_contain_text("3 casualties: size 6 → 3")
     tool.get_by_label("Scatter or Blast weapon").check()
     expect(tool.locator(".rulebook-vl-horde-hit")).to_contain_text("the Horde breaks")
     tool.get_by_label("Kind").select_option(label="Swarm (melee)")
     expect(tool.locator(".rulebook-vl-horde-volley")).to_contain_text("tempo 6")
-    _set(tool.get_by_label("Horde size"), "2")
+    set_value(tool.get_by_label("Horde size"), "2")
     expect(tool.get_by_role("alert").first).to_contain_text("size must be from 3 to 10, got 2")
