@@ -213,6 +213,7 @@ def load_tables(path: Path) -> dict[str, Table]:
     return parse_tables(Path(path).read_text(encoding="utf-8"), str(path))
 
 
+@lru_cache(maxsize=None)
 def system_data_dir(system: str) -> Path:
     """The folder of a system's data files inside the installed package."""
     return Path(str(resources.files("rulescore.systems").joinpath(system, "data")))
