@@ -9,6 +9,8 @@ Each system keeps its assumptions in ``systems/<system>/data/assumptions.toml``:
     ruling = "Roll that many d6; the check succeeds if ..."
     alternatives = ["...", "..."]        # what another table might rule
     option = "nd_rule"                   # the keyword argument that switches it (optional)
+    control = "How nD is rolled"         # the labelled control that switches it in the tools
+    tool = "every range-band check tool" # and where that control is (both optional, together)
 
 The book prints them in each part's "Rulings and assumptions" chapter, from this data.
 """
@@ -35,6 +37,8 @@ class Assumption:
     ruling: str
     alternatives: tuple[str, ...] = ()
     option: str | None = None
+    control: str | None = None
+    tool: str | None = None
 
     @property
     def ref(self) -> str:
@@ -56,8 +60,12 @@ def load_assumptions(system: str, path: Path | None = None) -> tuple[Assumption,
         missing = [k for k in _REQUIRED if k not in raw]
         if missing:
             raise TableError(f"{path.name} assumption {i} is missing {', '.join(missing)}")
+        if ("control" in raw) != ("tool" in raw) or ("control" in raw and "option" not in raw):
+            raise TableError(f"{path.name} assumption {raw['id']}: control and tool go together, "
+                             "with the option they switch")
         out.append(Assumption(system, raw["id"], raw["title"], raw["seed_says"], raw["ruling"],
-                              tuple(raw.get("alternatives", ())), raw.get("option")))
+                              tuple(raw.get("alternatives", ())), raw.get("option"),
+                              raw.get("control"), raw.get("tool")))
     ids = [a.id for a in out]
     if len(ids) != len(set(ids)):
         raise TableError(f"{path.name}: assumption ids repeat: {ids}")

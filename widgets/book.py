@@ -11,23 +11,24 @@ from __future__ import annotations
 
 import html
 import os
-from collections.abc import Callable
 import posixpath
+import re
+from collections.abc import Callable, Mapping
 
 import ipywidgets as w
 from IPython.display import HTML, display
 
-from rulescore.assumptions import load_assumptions
+from rulescore.assumptions import Assumption, load_assumptions
 from rulescore.book import Book, Chapter, load_book
 from rulescore.dice import DiceRoll, Distribution, parse
 from rulescore.tables import Table, load_tables, system_data_dir
 from rulescore.text import odds
 from rulescore.trace import Resolution
 
-from .common import dice_faces_html, odds_html, steps_html
+from .common import LINK, dice_faces_html, odds_html, steps_html, value_note
 
 
-_STYLE = ("<style>.rulebook-contents a,.rulebook-nav a,.rulebook-live-note a{color:#1565c0;"
+_STYLE = (f"<style>.rulebook-contents a,.rulebook-nav a,.rulebook-live-note a{{color:{LINK};"
           "text-decoration:underline}.rulebook-contents li{font-size:1.15em;margin:.35em 0}"
           ".rulebook-nav{font-size:1.05em;margin:.5em 0}</style>")
 
@@ -100,19 +101,86 @@ def worked_odds(expression: str, *, at_least: int | None = None) -> Distribution
 
 HIGHLIGHT = " class='rulebook-row-used' style='background:#fff3c4;font-weight:600'"
 
+# Short words of the rules that are written in capitals (a header "tn" reads "TN").
+ABBREVIATIONS = frozenset({
+    "ar", "av", "bp", "br", "cf", "cs", "dex", "eml", "gm", "hb", "hp", "hr", "il", "inc",
+    "kia", "ln", "ml", "pb", "shk", "stn", "ta", "tn", "unc", "wr", "zn",
+    "m1", "s2", "s3", "g4", "g5",
+})
+# Word pairs a key splits that the rules write with a hyphen.
+HYPHENATED = {"off hand": "off-hand"}
+LONG_TEXT = 40  # a column with a cell longer than this wraps in a column of its own width
 
-def table_html(table: Table, highlight: Callable[[int], bool] | None = None) -> str:
-    """A data table as HTML, with its title and source section, exactly as the engine reads it.
-    Rows whose index satisfies *highlight* are marked as the row a walker used."""
-    left = " style='text-align:left;vertical-align:top'"
-    head = "".join(f"<th{left}>{html.escape(c.replace('_', ' ').capitalize())}</th>"
-                   for c in table.columns)
-    rows = "".join(f"<tr{HIGHLIGHT if highlight and highlight(i) else ''}>"
-                   + "".join(f"<td{left}>{html.escape(r[c])}</td>" for c in table.columns)
-                   + "</tr>" for i, r in enumerate(table.display_rows()))
-    return (f"<figure class='rulebook-table'><figcaption><b>{html.escape(table.title)}</b> "
-            f"<small>({html.escape(table.source)})</small></figcaption>"
-            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></figure>")
+_WORD_KEY = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")   # "close", "very_close"
+_SNAKE_KEY = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")  # "very_close" only
+_LONG = " class='rulebook-long'"
+_CELLS = "figure.rulebook-table .rulebook-table-scroll table"   # outranks Jupyter's own rules
+_TABLE_STYLE = ("<style>figure.rulebook-table{margin:.8em 0}"
+                ".rulebook-table-scroll{overflow-x:auto;max-width:100%}"
+                f"{_CELLS}{{table-layout:auto;margin:0}}"
+                f"{_CELLS}.rulebook-wide{{font-size:.85em}}"
+                f"{_CELLS} th,{_CELLS} td{{text-align:left;vertical-align:top;"
+                "white-space:normal;padding:.35em .45em}"
+                f"{_CELLS} td.rulebook-long{{min-width:10em}}</style>")
+WIDE_TABLE = 8  # a table with more columns than this is set a little smaller
+
+
+def humanise(key: str) -> str:
+    """A machine key as words: ``"off_hand_pool_penalty"`` → ``"off-hand pool penalty"``,
+    ``"base_tn"`` → ``"base TN"``."""
+    text = " ".join(w.upper() if w in ABBREVIATIONS else w for w in key.split("_"))
+    for words, written in HYPHENATED.items():
+        text = re.sub(rf"\b{words}\b", written, text)
+    return text
+
+
+def header(column: str) -> str:
+    """A column name as a header: ``"treatment_tn"`` → ``"Treatment TN"``."""
+    text = humanise(column)
+    return text[:1].upper() + text[1:]
+
+
+def shown_columns(table: Table) -> tuple[str, ...]:
+    """The columns to print: a first column of machine keys is left out when the table has a
+    human-readable ``name`` or ``label`` column saying the same."""
+    first, rest = table.columns[0], table.columns[1:]
+    keys = all(isinstance(r[first], str) and _WORD_KEY.match(r[first]) for r in table.rows)
+    return rest if keys and {"name", "label"} & set(rest) else table.columns
+
+
+def cell_text(value: object, shown: str, titles: Mapping[str, str] | None = None) -> str:
+    """One cell for a reader: booleans as yes/no, lists joined, a key naming another table as
+    that table's title, any other machine key as words; else *shown* (the printed text)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    if isinstance(value, str) and titles and value in titles:
+        return titles[value]
+    if isinstance(value, str) and _SNAKE_KEY.match(value):
+        return humanise(value)
+    return shown
+
+
+def table_html(table: Table, highlight: Callable[[int], bool] | None = None,
+               titles: Mapping[str, str] | None = None) -> str:
+    """A data table as HTML, with its title and source section, read from the engine's data.
+    Rows whose index satisfies *highlight* are marked as the row a walker used; *titles* names
+    the tables a cell may refer to. A wide table scrolls inside its own box."""
+    columns = shown_columns(table)
+    body = [[cell_text(row[c], shown[c], titles) for c in columns]
+            for row, shown in zip(table.rows, table.display_rows())]
+    long = {i for i in range(len(columns)) if any(len(r[i]) > LONG_TEXT for r in body)}
+    head = "".join(f"<th>{html.escape(header(c))}</th>" for c in columns)
+    wide = " class='rulebook-wide'" if len(columns) > WIDE_TABLE else ""
+    rows = "".join(f"<tr{HIGHLIGHT if highlight and highlight(n) else ''}>"
+                   + "".join(f"<td{_LONG if i in long else ''}>"
+                             f"{html.escape(text)}</td>" for i, text in enumerate(cells))
+                   + "</tr>" for n, cells in enumerate(body))
+    return (f"{_TABLE_STYLE}<figure class='rulebook-table'><figcaption><b>"
+            f"{html.escape(table.title)}</b> <small>({html.escape(table.source)})</small>"
+            f"</figcaption><div class='rulebook-table-scroll'><table{wide}><thead><tr>{head}</tr>"
+            f"</thead><tbody>{rows}</tbody></table></div></figure>")
 
 
 def data_table(system: str, file: str, name: str) -> Table:
@@ -120,31 +188,49 @@ def data_table(system: str, file: str, name: str) -> Table:
     return load_tables(system_data_dir(system) / f"{file}.toml")[name]
 
 
+def file_table_html(system: str, file: str, name: str,
+                    highlight: Callable[[int], bool] | None = None) -> str:
+    """:func:`table_html` of table *name* of a data file; a cell naming another table of the
+    same file shows that table's title."""
+    tables = load_tables(system_data_dir(system) / f"{file}.toml")
+    return table_html(tables[name], highlight, {k: t.title for k, t in tables.items()})
+
+
 def print_table(system: str, file: str, name: str) -> HTML:
     """Show table *name* of ``systems/<system>/data/<file>.toml`` (the book's printed tables)."""
-    return HTML(table_html(data_table(system, file, name)))
+    return HTML(file_table_html(system, file, name))
+
+
+def _switch_html(a: Assumption) -> str:
+    """Where a reader switches the ruling: the tool's labelled control, or, when no tool offers
+    it, the engine option a GM who scripts the rules can pass."""
+    if a.control:
+        return (f"<p><b>Switch it:</b> “{html.escape(a.control)}” in {html.escape(a.tool or '')}."
+                "</p>")
+    if a.option:
+        return ("<p><small>The tools play our ruling. For developers: the rules engine "
+                f"switches it with the option <code>{html.escape(a.option)}</code>.</small></p>")
+    return ""
 
 
 def rulings(system: str) -> HTML:
-    """The system's named assumptions: what the seed says, what we do, what else a table might do."""
+    """The system's named assumptions: what the rules say, what we do, what else a table might
+    do, and where a reader switches it."""
     items = []
     for a in load_assumptions(system):
         alts = "".join(f"<li>{html.escape(x)}</li>" for x in a.alternatives)
-        option = (f"<p><small>Switchable: the rules functions take <code>"
-                  f"{html.escape(a.option)}=</code>, and the tools that roll it offer the "
-                  f"choice.</small></p>" if a.option else "")
         items.append(f"<section class='rulebook-assumption' id='{html.escape(a.id)}'>"
                      f"<h3>{html.escape(a.title)} <small>({html.escape(a.id)})</small></h3>"
                      f"<p><b>The rules say:</b> {html.escape(a.seed_says)}</p>"
                      f"<p><b>We rule:</b> {html.escape(a.ruling)}</p>"
                      + (f"<p><b>Other tables might:</b></p><ul>{alts}</ul>" if alts else "")
-                     + option + "</section>")
+                     + _switch_html(a) + "</section>")
     return HTML("".join(items) or "<p>No assumptions recorded.</p>")
 
 
 def explain(result: Resolution) -> HTML:
-    """A worked example's result for the book: its outcome, its value and its numbered steps,
-    each with the rule it applied."""
-    headline = (f"<p><b>{html.escape(str(result.outcome))}</b> "
-                f"(value {html.escape(str(result.value))})</p>")
+    """A worked example's result for the book: its outcome, its value where that adds to the
+    outcome, and its numbered steps, each with the rule it applied."""
+    headline = (f"<p><b>{html.escape(str(result.outcome))}</b>"
+                f"{html.escape(value_note(result))}</p>")
     return HTML(f"<div class='rulebook-worked'>{headline}{steps_html(result.trace)}</div>")

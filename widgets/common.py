@@ -7,7 +7,9 @@ returns. Every input carries a visible label that is also its accessible name.
 from __future__ import annotations
 
 import html
+import math
 import random
+import re
 from fractions import Fraction
 from typing import Callable, Iterable
 
@@ -16,23 +18,117 @@ import ipywidgets as w
 from rulescore.dice import DiceRoll, Distribution, d100_from_digits
 from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.text import percent
-from rulescore.trace import Step
+from rulescore.trace import Resolution, Step
 
-from .lean import own_layout, shared_layout
+from .lean import is_shared, own_layout, shared_layout
 
 SUCCESS = "#2e7d32"
 OTHER = "#90a4ae"
 ERROR = "#b00020"
+LINK = "#1565c0"  # the book's link colour, links underlined
 LABEL_WIDTH = "11em"
+CHAR_EM = 0.55         # a generous width of one character of the widgets' 13px font, in em
+DEFAULT_LABEL_EM = 6.1  # ipywidgets' own label width (80px) when a style sets none
+MAX_WIDTH_EM = 64.0    # widest a fitted input grows (the page's text column is ~70em)
 
 RollRequest = dict  # {"seed": int} or {"dice": [int, ...]}
 
 
+def text_em(text: str) -> float:
+    """A generous estimate of how wide *text* shows in the widgets' font, in em."""
+    return round(len(text) * CHAR_EM + 0.3, 1)
+
+
+def _em(size: str | None) -> float | None:
+    """``"11em"`` → 11.0; any other size (auto, %, px, unset) → None."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)em\s*", size or "")
+    return float(m.group(1)) if m else None
+
+
+def _props(model: w.Widget) -> dict:
+    """The set properties of a layout or style model."""
+    return {k: getattr(model, k) for k in model.keys
+            if not k.startswith("_") and getattr(model, k) not in (None, "")}
+
+
+def _set_layout(widget: w.DOMWidget, **props: str) -> None:
+    """Change *widget*'s layout properties without touching a model other widgets share."""
+    if is_shared(widget.layout):
+        widget.layout = shared_layout(**{**_props(widget.layout), **props})
+    else:
+        for key, value in props.items():
+            setattr(widget.layout, key, value)
+
+
+def _widen(widget: w.DOMWidget, extra: float) -> None:
+    """Make an em-wide *widget* *extra* em wider, up to :data:`MAX_WIDTH_EM`."""
+    width = _em(widget.layout.width)
+    if width is not None and extra > 0:
+        _set_layout(widget, width=f"{min(width + extra, MAX_WIDTH_EM):g}em")
+
+
+def _option_labels(widget: w.Widget) -> list[str]:
+    """The texts a dropdown (or any selection widget) shows for its options; none otherwise."""
+    return [str(label) for label in getattr(widget, "_options_labels", ())]
+
+
+def _fit_description(widget: w.DOMWidget) -> float | None:
+    """Widen *widget*'s label column to its label; return that column's width in em (0 with
+    no label, None when it is not set in em)."""
+    label = widget.description or ""
+    if not label:
+        return 0.0
+    width = widget.style.description_width
+    label_em = _em(width) if width else DEFAULT_LABEL_EM
+    if label_em is not None and text_em(label) > label_em:
+        widget.style = {**_props(widget.style), "description_width": f"{text_em(label):g}em"}
+        _widen(widget, text_em(label) - label_em)
+        return text_em(label)
+    return label_em
+
+
+def fit_label(widget: w.DOMWidget) -> None:
+    """Widen *widget* so its label, its longest option and its placeholder show whole.
+    Only widths change: the label text (the field's accessible name) stays as it is."""
+    if isinstance(widget, w.Checkbox):
+        width = _em(widget.layout.width)
+        indent = (_em(widget.style.description_width) or DEFAULT_LABEL_EM) if widget.indent else 0
+        if width is not None:
+            _widen(widget, indent + text_em(widget.description) + 2 - width)
+        return
+    if "description_width" not in getattr(getattr(widget, "style", None), "keys", ()):
+        return
+    label_em = _fit_description(widget)
+    width = _em(widget.layout.width)
+    if label_em is None or width is None:
+        return
+    needs = [text_em(o) + 2.5 for o in _option_labels(widget)]
+    needs.append(text_em(getattr(widget, "placeholder", "") or "") + 1)
+    _widen(widget, max(needs) - (width - label_em - 0.6))
+
+
+def fit_labels(root: w.Widget) -> None:
+    """Fit every input under *root* (see :func:`fit_label`); rows of inputs wrap onto a new
+    line rather than run past the tool's frame."""
+    stack = [root]
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, w.Box):
+            stack.extend(widget.children)
+            if isinstance(widget, w.HBox) and not widget.layout.flex_flow:
+                _set_layout(widget, flex_flow="row wrap")
+        elif isinstance(widget, w.DOMWidget):
+            fit_label(widget)
+
+
 def labelled_text(label: str, value: str = "", placeholder: str = "", width: str = "26em",
                   label_width: str = LABEL_WIDTH) -> w.Text:
-    """A text field with a visible label (its accessible name)."""
-    return w.Text(value=value, description=label, placeholder=placeholder,
-                  style={"description_width": label_width}, layout=shared_layout(width=width))
+    """A text field with a visible label (its accessible name), wide enough to show its label
+    and its placeholder whole."""
+    field = w.Text(value=value, description=label, placeholder=placeholder,
+                   style={"description_width": label_width}, layout=shared_layout(width=width))
+    fit_label(field)
+    return field
 
 
 def tool_layout() -> w.Layout:
@@ -168,6 +264,25 @@ class DiceEntry(w.VBox):
         self._send_read(read)
 
 
+TICK_CHAR_PX = 7  # the width of one digit of an 11px axis label, with room to spare
+
+
+def tick_indices(values: list[int], bar: float) -> set[int]:
+    """Which bars of a chart get an axis label: evenly spaced so that no two labels (each
+    *bar* px apart) overlap, the first and the last always labelled."""
+    if not values:
+        return set()
+    label = max(len(str(v)) for v in values) * TICK_CHAR_PX + 6
+    step = max(1, math.ceil(label / bar))
+    ticks = list(range(0, len(values), step))
+    last = len(values) - 1
+    if ticks[-1] != last:
+        if len(ticks) > 1 and last - ticks[-1] < step:
+            ticks.pop()
+        ticks.append(last)
+    return set(ticks)
+
+
 def _svg_chart(items: list[tuple[int, Fraction]], success: Callable[[int], bool],
                title: str) -> str:
     """A bar chart of a distribution as inline SVG (works live and in the static book)."""
@@ -176,14 +291,14 @@ def _svg_chart(items: list[tuple[int, Fraction]], success: Callable[[int], bool]
     n = len(items)
     bar = (width - 2 * pad) / n
     bars, labels = [], []
-    step = max(1, n // 12)
+    ticks = tick_indices([v for v, _ in items], bar)
     for i, (v, p) in enumerate(items):
         h = (height - 2 * pad) * float(p) / top
         x = pad + i * bar
         colour = SUCCESS if success(v) else OTHER
         bars.append(f'<rect x="{x:.1f}" y="{height - pad - h:.1f}" width="{max(bar - 1, 0.6):.1f}"'
                     f' height="{h:.1f}" fill="{colour}"><title>{v}: {percent(p)}</title></rect>')
-        if i % step == 0 or i == n - 1:
+        if i in ticks:
             labels.append(f'<text x="{x + bar / 2:.1f}" y="{height - pad + 14}" font-size="11"'
                           f' text-anchor="middle">{v}</text>')
     axis = (f'<text x="{pad}" y="{pad - 10}" font-size="11">{percent(Fraction(top))} '
@@ -236,6 +351,18 @@ class OddsView(w.HTML):
     def show(self, dist: Distribution, success: Callable[[int], bool] | None = None,
              headline: str = "", label: str = "Total") -> None:
         self.value = odds_html(dist, success, headline, label)
+
+
+def value_note(result: Resolution) -> str:
+    """``" (value 8)"`` after a result's outcome, only when the value adds something: it is a
+    number and the outcome text does not already show it ("Tick 4", "8E", "HR3")."""
+    value = result.value
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        return ""
+    shown = str(result.outcome).replace("\u2212", "-")
+    if re.search(rf"(?<![\d.]){re.escape(str(value))}(?!\d)", shown):
+        return ""
+    return f" (value {value})"
 
 
 def steps_html(steps: Iterable[Step]) -> str:

@@ -11,7 +11,7 @@ from rulescore.errors import RulesError, parse_int_text
 from rulescore.text import odds
 
 from .common import (SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
-                     dice_faces_html, labelled_text, section, tool_layout)
+                     dice_faces_html, labelled_text, section, fit_labels, tool_layout)
 from .lean import own_layout, shared_layout
 
 WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
@@ -45,6 +45,7 @@ class DiceRoller(w.VBox):
             section("Roll", self.entry),
             section("Result", self.result, self.explanation),
         ], layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-dice-roller")
         self.expression.observe(lambda _: self.update(), "value")
         self.target.observe(lambda _: self.update(), "value")
@@ -124,6 +125,7 @@ class OddsExplorer(w.VBox):
                           w.HBox([self.odds_first, self.odds_second],
                                  layout=shared_layout(flex_flow="row wrap"))],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-odds-explorer")
         for field in (self.first, self.second, self.target):
             field.observe(lambda _: self.update(), "value")

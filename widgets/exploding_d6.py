@@ -17,7 +17,7 @@ from rulescore.systems import exploding_d6 as x6
 from rulescore.text import odds, percent
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, labelled_text,
-                     section, tool_layout, button)
+                     section, fit_labels, tool_layout, button)
 from .lean import shared_layout
 
 WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
@@ -78,6 +78,7 @@ class InitiativeRoller(w.VBox):
                           section("Roll", self.entry),
                           section("Order", self.result, self.explanation)],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-x6-initiative")
         self.combatants.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
@@ -214,6 +215,7 @@ class AttackPipeline(w.VBox):
                           section("Roll", self.entry, self.cover_dice),
                           section("Result", self.result, self.explanation)],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-x6-attack")
         for f in self.fields:
             f.observe(lambda _: self.update(), "value")
@@ -373,6 +375,7 @@ class ReactionHelper(w.VBox):
                           section("Roll", self.entry),
                           section("Result", self.result, self.explanation)],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-x6-reaction")
         for f in (self.kind, self.hits, self.criticals, self.dice, self.min_roll):
             f.observe(lambda _: self.update(), "value")
@@ -491,6 +494,7 @@ class ThrowDeviation(w.VBox):
                           section("Roll", self.entry, w.HBox([self.clock, self.metres])),
                           section("Result", self.result, self.picture, self.explanation)],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-x6-throw")
         self.entry.on_request(self.roll)
         self.update()

@@ -64,9 +64,14 @@ def shared_style(klass: type, **props: str) -> w.Widget:
     return _shared(klass, props)
 
 
+def is_shared(model: w.Widget) -> bool:
+    """Whether *model* is one of the sealed models many widgets share."""
+    return isinstance(model, _Sealed)
+
+
 def own_layout(widget: w.DOMWidget) -> w.Layout:
     """*widget*'s own Layout, safe to change: a copy of its shared one the first time."""
-    if isinstance(widget.layout, _Sealed):
+    if is_shared(widget.layout):
         props = {k: getattr(widget.layout, k) for k in widget.layout.keys
                  if not k.startswith("_") and getattr(widget.layout, k) is not None}
         widget.layout = w.Layout(**props)

@@ -20,7 +20,7 @@ from rulescore.systems.percentile.healing import TREATMENT_ASPECTS
 from rulescore.systems.percentile.record import LEVEL_CODES
 
 from .common import (DiceEntry, ErrorLine, ExplanationView, button, labelled_text, section,
-                     tool_layout)
+                     fit_labels, tool_layout)
 from .lean import shared_layout
 from .percentile_table import LEVEL_NAMES, STYLE, _d100s, _rows
 from .storage import KeptState
@@ -181,6 +181,7 @@ class HealingWalker(w.VBox):
                 "<small>The record is kept in your own browser after every change (a reload "
                 "offers to restore it); nothing is stored on the server.</small>"),
                 self.kept.transfer)], layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-pc-healing")
         self._quiet = False
         for field in (self.name, self.healing_base, self.endurance):

@@ -15,9 +15,9 @@ import ipywidgets as w
 from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 
-from .book import data_table, table_html
+from .book import file_table_html
 from .common import (DiceEntry, ErrorLine, ExplanationView, button, labelled_text, section,
-                     steps_html, tool_layout)
+                     steps_html, fit_labels, tool_layout)
 from .lean import shared_layout
 from .percentile_table import ASPECTS, DIE_SIZES, STYLE, blow_odds_html
 
@@ -97,6 +97,7 @@ class InjuryWalker(w.VBox):
             section("The strike, step by step", self.summary, self.stage_view,
                     w.HBox([self.next_step, self.all_steps]))],
             layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-pc-injury")
         self.walk: pc.InjurySequence | None = None
         self.shown = 0
@@ -205,4 +206,4 @@ class InjuryWalker(w.VBox):
 
     @staticmethod
     def _table(name: str, index: int) -> str:
-        return table_html(data_table("percentile", "injury", name), lambda i: i == index)
+        return file_table_html("percentile", "injury", name, lambda i: i == index)

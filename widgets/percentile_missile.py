@@ -16,7 +16,7 @@ from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 
 from .book import data_table, table_html
-from .common import DiceEntry, ErrorLine, ExplanationView, section, tool_layout
+from .common import DiceEntry, ErrorLine, ExplanationView, section, fit_labels, tool_layout
 from .lean import shared_layout
 from .percentile_table import STYLE, _rows
 
@@ -83,6 +83,7 @@ class MissileWalker(w.VBox):
                           section("Roll", self.entry),
                           section("The shot, step by step", self.result, self.explanation)],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-pc-missile")
         for field in self.inputs:
             field.observe(lambda _: self.update(), "value")

@@ -18,7 +18,7 @@ from rulescore.text import percent
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, labelled_text,
                      section, steps_html,
-                     tool_layout)
+                     fit_labels, tool_layout)
 from .lean import own_layout, shared_layout
 
 WAITING = "<i>Press Roll, or type the d100 you rolled and press Use my dice.</i>"
@@ -69,6 +69,7 @@ class TestRoller(w.VBox):
                           section("Roll", self.entry),
                           section("Result", self.result, self.explanation)],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-pc-test")
         self.eml.observe(lambda _: self.update(), "value")
         self.test.observe(lambda _: self.update(), "value")
@@ -170,6 +171,7 @@ class MeleeExchange(w.VBox):
                           section("Roll", self.entry),
                           section("Result", self.result, self.explanation, self.spend_box)],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-pc-melee")
         for field in [self.attack_eml, self.defence, self.defence_eml] + self.modifiers:
             field.observe(lambda _: self.update(), "value")
@@ -333,6 +335,7 @@ class BlowWalker(w.VBox):
                           section("Roll", self.entry),
                           section("The blow, step by step", self.result, self.explanation)],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-pc-blow")
         for field in self.inputs:
             field.observe(lambda _: self.update(), "value")

@@ -19,7 +19,7 @@ from rulescore.text import odds as odds_text
 from IPython.display import HTML, display
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
-                     labelled_text, section, steps_html, tool_layout)
+                     labelled_text, section, steps_html, fit_labels, tool_layout)
 from .lean import own_layout, shared_layout
 
 ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"),
@@ -106,6 +106,7 @@ class _CheckTool(w.VBox):
             section("Roll", self.dice_order, self.entry),
             section("Result", self.result, self.explanation),
         ], layout=tool_layout())
+        fit_labels(self)
         self._updating = False
         for field in controls:
             field.observe(self._changed, "value")

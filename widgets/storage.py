@@ -29,7 +29,7 @@ import traitlets as t
 
 from rulescore.errors import RulesError
 
-from .common import ErrorLine
+from .common import LINK, ErrorLine
 from .lean import own_layout, shared_layout
 
 MAX_UPLOAD_BYTES = 1_000_000
@@ -189,7 +189,8 @@ class JsonTransfer(w.VBox):
             self.link.value = f'<span style="color:#777;margin-right:1em">{title}</span>'
             return
         self.link.value = (f'<a href="{download_href(text)}" download="{name}" '
-                           f'style="margin-right:1em;line-height:28px">{title}</a>')
+                           f'style="color:{LINK};text-decoration:underline;margin-right:1em;'
+                           f'line-height:28px">{title}</a>')
 
     def _uploaded(self, change: dict) -> None:
         if not change["new"]:

@@ -17,7 +17,8 @@ from rulescore.systems import tsl
 from rulescore.text import odds, percent
 
 from .common import (ERROR, LABEL_WIDTH, SUCCESS, DiceEntry, ErrorLine, ExplanationView,
-                     button, labelled_text, section, steps_html, tool_layout)
+                     button, fit_label, fit_labels, labelled_text, section, steps_html,
+                     tool_layout, value_note)
 from .lean import own_layout, shared_layout
 from .storage import BrowserStore, JsonTransfer
 
@@ -125,6 +126,7 @@ class AttackResolver(w.VBox):
             section("Roll", self.entry),
             section("Result", self.result, self.explanation),
         ], layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-tsl-attack")
         for field in (self.kind, self.tier, self.shift, self.target, self.defender_tier,
                       self.attack_type, self.weapon_zone, self.tag1, self.tag2,
@@ -166,6 +168,7 @@ class AttackResolver(w.VBox):
             own_layout(self.uses).display = "none"
         self.entry.my_dice.placeholder = ("10 faces: yours, then the defender's" if opposed
                                           else "5 faces, e.g. 6, 4, 3, 3, 1")
+        fit_label(self.entry.my_dice)
 
     # -- observers -------------------------------------------------------------------------------
     def update(self) -> None:
@@ -284,6 +287,7 @@ class TurnBoard(w.VBox):
                 "offers to restore it); nothing is stored on the server. Download it to keep "
                 "it elsewhere, upload it to carry on.</small>"), self.transfer),
         ], layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-tsl-turns")
         self.start_button.on_click(lambda _: self._changed(self.start))
         self.reorder_button.on_click(lambda _: self._changed(self.reorder))
@@ -451,6 +455,7 @@ class WeaponBuilder(w.VBox):
             self.out_of_zone, self.error,
             section("What it can do", self.summary, self.explanation),
         ], layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-tsl-weapon")
         for field in (self.name, self.zone, self.tag1, self.tag2, self.rarity, self.improvised,
                       self.out_of_zone):
@@ -490,6 +495,6 @@ class WeaponBuilder(w.VBox):
 
 def explain(result: Any) -> w.HTML:
     """A worked example's result for the book: its headline and its numbered steps."""
-    headline = (f"<p><b>Result: {html.escape(_band_label(str(result.outcome)))}</b> "
-                f"(value {result.value})</p>")
+    headline = (f"<p><b>Result: {html.escape(_band_label(str(result.outcome)))}</b>"
+                f"{html.escape(value_note(result))}</p>")
     return w.HTML(f"<div class='rulebook-tsl-worked'>{headline}{steps_html(result.trace)}</div>")

@@ -20,7 +20,7 @@ from rulescore.systems.veil_and_lead.encounter import (TRACKED, EncounterHistory
                                                        remove_fighter)
 
 from .common import (DiceEntry, ErrorLine, ExplanationView, button, labelled_text, section,
-                     tool_layout)
+                     fit_labels, tool_layout)
 from .lean import own_layout, shared_layout
 from .storage import BrowserStore, JsonTransfer
 
@@ -177,6 +177,7 @@ class CountTracker(w.VBox):
                 "it elsewhere, upload it to carry on, undo and redo included.</small>"),
                 self.transfer),
         ], layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-vl-count")
         self.add_button.on_click(lambda _: self._move(self._join))
         self.next_button.on_click(lambda _: self._move(self._next))

@@ -16,7 +16,7 @@ from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 from rulescore.trace import step
 
-from .common import DiceEntry, ErrorLine, ExplanationView, section, tool_layout
+from .common import DiceEntry, ErrorLine, ExplanationView, section, fit_labels, tool_layout
 from .lean import shared_layout
 
 STYLE = {"description_width": "10em"}
@@ -48,6 +48,7 @@ class TempoCalculator(w.VBox):
                                   w.VBox([self.tick, self.exposure])]), self.error,
                           section("Tempo and exposure", self.result, self.explanation)],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-vl-tempo")
         for field in (self.action, self.weapon, self.chosen, self.tick, self.exposure):
             field.observe(lambda _: self.update(), "value")
@@ -111,6 +112,7 @@ class MovementAndRange(w.VBox):
                                   w.VBox([self.metres, self.weapon, self.cover])]), self.error,
                           section("Moving", self.moves), section("Shooting", self.shot)],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-vl-movement")
         for field in (self.quick, self.athletics, self.prone, self.leg, self.metres,
                       self.weapon, self.cover):
@@ -182,6 +184,7 @@ class DuelRoller(w.VBox):
                           section("Roll", self.entry),
                           section("Who fires first", self.result, self.explanation)],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-vl-duel")
         for field in self.inputs:
             field.observe(lambda _: self.update(), "value")

@@ -19,7 +19,7 @@ from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, labelled_text,
-                     section, tool_layout)
+                     section, fit_labels, tool_layout)
 from .lean import shared_layout
 
 WAITING = "<i>Press Roll, or type the d8s you rolled and press Use my dice.</i>"
@@ -72,6 +72,7 @@ class PartyInitiative(w.VBox):
                           section("Roll", self.entry),
                           section("Where everyone starts", self.result, self.explanation)],
                          layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-vl-initiative")
         self.party.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
@@ -223,6 +224,7 @@ class AttackCalculator(w.VBox):
             section("Odds before you roll", self.odds),
             section("Roll", self.entry),
             section("Result", self.result, self.explanation)], layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-vl-attack")
         for field in self.inputs:
             field.observe(lambda _: self.update(), "value")
@@ -326,6 +328,7 @@ class DownedWalker(w.VBox):
             section("Stabilising them: odds of one attempt", self.odds),
             section("Stabilisation roll", self.entry),
             section("What happened", self.result, self.explanation)], layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-vl-downed")
         for field in (self.iron, self.vitality, self.pool, self.kit):
             field.observe(lambda _: self.update(), "value")
@@ -427,6 +430,7 @@ class HordeCalculator(w.VBox):
                     w.VBox([self.margin, self.wr, self.mass])]),
             self.error, section("The Horde's volley", self.volley),
             section("A hit on the Horde", self.result, self.explanation)], layout=tool_layout())
+        fit_labels(self)
         self.add_class("rulebook-vl-horde")
         for field in (self.base, self.size, self.kind, self.target_tn, self.margin, self.wr,
                       self.mass):

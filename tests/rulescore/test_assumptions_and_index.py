@@ -42,3 +42,38 @@ def test_rules_index_requires_function_test_or_reason(tmp_path):
         load_rules_index("demo", path)
     path.write_text('[[rule]]\nsection = "C"\nstatus = "out_of_scope"\nreason = "not in seed"\n')
     assert load_rules_index("demo", path)[0].reason == "not in seed"
+
+
+def test_control_and_tool_go_together_with_an_option(tmp_path):
+    path = tmp_path / "a.toml"
+    base = 'id = "a"\ntitle = "T"\nseed_says = "S"\nruling = "R"\n'
+    path.write_text("[[assumption]]\n" + base + 'option = "o"\ncontrol = "C"\n')
+    with pytest.raises(TableError, match="control and tool go together"):
+        load_assumptions("x", path)
+    path.write_text("[[assumption]]\n" + base + 'control = "C"\ntool = "the T tool"\n')
+    with pytest.raises(TableError, match="with the option they switch"):
+        load_assumptions("x", path)
+    path.write_text("[[assumption]]\n" + base + 'option = "o"\ncontrol = "C"\ntool = "the T"\n')
+    (a,) = load_assumptions("x", path)
+    assert (a.option, a.control, a.tool) == ("o", "C", "the T")
+
+
+SYSTEMS = ["veil_and_lead", "percentile", "tsl", "exploding_d6", "range_bands"]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_named_control_is_a_label_of_a_tool(system):
+    """An assumption that says which control switches it names a label a tool really has."""
+    from pathlib import Path
+    widgets = Path(__file__).resolve().parents[2] / "widgets"
+    source = "".join(p.read_text(encoding="utf-8") for p in widgets.glob("*.py"))
+    for a in load_assumptions(system):
+        if a.control:
+            assert f'"{a.control}"' in source, f"{system}:{a.id}: no tool labels a control {a.control!r}"
+
+
+def test_the_switches_the_tools_offer():
+    switched = {(s, a.id) for s in SYSTEMS for a in load_assumptions(s) if a.control}
+    assert ("veil_and_lead", "exposure_by_tempo") in switched
+    assert ("tsl", "out_of_zone") in switched
+    assert len(switched) == 11

@@ -166,7 +166,7 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
                                                               "aim_action")["roll_bonus"]
         actions += 1
         steps.append(step(f"An action spent aiming first: +{roll_bonus} to the shot's roll "
-                          "(the seed's \"+2 TN\", assumption aim_action)", ref,
+                          "(the rules' \"+2 TN\", assumption aim_action)", ref,
                           roll_bonus=roll_bonus))
     steps.append(step(f"The shot takes {actions} action{'s' if actions > 1 else ''}", ref,
                       actions=actions))

@@ -1,0 +1,187 @@
+"""How shared rendering shows things to a reader: printed tables, worked-example headlines,
+label widths, the download link and the odds chart's axis."""
+
+import re
+
+import ipywidgets as w
+import pytest
+
+from rulescore.tables import parse_tables
+from rulescore.trace import Resolution
+from widgets.book import explain, file_table_html, header, humanise, table_html
+from widgets.common import fit_label, fit_labels, labelled_text, odds_html, text_em, tick_indices
+from widgets.lean import is_shared, shared_layout
+from widgets.storage import JsonTransfer
+from widgets.tsl import explain as tsl_explain
+from rulescore.dice import parse
+
+TABLES = parse_tables('''
+[bands]
+title = "Bands"
+source = "§Test"
+columns = ["band", "name", "tn", "allowed", "choices", "note"]
+[[bands.rows]]
+band = "very_close"
+name = "Very close"
+tn = 7
+allowed = true
+choices = ["a", "b"]
+note = "A note long enough to need a column that wraps its words onto lines"
+[[bands.rows]]
+band = "far"
+name = "Far"
+tn = 9
+allowed = false
+choices = []
+note = "short"
+
+[rules]
+title = "Rules"
+source = "§Test"
+columns = ["setting", "value"]
+[[rules.rows]]
+setting = "off_hand_pool_penalty"
+value = 2
+[[rules.rows]]
+setting = "base_tn"
+value = 10
+''')
+
+
+def _cells(page: str) -> list[list[str]]:
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", page)
+    return [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r) for r in rows]
+
+
+def test_a_table_with_a_name_column_hides_its_key_column_and_reads_booleans_as_yes_no():
+    cells = _cells(table_html(TABLES["bands"]))
+    assert cells[0] == ["Name", "TN", "Allowed", "Choices", "Note"]
+    assert cells[1][:4] == ["Very close", "7", "yes", "a, b"]
+    assert cells[2][:4] == ["Far", "9", "no", ""]
+
+
+def test_a_key_that_is_the_only_label_is_shown_as_words():
+    cells = _cells(table_html(TABLES["rules"]))
+    assert cells == [["Setting", "Value"], ["off-hand pool penalty", "2"], ["base TN", "10"]]
+
+
+def test_headers_write_the_rules_abbreviations_in_capitals():
+    assert header("treatment_tn") == "Treatment TN"
+    assert header("br_numerator") == "BR numerator"
+    assert header("shk") == "SHK" and header("zn") == "ZN" and header("wr") == "WR"
+    assert header("location_shock") == "Location shock"     # ordinary words stay as they are
+    assert header("G4") == "G4" and header("Blunt") == "Blunt"
+    assert humanise("very_close") == "very close"
+
+
+def test_long_text_wraps_in_its_own_column_and_a_wide_table_scrolls_in_its_box():
+    page = table_html(TABLES["bands"])
+    assert "<div class='rulebook-table-scroll'><table>" in page
+    assert ".rulebook-table-scroll{overflow-x:auto;max-width:100%}" in page
+    assert "table{table-layout:auto;margin:0}" in page
+    assert "td.rulebook-long{min-width:10em}" in page
+    assert "<table><thead>" in page                   # 5 columns: not set smaller
+    actions = file_table_html("veil_and_lead", "actions", "actions")
+    assert "<table class='rulebook-wide'><thead>" in actions
+    assert "<td class='rulebook-long'>short</td>" in page
+    assert "<td>Far</td>" in page                      # short columns carry no class
+
+
+def test_a_cell_naming_another_table_of_its_file_shows_that_tables_title():
+    page = file_table_html("percentile", "injury", "body_zones")
+    assert "<td>Head locations (Location Die)</td>" in page and "locations_head" not in page
+    assert "<th>ZN</th>" in page
+
+
+def test_the_row_a_walker_used_is_still_marked():
+    page = table_html(TABLES["bands"], lambda i: i == 1)
+    used = re.findall(r"<tr class='rulebook-row-used'[^>]*>(.*?)</tr>", page)
+    assert used == ["<td>Far</td><td>9</td><td>no</td><td></td><td class='rulebook-long'>short</td>"]
+
+
+@pytest.mark.parametrize("value, outcome, headline", [
+    (4, "Tick 4", "<p><b>Tick 4</b></p>"),
+    (8, "8E", "<p><b>8E</b></p>"),
+    (3, "HR3", "<p><b>HR3</b></p>"),
+    ("Cy", "Cy", "<p><b>Cy</b></p>"),
+    (2, "Refused", "<p><b>Refused</b> (value 2)</p>"),
+    (-1, "Stabilized", "<p><b>Stabilized</b> (value -1)</p>"),
+    (1, "17 hits", "<p><b>17 hits</b> (value 1)</p>"),
+])
+def test_explain_shows_the_value_only_when_the_outcome_does_not(value, outcome, headline):
+    page = explain(Resolution(value, outcome)).data
+    assert page.startswith(f"<div class='rulebook-worked'>{headline}")
+
+
+def test_tsl_explain_drops_a_value_the_outcome_already_shows():
+    assert "(value" not in tsl_explain(Resolution(16, "Proficient 16")).value
+    assert "Result: Double Movement</b> (value 2)" in tsl_explain(
+        Resolution(2, "Double Movement")).value
+
+
+def test_a_long_label_and_placeholder_widen_the_field_not_cut_it():
+    field = labelled_text("Tens die (00–90)", placeholder="e.g. 70", width="17em",
+                          label_width="8em")
+    assert field.description == "Tens die (00–90)"               # the accessible name stays
+    assert field.style.description_width == f"{text_em('Tens die (00–90)'):g}em" == "9.1em"
+    assert field.layout.width == "18.1em"                         # the input keeps its 9em
+    wide = labelled_text("Bonus", placeholder="how many d6, e.g. 4", width="20em",
+                         label_width="15em")
+    assert wide.style.description_width == "15em" and wide.layout.width == "27.4em"
+    assert is_shared(field.layout) and is_shared(wide.style)
+
+
+def test_a_dropdown_widens_to_its_longest_option_and_a_checkbox_to_its_label():
+    box = w.VBox([w.HBox([
+        w.Dropdown(options=["short", "x" * 40], description="Pick",
+                   style={"description_width": "5em"}, layout=shared_layout(width="12em")),
+        w.Checkbox(description="Rigid armour (glancing blows)", indent=False,
+                   layout=shared_layout(width="10em"))])])
+    before = shared_layout(width="12em")
+    fit_labels(box)
+    row = box.children[0]
+    drop, check = row.children
+    assert drop.layout.width == "30.4em"          # 5em label + 0.6em gap + 22.3em text + 2.5em
+    assert check.layout.width == "18.2em"         # 16.2em text + 2em for the box
+    assert row.layout.flex_flow == "row wrap"
+    assert before.width == "12em"                 # the shared model other widgets use is as it was
+    indented = w.Checkbox(description="Rigid armour (glancing blows)",
+                          style={"description_width": "12em"}, layout=shared_layout(width="22em"))
+    fit_label(indented)
+    assert indented.layout.width == "30.2em"      # 12em indent + 16.2em text + 2em box
+
+
+def test_fit_label_leaves_a_field_that_already_fits_alone():
+    field = w.IntText(description="EML", style={"description_width": "6em"},
+                      layout=shared_layout(width="12em"))
+    layout, style = field.layout, field.style
+    fit_label(field)
+    assert field.layout is layout and field.style is style
+
+
+def test_the_download_link_looks_like_a_link():
+    transfer = JsonTransfer("x.json", "encounter", lambda text: None)
+    transfer.set_text('{"a": 1}')
+    assert 'style="color:#1565c0;text-decoration:underline;' in transfer.link.value
+
+
+def test_axis_labels_never_crowd_each_other():
+    ticks = sorted(tick_indices(list(range(1, 101)), 580 / 100))
+    assert ticks == [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75, 80, 85, 90,
+                     99]
+    assert sorted(tick_indices(list(range(3, 19)), 580 / 16)) == list(range(16))
+    chart = odds_html(parse("d100").distribution())
+    labels = re.findall(r'<text x="([\d.]+)" y="174" font-size="11"', chart)
+    xs = [float(x) for x in labels]
+    assert min(b - a for a, b in zip(xs, xs[1:])) >= 3 * 7 + 6
+
+
+def test_rulings_say_where_a_reader_switches_each_one():
+    from widgets.book import rulings
+    tsl_html = rulings("tsl").data
+    assert "<b>Switch it:</b> “Band ladder” in the attack resolver." in tsl_html
+    assert "<b>Switch it:</b> “Out-of-zone penalty” in the weapon builder." in tsl_html
+    x6_html = rulings("exploding_d6").data
+    assert "Switch it" not in x6_html
+    assert "the rules engine switches it with the option <code>prevent</code>" in x6_html
+    assert "Switchable" not in tsl_html + x6_html
