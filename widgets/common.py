@@ -110,15 +110,32 @@ def fit_label(widget: w.DOMWidget) -> None:
 def fit_labels(root: w.Widget) -> None:
     """Fit every input under *root* (see :func:`fit_label`); rows of inputs wrap onto a new
     line rather than run past the tool's frame."""
-    stack = [root]
+    stack, grids = [root], []
     while stack:
         widget = stack.pop()
         if isinstance(widget, w.Box):
             stack.extend(widget.children)
             if isinstance(widget, w.HBox) and not widget.layout.flex_flow:
                 _set_layout(widget, flex_flow="row wrap")
+            if isinstance(widget, w.GridBox):
+                grids.append(widget)
         elif isinstance(widget, w.DOMWidget):
             fit_label(widget)
+    for grid in grids:
+        _fit_grid_columns(grid)
+
+
+_AUTO_COLUMNS = re.compile(r"repeat\(auto-fill, (\d+(?:\.\d+)?)em\)")
+
+
+def _fit_grid_columns(grid: w.GridBox) -> None:
+    """Widen a grid's auto-filled em columns to its widest fitted cell, so a widened field
+    never runs into its neighbour's label."""
+    m = _AUTO_COLUMNS.fullmatch(grid.layout.grid_template_columns or "")
+    widths = [_em(c.layout.width) for c in grid.children if isinstance(c, w.DOMWidget)]
+    widest = max((x for x in widths if x is not None), default=0.0)
+    if m and widest > float(m.group(1)):
+        _set_layout(grid, grid_template_columns=f"repeat(auto-fill, {widest:g}em)")
 
 
 def labelled_text(label: str, value: str = "", placeholder: str = "", width: str = "26em",

@@ -185,3 +185,16 @@ def test_rulings_say_where_a_reader_switches_each_one():
     assert "Switch it" not in x6_html
     assert "the rules engine switches it with the option <code>prevent</code>" in x6_html
     assert "Switchable" not in tsl_html + x6_html
+
+
+def test_a_grid_of_fields_widens_its_columns_to_its_widest_field():
+    wide = w.Dropdown(description="Target's cover", options=["5+ half hidden / shield, very long"],
+                      style={"description_width": "8em"}, layout=shared_layout(width="20em"))
+    narrow = w.Text(description="Skill", style={"description_width": "8em"},
+                    layout=shared_layout(width="12em"))
+    grid = w.GridBox([narrow, wide], layout=shared_layout(
+        grid_template_columns="repeat(auto-fill, 22em)"))
+    fit_labels(w.VBox([grid]))
+    widest = float(wide.layout.width.removesuffix("em"))
+    assert widest > 22
+    assert grid.layout.grid_template_columns == f"repeat(auto-fill, {widest:g}em)"
