@@ -381,6 +381,21 @@ class Reader:
     errors: list[str] = field(default_factory=list)
 
 
+PAGE_STATE_JS = """(sel) => [document.querySelectorAll('.jupyter-widgets').length,
+                            !!(sel && document.querySelector(sel))]"""
+
+
+async def _page_state(page, probe: P.Probe | None) -> str:
+    """What a failed reader's page shows: its widget views and whether its tool is there (a
+    starved page can pass the TTI check with some tools never drawn)."""
+    try:
+        views, tool = await page.evaluate(PAGE_STATE_JS, probe.tool if probe else None)
+    except Exception:  # noqa: BLE001 — the page may be gone; the error itself is recorded
+        return ""
+    return f" [page shows {views} widget views" + (
+        f"; {probe.tool} {'present' if tool else 'missing'}]" if probe else "]")
+
+
 async def _reader(browser, server: Server, r: Reader, delay: float, linger: float) -> None:
     await asyncio.sleep(delay)
     r.start_s = time.perf_counter()
@@ -409,7 +424,8 @@ async def _reader(browser, server: Server, r: Reader, delay: float, linger: floa
             r.interactive = True                       # widgets rendered, nothing to type into
         await asyncio.sleep(linger)
     except Exception as exc:  # noqa: BLE001 — a benchmark counts any failure as an error
-        r.errors.append(f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
+        r.errors.append(f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+                        + await _page_state(page, r.probe))
     finally:
         await ctx.close()                              # no unload: the kernel is left to the culler
 
