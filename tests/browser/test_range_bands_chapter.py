@@ -114,7 +114,11 @@ def test_rulings_page_lists_the_nd_assumption(page: Page, book_url):
     page.goto(f"{book_url}/range_bands/rulings.ipynb")
     expect(page.get_by_role("heading", name=re.compile("How a check written in dice")))\
         .to_be_visible(timeout=60_000)
-    expect(page.locator(".rulebook-assumption#nd_check")).to_contain_text("nd_rule")
+    expect(page.locator(".rulebook-assumption#nd_check")).to_contain_text(
+        "Switch it: “How nD is rolled” in every range-band check tool.")
+    expect(page.locator(".rulebook-assumption#band_edges")).to_contain_text(
+        "The tools play our ruling. For developers: the rules engine switches it with the option "
+        "edge")
 
 
 def test_range_band_pages_need_no_other_host(page: Page, book_url, external_requests):
