@@ -16,3 +16,8 @@ def percent(p: Fraction) -> str:
 def odds(p: Fraction) -> str:
     """A probability as 'exact fraction (percent)', e.g. '7/12 (58.33%)'."""
     return f"{p} ({percent(p)})"
+
+
+def yes_no(value: bool) -> str:
+    """A yes-or-no value for a reader: ``"yes"`` or ``"no"``."""
+    return "yes" if value else "no"

@@ -22,7 +22,7 @@ from rulescore.assumptions import Assumption, load_assumptions
 from rulescore.book import Book, Chapter, load_book
 from rulescore.dice import DiceRoll, Distribution, parse
 from rulescore.tables import Table, load_tables, system_data_dir
-from rulescore.text import odds
+from rulescore.text import odds, yes_no
 from rulescore.trace import Resolution
 
 from .common import LINK, dice_faces_html, odds_html, steps_html, value_note
@@ -152,7 +152,7 @@ def cell_text(value: object, shown: str, titles: Mapping[str, str] | None = None
     """One cell for a reader: booleans as yes/no, lists joined, a key naming another table as
     that table's title, any other machine key as words; else *shown* (the printed text)."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return yes_no(value)
     if isinstance(value, list):
         return ", ".join(map(str, value))
     if isinstance(value, str) and titles and value in titles:

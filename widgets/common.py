@@ -331,6 +331,14 @@ _TABLE_STYLE = ("<style>.rulebook-odds{border-collapse:collapse}.rulebook-odds t
                 "border-bottom:1px solid #ddd}</style>")
 
 
+def odds_table_html(rows: Iterable[tuple[str, Fraction]], head: str) -> str:
+    """A table of named outcomes with their chance in percent and as an exact fraction."""
+    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{percent(p)}</td><td>{p}</td></tr>"
+                   for k, p in rows)
+    return (f"<table class='rulebook-odds'><thead><tr><th>{html.escape(head)}</th>"
+            f"<th>Chance</th><th>Exact</th></tr></thead><tbody>{body}</tbody></table>")
+
+
 def odds_html(dist: Distribution, success: Callable[[int], bool] | None = None,
               headline: str = "", label: str = "Total") -> str:
     """The exact distribution as a headline, a bar chart and a table (fraction and percent)."""

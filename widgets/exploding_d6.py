@@ -16,8 +16,8 @@ from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.systems import exploding_d6 as x6
 from rulescore.text import odds, percent
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, labelled_text,
-                     section, fit_labels, tool_layout, button)
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, button, fit_labels,
+                     labelled_text, odds_table_html, section, tool_layout)
 from .lean import shared_layout
 
 WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
@@ -48,12 +48,6 @@ def _int(label: str, field: w.Text, minimum: int = 0, blank: int | None = None) 
         raise RulesError(f"{label} must be {minimum} or more, got {value}")
     return value
 
-
-def _odds_table(rows: list[tuple[str, Fraction]], head: str) -> str:
-    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{percent(p)}</td><td>{p}</td></tr>"
-                   for k, p in rows)
-    return (f"<table class='rulebook-odds'><thead><tr><th>{html.escape(head)}</th>"
-            f"<th>Chance</th><th>Exact</th></tr></thead><tbody>{body}</tbody></table>")
 
 
 class InitiativeRoller(w.VBox):
@@ -283,13 +277,13 @@ class AttackPipeline(w.VBox):
                 f"at least one critical: {odds(hit.p_criticals_at_least(1))}</b></p>")
         rows = [(f"{n} hit{'s' if n != 1 else ''}", p) for n, p in total.items() if p]
         out = head + "<details><summary>Odds of each number of hits</summary>" + \
-            _odds_table(rows, "Hits (with criticals)") + "</details>"
+            odds_table_html(rows, "Hits (with criticals)") + "</details>"
         if isinstance(wounds, x6.WoundOdds):
             wrows = [(str(k), p) for k, p in wounds.pmf.items()]
             out += (f"<p class='rulebook-x6-wound-odds'>After cover and protection: at least one "
                     f"wound {percent(wounds.p_at_least(1))}; {float(wounds.mean()):.2f} wounds on "
                     f"average.</p><details><summary>Odds of each number of wounds</summary>"
-                    + _odds_table(wrows, "Wounds") +
+                    + odds_table_html(wrows, "Wounds") +
                     f"<small>Exact up to {wounds.explode_depth} explosions a die; the chance "
                     f"of more ({percent(wounds.truncated)}) is not listed.</small></details>")
         elif wounds == "too many":
@@ -409,7 +403,7 @@ class ReactionHelper(w.VBox):
         none_left = dist.get(0, Fraction(0))
         rows = [(f"{k} hit{'s' if k != 1 else ''} left", p) for k, p in dist.items()]
         self.odds.value = (f"<p class='rulebook-headline'><b>Chance that nothing gets through: "
-                           f"{odds(none_left)}</b></p>" + _odds_table(rows, "Hits left"))
+                           f"{odds(none_left)}</b></p>" + odds_table_html(rows, "Hits left"))
 
     def roll(self, request: dict) -> None:
         try:

@@ -19,10 +19,10 @@ from rulescore.systems import percentile as pc
 from rulescore.systems.percentile.healing import TREATMENT_ASPECTS
 from rulescore.systems.percentile.record import LEVEL_CODES
 
-from .common import (DiceEntry, ErrorLine, ExplanationView, button, labelled_text, section,
-                     fit_labels, tool_layout)
+from .common import (DiceEntry, ErrorLine, ExplanationView, button, fit_labels, labelled_text,
+                     odds_table_html, section, tool_layout)
 from .lean import shared_layout
-from .percentile_table import LEVEL_NAMES, STYLE, _d100s, _rows
+from .percentile_table import LEVEL_NAMES, STYLE, _d100s
 from .storage import KeptState
 
 STORE_KEY = "rulebook/percentile/injury-record"
@@ -280,7 +280,8 @@ class HealingWalker(w.VBox):
         nxt = pc.next_roll_odds(r)
         self.next_odds.value = (
             f"<p class='rulebook-pc-next'><b>Next:</b> {html.escape(nxt[0])}, EML {nxt[1]}</p>"
-            + _rows([(f"{LEVEL_NAMES[k]} ({k})", p) for k, p in nxt[2].items()], "Result")
+            + odds_table_html([(f"{LEVEL_NAMES[k]} ({k})", p) for k, p in nxt[2].items()],
+                              "Result")
             if nxt else "<p class='rulebook-pc-next'><i>Nothing left to roll"
             + (": the character is dead." if r.dead else
                ": every treated injury has healed." if r.injuries else ".") + "</i></p>")
@@ -313,7 +314,7 @@ class HealingWalker(w.VBox):
                 for (lv, res), p in sorted(odds.items(), key=lambda kv: order.index(kv[0][0]))]
         self.treat_odds.value = (f"<p>{inj.code} {html.escape(inj.location.lower())} needs "
                                  f"<b>{pc.required_treatment(inj.aspect, LEVEL_CODES[inj.level])}"
-                                 "</b>.</p>" + _rows(rows, "Treatment Roll"))
+                                 "</b>.</p>" + odds_table_html(rows, "Treatment Roll"))
 
     # --- keeping ------------------------------------------------------------------------------
 

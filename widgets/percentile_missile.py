@@ -16,9 +16,10 @@ from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 
 from .book import data_table, table_html
-from .common import DiceEntry, ErrorLine, ExplanationView, section, fit_labels, tool_layout
+from .common import (DiceEntry, ErrorLine, ExplanationView, fit_labels, odds_table_html, section,
+                     tool_layout)
 from .lean import shared_layout
-from .percentile_table import STYLE, _rows
+from .percentile_table import STYLE
 
 WIDE = shared_layout(width="21em")
 TARGETS = (("Still", "still"), ("Moving", "moving"), ("Evading (dodging)", "evading"))
@@ -126,8 +127,8 @@ class MissileWalker(w.VBox):
             f"{shot.range.impact:+d}.</p>" + table_html(table, lambda i: i == used))
         order = list(RESULTS)
         rows = sorted(dist.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99)
-        self.odds.value = _rows([(RESULTS.get(k, f"{k[0]}, {k[1]} stars"), p) for k, p in rows],
-                                "Test result")
+        self.odds.value = odds_table_html(
+            [(RESULTS.get(k, f"{k[0]}, {k[1]} stars"), p) for k, p in rows], "Test result")
 
     def roll(self, request: dict) -> None:
         """Walk the shot with a seed (only the dice it needs are rolled) or typed dice."""

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import html
 import random
-from fractions import Fraction
 
 import ipywidgets as w
 
 from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
-from rulescore.text import percent
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, labelled_text,
-                     section, steps_html,
-                     fit_labels, tool_layout)
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, fit_labels,
+                     labelled_text, odds_table_html, section, steps_html, tool_layout)
 from .lean import own_layout, shared_layout
 
 WAITING = "<i>Press Roll, or type the d100 you rolled and press Use my dice.</i>"
@@ -40,12 +37,6 @@ def _eml(label: str, value: int) -> w.IntText:
     return w.IntText(value=value, description=label, style=STYLE,
                      layout=shared_layout(width="19em"))
 
-
-def _rows(rows: list[tuple[str, Fraction]], head: str) -> str:
-    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{percent(p)}</td><td>{p}</td></tr>"
-                   for k, p in rows)
-    return (f"<table class='rulebook-odds'><thead><tr><th>{html.escape(head)}</th>"
-            f"<th>Chance</th><th>Exact</th></tr></thead><tbody>{body}</tbody></table>")
 
 
 class TestRoller(w.VBox):
@@ -90,8 +81,8 @@ class TestRoller(w.VBox):
             return
         note = (f"<p>EML {self.eml.value} is tested as <b>{used}</b>.</p>"
                 if used != self.eml.value else "")
-        self.odds.value = note + _rows([(f"{LEVEL_NAMES[k]} ({k})", p) for k, p in probs.items()],
-                                       "Success level")
+        self.odds.value = note + odds_table_html(
+            [(f"{LEVEL_NAMES[k]} ({k})", p) for k, p in probs.items()], "Success level")
 
     def roll(self, request: dict) -> None:
         """Roll a d100 with a seed, or read the typed roll, and name its success level."""
@@ -224,7 +215,7 @@ class MeleeExchange(w.VBox):
         rows = [(f"{OUTCOME_NAMES[o].capitalize()}"
                  + (f", {s} star{'s' if s != 1 else ''}" if s else ""), p)
                 for (o, s), p in sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))]
-        self.odds.value = _rows(rows, "Outcome")
+        self.odds.value = odds_table_html(rows, "Outcome")
 
     def roll(self, request: dict) -> None:
         """Roll both d100s with a seed, or read the typed rolls, and resolve the exchange."""
@@ -292,8 +283,8 @@ def blow_odds_html(where: dict, hurt: dict, location_head: str) -> str:
     places = sorted(where.items(), key=lambda kv: (-kv[1], str(kv[0])))
     levels = sorted(hurt.items(), key=lambda kv: (-kv[1], str(kv[0])))
     return ("<div style='display:flex;gap:2em;flex-wrap:wrap'>"
-            + _rows([(k or "Miss", p) for k, p in places], location_head)
-            + _rows([({None: "No injury", "glancing": "Glancing blow"}.get(k, k), p)
+            + odds_table_html([(k or "Miss", p) for k, p in places], location_head)
+            + odds_table_html([({None: "No injury", "glancing": "Glancing blow"}.get(k, k), p)
                      for k, p in levels], "Injury") + "</div>")
 
 

@@ -5,7 +5,7 @@ the chance of every outcome, one row of a table, or the steps of a sequence. Lef
 line of a cell, Jupyter would print them as Python (``Fraction(14987, 16384)``, a dict, a tuple
 of tuples). These helpers turn them into a sentence, a small table or a numbered list:
 
-- :func:`chance_text` and :func:`value_text`: the words for one value ("14987/16384 ≈ 91.47%",
+- :func:`chance_text` and :func:`value_text`: the words for one value ("14987/16384 (91.47%)",
   "yes", "no");
 - :func:`labelled`: one labelled value, as a sentence;
 - :func:`answer`: a question and its yes or no;
@@ -26,32 +26,35 @@ from typing import Any
 
 from IPython.display import HTML
 
-from rulescore.text import percent
+from rulescore.text import odds, percent, yes_no
+
+from .book import header
+from .common import odds_table_html
 
 _STYLE = ("<style>.rulebook-show{border-collapse:collapse;margin:.3em 0 .8em}"
           ".rulebook-show td,.rulebook-show th{padding:2px 12px;border-bottom:1px solid #ddd}"
           "</style>")
 # Inline, so the notebook's own table style (numbers to the right) cannot override them.
 _LEFT = " style='text-align:left'"
-_RIGHT = " style='text-align:right'"
+# The notebook's own table style right-aligns every cell: outcomes read better on the left.
+_CHANCES_STYLE = ("<style>.rulebook-chances th:first-child,.rulebook-chances td:first-child"
+                  "{text-align:left}</style>")
 
 Label = Callable[[Any], str] | Mapping[Any, str] | str | None
 
 
 def chance_text(p: Fraction) -> str:
-    """A probability as its exact fraction and its percentage: ``"14987/16384 ≈ 91.47%"``.
-    A certainty or an impossibility is just the percentage (``"100.00%"``, ``"0.00%"``)."""
+    """A probability as its exact fraction and its percentage (``"7/12 (58.33%)"``, as every
+    tool writes it); a certainty or an impossibility is just the percentage."""
     p = Fraction(p)
-    if p.denominator == 1:
-        return percent(p)
-    return f"{p.numerator}/{p.denominator} ≈ {percent(p)}"
+    return percent(p) if p.denominator == 1 else odds(p)
 
 
 def value_text(value: Any) -> str:
     """A value in words: ``True``/``False`` as "yes"/"no", a ``Fraction`` as a chance
     (see :func:`chance_text`), anything else as its plain text."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return yes_no(value)
     if isinstance(value, Fraction):
         return chance_text(value)
     return str(value)
@@ -73,7 +76,7 @@ def _name(key: Any, label: Label) -> str:
 
 
 def labelled(label: str, value: Any) -> HTML:
-    """One value with its label, as a sentence: ``Chance to hit: 14987/16384 ≈ 91.47%``."""
+    """One value with its label, as a sentence: ``Chance to hit: 14987/16384 (91.47%)``."""
     return HTML(f"<p class='rulebook-value'>{html.escape(label)}: "
                 f"<b>{html.escape(value_text(value))}</b></p>")
 
@@ -86,29 +89,24 @@ def answer(question: str, yes: bool) -> HTML:
 
 def chances(odds: Mapping[Any, Fraction], title: str, *, outcome: str = "Outcome",
             label: Label = None) -> HTML:
-    """The chance of each outcome in *odds* (outcome → ``Fraction``), in the order given, as a
-    table: the outcome, its chance in percent, and the exact fraction. *outcome* heads the
-    first column; *label* names each outcome (see :func:`_name`)."""
-    rows = "".join(f"<tr><td{_LEFT}>{html.escape(_name(k, label))}</td>"
-                   f"<td{_RIGHT}>{html.escape(percent(Fraction(p)))}</td>"
-                   f"<td{_RIGHT}>{html.escape(str(Fraction(p)))}</td></tr>"
-                   for k, p in odds.items())
-    return HTML(f"{_STYLE}<figure class='rulebook-chances'><figcaption><b>{html.escape(title)}"
-                f"</b></figcaption><table class='rulebook-show'><thead><tr>"
-                f"<th{_LEFT}>{html.escape(outcome)}</th><th{_RIGHT}>Chance</th>"
-                f"<th{_RIGHT}>Exact</th></tr></thead>"
-                f"<tbody>{rows}</tbody></table></figure>")
+    """The chance of each outcome in *odds* (outcome → ``Fraction``), in the order given, as the
+    tools' odds table under a title. *outcome* heads the first column; *label* names each
+    outcome (see :func:`_name`)."""
+    rows = [(_name(k, label), Fraction(p)) for k, p in odds.items()]
+    return HTML(f"{_CHANCES_STYLE}<figure class='rulebook-chances'><figcaption><b>"
+                f"{html.escape(title)}</b>"
+                f"</figcaption>{odds_table_html(rows, outcome)}</figure>")
 
 
 def record(fields: Mapping[str, Any], title: str, *,
            names: Mapping[str, str] | None = None) -> HTML:
     """The fields of one record (e.g. a table row) as a two-column table. A field's name is
-    taken from *names*, or else written out from its key (``location_shock`` → "Location
-    shock")."""
+    taken from *names*, or else written out from its key as a table header is
+    (:func:`widgets.book.header`: ``location_shock`` → "Location shock", ``ln`` → "LN")."""
     names = names or {}
 
     def name(key: str) -> str:
-        return names.get(key) or key.replace("_", " ").capitalize()
+        return names.get(key) or header(key)
 
     rows = "".join(f"<tr><th{_LEFT}>{html.escape(name(k))}</th>"
                    f"<td{_LEFT}>{html.escape(value_text(v))}</td></tr>" for k, v in fields.items())

@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 import random
 from dataclasses import replace
-from fractions import Fraction
 
 import ipywidgets as w
 
@@ -18,8 +17,8 @@ from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, labelled_text,
-                     section, fit_labels, tool_layout)
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, fit_labels,
+                     labelled_text, odds_table_html, section, tool_layout)
 from .lean import shared_layout
 
 WAITING = "<i>Press Roll, or type the d8s you rolled and press Use my dice.</i>"
@@ -38,12 +37,6 @@ def _number(label: str, value: int, minimum: int = 0, maximum: int = 20) -> w.Bo
     return w.BoundedIntText(value=value, min=minimum, max=maximum, description=label,
                             style=STYLE, layout=shared_layout(width="19em"))
 
-
-def _odds_rows(rows: list[tuple[str, Fraction]], head: str) -> str:
-    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{percent(p)}</td><td>{p}</td></tr>"
-                   for k, p in rows)
-    return (f"<table class='rulebook-odds'><thead><tr><th>{html.escape(head)}</th>"
-            f"<th>Chance</th><th>Exact</th></tr></thead><tbody>{body}</tbody></table>")
 
 
 # --- initiative ------------------------------------------------------------------------------
@@ -264,7 +257,7 @@ class AttackCalculator(w.VBox):
             f"<p class='rulebook-vl-odds'>Hit: <b>{percent(odds.p_hit)}</b> "
             f"({odds.p_hit}) · near miss (Suppresses): {percent(odds.p_near_miss)} · "
             f"Grievous Wound: {percent(odds.p_grievous)}</p>"
-            + _odds_rows(damage, "Damage"))
+            + odds_table_html(damage, "Damage"))
 
     def roll(self, request: dict) -> None:
         """Roll the pool with a seed, or read the typed dice, and resolve the attack."""

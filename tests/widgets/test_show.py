@@ -6,27 +6,27 @@ from widgets.show import answer, chance_text, chances, labelled, record, steps, 
 
 
 def test_chance_text_gives_the_fraction_and_the_percentage():
-    assert chance_text(Fraction(14987, 16384)) == "14987/16384 ≈ 91.47%"
-    assert chance_text(Fraction(293, 864)) == "293/864 ≈ 33.91%"
+    assert chance_text(Fraction(14987, 16384)) == "14987/16384 (91.47%)"
+    assert chance_text(Fraction(293, 864)) == "293/864 (33.91%)"
     assert chance_text(Fraction(1)) == "100.00%"
     assert chance_text(Fraction(0)) == "0.00%"
 
 
 def test_value_text():
     assert value_text(True) == "yes" and value_text(False) == "no"
-    assert value_text(Fraction(7, 12)) == "7/12 ≈ 58.33%"
+    assert value_text(Fraction(7, 12)) == "7/12 (58.33%)"
     assert value_text(10) == "10" and value_text("Hand") == "Hand"
 
 
 def test_labelled_and_answer_are_sentences():
     assert labelled("Chance to hit", Fraction(14987, 16384)).data == (
-        "<p class='rulebook-value'>Chance to hit: <b>14987/16384 ≈ 91.47%</b></p>")
+        "<p class='rulebook-value'>Chance to hit: <b>14987/16384 (91.47%)</b></p>")
     assert answer("Can a spear reach a foe at very close range?", True).data == (
         "<p class='rulebook-value'>Can a spear reach a foe at very close range? <b>Yes.</b></p>")
     assert answer("Is it <safe>?", False).data.endswith("Is it &lt;safe&gt;? <b>No.</b></p>")
 
 
-L, R = "style='text-align:left'", "style='text-align:right'"
+L = "style='text-align:left'"
 
 
 def _rows(html_text: str) -> list[str]:
@@ -39,24 +39,28 @@ def test_chances_lists_each_outcome_with_percent_and_fraction_in_order():
             "CS": Fraction(13, 100)}
     shown = chances(odds, "EML 65", outcome="Level").data
     assert "<figcaption><b>EML 65</b></figcaption>" in shown
-    assert f"<th {L}>Level</th><th {R}>Chance</th><th {R}>Exact</th>" in shown
-    assert _rows(shown) == [
-        f"<tr><td {L}>CF</td><td {R}>7.00%</td><td {R}>7/100</td>",
-        f"<tr><td {L}>F</td><td {R}>28.00%</td><td {R}>7/25</td>",
-        f"<tr><td {L}>S</td><td {R}>52.00%</td><td {R}>13/25</td>",
-        f"<tr><td {L}>CS</td><td {R}>13.00%</td><td {R}>13/100</td>"]
+    assert "<th>Level</th><th>Chance</th><th>Exact</th>" in shown      # the tools' odds table
+    assert _rows(shown) == ["<tr><td>CF</td><td>7.00%</td><td>7/100</td>",
+                            "<tr><td>F</td><td>28.00%</td><td>7/25</td>",
+                            "<tr><td>S</td><td>52.00%</td><td>13/25</td>",
+                            "<tr><td>CS</td><td>13.00%</td><td>13/100</td>"]
     assert "Fraction(" not in shown
 
 
 def test_chances_names_outcomes_by_format_mapping_or_function():
     ticks = {(2, "Fast"): Fraction(1, 4), (6, "Surprised"): Fraction(3, 4)}
     assert _rows(chances(ticks, "t", label="Tick {0} ({1})").data)[0].startswith(
-        f"<tr><td {L}>Tick 2 (Fast)</td><td {R}>25.00%</td>")
-    assert f"<td {L}>2, Fast</td>" in chances(ticks, "t").data          # a tuple, by default
-    assert f"<td {L}>Critical success</td>" in chances(
+        "<tr><td>Tick 2 (Fast)</td><td>25.00%</td>")
+    assert "<td>2, Fast</td>" in chances(ticks, "t").data          # a tuple, by default
+    assert "<td>Critical success</td>" in chances(
         {"CS": Fraction(1, 2)}, "t", label={"CS": "Critical success"}).data
-    assert f"<td {L}>CRIT</td>" in chances({"crit": Fraction(1, 2)}, "t", label=str.upper).data
-    assert f"<td {L}>Mixed</td>" in chances({"mixed": Fraction(1, 2)}, "t").data
+    assert "<td>CRIT</td>" in chances({"crit": Fraction(1, 2)}, "t", label=str.upper).data
+    assert "<td>Mixed</td>" in chances({"mixed": Fraction(1, 2)}, "t").data
+
+
+def test_record_names_a_field_as_a_table_header_does():
+    shown = record({"ln": 10, "treatment_tn": 0}, "Row").data
+    assert f"<th {L}>LN</th>" in shown and f"<th {L}>Treatment TN</th>" in shown
 
 
 def test_record_is_a_two_column_table():
