@@ -21,3 +21,18 @@ def test_voila_command_hides_code_errors_and_culls_idle_kernels():
     assert "--MappingKernelManager.cull_idle_timeout=600" in cmd
     assert "--MappingKernelManager.cull_interval=60" in cmd
     assert "--VoilaConfiguration.show_tracebacks=False" in cmd
+
+
+def test_the_chapter_runner_waits_for_slow_output_instead_of_dropping_it():
+    """Voilà's executor (nbclient) drops a cell's output that arrives more than iopub_timeout
+    seconds after the cell's reply; its default of 4 s lost whole tools under load. Our Voilà
+    configuration, read as Voilà reads it, gives the executor a long limit."""
+    import nbformat
+    from traitlets.config.loader import PyFileConfigLoader
+    from voila.execute import VoilaExecutor
+
+    config_dir = Path(__file__).resolve().parents[2] / "share" / "jupyter" / "config"
+    config = PyFileConfigLoader("voila.py", path=str(config_dir)).load_config()
+    executor = VoilaExecutor(nbformat.v4.new_notebook(), config=config)
+    assert executor.iopub_timeout >= 60
+    assert VoilaExecutor(nbformat.v4.new_notebook()).iopub_timeout == 4   # the default it fixes

@@ -3,3 +3,11 @@
 from rulescore.serving import prelaunch_hook
 
 c.VoilaConfiguration.prelaunch_hook = prelaunch_hook  # noqa: F821 (c is the config object)
+
+# Voilà runs each chapter with nbclient, which waits only 4 s (its default) after a cell's reply
+# for the cell's output to arrive, then moves on *without it*. On a busy server (20 readers
+# opening chapters at once on 2 CPUs) the output of a tool's cell can take longer, and the
+# reader's page then silently lacks that tool. The load benchmark (benchmarks/web/run_web.py)
+# found 5 such timeouts in one 20-reader rush, and 4 pages each missing a whole tool. The wait
+# only lasts until the cell's output has arrived, so a long limit costs nothing on a quiet server.
+c.VoilaExecutor.iopub_timeout = 120  # noqa: F821
