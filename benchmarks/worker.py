@@ -27,7 +27,7 @@ WARM_BUDGET_S = 0.25     # per case and side: repeat until this much time is spe
 def _import(side: str, module: str = "rulescore.dice") -> float:
     t0 = time.perf_counter()
     if side == "ours":
-        importlib.import_module(module)  # rulescore.dice imports icepool itself
+        importlib.import_module(module)  # icepool comes with our first exact distribution
     else:
         import icepool  # noqa: F401
         if module != "rulescore.dice":  # the icepool side names outcomes with our rules

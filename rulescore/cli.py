@@ -11,7 +11,6 @@ import os
 import random
 import subprocess
 import sys
-from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 

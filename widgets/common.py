@@ -153,6 +153,16 @@ def tool_layout() -> w.Layout:
     return shared_layout(border="1px solid #c9c4b8", padding="6px 14px 10px", margin="10px 0",
                          width="100%")
 
+class Tool(w.VBox):
+    """A whole tool: framed apart from the prose, its labels fitted to their text, and its
+    ``rulebook-…`` CSS class (the book's style and the browser tests find a tool by it)."""
+
+    def __init__(self, children: list[w.Widget], css_class: str = "") -> None:
+        super().__init__(children, layout=tool_layout())
+        fit_labels(self)
+        if css_class:
+            self.add_class(css_class)
+
 
 def button(label: str, tooltip: str = "", primary: bool = False) -> w.Button:
     """A text button (no icons: Voilà's icon font comes from a CDN)."""
@@ -429,3 +439,26 @@ def section(title: str, *children: w.Widget) -> w.VBox:
     """A titled block inside a tool."""
     return w.VBox([w.HTML(f"<h4 style='margin:.6em 0 .2em'>{html.escape(title)}</h4>"),
                    *children])
+
+
+def parse_roster(label: str, text: str, numbers: tuple[str, ...], example: str,
+                 extra: str = "") -> list[tuple[str, list[int], str | None]]:
+    """Read a roster typed as ``name n n [extra]; name n n; …``: one combatant between each
+    ``;``, a name, then one whole number for each of *numbers* (named in errors as "QUICK of
+    Ada"), then, when *extra* names it, one optional last word the tool reads itself. Returns
+    (name, numbers, extra word or None) for each; RulesError names the entry or the value."""
+    wanted = ["a name", *numbers] + ([extra] if extra else [])
+    shape = ", ".join(wanted[:-1]) + " and " + wanted[-1]
+    people = []
+    for i, part in enumerate(p for p in text.split(";") if p.strip()):
+        bits = part.split()
+        if len(bits) - 1 - len(numbers) not in ((0, 1) if extra else (0,)):
+            raise RulesError(f"{label}: entry {i + 1} must be {shape}, got '{part.strip()}'")
+        name = bits[0]
+        values = [parse_int_text(f"{what} of {name}", bit)
+                  for what, bit in zip(numbers, bits[1:])]
+        people.append((name, values, bits[len(numbers) + 1] if len(bits) > len(numbers) + 1
+                       else None))
+    if not people:
+        raise RulesError(f"{label} is empty: type e.g. {example}")
+    return people

@@ -10,8 +10,8 @@ from rulescore.dice import DiceExpr, DiceRoll, Distribution, parse
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.text import odds
 
-from .common import (SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
-                     dice_faces_html, labelled_text, section, fit_labels, tool_layout)
+from .common import (SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, Tool,
+                     dice_faces_html, labelled_text, section)
 from .lean import own_layout, shared_layout
 
 WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
@@ -22,7 +22,7 @@ def _is_single_d100(expr: DiceExpr) -> bool:
     return len(terms) == 1 and expr.dice_count == 1 and getattr(terms[0], "sides", 0) == 100
 
 
-class DiceRoller(w.VBox):
+class DiceRoller(Tool):
     """Type an expression, see its exact odds, then roll it (seeded) or type your own dice."""
 
     def __init__(self, expression: str = "2d6+1", target: str = "") -> None:
@@ -44,9 +44,7 @@ class DiceRoller(w.VBox):
             section("Odds before you roll", self.odds),
             section("Roll", self.entry),
             section("Result", self.result, self.explanation),
-        ], layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-dice-roller")
+        ], "rulebook-dice-roller")
         self.expression.observe(lambda _: self.update(), "value")
         self.target.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
@@ -108,7 +106,7 @@ class DiceRoller(w.VBox):
         self.explanation.show(self.last.trace)
 
 
-class OddsExplorer(w.VBox):
+class OddsExplorer(Tool):
     """Compare the exact odds of two expressions against a target."""
 
     def __init__(self, first: str = "3d6", second: str = "4d6kh3", target: str = "12") -> None:
@@ -124,9 +122,7 @@ class OddsExplorer(w.VBox):
         super().__init__([self.first, self.second, self.target, self.error, self.summary,
                           w.HBox([self.odds_first, self.odds_second],
                                  layout=shared_layout(flex_flow="row wrap"))],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-odds-explorer")
+                         "rulebook-odds-explorer")
         for field in (self.first, self.second, self.target):
             field.observe(lambda _: self.update(), "value")
         self.update()

@@ -16,8 +16,8 @@ from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.systems import exploding_d6 as x6
 from rulescore.text import odds, percent
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, button, fit_labels,
-                     labelled_text, odds_table_html, section, tool_layout)
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool, button,
+                     labelled_text, odds_table_html, parse_roster, section)
 from .lean import shared_layout
 
 WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
@@ -50,7 +50,7 @@ def _int(label: str, field: w.Text, minimum: int = 0, blank: int | None = None) 
 
 
 
-class InitiativeRoller(w.VBox):
+class InitiativeRoller(Tool):
     """Roll initiative for several combatants: each rolls Quickness in exploding d6; ties go to
     Quickness, then Deftness. Each die is shown as its chain."""
 
@@ -71,28 +71,18 @@ class InitiativeRoller(w.VBox):
                           section("Odds before you roll", self.odds),
                           section("Roll", self.entry),
                           section("Order", self.result, self.explanation)],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-x6-initiative")
+                         "rulebook-x6-initiative")
         self.combatants.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
         self.update()
 
     def _parse(self) -> list[tuple[str, int, int]]:
         people = []
-        for i, part in enumerate(p for p in self.combatants.value.split(";") if p.strip()):
-            bits = part.split()
-            if len(bits) != 3:
-                raise RulesError(f"Combatants: entry {i + 1} must be a name, Quickness and "
-                                 f"Deftness, got '{part.strip()}'")
-            name = bits[0]
-            q = parse_int_text(f"Quickness of {name}", bits[1])
-            d = parse_int_text(f"Deftness of {name}", bits[2])
+        for name, (q, d), _ in parse_roster("Combatants", self.combatants.value,
+                                            ("Quickness", "Deftness"), "Rogue 4 3; Robber 3 2"):
             if not 1 <= q <= 12:
                 raise RulesError(f"Quickness of {name} must be from 1 to 12, got {q}")
             people.append((name, q, d))
-        if not people:
-            raise RulesError("Combatants is empty: type e.g. Rogue 4 3; Robber 3 2")
         return people
 
     def update(self) -> None:
@@ -153,7 +143,7 @@ _COVERS = [("No cover", 0), ("6+ light / Hunkered", 6), ("5+ half hidden / shiel
 _SPECIALS = [("None", "none"), ("K.O. attack", "ko"), ("Disarming attack", "disarm")]
 
 
-class AttackPipeline(w.VBox):
+class AttackPipeline(Tool):
     """One attack from the hit roll to the wounds: hit roll → cover roll → protection → wounds,
     criticals kept apart, and recoil carried across a round's attacks."""
 
@@ -208,9 +198,7 @@ class AttackPipeline(w.VBox):
                           section("Odds before you roll", self.odds),
                           section("Roll", self.entry, self.cover_dice),
                           section("Result", self.result, self.explanation)],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-x6-attack")
+                         "rulebook-x6-attack")
         for f in self.fields:
             f.observe(lambda _: self.update(), "value")
         for f in (self.mode, self.cover, self.special, self.walking, self.supported):
@@ -339,7 +327,7 @@ class AttackPipeline(w.VBox):
 _REACTIONS = [("Dodge", "dodge"), ("Parry", "parry"), ("Shield parry", "shield parry")]
 
 
-class ReactionHelper(w.VBox):
+class ReactionHelper(Tool):
     """Answer a melee attack's hits with a dodge, a parry or a shield parry: the odds of the hits
     left, then the roll."""
 
@@ -368,9 +356,7 @@ class ReactionHelper(w.VBox):
                           self.note, self.error, section("Odds before you roll", self.odds),
                           section("Roll", self.entry),
                           section("Result", self.result, self.explanation)],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-x6-reaction")
+                         "rulebook-x6-reaction")
         for f in (self.kind, self.hits, self.criticals, self.dice, self.min_roll):
             f.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
@@ -465,7 +451,7 @@ def clock_svg(clock: int | None = None, metres: int | None = None) -> str:
             f'viewBox="0 0 300 290" style="width:300px">{"".join(parts)}</svg>')
 
 
-class ThrowDeviation(w.VBox):
+class ThrowDeviation(Tool):
     """Throw an object: one success hits; a miss deviates by a d12 clock face and d6 metres."""
 
     def __init__(self, dice: int = 3, min_roll: int = 5) -> None:
@@ -487,9 +473,7 @@ class ThrowDeviation(w.VBox):
                           section("Odds before you roll", self.odds),
                           section("Roll", self.entry, w.HBox([self.clock, self.metres])),
                           section("Result", self.result, self.picture, self.explanation)],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-x6-throw")
+                         "rulebook-x6-throw")
         self.entry.on_request(self.roll)
         self.update()
 

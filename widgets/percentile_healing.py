@@ -19,8 +19,8 @@ from rulescore.systems import percentile as pc
 from rulescore.systems.percentile.healing import TREATMENT_ASPECTS
 from rulescore.systems.percentile.record import LEVEL_CODES
 
-from .common import (DiceEntry, ErrorLine, ExplanationView, button, fit_labels, labelled_text,
-                     odds_table_html, section, tool_layout)
+from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, button, labelled_text,
+                     odds_table_html, section)
 from .lean import shared_layout
 from .percentile_table import LEVEL_NAMES, STYLE, _d100s
 from .storage import KeptState
@@ -110,7 +110,7 @@ def sheet_html(record: pc.InjuryRecord) -> str:
             f"<tbody>{''.join(rows)}</tbody></table>{extra}")
 
 
-class HealingWalker(w.VBox):
+class HealingWalker(Tool):
     """A character's injury record: add injuries, treat them (rolled, typed, or untreated),
     then heal day by day with typed rolls or a seeded simulation of the whole recovery."""
 
@@ -180,9 +180,7 @@ class HealingWalker(w.VBox):
             section("Keep this record", w.HTML(
                 "<small>The record is kept in your own browser after every change (a reload "
                 "offers to restore it); nothing is stored on the server.</small>"),
-                self.kept.transfer)], layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-pc-healing")
+                self.kept.transfer)], "rulebook-pc-healing")
         self._quiet = False
         for field in (self.name, self.healing_base, self.endurance):
             field.observe(lambda _: self._quiet or self._change(self._character), "value")

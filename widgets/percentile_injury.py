@@ -16,8 +16,8 @@ from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 
 from .book import file_table_html
-from .common import (DiceEntry, ErrorLine, ExplanationView, button, labelled_text, section,
-                     steps_html, fit_labels, tool_layout)
+from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, button, labelled_text, section,
+                     steps_html)
 from .lean import shared_layout
 from .percentile_table import ASPECTS, DIE_SIZES, STYLE, blow_odds_html
 
@@ -40,7 +40,7 @@ def _die(label: str, value: int) -> w.Dropdown:
                       description=label, style=STYLE, layout=WIDE)
 
 
-class InjuryWalker(w.VBox):
+class InjuryWalker(Tool):
     """A strike walked through the injury sequence, step by step: location, impact, injury,
     compound injury, amputation, shock (and its reroll) and the effect."""
 
@@ -96,9 +96,7 @@ class InjuryWalker(w.VBox):
             section("Roll", self.entry, w.HBox([self.next_die, self.add_die])),
             section("The strike, step by step", self.summary, self.stage_view,
                     w.HBox([self.next_step, self.all_steps]))],
-            layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-pc-injury")
+            "rulebook-pc-injury")
         self.walk: pc.InjurySequence | None = None
         self.shown = 0
         self.typed: list[int] = []

@@ -16,8 +16,7 @@ from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 
 from .book import data_table, table_html
-from .common import (DiceEntry, ErrorLine, ExplanationView, fit_labels, odds_table_html, section,
-                     tool_layout)
+from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, odds_table_html, section)
 from .lean import shared_layout
 from .percentile_table import STYLE
 
@@ -40,7 +39,7 @@ def _int(label: str, value: int, low: int | None = None, high: int | None = None
                             description=label, style=STYLE, layout=WIDE)
 
 
-class MissileWalker(w.VBox):
+class MissileWalker(Tool):
     """A missile attack walked through the sequence: range type, modifiers, the d100 test, then
     the Direct or Volley result and, when it calls for one, the d20/d10 that says who is struck.
     """
@@ -83,9 +82,7 @@ class MissileWalker(w.VBox):
                           self.error, section("The shot before you roll", self.setup, self.odds),
                           section("Roll", self.entry),
                           section("The shot, step by step", self.result, self.explanation)],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-pc-missile")
+                         "rulebook-pc-missile")
         for field in self.inputs:
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)

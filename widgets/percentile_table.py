@@ -14,8 +14,8 @@ import ipywidgets as w
 from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, fit_labels,
-                     labelled_text, odds_table_html, section, steps_html, tool_layout)
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool, labelled_text,
+                     odds_table_html, section, steps_html)
 from .lean import own_layout, shared_layout
 
 WAITING = "<i>Press Roll, or type the d100 you rolled and press Use my dice.</i>"
@@ -39,7 +39,7 @@ def _eml(label: str, value: int) -> w.IntText:
 
 
 
-class TestRoller(w.VBox):
+class TestRoller(Tool):
     """A d100 test against an EML: the exact chance of each success level, then the roll (seeded,
     typed, or as tens and ones dice), its level and, on a critical failure, the mishap."""
 
@@ -59,9 +59,7 @@ class TestRoller(w.VBox):
                           section("Odds before you roll", self.odds),
                           section("Roll", self.entry),
                           section("Result", self.result, self.explanation)],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-pc-test")
+                         "rulebook-pc-test")
         self.eml.observe(lambda _: self.update(), "value")
         self.test.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
@@ -106,7 +104,7 @@ class TestRoller(w.VBox):
         self.explanation.show(result.trace)
 
 
-class MeleeExchange(w.VBox):
+class MeleeExchange(Tool):
     """One melee exchange: both sides' Mastery Levels and declared modifiers, the defence, the
     exact odds of every outcome, then both d100 rolls (seeded or typed) through the MELEE TEST
     matrix, and the winner's tactical advantages spent."""
@@ -161,9 +159,7 @@ class MeleeExchange(w.VBox):
                           section("Odds before you roll", self.odds),
                           section("Roll", self.entry),
                           section("Result", self.result, self.explanation, self.spend_box)],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-pc-melee")
+                         "rulebook-pc-melee")
         for field in [self.attack_eml, self.defence, self.defence_eml] + self.modifiers:
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
@@ -288,7 +284,7 @@ def blow_odds_html(where: dict, hurt: dict, location_head: str) -> str:
                      for k, p in levels], "Injury") + "</div>")
 
 
-class BlowWalker(w.VBox):
+class BlowWalker(Tool):
     """A landed blow from the dice to its shock: location (Zone Die + aim, then the d10
     Location Die), impact against armour, the injury, and the Shock test — each step with its
     exact odds and explanation. Dice: seeded, or typed as zone, location, impact, shock d100."""
@@ -325,9 +321,7 @@ class BlowWalker(w.VBox):
                           self.error, section("Odds before you roll", self.odds),
                           section("Roll", self.entry),
                           section("The blow, step by step", self.result, self.explanation)],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-pc-blow")
+                         "rulebook-pc-blow")
         for field in self.inputs:
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)

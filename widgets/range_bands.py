@@ -18,8 +18,8 @@ from rulescore.text import odds as odds_text
 
 from IPython.display import HTML, display
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
-                     labelled_text, section, steps_html, fit_labels, tool_layout)
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, Tool,
+                     labelled_text, section, steps_html)
 from .lean import own_layout, shared_layout
 
 ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"),
@@ -68,7 +68,7 @@ def dice_order_html(counts: dict[str, int]) -> str:
             f"{html.escape(', then '.join(parts))}. Type them in that order.</small>")
 
 
-class _CheckTool(w.VBox):
+class _CheckTool(Tool):
     """Shared frame: inputs, difficulty, odds before the roll, roll or my dice, the result.
 
     Each tool calls :meth:`_frame` with its own inputs and defines three methods: ``update()``
@@ -105,8 +105,7 @@ class _CheckTool(w.VBox):
             section("Odds before you roll", self.outcomes, self.odds),
             section("Roll", self.dice_order, self.entry),
             section("Result", self.result, self.explanation),
-        ], layout=tool_layout())
-        fit_labels(self)
+        ])
         self._updating = False
         for field in controls:
             field.observe(self._changed, "value")
@@ -180,9 +179,9 @@ def band_picture(target_band: str, optimal: tuple[str, ...], cover: str,
     bands = rb.bands()
     col, left, top, height = 92, 86, 34, 118
     width = left + col * len(bands) + 10
-    parts = [f'<defs><pattern id="rb-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
-             f'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" '
-             f'stroke="#6d4c41" stroke-width="3"/></pattern></defs>']
+    parts = ['<defs><pattern id="rb-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+             'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" '
+             'stroke="#6d4c41" stroke-width="3"/></pattern></defs>']
     target_x = None
     for i, b in enumerate(bands):
         x = left + i * col

@@ -16,11 +16,10 @@ from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import tsl
 from rulescore.text import odds, percent
 
-from .common import (ERROR, LABEL_WIDTH, SUCCESS, DiceEntry, ErrorLine, ExplanationView,
-                     button, fit_label, fit_labels, labelled_text, section, steps_html,
-                     tool_layout, value_note)
+from .common import (ERROR, LABEL_WIDTH, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool,
+                     button, fit_label, labelled_text, section, steps_html, value_note)
 from .lean import own_layout, shared_layout
-from .storage import BrowserStore, JsonTransfer
+from .storage import KeptState
 
 NO_WEAPON = "No weapon"
 NO_TAG = "(none)"
@@ -32,6 +31,23 @@ TABLE_STYLE = ("<style>.rulebook-tsl-table{border-collapse:collapse;margin:.3em 
                ".rulebook-tsl-table td,.rulebook-tsl-table th{padding:3px 12px;text-align:left;"
                "border-bottom:1px solid #ddd}</style>")
 STORE_KEY = "rulebook/tsl/turn-board"
+
+
+def _board_from_json(text: str) -> tsl.Encounter:
+    """A turn board saved as JSON text; RulesError for text that is not one."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise RulesError("board must be JSON saved from this board, got text that is not "
+                         "JSON") from None
+    return tsl.encounter_from_dict(data)
+
+
+def _describe_board(text: str) -> str:
+    """The restore offer for a board the browser kept (RulesError for a damaged one)."""
+    enc = _board_from_json(text)
+    return (f"<b>A saved board was found in this browser</b>: round {enc.round}, "
+            f"{html.escape(enc.acting)} acting, {len(enc.order)} combatants.")
 SHIFTS = [("−2", -2), ("−1", -1), ("0", 0), ("+1", 1), ("+2", 2)]
 
 
@@ -77,7 +93,7 @@ def band_odds_html(result: tsl.AttackOdds) -> str:
             + f"<ul>{notes}</ul>")
 
 
-class AttackResolver(w.VBox):
+class AttackResolver(Tool):
     """Resolve an attack against a T-number or an opposed roll, with its odds before rolling."""
 
     def __init__(self, kind: str = "static", tier: str = "Proficient", target: str = "11",
@@ -125,9 +141,7 @@ class AttackResolver(w.VBox):
             section("Odds before you roll", self.odds),
             section("Roll", self.entry),
             section("Result", self.result, self.explanation),
-        ], layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-tsl-attack")
+        ], "rulebook-tsl-attack")
         for field in (self.kind, self.tier, self.shift, self.target, self.defender_tier,
                       self.attack_type, self.weapon_zone, self.tag1, self.tag2,
                       self.improvised, self.distance, self.impact, self.armour, self.uses,
@@ -245,7 +259,7 @@ class AttackResolver(w.VBox):
         self.explanation.show(a.trace)
 
 
-class TurnBoard(w.VBox):
+class TurnBoard(Tool):
     """The GM's turn-order board: the order, whose turn, and what each combatant has used."""
 
     def __init__(self, order: str = "Vela, Thug, Mar, Ko, Ambusher") -> None:
@@ -262,17 +276,11 @@ class TurnBoard(w.VBox):
         self.board = w.HTML()
         self.explanation = ExplanationView()
         self.history = w.HTML()
-        self.transfer = JsonTransfer("tsl-board.json", "board", self.load_json)
-        self.store = BrowserStore(STORE_KEY)
-        self.restore_note = w.HTML()
-        self.restore_button = button("Restore saved board", primary=True)
-        self.discard_button = button("Discard it")
-        self.restore_box = w.VBox([self.restore_note,
-                                   w.HBox([self.restore_button, self.discard_button])],
-                                  layout=shared_layout(display="none"))
+        self.kept = KeptState(STORE_KEY, "tsl-board.json", "board", self.load_json,
+                              _describe_board)
         self.encounter: tsl.Encounter | None = None
         super().__init__([
-            self.store, self.restore_box,
+            self.kept,
             w.HBox([self.order, self.start_button, self.reorder_button]),
             self.error,
             section("The board", self.board),
@@ -285,50 +293,19 @@ class TurnBoard(w.VBox):
             section("Save and load", w.HTML(
                 "<small>The board is kept in your own browser after every change (a reload "
                 "offers to restore it); nothing is stored on the server. Download it to keep "
-                "it elsewhere, upload it to carry on.</small>"), self.transfer),
-        ], layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-tsl-turns")
+                "it elsewhere, upload it to carry on.</small>"), self.kept.transfer),
+        ], "rulebook-tsl-turns")
         self.start_button.on_click(lambda _: self._changed(self.start))
         self.reorder_button.on_click(lambda _: self._changed(self.reorder))
         self.spend_button.on_click(lambda _: self._changed(self.spend))
         self.next_button.on_click(lambda _: self._changed(self.next_turn))
-        self.restore_button.on_click(lambda _: self.restore())
-        self.discard_button.on_click(lambda _: self.discard())
-        self.store.observe(self._found_saved, "stored")
         self.start()
 
     def _changed(self, act: Any) -> None:
         """Run a reader's action, then keep the board in their browser."""
         act()
         if self.encounter is not None:
-            self.store.save(self.saved_json())
-
-    def _found_saved(self, change: dict) -> None:
-        """The browser held a board from an earlier visit: offer it, never restore silently."""
-        text = change["new"]
-        if not text:
-            own_layout(self.restore_box).display = "none"
-            return
-        try:
-            enc = tsl.encounter_from_dict(json.loads(text))
-        except (ValueError, RulesError):
-            own_layout(self.restore_box).display = "none"
-            return
-        self.restore_note.value = (
-            f"<b>A saved board was found in this browser</b>: round {enc.round}, "
-            f"{html.escape(enc.acting)} acting, {len(enc.order)} combatants.")
-        own_layout(self.restore_box).display = ""
-
-    def restore(self) -> None:
-        """Carry on from the board the browser kept."""
-        self.load_json(self.store.stored)
-        own_layout(self.restore_box).display = "none"
-
-    def discard(self) -> None:
-        """Forget the board the browser kept."""
-        self.store.clear()
-        own_layout(self.restore_box).display = "none"
+            self.kept.keep(self.saved_json())
 
     def _render(self) -> None:
         enc = self.encounter
@@ -351,7 +328,7 @@ class TurnBoard(w.VBox):
             "<th>Action</th><th>Movement</th><th>Reaction</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table>")
         self.history.value = "<ol>" + "".join(f"<li>{html.escape(x)}</li>" for x in enc.log) + "</ol>"
-        self.transfer.set_text(self.saved_json())
+        self.kept.transfer.set_text(self.saved_json())
 
     def saved_json(self) -> str:
         """The board as JSON text (what the download link holds)."""
@@ -360,12 +337,7 @@ class TurnBoard(w.VBox):
 
     def load_json(self, text: str) -> None:
         """Carry on from a saved board; a bad file raises RulesError and changes nothing."""
-        try:
-            data = json.loads(text)
-        except ValueError:
-            raise RulesError("board must be JSON saved from this board, got text that is not "
-                             "JSON") from None
-        self.encounter = tsl.encounter_from_dict(data)
+        self.encounter = _board_from_json(text)
         self.error.clear()
         self.order.value = ", ".join(self.encounter.order)
         self.who.options = self.encounter.order
@@ -432,7 +404,7 @@ class TurnBoard(w.VBox):
         self._render()
 
 
-class WeaponBuilder(w.VBox):
+class WeaponBuilder(Tool):
     """Pick a zone and tags and see what the weapon can do."""
 
     def __init__(self, zone: str = "Melee", first: str = "Reach", second: str = NO_TAG,
@@ -454,9 +426,7 @@ class WeaponBuilder(w.VBox):
             self.name, self.zone, self.tag1, self.tag2, self.rarity, self.improvised,
             self.out_of_zone, self.error,
             section("What it can do", self.summary, self.explanation),
-        ], layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-tsl-weapon")
+        ], "rulebook-tsl-weapon")
         for field in (self.name, self.zone, self.tag1, self.tag2, self.rarity, self.improvised,
                       self.out_of_zone):
             field.observe(lambda _: self.update(), "value")

@@ -19,12 +19,23 @@ from rulescore.systems import veil_and_lead as vl
 from rulescore.systems.veil_and_lead.encounter import (TRACKED, EncounterHistory,
                                                        remove_fighter)
 
-from .common import (DiceEntry, ErrorLine, ExplanationView, button, labelled_text, section,
-                     fit_labels, tool_layout)
-from .lean import own_layout, shared_layout
-from .storage import BrowserStore, JsonTransfer
+from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, button, labelled_text, section)
+from .lean import shared_layout
+from .storage import KeptState
 
 STORE_KEY = "rulebook/veil_and_lead/count"
+
+
+def _describe_fight(text: str) -> str | None:
+    """The restore offer for a fight the browser kept; None when it holds no move yet."""
+    saved = EncounterHistory.from_json(text)
+    if len(saved.states) < 2:
+        return None
+    enc = saved.encounter
+    return (f"<b>A saved encounter was found in this browser</b>: {len(enc.fighters)} "
+            f"fighters, the Hammer at Tick {enc.hammer}, {len(saved.log) - 1} moves.")
+
+
 STYLE = {"description_width": "9em"}
 RED = "#b00020"
 
@@ -73,7 +84,7 @@ def cylinder_svg(enc: vl.Encounter) -> str:
     return "".join(parts)
 
 
-class CountTracker(w.VBox):
+class CountTracker(Tool):
     """Run a fight on the Count: add fighters from their initiative, turn the Hammer, act with
     an action's tempo, wait, hold and release, stun; undo and redo; kept in your browser."""
 
@@ -141,16 +152,10 @@ class CountTracker(w.VBox):
         self.board = w.HTML()
         self.explanation = ExplanationView()
         self.log_view = w.HTML()
-        self.store = BrowserStore(STORE_KEY)
-        self.transfer = JsonTransfer("encounter.json", "encounter", self.load_json)
-        self.restore_note = w.HTML()
-        self.restore_button = button("Restore saved encounter", primary=True)
-        self.discard_button = button("Discard it")
-        self.restore_box = w.VBox([self.restore_note,
-                                   w.HBox([self.restore_button, self.discard_button])],
-                                  layout=shared_layout(display="none"))
+        self.kept = KeptState(STORE_KEY, "encounter.json", "encounter", self.load_json,
+                              _describe_fight)
         super().__init__([
-            self.store, self.restore_box,
+            self.kept,
             section("Add a fighter", w.HBox([self.name, self.pc, self.quick]),
                     w.HBox([self.margin, self.horde, self.add_button])),
             self.error, self.tension,
@@ -175,10 +180,8 @@ class CountTracker(w.VBox):
                 "<small>The fight is kept in your own browser after every move (a reload "
                 "offers to restore it); nothing is stored on the server. Download it to keep "
                 "it elsewhere, upload it to carry on, undo and redo included.</small>"),
-                self.transfer),
-        ], layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-vl-count")
+                self.kept.transfer),
+        ], "rulebook-vl-count")
         self.add_button.on_click(lambda _: self._move(self._join))
         self.next_button.on_click(lambda _: self._move(self._next))
         self.act_button.on_click(lambda _: self._move(self._act))
@@ -196,9 +199,6 @@ class CountTracker(w.VBox):
         self.end_button.on_click(lambda _: self._move(self._end_scene))
         self.undo_button.on_click(lambda _: self._step(self.history.undo))
         self.redo_button.on_click(lambda _: self._step(self.history.redo))
-        self.restore_button.on_click(lambda _: self.restore())
-        self.discard_button.on_click(lambda _: self.discard())
-        self.store.observe(self._found_saved, "stored")
         self._render()
 
     # --- moves --------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ class CountTracker(w.VBox):
 
     def _changed(self) -> None:
         self._render()
-        self.store.save(self.history.to_json())
+        self.kept.keep(self.history.to_json())
 
     def _join(self):
         name = self.name.value.strip()
@@ -412,7 +412,6 @@ class CountTracker(w.VBox):
             "</p>" if enc.fighters else "")
         self.undo_button.disabled = not self.history.can_undo
         self.redo_button.disabled = not self.history.can_redo
-        self.transfer.set_text(self.history.to_json())
 
     # --- keeping ------------------------------------------------------------------------------
 
@@ -422,28 +421,3 @@ class CountTracker(w.VBox):
         self.error.clear()
         self.explanation.clear()
         self._changed()
-
-    def _found_saved(self, change: dict) -> None:
-        """The browser kept a fight from an earlier visit: offer it, never restore silently."""
-        try:
-            saved = EncounterHistory.from_json(change["new"]) if change["new"] else None
-        except RulesError:
-            saved = None
-        if saved is None or len(saved.states) < 2:
-            own_layout(self.restore_box).display = "none"
-            return
-        enc = saved.encounter
-        self.restore_note.value = (
-            f"<b>A saved encounter was found in this browser</b>: {len(enc.fighters)} "
-            f"fighters, the Hammer at Tick {enc.hammer}, {len(saved.log) - 1} moves.")
-        own_layout(self.restore_box).display = ""
-
-    def restore(self) -> None:
-        """Carry on from the fight the browser kept."""
-        self.load_json(self.store.stored)
-        own_layout(self.restore_box).display = "none"
-
-    def discard(self) -> None:
-        """Forget the fight the browser kept."""
-        self.store.clear()
-        own_layout(self.restore_box).display = "none"

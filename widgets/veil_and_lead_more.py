@@ -16,7 +16,7 @@ from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 from rulescore.trace import step
 
-from .common import DiceEntry, ErrorLine, ExplanationView, section, fit_labels, tool_layout
+from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, section)
 from .lean import shared_layout
 
 STYLE = {"description_width": "10em"}
@@ -25,7 +25,7 @@ EXPOSURE = (("By tempo (3 or less exposes)", "by_tempo"), ("As each action print
                                                            "as_printed"))
 
 
-class TempoCalculator(w.VBox):
+class TempoCalculator(Tool):
     """An action with a weapon: its tempo, where the token lands from a tick (past 19 it wraps)
     and whether the fighter is Exposed afterwards."""
 
@@ -47,9 +47,7 @@ class TempoCalculator(w.VBox):
         super().__init__([w.HBox([w.VBox([self.action, self.weapon, self.chosen]),
                                   w.VBox([self.tick, self.exposure])]), self.error,
                           section("Tempo and exposure", self.result, self.explanation)],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-vl-tempo")
+                         "rulebook-vl-tempo")
         for field in (self.action, self.weapon, self.chosen, self.tick, self.exposure):
             field.observe(lambda _: self.update(), "value")
         self.update()
@@ -86,7 +84,7 @@ class TempoCalculator(w.VBox):
         self.explanation.show(steps)
 
 
-class MovementAndRange(w.VBox):
+class MovementAndRange(Tool):
     """How far a fighter moves with each movement action, and what a distance means for a
     weapon: the range band and its TN and roll modifiers, with cover on top."""
 
@@ -111,9 +109,7 @@ class MovementAndRange(w.VBox):
                                           w.HBox([self.prone, self.leg])]),
                                   w.VBox([self.metres, self.weapon, self.cover])]), self.error,
                           section("Moving", self.moves), section("Shooting", self.shot)],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-vl-movement")
+                         "rulebook-vl-movement")
         for field in (self.quick, self.athletics, self.prone, self.leg, self.metres,
                       self.weapon, self.cover):
             field.observe(lambda _: self.update(), "value")
@@ -156,7 +152,7 @@ class MovementAndRange(w.VBox):
                            f"<p class='rulebook-vl-cover'>{cover}</p>")
 
 
-class DuelRoller(w.VBox):
+class DuelRoller(Tool):
     """Two Holds that trigger each other: the exact chance that each side acts first, then the
     opposed QUICK + Awareness roll (seeded or typed) and who goes first, and why."""
 
@@ -183,9 +179,7 @@ class DuelRoller(w.VBox):
                           self.error, section("Odds before the roll", self.odds),
                           section("Roll", self.entry),
                           section("Who fires first", self.result, self.explanation)],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-vl-duel")
+                         "rulebook-vl-duel")
         for field in self.inputs:
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)

@@ -17,8 +17,8 @@ from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, fit_labels,
-                     labelled_text, odds_table_html, section, tool_layout)
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool, labelled_text,
+                     odds_table_html, parse_roster, section)
 from .lean import shared_layout
 
 WAITING = "<i>Press Roll, or type the d8s you rolled and press Use my dice.</i>"
@@ -41,7 +41,7 @@ def _number(label: str, value: int, minimum: int = 0, maximum: int = 20) -> w.Bo
 
 # --- initiative ------------------------------------------------------------------------------
 
-class PartyInitiative(w.VBox):
+class PartyInitiative(Tool):
     """Initiative for a whole party and their foes: one line each, name QUICK Awareness
     [modifier], rolled with one seed or from the dice each player typed (§II)."""
 
@@ -64,9 +64,7 @@ class PartyInitiative(w.VBox):
                           section("Odds of each starting tick", self.odds),
                           section("Roll", self.entry),
                           section("Where everyone starts", self.result, self.explanation)],
-                         layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-vl-initiative")
+                         "rulebook-vl-initiative")
         self.party.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
         # Typed dice come in groups (one a combatant), so this tool reads the field itself.
@@ -75,28 +73,21 @@ class PartyInitiative(w.VBox):
 
     def _parse(self) -> list[tuple[str, dict]]:
         people = []
-        for i, part in enumerate(p for p in self.party.value.split(";") if p.strip()):
-            bits = part.split()
-            if len(bits) not in (3, 4):
-                raise RulesError(f"Combatants: entry {i + 1} must be a name, QUICK, Awareness "
-                                 f"and an optional roll bonus, got '{part.strip()}'")
-            name = bits[0]
-            quick = parse_int_text(f"QUICK of {name}", bits[1])
-            aware = parse_int_text(f"Awareness of {name}", bits[2])
+        for name, (quick, aware), mod in parse_roster(
+                "Combatants", self.party.value, ("QUICK", "Awareness"), "Ada 3 2; Bandit 2 1",
+                extra="an optional roll bonus"):
             setup: dict = {"quick": quick, "awareness": aware}
-            if len(bits) == 4:
-                mod = bits[3].lower()
-                if mod == "ambush":
-                    setup["ambush"] = True
-                elif mod in ("off-guard", "offguard"):
-                    setup["off_guard"] = True
-                else:
-                    setup["supernatural"] = parse_int_text(
-                        f"modifier of {name} (ambush, off-guard or a number)", bits[3])
+            if mod is None:
+                pass
+            elif mod.lower() == "ambush":
+                setup["ambush"] = True
+            elif mod.lower() in ("off-guard", "offguard"):
+                setup["off_guard"] = True
+            else:
+                setup["supernatural"] = parse_int_text(
+                    f"modifier of {name} (ambush, off-guard or a number)", mod)
             vl.plan_initiative(**setup)  # checks the ranges, naming the bad one
             people.append((name, setup))
-        if not people:
-            raise RulesError("Combatants is empty: type e.g. Ada 3 2; Bandit 2 1")
         return people
 
     def update(self) -> None:
@@ -175,7 +166,7 @@ def _attack_actions() -> list[str]:
     return [n for n, a in vl.actions().items() if a.attack in ("ranged", "melee", "any")]
 
 
-class AttackCalculator(w.VBox):
+class AttackCalculator(Tool):
     """One attack through the nine steps of §VI: pool and TN from their parts, the exact odds
     of hitting, of each damage and of a Grievous Wound, then the roll and its explanation."""
 
@@ -216,9 +207,7 @@ class AttackCalculator(w.VBox):
             section("Pool and Target Number", self.setup),
             section("Odds before you roll", self.odds),
             section("Roll", self.entry),
-            section("Result", self.result, self.explanation)], layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-vl-attack")
+            section("Result", self.result, self.explanation)], "rulebook-vl-attack")
         for field in self.inputs:
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
@@ -289,7 +278,7 @@ class AttackCalculator(w.VBox):
 
 # --- injury and death --------------------------------------------------------------------------
 
-class DownedWalker(w.VBox):
+class DownedWalker(Tool):
     """A character's health track at the table: Grievous Wounds from the d8 table, Bleeding Out
     turn by turn towards the death threshold, and stabilisation attempts with their exact odds
     (§VIII–§X)."""
@@ -320,9 +309,7 @@ class DownedWalker(w.VBox):
             section("Bleeding out", w.HBox([self.bleed_button])),
             section("Stabilising them: odds of one attempt", self.odds),
             section("Stabilisation roll", self.entry),
-            section("What happened", self.result, self.explanation)], layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-vl-downed")
+            section("What happened", self.result, self.explanation)], "rulebook-vl-downed")
         for field in (self.iron, self.vitality, self.pool, self.kit):
             field.observe(lambda _: self.update(), "value")
         self.wound_button.on_click(lambda _: self.read_wound())
@@ -399,7 +386,7 @@ class DownedWalker(w.VBox):
 
 # --- the Horde ---------------------------------------------------------------------------------
 
-class HordeCalculator(w.VBox):
+class HordeCalculator(Tool):
     """A Horde as one token (§XIII The Horde): its volley pool and tempo, the exact chance its
     volley hits a target, and what one hit on it kills — and whether it breaks."""
 
@@ -422,9 +409,7 @@ class HordeCalculator(w.VBox):
             w.HBox([w.VBox([self.base, self.size, self.kind, self.target_tn]),
                     w.VBox([self.margin, self.wr, self.mass])]),
             self.error, section("The Horde's volley", self.volley),
-            section("A hit on the Horde", self.result, self.explanation)], layout=tool_layout())
-        fit_labels(self)
-        self.add_class("rulebook-vl-horde")
+            section("A hit on the Horde", self.result, self.explanation)], "rulebook-vl-horde")
         for field in (self.base, self.size, self.kind, self.target_tn, self.margin, self.wr,
                       self.mass):
             field.observe(lambda _: self.update(), "value")

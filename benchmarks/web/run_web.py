@@ -75,6 +75,7 @@ RT_SETTLE_MS = 100     # a round trip ends at the last text change followed by t
 GOAL_RT_MS = 30.0       # round trip within 30 ms of the echo floor (median and p95)
 GOAL_TTI = 1.25         # chapter TTI at most 1.25x the bare page's
 GOAL_MEM = 1.5          # kernel RSS at most 1.5x the bare page's kernel, for a chapter without a formula
+IOPUB_TIMEOUT = "Timeout waiting for IOPub output"   # nbclient's log line when it drops output
 GOAL_IDLE = 1.15        # after culling, the server's RSS within 15 % of its idle RSS, no kernel left
 
 # Runs in every page before its own scripts: records when the page became interactive.
@@ -507,9 +508,11 @@ def main() -> int:
                   f"{args.stagger:g} s; each opens a chapter, types once, lingers 2 s, closes "
                   "its browser without unloading (the kernel is left to the culler).", flush=True)
             culled = server.log_count("Culling 'idle'")
+            dropped = server.log_count(IOPUB_TIMEOUT)
             probes = {name: f.probe for name, f in figs.items()}
             rs, wall, samples = asyncio.run(load(server, pages, args.readers, args.stagger, probes))
             culled = server.log_count("Culling 'idle'") - culled
+            dropped = server.log_count(IOPUB_TIMEOUT) - dropped
             after = wait_culled(server, idle[0], limit_s=20 + CULL["cull_idle_timeout"])
             report_load(rs, wall, samples, idle, after, figs)
             cpu = server.cpu_s() - cpu0
@@ -519,6 +522,9 @@ def main() -> int:
                   "CPU, the browser's CPU not counted.")
             print(f"   Kernels culled while the readers were active: {culled} (Voilà's log); "
                   "a culled kernel's page never becomes interactive.")
+            print(f"   Cell outputs Voilà gave up waiting for: {dropped} (its log's '{IOPUB_TIMEOUT}'; "
+                  "each leaves a page without that cell's output, a tool missing with no error "
+                  "shown: share/jupyter/config/voila.py sets the wait).")
     finally:
         server.stop()
     print(f"\nWeb benchmark took {time.perf_counter() - started:.0f} s.")

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path

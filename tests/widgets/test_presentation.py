@@ -198,3 +198,38 @@ def test_a_grid_of_fields_widens_its_columns_to_its_widest_field():
     widest = float(wide.layout.width.removesuffix("em"))
     assert widest > 22
     assert grid.layout.grid_template_columns == f"repeat(auto-fill, {widest:g}em)"
+
+
+def test_a_tool_is_framed_fits_its_labels_and_carries_its_class():
+    from widgets.common import Tool, tool_layout
+    drop = w.Dropdown(options=["x" * 40], description="Pick", style={"description_width": "5em"},
+                      layout=shared_layout(width="12em"))
+    tool = Tool([w.HBox([drop])], "rulebook-example")
+    assert tool.layout is tool_layout() and tool.layout.border == "1px solid #c9c4b8"
+    assert drop.layout.width == "30.4em"                     # fitted as fit_labels does
+    assert "rulebook-example" in tool._dom_classes
+    assert Tool([])._dom_classes == ()                      # no class unless one is given
+
+
+def test_every_tool_of_the_book_is_a_tool():
+    """Each box of a system's tool module that styles itself as a rulebook-… tool frames and
+    fits itself through Tool, so no tool can forget to fit its labels. (The parts tools are
+    made of live in common.py and storage.py.)"""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import widgets
+    from widgets.common import Tool
+    parts = {"common", "storage", "lean", "book", "show"}
+    boxes = []
+    for info in pkgutil.iter_modules(widgets.__path__):
+        if info.name in parts:
+            continue
+        module = importlib.import_module(f"widgets.{info.name}")
+        for name, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ == module.__name__ and issubclass(cls, w.Box):
+                boxes.append((name, issubclass(cls, Tool),
+                              '"rulebook-' in inspect.getsource(cls)))
+    assert len([name for name, is_tool, _ in boxes if is_tool]) >= 24
+    assert [name for name, is_tool, styled in boxes if styled and not is_tool] == []

@@ -229,7 +229,7 @@ def test_weapon_builder_errors_and_improvised():
 def _upload(board: TurnBoard, text: str) -> None:
     from datetime import datetime, timezone
     data = text.encode()
-    board.transfer.upload.value = ({"name": "board.json", "type": "application/json",
+    board.kept.transfer.upload.value = ({"name": "board.json", "type": "application/json",
                                     "size": len(data), "content": memoryview(data),
                                     "last_modified": datetime(2026, 1, 1, tzinfo=timezone.utc)},)
 
@@ -243,7 +243,7 @@ def test_turn_board_saves_and_loads_json():
     saved = b.saved_json()
     data = json.loads(saved)
     assert data["acting"] == "Mar" and data["format"] == "rulebook/tsl-board"
-    link = b.transfer.link.value
+    link = b.kept.transfer.link.value
     assert 'download="tsl-board.json"' in link
     assert unquote(link.split("charset=utf-8,")[1].split('"')[0]) == saved
     fresh = TurnBoard("X")
@@ -256,7 +256,7 @@ def test_turn_board_saves_and_loads_json():
              "round must be 1 or more, got 0"),
             ('{"format": "rulebook/vl-encounter", "version": 1}', "not a TSL turn board file")]:
         _upload(fresh, bad)
-        assert message in fresh.transfer.error.value and "changed nothing" in fresh.transfer.error.value
+        assert message in fresh.kept.transfer.error.value and "changed nothing" in fresh.kept.transfer.error.value
         assert fresh.encounter == b.encounter
 
 
@@ -264,23 +264,23 @@ def test_turn_board_autosaves_after_each_change_and_offers_to_restore(monkeypatc
     import json
     b = TurnBoard("Vela, Mar")
     saved: list[str] = []
-    monkeypatch.setattr(b.store, "save", saved.append)
+    monkeypatch.setattr(b.kept.store, "save", saved.append)
     assert saved == []  # opening the page never overwrites what the browser kept
     b.spend_button.click()
     b.next_button.click()
     assert len(saved) == 2 and json.loads(saved[-1])["acting"] == "Mar"
     again = TurnBoard("Someone, Else")
-    assert again.restore_box.layout.display == "none"
-    again.store.stored = saved[-1]  # what the browser reports after a reload
-    assert again.restore_box.layout.display == ""
-    assert "round 1, Mar acting, 2 combatants" in again.restore_note.value
-    again.restore_button.click()
-    assert again.encounter == b.encounter and again.restore_box.layout.display == "none"
+    assert again.kept.offer.layout.display == "none"
+    again.kept.store.stored = saved[-1]  # what the browser reports after a reload
+    assert again.kept.offer.layout.display == ""
+    assert "round 1, Mar acting, 2 combatants" in again.kept.note.value
+    again.kept.restore_button.click()
+    assert again.encounter == b.encounter and again.kept.offer.layout.display == "none"
     other = TurnBoard("A")
-    other.store.stored = "{corrupt"
-    assert other.restore_box.layout.display == "none"
-    other.store.stored = saved[-1]
+    other.kept.store.stored = "{corrupt"
+    assert other.kept.offer.layout.display == "none"
+    other.kept.store.stored = saved[-1]
     cleared = []
-    monkeypatch.setattr(other.store, "clear", lambda: cleared.append(True))
-    other.discard_button.click()
+    monkeypatch.setattr(other.kept.store, "clear", lambda: cleared.append(True))
+    other.kept.discard_button.click()
     assert cleared == [True] and other.encounter.order == ("A",)

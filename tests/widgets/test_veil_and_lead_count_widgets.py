@@ -112,7 +112,7 @@ def test_cylinder_picture():
 
 def _upload(t: CountTracker, text: str) -> None:
     data = text.encode()
-    t.transfer.upload.value = ({"name": "encounter.json", "type": "application/json",
+    t.kept.transfer.upload.value = ({"name": "encounter.json", "type": "application/json",
                                 "size": len(data), "content": memoryview(data),
                                 "last_modified": datetime(2026, 1, 1, tzinfo=timezone.utc)},)
 
@@ -120,15 +120,15 @@ def _upload(t: CountTracker, text: str) -> None:
 def test_autosave_restore_download_upload(monkeypatch):
     t = _fight()
     saved = []
-    monkeypatch.setattr(t.store, "save", saved.append)
+    monkeypatch.setattr(t.kept.store, "save", saved.append)
     t.next_button.click()
     t.act_button.click()
     assert len(saved) == 2 and json.loads(saved[-1])["format"] == "rulebook/vl-encounter"
     fresh = CountTracker()
-    fresh.store.stored = saved[-1]
-    assert fresh.restore_box.layout.display == ""
-    assert "2 fighters, the Hammer at Tick 3, 4 moves" in fresh.restore_note.value
-    fresh.restore_button.click()
+    fresh.kept.store.stored = saved[-1]
+    assert fresh.kept.offer.layout.display == ""
+    assert "2 fighters, the Hammer at Tick 3, 4 moves" in fresh.kept.note.value
+    fresh.kept.restore_button.click()
     assert fresh.history == t.history
     fresh.undo_button.click()
     assert fresh.encounter.fighter("Ada").tick == 3
@@ -137,10 +137,10 @@ def test_autosave_restore_download_upload(monkeypatch):
     assert other.history == t.history
     before = other.history
     _upload(other, '{"format": "rulebook/tsl-board", "version": 1}')
-    assert "not an encounter file" in other.transfer.error.value
+    assert "not an encounter file" in other.kept.transfer.error.value
     assert other.history == before
     _upload(other, "{broken")
-    assert "the text is not JSON" in other.transfer.error.value and other.history == before
+    assert "the text is not JSON" in other.kept.transfer.error.value and other.history == before
 
 
 def _fighters(t, *rows):

@@ -145,7 +145,7 @@ def duel(dice_a: Sequence[int], dice_b: Sequence[int], *, quick_a: int, awarenes
         first, decided = (1 if sums[0] > sums[1] else 2), "Higher sum"
     elif quick_a != quick_b:
         first, decided = (1 if quick_a > quick_b else 2), "Higher QUICK"
-        trace.append(step(f"Equal sums: the higher QUICK goes first (assumption duel_ties)",
+        trace.append(step("Equal sums: the higher QUICK goes first (assumption duel_ties)",
                           DUEL))
     else:
         first, decided = 0, "Simultaneous"
