@@ -8,6 +8,8 @@ A file holds one or more tables, each a TOML table of its own::
     columns = ["total", "result"]     # every row must have exactly these (required)
     range_column = "total"            # optional: a column of ranges, looked up by a number
     covers = [1, ".."]                # optional: the ranges must cover exactly this span
+    [hit_bands.shown_as]              # optional: how a printed cell reads a special value
+    result = { "miss" = "no hit" }    # (the engine still reads the value itself)
     [[hit_bands.rows]]
     total = "..4"                     # ranges: 7, "1-5", "3..8", "17..", "..0"
     result = "miss"
@@ -101,6 +103,7 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[Row, ...]
     range_column: str | None = None
+    shown_as: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     def __iter__(self) -> Iterator[Row]:
         return iter(self.rows)
@@ -131,10 +134,13 @@ class Table:
         raise TableError(f"{column} must be one of {choices}, got {value!r}")
 
     def display_rows(self) -> list[dict[str, str]]:
-        """Rows as strings for printing, the range column shown as a readable range."""
+        """Rows as strings for printing, the range column shown as a readable range and a
+        special value as its ``shown_as`` words (e.g. an impairment of -1 as "prohibited")."""
+        words = {column: dict(texts) for column, texts in self.shown_as}
         out = []
         for row in self.rows:
-            cells = {k: ("" if v is None else str(v)) for k, v in row.cells}
+            cells = {k: ("" if v is None else words.get(k, {}).get(str(v), str(v)))
+                     for k, v in row.cells}
             if self.range_column and row.span is not None:
                 cells[self.range_column] = str(row.span)
             out.append(cells)
@@ -195,7 +201,22 @@ def _build(name: str, spec: Mapping[str, Any]) -> Table:
             cover_span = Span(low, high)
         _check_coverage(name, [r.span for r in rows if r.span is not None], cover_span)
     return Table(name, spec.get("title", name), spec["source"], columns, tuple(rows),
-                 range_column)
+                 range_column, _shown_as(name, spec.get("shown_as", {}), columns))
+
+
+def _shown_as(name: str, spec: Any, columns: tuple[str, ...]
+              ) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """A table's ``shown_as``: for some columns, the words a printed cell shows for a value."""
+    if not isinstance(spec, dict) or not all(
+            isinstance(texts, dict) and all(isinstance(t, str) for t in texts.values())
+            for texts in spec.values()):
+        raise TableError(f"table '{name}': shown_as must map a column to {{value = words}}, "
+                         f"got {spec!r}")
+    unknown = [c for c in spec if c not in columns]
+    if unknown:
+        raise TableError(f"table '{name}': shown_as names {unknown}, which are not columns "
+                         f"(the columns are {list(columns)})")
+    return tuple((c, tuple(texts.items())) for c, texts in spec.items())
 
 
 def parse_tables(text: str, origin: str = "<text>") -> dict[str, Table]:

@@ -158,6 +158,29 @@ def test_display_rows_without_range_column_are_strings():
     assert parse_tables(text)["w"].display_rows() == [{"name": "Sabre", "dmg": "3"}]
 
 
+SHOWN = ('[w]\nsource = "§1"\ncolumns = ["name", "tn"]\n{shown}'
+         '[[w.rows]]\nname = "Rest"\ntn = 0\n[[w.rows]]\nname = "Surgery"\ntn = 15\n')
+
+
+def test_shown_as_words_a_special_value_for_the_reader_only():
+    t = parse_tables(SHOWN.format(shown='[w.shown_as]\ntn = { "0" = "no check" }\n'))["w"]
+    assert t.display_rows() == [{"name": "Rest", "tn": "no check"},
+                                {"name": "Surgery", "tn": "15"}]
+    assert t.find("name", "Rest")["tn"] == 0                # the engine still reads the number
+
+
+@pytest.mark.parametrize("shown, message", [
+    ('[w.shown_as]\ntn = "none"\n', "shown_as must map a column to {value = words}"),
+    ('[w.shown_as]\ntn = { "0" = 1 }\n', "shown_as must map a column to {value = words}"),
+    ('[w.shown_as]\ndmg = { "0" = "none" }\n', "shown_as names ['dmg'], which are not columns"),
+])
+def test_shown_as_is_checked(shown, message):
+    with pytest.raises(TableError) as info:
+        parse_tables(SHOWN.format(shown=shown))
+    assert message in str(info.value)
+
+
+
 # --- ranges --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("value, span", [

@@ -233,3 +233,10 @@ def test_every_tool_of_the_book_is_a_tool():
                               '"rulebook-' in inspect.getsource(cls)))
     assert len([name for name, is_tool, _ in boxes if is_tool]) >= 24
     assert [name for name, is_tool, styled in boxes if styled and not is_tool] == []
+
+
+def test_printed_tables_word_their_special_values():
+    from widgets.book import file_table_html
+    assert "<td>no check</td>" in file_table_html("veil_and_lead", "injury", "grievous_wounds")
+    assert "<td>prohibited</td>" in file_table_html("percentile", "injury", "injury_effects")
+    assert "<td>-1</td>" not in file_table_html("percentile", "healing", "indefinite_impairment")
