@@ -110,7 +110,7 @@ def fit_label(widget: w.DOMWidget) -> None:
 def fit_labels(root: w.Widget) -> None:
     """Fit every input under *root* (see :func:`fit_label`); rows of inputs wrap onto a new
     line rather than run past the tool's frame."""
-    stack, grids = [root], []
+    stack, grids, columns = [root], [], []
     while stack:
         widget = stack.pop()
         if isinstance(widget, w.Box):
@@ -119,10 +119,36 @@ def fit_labels(root: w.Widget) -> None:
                 _set_layout(widget, flex_flow="row wrap")
             if isinstance(widget, w.GridBox):
                 grids.append(widget)
+            elif isinstance(widget, w.VBox):
+                columns.append(widget)
         elif isinstance(widget, w.DOMWidget):
             fit_label(widget)
     for grid in grids:
         _fit_grid_columns(grid)
+    for column in columns:
+        _align_labels(column)
+
+
+def _label_em(widget: w.Widget) -> float | None:
+    """The em width of a labelled field's label column; None for anything else."""
+    if isinstance(widget, w.Checkbox) or not getattr(widget, "description", ""):
+        return None
+    if "description_width" not in getattr(getattr(widget, "style", None), "keys", ()):
+        return None
+    width = widget.style.description_width
+    return _em(width) if width else DEFAULT_LABEL_EM
+
+
+def _align_labels(column: w.VBox) -> None:
+    """Give the labelled fields stacked in *column* one label width (their widest), so a
+    field whose label was widened does not push its input out of line with the others."""
+    fields = [(c, _label_em(c)) for c in column.children]
+    fields = [(c, em) for c, em in fields if em is not None and _em(c.layout.width) is not None]
+    widest = max((em for _, em in fields), default=0.0)
+    for field, em in fields:
+        if em < widest:
+            field.style = {**_props(field.style), "description_width": f"{widest:g}em"}
+            _widen(field, widest - em)
 
 
 _AUTO_COLUMNS = re.compile(r"repeat\(auto-fill, (\d+(?:\.\d+)?)em\)")

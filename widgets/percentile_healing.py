@@ -87,9 +87,14 @@ def timeline_svg(record: pc.InjuryRecord, width: int = 640, height: int = 220) -
 
 
 def sheet_html(record: pc.InjuryRecord) -> str:
-    """The record as a character-sheet table."""
+    """The record as a character sheet: who it is with their healing numbers, the day and the
+    blood loss, then a table of the injuries."""
+    who = (f"<p class='rulebook-pc-who'><b>{html.escape(record.name)}</b>: Healing Base "
+           f"{record.healing_base}, Endurance EML {record.endurance_eml}. Day <b>{record.day}"
+           f"</b>, blood loss <b>{record.blood_loss} BP</b>."
+           + (" <b style='color:#b00020'>Dead.</b>" if record.dead else "") + "</p>")
     if not record.injuries:
-        return "<p><i>No injuries on the record.</i></p>"
+        return who + "<p><i>No injuries on the record.</i></p>"
     rows = []
     for i, inj in enumerate(record.injuries):
         imp = inj.impairment
@@ -104,10 +109,8 @@ def sheet_html(record: pc.InjuryRecord) -> str:
     head = "".join(f"<th>{h}</th>" for h in ("#", "Location", "Injury", "Aspect", "Day taken",
                                               "Treatment", "Healing rate", "Impairment",
                                               "Status"))
-    extra = (f"<p>Blood loss: <b>{record.blood_loss} BP</b>. Day <b>{record.day}</b>."
-             + (" <b style='color:#b00020'>Dead.</b>" if record.dead else "") + "</p>")
-    return (f"<table class='rulebook-pc-sheet'><thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>{extra}")
+    return (f"{who}<table class='rulebook-pc-sheet'><thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>")
 
 
 class HealingWalker(Tool):

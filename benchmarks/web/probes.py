@@ -2,7 +2,9 @@
 
 A probe names a tool (CSS class of the widget, first instance), the accessible label of one of
 its text fields and two values. The benchmark types one value, fires the events a reader's
-typing fires (input, then Enter), and times until the tool's visible text changes. Chapters
+typing fires (input, then Enter), and times until the tool's visible text changes. A probe with
+``click`` names a button instead (a tool whose fields only feed a button, like the turn board):
+the benchmark presses it and times the same way. Chapters
 without a probe here get a generic one: the first ``rulebook-*`` tool holding a text field whose
 value is a whole number, alternating that number and the next (see ``GENERIC`` in run_web.py).
 """
@@ -16,7 +18,8 @@ from dataclasses import dataclass
 class Probe:
     tool: str            # CSS selector of the tool (first match)
     label: str           # accessible label of the text field (exact)
-    values: tuple[str, str]
+    values: tuple[str, str] = ("", "")
+    click: bool = False   # label names a button to press, not a field to type into
 
 
 ECHO = Probe(".bench-echo", "Echo input", ("2", "3"))
@@ -26,4 +29,9 @@ CHAPTERS: dict[str, Probe] = {
     "tsl/attacks": Probe(".rulebook-tsl-attack", "T-number", ("12", "11")),
     "exploding_d6/combat": Probe(".rulebook-x6-attack", "Skill", ("4", "3")),
     "range_bands/combat": Probe(".rulebook-range-shot", "GM's adjustment (dice)", ("-1", "0")),
+    # Chapters whose first whole-number field changes nothing by itself:
+    "veil_and_lead/actions": Probe(".rulebook-vl-tempo", "Acting at tick", ("16", "17")),
+    "percentile/healing": Probe(".rulebook-pc-healing", "Character", ("Bea", "Ana")),
+    "tsl/combat": Probe(".rulebook-tsl-turns", "Next turn", click=True),
+    "tsl/gear": Probe(".rulebook-tsl-weapon", "Name", ("Pike", "Boarding pike")),
 }

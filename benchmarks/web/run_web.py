@@ -25,7 +25,8 @@ Definitions
   once 500 ms pass without another) made 19 of 20 loaded readers time out in one run (cause not
   pinned down; page timers in a starved chromium are a suspect), so it is not used. It includes starting the kernel and running the
   notebook, as a reader waits for both.
-- Round trip: in the page, from setting a text field and firing its input/change/Enter events
+- Round trip: in the page, from setting a text field and firing its input/change/Enter events (or
+  pressing a button, for a click probe)
   until the last change of the tool's visible text (the kernel's whole reply rendered; a change
   counts as the last once 100 ms pass without another), performance.now().
 - Kernel memory: VmRSS of the page's kernel (found among the children of our Voilà PID in /proc
@@ -98,6 +99,7 @@ ROUND_TRIP_JS = r"""
   obs.observe(tool, {subtree: true, childList: true, characterData: true});
   setTimeout(() => finish(last === null ? -1 : last), timeoutMs);
   const t0 = performance.now();
+  if (el.tagName === 'BUTTON') { el.click(); return; }
   Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(el, value);
   el.dispatchEvent(new Event('input', {bubbles: true}));
   el.dispatchEvent(new Event('change', {bubbles: true}));
@@ -317,6 +319,14 @@ def unload_shutdown_status(browser, server: Server) -> tuple[int, bool]:
     return status, pid not in server.kernels()
 
 
+def _probe_locator(page, probe: P.Probe):
+    """The field (or, for a click probe, the button) a probe changes, inside its tool."""
+    tool = page.locator(probe.tool).first
+    if probe.click:
+        return tool.get_by_role("button", name=probe.label, exact=True)
+    return tool.get_by_label(probe.label, exact=True)
+
+
 def _round_trips(page, probe: P.Probe | None, n: int, fig: PageFigures) -> None:
     generic = probe is None
     if generic:
@@ -327,8 +337,7 @@ def _round_trips(page, probe: P.Probe | None, n: int, fig: PageFigures) -> None:
         css, label, value = found
         probe = P.Probe(css, label, (str(int(value) + 1), value))
         fig.rt_note = f"generic probe: {label!r} in {css}"
-    field_ = page.locator(probe.tool).first.get_by_label(probe.label, exact=True)
-    handle = field_.element_handle(timeout=10_000)
+    handle = _probe_locator(page, probe).element_handle(timeout=10_000)
     for i in range(n + 2):                             # the first two are warm-up
         dt = handle.evaluate(ROUND_TRIP_JS, [probe.values[i % 2], probe.tool, RT_TIMEOUT_MS, RT_SETTLE_MS])
         if dt < 0 and generic and i == 0:
@@ -414,8 +423,8 @@ async def _reader(browser, server: Server, r: Reader, delay: float, linger: floa
         r.tti_ms = await page.evaluate("window.__tti")
         probe = r.probe
         if probe:
-            handle = await page.locator(probe.tool).first.get_by_label(
-                probe.label, exact=True).element_handle(timeout=TTI_TIMEOUT_S * 1000)
+            handle = await _probe_locator(page, probe).element_handle(
+                timeout=TTI_TIMEOUT_S * 1000)
             dt = await handle.evaluate(ROUND_TRIP_JS, [probe.values[0], probe.tool,
                                                        LOAD_RT_TIMEOUT_MS, RT_SETTLE_MS])
             r.interactive = dt >= 0

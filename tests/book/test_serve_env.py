@@ -23,16 +23,42 @@ def test_voila_command_hides_code_errors_and_culls_idle_kernels():
     assert "--VoilaConfiguration.show_tracebacks=False" in cmd
 
 
+def _voila_config():
+    """Our Voilà configuration file, read as Voilà reads it."""
+    from traitlets.config.loader import PyFileConfigLoader
+    config_dir = Path(__file__).resolve().parents[2] / "share" / "jupyter" / "config"
+    return PyFileConfigLoader("voila.py", path=str(config_dir)).load_config()
+
+
 def test_the_chapter_runner_waits_for_slow_output_instead_of_dropping_it():
     """Voilà's executor (nbclient) drops a cell's output that arrives more than iopub_timeout
     seconds after the cell's reply; its default of 4 s lost whole tools under load. Our Voilà
     configuration, read as Voilà reads it, gives the executor a long limit."""
     import nbformat
-    from traitlets.config.loader import PyFileConfigLoader
     from voila.execute import VoilaExecutor
 
-    config_dir = Path(__file__).resolve().parents[2] / "share" / "jupyter" / "config"
-    config = PyFileConfigLoader("voila.py", path=str(config_dir)).load_config()
-    executor = VoilaExecutor(nbformat.v4.new_notebook(), config=config)
+    executor = VoilaExecutor(nbformat.v4.new_notebook(), config=_voila_config())
     assert executor.iopub_timeout >= 60
     assert VoilaExecutor(nbformat.v4.new_notebook()).iopub_timeout == 4   # the default it fixes
+
+
+def test_kernel_replies_are_sent_at_once_not_held_for_an_ack(monkeypatch):
+    """Nagle's algorithm held a reply's later messages for the browser's delayed ACK (40 ms).
+    Our connection class switches it off on the page's kernel websocket, then connects as
+    jupyter_server does."""
+    from jupyter_server.services.kernels.connection.channels import (
+        ZMQChannelsWebsocketConnection)
+
+    cls = _voila_config().Voila.kernel_websocket_connection_class
+    assert issubclass(cls, ZMQChannelsWebsocketConnection)
+
+    class Handler:
+        nodelay = None
+
+        def set_nodelay(self, value):
+            self.nodelay = value
+
+    monkeypatch.setattr(ZMQChannelsWebsocketConnection, "connect", lambda self: "connected")
+    connection = cls.__new__(cls)
+    connection._trait_values["websocket_handler"] = handler = Handler()
+    assert connection.connect() == "connected" and handler.nodelay is True

@@ -121,3 +121,15 @@ def test_timeline_draws_one_line_per_injury():
     svg = timeline_svg(rec)
     assert svg.count("<polyline") == 2 and "1. Thigh" in svg and "2. Skull" in svg
     assert "No injuries" in timeline_svg(pc.InjuryRecord())
+
+
+def test_the_sheet_says_whose_record_it_is_and_shows_each_change_of_its_numbers():
+    h = HealingWalker("Ana", 13, 60)
+    assert "<b>Ana</b>: Healing Base 13, Endurance EML 60. Day <b>0</b>, blood loss <b>0 BP</b>." \
+        in h.sheet.value and "No injuries on the record." in h.sheet.value
+    h.name.value = "Bea"
+    h.healing_base.value = 12
+    h.endurance.value = 55
+    h.blood.value = 2
+    assert "<b>Bea</b>: Healing Base 12, Endurance EML 55. Day <b>0</b>, blood loss <b>2 BP</b>." \
+        in h.sheet.value

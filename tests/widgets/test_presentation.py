@@ -240,3 +240,19 @@ def test_printed_tables_word_their_special_values():
     assert "<td>no check</td>" in file_table_html("veil_and_lead", "injury", "grievous_wounds")
     assert "<td>prohibited</td>" in file_table_html("percentile", "injury", "injury_effects")
     assert "<td>-1</td>" not in file_table_html("percentile", "healing", "indefinite_impairment")
+
+
+def test_fields_stacked_in_a_column_share_one_label_width_so_inputs_line_up():
+    short = labelled_text("Name", width="20em", label_width="6em")
+    long = labelled_text("Initiative margin (blank: roll)", width="20em", label_width="6em")
+    row = w.HBox([labelled_text("Side", width="12em", label_width="3em")])
+    box = w.VBox([short, long, row, w.HTML("a note")])
+    fit_labels(box)
+    assert long.style.description_width == f"{text_em(long.description):g}em" == "17.4em"
+    assert short.style.description_width == "17.4em"
+    assert _em_width(short) == 20 + 17.4 - 6 == _em_width(long)   # same input width, in line
+    assert row.children[0].style.description_width == "3em"      # a row is not a column
+
+
+def _em_width(field):
+    return float(field.layout.width.removesuffix("em"))
