@@ -32,10 +32,11 @@ COLOURS = ("#b00020", "#1f5fa8", "#2e7d32", "#8e44ad", "#d35400", "#00838f")
 
 def timeline_svg(record: pc.InjuryRecord, width: int = 640, height: int = 220) -> str:
     """Each injury's level (G5 at the top, healed at the bottom) day by day, blood loss as a
-    dashed grey line and infected days shaded."""
+    dashed grey line and infected days shaded. Nothing while the record holds no injury (the
+    sheet above already says so)."""
     snaps = record.timeline
     if not snaps or not record.injuries:
-        return "<p><i>No injuries on the record yet.</i></p>"
+        return ""
     left, right, top, bottom = 44, 16, 12, 30
     last = max(snaps[-1].day, 5)
     x = lambda d: left + (width - left - right) * d / last  # noqa: E731
