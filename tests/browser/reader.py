@@ -1,6 +1,7 @@
 """What every browser test does as a reader: open a chapter at one tool, type into a field."""
 
 import re
+from typing import Callable
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -30,3 +31,24 @@ def set_value(field: Locator, text: str) -> None:
 def controls(tool: Locator) -> list[tuple[str, str]]:
     """The tool's visible controls as a screen reader lists them: (role, accessible name)."""
     return [(role, name) for role, name in CONTROL.findall(tool.aria_snapshot())]
+
+
+def roll_and_replay(tool: Locator, seed_shown: Callable[[str], Locator]) -> str:
+    """Roll with a fresh seed, roll again, then type the first seed back and replay it: the
+    tool shows the same result and the same steps. *seed_shown(seed)* finds the text naming
+    the seed a result was rolled with. Returns that seed."""
+    seed_box = tool.get_by_label("Seed", exact=True)
+    tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(seed_box).not_to_have_value("")
+    seed = seed_box.input_value()
+    expect(seed_shown(seed)).to_be_visible()
+    result, steps = tool.locator(".rulebook-total").last, tool.locator(".rulebook-trace").last
+    first, explained = result.inner_text(), steps.inner_text()
+    tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(seed_shown(seed)).to_have_count(0)
+    seed_box.fill(seed)
+    tool.get_by_role("button", name="Replay seed").click()
+    expect(seed_shown(seed)).to_be_visible()
+    assert result.inner_text() == first
+    assert steps.inner_text() == explained
+    return seed

@@ -5,7 +5,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import exploding_d6 as x6
-from tests.browser.reader import controls, ROLL_INPUTS, set_value
+from tests.browser.reader import controls, roll_and_replay, ROLL_INPUTS, set_value
 
 CHAPTER = "exploding_d6/combat.ipynb"    # initiative, hits, cover and wounds
 CLOSE = "exploding_d6/close.ipynb"       # close combat, special attacks and throwing
@@ -124,22 +124,8 @@ def test_rulings_chapter_lists_assumptions(page: Page, book_url, external_reques
 
 
 def _roll_and_replay(tool) -> str:
-    """Roll with a fresh seed, roll again, replay the first seed: the same result and steps."""
-    seed_box = tool.get_by_label("Seed", exact=True)
-    tool.get_by_role("button", name="Roll", exact=True).click()
-    expect(seed_box).not_to_have_value("")
-    seed = seed_box.input_value()
-    expect(tool.get_by_text(f"(seed {seed})")).to_be_visible()
-    result, steps = tool.locator(".rulebook-total"), tool.locator(".rulebook-trace")
-    first, explained = result.inner_text(), steps.inner_text()
-    tool.get_by_role("button", name="Roll", exact=True).click()
-    expect(tool.get_by_text(f"(seed {seed})")).to_have_count(0)
-    seed_box.fill(seed)
-    tool.get_by_role("button", name="Replay seed").click()
-    expect(tool.get_by_text(f"(seed {seed})")).to_be_visible()
-    assert result.inner_text() == first
-    assert steps.inner_text() == explained
-    return seed
+    """Roll, roll again, replay the first seed: the result says "(seed N)"."""
+    return roll_and_replay(tool, lambda seed: tool.get_by_text(f"(seed {seed})"))
 
 
 def test_every_input_has_a_label(page: Page, book_url):

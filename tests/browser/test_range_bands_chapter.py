@@ -6,7 +6,7 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import range_bands as rb
 from rulescore.text import odds
-from tests.browser.reader import controls, ROLL_INPUTS, set_value
+from tests.browser.reader import controls, roll_and_replay, ROLL_INPUTS, set_value
 
 CHAPTER = "range_bands/combat.ipynb"          # cover and shooting
 MOVEMENT = "range_bands/movement.ipynb"       # the map, moving and hiding
@@ -140,22 +140,9 @@ HARD = "Hard: 4D — jagged cliffs, deep water, deep bogs, barricades and obstac
 
 
 def _roll_and_replay(tool) -> str:
-    """Roll with a fresh seed, roll again, replay the first seed: the same result and steps."""
-    seed_box = tool.get_by_label("Seed", exact=True)
-    tool.get_by_role("button", name="Roll", exact=True).click()
-    expect(seed_box).not_to_have_value("")
-    seed = seed_box.input_value()
-    steps = tool.locator(".rulebook-trace").last
-    expect(steps).to_contain_text(f"with seed {seed}")
-    first, explained = tool.locator(".rulebook-total").inner_text(), steps.inner_text()
-    tool.get_by_role("button", name="Roll", exact=True).click()
-    expect(steps).not_to_contain_text(f"seed {seed} ")
-    seed_box.fill(seed)
-    tool.get_by_role("button", name="Replay seed").click()
-    expect(steps).to_contain_text(f"with seed {seed}")
-    assert tool.locator(".rulebook-total").inner_text() == first
-    assert steps.inner_text() == explained
-    return seed
+    """Roll, roll again, replay the first seed: the steps say "with seed N"."""
+    return roll_and_replay(tool, lambda seed: tool.locator(".rulebook-trace").last.filter(
+        has_text=re.compile(rf"with seed {seed}\b")))
 
 
 def test_every_input_has_a_label(page: Page, book_url):
