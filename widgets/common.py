@@ -72,18 +72,30 @@ def _option_labels(widget: w.Widget) -> list[str]:
     return [str(label) for label in getattr(widget, "_options_labels", ())]
 
 
+def _label_em(widget: w.Widget) -> float | None:
+    """The em width of a labelled field's label column (0 with no label); None for a widget
+    without a label column or one not set in em."""
+    if "description_width" not in getattr(getattr(widget, "style", None), "keys", ()):
+        return None
+    if not widget.description:
+        return 0.0
+    width = widget.style.description_width
+    return _em(width) if width else DEFAULT_LABEL_EM
+
+
+def _set_label_em(widget: w.DOMWidget, label_em: float, now: float) -> None:
+    """Widen *widget*'s label column from *now* to *label_em* em, and the field with it."""
+    widget.style = {**_props(widget.style), "description_width": f"{label_em:g}em"}
+    _widen(widget, label_em - now)
+
+
 def _fit_description(widget: w.DOMWidget) -> float | None:
     """Widen *widget*'s label column to its label; return that column's width in em (0 with
     no label, None when it is not set in em)."""
-    label = widget.description or ""
-    if not label:
-        return 0.0
-    width = widget.style.description_width
-    label_em = _em(width) if width else DEFAULT_LABEL_EM
-    if label_em is not None and text_em(label) > label_em:
-        widget.style = {**_props(widget.style), "description_width": f"{text_em(label):g}em"}
-        _widen(widget, text_em(label) - label_em)
-        return text_em(label)
+    label_em = _label_em(widget)
+    if label_em and text_em(widget.description) > label_em:
+        _set_label_em(widget, text_em(widget.description), label_em)
+        return text_em(widget.description)
     return label_em
 
 
@@ -95,8 +107,6 @@ def fit_label(widget: w.DOMWidget) -> None:
         indent = (_em(widget.style.description_width) or DEFAULT_LABEL_EM) if widget.indent else 0
         if width is not None:
             _widen(widget, indent + text_em(widget.description) + 2 - width)
-        return
-    if "description_width" not in getattr(getattr(widget, "style", None), "keys", ()):
         return
     label_em = _fit_description(widget)
     width = _em(widget.layout.width)
@@ -129,26 +139,15 @@ def fit_labels(root: w.Widget) -> None:
         _align_labels(column)
 
 
-def _label_em(widget: w.Widget) -> float | None:
-    """The em width of a labelled field's label column; None for anything else."""
-    if isinstance(widget, w.Checkbox) or not getattr(widget, "description", ""):
-        return None
-    if "description_width" not in getattr(getattr(widget, "style", None), "keys", ()):
-        return None
-    width = widget.style.description_width
-    return _em(width) if width else DEFAULT_LABEL_EM
-
-
 def _align_labels(column: w.VBox) -> None:
     """Give the labelled fields stacked in *column* one label width (their widest), so a
     field whose label was widened does not push its input out of line with the others."""
-    fields = [(c, _label_em(c)) for c in column.children]
-    fields = [(c, em) for c, em in fields if em is not None and _em(c.layout.width) is not None]
+    fields = [(c, _label_em(c)) for c in column.children if not isinstance(c, w.Checkbox)]
+    fields = [(c, em) for c, em in fields if em and _em(c.layout.width) is not None]
     widest = max((em for _, em in fields), default=0.0)
     for field, em in fields:
         if em < widest:
-            field.style = {**_props(field.style), "description_width": f"{widest:g}em"}
-            _widen(field, widest - em)
+            _set_label_em(field, widest, em)
 
 
 _AUTO_COLUMNS = re.compile(r"repeat\(auto-fill, (\d+(?:\.\d+)?)em\)")
@@ -178,6 +177,7 @@ def tool_layout() -> w.Layout:
     """The frame around a whole tool, setting it apart from the prose around it."""
     return shared_layout(border="1px solid #c9c4b8", padding="6px 14px 10px", margin="10px 0",
                          width="100%")
+
 
 class Tool(w.VBox):
     """A whole tool: framed apart from the prose, its labels fitted to their text, and its

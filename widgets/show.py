@@ -84,7 +84,7 @@ def labelled(label: str, value: Any) -> HTML:
 def answer(question: str, yes: bool) -> HTML:
     """A question and the engine's answer: ``Can a spear reach…? Yes.``"""
     return HTML(f"<p class='rulebook-value'>{html.escape(question)} "
-                f"<b>{'Yes' if yes else 'No'}.</b></p>")
+                f"<b>{yes_no(yes).capitalize()}.</b></p>")
 
 
 def chances(odds: Mapping[Any, Fraction], title: str, *, outcome: str = "Outcome",
