@@ -134,7 +134,7 @@ class Table:
 
     def display_rows(self) -> list[dict[str, str]]:
         """Rows as strings for printing, the range column shown as a readable range and a
-        special value as its ``shown_as`` words (e.g. an impairment of -1 as "prohibited")."""
+        special value as its ``shown_as`` words (e.g. an impairment of -1 as "unusable")."""
         words = {column: dict(texts) for column, texts in self.shown_as}
         out = []
         for row in self.rows:

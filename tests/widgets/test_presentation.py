@@ -238,8 +238,8 @@ def test_every_tool_of_the_book_is_a_tool():
 def test_printed_tables_word_their_special_values():
     from widgets.book import file_table_html
     assert "<td>no check</td>" in file_table_html("veil_and_lead", "injury", "grievous_wounds")
-    assert "<td>prohibited</td>" in file_table_html("percentile", "injury", "injury_effects")
-    assert "<td>-1</td>" not in file_table_html("percentile", "healing", "indefinite_impairment")
+    assert "<td>unusable</td>" in file_table_html("percentile", "injury", "injury_effects")
+    assert "<td>unusable</td>" in file_table_html("percentile", "healing", "indefinite_impairment")
 
 
 def test_fields_stacked_in_a_column_share_one_label_width_so_inputs_line_up():
