@@ -13,10 +13,30 @@ ROLL_INPUTS = [("button", "Roll"), ("textbox", "Seed"), ("button", "Replay seed"
                ("textbox", "My dice"), ("button", "Use my dice")]
 
 
+# True once Voilà has shown the cells and every widget output of the page holds its widget.
+# Voilà draws the outputs side by side, so two tools of one kind may appear in either order:
+# a test that took `.first` while only the second was drawn held that one for good (the
+# impassable-terrain helper instead of the dash helper, in one CI run).
+ALL_DRAWN = """() => {
+  const cells = document.getElementById('rendered_cells');
+  if (!cells || cells.style.display === 'none') return false;
+  if (document.querySelector('script[type="application/vnd.voila.cell-output+json"]'))
+    return false;
+  return [...document.querySelectorAll('.jp-OutputArea-output.lm-Panel')]
+    .every(panel => panel.querySelector('.jupyter-widgets'));
+}"""
+
+
+def open_chapter(page: Page, url: str) -> None:
+    """Open a page of the served book and wait until every widget on it is drawn."""
+    page.goto(url)
+    page.wait_for_function(ALL_DRAWN, timeout=60_000)
+
+
 def open_tool(page: Page, book_url: str, chapter: str, css: str) -> Locator:
     """Open *chapter* (e.g. "percentile/injury") in the served book and wait for its first
     tool matching *css*."""
-    page.goto(f"{book_url}/{chapter}.ipynb")
+    open_chapter(page, f"{book_url}/{chapter}.ipynb")
     tool = page.locator(css).first
     expect(tool).to_be_visible(timeout=60_000)
     return tool

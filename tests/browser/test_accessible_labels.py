@@ -5,6 +5,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from rulescore.book import load_book
+from tests.browser.reader import open_chapter
 
 CHAPTERS = [c.file for c in load_book().chapters]
 
@@ -24,7 +25,7 @@ COUNT = """() => document.querySelectorAll(
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_every_input_has_a_label(page: Page, book_url, chapter):
-    page.goto(f"{book_url}/{chapter}.ipynb")
+    open_chapter(page, f"{book_url}/{chapter}.ipynb")
     expect(page.locator(".rulebook-nav").first).to_be_visible(timeout=60_000)
     page.wait_for_load_state("networkidle")
     fields = page.evaluate(COUNT)

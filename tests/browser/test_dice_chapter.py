@@ -5,11 +5,11 @@ import re
 from playwright.sync_api import Page, expect
 
 from rulescore.dice import parse
-from tests.browser.reader import controls, set_value
+from tests.browser.reader import controls, open_chapter, set_value
 
 
 def _open_roller(page: Page, book_url: str):
-    page.goto(f"{book_url}/00_dice/dice.ipynb")
+    open_chapter(page, f"{book_url}/00_dice/dice.ipynb")
     roller = page.locator(".rulebook-dice-roller").first
     expect(roller.get_by_label("Dice expression")).to_be_visible(timeout=60_000)
     return roller
@@ -21,7 +21,7 @@ def _total(roller) -> int:
 
 
 def test_landing_page_links_the_dice_chapter(page: Page, book_url):
-    page.goto(f"{book_url}/index.ipynb")
+    open_chapter(page, f"{book_url}/index.ipynb")
     link = page.get_by_role("link", name="Dice, seeds and exact odds")
     expect(link).to_be_visible(timeout=60_000)
     link.click()
@@ -77,7 +77,7 @@ def test_bad_notation_says_where(page: Page, book_url):
 
 
 def test_odds_explorer_compares(page: Page, book_url):
-    page.goto(f"{book_url}/00_dice/dice.ipynb")
+    open_chapter(page, f"{book_url}/00_dice/dice.ipynb")
     explorer = page.locator(".rulebook-odds-explorer")
     expect(explorer.get_by_label("First expression")).to_be_visible(timeout=60_000)
     set_value(explorer.get_by_label("Target (total at least)"), "15")
@@ -86,7 +86,7 @@ def test_odds_explorer_compares(page: Page, book_url):
 
 def test_served_pages_need_no_other_host(page: Page, book_url, external_requests):
     for path in ("index.ipynb", "00_dice/dice.ipynb"):
-        page.goto(f"{book_url}/{path}")
+        open_chapter(page, f"{book_url}/{path}")
         expect(page.locator(".widget-html").first).to_be_attached(timeout=60_000)
         page.wait_for_load_state("networkidle")
     assert external_requests == []
@@ -102,7 +102,7 @@ PERCENTILE_INPUTS = [("textbox", "Tens die (00–90)"), ("textbox", "Ones die (0
 
 
 def test_every_input_has_a_label(page: Page, book_url):
-    page.goto(f"{book_url}/00_dice/dice.ipynb")
+    open_chapter(page, f"{book_url}/00_dice/dice.ipynb")
     rollers = page.locator(".rulebook-dice-roller")
     expect(rollers.nth(1).get_by_label("Tens die (00–90)")).to_be_visible(timeout=60_000)
     assert controls(rollers.nth(0)) == DICE_ROLLER_INPUTS
@@ -153,7 +153,7 @@ def test_roller_bad_target_seed_and_expression_in_place(page: Page, book_url):
 
 
 def test_percentile_roller_tens_ones_seed_and_replay(page: Page, book_url):
-    page.goto(f"{book_url}/00_dice/dice.ipynb")
+    open_chapter(page, f"{book_url}/00_dice/dice.ipynb")
     roller = page.locator(".rulebook-dice-roller").nth(1)
     tens = roller.get_by_label("Tens die (00–90)")
     expect(tens).to_be_visible(timeout=60_000)
@@ -197,7 +197,7 @@ def test_percentile_roller_tens_ones_seed_and_replay(page: Page, book_url):
 
 
 def test_odds_explorer_every_field_and_errors(page: Page, book_url):
-    page.goto(f"{book_url}/00_dice/dice.ipynb")
+    open_chapter(page, f"{book_url}/00_dice/dice.ipynb")
     explorer = page.locator(".rulebook-odds-explorer")
     first = explorer.get_by_label("First expression")
     expect(first).to_be_visible(timeout=60_000)

@@ -5,14 +5,14 @@ import re
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import exploding_d6 as x6
-from tests.browser.reader import controls, roll_and_replay, ROLL_INPUTS, set_value
+from tests.browser.reader import controls, open_chapter, roll_and_replay, ROLL_INPUTS, set_value
 
 CHAPTER = "exploding_d6/combat.ipynb"    # initiative, hits, cover and wounds
 CLOSE = "exploding_d6/close.ipynb"       # close combat, special attacks and throwing
 
 
 def _tool(page: Page, book_url: str, css: str, first_label: str):
-    page.goto(f"{book_url}/{CLOSE if css == '.rulebook-x6-throw' else CHAPTER}")
+    open_chapter(page, f"{book_url}/{CLOSE if css == '.rulebook-x6-throw' else CHAPTER}")
     tool = page.locator(css).first
     expect(tool.get_by_label(first_label, exact=True)).to_be_visible(timeout=60_000)
     return tool
@@ -110,11 +110,11 @@ def test_throw_deviation_picture(page: Page, book_url):
 
 
 def test_rulings_chapter_lists_assumptions(page: Page, book_url, external_requests):
-    page.goto(f"{book_url}/exploding_d6/rulings.ipynb")
+    open_chapter(page, f"{book_url}/exploding_d6/rulings.ipynb")
     expect(page.locator(".rulebook-assumption").first).to_be_visible(timeout=60_000)
     expect(page.get_by_text("Which criticals cover and armour stop first")).to_be_visible()
     page.wait_for_load_state("networkidle")
-    page.goto(f"{book_url}/{CHAPTER}")
+    open_chapter(page, f"{book_url}/{CHAPTER}")
     expect(page.locator(".rulebook-x6-attack")).to_be_visible(timeout=60_000)
     page.wait_for_load_state("networkidle")
     assert external_requests == []

@@ -7,13 +7,13 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import percentile as pc
 from rulescore.text import percent
-from tests.browser.reader import set_value
+from tests.browser.reader import open_chapter, set_value
 
 CHAPTER = "percentile/table.ipynb"
 
 
 def _open(page: Page, book_url: str, css: str):
-    page.goto(f"{book_url}/{CHAPTER}")
+    open_chapter(page, f"{book_url}/{CHAPTER}")
     tool = page.locator(css)
     expect(tool).to_be_visible(timeout=60_000)
     return tool

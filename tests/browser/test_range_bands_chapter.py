@@ -6,7 +6,7 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import range_bands as rb
 from rulescore.text import odds
-from tests.browser.reader import controls, roll_and_replay, ROLL_INPUTS, set_value
+from tests.browser.reader import controls, open_chapter, roll_and_replay, ROLL_INPUTS, set_value
 
 CHAPTER = "range_bands/combat.ipynb"          # cover and shooting
 MOVEMENT = "range_bands/movement.ipynb"       # the map, moving and hiding
@@ -15,7 +15,7 @@ CHAPTER_OF = {".rulebook-range-shot": CHAPTER, ".rulebook-range-quickload": CHAP
 
 
 def _open(page: Page, book_url: str, css: str, first_label: str):
-    page.goto(f"{book_url}/{CHAPTER_OF[css]}")
+    open_chapter(page, f"{book_url}/{CHAPTER_OF[css]}")
     tool = page.locator(css).first
     expect(tool.get_by_label(first_label)).to_be_visible(timeout=60_000)
     return tool
@@ -111,7 +111,7 @@ def test_stealth_streak_carries_over(page: Page, book_url):
 
 
 def test_rulings_page_lists_the_nd_assumption(page: Page, book_url):
-    page.goto(f"{book_url}/range_bands/rulings.ipynb")
+    open_chapter(page, f"{book_url}/range_bands/rulings.ipynb")
     expect(page.get_by_role("heading", name=re.compile("How a check written in dice")))\
         .to_be_visible(timeout=60_000)
     expect(page.locator(".rulebook-assumption#nd_check")).to_contain_text(
@@ -123,7 +123,7 @@ def test_rulings_page_lists_the_nd_assumption(page: Page, book_url):
 
 def test_range_band_pages_need_no_other_host(page: Page, book_url, external_requests):
     for path in (MOVEMENT, CHAPTER, "range_bands/rulings.ipynb"):
-        page.goto(f"{book_url}/{path}")
+        open_chapter(page, f"{book_url}/{path}")
         expect(page.locator(".widget-html").first).to_be_attached(timeout=60_000)
         page.wait_for_load_state("networkidle")
     assert external_requests == []
@@ -291,7 +291,7 @@ def test_dash_every_input_roll_and_replay(page: Page, book_url):
 
 
 def test_impassable_terrain_every_input(page: Page, book_url):
-    page.goto(f"{book_url}/{MOVEMENT}")
+    open_chapter(page, f"{book_url}/{MOVEMENT}")
     tool = page.locator(".rulebook-range-dash").nth(1)
     expect(tool.get_by_label("Movement", exact=True)).to_have_value(
         "Cross impassable terrain (two actions, one band)", timeout=60_000)

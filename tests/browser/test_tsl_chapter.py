@@ -6,7 +6,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import tsl
-from tests.browser.reader import controls, ROLL_INPUTS, set_value
+from tests.browser.reader import controls, open_chapter, ROLL_INPUTS, set_value
 
 CHAPTER = "tsl/combat.ipynb"     # rolls, turns and zones
 ATTACKS = "tsl/attacks.ipynb"    # attacks, defence and Stress
@@ -16,7 +16,7 @@ CHAPTER_OF = {".rulebook-tsl-turns": CHAPTER, ".rulebook-tsl-attack": ATTACKS,
 
 
 def _open(page: Page, book_url: str, css: str, index: int = 0):
-    page.goto(f"{book_url}/{CHAPTER_OF[css]}")
+    open_chapter(page, f"{book_url}/{CHAPTER_OF[css]}")
     tool = page.locator(css).nth(index)
     expect(tool).to_be_visible(timeout=60_000)
     return tool
@@ -105,10 +105,10 @@ def test_weapon_builder(page: Page, book_url):
 
 
 def test_rulings_chapter_lists_assumptions(page: Page, book_url, external_requests):
-    page.goto(f"{book_url}/{GEAR}")
+    open_chapter(page, f"{book_url}/{GEAR}")
     expect(page.locator(".rulebook-tsl-weapon")).to_be_visible(timeout=60_000)
     page.wait_for_load_state("networkidle")
-    page.goto(f"{book_url}/tsl/rulings.ipynb")
+    open_chapter(page, f"{book_url}/tsl/rulings.ipynb")
     expect(page.get_by_role("heading", name=re.compile("How many dice each tier keeps"))) \
         .to_be_visible(timeout=60_000)
     expect(page.get_by_role("heading", name=re.compile("Armour on a Catastrophic defence"))) \

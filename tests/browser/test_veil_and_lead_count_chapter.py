@@ -6,12 +6,14 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.reader import open_chapter
+
 CHAPTER = "veil_and_lead/count.ipynb"
 KEY = "rulebook/veil_and_lead/count"
 
 
 def _open(page: Page, book_url: str):
-    page.goto(f"{book_url}/{CHAPTER}")
+    open_chapter(page, f"{book_url}/{CHAPTER}")
     tool = page.locator(".rulebook-vl-count")
     expect(tool).to_be_visible(timeout=60_000)
     return tool

@@ -7,14 +7,14 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
-from tests.browser.reader import set_value
+from tests.browser.reader import open_chapter, set_value
 
 CHAPTER = "veil_and_lead/table.ipynb"
 INJURY = "veil_and_lead/injury.ipynb"
 
 
 def _open(page: Page, book_url: str, css: str, chapter: str = CHAPTER):
-    page.goto(f"{book_url}/{chapter}")
+    open_chapter(page, f"{book_url}/{chapter}")
     tool = page.locator(css)
     expect(tool).to_be_visible(timeout=60_000)
     return tool
