@@ -17,13 +17,12 @@ The book prints them in each part's "Rulings and assumptions" chapter, from this
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from .errors import TableError
-from .tables import system_data_dir
+from .tables import read_toml, system_data_dir
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,7 @@ def load_assumptions(system: str, path: Path | None = None) -> tuple[Assumption,
     path = path or system_data_dir(system) / "assumptions.toml"
     if not path.is_file():
         return ()
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data = read_toml(path.read_text(encoding="utf-8"), path.name)
     out = []
     for i, raw in enumerate(data.get("assumption", []), start=1):
         missing = [k for k in _REQUIRED if k not in raw]

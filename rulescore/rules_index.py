@@ -19,12 +19,11 @@ exists, and only rules whose text the seed lacks are out of scope.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import TableError
-from .tables import system_data_dir
+from .tables import read_toml, system_data_dir
 
 
 @dataclass(frozen=True)
@@ -41,7 +40,7 @@ class RuleEntry:
 def load_rules_index(system: str, path: Path | None = None) -> tuple[RuleEntry, ...]:
     """The rules index of *system*; a TableError if an entry is malformed."""
     path = path or system_data_dir(system) / "rules.toml"
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data = read_toml(path.read_text(encoding="utf-8"), path.name)
     entries = []
     for i, raw in enumerate(data.get("rule", []), start=1):
         status = raw.get("status", "implemented")

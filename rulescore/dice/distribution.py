@@ -189,6 +189,18 @@ def _import_icepool() -> None:
     import icepool
 
 
+def _scaled(die: icepool.Die, scale: Fraction) -> Iterator[tuple[int, Fraction]]:
+    """(outcome, quantity × scale) for each outcome that can occur. Equal quantities share one
+    Fraction (every face of a plain die has the same chance), so d100 builds one, not 100."""
+    made: dict[int, Fraction] = {}
+    for v, q in die.items():
+        if q:
+            p = made.get(q)
+            if p is None:
+                p = made[q] = q * scale
+            yield v, p
+
+
 @lru_cache(maxsize=256)
 def _distribution(expr_terms: tuple, depth: int) -> Distribution:
     _import_icepool()
@@ -205,9 +217,8 @@ def _distribution(expr_terms: tuple, depth: int) -> Distribution:
         inside *= p_inside
     if total is None:
         return Distribution(((constant, Fraction(1)),))
-    denom = total.denominator()
-    scale = Fraction(1, denom) * inside
-    pmf = tuple((int(v) + constant, q * scale) for v, q in total.items() if q)
+    scale = Fraction(1, total.denominator()) * inside
+    pmf = tuple((int(v) + constant, p) for v, p in _scaled(total, scale))
     has_explosion = any(isinstance(t, DiceTerm) and t.explode for t in expr_terms)
     return Distribution(pmf, 1 - inside, depth if has_explosion else None)
 

@@ -32,6 +32,17 @@ def test_assumption_missing_field_and_repeated_id(tmp_path):
         load_assumptions("demo", path)
 
 
+def test_a_file_that_is_not_toml_is_named_in_the_error(tmp_path):
+    path = tmp_path / "rules.toml"
+    path.write_text('[[rule]]\nsection = "§1\n')        # the string never closes
+    with pytest.raises(TableError, match=r"^rules\.toml is not valid TOML: "):
+        load_rules_index("demo", path)
+    path = tmp_path / "assumptions.toml"
+    path.write_text("[[assumption]]\nid = = 1\n")
+    with pytest.raises(TableError, match=r"^assumptions\.toml is not valid TOML: "):
+        load_assumptions("demo2", path)
+
+
 def test_rules_index_requires_function_test_or_reason(tmp_path):
     path = tmp_path / "rules.toml"
     path.write_text('[[rule]]\nsection = "A"\nfunction = "f"\n')
