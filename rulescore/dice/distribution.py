@@ -1,4 +1,7 @@
-"""Exact distributions of dice expressions, computed with icepool behind our own type.
+"""Exact distributions of dice expressions behind our own type.
+
+Plain dice, summed or kept (``6d8kh2``), are counted here; exploding dice and success counts
+are built with icepool. Both are checked against brute-force enumeration in the tests.
 
 Probabilities are ``fractions.Fraction``. Exploding dice can in principle roll forever, so
 their distribution is exact up to ``explode_depth`` explosions per die: every outcome listed is
@@ -11,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from math import comb
 from typing import TYPE_CHECKING, Iterator
 
 from ..errors import DiceLimitError, RulesError
@@ -116,12 +120,78 @@ def _p_at_least(die: icepool.Die, threshold: int) -> Fraction:
 
 
 def _plain_or_compound(term: DiceTerm, depth: int) -> icepool.Die:
-    """Terms whose dice are single values: plain dice, or compounding ('!!') dice."""
+    """Terms whose dice are single values: compounding ('!!') dice, or plain dice counting
+    successes."""
     die = _compound_die(term.sides, depth) if term.explode else icepool.d(term.sides)
     if term.count_at_least is None:
         return _pool_sum(die, term)
     c = _binomial(term.count, _p_at_least(die, term.count_at_least))
     return c.map(lambda n: _kept_successes(term, n, term.count))
+
+
+# --- plain dice, counted without icepool ------------------------------------------------------
+# Weights: {total: number of the sides ** count equally likely rolls that give it}. Building
+# icepool's pool evaluator costs a fresh kernel 2-3 ms, which these few loops do not.
+
+Weights = dict[int, int]
+
+
+def _plain_sum(count: int, sides: int) -> Weights:
+    """The sum of *count* dice: one die at a time, each new total a window of the old ones."""
+    ways = [1]                                    # ways[t] = rolls summing to t (+ dice so far)
+    for _ in range(count):
+        running, nxt = 0, []
+        for t in range(len(ways) + sides - 1):
+            running += ways[t] if t < len(ways) else 0
+            running -= ways[t - sides] if t >= sides else 0
+            nxt.append(running)
+        ways = nxt
+    return {t + count: w for t, w in enumerate(ways)}
+
+
+def _highest_sum(count: int, sides: int, keep: int) -> Weights:
+    """The sum of the highest *keep* of *count* dice, faces taken from the top down.
+
+    A state is (dice placed so far, their sum) while every placed die is kept. When a face f
+    completes the kept dice, the rest of the pool (n - placed) shows faces below f, in
+    (f - 1) ** rest ways; C(left, c) places the c dice that show f."""
+    done: dict[int, int] = {}
+    states = {(0, 0): 1}
+    for face in range(sides, 0, -1):
+        nxt: dict[tuple[int, int], int] = {}
+        for (placed, total), w in states.items():
+            left = count - placed
+            row = [comb(left, c) for c in range(left + 1)]
+            for c in range(keep - placed):          # all kept, still short of *keep*
+                key = (placed + c, total + c * face)
+                nxt[key] = nxt.get(key, 0) + w * row[c]
+            rest = sum(row[c] * (face - 1) ** (left - c) for c in range(keep - placed, left + 1))
+            kept = total + (keep - placed) * face
+            done[kept] = done.get(kept, 0) + w * rest
+        states = nxt
+    return {t: w for t, w in sorted(done.items()) if w}
+
+
+def _plain_weights(term: DiceTerm) -> Weights:
+    """A plain term (no explosion, no success count): its sum, or the sum of its kept dice."""
+    n, x, keep = term.count, term.sides, term.keep
+    kept = n if keep is None else {"kh": keep.count, "kl": keep.count,
+                                   "dl": n - keep.count, "dh": n - keep.count}[keep.mode]
+    if kept == n:
+        return _plain_sum(n, x)
+    if keep.mode in ("kh", "dl"):
+        return _highest_sum(n, x, kept)
+    # The lowest k of faces v are the highest k of faces x + 1 - v.
+    return {kept * (x + 1) - t: w for t, w in reversed(_highest_sum(n, x, kept).items())}
+
+
+def _add(a: Weights, b: Weights) -> Weights:
+    """The weights of the sum of two independent totals."""
+    out: dict[int, int] = {}
+    for u, wu in a.items():
+        for v, wv in b.items():
+            out[u + v] = out.get(u + v, 0) + wu * wv
+    return dict(sorted(out.items()))
 
 
 def _exploding_given_maxes(term: DiceTerm, maxes: int) -> icepool.Die:
@@ -159,8 +229,12 @@ def _exploding(term: DiceTerm, depth: int) -> icepool.Die:
 
 
 @lru_cache(maxsize=512)
-def _term_die(term: DiceTerm, depth: int) -> tuple[icepool.Die, Fraction]:
-    """The term's die (relative quantities) and the chance no die exploded past *depth*."""
+def _term_weights(term: DiceTerm, depth: int) -> tuple[Weights, Fraction]:
+    """The term's weights (relative, before its sign) and the chance no die exploded past
+    *depth*."""
+    if not term.explode and term.count_at_least is None:
+        return _plain_weights(term), Fraction(1)
+    _import_icepool()
     if term.explode == "explode":
         die = _exploding(term, depth)
     else:
@@ -168,7 +242,7 @@ def _term_die(term: DiceTerm, depth: int) -> tuple[icepool.Die, Fraction]:
     inside = Fraction(1)
     if term.explode:
         inside = (1 - Fraction(1, term.sides ** (depth + 1))) ** term.count
-    return die, inside
+    return {int(v): q for v, q in die.items() if q}, inside
 
 
 def _check_depth(expr: DiceExpr, depth: int) -> None:
@@ -182,18 +256,18 @@ def _check_depth(expr: DiceExpr, depth: int) -> None:
 
 
 def _import_icepool() -> None:
-    """Bind ``icepool`` when the first distribution is computed, not when the package is
-    imported: a live chapter whose tools use only their systems' own odds functions never pays
-    its import (about 15 ms of the page's start)."""
+    """Bind ``icepool`` when the first term that needs it is computed, not when the package is
+    imported: a live chapter whose tools use only plain dice or their systems' own odds
+    functions never pays its import (about 15 ms of the page's start)."""
     global icepool
     import icepool
 
 
-def _scaled(die: icepool.Die, scale: Fraction) -> Iterator[tuple[int, Fraction]]:
-    """(outcome, quantity × scale) for each outcome that can occur. Equal quantities share one
+def _scaled(weights: Weights, scale: Fraction) -> Iterator[tuple[int, Fraction]]:
+    """(outcome, weight × scale) for each outcome that can occur. Equal weights share one
     Fraction (every face of a plain die has the same chance), so d100 builds one, not 100."""
     made: dict[int, Fraction] = {}
-    for v, q in die.items():
+    for v, q in weights.items():
         if q:
             p = made.get(q)
             if p is None:
@@ -203,22 +277,22 @@ def _scaled(die: icepool.Die, scale: Fraction) -> Iterator[tuple[int, Fraction]]
 
 @lru_cache(maxsize=256)
 def _distribution(expr_terms: tuple, depth: int) -> Distribution:
-    _import_icepool()
-    total: icepool.Die | None = None
+    total: Weights | None = None
     constant = 0
     inside = Fraction(1)
     for term in expr_terms:
         if isinstance(term, Constant):
             constant += term.sign * term.value
             continue
-        die, p_inside = _term_die(term, depth)
-        signed = die if term.sign > 0 else -die
-        total = signed if total is None else total + signed
+        weights, p_inside = _term_weights(term, depth)
+        if term.sign < 0:
+            weights = {-v: w for v, w in reversed(weights.items())}
+        total = weights if total is None else _add(total, weights)
         inside *= p_inside
     if total is None:
         return Distribution(((constant, Fraction(1)),))
-    scale = Fraction(1, total.denominator()) * inside
-    pmf = tuple((int(v) + constant, p) for v, p in _scaled(total, scale))
+    scale = Fraction(1, sum(total.values())) * inside
+    pmf = tuple((v + constant, p) for v, p in _scaled(total, scale))
     has_explosion = any(isinstance(t, DiceTerm) and t.explode for t in expr_terms)
     return Distribution(pmf, 1 - inside, depth if has_explosion else None)
 

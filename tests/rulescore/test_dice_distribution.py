@@ -117,6 +117,12 @@ def test_the_brute_force_itself():
     ("2d20kh1", lambda: plain(2, 20, ("kh", 1))),
     ("5d4dh2", lambda: plain(5, 4, ("dh", 2))),
     ("3d6k", lambda: plain(3, 6, ("kh", 1))),
+    ("5d6kh4", lambda: plain(5, 6, ("kh", 4))),       # TSL's Proficient roll
+    ("4d6kh4", lambda: plain(4, 6, ("kh", 4))),       # keeping every die is the plain sum
+    ("7d4kh3", lambda: plain(7, 4, ("kh", 3))),
+    ("3d20dh1", lambda: plain(3, 20, ("dh", 1))),
+    ("2d100kl1", lambda: plain(2, 100, ("kl", 1))),
+    ("6d3dl5", lambda: plain(6, 3, ("dl", 5))),
 ])
 def test_sums_and_keep_drop(text, expected):
     dist = parse(text).distribution()
