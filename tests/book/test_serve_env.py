@@ -62,3 +62,26 @@ def test_kernel_replies_are_sent_at_once_not_held_for_an_ack(monkeypatch):
     connection = cls.__new__(cls)
     connection._trait_values["websocket_handler"] = handler = Handler()
     assert connection.connect() == "connected" and handler.nodelay is True
+
+
+def test_pages_share_compiled_templates(monkeypatch):
+    """Voilà makes a new Jinja environment for every page; our configuration gives them one
+    cache of compiled templates, so a page's templates are compiled once, not on every page."""
+    from jinja2 import Environment
+    from voila.exporter import VoilaExporter
+
+    # Reading the configuration patches the exporter: put the original back after the test.
+    monkeypatch.setattr(VoilaExporter, "_create_environment", VoilaExporter._create_environment)
+    _voila_config()
+    compiled = []
+    compile_ = Environment.compile
+    monkeypatch.setattr(Environment, "compile",
+                        lambda self, source, name=None, *a, **k:
+                        compiled.append(name) or compile_(self, source, name, *a, **k))
+    first, second = (VoilaExporter(template_name="lab").environment for _ in range(2))
+    assert first is not second
+    first.get_template("index.html.j2")
+    once = list(compiled)
+    assert "index.html.j2" in once
+    second.get_template("index.html.j2")
+    assert compiled == once                      # the second page compiled nothing
