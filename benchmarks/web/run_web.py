@@ -391,29 +391,42 @@ class Reader:
     errors: list[str] = field(default_factory=list)
 
 
-PAGE_STATE_JS = """(sel) => [document.querySelectorAll('.jupyter-widgets').length,
-                            !!(sel && document.querySelector(sel))]"""
+PAGE_STATE_JS = """(sel) => {
+  const cells = document.getElementById('rendered_cells');
+  return [document.querySelectorAll('.jupyter-widgets').length,
+          !!(sel && document.querySelector(sel)), document.readyState,
+          cells ? (cells.style.display === 'none' ? 'hidden' : 'shown') : 'absent',
+          document.querySelectorAll('script[type="application/vnd.voila.cell-output+json"]')
+            .length];
+}"""
 
 
-async def _page_state(page, probe: P.Probe | None) -> str:
+async def _page_state(page, probe: P.Probe | None, console: list[str]) -> str:
     """What a failed reader's page shows: its widget views and whether its tool is there (a
-    starved page can pass the TTI check with some tools never drawn)."""
+    starved page can pass the TTI check with some tools never drawn), whether its HTML had
+    finished and Voilà had shown the cells, and the last things it wrote to its console."""
     try:
-        views, tool = await page.evaluate(PAGE_STATE_JS, probe.tool if probe else None)
+        views, tool, ready, cells, unrendered = await page.evaluate(
+            PAGE_STATE_JS, probe.tool if probe else None)
     except Exception:  # noqa: BLE001 — the page may be gone; the error itself is recorded
         return ""
-    return f" [page shows {views} widget views" + (
-        f"; {probe.tool} {'present' if tool else 'missing'}]" if probe else "]")
+    said = f"; console: {' | '.join(console[-3:])}" if console else ""
+    return (f" [page shows {views} widget views"
+            + (f"; {probe.tool} {'present' if tool else 'missing'}" if probe else "")
+            + f"; document {ready}, cells {cells}, {unrendered} outputs not drawn{said}]")
 
 
 async def _reader(browser, server: Server, r: Reader, delay: float, linger: float) -> None:
     await asyncio.sleep(delay)
     r.start_s = time.perf_counter()
     ctx = await browser.new_context()
+    console: list[str] = []
     try:
         await ctx.add_init_script(INIT_JS)
         page = await ctx.new_page()
         page.on("pageerror", lambda e: r.errors.append(str(e)))
+        page.on("console", lambda m: console.append(f"{m.type}: {m.text[:160]}")
+                if m.type in ("error", "warning") else None)
         resp = await page.goto(server.url(r.page), wait_until="commit",
                                timeout=TTI_TIMEOUT_S * 1000)
         if resp is None or resp.status >= 400:
@@ -435,7 +448,7 @@ async def _reader(browser, server: Server, r: Reader, delay: float, linger: floa
         await asyncio.sleep(linger)
     except Exception as exc:  # noqa: BLE001 — a benchmark counts any failure as an error
         r.errors.append(f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
-                        + await _page_state(page, r.probe))
+                        + await _page_state(page, r.probe, console))
     finally:
         await ctx.close()                              # no unload: the kernel is left to the culler
 
