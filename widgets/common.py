@@ -269,7 +269,9 @@ class DiceEntry(w.VBox):
     def on_request(self, handler: Callable[[RollRequest], None]) -> None:
         self._handlers.append(handler)
 
-    def _send(self, request: RollRequest) -> None:
+    def _hand_over(self, request: RollRequest) -> None:
+        """Give *request* to every handler. (Not ``_send``: that name is ipywidgets' own way
+        of sending a widget's state to the page, which a page asks for when it reconnects.)"""
         self.error.clear()
         for handler in self._handlers:
             handler(request)
@@ -278,7 +280,7 @@ class DiceEntry(w.VBox):
         """Roll with *seed* (a fresh one if None) and show it in the seed field."""
         seed = new_seed() if seed is None else seed
         self.seed.value = str(seed)
-        self._send({"seed": seed})
+        self._hand_over({"seed": seed})
 
     def _send_read(self, read: Callable[[], RollRequest]) -> None:
         """Read the reader's fields into a request; show a RulesError in place instead."""
@@ -287,7 +289,7 @@ class DiceEntry(w.VBox):
         except RulesError as exc:
             self.error.show(str(exc))
             return
-        self._send(request)
+        self._hand_over(request)
 
     def replay(self) -> None:
         """Roll again with the seed typed in the Seed field."""

@@ -1,0 +1,43 @@
+"""Our widget classes keep ipywidgets' own protocol working: a page that reconnects (or whose
+quick state request timed out under load) asks each widget for its state, one by one."""
+
+import importlib
+import inspect
+import pkgutil
+
+import ipywidgets as w
+import pytest
+
+import widgets
+from widgets.common import DiceEntry
+
+# What every traitlets class carries in its own __dict__ (bookkeeping, not a method we wrote).
+_BOOKKEEPING = set(vars(type("Probe", (w.VBox,), {})))
+_IPYWIDGETS_NAMES = set().union(*(dir(c) for c in (w.DOMWidget, w.Box, w.VBox, w.HBox,
+                                                   w.GridBox, w.HTML)))
+
+
+def _our_widget_classes():
+    for info in pkgutil.iter_modules(widgets.__path__):
+        module = importlib.import_module(f"widgets.{info.name}")
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ == module.__name__ and issubclass(cls, w.Widget):
+                yield cls
+
+
+@pytest.mark.parametrize("cls", list(_our_widget_classes()), ids=lambda c: c.__qualname__)
+def test_no_widget_class_shadows_an_ipywidgets_name(cls):
+    """DiceEntry once had its own ``_send(request)``: ipywidgets' ``send_state`` calls
+    ``self._send(msg, buffers=...)``, so the entry could not answer a page's state request and
+    the page never drew its tools."""
+    own = {n for n in vars(cls) if not n.startswith("__")} - _BOOKKEEPING
+    assert not own & _IPYWIDGETS_NAMES, sorted(own & _IPYWIDGETS_NAMES)
+
+
+def test_a_dice_entry_answers_a_state_request():
+    entry = DiceEntry()
+    sent = []
+    entry.comm.send = lambda data=None, buffers=None, **kw: sent.append(data)
+    entry._handle_msg({"content": {"data": {"method": "request_state"}}})
+    assert sent and sent[-1]["method"] == "update"
+    assert sent[-1]["state"]["_model_name"] == "VBoxModel"
