@@ -18,7 +18,7 @@ from math import comb
 from typing import TYPE_CHECKING, Iterator
 
 from ..errors import DiceLimitError, RulesError
-from .notation import Constant, DiceExpr, DiceTerm
+from .notation import Constant, DiceExpr, DiceTerm, Keep
 
 if TYPE_CHECKING:
     import icepool
@@ -73,20 +73,23 @@ def _binomial(n: int, p_success: Fraction) -> icepool.Die:
     return n @ one
 
 
+def _kept(keep: Keep | None, pool: int) -> tuple[bool, int]:
+    """(whether the highest dice are kept, how many) of a pool of *pool* dice; with no keep,
+    every die (counted as the highest)."""
+    if keep is None:
+        return True, pool
+    kept = keep.count if keep.mode in ("kh", "kl") else pool - keep.count
+    return keep.mode in ("kh", "dl"), kept
+
+
 def _kept_successes(term: DiceTerm, successes: int, pool: int) -> int:
     """Successes among the kept dice, given *successes* among all *pool* dice.
 
     The successes are the highest dice, so keeping the highest h keeps min(h, C) of them and
     keeping the lowest l keeps max(0, l - (pool - C)).
     """
-    keep = term.keep
-    if keep is None:
-        return successes
-    if keep.mode in ("kh", "dl"):
-        h = keep.count if keep.mode == "kh" else pool - keep.count
-        return min(h, successes)
-    low = keep.count if keep.mode == "kl" else pool - keep.count
-    return max(0, low - (pool - successes))
+    high, kept = _kept(term.keep, pool)
+    return min(kept, successes) if high else max(0, kept - (pool - successes))
 
 
 def _compound_die(sides: int, depth: int) -> icepool.Die:
@@ -101,17 +104,11 @@ def _geometric(sides: int, depth: int) -> icepool.Die:
 
 
 def _pool_sum(die: icepool.Die, term: DiceTerm) -> icepool.Die:
-    keep = term.keep
-    if keep is None:  # plain sums: repeated convolution, far cheaper than a pool
+    if term.keep is None:  # plain sums: repeated convolution, far cheaper than a pool
         return die if term.count == 1 else term.count @ die
+    high, kept = _kept(term.keep, term.count)
     pool = die.pool(term.count)
-    if keep.mode == "kh":
-        return pool.highest(keep.count).sum()
-    if keep.mode == "kl":
-        return pool.lowest(keep.count).sum()
-    if keep.mode == "dh":
-        return pool.lowest(term.count - keep.count).sum()
-    return pool.highest(term.count - keep.count).sum()
+    return (pool.highest(kept) if high else pool.lowest(kept)).sum()
 
 
 def _p_at_least(die: icepool.Die, threshold: int) -> Fraction:
@@ -174,12 +171,11 @@ def _highest_sum(count: int, sides: int, keep: int) -> Weights:
 
 def _plain_weights(term: DiceTerm) -> Weights:
     """A plain term (no explosion, no success count): its sum, or the sum of its kept dice."""
-    n, x, keep = term.count, term.sides, term.keep
-    kept = n if keep is None else {"kh": keep.count, "kl": keep.count,
-                                   "dl": n - keep.count, "dh": n - keep.count}[keep.mode]
+    n, x = term.count, term.sides
+    high, kept = _kept(term.keep, n)
     if kept == n:
         return _plain_sum(n, x)
-    if keep.mode in ("kh", "dl"):
+    if high:
         return _highest_sum(n, x, kept)
     # The lowest k of faces v are the highest k of faces x + 1 - v.
     return {kept * (x + 1) - t: w for t, w in reversed(_highest_sum(n, x, kept).items())}
@@ -202,17 +198,15 @@ def _exploding_given_maxes(term: DiceTerm, maxes: int) -> icepool.Die:
     """
     x, n, t = term.sides, term.count, term.count_at_least
     pool = n + maxes
-    keep = term.keep
+    high, kept = _kept(term.keep, pool)
     finals = icepool.d(x - 1)
-    if keep is None or keep.mode in ("kh", "dl"):
-        high = pool if keep is None else (keep.count if keep.mode == "kh" else pool - keep.count)
-        top, rest = min(high, maxes), max(0, high - maxes)
+    if high:
+        top, rest = min(kept, maxes), max(0, kept - maxes)
         if t is None:
             return finals.pool(n).highest(rest).sum() + x * top
         c = _binomial(n, _p_at_least(finals, t))
         return c.map(lambda s: min(rest, s) + (top if t <= x else 0))
-    low = keep.count if keep.mode == "kl" else pool - keep.count
-    take, top = min(low, n), max(0, low - n)
+    take, top = min(kept, n), max(0, kept - n)
     if t is None:
         return finals.pool(n).lowest(take).sum() + x * top
     c = _binomial(n, _p_at_least(finals, t))
