@@ -9,8 +9,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from .errors import RulesError
 
 BOOK_FILE = "jupyter_book.yml"
@@ -89,6 +87,8 @@ def find_project_dir(start: Path | None = None) -> Path:
 
 def load_book(project_dir: Path | None = None) -> Book:
     """Read and check ``jupyter_book.yml``."""
+    import yaml   # here, not above: a served chapter that shows its kept links never loads PyYAML
+
     root = project_dir or find_project_dir()
     # libyaml's loader where PyYAML has it: every chapter reads this file twice as it opens.
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -13,11 +13,38 @@ a name bound by a shown cell (a tool, a worked example) always runs.
 
 ``tests/book/test_serving.py`` runs every chapter whole and checks that no cell the live book
 leaves out showed anything, and that no live cell needs a name only a left-out check defines.
+
+**Shown once, served to every reader.** Most of a chapter's cells show something no reader can
+change: a printed table, a worked example, the previous/next links. Their output is the same for
+every reader, yet each costs every page 10–25 ms before it becomes interactive. The live book
+runs such a cell for the first reader of a chapter and keeps its output in the server's memory
+(:data:`SHOWN_ONCE`); later readers are shown the kept output and their kernel skips the cell.
+
+- A cell is a candidate (:func:`candidate_flags`) when it imports, defines and deletes nothing,
+  stores into no attribute or item, and reads no name bound by a cell that is not a candidate
+  (a tool, say), imports apart.
+- A candidate is skipped only when no later cell that runs reads a name it binds
+  (:func:`reuse_plan`, decided for each page before it runs), and only once its output is kept;
+  an output is kept only when it is plain display output: no widget, no error, nothing on
+  stderr (:func:`reusable_outputs`).
+- The key of a kept output holds the chapter's folder, the source of every cell, the cell's
+  place and a fingerprint of the book's code and data (:func:`code_fingerprint`), so an edited
+  chapter, rules table or widget runs afresh.
+
+Reading the source cannot prove that a call changes nothing (a function could set a module's
+option), so the test module runs every chapter as a first and as a later reader and checks that
+every kept output equals the full run's and that skipping the kept cells changes no other
+cell's output.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
+import hashlib
+import os
+from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 DATA_MODULES = frozenset({"rulescore", "fractions", "math"})
@@ -125,7 +152,169 @@ def live_cells(cells: list) -> list:
     return [c for c, check in zip(cells, check_flags(cells)) if not check]
 
 
+def _changes_state(stmt: ast.stmt) -> bool:
+    """Whether *stmt* could change something a later cell sees other than by binding a name:
+    an import, a definition, a global, a deletion, or a store into an attribute or an item."""
+    if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef,
+                         ast.ClassDef, ast.Global, ast.Nonlocal, ast.Delete)):
+        return True
+    return any(isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, ast.Store)
+               for n in ast.walk(stmt))
+
+
+def _read_names(body: list[ast.stmt]) -> set[str]:
+    return {n.id for stmt in body for n in ast.walk(stmt)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _import_names(body: list[ast.stmt]) -> set[str]:
+    return {name for stmt in body if isinstance(stmt, (ast.Import, ast.ImportFrom))
+            for name in _imported(stmt)}
+
+
+def candidate_flags(cells: list) -> list[bool]:
+    """For each cell, whether its output could be kept for other readers: a code cell that
+    changes no state (:func:`_changes_state`) and reads no name bound by a cell that is not a
+    candidate, except names bound by imports (a tool built by an earlier cell is never read)."""
+    tainted: set[str] = set()
+    flags = []
+    for cell in cells:
+        body = _body(cell)
+        ok = bool(body) and not any(_changes_state(stmt) for stmt in body) \
+            and not _read_names(body) & tainted
+        if body and not ok:
+            tainted |= bound_names(cell) - _import_names(body)
+        flags.append(ok)
+    return flags
+
+
+RUN, KEEP, REUSE = "run", "keep", "reuse"
+
+
+def reuse_plan(cells: list, kept: Callable[[int], bool]) -> list[str]:
+    """How the live page treats each cell: ``"reuse"`` shows the output kept from an earlier
+    reader (``kept(i)`` says there is one) and skips the cell, ``"keep"`` runs it and keeps its
+    output, ``"run"`` runs it. A candidate (:func:`candidate_flags`) is reused when its output
+    is kept and no later cell that runs reads a name it binds, else kept; every other cell runs.
+    Found from the last cell backwards."""
+    needed: set[str] = set()
+    plan = [RUN] * len(cells)
+    candidates = candidate_flags(cells)
+    for i in reversed(range(len(cells))):
+        body = _body(cells[i])
+        if not body:
+            continue
+        if candidates[i]:
+            if kept(i) and not bound_names(cells[i]) & needed:
+                plan[i] = REUSE
+                continue
+            plan[i] = KEEP
+        needed |= _read_names(body)
+    return plan
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def reusable_outputs(outputs: list) -> bool:
+    """Whether a cell's outputs may be shown to another reader: at least one, each a display
+    or result without a widget in it, or text on stdout."""
+    def plain(out: Any) -> bool:
+        kind = out.get("output_type")
+        if kind in ("display_data", "execute_result"):
+            return WIDGET_VIEW not in out.get("data", {})
+        return kind == "stream" and out.get("name") == "stdout"
+    return bool(outputs) and all(plain(o) for o in outputs)
+
+
+def code_fingerprint(root: Path | None = None) -> str:
+    """A digest of the name, size and modification time of every file the book's output can
+    depend on: the ``rulescore`` and ``widgets`` packages (code and data tables) and
+    ``jupyter_book.yml``. Reading it costs a page about a hundred ``stat`` calls."""
+    root = root or Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for folder in (root / "rulescore", root / "widgets"):
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                st = os.stat(os.path.join(dirpath, name))
+                digest.update(f"{dirpath}/{name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    book = Path(os.environ.get("RULEBOOK_HOME") or root) / "jupyter_book.yml"
+    if book.is_file():
+        st = book.stat()
+        digest.update(f"{book}:{st.st_size}:{st.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+class ShownOnce:
+    """Outputs kept from a first reader's run, one entry per (chapter folder, cell place)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, int], tuple[str, list]] = {}
+
+    @staticmethod
+    def keys(cells: list, cwd: str, fingerprint: str) -> list[tuple[str, int, str]]:
+        """The key of each cell: folder, place, and a digest of every cell's source."""
+        digest = hashlib.sha256(fingerprint.encode())
+        for cell in cells:
+            digest.update(b"\0" + cell.get("cell_type", "").encode() + b"\0")
+            digest.update(cell.get("source", "").encode())
+        whole = digest.hexdigest()
+        return [(cwd, i, whole) for i in range(len(cells))]
+
+    def get(self, key: tuple[str, int, str]) -> list | None:
+        """A copy of the outputs kept under *key*, or None."""
+        kept = self._kept.get(key[:2])
+        return copy.deepcopy(kept[1]) if kept and kept[0] == key[2] else None
+
+    def put(self, key: tuple[str, int, str], outputs: list) -> bool:
+        """Keep *outputs* under *key* if another reader may be shown them; whether kept."""
+        if not reusable_outputs(outputs):
+            return False
+        self._kept[key[:2]] = (key[2], copy.deepcopy(outputs))
+        return True
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+SHOWN_ONCE = ShownOnce()
+MARK = "rulebook_reuse"      # cell metadata: the kept output to show, or the key to keep it under
+
+
+def mark_reuse(cells: list, cwd: str, fingerprint: str | None = None,
+               shown: ShownOnce = SHOWN_ONCE) -> list[str]:
+    """Plan the page (:func:`reuse_plan`) and write the plan into the cells' metadata for
+    :func:`run_or_reuse`: a reused cell carries its kept outputs, a kept cell its key. The plan
+    is final here, so an output kept by another page meanwhile cannot change it."""
+    keys = ShownOnce.keys(cells, cwd, fingerprint or code_fingerprint())
+    outputs = {i: shown.get(key) for i, key in enumerate(keys)}
+    plan = reuse_plan(cells, lambda i: outputs[i] is not None)
+    for i, how in enumerate(plan):
+        if how == REUSE:
+            cells[i].setdefault("metadata", {})[MARK] = {"outputs": outputs[i]}
+        elif how == KEEP:
+            cells[i].setdefault("metadata", {})[MARK] = {"key": list(keys[i])}
+    return plan
+
+
+async def run_or_reuse(execute: Any, cell: Any, *args: Any,
+                       shown: ShownOnce = SHOWN_ONCE, **kwargs: Any) -> Any:
+    """Voilà's ``execute(cell, …)`` for a cell :func:`mark_reuse` planned: show its kept outputs
+    instead of running it, or run it and keep its outputs, or just run it."""
+    mark = cell.get("metadata", {}).pop(MARK, None) or {}
+    if "outputs" in mark:
+        cell["outputs"] = mark["outputs"]
+        return cell
+    result = await execute(cell, *args, **kwargs)
+    if "key" in mark:
+        shown.put(tuple(mark["key"]), cell.get("outputs", []))
+    return result
+
+
 def prelaunch_hook(handler: Any, notebook: Any, cwd: str) -> Any:
-    """Voilà's prelaunch hook (share/jupyter/config/voila.py): serve the live cells only."""
+    """Voilà's prelaunch hook (share/jupyter/config/voila.py): serve the live cells only, and
+    mark the cells whose output a first reader's run may keep for later readers."""
     notebook.cells = live_cells(notebook.cells)
+    mark_reuse(notebook.cells, cwd)
     return notebook

@@ -1,10 +1,11 @@
 """Book furniture: the landing page, previous/next links and worked examples.
 
 Everything here reads ``jupyter_book.yml`` through :func:`rulescore.book.load_book`, so chapter
-order lives in one place. They are ipywidgets HTML (not display HTML, whose links JupyterLab's renderer opens in a
-new tab). Links are relative ``.ipynb`` links (Voilà serves them); when the
-static book is built (``RULEBOOK_TARGET=static``) they point at the ``.html`` pages, and each
-widget's chapter gets a note linking to the live book.
+order lives in one place. The landing page and the links are display HTML, not widgets: their
+output is the same for every reader, so the live book shows a chapter's first run of them to
+later readers without running them again (``rulescore.serving``). Links are relative ``.ipynb``
+links (Voilà serves them); when the static book is built (``RULEBOOK_TARGET=static``) they point
+at the ``.html`` pages, and each widget's chapter gets a note linking to the live book.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import posixpath
 import re
 from collections.abc import Callable, Mapping
 
-import ipywidgets as w
 from IPython.display import HTML, display
 
 from rulescore.assumptions import Assumption, load_assumptions
@@ -47,7 +47,7 @@ def _chapter_link(book: Book, here: str, chapter: Chapter) -> str:
     return f'<a href="{html.escape(_href(here, chapter.file))}">{html.escape(chapter.title)}</a>'
 
 
-def landing_page() -> w.HTML:
+def landing_page() -> HTML:
     """The book's title, its parts (each naming its game) and every chapter, linked."""
     book = load_book()
     parts = []
@@ -55,10 +55,10 @@ def landing_page() -> w.HTML:
         items = "".join(f"<li>{_chapter_link(book, book.root, c)}</li>" for c in part.chapters)
         game = f" <small>— {html.escape(part.game)}</small>" if part.game else ""
         parts.append(f"<h2>{html.escape(part.caption)}{game}</h2><ol>{items}</ol>")
-    return w.HTML(f"{_STYLE}<nav aria-label='Contents' class='rulebook-contents'>{''.join(parts)}</nav>")
+    return HTML(f"{_STYLE}<nav aria-label='Contents' class='rulebook-contents'>{''.join(parts)}</nav>")
 
 
-def chapter_nav(file: str) -> w.HTML:
+def chapter_nav(file: str) -> HTML:
     """Previous / contents / next links for the chapter *file* (e.g. ``"00_dice/dice"``)."""
     book = load_book()
     before, after = book.neighbours(file)
@@ -73,7 +73,7 @@ def chapter_nav(file: str) -> w.HTML:
         live = f"{book.live_url}/{book.chapter(file).notebook}"
         note = (f"<p class='rulebook-live-note'><i>The tools on this page are live in the served "
                 f"book: <a href='{html.escape(live)}'>open this chapter live</a>.</i></p>")
-    return w.HTML(f"{_STYLE}<nav aria-label='Chapter navigation' class='rulebook-nav'>"
+    return HTML(f"{_STYLE}<nav aria-label='Chapter navigation' class='rulebook-nav'>"
                 f"{' · '.join(links)}</nav>{note}")
 
 

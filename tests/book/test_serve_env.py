@@ -85,3 +85,36 @@ def test_pages_share_compiled_templates(monkeypatch):
     assert "index.html.j2" in once
     second.get_template("index.html.j2")
     assert compiled == once                      # the second page compiled nothing
+
+
+def test_the_chapter_runner_shows_kept_outputs_without_running_their_cells(monkeypatch):
+    """Our configuration makes Voilà's executor follow the page plan rulescore.serving writes
+    into the cells: a reused cell shows its kept outputs and is not run; a kept cell is run
+    and its outputs are kept for the next reader."""
+    import asyncio
+
+    import nbformat
+    from voila.execute import VoilaExecutor
+
+    from rulescore.serving import MARK, SHOWN_ONCE
+
+    ran = []
+
+    async def fake_execute_cell(self, cell, resources, cell_index, store_history=True):
+        ran.append(cell.source)
+        cell.outputs = [nbformat.v4.new_output("display_data", data={"text/html": "ran"})]
+        return cell
+
+    monkeypatch.setattr(VoilaExecutor, "execute_cell", fake_execute_cell)
+    _voila_config()                                   # wraps the executor's execute_cell
+    executor = VoilaExecutor(nbformat.v4.new_notebook())
+    kept = [nbformat.v4.new_output("display_data", data={"text/html": "kept"})]
+    reused = nbformat.v4.new_code_cell("print_table()", metadata={MARK: {"outputs": kept}})
+    key = ["/test/serve-env", 1, "digest"]
+    keep = nbformat.v4.new_code_cell("show()", metadata={MARK: {"key": key}})
+    plain = nbformat.v4.new_code_cell("Tool()")
+    for cell in (reused, keep, plain):
+        asyncio.run(executor.execute_cell(cell, None, 0, store_history=False))
+    assert ran == ["show()", "Tool()"]
+    assert reused.outputs == kept and MARK not in reused.metadata
+    assert SHOWN_ONCE.get(tuple(key))[0]["data"]["text/html"] == "ran"

@@ -1,14 +1,19 @@
 """The live book leaves out worked-example checks (rulescore.serving) and nothing else."""
 
 import ast
+import asyncio
+import json
+import re
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from rulescore.book import load_book
-from rulescore.serving import (check_flags, data_names, is_check_cell, live_cells, prelaunch_hook,
-                               widget_names)
+from rulescore.serving import (KEEP, MARK, REUSE, RUN, ShownOnce, candidate_flags, check_flags,
+                               code_fingerprint, data_names, is_check_cell, live_cells,
+                               mark_reuse, prelaunch_hook, reusable_outputs, reuse_plan,
+                               run_or_reuse, widget_names)
 
 BOOK = Path(__file__).resolve().parents[2] / "book"
 CHAPTERS = [c.notebook for c in load_book().chapters if (BOOK / c.notebook).is_file()]
@@ -142,3 +147,169 @@ def test_every_cell_the_live_book_leaves_out_shows_nothing(chapter, executed):
              if check and c.get("outputs")]
     assert not shown, f"{chapter}: the live book skips cells that show something: {shown}"
     assert any(c.get("outputs") for c in nb.cells if c.cell_type == "code")
+
+
+# ---------------------------------------------------------------- outputs kept for later readers
+
+def html_out(text: str) -> dict:
+    return nbformat.v4.new_output("display_data", data={"text/html": text})
+
+
+WIDGET_OUT = nbformat.v4.new_output(
+    "display_data", data={"application/vnd.jupyter.widget-view+json": {"model_id": "m1"}})
+
+
+@pytest.mark.parametrize("source, candidate", [
+    ("print_table('tsl', 'bands', 'bands')", True),
+    ("r = worked(rb.move('far', 'closer'), 'One move')", True),
+    ("DashHelper(kind='dash')", True),                      # a tool: its output is never kept
+    ("import os", False),
+    ("from widgets.book import chapter_nav\nchapter_nav('x')", False),
+    ("tool.pool.value = '5'", False),                        # changes a tool
+    ("table['x'] = 1", False),
+    ("def f():\n    return 1", False),
+    ("del r", False),
+    ("global x\nx = 1", False),
+    ("", False),
+])
+def test_candidate_cells(source, candidate):
+    assert candidate_flags([code(source)]) == [candidate]
+
+
+def test_a_cell_that_reads_a_tool_is_no_candidate():
+    cells = [code("from widgets.x import Tool"), code("t = Tool()"), code("t.pool.value = '3'"),
+             code("show(t)"), code("show(u)")]
+    assert candidate_flags(cells) == [False, True, False, True, True]
+    cells = [code("t = Tool()\nt.pool.value = '3'"), code("show(t)"), code("show(rb.x)")]
+    assert candidate_flags(cells) == [False, False, True]
+
+
+def test_reuse_plan_keeps_then_reuses_and_never_skips_a_name_a_running_cell_reads():
+    cells = [code("from m import worked, Tool, rb"),
+             nbformat.v4.new_markdown_cell("text"),
+             code("r = worked(rb.move(1))"),       # 2: read by cell 5, which always runs: kept only
+             code("s = worked(rb.move(2))"),       # 3: s is read by cell 4 only
+             code("show(s)"),                      # 4
+             code("Tool(start=r.end)"),            # 5: a tool: never kept, always runs
+             code("print_table('a')")]             # 6
+    first = reuse_plan(cells, lambda i: False)
+    assert first == [RUN, RUN, KEEP, KEEP, KEEP, KEEP, KEEP]
+    later = reuse_plan(cells, lambda i: i in {2, 3, 4, 6})   # cell 5's widget was not kept
+    assert later == [RUN, RUN, KEEP, REUSE, REUSE, KEEP, REUSE]
+    # show(s) not kept (say its output went to stderr): s must be computed for it
+    assert reuse_plan(cells, lambda i: i in {2, 3, 6}) == [RUN, RUN, KEEP, KEEP, KEEP, KEEP, REUSE]
+
+
+def test_only_plain_display_output_is_kept():
+    assert reusable_outputs([html_out("<b>x</b>")])
+    assert reusable_outputs([nbformat.v4.new_output("stream", name="stdout", text="75 m")])
+    assert not reusable_outputs([])
+    assert not reusable_outputs([WIDGET_OUT])
+    assert not reusable_outputs([html_out("a"), nbformat.v4.new_output("stream", name="stderr",
+                                                                       text="warning")])
+    assert not reusable_outputs([nbformat.v4.new_output("error", ename="E", evalue="",
+                                                        traceback=[])])
+
+
+def _page(sources):
+    return [code(s) for s in sources]
+
+
+def test_a_page_runs_kept_cells_for_its_first_reader_only():
+    shown = ShownOnce()
+    sources = ["from m import show, Tool", "show(1)", "Tool()"]
+    ran = []
+
+    async def execute(cell, *args, **kwargs):
+        ran.append(cell["source"])
+        cell["outputs"] = [WIDGET_OUT] if cell["source"] == "Tool()" else [html_out("one")]
+        return cell
+
+    def serve():
+        cells = _page(sources)
+        mark_reuse(cells, "/book/x", "code-v1", shown)
+        for cell in cells:
+            asyncio.run(run_or_reuse(execute, cell, None, 0, store_history=False, shown=shown))
+        assert all(MARK not in cell["metadata"] for cell in cells)    # nothing left for the page
+        return cells
+
+    serve()
+    assert ran == sources and len(shown) == 1                    # the tool's widget is not kept
+    ran.clear()
+    cells = serve()
+    assert ran == ["from m import show, Tool", "Tool()"]
+    assert cells[1]["outputs"] == [html_out("one")]
+    cells[1]["outputs"][0]["data"]["text/html"] = "changed by a page"    # pages get copies
+    assert serve()[1]["outputs"] == [html_out("one")]
+
+
+def test_kept_outputs_are_not_shown_after_an_edit_or_a_code_change():
+    shown = ShownOnce()
+    cells = _page(["from m import show", "show(1)"])
+    key = ShownOnce.keys(cells, "/book/x", "code-v1")[1]
+    assert shown.put(key, [html_out("one")])
+    assert shown.get(key) == [html_out("one")]
+    assert shown.get(ShownOnce.keys(cells, "/book/x", "code-v2")[1]) is None
+    assert shown.get(ShownOnce.keys(cells, "/book/y", "code-v1")[1]) is None
+    edited = _page(["from m import show", "show(2)"])
+    assert shown.get(ShownOnce.keys(edited, "/book/x", "code-v1")[1]) is None
+    assert not shown.put(key, [WIDGET_OUT]) and shown.get(key) == [html_out("one")]
+
+
+def test_the_code_fingerprint_follows_the_rules_tables(tmp_path):
+    for folder in ("rulescore/systems/tsl/data", "widgets"):
+        (tmp_path / folder).mkdir(parents=True)
+    table = tmp_path / "rulescore/systems/tsl/data/bands.toml"
+    table.write_text("a = 1\n")
+    (tmp_path / "widgets/tsl.py").write_text("x = 1\n")
+    before = code_fingerprint(tmp_path)
+    assert code_fingerprint(tmp_path) == before
+    table.write_text("a = 22\n")
+    assert code_fingerprint(tmp_path) != before
+
+
+def _normalised(outputs):
+    """Outputs without what differs from kernel to kernel: widget model ids and execution
+    counts (the live page shows no prompts)."""
+    text = json.dumps([{k: v for k, v in o.items() if k != "execution_count"} for o in outputs],
+                      sort_keys=True)
+    return re.sub(r'"model_id": "[0-9a-f]+"', '"model_id": "-"', text)
+
+
+def _run_served(chapter, plan, kept=None):
+    """Run a chapter's live cells as Voilà would under *plan*; kept cells get *kept* outputs."""
+    from nbclient import NotebookClient
+    nb = nbformat.read(BOOK / chapter, 4)
+    nb.cells = live_cells(nb.cells)
+    skipped = {i for i, how in enumerate(plan(nb.cells)) if how == REUSE}
+    client = NotebookClient(nb, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": str((BOOK / chapter).parent)}})
+    with client.setup_kernel():
+        for i, cell in enumerate(nb.cells):
+            if i in skipped:
+                cell.outputs = kept[i]
+            elif cell.cell_type == "code":
+                client.execute_cell(cell, i, store_history=False)
+    return nb.cells, skipped
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_later_readers_see_what_the_first_reader_saw(chapter, executed):
+    """The first reader runs every live cell; a later reader's kernel skips the cells whose
+    output was kept. Every kept output equals the full run's (nbval's and the static book's),
+    and every cell the later reader runs shows what it showed the first reader: skipping
+    changed nothing another cell sees."""
+    first, _ = _run_served(chapter, lambda cells: reuse_plan(cells, lambda i: False))
+    kept = {i: c.outputs for i, c in enumerate(first)
+            if c.cell_type == "code" and reusable_outputs(c.outputs)}
+    later, skipped = _run_served(chapter, lambda cells: reuse_plan(cells, kept.__contains__),
+                                 kept)
+    full = {c.source: c.outputs for c in executed(chapter).cells if c.cell_type == "code"}
+    for i in kept:
+        assert _normalised(first[i].outputs) == _normalised(full[first[i].source]), \
+            f"{chapter}: cell {i} shows something else when run alone"
+    for i, (a, b) in enumerate(zip(first, later)):
+        if a.cell_type == "code":
+            assert _normalised(a.outputs) == _normalised(b.outputs), \
+                f"{chapter}: cell {i} ({a.source.splitlines()[0]}) changed when kept cells were skipped"
+    assert skipped or chapter == "index.ipynb"

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.reader import open_chapter
+from tests.browser.reader import open_chapter, open_tool
 
 
 def test_root_opens_the_landing_page(page: Page, book_url):
@@ -48,3 +48,23 @@ def test_a_page_whose_state_answer_is_late_still_draws_every_tool(page: Page, bo
     expect(roller.get_by_label("Dice expression")).to_be_visible()
     roller.get_by_role("button", name="Roll", exact=True).click()
     expect(roller.get_by_label("Seed", exact=True)).not_to_have_value("")
+
+
+SHOWN_OUTPUTS = ".jp-OutputArea-output.jp-RenderedHTMLCommon"
+
+
+def test_a_later_reader_sees_the_whole_chapter_and_its_tool_works(page: Page, book_url):
+    """The server keeps what a chapter's first reader was shown of its tables, worked examples
+    and links, and a later reader's kernel skips those cells (rulescore.serving). The later
+    page shows the same text, and its tool, whose kernel never ran the skipped cells, still
+    answers."""
+    url = f"{book_url}/percentile/injury.ipynb"
+    open_chapter(page, url)
+    first = page.locator(SHOWN_OUTPUTS).all_inner_texts()
+    assert len(first) >= 15 and any("Thorax" in text for text in first)
+    tool = open_tool(page, book_url, "percentile/injury", ".rulebook-pc-injury")
+    assert page.locator(SHOWN_OUTPUTS).all_inner_texts() == first
+    expect(page.get_by_role("navigation", name="Chapter navigation").first).to_be_visible()
+    tool.get_by_label("Next die").fill("2")
+    tool.get_by_role("button", name="Add this die").click()
+    expect(tool.locator(".rulebook-pc-injury-result")).to_contain_text("next: roll the Location Die")

@@ -135,17 +135,17 @@ def test_steps_html_numbers_steps_with_rules():
 
 def test_landing_page_lists_every_chapter():
     from rulescore.book import load_book
-    page = landing_page().value
+    page = landing_page().data
     for chapter in load_book().chapters:
         assert f'href="{chapter.file}.ipynb"' in page
         assert html.escape(chapter.title) in page
 
 
 def test_chapter_nav_links_contents(monkeypatch):
-    page = chapter_nav("00_dice/dice").value
+    page = chapter_nav("00_dice/dice").data
     assert 'href="../index.ipynb"' in page
     monkeypatch.setenv("RULEBOOK_TARGET", "static")
-    page = chapter_nav("00_dice/dice").value
+    page = chapter_nav("00_dice/dice").data
     assert 'href="../index.html"' in page
     assert "open this chapter live" in page
 

@@ -1,8 +1,22 @@
 # Voilà's configuration for the live book, found through JUPYTER_CONFIG_PATH (set by
-# rulescore.cli.voila_env). Chapters are served without their worked-example checks.
-from rulescore.serving import prelaunch_hook
+# rulescore.cli.voila_env). Chapters are served without their worked-example checks, and a cell
+# whose output no reader can change runs for a chapter's first reader only: later readers are
+# shown the output it kept (rulescore.serving explains which cells, and why that is safe).
+from rulescore.serving import prelaunch_hook, run_or_reuse
+from voila.execute import VoilaExecutor
 
 c.VoilaConfiguration.prelaunch_hook = prelaunch_hook  # noqa: F821 (c is the config object)
+
+# The prelaunch hook plans each page and writes the plan into its cells' metadata; Voilà runs a
+# page cell by cell through VoilaExecutor.execute_cell, which now follows that plan.
+_execute_cell = VoilaExecutor.execute_cell
+
+
+async def _execute_or_reuse(self, cell, *args, **kwargs):
+    return await run_or_reuse(lambda *a, **k: _execute_cell(self, *a, **k), cell, *args, **kwargs)
+
+
+VoilaExecutor.execute_cell = _execute_or_reuse
 
 # Voilà runs each chapter with nbclient, which waits only 4 s (its default) after a cell's reply
 # for the cell's output to arrive, then moves on *without it*. On a busy server (20 readers
