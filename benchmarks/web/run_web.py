@@ -352,6 +352,17 @@ def _round_trips(page, probe: P.Probe | None, n: int, fig: PageFigures) -> None:
     fig.probe = probe
 
 
+def _round_order(names: list[str], rep: int) -> list[str]:
+    """One round of opens: the bare page first, after a third and after two thirds of the
+    others (a machine's speed drifts within a round; the baseline is taken across it), the
+    others in the book's order, reversed every other round."""
+    others = [n for n in names if n != BARE]
+    if rep % 2:
+        others.reverse()
+    third = max(1, -(-len(others) // 3))
+    return [BARE, *others[:third], BARE, *others[third:2 * third], BARE, *others[2 * third:]]
+
+
 def sequential(server: Server, chapters: list[str], reps: int, n_rt: int):
     from playwright.sync_api import sync_playwright
     figs = {name: PageFigures() for name in [BARE, ECHO, *chapters]}
@@ -362,8 +373,7 @@ def sequential(server: Server, chapters: list[str], reps: int, n_rt: int):
               + ("the kernel stopped." if gone else "the kernel kept running: a closed page's "
                  "kernel lives until the culler stops it."), flush=True)
         for rep in range(reps):
-            order = list(figs) if rep % 2 == 0 else list(figs)[::-1]
-            for name in order:
+            for name in _round_order(list(figs), rep):
                 t0 = time.perf_counter()
                 ctx, page, pid = _open_sync(browser, server, name, figs[name])
                 t1 = time.perf_counter()
@@ -493,7 +503,9 @@ def wait_culled(server: Server, idle_server_mb: float,
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reps", type=int, default=3, help="opens of each page (median; default 3)")
+    ap.add_argument("--reps", type=int, default=4,
+                    help="opens of each page: a chapter's first, then the median of the rest "
+                         "(default 4)")
     ap.add_argument("--round-trips", type=int, default=30, help="round trips per page (default 30)")
     ap.add_argument("--readers", type=int, default=20, help="readers in the load run (default 20)")
     ap.add_argument("--stagger", type=float, default=5.0,
@@ -572,11 +584,20 @@ def report_sequential(figs: dict[str, PageFigures], chapters: list[str]) -> None
         print(f"   {name:28s} median {med:6.1f} ms (+{med - e_med:5.1f}, {med / e_med:4.2f}x)  "
               f"p95 {p95:6.1f} ms (+{p95 - e_p95:5.1f}, {p95 / e_p95:4.2f}x)  {_met(ok)}"
               + (f"  [{f.rt_note}]" if f.rt_note else ""))
-    print(f"\n3. Time to interactive, median of {len(bare.tti_ms)} opens; baseline bare page "
-          f"{b_tti:.0f} ms. Goal: at most {GOAL_TTI:g}x.")
+    print(f"\n3. Time to interactive; baseline bare page {b_tti:.0f} ms (median of "
+          f"{len(bare.tti_ms)} opens spread over the run). Goal: at most {GOAL_TTI:g}x. A chapter's "
+          "first reader since the server started runs every cell and the server keeps what no "
+          "reader can change (tables, worked examples, links); later readers' kernels skip those "
+          "cells (rulescore/serving.py). Verdict on the later readers' median; the first "
+          "reader's time beside it.")
+    met = 0
     for name in chapters:
-        t = statistics.median(figs[name].tti_ms)
-        print(f"   {name:28s} {t:6.0f} ms  {t / b_tti:4.2f}x  {_met(t <= GOAL_TTI * b_tti)}")
+        first, *later = figs[name].tti_ms
+        t = statistics.median(later) if later else first
+        met += t <= GOAL_TTI * b_tti
+        print(f"   {name:28s} later {t:6.0f} ms  {t / b_tti:4.2f}x  {_met(t <= GOAL_TTI * b_tti):8s}"
+              f"  first reader {first:6.0f} ms  {first / b_tti:4.2f}x")
+    print(f"   {met} of {len(chapters)} chapters within {GOAL_TTI:g}x for later readers.")
     print(f"\n4. Kernel memory (VmRSS of the page's kernel, median); baseline bare page's kernel "
           f"{b_rss:.1f} MiB. Goal: at most {GOAL_MEM:g}x for a chapter that renders no formula.")
     for name in chapters:
