@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import hashlib
 import os
 from pathlib import Path
@@ -55,10 +56,18 @@ SAFE_BUILTINS = frozenset({
 
 
 def _body(cell: Any) -> list[ast.stmt] | None:
+    """A code cell's statements (read-only: shared by every page that serves the cell)."""
     if cell.get("cell_type") != "code":
         return None
+    return _parsed(cell.get("source", ""))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(source: str) -> list[ast.stmt] | None:
+    """Parse each cell's source once per server, not on every page (the hook reads each
+    cell's statements several times, ~10 ms a chapter when parsed afresh)."""
     try:
-        return ast.parse(cell.get("source", "")).body
+        return ast.parse(source).body
     except SyntaxError:
         return None
 
@@ -96,7 +105,7 @@ def data_names(cells: list) -> set[str]:
 def bound_names(cell: Any) -> set[str]:
     """Every name a cell binds: assignment and loop targets, lambda arguments, imports."""
     names: set[str] = set()
-    for node in ast.walk(ast.Module(body=_body(cell) or [], type_ignores=[])):
+    for node in ast.walk(ast.Module(body=list(_body(cell) or []), type_ignores=[])):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             names.add(node.id)
         elif isinstance(node, ast.arg):

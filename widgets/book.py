@@ -43,8 +43,15 @@ def _href(from_file: str, to_file: str) -> str:
     return rel + (".html" if _static() else ".ipynb")
 
 
+def _link(href: str, text: str) -> str:
+    """A link to another page of the book, opened in the same tab. (The live page's output
+    renderer opens a link without a target in a new tab, as it does any link to another
+    address; the book's own pages should read like one book.)"""
+    return f'<a href="{html.escape(href)}" target="_self">{html.escape(text)}</a>'
+
+
 def _chapter_link(book: Book, here: str, chapter: Chapter) -> str:
-    return f'<a href="{html.escape(_href(here, chapter.file))}">{html.escape(chapter.title)}</a>'
+    return _link(_href(here, chapter.file), chapter.title)
 
 
 def landing_page() -> HTML:
@@ -65,7 +72,7 @@ def chapter_nav(file: str) -> HTML:
     links = []
     if before:
         links.append(f"← Previous: {_chapter_link(book, file, before)}")
-    links.append(f'<a href="{html.escape(_href(file, book.root))}">Contents</a>')
+    links.append(_link(_href(file, book.root), "Contents"))
     if after:
         links.append(f"Next: {_chapter_link(book, file, after)} →")
     note = ""

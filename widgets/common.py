@@ -20,7 +20,7 @@ from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.text import percent
 from rulescore.trace import Resolution, Step
 
-from .lean import is_shared, own_layout, shared_layout
+from .lean import BuiltWhole, is_shared, own_layout, shared_layout
 
 SUCCESS = "#2e7d32"
 OTHER = "#90a4ae"
@@ -179,9 +179,10 @@ def tool_layout() -> w.Layout:
                          width="100%")
 
 
-class Tool(w.VBox):
+class Tool(w.VBox, metaclass=BuiltWhole):
     """A whole tool: framed apart from the prose, its labels fitted to their text, and its
-    ``rulebook-…`` CSS class (the book's style and the browser tests find a tool by it)."""
+    ``rulebook-…`` CSS class (the book's style and the browser tests find a tool by it). Its
+    widgets are opened once it is built, each with its final state (lean.py)."""
 
     def __init__(self, children: list[w.Widget], css_class: str = "") -> None:
         super().__init__(children, layout=tool_layout())

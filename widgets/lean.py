@@ -14,10 +14,19 @@ hundreds of widgets, so the book shares one model per distinct set of properties
 
 Shared models are sealed: changing one raises ``AttributeError`` naming :func:`own_layout`,
 because the change would reach every widget that shares it.
+
+A tool also sets many properties after creating its widgets (labels fitted to their text, rows
+set to wrap, its first odds and result computed): each change of an opened widget is one more
+message. :func:`opened_when_built` holds back the opening of every widget created inside it, so
+each is opened once, with its final state, when the outermost block ends (a widget after the
+widgets it refers to); :class:`BuiltWhole` is the metaclass that builds every tool that way.
+A DiceRoller sent 49 messages before (28 opens, 21 updates) and 28 after.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import ipywidgets as w
@@ -94,9 +103,77 @@ def _share(trait: InstanceDict) -> None:
 
 
 def install() -> None:
-    """Every widget's layout and style come from the shared, sealed models (see above)."""
+    """Every widget's layout and style come from the shared, sealed models, and a widget's
+    opening can be held back until its tool is built (see above)."""
+    w.Widget.open = _open_or_hold
     for cls in _widget_classes():
         for name in ("layout", "style"):
             trait = cls.class_traits().get(name)
             if isinstance(trait, InstanceDict) and not getattr(trait, "_rulebook_shared", False):
                 _share(trait)
+
+
+# ---------------------------------------------------------------- opened once built
+
+_PENDING: list[w.Widget] | None = None     # widgets created inside opened_when_built, in order
+_open = w.Widget.open
+
+
+def _open_or_hold(self: w.Widget) -> None:
+    """``Widget.open``, held back inside :func:`opened_when_built`."""
+    if _PENDING is not None and self.comm is None:
+        _PENDING.append(self)
+    else:
+        _open(self)
+
+
+def _references(value: Any) -> Iterator[w.Widget]:
+    """The widgets a property's value refers to (a child, a layout, a list of children)."""
+    if isinstance(value, w.Widget):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _references(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _references(item)
+
+
+def _open_after_references(widget: w.Widget, seen: set[int]) -> None:
+    """Open *widget*, after every unopened widget its state refers to (a state names the
+    widgets it holds by their model ids, which exist once a widget is open)."""
+    if widget.comm is not None or id(widget) in seen:
+        return
+    seen.add(id(widget))
+    for key in widget.keys:
+        for ref in _references(getattr(widget, key)):
+            _open_after_references(ref, seen)
+    _open(widget)
+
+
+@contextmanager
+def opened_when_built() -> Iterator[None]:
+    """Open the widgets created inside only when the outermost block ends, each with its final
+    state: one message a widget instead of one plus one for each later change. If the block
+    raises, the widgets it made are dropped unopened."""
+    global _PENDING
+    if _PENDING is not None:
+        yield
+        return
+    _PENDING = []
+    try:
+        yield
+        pending = _PENDING
+    finally:
+        _PENDING = None
+    seen: set[int] = set()
+    for widget in pending:
+        _open_after_references(widget, seen)
+
+
+class BuiltWhole(type(w.VBox)):
+    """Metaclass: a class built with it creates its instances inside :func:`opened_when_built`."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        with opened_when_built():
+            return super().__call__(*args, **kwargs)

@@ -143,7 +143,7 @@ def test_landing_page_lists_every_chapter():
 
 def test_chapter_nav_links_contents(monkeypatch):
     page = chapter_nav("00_dice/dice").data
-    assert 'href="../index.ipynb"' in page
+    assert 'href="../index.ipynb" target="_self"' in page    # the live page keeps one tab
     monkeypatch.setenv("RULEBOOK_TARGET", "static")
     page = chapter_nav("00_dice/dice").data
     assert 'href="../index.html"' in page
