@@ -20,9 +20,9 @@ every reader, yet each costs every page 10–25 ms before it becomes interactive
 runs such a cell for the first reader of a chapter and keeps its output in the server's memory
 (:data:`SHOWN_ONCE`); later readers are shown the kept output and their kernel skips the cell.
 
-- A cell is a candidate (:func:`candidate_flags`) when it imports, defines and deletes nothing,
-  stores into no attribute or item, and reads no name bound by a cell that is not a candidate
-  (a tool, say), imports apart.
+- A cell is a candidate (:func:`candidate_flags`) when it imports nothing but the rules engine,
+  ``fractions`` or ``math``, defines and deletes nothing, stores into no attribute or item, and
+  reads no name bound by a cell that is not a candidate (a tool, say), imports apart.
 - A candidate is skipped only when no later cell that runs reads a name it binds
   (:func:`reuse_plan`, decided for each page before it runs), and only once its output is kept;
   an output is kept only when it is plain display output: no widget, no error, nothing on
@@ -163,9 +163,13 @@ def live_cells(cells: list) -> list:
 
 def _changes_state(stmt: ast.stmt) -> bool:
     """Whether *stmt* could change something a later cell sees other than by binding a name:
-    an import, a definition, a global, a deletion, or a store into an attribute or an item."""
-    if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef,
-                         ast.ClassDef, ast.Global, ast.Nonlocal, ast.Delete)):
+    an import of anything but the rules engine, ``fractions`` or ``math`` (modules that only
+    define things), a definition, a global, a deletion, or a store into an attribute or an
+    item."""
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return not _module_root(stmt) <= DATA_MODULES
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Global,
+                         ast.Nonlocal, ast.Delete)):
         return True
     return any(isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, ast.Store)
                for n in ast.walk(stmt))

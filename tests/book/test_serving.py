@@ -165,6 +165,8 @@ WIDGET_OUT = nbformat.v4.new_output(
     ("DashHelper(kind='dash')", True),                      # a tool: its output is never kept
     ("import os", False),
     ("from widgets.book import chapter_nav\nchapter_nav('x')", False),
+    ("odds = tsl.band_odds('Proficient', 11)\nfrom fractions import Fraction\nchances(odds)", True),
+    ("from rulescore.systems import tsl\nprint_table('tsl', 'bands', 'bands')", True),
     ("tool.pool.value = '5'", False),                        # changes a tool
     ("table['x'] = 1", False),
     ("def f():\n    return 1", False),
