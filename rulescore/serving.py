@@ -44,8 +44,8 @@ import copy
 import functools
 import hashlib
 import os
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 DATA_MODULES = frozenset({"rulescore", "fractions", "math"})
@@ -301,7 +301,8 @@ def mark_reuse(cells: list, cwd: str, fingerprint: str | None = None,
     :func:`run_or_reuse`: a reused cell carries its kept outputs, a kept cell its key. The plan
     is final here, so an output kept by another page meanwhile cannot change it."""
     keys = ShownOnce.keys(cells, cwd, fingerprint or code_fingerprint())
-    outputs = {i: shown.get(key) for i, key in enumerate(keys)}
+    candidates = candidate_flags(cells)
+    outputs = {i: shown.get(key) if candidates[i] else None for i, key in enumerate(keys)}
     plan = reuse_plan(cells, lambda i: outputs[i] is not None)
     for i, how in enumerate(plan):
         if how == REUSE:
