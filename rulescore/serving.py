@@ -131,6 +131,11 @@ def _quiet_statement(stmt: ast.stmt) -> bool:
     return False
 
 
+def _read_names(body: list[ast.stmt]) -> set[str]:
+    return {n.id for stmt in body for n in ast.walk(stmt)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
 def is_check_cell(cell: Any, data: set[str] | frozenset[str] = frozenset()) -> bool:
     """True for a cell that asserts and provably shows nothing: see the module docstring.
     *data* holds the names already known to be engine data (imports, earlier checks)."""
@@ -139,9 +144,7 @@ def is_check_cell(cell: Any, data: set[str] | frozenset[str] = frozenset()) -> b
         return False
     if not all(_quiet_statement(stmt) for stmt in body):
         return False
-    read = {n.id for stmt in body for n in ast.walk(stmt)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return read <= set(data) | bound_names(cell) | SAFE_BUILTINS
+    return _read_names(body) <= set(data) | bound_names(cell) | SAFE_BUILTINS
 
 
 def check_flags(cells: list) -> list[bool]:
@@ -173,11 +176,6 @@ def _changes_state(stmt: ast.stmt) -> bool:
         return True
     return any(isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, ast.Store)
                for n in ast.walk(stmt))
-
-
-def _read_names(body: list[ast.stmt]) -> set[str]:
-    return {n.id for stmt in body for n in ast.walk(stmt)
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def _import_names(body: list[ast.stmt]) -> set[str]:
@@ -301,9 +299,13 @@ def mark_reuse(cells: list, cwd: str, fingerprint: str | None = None,
     :func:`run_or_reuse`: a reused cell carries its kept outputs, a kept cell its key. The plan
     is final here, so an output kept by another page meanwhile cannot change it."""
     keys = ShownOnce.keys(cells, cwd, fingerprint or code_fingerprint())
-    candidates = candidate_flags(cells)
-    outputs = {i: shown.get(key) if candidates[i] else None for i, key in enumerate(keys)}
-    plan = reuse_plan(cells, lambda i: outputs[i] is not None)
+    outputs: dict[int, list | None] = {}
+
+    def kept(i: int) -> bool:          # reuse_plan asks only about candidate cells
+        outputs[i] = shown.get(keys[i])
+        return outputs[i] is not None
+
+    plan = reuse_plan(cells, kept)
     for i, how in enumerate(plan):
         if how == REUSE:
             cells[i].setdefault("metadata", {})[MARK] = {"outputs": outputs[i]}
