@@ -56,21 +56,25 @@ def _book_dir() -> Path:
     return find_project_dir() / "book"
 
 
-def voila_env(project_dir: Path) -> dict[str, str]:
+def voila_env(project_dir: Path, warm_up: bool = True) -> dict[str, str]:
     """Environment of the live book's Voilà: finds jupyter_book.yml, our page template and our
     Voilà configuration (share/jupyter/config/voila.py: chapters served without their checks).
 
     Python may write bytecode even where the caller's environment says not to: otherwise every
     chapter's kernel compiles the rules engine from source again (about 60 ms of each open).
+    With *warm_up* the server opens every page once as it starts, so that no reader is a
+    chapter's first (rulescore.serving.warm_up).
     """
     data = project_dir / "share" / "jupyter"
 
     def first(path: Path, var: str) -> str:
         return os.pathsep.join(p for p in (str(path), os.environ.get(var, "")) if p)
 
+    from .serving import WARM_UP_VAR
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return dict(env, RULEBOOK_HOME=str(project_dir), JUPYTER_PATH=first(data, "JUPYTER_PATH"),
-                JUPYTER_CONFIG_PATH=first(data / "config", "JUPYTER_CONFIG_PATH"))
+                JUPYTER_CONFIG_PATH=first(data / "config", "JUPYTER_CONFIG_PATH"),
+                **{WARM_UP_VAR: "1" if warm_up else "0"})
 
 
 def voila_command(host: str, port: int, book_dir: Path) -> list[str]:
@@ -88,7 +92,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"Serving the book: http://{args.host}:{args.port}/voila/render/index.ipynb",
           flush=True)
     return subprocess.call(voila_command(args.host, args.port, book_dir),
-                           env=voila_env(book_dir.parent))
+                           env=voila_env(book_dir.parent, warm_up=args.warm_up))
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -118,6 +122,9 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="serve the live book with Voilà")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8866)
+    s.add_argument("--no-warm-up", dest="warm_up", action="store_false",
+                   help="do not open every page once at start (a chapter's first reader then "
+                        "waits for every cell)")
     s.set_defaults(func=cmd_serve)
     b = sub.add_parser("build", help="build the static web book into _build/html")
     b.set_defaults(func=cmd_build)

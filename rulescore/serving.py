@@ -31,6 +31,11 @@ runs such a cell for the first reader of a chapter and keeps its output in the s
   place and a fingerprint of the book's code and data (:func:`code_fingerprint`), so an edited
   chapter, rules table or widget runs afresh.
 
+**Warmed up at start.** So that a chapter's first reader is served like every later one, the
+live server opens every page of the book once when it starts (:func:`warm_up`, wired in
+``share/jupyter/config/voila.py``): one page at a time, in book order, each page's kernel shut
+down as soon as its page is rendered. ``RULEBOOK_WARM_UP=0`` turns it off.
+
 Reading the source cannot prove that a call changes nothing (a function could set a module's
 option), so the test module runs every chapter as a first and as a later reader and checks that
 every kept output equals the full run's and that skipping the kept cells changes no other
@@ -40,11 +45,15 @@ cell's output.
 from __future__ import annotations
 
 import ast
+import asyncio
 import copy
 import functools
 import hashlib
 import os
-from collections.abc import Callable
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -334,3 +343,62 @@ def prelaunch_hook(handler: Any, notebook: Any, cwd: str) -> Any:
     notebook.cells = live_cells(notebook.cells)
     mark_reuse(notebook.cells, cwd)
     return notebook
+
+
+WARM_UP_VAR = "RULEBOOK_WARM_UP"   # "0" turns the warm-up off
+_KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-fA-F-]{8,})"')
+
+
+def warm_up_enabled(environ: Any = os.environ) -> bool:
+    """Whether the live server warms its pages up when it starts (``RULEBOOK_WARM_UP``)."""
+    return environ.get(WARM_UP_VAR, "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def page_kernel_id(page_html: str) -> str | None:
+    """The kernel id a rendered Voilà page carries in its configuration, or None."""
+    found = _KERNEL_ID.search(page_html)
+    return found.group(1) if found else None
+
+
+@dataclass(frozen=True)
+class WarmUp:
+    """What a warm-up did: pages rendered, pages that failed (with why), outputs kept, seconds."""
+
+    rendered: tuple[str, ...]
+    failed: tuple[tuple[str, str], ...]
+    kept: int
+    seconds: float
+
+    def summary(self) -> str:
+        text = (f"warm-up: {len(self.rendered)} pages rendered in {self.seconds:.1f} s, "
+                f"{self.kept} outputs kept for their readers")
+        if self.failed:
+            text += "; failed: " + ", ".join(f"{p} ({why})" for p, why in self.failed)
+        return text
+
+
+async def warm_up(pages: list[str], fetch: Callable[[str], Awaitable[str]],
+                  shutdown: Callable[[str], Awaitable[Any]],
+                  shown: ShownOnce = SHOWN_ONCE) -> WarmUp:
+    """Render each page once, as its first reader would, so that its kept outputs are ready
+    before any reader arrives: ``fetch(page)`` returns the page's HTML (raising ``OSError`` or
+    a ``ValueError`` when the page cannot be had), and ``shutdown(kernel_id)`` stops the kernel
+    the page started, which no reader will ever connect to. One page at a time, so that a
+    reader who arrives meanwhile shares the server with one warm-up page at most."""
+    start = time.perf_counter()
+    before = len(shown)
+    rendered: list[str] = []
+    failed: list[tuple[str, str]] = []
+    for page in pages:
+        try:
+            page_html = await fetch(page)
+        except (OSError, ValueError) as exc:
+            failed.append((page, str(exc) or type(exc).__name__))
+            continue
+        kernel_id = page_kernel_id(page_html)
+        if kernel_id:
+            await shutdown(kernel_id)
+        rendered.append(page)
+        await asyncio.sleep(0)       # let a waiting reader's request go first
+    return WarmUp(tuple(rendered), tuple(failed), len(shown) - before,
+                  time.perf_counter() - start)

@@ -13,6 +13,14 @@ def test_voila_env_finds_the_template_and_lets_kernels_cache_bytecode(monkeypatc
     assert env["RULEBOOK_HOME"] == "/project"
     assert env["JUPYTER_PATH"].split(":") == ["/project/share/jupyter", "/elsewhere"]
     assert env["JUPYTER_CONFIG_PATH"].split(":")[0] == "/project/share/jupyter/config"
+    assert env["RULEBOOK_WARM_UP"] == "1"                 # pages warmed up at start
+    assert voila_env(Path("/project"), warm_up=False)["RULEBOOK_WARM_UP"] == "0"
+
+
+def test_rulebook_serve_warms_up_unless_told_not_to():
+    from rulescore.cli import parser
+    assert parser().parse_args(["serve"]).warm_up is True
+    assert parser().parse_args(["serve", "--no-warm-up"]).warm_up is False
 
 
 def test_voila_command_hides_code_errors_and_culls_idle_kernels():

@@ -12,8 +12,9 @@ import pytest
 from rulescore.book import load_book
 from rulescore.serving import (KEEP, MARK, REUSE, RUN, ShownOnce, candidate_flags, check_flags,
                                code_fingerprint, data_names, is_check_cell, live_cells,
-                               mark_reuse, prelaunch_hook, reusable_outputs, reuse_plan,
-                               run_or_reuse, widget_names)
+                               mark_reuse, page_kernel_id, prelaunch_hook, reusable_outputs,
+                               reuse_plan, run_or_reuse, warm_up, warm_up_enabled,
+                               widget_names)
 
 BOOK = Path(__file__).resolve().parents[2] / "book"
 CHAPTERS = [c.notebook for c in load_book().chapters if (BOOK / c.notebook).is_file()]
@@ -315,3 +316,51 @@ def test_later_readers_see_what_the_first_reader_saw(chapter, executed):
             assert _normalised(a.outputs) == _normalised(b.outputs), \
                 f"{chapter}: cell {i} ({a.source.splitlines()[0]}) changed when kept cells were skipped"
     assert skipped or chapter == "index.ipynb"
+
+
+# ------------------------------------------------------------------ warm-up at server start
+
+def test_page_kernel_id_reads_the_pages_configuration():
+    page = ('<script id="jupyter-config-data" type="application/json">{"baseUrl": "/", '
+            '"kernelId": "1a5ec0b6-1317-43aa-9c1e-0123456789ab", "x": 1}</script>')
+    assert page_kernel_id(page) == "1a5ec0b6-1317-43aa-9c1e-0123456789ab"
+    assert page_kernel_id("<html>no kernel here</html>") is None
+    assert page_kernel_id('"kernelId": ""') is None
+
+
+@pytest.mark.parametrize("value, enabled", [
+    (None, True), ("1", True), ("yes", True), ("0", False), ("off", False), (" False ", False)])
+def test_warm_up_is_on_unless_turned_off(value, enabled):
+    environ = {} if value is None else {"RULEBOOK_WARM_UP": value}
+    assert warm_up_enabled(environ) is enabled
+
+
+def test_warm_up_renders_every_page_in_order_and_stops_each_kernel():
+    """Each page is fetched once, in the order given, one at a time; the kernel its page
+    carries is shut down before the next page is fetched; a page that cannot be fetched is
+    reported and the rest still warm up."""
+    shown = ShownOnce()
+    events = []
+
+    async def fetch(page):
+        events.append(("fetch", page))
+        if page == "broken.ipynb":
+            raise OSError("HTTP 500")
+        shown.put(("/book", len(events), "k"),
+                  [nbformat.v4.new_output("display_data", data={"text/html": page})])
+        return f'<script>{{"kernelId": "0000000{len(events)}-aaaa-bbbb-cccc-0123456789ab"}}</script>'
+
+    async def shutdown(kernel_id):
+        events.append(("shutdown", kernel_id))
+
+    done = asyncio.run(warm_up(["index.ipynb", "broken.ipynb", "tsl/attacks.ipynb"],
+                               fetch, shutdown, shown=shown))
+    assert events == [("fetch", "index.ipynb"), ("shutdown", "00000001-aaaa-bbbb-cccc-0123456789ab"),
+                      ("fetch", "broken.ipynb"),
+                      ("fetch", "tsl/attacks.ipynb"), ("shutdown", "00000004-aaaa-bbbb-cccc-0123456789ab")]
+    assert done.rendered == ("index.ipynb", "tsl/attacks.ipynb")
+    assert done.failed == (("broken.ipynb", "HTTP 500"),)
+    assert done.kept == 2 and done.seconds >= 0
+    assert done.summary().startswith("warm-up: 2 pages rendered in ")
+    assert "2 outputs kept" in done.summary() and "broken.ipynb (HTTP 500)" in done.summary()
+

@@ -23,11 +23,19 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def book_url():
-    """Base URL of a Voilà server over book/, stopped after the session."""
+def book_log(tmp_path_factory) -> Path:
+    """The log of the book's Voilà server (its stdout and stderr)."""
+    return tmp_path_factory.mktemp("voila") / "voila.log"
+
+
+@pytest.fixture(scope="session")
+def book_url(book_log):
+    """Base URL of a Voilà server over book/, started as `rulebook serve` starts it (pages
+    warmed up at start), stopped after the session."""
     port = _free_port()
+    log = open(book_log, "w")
     proc = subprocess.Popen(voila_command("127.0.0.1", port, ROOT / "book"), env=voila_env(ROOT),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}/voila/render"
     deadline = time.time() + 60
     while True:
@@ -45,6 +53,7 @@ def book_url():
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+    log.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
 """The live book's front door, its page for a missing chapter, and a page whose widget states
-arrive late."""
+arrive late; the warm-up of every page as the server starts."""
 
 import re
 
@@ -68,3 +68,26 @@ def test_a_later_reader_sees_the_whole_chapter_and_its_tool_works(page: Page, bo
     tool.get_by_label("Next die").fill("2")
     tool.get_by_role("button", name="Add this die").click()
     expect(tool.locator(".rulebook-pc-injury-result")).to_contain_text("next: roll the Location Die")
+
+
+def test_the_server_warms_every_page_up_at_start_and_stops_their_kernels(book_url, book_log):
+    """As it starts, the live server opens every page of the book once, so that a chapter's
+    first reader is served the kept tables, examples and links like every later reader, and it
+    stops each of those pages' kernels (no reader will connect to them)."""
+    import time
+
+    from rulescore.book import load_book
+
+    book = load_book()
+    pages = 1 + sum((book.book_dir / c.notebook).is_file() for c in book.chapters)
+    deadline = time.time() + 300
+    while "warm-up:" not in (text := book_log.read_text()) and time.time() < deadline:
+        time.sleep(1)
+    found = re.search(r"warm-up: (\d+) pages rendered in [\d.]+ s, "
+                      r"(\d+) outputs kept for their readers(.*)", text)
+    assert found, "the server never reported its warm-up"
+    assert int(found.group(1)) == pages and found.group(3).strip() == ""   # none failed
+    assert int(found.group(2)) >= 50            # the book's tables, examples and links
+    # Readers' pages leave their kernels to the culler (10 minutes idle): every kernel stopped
+    # by the time of the report is a warm-up page's.
+    assert len(set(re.findall(r"Kernel shutdown: ([0-9a-f-]+)", text[:found.start()]))) == pages

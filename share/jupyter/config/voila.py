@@ -81,3 +81,67 @@ def _environment_with_compiled_templates(self):
 
 
 VoilaExporter._create_environment = _environment_with_compiled_templates
+
+
+# A chapter's first reader since the server started runs every cell (the outputs no reader can
+# change are kept for later readers: rulescore.serving). So that no reader is that first reader,
+# the server opens every page of the book once as soon as it listens, one page at a time, and
+# shuts each page's kernel down once its page is rendered (rulescore.serving.warm_up).
+# RULEBOOK_WARM_UP=0 (rulebook serve --no-warm-up) turns it off.
+import inspect  # noqa: E402
+import os  # noqa: E402
+
+import tornado.ioloop  # noqa: E402
+from tornado.httpclient import AsyncHTTPClient, HTTPClientError  # noqa: E402
+from voila.app import Voila  # noqa: E402
+
+from rulescore.errors import RulesError  # noqa: E402
+from rulescore.serving import warm_up, warm_up_enabled  # noqa: E402
+
+WARM_UP_TIMEOUT_S = 300      # one page; a page on a busy server can take a minute
+
+
+def _book_pages():
+    """The notebooks of the book in reading order (landing page first), as served paths."""
+    from rulescore.book import load_book
+    book = load_book()
+    return [f"{book.root}.ipynb"] + [c.notebook for c in book.chapters
+                                    if (book.book_dir / c.notebook).is_file()]
+
+
+async def _warm_up_pages(app):
+    host = app.ip if app.ip not in ("", "0.0.0.0", "::") else "127.0.0.1"
+    base = f"http://{host}:{app.port}{app.base_url}voila/render/"
+    client = AsyncHTTPClient()
+
+    async def fetch(page):
+        try:
+            response = await client.fetch(base + page, request_timeout=WARM_UP_TIMEOUT_S)
+        except HTTPClientError as exc:
+            raise OSError(f"HTTP {exc.code}") from exc
+        return response.body.decode("utf-8", "replace")
+
+    async def shutdown(kernel_id):
+        result = app.kernel_manager.shutdown_kernel(kernel_id)
+        if inspect.isawaitable(result):
+            await result
+
+    try:
+        pages = _book_pages()
+    except RulesError as exc:
+        app.log.warning("warm-up skipped: %s", exc)
+        return
+    done = await warm_up(pages, fetch, shutdown)
+    (app.log.warning if done.failed else app.log.info)(done.summary())
+
+
+_listen = Voila.listen
+
+
+def _listen_and_warm_up(self):
+    if warm_up_enabled(os.environ):
+        tornado.ioloop.IOLoop.current().add_callback(_warm_up_pages, self)
+    return _listen(self)
+
+
+Voila.listen = _listen_and_warm_up
