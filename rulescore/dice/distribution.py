@@ -182,12 +182,35 @@ def _plain_weights(term: DiceTerm) -> Weights:
 
 
 def _add(a: Weights, b: Weights) -> Weights:
-    """The weights of the sum of two independent totals."""
-    out: dict[int, int] = {}
-    for u, wu in a.items():
-        for v, wv in b.items():
-            out[u + v] = out.get(u + v, 0) + wu * wv
-    return dict(sorted(out.items()))
+    """The weights of the sum of two independent totals.
+
+    Small tables are convolved pair by pair. Large ones (``50d100+50d100``: 25 million pairs,
+    about 6 s that way) by Kronecker substitution: each table becomes one integer whose
+    base-2**(8·width) digits are its weights, wide enough that no digit of the product
+    overflows, and Python's big-integer product does the convolution in one call."""
+    if len(a) * len(b) <= 4096:
+        out: dict[int, int] = {}
+        for u, wu in a.items():
+            for v, wv in b.items():
+                out[u + v] = out.get(u + v, 0) + wu * wv
+        return dict(sorted(out.items()))
+    lo_a, lo_b = min(a), min(b)
+    span_a, span_b = max(a) - lo_a + 1, max(b) - lo_b + 1
+    width = (max(a.values()).bit_length() + max(b.values()).bit_length()
+             + min(span_a, span_b).bit_length() + 7) // 8         # bytes a product digit needs
+
+    def packed(weights: Weights, lo: int, span: int) -> int:
+        return int.from_bytes(b"".join(weights.get(lo + i, 0).to_bytes(width, "little")
+                                       for i in range(span)), "little")
+
+    digits = (packed(a, lo_a, span_a) * packed(b, lo_b, span_b)).to_bytes(
+        width * (span_a + span_b - 1), "little")
+    out = {}
+    for i in range(span_a + span_b - 1):
+        w = int.from_bytes(digits[i * width:(i + 1) * width], "little")
+        if w:
+            out[lo_a + lo_b + i] = w
+    return out
 
 
 def _exploding_given_maxes(term: DiceTerm, maxes: int) -> icepool.Die:

@@ -147,6 +147,24 @@ def test_several_terms(text, expected):
 
 
 @pytest.mark.parametrize("text, expected", [
+    # Terms with thousands of pairs of totals are added by big-integer products.
+    ("1d200+1d300-1d50", lambda: combine((1, plain(1, 200)), (1, plain(1, 300)),
+                                         (-1, plain(1, 50)))),
+    ("3d20kh2+2d100", lambda: combine((1, plain(3, 20, ("kh", 2))), (1, plain(2, 100)))),
+    ("-1d100-1d90+4", lambda: combine((-1, plain(1, 100)), (-1, plain(1, 90)), (1, constant(4)))),
+])
+def test_large_sums_of_terms(text, expected):
+    check(parse(text).distribution(), expected())
+
+
+def test_two_halves_of_a_pool_add_up_to_the_pool():
+    """50d100 + 50d100 is 100d100: the product of two large tables (once about 6 s of pair
+    by pair convolution) against the one-die-at-a-time count of the whole pool."""
+    assert parse("50d100+50d100").distribution() == parse("100d100").distribution()
+    assert parse("40d6-40d6").distribution().p(0) == parse("80d6").distribution().p(280)
+
+
+@pytest.mark.parametrize("text, expected", [
     ("5d6cs>=5", lambda: plain(5, 6, None, 5)),
     ("4d10cs>=8", lambda: plain(4, 10, None, 8)),
     ("3d6cs>=1", lambda: plain(3, 6, None, 1)),
