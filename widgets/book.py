@@ -177,17 +177,30 @@ def table_html(table: Table, highlight: Callable[[int], bool] | None = None,
     columns = shown_columns(table)
     body = [[cell_text(row[c], shown[c], titles) for c in columns]
             for row, shown in zip(table.rows, table.display_rows())]
-    long = {i for i in range(len(columns)) if any(len(r[i]) > LONG_TEXT for r in body)}
-    head = "".join(f"<th>{html.escape(header(c))}</th>" for c in columns)
-    wide = " class='rulebook-wide'" if len(columns) > WIDE_TABLE else ""
+    return _figure(table.title, table.source, [header(c) for c in columns], body, highlight)
+
+
+def _figure(title: str, source: str, headers: list[str], body: list[list[str]],
+            highlight: Callable[[int], bool] | None = None) -> str:
+    """A printed table: title, source section, headers and rows of text (escaped here)."""
+    long = {i for i in range(len(headers)) if any(len(r[i]) > LONG_TEXT for r in body)}
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    wide = " class='rulebook-wide'" if len(headers) > WIDE_TABLE else ""
     rows = "".join(f"<tr{HIGHLIGHT if highlight and highlight(n) else ''}>"
                    + "".join(f"<td{_LONG if i in long else ''}>"
                              f"{html.escape(text)}</td>" for i, text in enumerate(cells))
                    + "</tr>" for n, cells in enumerate(body))
     return (f"{_TABLE_STYLE}<figure class='rulebook-table'><figcaption><b>"
-            f"{html.escape(table.title)}</b> <small>({html.escape(table.source)})</small>"
+            f"{html.escape(title)}</b> <small>({html.escape(source)})</small>"
             f"</figcaption><div class='rulebook-table-scroll'><table{wide}><thead><tr>{head}</tr>"
             f"</thead><tbody>{rows}</tbody></table></div></figure>")
+
+
+def print_rows(title: str, source: str, rows: list[Mapping[str, object]]) -> HTML:
+    """Show rows the rules engine prepared for reading (each a {header: text} mapping, the
+    headers those of the first row) as a printed table, like :func:`print_table`."""
+    headers = list(rows[0]) if rows else []
+    return HTML(_figure(title, source, headers, [[str(r[h]) for h in headers] for r in rows]))
 
 
 def data_table(system: str, file: str, name: str) -> Table:

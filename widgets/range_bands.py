@@ -173,6 +173,18 @@ class _CheckTool(Tool):
         self.entry.error.clear()
 
 
+def _name_lines(name: str, most: int = 11) -> list[str]:
+    """A band's name on as many lines as its box needs: words joined while a line holds at
+    most *most* characters ("Close contact" is two lines; "Very close" one)."""
+    lines: list[str] = []
+    for word in name.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= most:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
 def band_picture(target_band: str, optimal: tuple[str, ...], cover: str,
                  difficulty: rb.ShotDifficulty | None) -> str:
     """The bands from the shooter outward as inline SVG: optimal bands, target, cover."""
@@ -189,10 +201,13 @@ def band_picture(target_band: str, optimal: tuple[str, ...], cover: str,
         fill = "#c8e6c9" if best else ("#eceff1" if b.band != "extreme" else "#f3e5f5")
         parts.append(f'<rect x="{x}" y="{top}" width="{col - 4}" height="{height}" rx="4" '
                      f'fill="{fill}" stroke="#78909c"><title>{html.escape(b.name)}</title></rect>')
-        parts.append(f'<text x="{x + col / 2 - 2}" y="{top + 16}" font-size="12" '
-                     f'text-anchor="middle" font-weight="600">{html.escape(b.name)}</text>')
-        parts.append(f'<text x="{x + col / 2 - 2}" y="{top + 30}" font-size="10.5" '
-                     f'text-anchor="middle">{html.escape(b.metres)}</text>')
+        lines = _name_lines(b.name)
+        spans = "".join(f'<tspan x="{x + col / 2 - 2}" dy="{0 if n == 0 else 14}">'
+                        f'{html.escape(line)}</tspan>' for n, line in enumerate(lines))
+        parts.append(f'<text y="{top + 16}" font-size="12" text-anchor="middle" '
+                     f'font-weight="600">{spans}</text>')
+        parts.append(f'<text x="{x + col / 2 - 2}" y="{top + 16 + 14 * len(lines)}" '
+                     f'font-size="10.5" text-anchor="middle">{html.escape(b.metres)}</text>')
         if best:
             parts.append(f'<text x="{x + col / 2 - 2}" y="{top + height - 8}" font-size="11" '
                          f'text-anchor="middle" fill="{SUCCESS}" font-weight="600">optimal</text>')

@@ -225,3 +225,33 @@ def test_pool_penalties_cap_at_five():
 def test_dice_rolled_small_pool_rule():
     assert [vl.dice_rolled(n) for n in (-2, 0, 1, 2, 5)] == [0, 0, 1, 2, 5]
     assert [vl.dice_rolled(n, "floor_two") for n in (-2, 0, 1, 2, 5)] == [2, 2, 2, 2, 5]
+
+
+@pytest.mark.parametrize("action, text", [
+    ("Speak", "0"), ("Draw Weapon", "2"), ("Reload (Manual)", "6"),
+    ("Quick Shot", "Base − 1 (at least 3)"), ("Shiv", "Base − 1 (at least 2)"),
+    ("Steady Shot", "Weapon base"), ("Called Shot", "Base + 2"),
+    ("Channel", "4–9 (chosen)")])
+def test_tempo_text_reads_each_kind_of_tempo_as_section_iii_prints_it(action, text):
+    assert vl.tempo_text(action) == text
+
+
+def test_tempo_text_agrees_with_the_tempo_it_describes():
+    """Quick Shot with a base-tempo-3 weapon: "Base − 1 (at least 3)" is 3, not 2."""
+    weapon = next(w for w, spec in vl.weapons().items() if spec.base_tempo == 3)
+    assert vl.tempo("Quick Shot", weapon) == 3 and vl.tempo("Called Shot", weapon) == 5
+
+
+def test_action_rows_print_every_action_once_with_the_seeds_exposed_entry():
+    rows = vl.action_rows()
+    assert [r["Action"] for r in rows] == list(vl.actions())
+    by_name = {r["Action"]: r for r in rows}
+    assert by_name["Strike"]["Exposed?"] == "Only with a light weapon"
+    assert by_name["Quick Shot"]["Exposed?"] == "Yes" and by_name["Take Cover"]["Exposed?"] == "No"
+    assert by_name["Channel"]["Exposed?"] == "By the power"
+    assert list(rows[0]) == ["Action", "Kind", "Tempo", "Exposed?", "What it does"]
+
+
+def test_tempo_text_names_an_unknown_action():
+    with pytest.raises(RulesError, match="Fly"):
+        vl.tempo_text("Fly")

@@ -256,3 +256,13 @@ def test_fields_stacked_in_a_column_share_one_label_width_so_inputs_line_up():
 
 def _em_width(field):
     return float(field.layout.width.removesuffix("em"))
+
+
+def test_rows_the_engine_prepared_print_as_a_table_with_their_headers():
+    from widgets.book import print_rows
+    shown = print_rows("Actions", "III Tempo & Actions",
+                       [{"Action": "Quick Shot", "Tempo": "Base − 1 (at least 3)"},
+                        {"Action": "Aim <fast>", "Tempo": "2"}]).data
+    assert "<th>Action</th><th>Tempo</th>" in shown and "<b>Actions</b>" in shown
+    assert "<td>Base − 1 (at least 3)</td>" in shown and "Aim &lt;fast&gt;" in shown
+    assert "tempo_rule" not in shown

@@ -152,7 +152,8 @@ def test_band_picture_marks_bands_target_and_cover():
     d = rb.shot_difficulty("distant", ["close"], "light")
     pic = band_picture("distant", ("close",), "light", d)
     assert pic.count("<rect") >= 7 and "light cover +1D" in pic and ">target<" in pic and ">shooter<" in pic
-    assert "Close contact" in pic and "Extreme" in pic
+    assert ">Close</tspan>" in pic and ">contact</tspan>" in pic and ">Extreme</tspan>" in pic
+    assert ">Very close</tspan>" in pic           # a name that fits its box stays one line
 
 
 # --- Dash and terrain helper -----------------------------------------------------------------

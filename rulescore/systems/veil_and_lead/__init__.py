@@ -22,7 +22,8 @@ from .core import (DEFENSE, SPEED, VITALITY, CheckResolution, MoveResolution, ad
                    aim_bonus, check, defense, dice_rolled, effective_speed, exposes,
                    hit_probability, margin_distribution, move_distance, move_token,
                    pool_after_penalties, range_band, red_lines, speed, starting_tick,
-                   sum_distribution, tempo, two_highest, vitality)
+                   sum_distribution, tempo, tempo_text, action_rows, two_highest,
+                   vitality)
 from ._data import BANDS, actions
 from .data_access import (action, armour, armours, condition, conditions, cover, cover_names,
                           range_modifier, weapon, weapons)
@@ -50,7 +51,7 @@ __all__ = [
     # core (§I–§VI)
     "check", "CheckResolution", "two_highest", "hit_probability", "sum_distribution",
     "margin_distribution", "dice_rolled", "starting_tick", "advance", "move_token",
-    "MoveResolution", "red_lines", "aim_bonus", "tempo", "exposes", "defense", "vitality",
+    "MoveResolution", "red_lines", "aim_bonus", "tempo", "tempo_text", "action_rows", "exposes", "defense", "vitality",
     "speed", "move_distance", "range_band", "pool_after_penalties", "DEFENSE", "VITALITY",
     "SPEED",
     # combat (§II, §VI, §VII, §XIII)

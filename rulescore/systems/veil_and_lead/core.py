@@ -276,6 +276,32 @@ def tempo(action: str, weapon: str | None = None, *, chosen: int | None = None) 
     return max(act.tempo_min, base + act.tempo)
 
 
+def tempo_text(action: str) -> str:
+    """The tempo of *action* as a reader reads it (§III): "3", "Weapon base",
+    "Base − 1 (at least 3)", "Base + 2", "4–9 (chosen)"."""
+    act = _data.action(action)
+    if act.tempo_rule == "fixed":
+        return str(act.tempo)
+    if act.tempo_rule == "varies":
+        return f"{act.tempo_min}–{act.tempo_max} (chosen)"
+    if act.tempo == 0:
+        return "Weapon base"
+    text = f"Base {'+' if act.tempo > 0 else '−'} {abs(act.tempo)}"
+    return text + (f" (at least {act.tempo_min})" if act.tempo_min > 0 else "")
+
+
+PRINTED_EXPOSURE = {"yes": "Yes", "no": "No", "light": "Only with a light weapon",
+                    "varies": "By the power"}
+
+
+def action_rows() -> list[dict[str, str]]:
+    """Every action of §III as the book prints it: name, kind, tempo (:func:`tempo_text`),
+    whether the seed marks it Exposed, and what it does."""
+    return [{"Action": a.name, "Kind": a.category, "Tempo": tempo_text(a.name),
+             "Exposed?": PRINTED_EXPOSURE[a.printed], "What it does": a.description}
+            for a in _data.actions().values()]
+
+
 EXPOSURE_RULES = ("by_tempo", "as_printed")
 
 
