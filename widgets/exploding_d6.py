@@ -80,9 +80,8 @@ class InitiativeRoller(Tool):
         people = []
         for name, (q, d), _ in parse_roster("Combatants", self.combatants.value,
                                             ("Quickness", "Deftness"), "Rogue 4 3; Robber 3 2"):
-            if not 1 <= q <= 12:
-                raise RulesError(f"Quickness of {name} must be from 1 to 12, got {q}")
-            people.append((name, q, d))
+            people.append((name, x6.attribute(f"Quickness of {name}", q),
+                           x6.attribute(f"Deftness of {name}", d)))
         return people
 
     def update(self) -> None:

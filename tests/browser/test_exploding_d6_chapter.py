@@ -153,9 +153,9 @@ def test_every_input_has_a_label(page: Page, book_url):
 def test_initiative_bad_combatants_and_dice_in_place(page: Page, book_url):
     tool = _tool(page, book_url, ".rulebook-x6-initiative", "Combatants")
     field = tool.get_by_label("Combatants", exact=True)
-    set_value(field, "Rogue 13 3")
+    set_value(field, "Rogue 41 3")
     expect(tool.get_by_role("alert")).to_have_text(
-        "⚠ Quickness of Rogue must be from 1 to 12, got 13")
+        "⚠ Quickness of Rogue must be from 0 to 40, got 41")
     set_value(field, "Rogue x 3")
     expect(tool.get_by_role("alert")).to_have_text(
         "⚠ Quickness of Rogue must be a whole number, got 'x'")

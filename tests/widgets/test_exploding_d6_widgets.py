@@ -48,6 +48,18 @@ def test_initiative_errors_in_place():
     assert "faces end on a 6" in t.entry.error.message
 
 
+def test_initiative_takes_any_quickness_the_engine_takes():
+    """The seed puts no ceiling on Quickness: the roller takes the engine's bounds (0 to
+    x6.MAX_DICE dice) and names the combatant whose value is out of them."""
+    t = InitiativeRoller("Rogue 13 3; Robber 0 2")
+    assert t.error.message == "" and "Rogue: 13 dice" in t.odds.value
+    t.combatants.value = f"Rogue {x6.MAX_DICE + 1} 3"
+    assert t.error.message == (f"Quickness of Rogue must be from 0 to {x6.MAX_DICE}, "
+                               f"got {x6.MAX_DICE + 1}")
+    t.combatants.value = "Rogue 4 -1"
+    assert t.error.message == f"Deftness of Rogue must be from 0 to {x6.MAX_DICE}, got -1"
+
+
 def test_attack_odds_before_roll_and_maragas_typed():
     a = AttackPipeline(skill=2, weapon_dice=2, mode="melee", cover=0, pool=2)
     assert "hit on <b>5+</b>, critical on <b>11+</b>" in a.setup_view.value
