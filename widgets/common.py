@@ -243,28 +243,40 @@ class DiceEntry(w.VBox):
         self.my_dice = labelled_text("My dice", placeholder=dice_hint, width="22em",
                                      label_width="5em")
         self.use_dice_button = button("Use my dice", "Use the faces you rolled at the table")
-        self.tens = labelled_text("Tens die (00–90)", placeholder="e.g. 70", width="17em",
-                                  label_width="8em")
-        self.ones = labelled_text("Ones die (0–9)", placeholder="e.g. 3", width="15em",
-                                  label_width="7em")
-        self.use_tens_button = button("Use tens and ones")
         self.error = ErrorLine()
         self._handlers: list[Callable[[RollRequest], None]] = []
-        self.percentile_row = w.HBox([self.tens, self.ones, self.use_tens_button])
+        # The tens-and-ones row of a d100 is built the first time it is shown: most tools never
+        # show it, and its five models would cost every page that holds one (lean.py).
+        self.percentile_row: w.HBox | None = None
         super().__init__([
             w.HBox([self.roll_button, self.seed, self.replay_button]),
             w.HBox([self.my_dice, self.use_dice_button]),
-            self.percentile_row,
             self.error,
         ])
         self.set_percentile(percentile)
         self.roll_button.on_click(lambda _: self.roll())
         self.replay_button.on_click(lambda _: self.replay())
         self.use_dice_button.on_click(lambda _: self.use_dice())
+
+    def _build_percentile_row(self) -> w.HBox:
+        """The Tens die and Ones die fields and their button, placed above the error line."""
+        self.tens = labelled_text("Tens die (00–90)", placeholder="e.g. 70", width="17em",
+                                  label_width="8em")
+        self.ones = labelled_text("Ones die (0–9)", placeholder="e.g. 3", width="15em",
+                                  label_width="7em")
+        self.use_tens_button = button("Use tens and ones")
         self.use_tens_button.on_click(lambda _: self.use_tens_ones())
+        row = w.HBox([self.tens, self.ones, self.use_tens_button],
+                     layout=shared_layout(flex_flow="row wrap"))
+        self.children = (*self.children[:-1], row, self.error)
+        return row
 
     def set_percentile(self, on: bool) -> None:
-        """Show or hide the tens-and-ones entry of a d100."""
+        """Show or hide the tens-and-ones entry of a d100 (built the first time it shows)."""
+        if self.percentile_row is None:
+            if not on:
+                return
+            self.percentile_row = self._build_percentile_row()
         own_layout(self.percentile_row).display = "flex" if on else "none"
 
     def on_request(self, handler: Callable[[RollRequest], None]) -> None:

@@ -88,9 +88,13 @@ def test_bad_seed_shows_message():
 
 def test_percentile_tens_and_ones():
     r = DiceRoller("2d6")
-    assert r.entry.percentile_row.layout.display == "none"
+    assert r.entry.percentile_row is None                   # not built until a d100 needs it
     r.expression.value = "d%"
     assert r.entry.percentile_row.layout.display == "flex"
+    assert r.entry.children[-2] is r.entry.percentile_row and r.entry.children[-1] is r.entry.error
+    r.expression.value = "2d6"
+    assert r.entry.percentile_row.layout.display == "none"
+    r.expression.value = "d%"
     r.entry.tens.value, r.entry.ones.value = "00", "0"
     r.entry.use_tens_ones()
     assert r.last.total == 100
