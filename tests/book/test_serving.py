@@ -364,3 +364,21 @@ def test_warm_up_renders_every_page_in_order_and_stops_each_kernel():
     assert done.summary().startswith("warm-up: 2 pages rendered in ")
     assert "2 outputs kept" in done.summary() and "broken.ipynb (HTTP 500)" in done.summary()
 
+
+
+@pytest.mark.parametrize("chapter", ["index.ipynb", *CHAPTERS])
+def test_a_later_reader_runs_only_imports_and_tools(chapter):
+    """Once a chapter's outputs are kept, a reader's kernel runs only cells that import and
+    cells that build a tool (a widget class): a cell mixing imports with a printed table or the
+    chapter links would run that display for every reader (the links cost ~15 ms a page)."""
+    cells = live_cells(nbformat.read(BOOK / chapter, as_version=4).cells)
+    tools = {name for name in widget_names(cells) if name[:1].isupper()}
+    for cell, how in zip(cells, reuse_plan(cells, lambda i: True)):
+        if cell.cell_type != "code" or how != RUN:
+            continue
+        body = ast.parse(cell.source).body
+        imports = all(isinstance(s, (ast.Import, ast.ImportFrom)) for s in body)
+        tool = (len(body) == 1 and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Call)
+                and getattr(body[0].value.func, "id", None) in tools)
+        assert imports or tool, f"{chapter}: every reader runs {cell.source!r}"
