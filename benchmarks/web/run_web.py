@@ -528,7 +528,8 @@ def main() -> int:
     ap.add_argument("--stagger", type=float, default=5.0,
                     help="seconds over which the readers' starts are spread (default 5)")
     ap.add_argument("--no-load", action="store_true", help="skip the load run")
-    ap.add_argument("--only", default="", help="measure only the chapters whose file contains this")
+    ap.add_argument("--only", default="", help="measure only the chapters whose file contains this (or one of "
+                         "several texts separated by commas)")
     ap.add_argument("--no-warm-up", dest="warm_up", action="store_false",
                     help="serve without the warm-up at start, so each chapter's first open is "
                          "its first reader's, who runs every cell (as before the warm-up)")
@@ -537,7 +538,8 @@ def main() -> int:
 
     book = load_book(ROOT)
     chapters = [c.file for c in book.chapters
-                if (ROOT / "book" / c.notebook).is_file() and args.only in c.file]
+                if (ROOT / "book" / c.notebook).is_file()
+                and any(part in c.file for part in args.only.split(","))]
     missing = [c.file for c in book.chapters if not (ROOT / "book" / c.notebook).is_file()]
     print(f"Web benchmarks — {os.cpu_count()} CPUs, chromium headless, one Voilà on 127.0.0.1, "
           f"cull every {CULL['cull_interval']} s after {CULL['cull_idle_timeout']} s idle "
