@@ -267,14 +267,19 @@ def code_fingerprint(root: Path | None = None) -> str:
 
 
 class ShownOnce:
-    """Outputs kept from a first reader's run, one entry per (chapter folder, cell place)."""
+    """Outputs kept from a first reader's run, one entry per (page, cell place): the page is
+    the chapter's URL path (its folder where no URL is known). Keyed by the folder alone, the
+    chapters of one folder took each other's places: a cell kept by one chapter evicted the
+    cell at the same place of its neighbour, so most chapters ran those cells again for every
+    reader who came after a reader of a neighbouring chapter."""
 
     def __init__(self) -> None:
         self._kept: dict[tuple[str, int], tuple[str, list]] = {}
 
     @staticmethod
     def keys(cells: list, cwd: str, fingerprint: str) -> list[tuple[str, int, str]]:
-        """The key of each cell: folder, place, and a digest of every cell's source."""
+        """The key of each cell: page (*cwd*: the page's URL path, or its folder), place, and
+        a digest of every cell's source."""
         digest = hashlib.sha256(fingerprint.encode())
         for cell in cells:
             digest.update(b"\0" + cell.get("cell_type", "").encode() + b"\0")
@@ -337,11 +342,18 @@ async def run_or_reuse(execute: Any, cell: Any, *args: Any,
     return result
 
 
+def page_identity(handler: Any, cwd: str) -> str:
+    """What tells one served page from another: the URL path Voilà was asked for (two chapters
+    of one folder share their *cwd*), or *cwd* when there is no request."""
+    path = getattr(getattr(handler, "request", None), "path", None)
+    return path if isinstance(path, str) and path else cwd
+
+
 def prelaunch_hook(handler: Any, notebook: Any, cwd: str) -> Any:
     """Voilà's prelaunch hook (share/jupyter/config/voila.py): serve the live cells only, and
     mark the cells whose output a first reader's run may keep for later readers."""
     notebook.cells = live_cells(notebook.cells)
-    mark_reuse(notebook.cells, cwd)
+    mark_reuse(notebook.cells, page_identity(handler, cwd))
     return notebook
 
 

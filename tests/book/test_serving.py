@@ -382,3 +382,39 @@ def test_a_later_reader_runs_only_imports_and_tools(chapter):
                 and isinstance(body[0].value, ast.Call)
                 and getattr(body[0].value.func, "id", None) in tools)
         assert imports or tool, f"{chapter}: every reader runs {cell.source!r}"
+
+
+def test_two_chapters_of_one_folder_keep_their_outputs_apart():
+    """Chapters of one folder share their cwd; the server keys their kept outputs by the page
+    asked for, so reading one chapter never evicts what its neighbour's readers are shown."""
+    from types import SimpleNamespace
+
+    from rulescore.serving import SHOWN_ONCE, page_identity
+
+    def handler(path):
+        return SimpleNamespace(request=SimpleNamespace(path=path))
+
+    assert page_identity(handler("/voila/render/tsl/gear.ipynb"), "/book/tsl") == \
+        "/voila/render/tsl/gear.ipynb"
+    assert page_identity(None, "/book/tsl") == "/book/tsl"
+
+    async def execute(cell, *args, **kwargs):
+        cell["outputs"] = [html_out(cell["source"])]
+        return cell
+
+    def serve(path, sources):
+        nb = nbformat.v4.new_notebook(cells=[code(s) for s in sources])
+        prelaunch_hook(handler(path), nb, "/book/same-folder")
+        plan = ["reuse" if "outputs" in c.metadata.get(MARK, {}) else "run" for c in nb.cells]
+        for cell in nb.cells:
+            asyncio.run(run_or_reuse(execute, cell, None, 0, store_history=False))
+        return plan
+
+    first = ["from widgets.book import show", "show('first chapter')"]
+    second = ["from widgets.book import show", "show('second chapter')"]
+    before = len(SHOWN_ONCE)
+    assert serve("/voila/render/folder/first.ipynb", first) == ["run", "run"]
+    assert serve("/voila/render/folder/second.ipynb", second) == ["run", "run"]
+    assert serve("/voila/render/folder/first.ipynb", first) == ["run", "reuse"]
+    assert serve("/voila/render/folder/second.ipynb", second) == ["run", "reuse"]
+    assert len(SHOWN_ONCE) == before + 2

@@ -111,6 +111,7 @@ def _book_pages():
 
 async def _warm_up_pages(app):
     host = app.ip if app.ip not in ("", "0.0.0.0", "::") else "127.0.0.1"
+    host = f"[{host}]" if ":" in host else host          # an IPv6 address, e.g. ::1
     base = f"http://{host}:{app.port}{app.base_url}voila/render/"
     client = AsyncHTTPClient()
 
