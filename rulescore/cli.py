@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .errors import DiceError, RulesError, parse_int_list
+from .serving import WARM_UP_VAR
 from .text import percent
 
 
@@ -70,7 +71,6 @@ def voila_env(project_dir: Path, warm_up: bool = True) -> dict[str, str]:
     def first(path: Path, var: str) -> str:
         return os.pathsep.join(p for p in (str(path), os.environ.get(var, "")) if p)
 
-    from .serving import WARM_UP_VAR
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return dict(env, RULEBOOK_HOME=str(project_dir), JUPYTER_PATH=first(data, "JUPYTER_PATH"),
                 JUPYTER_CONFIG_PATH=first(data / "config", "JUPYTER_CONFIG_PATH"),

@@ -8,6 +8,7 @@ lives here.
 from __future__ import annotations
 
 import html
+import textwrap
 from fractions import Fraction
 
 import ipywidgets as w
@@ -173,16 +174,7 @@ class _CheckTool(Tool):
         self.entry.error.clear()
 
 
-def _name_lines(name: str, most: int = 11) -> list[str]:
-    """A band's name on as many lines as its box needs: words joined while a line holds at
-    most *most* characters ("Close contact" is two lines; "Very close" one)."""
-    lines: list[str] = []
-    for word in name.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= most:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
+BAND_NAME_CHARS = 11   # the widest line of a band's name that fits its box in the picture
 
 
 def band_picture(target_band: str, optimal: tuple[str, ...], cover: str,
@@ -201,7 +193,7 @@ def band_picture(target_band: str, optimal: tuple[str, ...], cover: str,
         fill = "#c8e6c9" if best else ("#eceff1" if b.band != "extreme" else "#f3e5f5")
         parts.append(f'<rect x="{x}" y="{top}" width="{col - 4}" height="{height}" rx="4" '
                      f'fill="{fill}" stroke="#78909c"><title>{html.escape(b.name)}</title></rect>')
-        lines = _name_lines(b.name)
+        lines = textwrap.wrap(b.name, BAND_NAME_CHARS)    # "Close contact" takes two lines
         spans = "".join(f'<tspan x="{x + col / 2 - 2}" dy="{0 if n == 0 else 14}">'
                         f'{html.escape(line)}</tspan>' for n, line in enumerate(lines))
         parts.append(f'<text y="{top + 16}" font-size="12" text-anchor="middle" '

@@ -51,7 +51,8 @@ __all__ = [
     # core (§I–§VI)
     "check", "CheckResolution", "two_highest", "hit_probability", "sum_distribution",
     "margin_distribution", "dice_rolled", "starting_tick", "advance", "move_token",
-    "MoveResolution", "red_lines", "aim_bonus", "tempo", "tempo_text", "action_rows", "exposes", "defense", "vitality",
+    "MoveResolution", "red_lines", "aim_bonus", "tempo", "tempo_text", "action_rows", "exposes",
+    "defense", "vitality",
     "speed", "move_distance", "range_band", "pool_after_penalties", "DEFENSE", "VITALITY",
     "SPEED",
     # combat (§II, §VI, §VII, §XIII)
