@@ -20,7 +20,7 @@ from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.text import percent
 from rulescore.trace import Resolution, Step
 
-from .lean import BuiltWhole, is_shared, own_layout, shared_layout
+from .lean import BuiltWhole, props_of, set_layout, set_shown, shared_layout
 
 SUCCESS = "#2e7d32"
 OTHER = "#90a4ae"
@@ -45,26 +45,11 @@ def _em(size: str | None) -> float | None:
     return float(m.group(1)) if m else None
 
 
-def _props(model: w.Widget) -> dict:
-    """The set properties of a layout or style model."""
-    return {k: getattr(model, k) for k in model.keys
-            if not k.startswith("_") and getattr(model, k) not in (None, "")}
-
-
-def _set_layout(widget: w.DOMWidget, **props: str) -> None:
-    """Change *widget*'s layout properties without touching a model other widgets share."""
-    if is_shared(widget.layout):
-        widget.layout = shared_layout(**{**_props(widget.layout), **props})
-    else:
-        for key, value in props.items():
-            setattr(widget.layout, key, value)
-
-
 def _widen(widget: w.DOMWidget, extra: float) -> None:
     """Make an em-wide *widget* *extra* em wider, up to :data:`MAX_WIDTH_EM`."""
     width = _em(widget.layout.width)
     if width is not None and extra > 0:
-        _set_layout(widget, width=f"{min(width + extra, MAX_WIDTH_EM):g}em")
+        set_layout(widget, width=f"{min(width + extra, MAX_WIDTH_EM):g}em")
 
 
 def _option_labels(widget: w.Widget) -> list[str]:
@@ -85,7 +70,7 @@ def _label_em(widget: w.Widget) -> float | None:
 
 def _set_label_em(widget: w.DOMWidget, label_em: float, now: float) -> None:
     """Widen *widget*'s label column from *now* to *label_em* em, and the field with it."""
-    widget.style = {**_props(widget.style), "description_width": f"{label_em:g}em"}
+    widget.style = {**props_of(widget.style), "description_width": f"{label_em:g}em"}
     _widen(widget, label_em - now)
 
 
@@ -126,7 +111,7 @@ def fit_labels(root: w.Widget) -> None:
         if isinstance(widget, w.Box):
             stack.extend(widget.children)
             if isinstance(widget, w.HBox) and not widget.layout.flex_flow:
-                _set_layout(widget, flex_flow="row wrap")
+                set_layout(widget, flex_flow="row wrap")
             if isinstance(widget, w.GridBox):
                 grids.append(widget)
             elif isinstance(widget, w.VBox):
@@ -160,7 +145,7 @@ def _fit_grid_columns(grid: w.GridBox) -> None:
     widths = [_em(c.layout.width) for c in grid.children if isinstance(c, w.DOMWidget)]
     widest = max((x for x in widths if x is not None), default=0.0)
     if m and widest > float(m.group(1)):
-        _set_layout(grid, grid_template_columns=f"repeat(auto-fill, {widest:g}em)")
+        set_layout(grid, grid_template_columns=f"repeat(auto-fill, {widest:g}em)")
 
 
 def labelled_text(label: str, value: str = "", placeholder: str = "", width: str = "26em",
@@ -184,8 +169,10 @@ class Tool(w.VBox, metaclass=BuiltWhole):
     ``rulebook-…`` CSS class (the book's style and the browser tests find a tool by it). Its
     widgets are opened once it is built, each with its final state (lean.py)."""
 
-    def __init__(self, children: list[w.Widget], css_class: str = "") -> None:
-        super().__init__(children, layout=tool_layout())
+    def __init__(self, children: list[w.Widget | Section], css_class: str = "") -> None:
+        super().__init__([widget for child in children
+                          for widget in (child if isinstance(child, Section) else (child,))],
+                         layout=tool_layout())
         fit_labels(self)
         if css_class:
             self.add_class(css_class)
@@ -277,7 +264,7 @@ class DiceEntry(w.VBox):
             if not on:
                 return
             self.percentile_row = self._build_percentile_row()
-        own_layout(self.percentile_row).display = "flex" if on else "none"
+        set_shown(self.percentile_row, on)
 
     def on_request(self, handler: Callable[[RollRequest], None]) -> None:
         self._handlers.append(handler)
@@ -476,10 +463,15 @@ def dice_faces_html(result: DiceRoll) -> str:
     return "".join(boxes)
 
 
-def section(title: str, *children: w.Widget) -> w.VBox:
-    """A titled block inside a tool."""
-    return w.VBox([w.HTML(f"<h4 style='margin:.6em 0 .2em'>{html.escape(title)}</h4>"),
-                   *children])
+class Section(tuple):
+    """A titled block of a tool: its title and its widgets, which the tool lays in its own
+    column (a box of their own would cost every page one more model a block; see lean.py)."""
+
+
+def section(title: str, *children: w.Widget) -> Section:
+    """A titled block of a tool (given among a :class:`Tool`'s children)."""
+    return Section((w.HTML(f"<h4 style='margin:.6em 0 .2em'>{html.escape(title)}</h4>"),
+                    *children))
 
 
 def parse_roster(label: str, text: str, numbers: tuple[str, ...], example: str,

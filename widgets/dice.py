@@ -12,7 +12,7 @@ from rulescore.text import odds
 
 from .common import (SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, Tool,
                      dice_faces_html, labelled_text, section)
-from .lean import own_layout, shared_layout
+from .lean import set_layout, shared_layout
 
 WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
 
@@ -152,7 +152,6 @@ class OddsExplorer(Tool):
         views = [self.odds_first, self.odds_second]
         for view in views:
             view.value = ""
-            own_layout(view).width = "48%" if len(dists) == 2 else "100%"
-            own_layout(view).min_width = "320px"
+            set_layout(view, width="48%" if len(dists) == 2 else "100%", min_width="320px")
         for view, e, d in zip(views, exprs, dists):
             view.show(d, lambda v: v >= goal, f"{e}", "Total")

@@ -10,7 +10,10 @@ hundreds of widgets, so the book shares one model per distinct set of properties
   without a layout or a style share one default of each kind, and every layout or style given
   as a dict (``style={"description_width": "12em"}``) the one model with those properties;
 - :func:`shared_layout` and :func:`shared_style` give the shared model for given properties;
-- :func:`own_layout` gives one widget a layout of its own, to show, hide or resize it at runtime.
+- :func:`set_layout` and :func:`set_shown` change one widget's layout (resize, show, hide) by
+  moving it to the shared model with the new properties, so a tool that hides a field makes no
+  model of its own for it (an AttackResolver held seven such layouts); :func:`own_layout` gives
+  a widget a layout of its own, for the rare change that is not worth a shared model.
 
 Shared models are sealed: changing one raises ``AttributeError`` naming :func:`own_layout`,
 because the change would reach every widget that shares it.
@@ -44,7 +47,7 @@ class _Sealed:
                 and name in getattr(self, "keys", ()):
             raise AttributeError(
                 f"{type(self).__name__}.{name}: this model is shared by many widgets; "
-                "use own_layout(widget) to change one widget's layout")
+                "use set_layout(widget, ...) or own_layout(widget) to change one widget's layout")
         super().__setattr__(name, value)
 
 
@@ -60,7 +63,10 @@ def _shared(klass: type, props: dict[str, Any]) -> w.Widget:
         model = _sealed_class(klass)(**props)
         model._sealed = True
         _SHARED[key] = model
-    return _SHARED[key]
+    model = _SHARED[key]
+    if model.comm is None and _PENDING is None:
+        _open(model)  # made in a build that raised (its widgets dropped unopened), or closed
+    return model
 
 
 def shared_layout(**props: str) -> w.Layout:
@@ -78,12 +84,37 @@ def is_shared(model: w.Widget) -> bool:
     return isinstance(model, _Sealed)
 
 
+def props_of(model: w.Widget) -> dict[str, Any]:
+    """The set properties of a layout or style model (None and empty left out)."""
+    return {k: getattr(model, k) for k in model.keys
+            if not k.startswith("_") and getattr(model, k) not in (None, "")}
+
+
+def set_layout(widget: w.DOMWidget, **props: str | None) -> None:
+    """Change *widget*'s layout properties (None or "" unsets one). A widget on a shared layout
+    moves to the shared layout with the changed properties; its own layout is changed in place."""
+    if is_shared(widget.layout):
+        merged = {**props_of(widget.layout), **props}
+        widget.layout = shared_layout(**{k: v for k, v in merged.items() if v not in (None, "")})
+    else:
+        for key, value in props.items():
+            setattr(widget.layout, key, value)
+
+
+def set_shown(widget: w.DOMWidget, shown: bool) -> None:
+    """Show *widget* (its usual display) or hide it (``display: none``)."""
+    set_layout(widget, display=None if shown else "none")
+
+
+def is_shown(widget: w.DOMWidget) -> bool:
+    """Whether *widget* shows (its layout does not hide it)."""
+    return widget.layout.display != "none"
+
+
 def own_layout(widget: w.DOMWidget) -> w.Layout:
     """*widget*'s own Layout, safe to change: a copy of its shared one the first time."""
     if is_shared(widget.layout):
-        props = {k: getattr(widget.layout, k) for k in widget.layout.keys
-                 if not k.startswith("_") and getattr(widget.layout, k) is not None}
-        widget.layout = w.Layout(**props)
+        widget.layout = w.Layout(**props_of(widget.layout))
     return widget.layout
 
 

@@ -16,7 +16,7 @@ from rulescore.systems import percentile as pc
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool, labelled_text,
                      odds_table_html, section, steps_html)
-from .lean import own_layout, shared_layout
+from .lean import set_shown, shared_layout
 
 WAITING = "<i>Press Roll, or type the d100 you rolled and press Use my dice.</i>"
 STYLE = {"description_width": "12em"}
@@ -189,7 +189,7 @@ class MeleeExchange(Tool):
         self.error.clear()
         self.result.value = WAITING
         self.explanation.clear()
-        own_layout(self.spend_box).display = "none"
+        set_shown(self.spend_box, False)
         ignoring = self._ignoring()
         for field in (self.defence_eml, self.d_reach, self.d_thrust, self.d_heft, self.d_str,
                       self.d_trauma, self.outnumbered, self.d_prone):
@@ -251,7 +251,7 @@ class MeleeExchange(Tool):
         self.explanation.show(result.trace)
         self.spend_text.value = ""
         self.spent.value = ""
-        own_layout(self.spend_box).display = "" if result.tactical_advantages else "none"
+        set_shown(self.spend_box, bool(result.tactical_advantages))
 
     def spend(self) -> None:
         """Spend the winner's tactical advantages as typed (one name per advantage)."""

@@ -21,7 +21,7 @@ from IPython.display import HTML, display
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, Tool,
                      labelled_text, section, steps_html)
-from .lean import own_layout, shared_layout
+from .lean import set_shown, shared_layout
 
 ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"),
               ("nD is a fixed number, 3.5 × n rounded up", "average")]
@@ -88,8 +88,8 @@ class _CheckTool(Tool):
         self.nd_rule = _dropdown("How nD is rolled", ND_OPTIONS, "opposed", width="40em")
         self.critical = _number("Critical at a margin of ±", "6", "our ruling: 6")
         if not nd_rule:
-            own_layout(self.nd_rule).display = "none"
-            own_layout(self.critical).display = "none"
+            set_shown(self.nd_rule, False)
+            set_shown(self.critical, False)
         self.error = ErrorLine()
         self.summary = w.HTML()
         self.outcomes = w.HTML()
@@ -374,8 +374,8 @@ class DashHelper(_CheckTool):
         self.terrain.options = options
         self._updating = False
         self.terrain.value = current if current in values else values[0]
-        own_layout(self.wounded).display = "flex" if kind == "dash" else "none"
-        own_layout(self.covered).display = "flex" if kind == "impassable" else "none"
+        set_shown(self.wounded, kind == "dash")
+        set_shown(self.covered, kind == "impassable")
         self.update()
 
     def update(self) -> None:

@@ -30,7 +30,7 @@ import traitlets as t
 from rulescore.errors import RulesError
 
 from .common import LINK, ErrorLine
-from .lean import own_layout, shared_layout
+from .lean import set_shown, shared_layout
 
 MAX_UPLOAD_BYTES = 1_000_000
 """Largest file the upload accepts; a saved encounter or record is a few kilobytes."""
@@ -241,15 +241,15 @@ class KeptState(w.VBox):
             note = self.describe(change["new"]) if change["new"] else None
         except RulesError:
             note = None
-        own_layout(self.offer).display = "" if note else "none"
+        set_shown(self.offer, bool(note))
         self.note.value = note or ""
 
     def restore(self) -> None:
         """Carry on from what the browser kept."""
         self.load(self.store.stored)
-        own_layout(self.offer).display = "none"
+        set_shown(self.offer, False)
 
     def discard(self) -> None:
         """Forget what the browser kept."""
         self.store.clear()
-        own_layout(self.offer).display = "none"
+        set_shown(self.offer, False)

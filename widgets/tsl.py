@@ -18,7 +18,7 @@ from rulescore.text import odds, percent
 
 from .common import (ERROR, LABEL_WIDTH, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool,
                      button, fit_label, labelled_text, section, steps_html, value_note)
-from .lean import own_layout, shared_layout
+from .lean import set_shown, shared_layout
 from .storage import KeptState
 
 NO_WEAPON = "No weapon"
@@ -130,13 +130,12 @@ class AttackResolver(Tool):
         self.last: tsl.Attack | None = None
         self._quiet = False
         self.current_odds: tsl.AttackOdds | None = None
-        rulings = w.VBox([self.bands, self.tier_limits, self.order])
         super().__init__([
             section("The roll", self.kind, self.tier, self.shift, self.target,
                     self.defender_tier, self.attack_type),
             section("Weapon and target", self.weapon_zone, self.tag1, self.tag2,
                     self.improvised, self.distance, self.impact, self.armour, self.uses),
-            section("Rulings (see the rulings chapter)", rulings),
+            section("Rulings (see the rulings chapter)", self.bands, self.tier_limits, self.order),
             self.error,
             section("Odds before you roll", self.odds),
             section("Roll", self.entry),
@@ -171,15 +170,13 @@ class AttackResolver(Tool):
 
     def _show_fields(self) -> None:
         opposed = self.kind.value == "opposed"
-        own_layout(self.target).display = "none" if opposed else "flex"
-        own_layout(self.defender_tier).display = "flex" if opposed else "none"
         armed = self.weapon_zone.value != NO_WEAPON
-        for field in (self.tag1, self.tag2, self.improvised, self.distance, self.uses):
-            own_layout(field).display = "flex" if armed else "none"
-        if self.improvised.value:
-            own_layout(self.tag1).display = own_layout(self.tag2).display = "none"
-        if self.weapon_zone.value == "Melee":
-            own_layout(self.uses).display = "none"
+        tagged = armed and not self.improvised.value
+        shown = {self.target: not opposed, self.defender_tier: opposed, self.tag1: tagged,
+                 self.tag2: tagged, self.improvised: armed, self.distance: armed,
+                 self.uses: armed and self.weapon_zone.value != "Melee"}
+        for field, show in shown.items():
+            set_shown(field, show)
         self.entry.my_dice.placeholder = ("10 faces: yours, then the defender's" if opposed
                                           else "5 faces, e.g. 6, 4, 3, 3, 1")
         fit_label(self.entry.my_dice)
@@ -438,7 +435,7 @@ class WeaponBuilder(Tool):
         tags = [] if self.improvised.value else \
             [t for t in (self.tag1.value, self.tag2.value) if t != NO_TAG]
         for field in (self.tag1, self.tag2):
-            own_layout(field).display = "none" if self.improvised.value else "flex"
+            set_shown(field, not self.improvised.value)
         try:
             weapon = tsl.make_weapon(self.zone.value, tags, name=self.name.value,
                                      rarity=self.rarity.value, improvised=self.improvised.value)

@@ -7,8 +7,9 @@ import pytest
 
 from widgets.book import chapter_nav, landing_page, worked_odds, worked_roll
 from widgets.common import DiceEntry, ErrorLine, OddsView, odds_html, steps_html
-from widgets.dice import DiceRoller, OddsExplorer
 from rulescore.dice import parse
+from widgets.dice import DiceRoller, OddsExplorer
+from widgets.lean import is_shown
 
 
 def test_roller_shows_exact_odds_before_rolling():
@@ -90,10 +91,10 @@ def test_percentile_tens_and_ones():
     r = DiceRoller("2d6")
     assert r.entry.percentile_row is None                   # not built until a d100 needs it
     r.expression.value = "d%"
-    assert r.entry.percentile_row.layout.display == "flex"
+    assert is_shown(r.entry.percentile_row)
     assert r.entry.children[-2] is r.entry.percentile_row and r.entry.children[-1] is r.entry.error
     r.expression.value = "2d6"
-    assert r.entry.percentile_row.layout.display == "none"
+    assert not is_shown(r.entry.percentile_row)
     r.expression.value = "d%"
     r.entry.tens.value, r.entry.ones.value = "00", "0"
     r.entry.use_tens_ones()

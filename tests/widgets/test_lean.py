@@ -9,9 +9,9 @@ from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 import widgets  # noqa: F401  (installs the sharing)
 from rulescore import RulesError
 from widgets import lean
-from widgets.common import labelled_text
+from widgets.common import Tool, labelled_text, section
 from widgets.dice import DiceRoller
-from widgets.lean import own_layout, shared_layout, shared_style
+from widgets.lean import is_shown, own_layout, set_layout, set_shown, shared_layout, shared_style
 from widgets.tsl import AttackResolver
 
 
@@ -50,6 +50,48 @@ def test_own_layout_copies_the_shared_one_and_can_change():
     assert own_layout(field) is mine                      # the second call keeps it
 
 
+def test_hiding_a_field_moves_it_to_a_shared_model_and_showing_moves_it_back():
+    one, two = labelled_text("One", width="20em"), labelled_text("Two", width="20em")
+    set_shown(one, False)
+    set_shown(two, False)
+    assert one.layout is two.layout is shared_layout(width="20em", display="none")
+    assert not is_shown(one) and is_shown(labelled_text("Three", width="20em"))
+    set_shown(one, True)
+    assert one.layout is shared_layout(width="20em") and is_shown(one)
+    assert not is_shown(two)                              # the other stayed hidden
+
+
+def test_set_layout_keeps_the_other_properties_and_changes_an_own_layout_in_place():
+    field = labelled_text("Wide", width="20em")
+    set_layout(field, width="30em", min_width="10em")
+    assert field.layout is shared_layout(width="30em", min_width="10em")
+    set_layout(field, min_width=None)
+    assert field.layout is shared_layout(width="30em")
+    mine = own_layout(field)
+    set_layout(field, display="none")
+    assert field.layout is mine and mine.display == "none" and mine.width == "30em"
+
+
+def test_a_shared_model_made_in_a_failed_build_is_opened_when_it_is_next_used():
+    with pytest.raises(RulesError):
+        with lean.opened_when_built():
+            made = shared_layout(width="17.25em")
+            raise RulesError("bad input")
+    assert made.comm is None
+    field = labelled_text("Later", width="17.25em")
+    assert field.layout is made and made.comm is not None
+    assert field.get_state()["layout"] == "IPY_MODEL_" + made.model_id
+
+
+def test_a_section_lays_its_title_and_widgets_in_the_tool_itself():
+    odds, result = w.HTML("odds"), w.HTML("result")
+    tool = Tool([section("Odds", odds), section("Result", result)], "rulebook-test")
+    title, first, title2, second = tool.children
+    assert (first, second) == (odds, result)
+    assert "Odds" in title.value and "Result" in title2.value
+    assert not any(isinstance(c, w.Box) for c in tool.children)   # no box a section
+
+
 def test_a_tool_has_far_fewer_models_than_widgets_would_bring():
     AttackResolver()                                      # the shared models exist now
     before = set(_instances)
@@ -57,9 +99,10 @@ def test_a_tool_has_far_fewer_models_than_widgets_would_bring():
     new = [_instances[k] for k in set(_instances) - before]
     views = [m for m in new if isinstance(m, w.DOMWidget)]
     # Without sharing every view brings a layout and (for most) a style: about 2.6 models a
-    # view. Shared, only the layouts the tool shows or hides at runtime are its own.
-    assert len(new) < 1.3 * len(views)
-    assert tool.target.layout is not tool.defender_tier.layout
+    # view. Shared (hidden fields too), the tool makes next to no layout or style of its own.
+    assert len(new) < 1.1 * len(views)
+    assert not [m for m in new if isinstance(m, (w.Layout, w.Style)) and not lean.is_shared(m)]
+    assert not is_shown(tool.target) and is_shown(tool.defender_tier)
 
 
 def test_widgets_made_inside_are_opened_once_built_children_first():

@@ -6,6 +6,7 @@ import pytest
 
 from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
+from widgets.lean import is_shown
 from widgets.percentile_healing import HealingWalker, timeline_svg
 
 
@@ -107,13 +108,13 @@ def test_every_change_is_kept_and_a_download_round_trips():
 def test_restore_offer_only_for_a_record_worth_restoring():
     h = HealingWalker()
     h.kept.store.stored = treated().record.to_json()
-    assert h.kept.offer.layout.display == ""
+    assert is_shown(h.kept.offer)
     assert "A saved injury record was found" in h.kept.note.value
     h.kept.restore()
-    assert h.record.injuries[0].hr == 4 and h.kept.offer.layout.display == "none"
+    assert h.record.injuries[0].hr == 4 and not is_shown(h.kept.offer)
     g = HealingWalker()
     g.kept.store.stored = "{broken"
-    assert g.kept.offer.layout.display == "none"
+    assert not is_shown(g.kept.offer)
 
 
 def test_timeline_draws_one_line_per_injury():

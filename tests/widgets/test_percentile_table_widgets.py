@@ -4,6 +4,7 @@ import random
 
 from rulescore.systems import percentile as pc
 from rulescore.text import percent
+from widgets.lean import is_shown
 from widgets.percentile_table import MeleeExchange, TestRoller
 
 
@@ -153,10 +154,10 @@ def test_melee_declared_modifiers_reach_both_emls_and_the_odds():
 
 def test_melee_tactical_advantages_are_spent_or_refused():
     tool = MeleeExchange(60, "Ignore", 60)
-    assert tool.spend_box.layout.display == "none"
+    assert not is_shown(tool.spend_box)
     tool.entry.my_dice.value = "36"
     tool.entry.use_dice_button.click()
-    assert tool.spend_box.layout.display == ""
+    assert is_shown(tool.spend_box)
     tool.spend_text.value = "precision, impact"
     tool.spend_button.click()
     assert "1 × precision: one more Zone Die" in tool.spent.value

@@ -6,6 +6,7 @@ import pytest
 
 from rulescore.systems import range_bands as rb
 from rulescore.text import odds as odds_text
+from widgets.lean import is_shown
 from widgets.range_bands import (DashHelper, QuickLoadHelper, ShotBuilder, band_picture,
                                  dice_order_html, outcomes_html)
 
@@ -191,7 +192,7 @@ def test_dash_helper_impassable_terrain():
     h = DashHelper(kind="dash", terrain="hard")
     h.kind.value = "impassable"
     assert [v for _, v in h.terrain.options] == ["hard", "very_hard", "dramatic"]
-    assert h.covered.layout.display == "flex" and h.wounded.layout.display == "none"
+    assert is_shown(h.covered) and not is_shown(h.wounded)
     h.terrain.value = "dramatic"
     assert "No progress" in h.outcomes.value
     h.pool.value = "3"
@@ -262,7 +263,7 @@ def test_stealth_helper_odds_roll_and_streak():
     expected = rb.stealth_odds(2, 3, "light").outcomes["hidden"]
     assert f"Chance to stay hidden: {odds_text(expected)}" in h.outcomes.value
     assert "2 for Stealth, then 1 for cover, then 3 for Perception" in h.dice_order.value
-    assert h.nd_rule.layout.display == "none"
+    assert not is_shown(h.nd_rule)
     h.entry.my_dice.value = "4, 4, 2, 3, 3, 3"           # 10 against 9
     h.entry.use_dice()
     assert "Hidden (1 in a row)" in h.result.value and h.streak.value == "1"
@@ -340,4 +341,4 @@ def test_switchable_rulings_reach_the_engine():
 def test_stealth_helper_hides_the_nd_switches():
     from widgets.range_bands import StealthHelper
     h = StealthHelper()
-    assert h.critical.layout.display == "none" and h.nd_rule.layout.display == "none"
+    assert not is_shown(h.critical) and not is_shown(h.nd_rule)

@@ -5,6 +5,7 @@ from fractions import Fraction
 import pytest
 
 from rulescore.systems import tsl
+from widgets.lean import is_shown
 from widgets.tsl import AttackResolver, TurnBoard, WeaponBuilder
 
 
@@ -44,7 +45,7 @@ def test_resolver_seeded_roll_replays():
 
 def test_resolver_opposed_mar_and_ties():
     r = AttackResolver(kind="opposed", tier="Trained")
-    assert r.target.layout.display == "none" and r.defender_tier.layout.display == "flex"
+    assert not is_shown(r.target) and is_shown(r.defender_tier)
     assert "10 faces" in r.entry.my_dice.placeholder
     r.entry.my_dice.value = "4, 2, 6, 1, 3, 1, 5, 2, 3, 1"
     r.entry.use_dice()
@@ -88,7 +89,7 @@ def test_resolver_out_of_zone_and_improvised():
     r = AttackResolver(weapon_zone="Melee", distance="Far")
     assert "Effective Tier -1" in r.odds.value and "keeping 3 of 5d6" in r.odds.value
     r.improvised.value = True
-    assert r.tag1.layout.display == "none" and r.error.message == ""
+    assert not is_shown(r.tag1) and r.error.message == ""
     r.entry.my_dice.value = "2, 2, 1, 1, 1"
     r.entry.use_dice()
     assert "the weapon breaks" in r.result.value
@@ -270,15 +271,15 @@ def test_turn_board_autosaves_after_each_change_and_offers_to_restore(monkeypatc
     b.next_button.click()
     assert len(saved) == 2 and json.loads(saved[-1])["acting"] == "Mar"
     again = TurnBoard("Someone, Else")
-    assert again.kept.offer.layout.display == "none"
+    assert not is_shown(again.kept.offer)
     again.kept.store.stored = saved[-1]  # what the browser reports after a reload
-    assert again.kept.offer.layout.display == ""
+    assert is_shown(again.kept.offer)
     assert "round 1, Mar acting, 2 combatants" in again.kept.note.value
     again.kept.restore_button.click()
-    assert again.encounter == b.encounter and again.kept.offer.layout.display == "none"
+    assert again.encounter == b.encounter and not is_shown(again.kept.offer)
     other = TurnBoard("A")
     other.kept.store.stored = "{corrupt"
-    assert other.kept.offer.layout.display == "none"
+    assert not is_shown(other.kept.offer)
     other.kept.store.stored = saved[-1]
     cleared = []
     monkeypatch.setattr(other.kept.store, "clear", lambda: cleared.append(True))

@@ -3,6 +3,7 @@
 import json
 from datetime import datetime, timezone
 
+from widgets.lean import is_shown
 from widgets.veil_and_lead_count import CountTracker, cylinder_svg
 
 
@@ -126,7 +127,7 @@ def test_autosave_restore_download_upload(monkeypatch):
     assert len(saved) == 2 and json.loads(saved[-1])["format"] == "rulebook/vl-encounter"
     fresh = CountTracker()
     fresh.kept.store.stored = saved[-1]
-    assert fresh.kept.offer.layout.display == ""
+    assert is_shown(fresh.kept.offer)
     assert "2 fighters, the Hammer at Tick 3, 4 moves" in fresh.kept.note.value
     fresh.kept.restore_button.click()
     assert fresh.history == t.history
