@@ -248,9 +248,10 @@ def rulings(system: str) -> HTML:
     return HTML("".join(items) or "<p>No assumptions recorded.</p>")
 
 
-def explain(result: Resolution) -> HTML:
-    """A worked example's result for the book: its outcome, its value where that adds to the
-    outcome, and its numbered steps, each with the rule it applied."""
-    headline = (f"<p><b>{html.escape(str(result.outcome))}</b>"
+def explain(result: Resolution, outcome: str | None = None) -> HTML:
+    """A worked example's result for the book: its outcome (in the words *outcome* gives, if
+    any), its value where that adds to the outcome, and its numbered steps, each with the rule
+    it applied. Plain HTML, not a widget: the live book keeps it once for every reader."""
+    headline = (f"<p><b>{html.escape(str(result.outcome) if outcome is None else outcome)}</b>"
                 f"{html.escape(value_note(result))}</p>")
     return HTML(f"<div class='rulebook-worked'>{headline}{steps_html(result.trace)}</div>")

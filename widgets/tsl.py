@@ -11,13 +11,15 @@ from fractions import Fraction
 from typing import Any
 
 import ipywidgets as w
+from IPython.display import HTML
 
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import tsl
 from rulescore.text import odds, percent
 
+from .book import explain as book_explain
 from .common import (ERROR, LABEL_WIDTH, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool,
-                     button, fit_label, labelled_text, section, steps_html, value_note)
+                     button, fit_label, labelled_text, section)
 from .lean import set_shown, shared_layout
 from .storage import KeptState
 
@@ -460,8 +462,7 @@ class WeaponBuilder(Tool):
         self.explanation.show(p.trace)
 
 
-def explain(result: Any) -> w.HTML:
-    """A worked example's result for the book: its headline and its numbered steps."""
-    headline = (f"<p><b>Result: {html.escape(_band_label(str(result.outcome)))}</b>"
-                f"{html.escape(value_note(result))}</p>")
-    return w.HTML(f"<div class='rulebook-tsl-worked'>{headline}{steps_html(result.trace)}</div>")
+def explain(result: Any) -> HTML:
+    """A worked example's result for the book (see :func:`widgets.book.explain`), its outcome
+    named as the chapter names a band ("Success", not "success")."""
+    return book_explain(result, outcome=_band_label(str(result.outcome)))

@@ -316,6 +316,11 @@ def test_later_readers_see_what_the_first_reader_saw(chapter, executed):
             assert _normalised(a.outputs) == _normalised(b.outputs), \
                 f"{chapter}: cell {i} ({a.source.splitlines()[0]}) changed when kept cells were skipped"
     assert skipped or chapter == "index.ipynb"
+    # What the first reader was shown is kept for every cell but imports and tools: a worked
+    # example shown as a widget could not be kept and would run for every reader (10-20 ms each).
+    ran = [c for i, c in enumerate(later) if c.cell_type == "code" and i not in skipped]
+    assert [c.source for c in ran if not _imports_or_tool(c, later)] == [], \
+        f"{chapter}: every reader runs these cells (their output could not be kept)"
 
 
 # ------------------------------------------------------------------ warm-up at server start
@@ -372,16 +377,18 @@ def test_a_later_reader_runs_only_imports_and_tools(chapter):
     cells that build a tool (a widget class): a cell mixing imports with a printed table or the
     chapter links would run that display for every reader (the links cost ~15 ms a page)."""
     cells = live_cells(nbformat.read(BOOK / chapter, as_version=4).cells)
-    tools = {name for name in widget_names(cells) if name[:1].isupper()}
     for cell, how in zip(cells, reuse_plan(cells, lambda i: True)):
-        if cell.cell_type != "code" or how != RUN:
-            continue
-        body = ast.parse(cell.source).body
-        imports = all(isinstance(s, (ast.Import, ast.ImportFrom)) for s in body)
-        tool = (len(body) == 1 and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Call)
-                and getattr(body[0].value.func, "id", None) in tools)
-        assert imports or tool, f"{chapter}: every reader runs {cell.source!r}"
+        if cell.cell_type == "code" and how == RUN:
+            assert _imports_or_tool(cell, cells), f"{chapter}: every reader runs {cell.source!r}"
+
+
+def _imports_or_tool(cell, cells) -> bool:
+    """Whether *cell* only imports, or only builds one tool (a widget class of the chapter)."""
+    tools = {name for name in widget_names(cells) if name[:1].isupper()}
+    body = ast.parse(cell.source).body
+    return all(isinstance(s, (ast.Import, ast.ImportFrom)) for s in body) or (
+        len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Call)
+        and getattr(body[0].value.func, "id", None) in tools)
 
 
 def test_two_chapters_of_one_folder_keep_their_outputs_apart():

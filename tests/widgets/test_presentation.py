@@ -114,9 +114,15 @@ def test_explain_shows_the_value_only_when_the_outcome_does_not(value, outcome, 
 
 
 def test_tsl_explain_drops_a_value_the_outcome_already_shows():
-    assert "(value" not in tsl_explain(Resolution(16, "Proficient 16")).value
-    assert "Result: Double Movement</b> (value 2)" in tsl_explain(
-        Resolution(2, "Double Movement")).value
+    assert "(value" not in tsl_explain(Resolution(16, "Proficient 16")).data
+    assert "<b>Double Movement</b> (value 2)" in tsl_explain(
+        Resolution(2, "Double Movement")).data
+
+
+def test_tsl_explain_names_a_band_as_the_chapter_does_and_is_plain_html():
+    shown = tsl_explain(Resolution(2, "success"))
+    assert not isinstance(shown, w.Widget)        # plain output: the live book keeps it once
+    assert shown.data.startswith("<div class='rulebook-worked'><p><b>Success</b>")
 
 
 def test_a_long_label_and_placeholder_widen_the_field_not_cut_it():
