@@ -4,7 +4,9 @@ A probe names a tool (CSS class of the widget, first instance), the accessible l
 its text fields and two values. The benchmark types one value, fires the events a reader's
 typing fires (input, then Enter), and times until the tool's visible text changes. A probe with
 ``click`` names a button instead (a tool whose fields only feed a button, like the turn board):
-the benchmark presses it and times the same way. Chapters
+the benchmark presses it and times the same way. A probe's ``setup`` is done once before
+timing, as a reader would: each step types a value into a labelled field, or (value None)
+presses a labelled button; the Count tracker, say, needs fighters before its Hammer turns. Chapters
 without a probe here get a generic one: the first ``rulebook-*`` tool holding a text field whose
 value is a whole number, alternating that number and the next (see ``GENERIC`` in run_web.py).
 """
@@ -20,6 +22,7 @@ class Probe:
     label: str           # accessible label of the text field (exact)
     values: tuple[str, str] = ("", "")
     click: bool = False   # label names a button to press, not a field to type into
+    setup: tuple[tuple[str, str | None], ...] = ()   # (label, value) typed; (label, None) pressed
 
 
 ECHO = Probe(".bench-echo", "Echo input", ("2", "3"))
@@ -33,5 +36,9 @@ CHAPTERS: dict[str, Probe] = {
     "veil_and_lead/actions": Probe(".rulebook-vl-tempo", "Acting at tick", ("16", "17")),
     "percentile/healing": Probe(".rulebook-pc-healing", "Character", ("Bea", "Ana")),
     "tsl/combat": Probe(".rulebook-tsl-turns", "Next turn", click=True),
+    "veil_and_lead/count": Probe(
+        ".rulebook-vl-count", "Next turn (turn the Hammer)", click=True,
+        setup=(("Name", "Ada"), ("Add to the Count", None), ("Name", "Bea"),
+               ("Add to the Count", None))),
     "tsl/gear": Probe(".rulebook-tsl-weapon", "Name", ("Pike", "Boarding pike")),
 }

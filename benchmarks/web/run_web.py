@@ -332,12 +332,42 @@ def unload_shutdown_status(browser, server: Server) -> tuple[int, bool]:
     return status, pid not in server.kernels()
 
 
-def _probe_locator(page, probe: P.Probe):
-    """The field (or, for a click probe, the button) a probe changes, inside its tool."""
+def _probe_locator(page, probe: P.Probe, label: str | None = None, click: bool | None = None):
+    """The field (or, for a click probe, the button) a probe changes, inside its tool; or the
+    one a setup step names (*label*, *click*)."""
     tool = page.locator(probe.tool).first
-    if probe.click:
-        return tool.get_by_role("button", name=probe.label, exact=True)
-    return tool.get_by_label(probe.label, exact=True)
+    label = probe.label if label is None else label
+    if probe.click if click is None else click:
+        return tool.get_by_role("button", name=label, exact=True)
+    return tool.get_by_label(label, exact=True)
+
+
+def _setup_steps(page, probe: P.Probe):
+    """A probe's setup as (locator, value) steps: type *value* into it, or press it (None)."""
+    return [(_probe_locator(page, probe, label, click=value is None), value)
+            for label, value in probe.setup]
+
+
+def _set_up(page, probe: P.Probe) -> None:
+    """Do a probe's setup steps as a reader would: type into a field, or press a button."""
+    for target, value in _setup_steps(page, probe):
+        if value is None:
+            target.click(timeout=10_000)
+        else:
+            target.fill(value, timeout=10_000)
+            target.press("Enter")
+        page.wait_for_timeout(300)
+
+
+async def _set_up_async(page, probe: P.Probe) -> None:
+    """:func:`_set_up` for the load run's asynchronous pages."""
+    for target, value in _setup_steps(page, probe):
+        if value is None:
+            await target.click(timeout=TTI_TIMEOUT_S * 1000)
+        else:
+            await target.fill(value, timeout=TTI_TIMEOUT_S * 1000)
+            await target.press("Enter")
+        await page.wait_for_timeout(300)
 
 
 def _round_trips(page, probe: P.Probe | None, n: int, fig: PageFigures) -> None:
@@ -345,11 +375,14 @@ def _round_trips(page, probe: P.Probe | None, n: int, fig: PageFigures) -> None:
     if generic:
         found = page.evaluate(GENERIC_JS)
         if not found:
-            fig.rt_note = "no field with a whole number: not measured"
+            tools = page.locator('[class*="rulebook-"].widget-box').count()
+            fig.rt_note = ("no field with a whole number: not measured" if tools else
+                           "no tool on this page (prose and tables): nothing to measure")
             return
         css, label, value = found
         probe = P.Probe(css, label, (str(int(value) + 1), value))
         fig.rt_note = f"generic probe: {label!r} in {css}"
+    _set_up(page, probe)
     handle = _probe_locator(page, probe).element_handle(timeout=10_000)
     for i in range(n + 2):                             # the first two are warm-up
         dt = handle.evaluate(ROUND_TRIP_JS, [probe.values[i % 2], probe.tool, RT_TIMEOUT_MS, RT_SETTLE_MS])
@@ -463,6 +496,7 @@ async def _reader(browser, server: Server, r: Reader, delay: float, linger: floa
         r.tti_ms = await page.evaluate("window.__tti")
         probe = r.probe
         if probe:
+            await _set_up_async(page, probe)
             handle = await _probe_locator(page, probe).element_handle(
                 timeout=TTI_TIMEOUT_S * 1000)
             dt = await handle.evaluate(ROUND_TRIP_JS, [probe.values[0], probe.tool,
