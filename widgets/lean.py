@@ -15,8 +15,8 @@ hundreds of widgets, so the book shares one model per distinct set of properties
   model of its own for it (an AttackResolver held seven such layouts); :func:`own_layout` gives
   a widget a layout of its own, for the rare change that is not worth a shared model.
 
-Shared models are sealed: changing one raises ``AttributeError`` naming :func:`own_layout`,
-because the change would reach every widget that shares it.
+Shared models are sealed: changing one raises ``AttributeError`` naming :func:`set_layout`
+and :func:`own_layout`, because the change would reach every widget that shares it.
 
 A tool also sets many properties after creating its widgets (labels fitted to their text, rows
 set to wrap, its first odds and result computed): each change of an opened widget is one more
