@@ -25,9 +25,9 @@ def test_fewer_bare_opens_than_the_window_use_them_all():
     assert R.nearby_medians([5.0, 1.0, 3.0], [0, 2], 5) == [3.0, 3.0]
 
 
-def test_the_opens_are_matched_to_their_baselines_in_open_order():
-    """sequential() gives each chapter open, in the order of the opens, the baseline computed
-    for its paired bare open: the order of _round_order, which alternates bare and chapter."""
+def test_every_chapter_open_comes_right_after_a_bare_open():
+    """A round alternates bare and chapter opens (so every chapter open has bare opens around
+    it), in the book's order, reversed every other round."""
     names = [R.BARE, R.ECHO, "a/one", "b/two"]
     order = R._round_order(names, 0) + R._round_order(names, 1)
     assert order[::2] == [R.BARE] * (len(order) // 2)

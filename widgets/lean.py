@@ -12,11 +12,10 @@ hundreds of widgets, so the book shares one model per distinct set of properties
 - :func:`shared_layout` and :func:`shared_style` give the shared model for given properties;
 - :func:`set_layout` and :func:`set_shown` change one widget's layout (resize, show, hide) by
   moving it to the shared model with the new properties, so a tool that hides a field makes no
-  model of its own for it (an AttackResolver held seven such layouts); :func:`own_layout` gives
-  a widget a layout of its own, for the rare change that is not worth a shared model.
+  model of its own for it (an AttackResolver held seven such layouts).
 
-Shared models are sealed: changing one raises ``AttributeError`` naming :func:`set_layout`
-and :func:`own_layout`, because the change would reach every widget that shares it.
+Shared models are sealed: changing one raises ``AttributeError`` naming :func:`set_layout`,
+because the change would reach every widget that shares it.
 
 A tool also sets many properties after creating its widgets (labels fitted to their text, rows
 set to wrap, its first odds and result computed): each change of an opened widget is one more
@@ -47,7 +46,7 @@ class _Sealed:
                 and name in getattr(self, "keys", ()):
             raise AttributeError(
                 f"{type(self).__name__}.{name}: this model is shared by many widgets; "
-                "use set_layout(widget, ...) or own_layout(widget) to change one widget's layout")
+                "use set_layout(widget, ...) to change one widget's layout")
         super().__setattr__(name, value)
 
 
@@ -109,13 +108,6 @@ def set_shown(widget: w.DOMWidget, shown: bool) -> None:
 def is_shown(widget: w.DOMWidget) -> bool:
     """Whether *widget* shows (its layout does not hide it)."""
     return widget.layout.display != "none"
-
-
-def own_layout(widget: w.DOMWidget) -> w.Layout:
-    """*widget*'s own Layout, safe to change: a copy of its shared one the first time."""
-    if is_shared(widget.layout):
-        widget.layout = w.Layout(**props_of(widget.layout))
-    return widget.layout
 
 
 def _widget_classes(base: type = w.DOMWidget):

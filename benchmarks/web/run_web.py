@@ -420,7 +420,7 @@ def sequential(server: Server, chapters: list[str], reps: int, n_rt: int):
         print(f"  Voilà's shutdown-on-unload request (as its page sends it) answered HTTP {status}; "
               + ("the kernel stopped." if gone else "the kernel kept running: a closed page's "
                  "kernel lives until the culler stops it."), flush=True)
-        bare_at: list[int] = []                        # each chapter open's paired bare open
+        opens: list[tuple[str, int]] = []              # each chapter open, its paired bare open
         for rep in range(reps):
             for name in _round_order(list(figs), rep):
                 t0 = time.perf_counter()
@@ -430,7 +430,7 @@ def sequential(server: Server, chapters: list[str], reps: int, n_rt: int):
                     bare_tti = figs[BARE].tti_ms[-1]
                 else:
                     figs[name].paired_bare_ms.append(bare_tti)
-                    bare_at.append(len(figs[BARE].tti_ms) - 1)
+                    opens.append((name, len(figs[BARE].tti_ms) - 1))
                 if rep == 0 and name != BARE:
                     probe = P.ECHO if name == ECHO else P.CHAPTERS.get(name)
                     _round_trips(page, probe, n_rt, figs[name])
@@ -440,11 +440,9 @@ def sequential(server: Server, chapters: list[str], reps: int, n_rt: int):
                       f" (open {t1 - t0:.1f} s, round trips {t2 - t1:.1f} s, "
                       f"close {time.perf_counter() - t2:.1f} s)", flush=True)
         browser.close()
-    nearby = iter(nearby_medians(figs[BARE].tti_ms, bare_at, NEARBY_BARE))
-    for rep in range(reps):                            # the same order as the opens above
-        for name in _round_order(list(figs), rep):
-            if name != BARE:
-                figs[name].nearby_bare_ms.append(next(nearby))
+    nearby = nearby_medians(figs[BARE].tti_ms, [at for _, at in opens], NEARBY_BARE)
+    for (name, _), baseline in zip(opens, nearby):
+        figs[name].nearby_bare_ms.append(baseline)
     return figs
 
 

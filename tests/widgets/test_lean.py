@@ -11,7 +11,7 @@ from rulescore import RulesError
 from widgets import lean
 from widgets.common import Tool, labelled_text, section
 from widgets.dice import DiceRoller
-from widgets.lean import is_shown, own_layout, set_layout, set_shown, shared_layout, shared_style
+from widgets.lean import is_shown, set_layout, set_shown, shared_layout, shared_style
 from widgets.tsl import AttackResolver
 
 
@@ -34,20 +34,11 @@ def test_dict_styles_and_shared_layouts_are_one_model_per_value():
 
 def test_shared_models_are_sealed():
     field = labelled_text("Sealed", width="20em")
-    with pytest.raises(AttributeError, match="own_layout"):
+    with pytest.raises(AttributeError, match="set_layout"):
         field.layout.display = "none"
     with pytest.raises(AttributeError, match="shared by many widgets"):
         field.style.description_width = "3em"
     assert field.layout.display is None                  # nothing leaked to the others
-
-
-def test_own_layout_copies_the_shared_one_and_can_change():
-    field, other = labelled_text("Mine", width="20em"), labelled_text("Other", width="20em")
-    own_layout(field).display = "none"
-    assert field.layout.width == "20em" and field.layout.display == "none"
-    assert other.layout.display is None
-    mine = field.layout
-    assert own_layout(field) is mine                      # the second call keeps it
 
 
 def test_hiding_a_field_moves_it_to_a_shared_model_and_showing_moves_it_back():
@@ -67,7 +58,8 @@ def test_set_layout_keeps_the_other_properties_and_changes_an_own_layout_in_plac
     assert field.layout is shared_layout(width="30em", min_width="10em")
     set_layout(field, min_width=None)
     assert field.layout is shared_layout(width="30em")
-    mine = own_layout(field)
+    mine = w.Layout(width="30em")                         # a layout given as a model, not shared
+    field.layout = mine
     set_layout(field, display="none")
     assert field.layout is mine and mine.display == "none" and mine.width == "30em"
 
