@@ -64,7 +64,8 @@ def voila_env(project_dir: Path, warm_up: bool = True) -> dict[str, str]:
     Python may write bytecode even where the caller's environment says not to: otherwise every
     chapter's kernel compiles the rules engine from source again (about 60 ms of each open).
     With *warm_up* the server opens every page once as it starts, so that no reader is a
-    chapter's first (rulescore.serving.warm_up).
+    chapter's first (rulescore.serving.warm_up). ``RULEBOOK_TARGET=live`` tells the chapters'
+    kernels that a browser loads their widgets only once the page is rendered (widgets.lean).
     """
     data = project_dir / "share" / "jupyter"
 
@@ -74,6 +75,7 @@ def voila_env(project_dir: Path, warm_up: bool = True) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return dict(env, RULEBOOK_HOME=str(project_dir), JUPYTER_PATH=first(data, "JUPYTER_PATH"),
                 JUPYTER_CONFIG_PATH=first(data / "config", "JUPYTER_CONFIG_PATH"),
+                RULEBOOK_TARGET="live",
                 **{WARM_UP_VAR: "1" if warm_up else "0"})
 
 
