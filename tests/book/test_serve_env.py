@@ -14,6 +14,7 @@ def test_voila_env_finds_the_template_and_lets_kernels_cache_bytecode(monkeypatc
     assert env["JUPYTER_PATH"].split(":") == ["/project/share/jupyter", "/elsewhere"]
     assert env["JUPYTER_CONFIG_PATH"].split(":")[0] == "/project/share/jupyter/config"
     assert env["RULEBOOK_WARM_UP"] == "1"                 # pages warmed up at start
+    assert env["RULEBOOK_TARGET"] == "live"               # widgets opened quietly (widgets.lean)
     assert voila_env(Path("/project"), warm_up=False)["RULEBOOK_WARM_UP"] == "0"
 
 
