@@ -148,11 +148,10 @@ def install() -> None:
                 _share(trait)
 
 
-# ---------------------------------------------------------------- opened once built
+# ---------------------------------------------------------------- opened quietly in the live book
 
 TARGET_VAR = "RULEBOOK_TARGET"   # "live" in the served book, "static" in the static build
-_PENDING: list[w.Widget] | None = None     # widgets created inside opened_when_built, in order
-_open = w.Widget.open
+_open = w.Widget.open            # ipywidgets' own: opens the comm and announces the widget
 
 
 def _rendering_kernel() -> Any:
@@ -188,6 +187,11 @@ def _open_now(widget: w.Widget) -> None:
         _open_quietly(widget, kernel)
     else:
         _open(widget)
+
+
+# ---------------------------------------------------------------- opened once built
+
+_PENDING: list[w.Widget] | None = None     # widgets created inside opened_when_built, in order
 
 
 def _open_or_hold(self: w.Widget) -> None:
