@@ -132,11 +132,11 @@ class MeleeExchange(Tool):
         self.aim = tick("Attacker aims at a non-default zone")
         self.outnumbered = num("Foes on the defender", 1, 1, 10)
         self.a_prone, self.d_prone = tick("Attacker prone"), tick("Defender prone")
-        self.close = tick("In Close")
+        self.in_close = tick("In Close")
         self.modifiers = [self.a_reach, self.a_heft, self.a_str, self.a_trauma, self.a_thrust,
                           self.aim, self.a_prone, self.d_reach, self.d_heft, self.d_str,
                           self.d_trauma, self.outnumbered, self.d_thrust, self.d_prone,
-                          self.close]
+                          self.in_close]
         self.emls = w.HTML()
         self.error = ErrorLine()
         self.odds = w.HTML()
@@ -179,7 +179,7 @@ class MeleeExchange(Tool):
             self.attack_eml.value, attacker, self.defence.value,
             defender_ml=self.defence_eml.value, defender_weapon=defender,
             aim_zone=2 if self.aim.value else 1, outnumbered=self.outnumbered.value,
-            close=self.close.value, attacker_prone=self.a_prone.value,
+            close=self.in_close.value, attacker_prone=self.a_prone.value,
             defender_prone=self.d_prone.value, strength=self.a_str.value,
             defender_strength=self.d_str.value, attacker_trauma=self.a_trauma.value,
             defender_trauma=self.d_trauma.value)

@@ -143,7 +143,7 @@ def test_melee_declared_modifiers_reach_both_emls_and_the_odds():
     assert f"<td>{percent(p)}</td><td>{p}</td>" in tool.odds.value
     tool.defence.value = "Ignore"
     assert tool.d_prone.disabled and "(unopposed)" in tool.emls.value
-    tool.close.value = True
+    tool.in_close.value = True
     tool.a_thrust.value = True
     tool.d_thrust.value = True
     tool.defence.value = "Counterstrike"

@@ -1,9 +1,11 @@
 """Our widget classes keep ipywidgets' own protocol working: a page that reconnects (or whose
 quick state request timed out under load) asks each widget for its state, one by one."""
 
+import ast
 import importlib
 import inspect
 import pkgutil
+import textwrap
 
 import ipywidgets as w
 import pytest
@@ -32,6 +34,23 @@ def test_no_widget_class_shadows_an_ipywidgets_name(cls):
     the page never drew its tools."""
     own = {n for n in vars(cls) if not n.startswith("__")} - _BOOKKEEPING
     assert not own & _IPYWIDGETS_NAMES, sorted(own & _IPYWIDGETS_NAMES)
+
+
+def _attributes_set_on_self(cls) -> set[str]:
+    """The names a class's own methods assign as ``self.<name> = ...``."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+    return {node.attr for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name) and node.value.id == "self"}
+
+
+@pytest.mark.parametrize("cls", list(_our_widget_classes()), ids=lambda c: c.__qualname__)
+def test_no_widget_sets_an_attribute_that_shadows_an_ipywidgets_name(cls):
+    """The percentile melee exchange once kept its "In Close" checkbox as ``self.close``, which
+    hid ipywidgets' ``close()``: the tool could not be closed, and every one that Python
+    collected printed "'Checkbox' object is not callable"."""
+    mine = _attributes_set_on_self(cls) - set(cls.class_traits())   # traits are meant to be set
+    assert not mine & _IPYWIDGETS_NAMES, sorted(mine & _IPYWIDGETS_NAMES)
 
 
 def test_a_dice_entry_answers_a_state_request():
