@@ -11,7 +11,6 @@ at the ``.html`` pages, and each widget's chapter gets a note linking to the liv
 from __future__ import annotations
 
 import html
-import os
 import posixpath
 import re
 from collections.abc import Callable, Mapping
@@ -26,6 +25,7 @@ from rulescore.text import odds, yes_no
 from rulescore.trace import Resolution
 
 from .common import LINK, dice_faces_html, odds_html, steps_html, value_note
+from .lean import book_target
 
 
 _STYLE = (f"<style>.rulebook-contents a,.rulebook-nav a,.rulebook-live-note a{{color:{LINK};"
@@ -34,7 +34,7 @@ _STYLE = (f"<style>.rulebook-contents a,.rulebook-nav a,.rulebook-live-note a{{c
 
 
 def _static() -> bool:
-    return os.environ.get("RULEBOOK_TARGET") == "static"
+    return book_target() == "static"
 
 
 def _href(from_file: str, to_file: str) -> str:

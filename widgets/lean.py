@@ -150,15 +150,21 @@ def install() -> None:
 
 # ---------------------------------------------------------------- opened quietly in the live book
 
-TARGET_VAR = "RULEBOOK_TARGET"   # "live" in the served book, "static" in the static build
+TARGET_VAR = "RULEBOOK_TARGET"
 _open = w.Widget.open            # ipywidgets' own: opens the comm and announces the widget
+
+
+def book_target() -> str:
+    """Where the chapters run: "live" (``rulebook serve``), "static" (the static book's build)
+    or "" (Jupyter, nbval, tests)."""
+    return os.environ.get(TARGET_VAR, "")
 
 
 def _rendering_kernel() -> Any:
     """The kernel, if a cell of a live-book page runs in it now, so that no browser listens yet:
     the live book's kernel runs an execute request (a reader's click arrives as a comm message
     instead). None otherwise."""
-    if os.environ.get(TARGET_VAR) != "live":
+    if book_target() != "live":
         return None
     from ipykernel.kernelbase import Kernel
     if not Kernel.initialized():
@@ -181,9 +187,8 @@ def _open_quietly(widget: w.Widget, kernel: Any) -> None:
 
 def _open_now(widget: w.Widget) -> None:
     """Open *widget*: quietly while a live-book page is rendered, otherwise as ipywidgets does."""
-    kernel = _rendering_kernel() if widget.comm is None and not isinstance(widget, w.Output) \
-        else None
-    if kernel is not None:
+    kernel = None if isinstance(widget, w.Output) else _rendering_kernel()
+    if kernel is not None and widget.comm is None:
         _open_quietly(widget, kernel)
     else:
         _open(widget)

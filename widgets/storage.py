@@ -20,7 +20,6 @@ CDN).
 from __future__ import annotations
 
 import html
-import os
 from typing import Callable
 from urllib.parse import quote
 
@@ -30,7 +29,7 @@ import traitlets as t
 from rulescore.errors import RulesError
 
 from .common import LINK, ErrorLine
-from .lean import set_shown, shared_layout
+from .lean import book_target, set_shown, shared_layout
 
 MAX_UPLOAD_BYTES = 1_000_000
 """Largest file the upload accepts; a saved encounter or record is a few kilobytes."""
@@ -133,7 +132,7 @@ def BrowserStore(key: str) -> w.DOMWidget:  # noqa: N802 - used like a class
     global _LIVE
     if not key:
         raise RulesError("a browser store needs a non-empty key")
-    if os.environ.get("RULEBOOK_TARGET") == "static":
+    if book_target() == "static":
         return StaticBrowserStore(key=key)
     if _LIVE is None:
         _LIVE = _live_store_class()

@@ -576,7 +576,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=6,
                     help="opens of each page: a chapter's first, then the median of the rest "
-                         "(default 6: single opens swing by about 0.3x, so five later opens "
+                         "(default 6: single opens swing by about 0.2x each way, so five later opens "
                          "make a steadier verdict than three)")
     ap.add_argument("--round-trips", type=int, default=30, help="round trips per page (default 30)")
     ap.add_argument("--readers", type=int, default=20, help="readers in the load run (default 20)")

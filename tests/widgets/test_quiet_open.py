@@ -16,7 +16,6 @@ from widgets.tsl import AttackResolver
 tool = AttackResolver()
 zone = next(c for c in tool.children if getattr(c, "description", "") == "Weapon zone")
 distance = next(c for c in tool.children if getattr(c, "description", "") == "Distance to target")
-print(zone.model_id, zone.options.index("Ranged"))
 """
 
 
@@ -51,15 +50,15 @@ def kernel(request):
     env = dict(os.environ, RULEBOOK_TARGET=request.param,
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     km, kc = start_new_kernel(kernel_name="python3", env=env, cwd=str(ROOT))
-    yield request.param, kc
+    built = _run(kc, BUILD)                          # the tool every test below uses
+    yield request.param, kc, built
     kc.stop_channels()
     km.shutdown_kernel(now=True)
 
 
 def test_a_cell_of_a_live_page_opens_its_widgets_without_a_message(kernel):
-    target, kc = kernel
-    msgs = _run(kc, BUILD)
-    opens = [m for m in msgs if m["msg_type"] == "comm_open"]
+    target, kc, built = kernel
+    opens = [m for m in built if m["msg_type"] == "comm_open"]
     if target == "live":
         assert opens == []
         assert _printed(_run(kc, "import comm\nprint(tool.comm.kernel is not None, "
@@ -71,7 +70,7 @@ def test_a_cell_of_a_live_page_opens_its_widgets_without_a_message(kernel):
 def test_the_browser_gets_every_state_in_one_answer(kernel):
     """The widget manager's request for all states (what the browser sends on connecting)
     names every widget of the tool, with its state."""
-    _, kc = kernel
+    _, kc, _ = kernel
     control = "rulebook-test-control"
     kc.shell_channel.send(kc.session.msg("comm_open", {
         "comm_id": control, "target_name": "jupyter.widget.control", "data": {}},
@@ -87,7 +86,7 @@ def test_the_browser_gets_every_state_in_one_answer(kernel):
 def test_a_readers_change_is_answered_and_new_models_are_announced(kernel):
     """Picking a ranged weapon shows the distance field: the kernel echoes the change, moves
     the field to a shown layout and sends the new odds, all as messages the page receives."""
-    _, kc = kernel
+    _, kc, _ = kernel
     zone_id, ranged = _printed(_run(kc, "print(zone.model_id, zone.options.index('Ranged'))")
                                ).split()
     answer = _comm_msg(kc, zone_id, {"method": "update", "state": {"index": int(ranged)},
