@@ -110,10 +110,10 @@ def test_json_round_trip_and_refusals():
         InjuryRecord.from_json(json.dumps({"format": "rulebook/pc-injury-record", "version": 2}))
     data = json.loads(rec.to_json())
     data["record"]["injuries"][0]["location"] = "Tail"
-    with pytest.raises(RulesError, match="damaged"):
+    with pytest.raises(RulesError, match=r"injuries\[1\]\.location must be one of 'Skull'"):
         InjuryRecord.from_json(json.dumps(data))
     data["record"] = "nothing"
-    with pytest.raises(RulesError, match="damaged"):
+    with pytest.raises(RulesError, match="record must be an object, got 'nothing'"):
         InjuryRecord.from_json(json.dumps(data))
 
 

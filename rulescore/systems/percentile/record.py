@@ -10,21 +10,23 @@ name and version, and a foreign or corrupt file is refused with the reason.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from fractions import Fraction
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 
+from ... import saved
 from ...errors import RulesError, require_int
 from ...trace import Resolution, Step, step
-from ._data import ref
+from ._data import ref, table
 from .healing import (TREATMENT_ASPECTS, TreatmentResolution, blood_regeneration,
                       current_impairment, healing_roll, infection_course,
                       infection_healing_rate, infection_weakness,
                       permanent_impairment)
 from .checks import effective_eml, success_level_probabilities
-from .injury import location_row
+from .injury import location_names, location_row
 
 FORMAT = "rulebook/pc-injury-record"
 VERSION = 1
@@ -33,7 +35,17 @@ ASPECT_LETTER = {"Blunt": "B", "Edge": "E", "Point": "P", "Projectile": "P", "Fi
                  "Frost": "F"}
 HEALING_EVERY = 5
 REGENERATION_EVERY = 10
-MAX_DAYS = 400
+MAX_DAYS = 400          # the most days one recovery run rolls through
+MAX_DAY = 1000          # the last day a record reaches: close to three years of healing
+MAX_INJURIES = 30       # far past any survivable count; bounds the file and the walker's work
+MAX_BLOOD_LOSS = 20     # the walker's Blood loss field; four BP already kill (Healing 4)
+MAX_HEALING_BASE = 30
+EML_LIMIT = 999         # an Endurance EML beyond this is a typing slip
+MAX_LOG = 500           # the record keeps its latest log lines
+MAX_LINE = 1000
+MAX_HR = 6
+MAX_INFECTION_HR = 5    # an Infection HR of 6 defeats it, 0 kills (Healing 7)
+TREATMENT_LEVELS = ("CF", "F", "S", "CS")
 
 
 @dataclass(frozen=True)
@@ -103,9 +115,10 @@ class InjuryRecord:
     log: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        require_int("healing_base", self.healing_base, minimum=0)
-        require_int("endurance_eml", self.endurance_eml)
-        require_int("blood_loss", self.blood_loss, minimum=0)
+        require_int("healing_base", self.healing_base, minimum=0, maximum=MAX_HEALING_BASE)
+        require_int("endurance_eml", self.endurance_eml, minimum=-EML_LIMIT,
+                    maximum=EML_LIMIT)
+        require_int("blood_loss", self.blood_loss, minimum=0, maximum=MAX_BLOOD_LOSS)
 
     @property
     def active(self) -> tuple[int, ...]:
@@ -128,6 +141,9 @@ class InjuryRecord:
             raise RulesError(f"aspect must be one of {', '.join(TREATMENT_ASPECTS)}, "
                              f"got {aspect!r}")
         require_int("level", level, minimum=1, maximum=5)
+        if len(self.injuries) >= MAX_INJURIES:
+            raise RulesError(f"the record holds {MAX_INJURIES} injuries, the most it keeps: "
+                             "remove a healed one first")
         new = RecordedInjury(where, aspect, level, self.day, bleeder=bleeder)
         return self._with(injuries=self.injuries + (new,),
                           text=f"Day {self.day}: {new.code} to the {where.lower()}")
@@ -167,11 +183,14 @@ class InjuryRecord:
         """The same record for a renamed character or new Healing Base / Endurance."""
         if not isinstance(name, str) or not name.strip():
             raise RulesError(f"name must be a non-empty text, got {name!r}")
+        if len(name.strip()) > saved.NAME_LENGTH:
+            raise RulesError(f"name must be at most {saved.NAME_LENGTH} characters long, "
+                             f"got {len(name.strip())}")
         return replace(self, name=name.strip(), healing_base=healing_base,
                        endurance_eml=endurance_eml)
 
     def with_blood_loss(self, bp: int) -> InjuryRecord:
-        require_int("blood_loss", bp, minimum=0)
+        require_int("blood_loss", bp, minimum=0, maximum=MAX_BLOOD_LOSS)
         regen = self.next_regeneration if self.blood_loss else self.day + REGENERATION_EVERY
         return self._with(blood_loss=bp, next_regeneration=regen,
                           text=f"Day {self.day}: blood loss set to {bp} BP")
@@ -184,46 +203,85 @@ class InjuryRecord:
 
     def _with(self, text: str | None = None, **changes: object) -> InjuryRecord:
         new = replace(self, **changes)
-        log = new.log + ((text,) if text else ())
+        log = (new.log + ((text[:MAX_LINE],) if text else ()))[-MAX_LOG:]
         return replace(new, log=log, timeline=_stamp(new.timeline, new.snapshot()))
 
     # --- files ---------------------------------------------------------------------------
     def to_json(self) -> str:
-        body = asdict(self)
-        return json.dumps({"format": FORMAT, "version": VERSION, "record": body}, indent=1)
+        # Compact: a long recovery's timeline runs to a thousand snapshots.
+        return json.dumps({"format": FORMAT, "version": VERSION, "record": asdict(self)},
+                          separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> InjuryRecord:
-        """Read a record file; anything foreign or corrupt raises RulesError with the reason."""
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise RulesError(f"the file is not JSON ({exc})") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise RulesError(f"the file is not an injury record (format must be {FORMAT!r})")
-        if data.get("version") != VERSION:
-            raise RulesError(f"the injury record is version {data.get('version')!r}; this "
-                             f"book reads version {VERSION}")
-        body = data.get("record")
-        try:
-            injuries = tuple(RecordedInjury(**i) for i in body.pop("injuries"))
-            timeline = tuple(Snapshot(s["day"], tuple(s["levels"]), s["blood_loss"],
-                                      s["infected"]) for s in body.pop("timeline"))
-            infection = body.pop("infection")
-            body["healing_done"] = tuple(body.get("healing_done", ()))
-            record = cls(injuries=injuries, timeline=timeline,
-                         infection=tuple(infection) if infection else None,
-                         log=tuple(body.pop("log")), **body)
-            for inj in record.injuries:
-                location_row(inj.location)
-                if inj.aspect not in TREATMENT_ASPECTS or inj.level not in range(6):
-                    raise RulesError(f"injury {inj!r} is not valid")
-        except RulesError as exc:
-            raise RulesError(f"the injury record is damaged: {exc}") from None
-        except (AttributeError, KeyError, TypeError, ValueError) as exc:
-            raise RulesError(f"the injury record is damaged ({type(exc).__name__}: {exc})"
-                             ) from None
-        return record
+        """Read a record file; anything foreign or corrupt raises RulesError naming the field
+        (see :func:`record_format`)."""
+        fmt = record_format()
+        body = saved.read(fmt, text)
+        count = len(body.get("injuries", ()))
+        timeline = body.get("timeline", ())
+        infection = body.get("infection")
+        if infection is not None and infection[0] >= count:
+            raise RulesError(f"{fmt.noun}: infection[1] must be the number of an injury on "
+                             f"the record (0 to {count - 1}), got {infection[0]}")
+        if any(i >= count for i in body.get("healing_done", ())):
+            raise RulesError(f"{fmt.noun}: healing_done must hold only numbers of injuries "
+                             f"on the record (0 to {count - 1})")
+        days = [snap["day"] for snap in timeline]
+        if days != sorted(days) or any(d > body.get("day", 0) for d in days):
+            raise RulesError(f"{fmt.noun}: timeline must run day by day up to the record's "
+                             "day")
+        if any(len(snap["levels"]) > count for snap in timeline):
+            raise RulesError(f"{fmt.noun}: timeline levels must hold at most one level for "
+                             "each injury")
+        return cls(**{
+            **body,
+            "injuries": tuple(RecordedInjury(**i) for i in body["injuries"]),
+            "timeline": tuple(Snapshot(snap["day"], tuple(snap["levels"]), snap["blood_loss"],
+                                       snap["infected"]) for snap in timeline),
+            "infection": tuple(body["infection"]) if body.get("infection") else None,
+            "healing_done": tuple(body.get("healing_done", ())),
+            "log": tuple(body.get("log", ())),
+        })
+
+
+@functools.cache
+def record_format() -> saved.SavedFormat:
+    """The injury record file, field by field: every bound here is one the walker keeps."""
+    day = saved.Int(0, MAX_DAY)
+    places = location_names() + tuple(r["feature"] for r in table("injury.toml",
+                                                                  "face_features"))
+    injury = saved.Record({
+        "location": saved.Text(40, places), "aspect": saved.Text(20, TREATMENT_ASPECTS),
+        "level": saved.Int(0, 5), "day": day,
+        "treatment": saved.Maybe(saved.Text(2, TREATMENT_LEVELS)),
+        "hr": saved.Maybe(saved.Int(1, MAX_HR)), "infection_chance": saved.Flag(),
+        "impairment_chance": saved.Flag(), "bleeder": saved.Flag(),
+        "minor_day": saved.Maybe(day), "healed_day": saved.Maybe(day),
+    }, optional=frozenset({"day", "treatment", "hr", "infection_chance", "impairment_chance",
+                           "bleeder", "minor_day", "healed_day"}))
+    snapshot = saved.Record({"day": day, "levels": saved.ListOf(saved.Int(0, 5), MAX_INJURIES),
+                             "blood_loss": saved.Int(0, MAX_BLOOD_LOSS),
+                             "infected": saved.Flag()})
+    index = saved.Int(0, MAX_INJURIES - 1)
+    return saved.SavedFormat("injury record", FORMAT, VERSION, envelope="record",
+                             body=saved.Record({
+        "name": saved.Text(saved.NAME_LENGTH, blank=False),
+        "healing_base": saved.Int(0, MAX_HEALING_BASE),
+        "endurance_eml": saved.Int(-EML_LIMIT, EML_LIMIT),
+        "injuries": saved.ListOf(injury, MAX_INJURIES),
+        "blood_loss": saved.Int(0, MAX_BLOOD_LOSS), "day": day,
+        "next_healing": saved.Int(0, MAX_DAY + HEALING_EVERY),
+        "next_regeneration": saved.Int(0, MAX_DAY + REGENERATION_EVERY),
+        "skip_regeneration": saved.Flag(),
+        "infection": saved.Maybe(saved.Pair(index, saved.Int(1, MAX_INFECTION_HR),
+                                            ("injury number", "Infection HR"))),
+        "healing_done": saved.ListOf(index, MAX_INJURIES), "dead": saved.Flag(),
+        "timeline": saved.ListOf(snapshot, MAX_DAY + 1),
+        "log": saved.ListOf(saved.Text(MAX_LINE), MAX_LOG),
+    }, optional=frozenset({"next_healing", "next_regeneration", "skip_regeneration",
+                           "infection", "healing_done", "dead", "timeline", "log", "day",
+                           "blood_loss", "injuries"})))
 
 
 def _put(items: tuple, index: int, item: object) -> tuple:
@@ -301,7 +359,7 @@ def recover(record: InjuryRecord, *, dice: Sequence[int] = (), rng: random.Rando
         raise RulesError(f"dice must be a list of d100 rolls, got {dice!r}")
     typed = list(dice)
     if until_day is not None:
-        require_int("until_day", until_day, minimum=record.day)
+        require_int("until_day", until_day, minimum=record.day, maximum=MAX_DAY)
     trace: list[Step] = []
     rolled: list[tuple[str, int]] = []
     waiting = [i for i in record.active if record.injuries[i].hr is None]
@@ -310,11 +368,18 @@ def recover(record: InjuryRecord, *, dice: Sequence[int] = (), rng: random.Rando
                           "heal as a CF treatment (apply it first)",
                           ref("Healing 5 Untreated Injury")))
     needs = None
+    start = record.day
     while True:
+        # Every roll moves a due day on (a healing day by 5, an infection by 1, blood loss by
+        # 10), so these bounds end the loop after at most MAX_DAYS days of rolls.
         due = next_roll(record)
         if due is None or (until_day is not None and due[0] > until_day):
             break
-        if due[0] - record.day > MAX_DAYS:
+        if due[0] > MAX_DAY:
+            trace.append(step(f"Day {MAX_DAY} is the last day an injury record keeps",
+                              ref("Healing 6 Healing")))
+            break
+        if due[0] - start > MAX_DAYS:
             break
         if typed:
             roll = require_int(f"roll {len(rolled) + 1} (d100)", typed.pop(0), minimum=1,
