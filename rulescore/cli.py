@@ -18,6 +18,9 @@ from .errors import DiceError, RulesError, parse_int_list
 from .serving import WARM_UP_VAR
 from .text import percent
 
+MAX_KERNELS_VAR = "RULEBOOK_MAX_KERNELS"   # the most live kernels (open pages) a server holds
+DEFAULT_MAX_KERNELS = 20
+
 
 def cmd_roll(args: argparse.Namespace) -> int:
     from .dice import parse
@@ -57,14 +60,17 @@ def _book_dir() -> Path:
     return find_project_dir() / "book"
 
 
-def voila_env(project_dir: Path, warm_up: bool = True) -> dict[str, str]:
+def voila_env(project_dir: Path, warm_up: bool = True,
+              max_kernels: int | None = None) -> dict[str, str]:
     """Environment of the live book's Voilà: finds jupyter_book.yml, our page template and our
     Voilà configuration (share/jupyter/config/voila.py: chapters served without their checks).
 
     Python may write bytecode even where the caller's environment says not to: otherwise every
     chapter's kernel compiles the rules engine from source again (about 60 ms of each open).
     With *warm_up* the server opens every page once as it starts, so that no reader is a
-    chapter's first (rulescore.serving.warm_up). ``RULEBOOK_TARGET=live`` tells the chapters'
+    chapter's first (rulescore.serving.warm_up). *max_kernels*, when given, is the most pages
+    the server keeps open at once (``RULEBOOK_MAX_KERNELS``: rulebook.admission); else the
+    caller's environment or the default says. ``RULEBOOK_TARGET=live`` tells the chapters'
     kernels that a browser loads their widgets only once the page is rendered (widgets.lean).
     """
     data = project_dir / "share" / "jupyter"
@@ -73,6 +79,8 @@ def voila_env(project_dir: Path, warm_up: bool = True) -> dict[str, str]:
         return os.pathsep.join(p for p in (str(path), os.environ.get(var, "")) if p)
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if max_kernels is not None:
+        env[MAX_KERNELS_VAR] = str(max_kernels)
     return dict(env, RULEBOOK_HOME=str(project_dir), JUPYTER_PATH=first(data, "JUPYTER_PATH"),
                 JUPYTER_CONFIG_PATH=first(data / "config", "JUPYTER_CONFIG_PATH"),
                 RULEBOOK_TARGET="live",
@@ -94,7 +102,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"Serving the book: http://{args.host}:{args.port}/voila/render/index.ipynb",
           flush=True)
     return subprocess.call(voila_command(args.host, args.port, book_dir),
-                           env=voila_env(book_dir.parent, warm_up=args.warm_up))
+                           env=voila_env(book_dir.parent, warm_up=args.warm_up,
+                                         max_kernels=args.max_kernels))
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -106,6 +115,16 @@ def cmd_build(args: argparse.Namespace) -> int:
         return 1
     print(f"Built the static book: {out / 'index.html'}")
     return 0
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, got {text!r}")
+    return value
 
 
 def parser() -> argparse.ArgumentParser:
@@ -127,6 +146,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--no-warm-up", dest="warm_up", action="store_false",
                    help="do not open every page once at start (a chapter's first reader then "
                         "waits for every cell)")
+    s.add_argument("--max-kernels", type=_at_least_one, metavar="N",
+                   help="the most pages open at once, one kernel each; a reader beyond them is "
+                        f"asked to try again in a minute (default ${MAX_KERNELS_VAR} or "
+                        f"{DEFAULT_MAX_KERNELS})")
     s.set_defaults(func=cmd_serve)
     b = sub.add_parser("build", help="build the static web book into _build/html")
     b.set_defaults(func=cmd_build)

@@ -146,3 +146,15 @@ def _listen_and_warm_up(self):
 
 
 Voila.listen = _listen_and_warm_up
+
+
+# ---- Admission (rulebook.admission) ----------------------------------------------------------
+# A chapter is run under its one address only (another spelling is redirected first, so the
+# outputs kept for later readers stay one set per chapter), and the server holds at most
+# RULEBOOK_MAX_KERNELS live kernels (rulebook serve --max-kernels; 20 unless told): a reader
+# beyond them gets "the book is full" page at once, HTTP 503, and no kernel.
+from rulebook.admission import CappedKernelManager, admitting  # noqa: E402
+
+c.VoilaConfiguration.multi_kernel_manager_class = CappedKernelManager  # noqa: F821
+c.VoilaConfiguration.prelaunch_hook = admitting(c.VoilaConfiguration.prelaunch_hook)  # noqa: F821
+# ---- end of admission ---------------------------------------------------------------------------
