@@ -97,13 +97,13 @@ def test_json_round_trip_and_bad_data():
     assert Encounter.from_dict(saved) == e
     bad = json.loads(json.dumps(saved))
     bad["fighters"][1]["tick"] = 25
-    with pytest.raises(RulesError, match="fighter 2 tick must be from 0 to 19, got 25"):
+    with pytest.raises(RulesError, match=r"fighters\[2\]\.tick must be a whole number from 0 to 19, got 25"):
         Encounter.from_dict(bad)
     bad = json.loads(json.dumps(saved))
     bad["hammer"] = "x"
     with pytest.raises(RulesError, match="hammer must be a whole number"):
         Encounter.from_dict(bad)
-    with pytest.raises(RulesError, match="encounter must be a mapping"):
+    with pytest.raises(RulesError, match="encounter must be an object, got a list of 1"):
         Encounter.from_dict([1])
 
 MOVES = st.lists(st.tuples(st.sampled_from(["next", "act", "wait", "hold", "release", "stun",

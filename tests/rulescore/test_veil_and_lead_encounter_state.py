@@ -110,7 +110,7 @@ def test_old_files_without_conditions_still_load_and_new_ones_round_trip():
     old = EncounterHistory.from_json(json.dumps(data)).encounter
     assert old.fighter("Bart").conditions == ()
     data["states"][1]["encounter"]["fighters"][0]["conditions"] = ["Drunk"]
-    with pytest.raises(RulesError, match="conditions must be a list of"):
+    with pytest.raises(RulesError, match=r"fighters\[1\]\.conditions\[1\] must be one of 'Suppressed'"):
         EncounterHistory.from_json(json.dumps(data))
 
 

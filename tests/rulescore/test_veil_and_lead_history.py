@@ -40,14 +40,16 @@ def test_file_round_trip_keeps_undo_and_redo():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("{not json", "not an encounter file: the text is not JSON"),
-    ('["a"]', "not an encounter file: format 'list'"),
-    ('{"format": "rulebook/tsl-board", "version": 1}', "format 'rulebook/tsl-board'"),
-    ('{"format": "rulebook/vl-encounter", "version": 2}', "version 2, expected 1"),
-    ('{"format": "rulebook/vl-encounter", "version": 1, "states": []}', "non-empty list"),
+    ("{not json", "encounter: the file is not JSON"),
+    ('["a"]', "not an encounter file: it holds a list of 1"),
+    ('{"format": "rulebook/tsl-board", "version": 1}', "its format is 'rulebook/tsl-board'"),
+    ('{"format": "rulebook/vl-encounter", "version": 2}', "the file is version 2; this book reads version 1"),
+    ('{"format": "rulebook/vl-encounter", "version": 1, "states": []}', "missing the field 'index'"),
+    ('{"format": "rulebook/vl-encounter", "version": 1, "index": 0, "states": []}',
+     "states must hold from 1 to 200 entries, got 0"),
     ('{"format": "rulebook/vl-encounter", "version": 1, "index": 0, "states": '
      '[{"log": "x", "encounter": {"hammer": 25, "elapsed": 0, "fighters": []}}]}',
-     "state 1: hammer must be from 0 to 19, got 25"),
+     r"states\[1\]\.encounter\.hammer must be a whole number from 0 to 19, got 25"),
     ('{"format": "rulebook/vl-encounter", "version": 1, "index": 3, "states": '
      '[{"log": "x", "encounter": {"hammer": 0, "elapsed": 0, "fighters": []}}]}',
      "index must be from 0 to 0, got 3"),

@@ -141,7 +141,7 @@ def test_autosave_restore_download_upload(monkeypatch):
     assert "not an encounter file" in other.kept.transfer.error.value
     assert other.history == before
     _upload(other, "{broken")
-    assert "the text is not JSON" in other.kept.transfer.error.value and other.history == before
+    assert "the file is not JSON" in other.kept.transfer.error.value and other.history == before
 
 
 def _fighters(t, *rows):

@@ -7,12 +7,15 @@ kept, replayed or saved as JSON (:meth:`Encounter.to_dict` / :meth:`Encounter.fr
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ... import saved
 from ...errors import RulesError, require_int
 from . import _data
-from .core import advance, require_attribute, starting_tick
+from .core import ATTRIBUTE_RANGE, advance, require_attribute, starting_tick
 from .timing import NextTurn, Token, next_turn, tension_dice
 
 MAX_ACTION_TEMPO = 19  # a longer action would lap the Cylinder and be read as acting at once
@@ -22,6 +25,11 @@ CLEARED_BY = {"Stand Up": ("Prone",), "Disengage": ("Engaged",),
 MOVING = ("Shift", "Scramble", "Rush / Charge", "Sprint", "Crawl", "Disengage")  # §V moves
 MAX_AIM = 3  # three Aim actions give the largest bonus (§III Aim)
 GRAPPLED_TEMPO = 3  # light weapons or unarmed only (§XI Grappled)
+MAX_FIGHTERS = 20  # a bigger fight is several Hordes; bounds the saved file
+MARGIN_LIMIT = 100  # an initiative margin beyond ±100 is a typing slip (two d8s and a bonus)
+MAX_TRIGGER = 200  # a Hold's trigger, in characters
+MAX_ELAPSED = 1_000_000  # ticks: fifty thousand turns of the Hammer
+MAX_LINE = 1000  # a log line, in characters
 
 
 @dataclass(frozen=True)
@@ -91,6 +99,14 @@ class Encounter:
                 raise RulesError("pc must be False for a Horde (a Horde is of enemies)")
         if not isinstance(name, str) or not name.strip():
             raise RulesError(f"name must be a non-empty text, got {name!r}")
+        if len(name) > saved.NAME_LENGTH:
+            raise RulesError(f"name must be at most {saved.NAME_LENGTH} characters long, "
+                             f"got {len(name)}")
+        if len(self.fighters) >= MAX_FIGHTERS:
+            raise RulesError(f"the encounter holds {MAX_FIGHTERS} fighters, the most it "
+                             "tracks: make the rest a Horde")
+        if margin is not None:
+            require_int("margin", margin, minimum=-MARGIN_LIMIT, maximum=MARGIN_LIMIT)
         if any(f.name == name for f in self.fighters):
             raise RulesError(f"name {name!r} is already in the encounter")
         if not isinstance(pc, bool):
@@ -219,6 +235,9 @@ class Encounter:
         f = self._on_hammer(name)
         if not isinstance(trigger, str) or not trigger.strip():
             raise RulesError(f"trigger must describe what you wait for, got {trigger!r}")
+        if len(trigger) > MAX_TRIGGER:
+            raise RulesError(f"trigger must be at most {MAX_TRIGGER} characters long, "
+                             f"got {len(trigger)}")
         if f.surprised:
             raise RulesError(f"name {name!r} is Surprised and cannot hold an action")
         return self._with(replace(f, tick=None, holding=trigger))
@@ -244,47 +263,40 @@ class Encounter:
     @classmethod
     def from_dict(cls, data: Any) -> Encounter:
         """Read an encounter saved by :meth:`to_dict`; a RulesError names what is wrong."""
-        if not isinstance(data, dict):
-            raise RulesError(f"encounter must be a mapping, got {type(data).__name__}")
-        hammer = require_int("hammer", data.get("hammer"), minimum=0, maximum=19)
-        elapsed = require_int("elapsed", data.get("elapsed"), minimum=0)
-        fighters = []
-        raw = data.get("fighters")
-        if not isinstance(raw, list):
-            raise RulesError(f"fighters must be a list, got {raw!r}")
-        fields = list(Fighter.__dataclass_fields__)
-        needed = [k for k in fields if k not in ("conditions", "aim", "horde")]
-        for i, item in enumerate(raw, start=1):
-            if (not isinstance(item, dict) or not set(needed) <= set(item)
-                    or not set(item) <= set(fields)):
-                raise RulesError(f"fighter {i} must have {', '.join(needed)} (and may have "
-                                 "conditions, aim and horde)")
-            item = dict(item)
-            conditions = item.pop("conditions", [])
-            if not isinstance(conditions, list) or any(c not in TRACKED for c in conditions):
-                raise RulesError(f"fighter {i}: conditions must be a list of "
-                                 f"{', '.join(TRACKED)}")
-            require_int(f"fighter {i} aim", item.get("aim", 0), minimum=0, maximum=MAX_AIM)
-            require_int(f"fighter {i} horde", item.get("horde", 0), minimum=0, maximum=10)
-            f = Fighter(**item, conditions=tuple(conditions))
-            if not isinstance(f.name, str) or not f.name:
-                raise RulesError(f"fighter {i}: name must be a non-empty text, got {f.name!r}")
-            for flag in ("pc", "surprised", "exposed", "stunned"):
-                if not isinstance(getattr(f, flag), bool):
-                    raise RulesError(f"fighter {i}: {flag} must be True or False")
-            require_attribute(f"fighter {i} quick", f.quick)
-            require_int(f"fighter {i} margin", f.margin)
-            if f.tick is None:
-                if not isinstance(f.holding, str):
-                    raise RulesError(f"fighter {i}: a token off the track must be holding")
-            else:
-                require_int(f"fighter {i} tick", f.tick, minimum=0, maximum=19)
-                if f.holding is not None:
-                    raise RulesError(f"fighter {i}: a holding fighter has no tick")
-            fighters.append(f)
-        if len({f.name for f in fighters}) != len(fighters):
-            raise RulesError("fighters must have distinct names")
-        return cls(hammer, elapsed, tuple(fighters))
+        saved.check_field(encounter_spec(), data, "encounter")
+        return _encounter(data, "encounter")
+
+
+@functools.cache
+def encounter_spec() -> saved.Record:
+    """One encounter as a file holds it, field by field (see :mod:`rulescore.saved`)."""
+    flag = saved.Flag()
+    fighter = saved.Record({
+        "name": saved.Text(saved.NAME_LENGTH, blank=False), "pc": flag,
+        "quick": saved.Int(*ATTRIBUTE_RANGE), "margin": saved.Int(-MARGIN_LIMIT, MARGIN_LIMIT),
+        "tick": saved.Maybe(saved.Int(0, 19)), "surprised": flag, "exposed": flag,
+        "stunned": flag, "holding": saved.Maybe(saved.Text(MAX_TRIGGER, blank=False)),
+        "conditions": saved.ListOf(saved.Text(20, TRACKED), len(TRACKED)),
+        "aim": saved.Int(0, MAX_AIM),
+        "horde": saved.Int(0, _data.settings("conditions", "horde")["max_size"]),
+    }, optional=frozenset({"conditions", "aim", "horde"}))
+    return saved.Record({"hammer": saved.Int(0, 19), "elapsed": saved.Int(0, MAX_ELAPSED),
+                         "fighters": saved.ListOf(fighter, MAX_FIGHTERS)})
+
+
+def _encounter(data: dict, path: str) -> Encounter:
+    """An encounter from data :func:`encounter_spec` has checked; what one field cannot say
+    (a token is on the track or holding, never both; names are distinct) is checked here."""
+    fighters = []
+    for i, item in enumerate(data["fighters"], start=1):
+        f = Fighter(**{**item, "conditions": tuple(item.get("conditions", ()))})
+        if (f.tick is None) == (f.holding is None):
+            raise RulesError(f"{path}.fighters[{i}]: a fighter has a tick or is holding, "
+                             "never both or neither")
+        fighters.append(f)
+    if len({f.name for f in fighters}) != len(fighters):
+        raise RulesError(f"{path}.fighters must have distinct names")
+    return Encounter(data["hammer"], data["elapsed"], tuple(fighters))
 
 
 def _apply_action(f: Fighter, action: str, tempo: int, clears: str | None) -> Fighter:
@@ -371,38 +383,33 @@ class EncounterHistory:
         return replace(self, index=self.index + 1)
 
     def to_json(self) -> str:
-        """The whole history as JSON text, undo and redo included."""
-        import json
+        """The whole history as JSON text, undo and redo included (compact: two hundred
+        states of a big fight stay well inside a saved file's limit)."""
         return json.dumps({"format": ENCOUNTER_FORMAT, "version": 1, "index": self.index,
                            "states": [{"log": line, "encounter": enc.to_dict()}
-                                      for enc, line in self.states]}, indent=1)
+                                      for enc, line in self.states]}, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> EncounterHistory:
-        """Read :meth:`to_json`'s text; a RulesError says why a file is not an encounter."""
-        import json
+        """Read :meth:`to_json`'s text; a RulesError names the field that makes a file not an
+        encounter (see :func:`history_format`)."""
+        fmt = history_format()
+        body = saved.read(fmt, text)
+        index, raw = body["index"], body["states"]
         try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise RulesError(f"not an encounter file: the text is not JSON ({exc.msg} at "
-                             f"line {exc.lineno})") from None
-        if not isinstance(data, dict) or data.get("format") != ENCOUNTER_FORMAT:
-            found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise RulesError(f"not an encounter file: format {found!r}, expected "
-                             f"{ENCOUNTER_FORMAT!r}")
-        if data.get("version") != 1:
-            raise RulesError(f"not an encounter file this book can read: version "
-                             f"{data.get('version')!r}, expected 1")
-        raw = data.get("states")
-        if not isinstance(raw, list) or not raw:
-            raise RulesError("encounter file: states must be a non-empty list")
-        states = []
-        for i, item in enumerate(raw, start=1):
-            if not isinstance(item, dict) or not isinstance(item.get("log"), str):
-                raise RulesError(f"encounter file: state {i} needs a log line and an encounter")
-            try:
-                states.append((Encounter.from_dict(item.get("encounter")), item["log"]))
-            except RulesError as exc:
-                raise RulesError(f"encounter file: state {i}: {exc}") from None
-        index = require_int("index", data.get("index"), minimum=0, maximum=len(states) - 1)
+            if index >= len(raw):
+                raise RulesError(f"index must be from 0 to {len(raw) - 1}, got {index}")
+            states = tuple((_encounter(item["encounter"], f"states[{i}].encounter"),
+                            item["log"]) for i, item in enumerate(raw, start=1))
+        except RulesError as exc:
+            raise RulesError(f"{fmt.noun}: {exc}") from None
         return cls(tuple(states), index)
+
+
+@functools.cache
+def history_format() -> saved.SavedFormat:
+    """The Count's saved file: the history of one encounter, field by field."""
+    state = saved.Record({"log": saved.Text(MAX_LINE), "encounter": encounter_spec()})
+    return saved.SavedFormat("encounter", ENCOUNTER_FORMAT, 1, saved.Record({
+        "index": saved.Int(0, MAX_HISTORY - 1),
+        "states": saved.ListOf(state, MAX_HISTORY, min_items=1)}))
