@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from ...errors import RulesError, require_int
 from ...trace import Resolution, step
-from ._data import LEVELS, ref, setting, table
+from ._data import LEVELS, MAX_TYPED_DICE, ref, setting, table
 
 TESTS = "Tests and success levels"
 MISHAPS = "Melee Test Results"
@@ -152,6 +152,10 @@ class DiceDraw:
                  what: str = "shot") -> None:
         if not isinstance(dice, (list, tuple)):
             raise RulesError(f"dice must be a list of numbers, got {dice!r}")
+        if len(dice) > MAX_TYPED_DICE:
+            raise RulesError(f"dice may hold at most {MAX_TYPED_DICE} values, got {len(dice)}")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise RulesError(f"rng must be a random.Random (seeded) or None, got {rng!r}")
         self.typed, self.rng, self.what = list(dice), rng, what
         self.rolled: list[tuple[str, int]] = []
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_bool, require_int
 from ...formulas import Formula
 from ...trace import Resolution, step
 from ._data import ref, setting, table
 from .checks import effective_eml, success_level
-from .injury import combine_shock_states
+from .injury import combine_shock_states, require_shock_state
 
 BLEEDING = "Healing 1 Bleeding"
 EXTENDED = "Healing 2 Extended Shock"
@@ -44,6 +44,8 @@ def blood_stoppage(roll: int, physician_eml: int, *, bleeders: int = 1,
     tourniquet on a limb +20), -10 for each other bleeder treated in the same 5 minutes."""
     require_int("physician_eml", physician_eml)
     require_int("bleeders", bleeders, minimum=1)
+    require_bool("cauterise", cauterise)
+    require_bool("tourniquet", tourniquet)
     mods = table("healing.toml", "blood_stoppage_modifiers")
     eml = physician_eml + mods.find("modifier", "per_extra_bleeder")["value"] * (bleeders - 1)
     if cauterise:
@@ -88,11 +90,12 @@ def blood_loss_advance(roll: int, strength_eml: int, bp: int = 0,
     current *state* (INC while INC is UNC); 4 BP kills. Anaemia: 5 weakness fatigue per BP."""
     require_int("strength_eml", strength_eml)
     require_int("bp", bp, minimum=0, maximum=3)  # a fourth BP has already killed
+    require_shock_state("state", state)
     used = effective_eml(strength_eml)
     level = success_level(roll, used)
     gained = table("healing.toml", "blood_loss_advance").find("level", level)["bp"]
     total = bp + gained
-    new_state = combine_shock_states(state, None)
+    new_state = state
     trace = [step(f"Strength EML {used}; roll {roll}: {level}: +{gained} BP, {total} in all",
                   ref(BLEEDING), roll=roll, eml=used, gained=gained, bp=total)]
     for box in range(bp + 1, total + 1):
@@ -161,6 +164,7 @@ def coma_course(roll: int, healing_base: int, hr: int, *, fatigue: int = 0,
                 sheltered: bool = True) -> CourseResolution:
     """Step 3: every 10 days, HB × HR (-20 if not restful and sheltered); HR never drops below
     1; at 6 or more the coma ends."""
+    require_bool("sheltered", sheltered)
     bonus = 0 if sheltered else _rule("coma_unsheltered")
     level, eml, new, trace = _course(roll, healing_base, hr, fatigue, bonus, COMA,
                                      "Coma Course Roll")
@@ -225,6 +229,8 @@ def healing_roll(roll: int, healing_base: int, hr: int, injury_level: int, *,
     require_int("healing_base", healing_base, minimum=0)
     require_int("hr", hr, minimum=1, maximum=6)
     require_int("injury_level", injury_level, minimum=1, maximum=5)
+    require_bool("infection_chance", infection_chance)
+    require_bool("wider_cf", wider_cf)
     eml = effective_eml(healing_base * hr)
     level = success_level(roll, eml)
     trace = [step(f"HB {healing_base} × HR {hr} = EML {eml}; roll {roll}: {level}",
@@ -281,6 +287,7 @@ def permanent_impairment(days: int) -> int:
 
 TREATMENT = "Healing 5 Treatment"
 TREATMENT_ASPECTS = ("Blunt", "Edge", "Point", "Projectile", "Fire", "Frost")
+TREATMENT_OPTIONS = ("days", "broadhead", "dex_modifier", "area", "physician_index")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -388,6 +395,8 @@ def treatment_roll(roll: int, physician_eml: int, aspect: str, injury: str, *, d
     require_int("physician_eml", physician_eml)
     require_int("days", days, minimum=0)
     require_int("dex_modifier", dex_modifier)
+    require_bool("broadhead", broadhead)
+    require_bool("area", area)
     if physician_index is not None:
         require_int("physician_index", physician_index, minimum=0)
     req = _requirements(aspect, sev)
@@ -419,6 +428,10 @@ def treatment_odds(physician_eml: int, aspect: str, injury: str, **options: obje
                    ) -> dict[tuple[str, str], Fraction]:
     """Exact chance of each (success level, result) of a Treatment Roll, over the 100 faces;
     *options* as for :func:`treatment_roll`."""
+    unknown = sorted(set(options) - set(TREATMENT_OPTIONS))
+    if unknown:
+        raise RulesError(f"{unknown[0]} is not an option of treatment_odds (its options are "
+                         f"{', '.join(TREATMENT_OPTIONS)}; the roll runs over every face)")
     out: dict[tuple[str, str], Fraction] = {}
     for face in range(1, 101):
         r = treatment_roll(face, physician_eml, aspect, injury, **options)  # type: ignore[arg-type]
@@ -464,6 +477,9 @@ def concentration_broken(conditions: list[str] | tuple[str, ...]) -> bool:
     Terrified, Catatonic, or others that do not) interrupts and prevents concentration."""
     if isinstance(conditions, str) or not isinstance(conditions, (list, tuple)):
         raise RulesError(f"conditions must be a list of names, got {conditions!r}")
+    for c in conditions:
+        if not isinstance(c, str):
+            raise RulesError(f"conditions must hold names such as 'STN', got {c!r}")
     breaking = {r["condition"] for r in table("healing.toml", "concentration")}
     return any(c in breaking for c in conditions)
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_bool, require_int
 from ...tables import Row
 from ...trace import Resolution, step
-from ._data import ASPECTS, ref, setting, table
+from ._data import ASPECTS, MAX_DIE, MAX_ZONE_DICE, SHOCK_STATES, ref, setting, table
 from .checks import effective_eml, success_level
 
 LOCATION = "Injury 1 Location"
@@ -113,7 +113,10 @@ def locate_strike(zone_rolls: Sequence[int], location_rolls: Sequence[int],
     Leg is on the left for an odd die, right for an even one (*side_from* "location" or "zone",
     assumption limb_side). When the chosen Zone Die misses, no Location Die is read.
     """
-    zs = _int_list("zone_rolls", zone_rolls, 1, None)
+    zs = _int_list("zone_rolls", zone_rolls, 1, MAX_DIE)
+    if len(zs) > MAX_ZONE_DICE:
+        raise RulesError(f"zone_rolls takes at most {MAX_ZONE_DICE} Zone Dice (one, plus one per "
+                         f"Precision TA), got {len(zs)}")
     ls = _int_list("location_rolls", location_rolls, 1, 10, allow_empty=True)
     require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
     require_int("zone_pick", zone_pick, minimum=0, maximum=len(zs) - 1)
@@ -133,7 +136,8 @@ def locate_strike(zone_rolls: Sequence[int], location_rolls: Sequence[int],
                and _zone_row(n)["zone"] == zone["zone"])
     if len(ls) != 1 + same:
         raise RulesError(f"location_rolls must hold {1 + same} d10 roll(s) (one, plus one for "
-                         f"each other Zone Die in the {zone['zone']} zone), got {len(ls)}")
+                         f"each other Zone Die of zone_rolls in the {zone['zone']} zone), "
+                         f"got {len(ls)}")
     require_int("location_pick", location_pick, minimum=0, maximum=len(ls) - 1)
     trace.append(step(f"ZN{zn} is in the {zone['zone']} zone"
                       + (f"; {same} other Zone Die in it: {1 + same} Location Dice" if same
@@ -153,8 +157,9 @@ def locate_strike(zone_rolls: Sequence[int], location_rolls: Sequence[int],
 
 
 def location_distribution(zone_die: int, aim_zone: int = 1) -> dict[str | None, Fraction]:
-    """Exact chance of each location (None = miss) for a Zone Die aimed at *aim_zone*."""
-    require_int("zone_die", zone_die, minimum=1)
+    """Exact chance of each location (None = miss) for a Zone Die aimed at *aim_zone*
+    (Injury 1 Location). The die has at most 100 faces (a d100: no table rolls more)."""
+    require_int("zone_die", zone_die, minimum=1, maximum=MAX_DIE)
     require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
     counts: Counter = Counter()
     for z in range(1, zone_die + 1):
@@ -166,8 +171,6 @@ def location_distribution(zone_die: int, aim_zone: int = 1) -> dict[str | None, 
 
 def _int_list(name: str, values: object, low: int, high: int | None,
               allow_empty: bool = False) -> list[int]:
-    if isinstance(values, int) and not isinstance(values, bool):
-        values = [values]
     if not isinstance(values, (list, tuple)) or (not values and not allow_empty):
         raise RulesError(f"{name} must be a list of die rolls, got {values!r}")
     for v in values:
@@ -253,8 +256,9 @@ def injury_level_distribution(impact_die: int, impact_modifier: int, armour: int
     """Exact chance of each injury (None = no injury) for a weapon's d*impact_die* + modifier
     (+ Strength modifier, + the aspect's bonus per Impact TA) against an armour value. With
     *rigid_armour* and an E or P *aspect*, impacts 1-4 are counted under "glancing" (a
-    Glancing Blow, not an M1)."""
-    require_int("impact_die", impact_die, minimum=1)
+    Glancing Blow, not an M1). The impact die has at most 100 faces (Injury 2 Impact)."""
+    require_int("impact_die", impact_die, minimum=1, maximum=MAX_DIE)
+    require_bool("rigid_armour", rigid_armour)
     require_int("impact_modifier", impact_modifier)
     require_int("armour", armour, minimum=0)
     require_int("strength_modifier", strength_modifier)
@@ -262,7 +266,8 @@ def injury_level_distribution(impact_die: int, impact_modifier: int, armour: int
     if aspect is not None:
         _aspect_arg(aspect)
     elif impact_tas:
-        raise RulesError("aspect is needed to count Impact TAs (their bonus depends on it)")
+        raise RulesError(f"impact_tas {impact_tas} needs an aspect (the bonus of an Impact TA "
+                         "depends on it), got aspect None")
     bonus = strength_modifier + (impact_ta_bonus(aspect) * impact_tas if impact_tas else 0)
     counts: Counter = Counter()
     for face in range(1, impact_die + 1):
@@ -312,6 +317,7 @@ def injury(effective_impact: int, aspect: str, location: str | None = None, *,
     """Step 3: the injury for an effective impact, with the glancing, bleeding and amputation
     checks its symbols call for (the last two need the *location*)."""
     _aspect_arg(aspect)
+    require_bool("rigid_armour", rigid_armour)
     row = _injury_row(effective_impact)
     loc = location_row(location) if location is not None else None
     inj = row["injury"] or None
@@ -466,18 +472,21 @@ def shock_state(shk: int) -> str | None:
     return table("injury.toml", "shock_states").lookup(shk)["state"] or None
 
 
-_ORDER = (None, "STN", "INC", "UNC", "KIA")
+def require_shock_state(name: str, state: object) -> str | None:
+    """A Shock State (None for no effect); a RulesError naming *name* otherwise."""
+    if state not in SHOCK_STATES:
+        raise RulesError(f"{name} must be None, STN, INC, UNC or KIA, got {state!r}")
+    return state  # type: ignore[return-value]
 
 
 def combine_shock_states(current: str | None, new: str | None) -> str | None:
     """The state after a new Shock State: the more severe one, except that a new STN while
     Stunned becomes INC and a new INC while Incapacitated becomes UNC."""
-    for name, s in (("current", current), ("new", new)):
-        if s not in _ORDER:
-            raise RulesError(f"{name} must be None, STN, INC, UNC or KIA, got {s!r}")
+    require_shock_state("current", current)
+    require_shock_state("new", new)
     if current == new and new in ("STN", "INC"):
-        return _ORDER[_ORDER.index(new) + 1]
-    return max(current, new, key=_ORDER.index)
+        return SHOCK_STATES[SHOCK_STATES.index(new) + 1]
+    return max(current, new, key=SHOCK_STATES.index)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -596,6 +605,7 @@ def injury_impairment(severity: str, *, shock_succeeded: bool = True,
     Serious: 10; Grievous: None (the zone is unusable).
     """
     require_int("minutes", minutes, minimum=0)
+    require_bool("shock_succeeded", shock_succeeded)
     rows = table("injury.toml", "injury_effects")
     if severity not in [r["severity"] for r in rows]:
         raise RulesError(f"severity must be Minor, Serious or Grievous, got {severity!r}")
@@ -610,10 +620,11 @@ def injury_impairment(severity: str, *, shock_succeeded: bool = True,
 
 def impaled(injury: str | None, projectile: bool) -> bool:
     """Arrows and bolts that inflict S3 or worse stay impaled (Extraction treatment)."""
+    require_bool("projectile", projectile)
     if injury not in (None, "M1", "S2", "S3", "G4", "G5"):
         raise RulesError(f"injury must be None, M1, S2, S3, G4 or G5, got {injury!r}")
     least = setting("injury.toml", "injury_rules", "impalement_min_level")
-    return bool(projectile) and injury is not None and int(injury[1]) >= least
+    return projectile and injury is not None and int(injury[1]) >= least
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -6,15 +6,17 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_bool, require_int
 from ...trace import Resolution, step
-from ._data import DEFENCES, LEVELS, ref, table
+from ._data import DEFENCES, LEVELS, MAX_DIE, ref, table
 from .checks import effective_eml, mishap_type, shift_level, success_level
+from .injury import zone_count
 
 OUTCOME = "Melee 3 Outcome"
 RESULTS = "Melee Test Results"
 MODIFIERS = "Melee 2 Melee Test"
 DODGE_EQUAL = ("defender", "attacker")
+GRIPS = ("one-handed", "two-handed", "off-handed")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,7 +228,8 @@ def heft_penalty(strength: int, heft: int, *, grip: str = "one-handed",
     """
     require_int("strength", strength)
     require_int("heft", heft, minimum=0)
-    if grip not in ("one-handed", "two-handed", "off-handed"):
+    require_bool("shield_block", shield_block)
+    if grip not in GRIPS:
         raise RulesError(f"grip must be 'one-handed', 'two-handed' or 'off-handed', got {grip!r}")
     row = table("melee.toml", "melee_modifiers").find("modifier", "heft")
     hft = heft - 5 if grip == "two-handed" else heft + 5 if grip == "off-handed" and \
@@ -246,6 +249,8 @@ def reach_modifier(reach: int, opponent_reach: int, *, thrust: bool = False,
     """
     require_int("reach", reach, minimum=0)
     require_int("opponent_reach", opponent_reach, minimum=0)
+    require_bool("thrust", thrust)
+    require_bool("close", close)
     rows = table("melee.toml", "melee_modifiers")
     diff = reach - opponent_reach
     if close:
@@ -265,6 +270,8 @@ def melee_eml(ml: int, *, defence: bool = False, aim: bool = False, heft: int = 
     foes threaten a defender (-10 each beyond one, defence tests only); aim -10 for a
     non-default zone; prone -20; *trauma* is fatigue plus impairment (a positive number)."""
     require_int("ml", ml)
+    for name, flag in (("defence", defence), ("aim", aim), ("prone", prone)):
+        require_bool(name, flag)
     require_int("heft", heft, maximum=0)
     require_int("outnumbered", outnumbered, minimum=1)
     require_int("reach", reach)
@@ -306,6 +313,21 @@ class Weapon:
     aspect: str = "E"
 
 
+def _weapon_arg(name: str, weapon: object) -> Weapon:
+    """A Weapon whose every field is of its kind; the message names *name* and the field."""
+    if not isinstance(weapon, Weapon):
+        raise RulesError(f"{name} must be a Weapon, got {weapon!r}")
+    if weapon.aspect not in ASPECT_CODES:
+        raise RulesError(f"{name} aspect must be one of B, E, P, F, got {weapon.aspect!r}")
+    if weapon.grip not in GRIPS:
+        raise RulesError(f"{name} grip must be one of {', '.join(GRIPS)}, got {weapon.grip!r}")
+    require_int(f"{name} reach", weapon.reach, minimum=0)
+    require_int(f"{name} heft", weapon.heft, minimum=0)
+    require_int(f"{name} zone_die", weapon.zone_die, minimum=1, maximum=MAX_DIE)
+    require_bool(f"{name} thrust", weapon.thrust)
+    return weapon
+
+
 @dataclass(frozen=True, kw_only=True)
 class MeleeDeclaration(Resolution):
     """Both sides' declared options turned into test EMLs: value = the attacker's EML."""
@@ -335,10 +357,23 @@ def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
     bonus); a Counterstrike also declares its own zone aim. Targets of an *area* attack declare
     no defence (None). Heft counts for strikes and Blocks; outnumbering only for the defence.
     """
-    if not isinstance(weapon, Weapon):
-        raise RulesError(f"weapon must be a Weapon, got {weapon!r}")
-    if weapon.aspect not in ASPECT_CODES:
-        raise RulesError(f"weapon aspect must be one of B, E, P, F, got {weapon.aspect!r}")
+    _weapon_arg("weapon", weapon)
+    if defender_weapon is not None:
+        _weapon_arg("defender_weapon", defender_weapon)
+    require_int("attacker_ml", attacker_ml)
+    if defender_ml is not None:
+        require_int("defender_ml", defender_ml)
+    for name, value in (("aim_zone", aim_zone), ("counter_aim_zone", counter_aim_zone)):
+        require_int(name, value, minimum=1, maximum=zone_count())
+    for name, value in (("strength", strength), ("defender_strength", defender_strength)):
+        require_int(name, value)
+    for name, value in (("attacker_trauma", attacker_trauma),
+                        ("defender_trauma", defender_trauma)):
+        require_int(name, value, minimum=0)
+    require_int("outnumbered", outnumbered, minimum=1)
+    for name, flag in (("close", close), ("attacker_prone", attacker_prone),
+                       ("defender_prone", defender_prone), ("area", area)):
+        require_bool(name, flag)
     trace = [step(f"Attacker strikes with {weapon.name} ({weapon.aspect}, Zone Die "
                   f"d{weapon.zone_die}, reach {weapon.reach}) aimed at ZN{aim_zone}",
                   ref(DECLARATION))]
@@ -356,12 +391,13 @@ def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
     defence = _defence_arg(defence)
     if defence == "Ignore":
         other = None
-    elif not isinstance(defender_weapon, Weapon):
+    elif defender_weapon is None:
         raise RulesError(f"defender_weapon must be a Weapon for a {defence} (its Reach and "
-                         f"Thrust set the attacker's modifier), got {defender_weapon!r}")
+                         f"Thrust set the attacker's modifier), got None")
+    elif defender_ml is None:
+        raise RulesError(f"defender_ml is needed for a {defence}, got None")
     else:
         other = defender_weapon
-        require_int("defender_ml", defender_ml)
     attack = melee_eml(
         attacker_ml, aim=aim_zone != 1,
         heft=heft_penalty(strength, weapon.heft, grip=weapon.grip),

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_bool, require_choice, require_int
 from ...trace import Resolution, step
-from ._data import ref, setting, table
+from ._data import MAX_DIE, ref, setting, table
 from .checks import DiceDraw, effective_eml, mishap_type, success_level
 
 RANGE = "Missile 2 Missile Range"
@@ -18,6 +18,8 @@ DIRECT = "Direct Missile Attack"
 VOLLEY = "Volley Missile Attack"
 TARGETS = ("still", "moving", "evading")
 THROWN = (None, "weapon", "object", "oblong object")
+SPOILED_AS = ("auto_fail", "no_attack")
+MAX_VOLLEY_D10 = 10  # a d10 for CS and one per level beyond it, which no table reaches
 
 
 def _limit(name: str) -> int:
@@ -68,6 +70,9 @@ def missile_range(range_ft: int, base_range: int, *, thrown_pb_zone_die: int | N
     require_int("charge_ft", charge_ft, minimum=0)
     require_int("range_ft", range_ft, minimum=0)
     require_int("base_range", base_range, minimum=1)
+    require_bool("wet", wet)
+    if thrown_pb_zone_die is not None:
+        require_int("thrown_pb_zone_die", thrown_pb_zone_die, minimum=1, maximum=MAX_DIE)
     rows = table("missile.toml", "missile_range")
     base = Fraction(base_range, 2) if wet else Fraction(base_range)
     for row in rows:
@@ -75,7 +80,7 @@ def missile_range(range_ft: int, base_range: int, *, thrown_pb_zone_die: int | N
         if range_ft <= reach:
             zd = row["zone_die"]
             if thrown_pb_zone_die is not None and row is rows.rows[0]:
-                zd = require_int("thrown_pb_zone_die", thrown_pb_zone_die, minimum=1)
+                zd = thrown_pb_zone_die
             charge = None if row["charge_impact"] == "" else row["charge_impact"]
             impact = row["impact"]
             if charge_ft >= _limit("charge_min_ft"):
@@ -116,6 +121,10 @@ def missile_eml(ml: int, attack_type: str, target: str = "still", *,
     (*launcher*) shooting Direct (not PB) under 5 feet takes -20.
     """
     require_int("ml", ml)
+    require_bool("shooter_moving", shooter_moving)
+    require_bool("aimed", aimed)
+    if eml_cap is not None:
+        require_int("eml_cap", eml_cap)
     rng = table("missile.toml", "missile_range").find("attack_type", attack_type)
     mods = table("missile.toml", "missile_modifiers")
     if target not in TARGETS:
@@ -204,8 +213,7 @@ class MissileAttack(Resolution):
 def _missile_level(roll: int | None, eml: int, spoiled_as: str, section: str,
                    trace: list) -> str | None:
     require_int("eml", eml)
-    if spoiled_as not in ("auto_fail", "no_attack"):
-        raise RulesError(f"spoiled_as must be 'auto_fail' or 'no_attack', got {spoiled_as!r}")
+    require_choice("spoiled_as", spoiled_as, SPOILED_AS)
     spoiled = eml <= _limit("spoiled_at")
     if spoiled and spoiled_as == "no_attack":
         trace.append(step(f"EML {eml} spoils the attack: no attack takes place", ref(TEST)))
@@ -235,6 +243,7 @@ def direct_missile_attack(roll: int | None, eml: int, *, still: bool = True,
     two stars. A Still target gives a free Precision TA on a strike. *spoiled_as* says what a
     spoiled attack (EML -40 or worse) does: "auto_fail" (roll only for a CF) or "no_attack".
     """
+    require_bool("still", still)
     trace: list = []
     level = _missile_level(roll, eml, spoiled_as, DIRECT, trace)
     if level is None:
@@ -274,6 +283,8 @@ def volley_missile_attack(roll: int | None, eml: int, *, spoiled_as: str = "auto
     of d20): ``precision`` is the number of d10s rolled. *deviation_d8* names which of the
     eight neighbouring areas a deviating missile lands in (``deviation``).
     """
+    if deviation_d8 is not None:
+        require_int("deviation_d8", deviation_d8, minimum=1, maximum=8)
     trace: list = []
     level = _missile_level(roll, eml, spoiled_as, VOLLEY, trace)
     if level is None:
@@ -293,7 +304,7 @@ def volley_missile_attack(roll: int | None, eml: int, *, spoiled_as: str = "auto
                                               "lands in" if stray else "it lands harmlessly"),
                           ref(VOLLEY)))
         if stray and deviation_d8 is not None:
-            deviation = require_int("deviation_d8", deviation_d8, minimum=1, maximum=8)
+            deviation = deviation_d8
             trace.append(step(f"d8 {deviation}: it lands in neighbouring area {deviation}; "
                               "anyone there is a potential strike", ref(VOLLEY)))
     else:
@@ -326,14 +337,18 @@ def stray_strike(target_rolls: list[int] | tuple[int, ...], impact_d10: int,
     of 5 or 10 (the "0" face) adds the projectile's Impact TA bonus. *pick* is the index of the
     chosen roll; by default the first roll that hits.
     """
+    require_bool("volley", volley)
+    if isinstance(die, bool) or die not in (10, 20) or not isinstance(die, int):
+        raise RulesError(f"die must be 20 (d20) or 10 (Volley Precision d10), got {die!r}")
     section = VOLLEY if volley or die == 10 else DIRECT
-    if die not in (10, 20):
-        raise RulesError(f"die must be 20 (d20) or 10 (Volley Precision d10), got {die}")
     rolls = list(target_rolls) if isinstance(target_rolls, (list, tuple)) else None
     if not rolls:
         raise RulesError(f"target_rolls must list at least one d{die} roll, got {target_rolls!r}")
     if die == 20 and len(rolls) != 1:
         raise RulesError(f"target_rolls takes one d20 roll, got {len(rolls)}")
+    if len(rolls) > MAX_VOLLEY_D10:
+        raise RulesError(f"target_rolls takes at most {MAX_VOLLEY_D10} Volley Precision d10 "
+                         f"rolls, got {len(rolls)}")
     for r in rolls:
         require_int("target_rolls", r, minimum=1, maximum=die)
     require_int("impact_d10", impact_d10, minimum=1, maximum=10)
@@ -368,12 +383,11 @@ def missile_skill(weapon: str, *, archery: int | None = None, archery_sb: int | 
         raise RulesError(f"weapon must be one of bow, crossbow, sling, thrown, got {weapon!r}")
     given = {"archery": archery, "archery_sb": archery_sb, "slings": slings,
              "throwing": throwing}
-    options = []
-    for name in needs[weapon]:
-        value = given[name]
+    for name, value in given.items():
         if value is not None:
             require_int(name, value, minimum=0)
-            options.append(value * 3 if name == "archery_sb" else value)
+    options = [given[name] * 3 if name == "archery_sb" else given[name]
+               for name in needs[weapon] if given[name] is not None]
     if not options:
         raise RulesError(f"{' or '.join(needs[weapon])} is needed for a {weapon}")
     return max(options)
@@ -384,6 +398,8 @@ def missile_outcome_distribution(eml: int, *, volley: bool = False,
                                  ) -> dict[tuple[str, int], Fraction]:
     """Exact odds of each (result, stars) of a Direct (or *volley*) missile test at *eml*."""
     require_int("eml", eml)
+    require_bool("volley", volley)
+    require_choice("spoiled_as", spoiled_as, SPOILED_AS)
     attack = volley_missile_attack if volley else direct_missile_attack
     if eml <= _limit("spoiled_at") and spoiled_as == "no_attack":
         return {("no attack", 0): Fraction(1)}
@@ -394,6 +410,10 @@ def missile_outcome_distribution(eml: int, *, volley: bool = False,
         out[key] = out.get(key, Fraction(0)) + Fraction(1, 100)
     return out
 
+
+SHOT_MODIFIERS = ("shooter_moving", "heft_penalty", "windforce", "trauma", "aimed", "tar",
+                  "dodge_index", "overhead_ft", "eml_cap")
+"""The keywords missile_shot passes on to missile_eml (the weapon sets thrown and launcher)."""
 
 LAUNCHERS = {"bow": (None, "bow"), "crossbow": (None, "crossbow"), "sling": (None, "sling"),
              "thrown weapon": ("weapon", "bow"), "thrown object": ("object", "bow"),
@@ -434,8 +454,19 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     *rng*; ``rolled`` lists every die used, by name.
     """
     draw = DiceDraw(dice, rng)
-    if weapon not in LAUNCHERS:
+    if not isinstance(weapon, str) or weapon not in LAUNCHERS:
         raise RulesError(f"weapon must be one of {', '.join(LAUNCHERS)}, got {weapon!r}")
+    unknown = sorted(set(modifiers) - set(SHOT_MODIFIERS))
+    if unknown:
+        raise RulesError(f"{unknown[0]} is not a keyword of missile_shot (its missile_eml "
+                         f"keywords are {', '.join(SHOT_MODIFIERS)})")
+    require_bool("wet", wet)
+    require_choice("spoiled_as", spoiled_as, SPOILED_AS)
+    require_int("target_count", target_count, minimum=0)
+    for name, value, sides in (("roll", roll, 100), ("target_roll", target_roll, 20),
+                               ("impact_d10", impact_d10, 10), ("deviation_d8", deviation_d8, 8)):
+        if value is not None:
+            require_int(name, value, minimum=1, maximum=sides)
     thrown, launcher = LAUNCHERS[weapon]
     if thrown is None and charge_ft:
         raise RulesError(f"charge_ft applies to thrown weapons only, got {charge_ft} for a "

@@ -14,15 +14,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_bool, require_int
 from ...trace import Resolution, Step, step
-from ._data import ref, table
+from ._data import MAX_DIE, MAX_ZONE_DICE, ref, table
 from .checks import DiceDraw
 from .injury import (ASPECTS, AmputationResolution, CompoundResolution, ImpactResolution,
                      InjuryResolution, LocationResolution, ShockRerollResolution,
                      ShockResolution, amputation_test, combine_shock_states, compound_injury,
                      impact, impaled, injury, injury_impairment, injury_mishap, locate_strike,
-                     shock, shock_reroll, zone_count)
+                     require_shock_state, shock, shock_reroll, zone_count)
 from .injury import _parse_injury, _zone_row  # the zone row decides how many Location Dice are rolled
 from .record import LEVEL_CODES, InjuryRecord
 
@@ -105,14 +105,23 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     """
     if aspect not in ASPECTS:
         raise RulesError(f"aspect must be one of {', '.join(ASPECTS)}, got {aspect!r}")
-    require_int("precision", precision, minimum=0, maximum=5)
-    require_int("zone_die", zone_die, minimum=1, maximum=100)
-    require_int("impact_die", impact_die, minimum=1, maximum=100)
+    require_int("precision", precision, minimum=0, maximum=MAX_ZONE_DICE - 1)
+    require_int("zone_die", zone_die, minimum=1, maximum=MAX_DIE)
+    require_int("impact_die", impact_die, minimum=1, maximum=MAX_DIE)
     require_int("fatigue", fatigue, minimum=0)
     require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
     require_int("zone_pick", zone_pick, minimum=0, maximum=precision)
-    if existing:
-        _sheet(existing, "Skull")  # checks every code before any die is asked for
+    for name, value in (("impact_modifier", impact_modifier), ("strength_modifier",
+                        strength_modifier), ("range_modifier", range_modifier),
+                        ("shock_eml", shock_eml), ("strength_eml", strength_eml)):
+        require_int(name, value)
+    require_int("armour", armour, minimum=0)
+    require_int("impact_tas", impact_tas, minimum=0)
+    for name, flag in (("rigid_armour", rigid_armour), ("projectile", projectile),
+                       ("reroll", reroll)):
+        require_bool(name, flag)
+    require_shock_state("current_state", current_state)
+    _sheet(existing, "Skull")  # checks every code before any die is asked for
     if record is not None and not isinstance(record, InjuryRecord):
         raise RulesError(f"record must be an InjuryRecord or None, got {record!r}")
     walk = _Walk(DiceDraw(dice, rng, "injury sequence"))
