@@ -15,6 +15,7 @@ from IPython.display import HTML
 
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import tsl
+from rulescore.systems.tsl.turns import encounter_from_json
 from rulescore.text import odds, percent
 
 from .book import explain as book_explain
@@ -36,13 +37,8 @@ STORE_KEY = "rulebook/tsl/turn-board"
 
 
 def _board_from_json(text: str) -> tsl.Encounter:
-    """A turn board saved as JSON text; RulesError for text that is not one."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise RulesError("board must be JSON saved from this board, got text that is not "
-                         "JSON") from None
-    return tsl.encounter_from_dict(data)
+    """A turn board saved as JSON text; RulesError naming the field for text that is not one."""
+    return encounter_from_json(text)
 
 
 def _describe_board(text: str) -> str:

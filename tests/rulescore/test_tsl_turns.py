@@ -133,10 +133,10 @@ def test_encounter_round_trips_as_data():
     data = tsl.encounter_to_dict(enc)
     assert data["used"] == {"Vela": ["action", "movement"], "Mar": ["reaction"]}
     assert tsl.encounter_from_dict(data) == enc
-    with pytest.raises(RulesError, match="board is missing 'acting'"):
+    with pytest.raises(RulesError, match="turn board: the file is missing the field 'acting'"):
         tsl.encounter_from_dict({"order": ["A"], "round": 1, "used": {}})
     with pytest.raises(RulesError, match="acting must be one of A, got 'B'"):
         tsl.encounter_from_dict({"order": ["A"], "round": 1, "acting": "B", "used": {}})
-    with pytest.raises(RulesError, match="used for A must list some of action"):
+    with pytest.raises(RulesError, match=r"used\['A'\]\[1\] must be one of 'action', 'movement', 'reaction', got 'dance'"):
         tsl.encounter_from_dict({"order": ["A"], "round": 1, "acting": "A",
                                  "used": {"A": ["dance"]}})

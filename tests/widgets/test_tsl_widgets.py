@@ -252,9 +252,9 @@ def test_turn_board_saves_and_loads_json():
     assert fresh.encounter == b.encounter
     assert "Mar is acting" in fresh.board.value and fresh.who.value == "Mar"
     for bad, message in [
-            ("not json", "got text that is not JSON"),
+            ("not json", "turn board: the file is not JSON"),
             ('{"order": ["A"], "round": 0, "acting": "A", "used": {}}',
-             "round must be 1 or more, got 0"),
+             "round must be a whole number from 1 to 100000, got 0"),
             ('{"format": "rulebook/vl-encounter", "version": 1}', "not a TSL turn board file")]:
         _upload(fresh, bad)
         assert message in fresh.kept.transfer.error.value and "changed nothing" in fresh.kept.transfer.error.value

@@ -4,9 +4,12 @@
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
+from rulescore import saved
 from rulescore.errors import RulesError, require_int
 from rulescore.tables import Row, load_tables, system_data_dir
 from rulescore.trace import Resolution, step
@@ -16,6 +19,7 @@ from .rolls import SYSTEM, ref
 
 OPTIONS = ("Action", "Movement", "Double Movement", "Reaction")
 READY_LIMIT = 3
+MAX_COMBATANTS = 30  # one board, one scene; bounds the saved board
 _USES = {"Action": ("action",), "Movement": ("movement",),
          "Double Movement": ("action", "movement"), "Reaction": ("reaction",)}
 
@@ -133,7 +137,14 @@ def turn_order(names: Iterable[str]) -> tuple[str, ...]:
     for n in order:
         if not isinstance(n, str) or not n.strip():
             raise RulesError(f"names must be non-empty text, got {n!r}")
+    if len(order) > MAX_COMBATANTS:
+        raise RulesError(f"names must list at most {MAX_COMBATANTS} combatants, got "
+                         f"{len(order)}")
     cleaned = tuple(n.strip() for n in order)
+    long = [n for n in cleaned if len(n) > saved.NAME_LENGTH]
+    if long:
+        raise RulesError(f"names must be at most {saved.NAME_LENGTH} characters long, got "
+                         f"{len(long[0])}")
     repeated = sorted({n for n in cleaned if cleaned.count(n) > 1})
     if repeated:
         raise RulesError(f"names must not repeat, got {', '.join(repeated)} twice")
@@ -300,42 +311,55 @@ def ready_item(loadout: Loadout, item: str, *, in_scene: bool = True,
 
 _PARTS = ("action", "movement", "reaction")
 BOARD_FORMAT = "rulebook/tsl-board"
+MAX_ROUND = 100_000  # a hundred thousand rounds is past any fight; 10**30 is a forged file
+MAX_LOG = 200        # a saved board keeps its latest log lines
+MAX_LINE = 4000      # a log line, in characters (a re-call lists every name)
+
+
+@functools.cache
+def board_format() -> saved.SavedFormat:
+    """The turn board's saved file, field by field (see :mod:`rulescore.saved`). Boards saved
+    before the file carried a format and version still load."""
+    name = saved.Text(saved.NAME_LENGTH, blank=False)
+    return saved.SavedFormat("TSL turn board", BOARD_FORMAT, 1, legacy=True, body=saved.Record({
+        "order": saved.ListOf(name, MAX_COMBATANTS, min_items=1),
+        "round": saved.Int(1, MAX_ROUND), "acting": name,
+        "used": saved.MapOf(name, saved.ListOf(saved.Text(10, _PARTS), len(_PARTS)),
+                            MAX_COMBATANTS),
+        "log": saved.ListOf(saved.Text(MAX_LINE), MAX_LOG)}, optional=frozenset({"log"})))
 
 
 def encounter_to_dict(enc: Encounter) -> dict:
-    """The encounter as plain data (JSON-ready), to save and load later."""
+    """The encounter as plain data (JSON-ready), to save and load later; the log keeps its
+    latest lines."""
     _check_encounter(enc)
-    return {"format": BOARD_FORMAT, "version": 1, "order": list(enc.order), "round": enc.round, "acting": enc.acting,
+    return {"format": BOARD_FORMAT, "version": 1, "order": list(enc.order),
+            "round": enc.round, "acting": enc.acting,
             "used": {n: [p for p in _PARTS if enc.state(n).used(p)] for n in enc.order},
-            "log": list(enc.log)}
+            "log": [line[:MAX_LINE] for line in enc.log[-MAX_LOG:]]}
 
 
 def encounter_from_dict(data: object) -> Encounter:
     """An encounter from :func:`encounter_to_dict`'s data; a RulesError names a bad field."""
-    if not isinstance(data, dict):
-        raise RulesError(f"board must be a JSON object, got {type(data).__name__}")
-    if data.get("format", BOARD_FORMAT) != BOARD_FORMAT or data.get("version", 1) != 1:
-        raise RulesError(f"not a TSL turn board file: format {data.get('format')!r} version "
-                         f"{data.get('version')!r}, expected {BOARD_FORMAT!r} version 1")
-    for key in ("order", "round", "acting", "used"):
-        if key not in data:
-            raise RulesError(f"board is missing '{key}'")
-    order = turn_order(data["order"])
-    rnd = require_int("round", data["round"], minimum=1)
-    if data["acting"] not in order:
-        raise RulesError(f"acting must be one of {', '.join(order)}, got {data['acting']!r}")
-    used = data["used"]
-    if not isinstance(used, dict) or set(used) - set(order):
-        raise RulesError(f"used must map the combatants ({', '.join(order)}) to what they used, "
-                         f"got {used!r}")
-    states = []
-    for name in order:
-        parts = used.get(name, [])
-        if not isinstance(parts, list) or any(p not in _PARTS for p in parts):
-            raise RulesError(f"used for {name} must list some of {', '.join(_PARTS)}, "
-                             f"got {parts!r}")
-        states.append(TurnState(*(p in parts for p in _PARTS)))
-    log = data.get("log", [])
-    if not isinstance(log, list) or not all(isinstance(x, str) for x in log):
-        raise RulesError(f"log must be a list of lines, got {log!r}")
-    return Encounter(order, rnd, order.index(data["acting"]), tuple(states), tuple(log))
+    fmt = board_format()
+    body = saved.check(fmt, data)
+    try:
+        order = turn_order(body["order"])
+        if body["acting"] not in order:
+            raise RulesError(f"acting must be one of {', '.join(order)}, got "
+                             f"{saved.shown(body['acting'])}")
+        strangers = [n for n in body["used"] if n not in order]
+        if strangers:
+            raise RulesError(f"used must name only combatants of the order, got "
+                             f"{saved.shown(strangers[0])}")
+    except RulesError as exc:
+        raise RulesError(f"{fmt.noun}: {exc}") from None
+    used = body["used"]
+    states = tuple(TurnState(*(p in used.get(name, ()) for p in _PARTS)) for name in order)
+    return Encounter(order, body["round"], order.index(body["acting"]), states,
+                     tuple(body.get("log", ())))
+
+
+def encounter_from_json(text: str) -> Encounter:
+    """A board saved as JSON text (a download or the browser's autosave)."""
+    return encounter_from_dict(saved.parse_json(text, board_format().noun))
