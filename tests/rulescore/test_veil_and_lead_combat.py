@@ -37,7 +37,7 @@ def test_initiative_ceiling_and_ambush():
 def test_initiative_fatigue_costs_a_die_and_dice_must_match():
     r = vl.initiative([8, 8, 1, 1, 1], quick=3, awareness=3, fatigued=True)
     assert r.pool == 5 and r.margin == 5
-    with pytest.raises(RulesError, match=r"dice must be 5 d8 \(a pool of 5\), got 6"):
+    with pytest.raises(RulesError, match=r"dice must be 5 d8 \(quick 3 \+ awareness 3, fatigued −1\), got 6"):
         vl.initiative([8] * 6, quick=3, awareness=3, fatigued=True)
 
 
@@ -178,7 +178,7 @@ def test_attack_refusals():
                   **{**base, "skill": 4, "attribute": 4})
     with pytest.raises(RulesError, match="called_location must be one of"):
         vl.attack([4] * 2, action="Called Shot", **base)
-    with pytest.raises(RulesError, match="condition must be one of"):
+    with pytest.raises(RulesError, match="target_conditions must be one of"):
         vl.attack([4] * 4, target_conditions=["Sleepy"], **base)
     with pytest.raises(RulesError, match="aim_actions must be 0 for a melee attack"):
         vl.attack([4] * 4, weapon="Saber", action="Strike", band="Point-Blank", aim_actions=1,
@@ -245,7 +245,7 @@ def test_grapple_and_resist():
     assert vl.grapple([6, 4, 1], iron=2, brawl=1, defense=11).outcome == "Failed"
     assert vl.resist([6, 5], grit=1, resilience=1).outcome == "Resisted"
     assert vl.resist([6, 4], grit=1, resilience=1, effect="Prone").outcome == "Prone"
-    with pytest.raises(RulesError, match=r"dice must be 3 d8 \(IRON 2 \+ Brawl 1\)"):
+    with pytest.raises(RulesError, match=r"dice must be 3 d8 \(iron 2 \+ brawl 1\)"):
         vl.grapple([6, 5], iron=2, brawl=1, defense=11)
 
 

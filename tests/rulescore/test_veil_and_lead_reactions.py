@@ -56,9 +56,10 @@ def test_stray_ally_is_picked_by_a_die_per_ally():
     hit = vl.stray_ally(allies, 2)
     assert "roll d3 (1 Ada, 2 Bo, 3 Cy)" in hit.trace[0].text
     assert vl.stray_ally(["Ada"], 1).value == "Ada"
-    with pytest.raises(RulesError, match="die must be from 1 to 3, got 4"):
+    one_face_each = r"die must be from 1 to 3 \(one face for each of the 3 allies\)"
+    with pytest.raises(RulesError, match=one_face_each + ", got 4"):
         vl.stray_ally(allies, 4)
-    with pytest.raises(RulesError, match="die must be from 1 to 3, got 0"):
+    with pytest.raises(RulesError, match=one_face_each + ", got 0"):
         vl.stray_ally(allies, 0)
     with pytest.raises(RulesError, match="allies must be different names"):
         vl.stray_ally(["Ada", "Ada"], 1)

@@ -154,7 +154,7 @@ def test_downed_walker_wound_and_stabilisation():
     tool.entry.use_dice_button.click()
     assert "My dice must be 3 d8 (the healer&#x27;s Medicine dice), got 1" in tool.entry.error.value
     tool.vitality.value = 99
-    assert "vitality must be 9 or less, got 99" in tool.error.value
+    assert "vitality must be 9 or less (full Vitality for iron 1), got 99" in tool.error.value
 
 
 def test_horde_calculator():

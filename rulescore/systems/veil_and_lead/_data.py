@@ -238,9 +238,10 @@ def weapons() -> dict[str, Weapon]:
     return _weapons(data_dir())
 
 
-def weapon(name: str) -> Weapon:
-    """The weapon called *name*; a RulesError listing the weapons if there is none."""
-    return _pick("weapon", name, weapons())
+def weapon(name: str, *, param: str = "weapon") -> Weapon:
+    """The weapon called *name*; a RulesError naming *param* and listing the weapons if there
+    is none."""
+    return _pick(param, name, weapons())
 
 
 @lru_cache(maxsize=None)
@@ -257,9 +258,9 @@ def _armours(folder: Path) -> dict[str, Armour]:
     return out
 
 
-def armour(name: str) -> Armour:
+def armour(name: str, *, param: str = "armour") -> Armour:
     """The armour called *name* (§VIII Armor Rating Reference)."""
-    return _pick("armour", name, _armours(data_dir()))
+    return _pick(param, name, _armours(data_dir()))
 
 
 def armours() -> dict[str, Armour]:
@@ -297,9 +298,9 @@ def actions() -> dict[str, Action]:
     return _actions(data_dir())
 
 
-def action(name: str) -> Action:
+def action(name: str, *, param: str = "action") -> Action:
     """The action called *name* (§III Tempo & Actions, §V Movement Actions)."""
-    return _pick("action", name, actions())
+    return _pick(param, name, actions())
 
 
 @lru_cache(maxsize=None)
@@ -324,9 +325,9 @@ def conditions() -> dict[str, Condition]:
     return _conditions(data_dir())
 
 
-def condition(name: str) -> Condition:
+def condition(name: str, *, param: str = "condition") -> Condition:
     """The condition or state called *name* (§XI Combat Conditions and others)."""
-    return _pick("condition", name, conditions())
+    return _pick(param, name, conditions())
 
 
 @lru_cache(maxsize=None)
@@ -366,9 +367,9 @@ def _cover(folder: Path) -> dict[str, tuple[int, bool]]:
             for i, r in enumerate(t, start=1)}
 
 
-def cover(name: str) -> tuple[int, bool]:
+def cover(name: str, *, param: str = "cover") -> tuple[int, bool]:
     """(TN modifier, can be targeted) for a kind of cover."""
-    return _pick("cover", name, _cover(data_dir()))
+    return _pick(param, name, _cover(data_dir()))
 
 
 def cover_names() -> tuple[str, ...]:

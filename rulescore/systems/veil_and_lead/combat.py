@@ -63,7 +63,7 @@ def _names(name: str, value: object) -> tuple[str, ...]:
     for item in value:
         if not isinstance(item, str):
             raise RulesError(f"{name} must hold condition names, got {item!r}")
-        _data.condition(item)
+        _data.condition(item, param=name)
     return tuple(dict.fromkeys(value))  # a condition counts once
 
 
@@ -172,7 +172,15 @@ def initiative(dice: Sequence[int], quick: int, awareness: int, *, ambush: bool 
                            small_pool=small_pool)
     trace = list(plan.trace)
     faces = require_dice("dice", dice)
-    _check_count("dice", faces, plan.dice_to_roll, f"a pool of {plan.pool}")
+    # Name every input the count depends on, so a caller sees which one disagrees.
+    why = [f"quick {quick} + awareness {awareness}"]
+    if _data.armour(armour).quick_timing_modifier:
+        why.append(f"armour {armour!r}")
+    if fatigued:
+        why.append("fatigued −1")
+    if plan.dice_to_roll != max(plan.pool, 0):
+        why.append(f"small_pool {small_pool!r}")
+    _check_count("dice", faces, plan.dice_to_roll, ", ".join(why))
     extra = require_dice("bleed", bleed)
     if len(extra) > MAX_BLEED:
         raise RulesError(f"bleed must be 0 to {MAX_BLEED} Bleed Dice, got {len(extra)}")
@@ -569,6 +577,8 @@ def attack_tn(defense: int, *, cover: str = "No Cover", weapon: str | None = Non
     (§VI step 3). Melee weapons take no range modifier."""
     require_int("defense", defense, minimum=0)
     require_int("tn_modifier", tn_modifier)
+    if band not in _data.BANDS:  # checked even for a melee weapon, which ignores it
+        raise RulesError(f"band must be one of {', '.join(_data.BANDS)}, got {band!r}")
     mod, targetable = _data.cover(cover)
     if not targetable:
         raise RulesError(f"cover {cover!r}: a target behind total cover cannot be attacked")
@@ -603,7 +613,7 @@ def grapple(dice: Sequence[int], iron: int, brawl: int, defense: int, *,
     require_skill("brawl", brawl)
     require_int("defense", defense, minimum=0)
     faces = require_dice("dice", dice)
-    _check_count("dice", faces, iron + brawl, f"IRON {iron} + Brawl {brawl}")
+    _check_count("dice", faces, iron + brawl, f"iron {iron} + brawl {brawl}")
     result = check(faces, defense, roll_bonus)
     outcome = "Grappled" if result.success else "Failed"
     return Resolution(value=result.margin, outcome=outcome, trace=result.trace + (
@@ -620,7 +630,7 @@ def resist(dice: Sequence[int], grit: int, resilience: int, *, effect: str = "St
     if effect not in ("Stunned", "Prone"):
         raise RulesError(f"effect must be Stunned or Prone, got {effect!r}")
     faces = require_dice("dice", dice)
-    _check_count("dice", faces, grit + resilience, f"GRIT {grit} + Resilience {resilience}")
+    _check_count("dice", faces, grit + resilience, f"grit {grit} + resilience {resilience}")
     result = check(faces, 11, roll_bonus)
     rule = STUNNED if effect == "Stunned" else CLEAVE
     return Resolution(value=result.margin, outcome="Resisted" if result.success else effect,
@@ -647,7 +657,9 @@ def two_weapon_tempo(main_weapon: str, off_weapon: str) -> int:
     """Tempo of a two-weapon attack: the slower weapon's base tempo + 1 (§XIII Two-Weapon
     Fighting; two knives at 3 → 4). The off-hand attack rolls at −2 dice."""
     extra = _data.settings("conditions", "two_weapons")["extra_tempo"]
-    return max(_data.weapon(main_weapon).base_tempo, _data.weapon(off_weapon).base_tempo) + extra
+    main = _data.weapon(main_weapon, param="main_weapon")
+    off = _data.weapon(off_weapon, param="off_weapon")
+    return max(main.base_tempo, off.base_tempo) + extra
 
 
 # --- the horde -----------------------------------------------------------------------------------
@@ -718,7 +730,7 @@ def escape(dice: Sequence[int], grappler_dice: Sequence[int], *, iron: int, braw
         require_attribute(f"{prefix}iron", iron_)
         require_skill(f"{prefix}brawl", brawl_)
         got = require_dice(name, faces)
-        _check_count(name, got, iron_ + brawl_, f"IRON {iron_} + Brawl {brawl_}")
+        _check_count(name, got, iron_ + brawl_, f"{prefix}iron {iron_} + {prefix}brawl {brawl_}")
         sums.append(sum(two_highest(got)))
     free = sums[0] > sums[1]
     return Resolution(value=sums[0] - sums[1], outcome="Escaped" if free else "Held", trace=(

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ...dice import Distribution
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_bool, require_int
 from ...formulas import Formula
 from ...trace import Resolution, step
 from . import _data
@@ -71,6 +71,18 @@ def require_tick(name: str, value: object) -> int:
     return require_int(name, value, minimum=0, maximum=TICKS - 1)
 
 
+def require_vitality(current: object, iron: object) -> int:
+    """Current Vitality (the input ``vitality``) of a character of *iron*: a whole number up to
+    full Vitality, IRON + 8 (§VIII The Health Track); the message names both inputs when the
+    two disagree."""
+    full = VITALITY.evaluate(IRON=require_attribute("iron", iron))
+    require_int("vitality", current)
+    if current > full:  # type: ignore[operator]
+        raise RulesError(f"vitality must be {full} or less (full Vitality for iron {iron}), "
+                         f"got {current}")
+    return current  # type: ignore[return-value]
+
+
 def dice_rolled(pool: int, small_pool: str = "literal") -> int:
     """How many d8 a pool of *pool* dice (after penalties) rolls (assumption small_pools).
 
@@ -105,8 +117,9 @@ class CheckResolution(Resolution):
 
 
 def two_highest(dice: Sequence[int]) -> tuple[int, ...]:
-    """The two highest faces (fewer if fewer dice were rolled), highest first."""
-    return tuple(sorted(dice, reverse=True)[:2])
+    """The two highest faces (fewer if fewer dice were rolled), highest first (§VI The Attack
+    Sequence, step 5)."""
+    return tuple(sorted(require_dice("dice", dice), reverse=True)[:2])
 
 
 def check(dice: Sequence[int], tn: int, roll_bonus: int = 0, *,
@@ -262,6 +275,10 @@ def tempo(action: str, weapon: str | None = None, *, chosen: int | None = None) 
     Cleave Base + 2; Channel takes the *chosen* tempo (4–9).
     """
     act = _data.action(action)
+    if chosen is not None:
+        require_int("chosen", chosen, minimum=0, maximum=TICKS - 1)
+    if weapon is not None:
+        _data.weapon(weapon)
     if act.tempo_rule == "fixed":
         return act.tempo
     if act.tempo_rule == "varies":
@@ -318,6 +335,7 @@ def exposes(action: str, tempo_used: int, *, exposure: str = "by_tempo",
         raise RulesError(f"exposure must be one of {', '.join(EXPOSURE_RULES)}, got {exposure!r}")
     act = _data.action(action)
     require_int("tempo_used", tempo_used, minimum=0)
+    require_bool("light_weapon", light_weapon)
     if exposure == "as_printed":
         if act.printed == "varies":
             raise RulesError(f"action {action!r} exposes or not by the power used; "
@@ -383,9 +401,8 @@ def effective_speed(base_speed: int, *, prone: bool = False, leg_hit: bool = Fal
     """Speed after conditions: 2 while Prone (§XI Prone); halved, rounded down, after a Called
     Shot to the leg (§III Called Shot; assumption leg_speed). Prone wins when both apply."""
     require_int("base_speed", base_speed, minimum=0)
-    for name, flag in (("prone", prone), ("leg_hit", leg_hit)):
-        if not isinstance(flag, bool):
-            raise RulesError(f"{name} must be True or False, got {flag!r}")
+    require_bool("prone", prone)
+    require_bool("leg_hit", leg_hit)
     if prone:
         return min(2, base_speed)
     return base_speed // 2 if leg_hit else base_speed

@@ -6,12 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_bool, require_int
 from ...formulas import Formula
 from ...trace import Resolution, step
 from . import _data
 from ._data import GrievousWound, ref
-from .core import check, require_attribute, require_dice, signed
+from .core import (ATTRIBUTE_RANGE, VITALITY, check, require_attribute, require_dice,
+                   signed)
+from .core import require_vitality
 from .core import vitality as full_vitality
 
 DAMAGE_RULE = ref("VIII Calculating Damage")
@@ -110,7 +112,7 @@ def health_state(vitality: int, iron: int) -> str:
     or below, Dead at −(IRON + 2) or below.
     """
     full = full_vitality(iron)
-    require_int("vitality", vitality, maximum=full)
+    require_vitality(vitality, iron)
     if vitality <= death_threshold(iron):
         return "Dead"
     if vitality <= 0:
@@ -176,7 +178,8 @@ def bleed_out_turn(vitality: int, iron: int) -> BleedResolution:
     state = health_state(vitality, iron)
     if state == "Dead":
         raise RulesError(f"vitality {vitality} is at or below the death threshold "
-                         f"{death_threshold(iron)}: the character is already dead")
+                         f"{death_threshold(iron)} for iron {iron}: the character is already "
+                         "dead")
     loss = _data.settings("injury", "bleeding_out")["vitality_loss_per_turn"]
     new = vitality - loss
     new_state = health_state(new, iron)
@@ -204,12 +207,21 @@ def turns_to_death(vitality: int, iron: int) -> int:
 def stabilization_tn(vitality: int) -> int:
     """Stabilisation TN = 11 + how far below 0 the patient is (§X Stabilization).
 
-    A patient still above 0 (Bleeding Out from an Arterial Hit) needs TN 11.
+    A patient still above 0 (Bleeding Out from an Arterial Hit) needs TN 11. *vitality* is
+    that of a living character: from −6 (IRON 5 dies at −7) to 13 (full Vitality at IRON 5).
     """
-    require_int("vitality", vitality)
+    require_patient_vitality(vitality)
     _data.check_formula_tables()
     base = _data.settings("injury", "stabilization_rules")["base_tn"]
     return base + max(0, -vitality)
+
+
+def require_patient_vitality(vitality: object) -> int:
+    """The Vitality of a living character of any IRON: above the lowest death threshold, at
+    most the highest full Vitality (§VIII The Health Track, §X Death Threshold)."""
+    strongest = ATTRIBUTE_RANGE[1]
+    return require_int("vitality", vitality, minimum=DEATH_AT.evaluate(IRON=strongest) + 1,
+                       maximum=VITALITY.evaluate(IRON=strongest))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -236,9 +248,8 @@ def stabilize(dice: Sequence[int], vitality: int, *, medical_kit: bool = False,
     if fumble_rule not in FUMBLE_RULES:
         raise RulesError(f"fumble_rule must be one of {', '.join(FUMBLE_RULES)}, "
                          f"got {fumble_rule!r}")
-    for name, flag in (("medical_kit", medical_kit), ("fumble", fumble)):
-        if not isinstance(flag, bool):
-            raise RulesError(f"{name} must be True or False, got {flag!r}")
+    require_bool("medical_kit", medical_kit)
+    require_bool("fumble", fumble)
     rules = _data.settings("injury", "stabilization_rules")
     tn = stabilization_tn(vitality)
     bonus = require_int("roll_bonus", roll_bonus) + (rules["medical_kit_bonus"] if medical_kit
@@ -274,7 +285,8 @@ def first_aid(dice: Sequence[int], vitality: int, iron: int, *, roll_bonus: int 
     """First Aid (Tempo 6, Medicine TN 11): stop bleeding and heal 1 HP (§XIV In-Combat
     Healing). Once per character per scene."""
     full = full_vitality(iron)
-    require_int("vitality", vitality, maximum=full)
+    require_vitality(vitality, iron)
+    require_bool("already_treated", already_treated)
     if already_treated:
         raise RulesError("already_treated is True: First Aid heals a character once a scene")
     tn = _data.settings("conditions", "rest_rules")["first_aid_tn"]
@@ -290,7 +302,7 @@ def first_aid(dice: Sequence[int], vitality: int, iron: int, *, roll_bonus: int 
 def long_rest(vitality: int, iron: int) -> int:
     """Vitality after a Long Rest: + IRON, up to full Vitality (§XIV Long Rest)."""
     full = full_vitality(iron)
-    require_int("vitality", vitality, maximum=full)
+    require_vitality(vitality, iron)
     return min(vitality + iron, full)
 
 
@@ -314,5 +326,5 @@ def knit_flesh(d3: int, vitality: int, iron: int) -> int:
     """Vitality after Knit Flesh heals 1d3 HP, up to full Vitality (§XIV In-Combat Healing)."""
     require_int("d3", d3, minimum=1, maximum=3)
     full = full_vitality(iron)
-    require_int("vitality", vitality, maximum=full)
+    require_vitality(vitality, iron)
     return min(vitality + d3, full)

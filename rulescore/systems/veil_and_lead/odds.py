@@ -9,7 +9,7 @@ from fractions import Fraction
 from ...dice import Distribution
 from ...errors import RulesError, require_int
 from . import _data
-from .core import margin_distribution, starting_tick, sum_distribution
+from .core import MAX_POOL, margin_distribution, starting_tick, sum_distribution
 from .injury import damage, death_threshold, health_state, stabilization_tn
 
 
@@ -86,6 +86,10 @@ class DuelOdds:
 
 def duel_odds(pool_a: int, pool_b: int, bonus_a: int = 0, bonus_b: int = 0) -> DuelOdds:
     """Exact chances in an opposed QUICK + Awareness Duel (§XII Duel Resolution)."""
+    for name, pool in (("pool_a", pool_a), ("pool_b", pool_b)):
+        require_int(name, pool, maximum=MAX_POOL)
+    require_int("bonus_a", bonus_a)
+    require_int("bonus_b", bonus_b)
     a = sum_distribution(pool_a, bonus_a)
     b = sum_distribution(pool_b, bonus_b)
     wins = losses = ties = Fraction(0)

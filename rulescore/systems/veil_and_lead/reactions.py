@@ -12,6 +12,7 @@ from ...errors import RulesError, require_bool, require_int
 from ...trace import Resolution, step
 from . import _data
 from ._data import ref
+from .core import require_vitality
 from .core import vitality as full_vitality
 
 FREE_REACTION = ref("III Free Reaction")
@@ -106,11 +107,13 @@ def stray_ally(allies: Sequence[str], die: int) -> Resolution:
     if len(set(names)) != len(names):
         raise RulesError(f"allies must be different names, got {names!r}")
     n = len(names)
+    require_int("die", die)
+    if not 1 <= die <= n:
+        raise RulesError(f"die must be from 1 to {n} (one face for each of the {n} allies), "
+                         f"got {die}")
     if n == 1:
-        require_int("die", die, minimum=1, maximum=1)
         return Resolution(value=names[0], outcome=names[0], trace=(
             step(f"Only one ally in the melee: {names[0]} is struck", MULTIPLE_ALLIES),))
-    require_int("die", die, minimum=1, maximum=n)
     hit = names[die - 1]
     listing = ", ".join(f"{i} {a}" for i, a in enumerate(names, start=1))
     return Resolution(value=hit, outcome=hit, trace=(
@@ -140,7 +143,7 @@ def medical_attention(vitality: int, iron: int, hours: int, *,
     medical_hours); it costs §50–200 by severity and place (the GM's call). ``value`` is the
     Vitality after ``hours`` of care."""
     full = full_vitality(iron)
-    require_int("vitality", vitality, maximum=full)
+    require_vitality(vitality, iron)
     require_int("hours", hours, minimum=0)
     require_int("grievous_wounds", grievous_wounds, minimum=0)
     rules = _data.settings("reactions", "medical_attention")

@@ -10,6 +10,7 @@ from ...trace import Resolution, Step, step
 from . import _data
 from ._data import ref
 from .core import check, require_attribute, require_dice, require_skill
+from .core import require_vitality
 from .core import vitality as full_vitality
 from ...errors import require_bool as _flag
 
@@ -69,7 +70,7 @@ def short_rest(dice: Sequence[int], vitality: int, iron: int, tension_pool: int,
     Suppressed and Stunned clear). Refused with 4 or more Tension dice; it adds 1 die.
     ``value`` is the new Vitality."""
     full = full_vitality(iron)
-    require_int("vitality", vitality, maximum=full)
+    require_vitality(vitality, iron)
     rules = _data.settings("conditions", "rest_rules")
     require_int("tension_pool", tension_pool, minimum=0)
     if tension_pool >= rules["short_rest_tension_limit"]:
@@ -121,7 +122,7 @@ def ride_check(dice: Sequence[int], attribute: int, ride: int, *,
     tn = rules["mount_check_tn"] if situation == "mount" else rules["panic_control_tn"]
     faces = require_dice("dice", dice)
     if len(faces) != attribute + ride:
-        raise RulesError(f"dice must be {attribute + ride} d8 (attribute {attribute} + Ride "
+        raise RulesError(f"dice must be {attribute + ride} d8 (attribute {attribute} + ride "
                          f"{ride}), got {len(faces)}")
     result = check(faces, tn)
     if situation == "mount":

@@ -113,6 +113,7 @@ def held_action(trigger_tick: int, tempo_used: int) -> int:
     """Where a Held action puts your token: the tick its trigger happened + the action's tempo
     (§XII The Hold). The held action goes before the triggering one."""
     require_tick("trigger_tick", trigger_tick)
+    require_tick("tempo_used", tempo_used)  # a longer action would lap the Cylinder
     return advance(trigger_tick, tempo_used)
 
 
@@ -130,6 +131,9 @@ def duel(dice_a: Sequence[int], dice_b: Sequence[int], *, quick_a: int, awarenes
     """Held against held (§XII Duel Resolution): opposed QUICK + Awareness with roll modifiers;
     the higher sum acts first, the other right after. Equal sums: the higher QUICK, then
     simultaneous (assumption duel_ties). ``value`` is 1 when A acts first, 2 for B, 0 for both."""
+    for name, text in (("name_a", name_a), ("name_b", name_b)):
+        if not isinstance(text, str) or not text.strip():
+            raise RulesError(f"{name} must be a non-empty name, got {text!r}")
     sums = []
     for side, dice, q, aw, bonus in (("a", dice_a, quick_a, awareness_a, bonus_a),
                                      ("b", dice_b, quick_b, awareness_b, bonus_b)):
@@ -137,8 +141,8 @@ def duel(dice_a: Sequence[int], dice_b: Sequence[int], *, quick_a: int, awarenes
         require_skill(f"awareness_{side}", aw)
         faces = require_dice(f"dice_{side}", dice)
         if len(faces) != q + aw:
-            raise RulesError(f"dice_{side} must be {q + aw} d8 (QUICK {q} + Awareness {aw}), "
-                             f"got {len(faces)}")
+            raise RulesError(f"dice_{side} must be {q + aw} d8 (quick_{side} {q} + "
+                             f"awareness_{side} {aw}), got {len(faces)}")
         sums.append(check(faces, 0, require_int(f"bonus_{side}", bonus)).value)
     trace = [step(f"{name_a} {sums[0]} against {name_b} {sums[1]}", DUEL, a=sums[0], b=sums[1])]
     if sums[0] != sums[1]:
