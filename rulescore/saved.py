@@ -156,11 +156,11 @@ def _choices(words: tuple[str, ...]) -> str:
     return listed + (f" (or {len(words) - 24} more)" if len(words) > 24 else "")
 
 
-def _check(spec: Spec, value: object, path: str) -> None:
+def check_field(spec: Spec, value: object, path: str) -> None:
     """Raise a RulesError naming *path* when *value* does not fit *spec*."""
     if isinstance(spec, Maybe):
         if value is not None:
-            _check(spec.inner, value, path)
+            check_field(spec.inner, value, path)
     elif isinstance(spec, Int):
         wanted = f"a whole number from {spec.minimum} to {spec.maximum}"
         if isinstance(value, bool) or not isinstance(value, int):
@@ -188,12 +188,12 @@ def _check(spec: Spec, value: object, path: str) -> None:
                     else f"at most {spec.max_items}")
             raise RulesError(f"{path} must hold {many} entries, got {len(value)}")
         for i, item in enumerate(value, start=1):
-            _check(spec.item, item, f"{path}[{i}]")
+            check_field(spec.item, item, f"{path}[{i}]")
     elif isinstance(spec, Pair):
         if not isinstance(value, list) or len(value) != 2:
             raise _refuse(path, f"a list of two: {spec.names[0]} and {spec.names[1]}", value)
-        _check(spec.first, value[0], f"{path}[1]")
-        _check(spec.second, value[1], f"{path}[2]")
+        check_field(spec.first, value[0], f"{path}[1]")
+        check_field(spec.second, value[1], f"{path}[2]")
     elif isinstance(spec, MapOf):
         if not isinstance(value, dict):
             raise _refuse(path, "an object", value)
@@ -201,8 +201,8 @@ def _check(spec: Spec, value: object, path: str) -> None:
             raise RulesError(f"{path} must hold at most {spec.max_items} entries, "
                              f"got {len(value)}")
         for key, item in value.items():
-            _check(spec.key, key, f"{path} key")
-            _check(spec.value, item, f"{path}[{key!r}]")
+            check_field(spec.key, key, f"{path} key")
+            check_field(spec.value, item, f"{path}[{key!r}]")
     elif isinstance(spec, Record):
         _check_record(spec, value, path)
     else:  # pragma: no cover - a declaration with a kind this module does not know
@@ -218,7 +218,7 @@ def _check_record(spec: Record, value: object, path: str) -> None:
                          f"{shown(unknown[0])} (it knows {', '.join(spec.fields)})")
     for key, inner in spec.fields.items():
         if key in value:
-            _check(inner, value[key], _at(path, key))
+            check_field(inner, value[key], _at(path, key))
         elif key not in spec.optional:
             raise RulesError(f"{path or 'the file'} is missing the field {key!r}")
 
@@ -228,12 +228,12 @@ def check(fmt: SavedFormat, data: object) -> dict:
     reader's fields). Every refusal is a RulesError starting with the format's noun."""
     try:
         if not isinstance(data, dict):
-            raise RulesError(f"the file is not {fmt.article()}: it holds {shown(data)}, "
+            raise RulesError(f"the file is not {fmt.article()} file: it holds {shown(data)}, "
                              "not an object")
         if fmt.legacy and "format" not in data and "version" not in data:
             data = {"format": fmt.name, "version": fmt.version, **data}
         if data.get("format") != fmt.name:
-            raise RulesError(f"the file is not {fmt.article()}: its format is "
+            raise RulesError(f"the file is not {fmt.article()} file: its format is "
                              f"{shown(data.get('format'))}, expected {fmt.name!r}")
         if data.get("version") != fmt.version:
             raise RulesError(f"the file is version {shown(data.get('version'))}; this book "
@@ -280,8 +280,10 @@ def _depth(data: object) -> int:
 
 
 def megabytes(size: int) -> str:
-    """A size in MB as a reader reads it ("3.2 MB", "1 MB")."""
-    return f"{size / 1_000_000:.1f}".rstrip("0").rstrip(".") + " MB"
+    """A size in MB as a reader reads it, rounded up to a tenth ("3.2 MB", "1 MB"): a file
+    just over the limit never reads as the limit itself."""
+    tenths = -(-size // 100_000)
+    return (f"{tenths // 10}" if tenths % 10 == 0 else f"{tenths / 10:.1f}") + " MB"
 
 
 def parse_json(text: object, noun: str) -> object:

@@ -87,12 +87,18 @@ def timeline_svg(record: pc.InjuryRecord, width: int = 640, height: int = 220) -
     return "".join(parts) + f"<div><small>{legend}</small></div>"
 
 
+def _cells(*values: object) -> str:
+    """One table row's cells, every value escaped: a record may come from anyone's file."""
+    return "".join(f"<td>{html.escape(str(v))}</td>" for v in values)
+
+
 def sheet_html(record: pc.InjuryRecord) -> str:
     """The record as a character sheet: who it is with their healing numbers, the day and the
     blood loss, then a table of the injuries."""
-    who = (f"<p class='rulebook-pc-who'><b>{html.escape(record.name)}</b>: Healing Base "
-           f"{record.healing_base}, Endurance EML {record.endurance_eml}. Day <b>{record.day}"
-           f"</b>, blood loss <b>{record.blood_loss} BP</b>."
+    e = lambda v: html.escape(str(v))  # noqa: E731
+    who = (f"<p class='rulebook-pc-who'><b>{e(record.name)}</b>: Healing Base "
+           f"{e(record.healing_base)}, Endurance EML {e(record.endurance_eml)}. Day "
+           f"<b>{e(record.day)}</b>, blood loss <b>{e(record.blood_loss)} BP</b>."
            + (" <b style='color:#b00020'>Dead.</b>" if record.dead else "") + "</p>")
     if not record.injuries:
         return who + "<p><i>No injuries on the record.</i></p>"
@@ -102,11 +108,9 @@ def sheet_html(record: pc.InjuryRecord) -> str:
         status = ("healed on day " + str(inj.healed_day) if inj.level == 0 else
                   "infected" if record.infection and record.infection[0] == i else
                   "waiting for treatment" if inj.hr is None else "healing")
-        rows.append(
-            f"<tr><td>{i + 1}</td><td>{html.escape(inj.location)}</td><td>{inj.code}</td>"
-            f"<td>{inj.aspect}</td><td>{inj.day}</td><td>{inj.treatment or '—'}</td>"
-            f"<td>{'HR' + str(inj.hr) if inj.hr else '—'}</td>"
-            f"<td>{'unusable' if imp is None else imp}</td><td>{status}</td></tr>")
+        rows.append("<tr>" + _cells(i + 1, inj.location, inj.code, inj.aspect, inj.day,
+                                    inj.treatment or "—", f"HR{inj.hr}" if inj.hr else "—",
+                                    "unusable" if imp is None else imp, status) + "</tr>")
     head = "".join(f"<th>{h}</th>" for h in ("#", "Location", "Injury", "Aspect", "Day taken",
                                               "Treatment", "Healing rate", "Impairment",
                                               "Status"))
@@ -205,14 +209,24 @@ class HealingWalker(Tool):
         self.error.clear()
         try:
             record, steps = make()
+            self._show(record)
         except RulesError as exc:
             self.error.show(str(exc))
             return False
-        self.record = record
         self.explanation.show(steps)
-        self._render()
-        self.kept.keep(record.to_json())
         return True
+
+    def _show(self, record: pc.InjuryRecord) -> None:
+        """Make *record* the walker's, draw it and keep it; if it cannot be drawn the old
+        record stays and the RulesError goes on to the caller."""
+        before, self.record = self.record, record
+        try:
+            self._render()
+        except RulesError:
+            self.record = before
+            self._render()
+            raise
+        self.kept.keep(record.to_json())
 
     def _character(self):
         return self.record.with_character(self.name.value, self.healing_base.value,
@@ -281,7 +295,8 @@ class HealingWalker(Tool):
         self._show_treatment_odds()
         nxt = pc.next_roll_odds(r)
         self.next_odds.value = (
-            f"<p class='rulebook-pc-next'><b>Next:</b> {html.escape(nxt[0])}, EML {nxt[1]}</p>"
+            f"<p class='rulebook-pc-next'><b>Next:</b> {html.escape(f'{nxt[0]}, EML {nxt[1]}')}"
+            "</p>"
             + odds_table_html([(f"{LEVEL_NAMES[k]} ({k})", p) for k, p in nxt[2].items()],
                               "Result")
             if nxt else "<p class='rulebook-pc-next'><i>Nothing left to roll"
@@ -314,21 +329,23 @@ class HealingWalker(Tool):
         order = ("CF", "F", "S", "CS")
         rows = [(f"{LEVEL_NAMES[lv]}: {res}", p)
                 for (lv, res), p in sorted(odds.items(), key=lambda kv: order.index(kv[0][0]))]
-        self.treat_odds.value = (f"<p>{inj.code} {html.escape(inj.location.lower())} needs "
-                                 f"<b>{pc.required_treatment(inj.aspect, LEVEL_CODES[inj.level])}"
-                                 "</b>.</p>" + odds_table_html(rows, "Treatment Roll"))
+        needs = pc.required_treatment(inj.aspect, LEVEL_CODES[inj.level])
+        self.treat_odds.value = (f"<p>{html.escape(f'{inj.code} {inj.location.lower()}')} "
+                                 f"needs <b>{html.escape(needs)}</b>.</p>"
+                                 + odds_table_html(rows, "Treatment Roll"))
 
     # --- keeping ------------------------------------------------------------------------------
 
     def load_json(self, text: str) -> None:
         """Carry on from a saved record; a bad file raises RulesError and changes nothing."""
-        record = pc.InjuryRecord.from_json(text)
-        self._change(lambda: (record, ()))
+        self._show(pc.InjuryRecord.from_json(text))
+        self.error.clear()
+        self.explanation.clear()
 
     @staticmethod
     def _describe(text: str) -> str | None:
         saved = pc.InjuryRecord.from_json(text)
         if not saved.injuries and not saved.blood_loss:
             return None
-        return (f"<b>A saved injury record was found in this browser</b>: "
-                f"{html.escape(saved.name)}, {len(saved.injuries)} injuries, day {saved.day}.")
+        return ("<b>A saved injury record was found in this browser</b>: " + html.escape(
+            f"{saved.name}, {len(saved.injuries)} injuries, day {saved.day}."))

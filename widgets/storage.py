@@ -10,11 +10,14 @@ or uploads travels only between their browser and the kernel's memory.
   a moment after the widget is shown); ``save(text)`` and ``clear()`` write to it.
 - :class:`JsonTransfer` — a "Download … (JSON)" link and an "Upload … (JSON)" picker with its
   own error line. The upload handler validates the file; a ``RulesError`` is shown and
-  nothing changes.
+  nothing changes. In the live book the picker (:func:`UploadButton`) checks the file's size
+  in the browser first: ipywidgets' FileUpload sends any file whole over the page's
+  websocket, and a large one closes the connection before the kernel can say a word.
 
 In the static web book there is no kernel and no state to keep, so :func:`BrowserStore`
-returns an inert stand-in there (the browser-side module would otherwise be fetched from a
-CDN).
+returns an inert stand-in there and :func:`UploadButton` ipywidgets' own FileUpload (the
+browser-side modules would otherwise be fetched from a CDN; there the file never leaves the
+page).
 """
 
 from __future__ import annotations
@@ -27,11 +30,12 @@ import ipywidgets as w
 import traitlets as t
 
 from rulescore.errors import RulesError
+from rulescore.saved import MAX_BYTES, megabytes
 
 from .common import LINK, ErrorLine
 from .lean import book_target, set_shown, shared_layout
 
-MAX_UPLOAD_BYTES = 1_000_000
+MAX_UPLOAD_BYTES = MAX_BYTES
 """Largest file the upload accepts; a saved encounter or record is a few kilobytes."""
 
 _ESM = """
@@ -139,26 +143,133 @@ def BrowserStore(key: str) -> w.DOMWidget:  # noqa: N802 - used like a class
     return _LIVE(key=key)
 
 
+_UPLOAD_ESM = """
+// The browser half of UploadButton: a button that opens the file picker. A file larger than
+// max_bytes is refused here, with the message, and never sent; a smaller one is sent to the
+// kernel as one binary buffer, which reads and checks it.
+function megabytes(size) {
+  const tenths = Math.ceil(size / 100000);
+  return (tenths % 10 === 0 ? String(tenths / 10) : (tenths / 10).toFixed(1)) + " MB";
+}
+function render({ model, el }) {
+  const input = document.createElement("input");
+  input.type = "file";
+  input.accept = model.get("accept");
+  input.style.display = "none";
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "jupyter-widgets jupyter-button widget-button";
+  button.style.width = "auto";
+  button.textContent = model.get("description");
+  const note = document.createElement("div");
+  note.className = "rulebook-upload-refused";
+  note.style.cssText = "color:#b00020;font-weight:600";
+  button.addEventListener("click", () => input.click());
+  input.addEventListener("change", async () => {
+    const file = input.files && input.files[0];
+    input.value = "";
+    note.removeAttribute("role");
+    note.textContent = "";
+    if (!file) { return; }
+    if (file.size > model.get("max_bytes")) {
+      note.setAttribute("role", "alert");
+      note.textContent = "\u26a0 " + model.get("refusal").replace("{size}", megabytes(file.size));
+      model.send({ op: "refused", name: file.name, size: file.size });
+      return;
+    }
+    model.send({ op: "file", name: file.name, size: file.size }, undefined,
+               [await file.arrayBuffer()]);
+  });
+  el.append(button, input, note);
+}
+export default { render };
+"""
+
+
+def _live_upload_class() -> type:
+    import anywidget  # the live book only, as for the store
+
+    class LiveUpload(anywidget.AnyWidget):
+        """The live picker: the browser refuses a file over ``max_bytes`` itself and sends
+        a smaller one as a binary buffer; ``on_file`` handlers get its name and bytes."""
+
+        _esm = _UPLOAD_ESM
+        description = t.Unicode("").tag(sync=True)
+        accept = t.Unicode("").tag(sync=True)
+        max_bytes = t.Int(MAX_UPLOAD_BYTES).tag(sync=True)
+        refusal = t.Unicode("").tag(sync=True)
+
+        def __init__(self, **kwargs: object) -> None:
+            super().__init__(**kwargs)
+            self._file_handlers: list[Callable[[str, bytes], None]] = []
+            self._refused_handlers: list[Callable[[], None]] = []
+            self.on_msg(self._from_browser)
+
+        def on_file(self, handler: Callable[[str, bytes], None]) -> None:
+            self._file_handlers.append(handler)
+
+        def on_refused(self, handler: Callable[[], None]) -> None:
+            self._refused_handlers.append(handler)
+
+        def _from_browser(self, _widget: object, content: dict, buffers: list) -> None:
+            if content.get("op") == "refused":
+                for refused in self._refused_handlers:
+                    refused()
+            elif content.get("op") == "file" and len(buffers) == 1:
+                name = content.get("name")
+                for handler in self._file_handlers:
+                    handler(name if isinstance(name, str) else "the file", bytes(buffers[0]))
+
+    return LiveUpload
+
+
+_LIVE_UPLOAD: type | None = None
+
+
+def UploadButton(label: str, accept: str = ".json,application/json") -> w.DOMWidget:  # noqa: N802
+    """The "Upload <label> (JSON)" picker: in the live book one that refuses a file over
+    :data:`MAX_UPLOAD_BYTES` in the browser; in the static book ipywidgets' FileUpload."""
+    global _LIVE_UPLOAD
+    description = f"Upload {label} (JSON)"
+    if book_target() == "static":
+        return w.FileUpload(accept=accept, multiple=False, description=description, icon="",
+                            layout=shared_layout(width="auto"))
+    if _LIVE_UPLOAD is None:
+        _LIVE_UPLOAD = _live_upload_class()
+    return _LIVE_UPLOAD(description=description, accept=accept, refusal=too_large(label))
+
+
+def too_large(label: str, size: int | None = None) -> str:
+    """What a reader is told about a file over the limit ("{size}" stands for its size when
+    the browser fills it in)."""
+    shown = "{size}" if size is None else megabytes(size)
+    return (f"That file is {shown}; a saved {label} is at most {megabytes(MAX_UPLOAD_BYTES)}. "
+            "Nothing was sent or changed.")
+
+
 def download_href(text: str) -> str:
     """A ``data:`` URL carrying ``text`` as a JSON file (no server involved)."""
     return "data:application/json;charset=utf-8," + quote(text, safe="")
 
 
-def _upload_text(value: object) -> str:
-    """The text of the single uploaded file (ipywidgets 8 gives a tuple of dicts)."""
-    files = list(value or ())
-    if len(files) != 1:
-        raise RulesError(f"upload one file at a time, got {len(files)}")
-    item = files[0]
-    content = bytes(item["content"])
-    name = item.get("name", "the file")
+def _file_text(name: str, content: bytes, label: str) -> str:
+    """The text of an uploaded file, refused with a reason when it is too large or not
+    UTF-8 text."""
     if len(content) > MAX_UPLOAD_BYTES:
-        raise RulesError(f"{name} is {len(content)} bytes; the most allowed is "
-                         f"{MAX_UPLOAD_BYTES}")
+        raise RulesError(too_large(label, len(content)))
     try:
         return content.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RulesError(f"{name} is not a UTF-8 text file (byte {exc.start})") from None
+
+
+def _upload_text(value: object, label: str) -> str:
+    """The text of the single file ipywidgets' FileUpload holds (a tuple of dicts)."""
+    files = list(value or ())
+    if len(files) != 1:
+        raise RulesError(f"upload one file at a time, got {len(files)}")
+    item = files[0]
+    return _file_text(item.get("name", "the file"), bytes(item["content"]), label)
 
 
 class JsonTransfer(w.VBox):
@@ -170,12 +281,14 @@ class JsonTransfer(w.VBox):
         self.label = label
         self.on_upload = on_upload
         self.link = w.HTML()
-        self.upload = w.FileUpload(accept=".json,application/json", multiple=False,
-                                   description=f"Upload {label} (JSON)", icon="",
-                                   layout=shared_layout(width="auto"))
+        self.upload = UploadButton(label)
         self.error = ErrorLine()
         self.status = w.HTML()
-        self.upload.observe(self._uploaded, "value")
+        if isinstance(self.upload, w.FileUpload):
+            self.upload.observe(self._uploaded, "value")
+        else:
+            self.upload.on_file(self.receive)
+            self.upload.on_refused(self._refused_in_browser)
         super().__init__([w.HBox([self.link, self.upload]), self.error, self.status])
         self.add_class("rulebook-transfer")
         self.set_text("")
@@ -191,19 +304,32 @@ class JsonTransfer(w.VBox):
                            f'style="color:{LINK};text-decoration:underline;margin-right:1em;'
                            f'line-height:28px">{title}</a>')
 
+    def receive(self, name: str, content: bytes) -> None:
+        """A file the reader picked: hand its text to the tool, or say why nothing changed."""
+        self._load(lambda: _file_text(name, content, self.label))
+
+    def _refused_in_browser(self) -> None:
+        """The browser refused a file as too large and said so itself: clear older news."""
+        self.error.clear()
+        self.status.value = ""
+
     def _uploaded(self, change: dict) -> None:
         if not change["new"]:
             return
         try:
-            self.on_upload(_upload_text(change["new"]))
+            self._load(lambda: _upload_text(change["new"], self.label))
+        finally:
+            self.upload.value = ()
+
+    def _load(self, read: Callable[[], str]) -> None:
+        try:
+            self.on_upload(read())
         except RulesError as exc:
             self.status.value = ""
             self.error.show(f"The upload changed nothing: {exc}")
         else:
             self.error.clear()
             self.status.value = f"<i>Loaded {html.escape(self.label)} from the file.</i>"
-        finally:
-            self.upload.value = ()
 
 
 class KeptState(w.VBox):
@@ -235,17 +361,26 @@ class KeptState(w.VBox):
         self.transfer.set_text(text)
 
     def _found(self, change: dict) -> None:
-        """The browser kept work from an earlier visit: offer it, never restore silently."""
+        """The browser kept work from an earlier visit: offer it, never restore silently. A
+        damaged or edited autosave is named with its reason and can only be discarded."""
+        damaged = False
         try:
             note = self.describe(change["new"]) if change["new"] else None
-        except RulesError:
-            note = None
+        except RulesError as exc:
+            damaged = True
+            note = (f"<b>The {html.escape(self.transfer.label)} kept in this browser cannot "
+                    f"be restored</b>: {html.escape(str(exc))}")
+        set_shown(self.restore_button, not damaged)
         set_shown(self.offer, bool(note))
         self.note.value = note or ""
 
     def restore(self) -> None:
-        """Carry on from what the browser kept."""
-        self.load(self.store.stored)
+        """Carry on from what the browser kept; a refusal is shown and changes nothing."""
+        try:
+            self.load(self.store.stored)
+        except RulesError as exc:
+            self.transfer.error.show(f"The restore changed nothing: {exc}")
+            return
         set_shown(self.offer, False)
 
     def discard(self) -> None:

@@ -385,7 +385,7 @@ class CountTracker(Tool):
             states += list(f.conditions)
             where = f"holding: {html.escape(f.holding)}" if f.tick is None else f"Tick {f.tick}"
             rows.append(f"<tr><td>{html.escape(f.name)}</td><td>{where}</td>"
-                        f"<td>{', '.join(states)}</td></tr>")
+                        f"<td>{html.escape(', '.join(states))}</td></tr>")
         self.board.value = ("<table class='rulebook-vl-board'><thead><tr><th>Fighter</th>"
                             "<th>Where</th><th>State</th></tr></thead><tbody>"
                             + "".join(rows) + "</tbody></table>") if rows else \

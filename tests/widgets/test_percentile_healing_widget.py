@@ -113,7 +113,10 @@ def test_restore_offer_only_for_a_record_worth_restoring():
     h.kept.restore()
     assert h.record.injuries[0].hr == 4 and not is_shown(h.kept.offer)
     g = HealingWalker()
-    g.kept.store.stored = "{broken"
+    g.kept.store.stored = "{broken"       # named, never restored, only discarded
+    assert is_shown(g.kept.offer) and not is_shown(g.kept.restore_button)
+    assert "cannot be restored</b>: injury record: the file is not JSON" in g.kept.note.value
+    g.kept.discard_button.click()
     assert not is_shown(g.kept.offer)
 
 

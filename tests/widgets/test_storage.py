@@ -74,23 +74,29 @@ def test_download_link_carries_the_text_exactly():
     assert "<a " not in xfer.link.value
 
 
+def _send(xfer: JsonTransfer, content: bytes) -> None:
+    """What the live book's picker sends for a file under the limit: its name and bytes."""
+    xfer.upload._from_browser(xfer.upload, {"op": "file", "name": "x.json"},
+                              [memoryview(content)])
+
+
 def test_upload_hands_the_text_to_the_handler():
     got = []
     xfer = JsonTransfer("enc.json", "encounter", got.append)
-    xfer.upload.value = _file(b'{"ok": true}')
+    _send(xfer, b'{"ok": true}')
     assert got == ['{"ok": true}']
     assert xfer.error.value == "" and "Loaded encounter" in xfer.status.value
-    assert xfer.upload.value == ()
 
 
 @pytest.mark.parametrize("content, message", [
     (b"\xff\xfe junk", "not a UTF-8 text file"),
-    (b"x" * (storage.MAX_UPLOAD_BYTES + 1), "the most allowed is 1000000"),
+    (b"x" * (storage.MAX_UPLOAD_BYTES + 1),
+     "That file is 1.1 MB; a saved encounter is at most 1 MB. Nothing was sent or changed."),
 ])
 def test_unreadable_files_are_refused_before_the_handler(content, message):
     got = []
     xfer = JsonTransfer("enc.json", "encounter", got.append)
-    xfer.upload.value = _file(content)
+    _send(xfer, content)
     assert got == []
     assert message in xfer.error.value and "changed nothing" in xfer.error.value
 
@@ -100,7 +106,43 @@ def test_handler_refusal_is_shown_and_cleared_by_a_good_file():
         if "format" not in text:
             raise RulesError("not an encounter file: no format field")
     xfer = JsonTransfer("enc.json", "encounter", handler)
-    xfer.upload.value = _file(b"{}")
+    _send(xfer, b"{}")
     assert "not an encounter file: no format field" in xfer.error.value
-    xfer.upload.value = _file(b'{"format": 1}')
+    _send(xfer, b'{"format": 1}')
     assert xfer.error.value == ""
+
+
+def test_the_live_picker_refuses_a_large_file_in_the_browser_with_its_size():
+    """ipywidgets' FileUpload sends any file whole over the websocket (50 MB closes it): the
+    live picker is told the limit and the message, and the browser checks file.size first."""
+    got = []
+    xfer = JsonTransfer("record.json", "injury record", got.append)
+    upload = xfer.upload
+    assert upload.description == "Upload injury record (JSON)"
+    assert upload.max_bytes == storage.MAX_UPLOAD_BYTES == 1_000_000
+    assert upload.refusal == ("That file is {size}; a saved injury record is at most 1 MB. "
+                              "Nothing was sent or changed.")
+    assert "file.size > model.get(\"max_bytes\")" in storage._UPLOAD_ESM
+    assert 'model.get("refusal").replace("{size}", megabytes(file.size))' in storage._UPLOAD_ESM
+    xfer.error.show("an older complaint")
+    upload._from_browser(upload, {"op": "refused", "name": "big.json", "size": 50_000_000}, [])
+    assert got == [] and xfer.error.value == ""
+
+
+def test_the_static_book_keeps_ipywidgets_file_upload(monkeypatch):
+    """In the static book the file stays in the page (Python runs in the browser)."""
+    monkeypatch.setenv("RULEBOOK_TARGET", "static")
+    got = []
+    xfer = JsonTransfer("enc.json", "encounter", got.append)
+    assert isinstance(xfer.upload, storage.w.FileUpload)
+    assert xfer.upload.description == "Upload encounter (JSON)"
+    xfer.upload.value = _file(b'{"ok": true}')
+    assert got == ['{"ok": true}'] and xfer.upload.value == ()
+    xfer.upload.value = _file(b"x" * (storage.MAX_UPLOAD_BYTES + 1))
+    assert "That file is 1.1 MB" in xfer.error.value and len(got) == 1
+
+
+@pytest.mark.parametrize("size, shown", [(1_000_000, "1 MB"), (1_000_001, "1.1 MB"),
+                                         (50_000_000, "50 MB"), (3_210_000, "3.3 MB")])
+def test_sizes_read_in_megabytes_rounded_up(size, shown):
+    assert storage.megabytes(size) == shown

@@ -228,11 +228,9 @@ def test_weapon_builder_errors_and_improvised():
 
 
 def _upload(board: TurnBoard, text: str) -> None:
-    from datetime import datetime, timezone
-    data = text.encode()
-    board.kept.transfer.upload.value = ({"name": "board.json", "type": "application/json",
-                                    "size": len(data), "content": memoryview(data),
-                                    "last_modified": datetime(2026, 1, 1, tzinfo=timezone.utc)},)
+    """What the browser's picker sends: the file's name and bytes."""
+    upload = board.kept.transfer.upload
+    upload._from_browser(upload, {"op": "file", "name": "board.json"}, [memoryview(text.encode())])
 
 
 def test_turn_board_saves_and_loads_json():
@@ -278,8 +276,9 @@ def test_turn_board_autosaves_after_each_change_and_offers_to_restore(monkeypatc
     again.kept.restore_button.click()
     assert again.encounter == b.encounter and not is_shown(again.kept.offer)
     other = TurnBoard("A")
-    other.kept.store.stored = "{corrupt"
-    assert not is_shown(other.kept.offer)
+    other.kept.store.stored = "{corrupt"  # named, never restored, only discarded
+    assert is_shown(other.kept.offer) and not is_shown(other.kept.restore_button)
+    assert "TSL turn board: the file is not JSON" in other.kept.note.value
     other.kept.store.stored = saved[-1]
     cleared = []
     monkeypatch.setattr(other.kept.store, "clear", lambda: cleared.append(True))

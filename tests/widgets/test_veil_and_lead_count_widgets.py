@@ -112,10 +112,10 @@ def test_cylinder_picture():
 
 
 def _upload(t: CountTracker, text: str) -> None:
-    data = text.encode()
-    t.kept.transfer.upload.value = ({"name": "encounter.json", "type": "application/json",
-                                "size": len(data), "content": memoryview(data),
-                                "last_modified": datetime(2026, 1, 1, tzinfo=timezone.utc)},)
+    """What the browser's picker sends: the file's name and bytes."""
+    upload = t.kept.transfer.upload
+    upload._from_browser(upload, {"op": "file", "name": "encounter.json"},
+                         [memoryview(text.encode())])
 
 
 def test_autosave_restore_download_upload(monkeypatch):
