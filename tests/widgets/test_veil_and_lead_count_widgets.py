@@ -1,7 +1,6 @@
 """The Count tracker in plain pytest: moves, undo/redo, errors, saving and restoring."""
 
 import json
-from datetime import datetime, timezone
 
 from widgets.lean import is_shown
 from widgets.veil_and_lead_count import CountTracker, cylinder_svg
