@@ -158,3 +158,23 @@ from rulebook.admission import CappedKernelManager, admitting  # noqa: E402
 c.VoilaConfiguration.multi_kernel_manager_class = CappedKernelManager  # noqa: F821
 c.VoilaConfiguration.prelaunch_hook = admitting(c.VoilaConfiguration.prelaunch_hook)  # noqa: F821
 # ---- end of admission ---------------------------------------------------------------------------
+
+
+# ---- Readers' connections (rulebook.connection) -------------------------------------------------
+# Each page gets the _xsrf cookie, so the shutdown request Voilà's page sends when its tab closes
+# passes the XSRF check and frees the kernel at once. A page's kernel is watched while the page is
+# connected: gone, dead, or busy without a word past ReaderConnection.busy_limit (60 s), the
+# page's websocket is closed and the page says it lost its connection. One page per kernel, and
+# no shutdown_request from a page.
+from rulebook.connection import ReaderConnection, with_xsrf_cookie  # noqa: E402
+
+c.VoilaConfiguration.prelaunch_hook = with_xsrf_cookie(  # noqa: F821
+    c.VoilaConfiguration.get("prelaunch_hook"))  # noqa: F821
+
+
+class ReaderKernelConnection(ReaderConnection, PromptKernelConnection):
+    """The page's kernel websocket: one page a kernel, the kernel watched, replies sent at once."""
+
+
+c.Voila.kernel_websocket_connection_class = ReaderKernelConnection  # noqa: F821
+# ---- end of readers' connections ----------------------------------------------------------------
