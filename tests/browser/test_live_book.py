@@ -88,6 +88,7 @@ def test_the_server_warms_every_page_up_at_start_and_stops_their_kernels(book_ur
     assert found, "the server never reported its warm-up"
     assert int(found.group(1)) == pages and found.group(3).strip() == ""   # none failed
     assert int(found.group(2)) >= 50            # the book's tables, examples and links
-    # Readers' pages leave their kernels to the culler (10 minutes idle): every kernel stopped
-    # by the time of the report is a warm-up page's.
-    assert len(set(re.findall(r"Kernel shutdown: ([0-9a-f-]+)", text[:found.start()]))) == pages
+    # Every warm-up page's kernel is stopped by the time of the report. A reader's page frees
+    # its kernel too when it is closed or left (rulebook.connection), and the other tests'
+    # readers may have come and gone during the warm-up, so there may be more.
+    assert len(set(re.findall(r"Kernel shutdown: ([0-9a-f-]+)", text[:found.start()]))) >= pages
