@@ -120,3 +120,39 @@ def require_row(name: str, value: object, table: "Table", column: str) -> "Row":
             return row
     choices = ", ".join(repr(r[column]) for r in table.rows)
     raise RulesError(f"{name} must be one of {choices}, got {value!r}")
+
+
+def require_text(name: str, value: object, *, max_length: int = 200) -> str:
+    """Check a free text input (a label, a display name): a string of at most *max_length*."""
+    if not isinstance(value, str):
+        raise RulesError(f"{name} must be text, got {value!r}")
+    if len(value) > max_length:
+        raise RulesError(f"{name} must be at most {max_length} characters, got {len(value)}")
+    return value
+
+
+def require_list(name: str, value: object, what: str, *, max_length: int) -> tuple:
+    """Check a collection input: a list or tuple of at most *max_length* items (the items are
+    the caller's to check). A string, a mapping or a set is refused: each would be read item
+    by item as something it is not."""
+    if not isinstance(value, (list, tuple)):
+        raise RulesError(f"{name} must be a list of {what}, got {value!r}")
+    if len(value) > max_length:
+        raise RulesError(f"{name} must hold at most {max_length} {what}, got {len(value)}")
+    return tuple(value)
+
+
+def require_choices(name: str, values: object, allowed: Sequence[str], *, min_length: int = 0,
+                    max_length: int | None = None) -> tuple[str, ...]:
+    """Check a list of words, each one of *allowed* (at most one of each unless the list is
+    longer than *allowed*); the message names the first bad one."""
+    limit = len(allowed) if max_length is None else max_length
+    items = require_list(name, values, f"names ({', '.join(map(repr, allowed))})",
+                         max_length=limit)
+    if len(items) < min_length:
+        raise RulesError(f"{name} must name at least {min_length}, got {len(items)}")
+    for item in items:
+        if not isinstance(item, str) or item not in allowed:
+            raise RulesError(f"{name} must hold only {', '.join(map(repr, allowed))}, "
+                             f"got {item!r}")
+    return items

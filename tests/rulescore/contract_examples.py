@@ -172,7 +172,7 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "range_bands.cross_impassable": _call("distant", "closer", "hard", [5, 3], [2, 2, 2, 2]),
     "range_bands.impassable_difficulty": _call("hard"),
     "range_bands.check": _call([1, 2, 4], 2, [3, 3]),
-    "range_bands.roll_groups": _call({"skill": 2, "difficulty": 2}, seed=7),
+    "range_bands.roll_groups": _call({"skill_dice": 2, "difficulty_dice": 2}, seed=7),
     "range_bands.modifier": _call("snapshot"),
     "range_bands.quick_load": _call("firearm", 2, [5, 3], [2, 2, 2, 2]),
     "range_bands.quick_load_odds": _call("firearm", 3),

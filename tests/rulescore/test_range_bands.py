@@ -26,7 +26,7 @@ def test_bands_in_order_from_data():
     assert rb.band("very_far").metres == "121–150 m"
     assert rb.band("extreme").metres == "151+ m"
     assert rb.band("close_contact").metres == "touching"
-    with pytest.raises(RulesError, match="band must be one of .*got 'medium'"):
+    with pytest.raises(RulesError, match="name must be a band, one of .*got 'medium'"):
         rb.band("medium")
 
 
@@ -41,7 +41,7 @@ def test_distance_to_band_and_edges():
     assert rb.band_for_distance(150, edge="farther") == "extreme"
     assert rb.band_for_distance(45, edge="farther") == "close"
     assert rb.band_for_distance(2000, edge="farther") == "extreme"
-    with pytest.raises(RulesError, match="metres must be 0 or more, got -1"):
+    with pytest.raises(RulesError, match="metres must be from 0 to 100000, got -1"):
         rb.band_for_distance(-1)
     with pytest.raises(RulesError, match="edge must be one of"):
         rb.band_for_distance(30, edge="middle")

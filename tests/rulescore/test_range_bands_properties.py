@@ -233,12 +233,15 @@ def test_plain_lookups_type_or_named_error(target, long_weapon, heavy, hidden):
 @SETTINGS
 @given(DICE, DICE, st.integers(-40, 40), st.integers(-40, 40))
 def test_opposed_and_extreme_type_or_named_error(first, second, a, b):
-    for call in (lambda: rb.opposed(first, second, a, b),
-                 lambda: rb.extreme_engagement(first, second, a, b)):
+    for call, names in (
+            (lambda: rb.opposed(first, second, a, b),
+             ("active_dice", "passive_dice", "active_bonus", "passive_bonus")),
+            (lambda: rb.extreme_engagement(first, second, a, b),
+             ("first_dice", "second_dice", "first_bonus", "second_bonus"))):
         try:
             r = call()
         except RulesError as exc:
-            expect_error(exc, "active_dice", "passive_dice", "active_bonus", "passive_bonus")
+            expect_error(exc, *names)
             continue
         assert isinstance(r, rb.OpposedResult) and r.success == (r.margin >= 0)
 
@@ -250,7 +253,7 @@ def test_lookups_return_their_types():
     for bad, name in ((lambda: rb.terrains("swim"), "kind"),
                       (lambda: rb.difficulty_dice_count(4, "x"), "nd_rule"),
                       (lambda: rb.fixed_target(0), "difficulty"),
-                      (lambda: rb.modifier("x"), "modifier")):
+                      (lambda: rb.modifier("x"), "name")):
         try:
             bad()
         except RulesError as exc:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulescore.errors import RulesError, TableError, require_int
+from rulescore.errors import RulesError, TableError, require_int, require_list
+from rulescore.errors import require_text as text  # noqa: F401
 from rulescore.errors import require_bool as flag  # noqa: F401  (shared checks, re-exported)
 from rulescore.errors import require_choice as one_of  # noqa: F401
 from rulescore.errors import require_row as choice  # noqa: F401
@@ -32,8 +33,6 @@ def table(file: str, name: str) -> Table:
     return load_tables(DATA_DIR / f"{file}.toml")[name]
 
 
-
-
 def yes(row: Row, column: str) -> bool:
     """Read a yes/no cell of a data table; a TableError if it is neither."""
     value = row[column]
@@ -42,18 +41,10 @@ def yes(row: Row, column: str) -> bool:
     return value == "yes"
 
 
-
-
-
-
 def d6_faces(name: str, dice: Any, count: int | None = None, *, minimum: int = 0,
              maximum: int = MAX_POOL) -> tuple[int, ...]:
     """Check a list of d6 faces (and, if given, that there are exactly *count* of them)."""
-    if dice is None:
-        dice = ()
-    if isinstance(dice, (str, bytes)) or not hasattr(dice, "__iter__"):
-        raise RulesError(f"{name} must be a list of d6 faces, got {dice!r}")
-    faces = tuple(dice)
+    faces = require_list(name, dice, "d6 faces", max_length=3 * MAX_POOL)
     for i, face in enumerate(faces, start=1):
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
             raise RulesError(f"{name}: die {i} must be a d6 face from 1 to 6, got {face!r}")

@@ -12,10 +12,12 @@ from rulescore.formulas import Formula
 from rulescore.tables import Row
 from rulescore.trace import Resolution, step
 
-from ._data import choice, flag, one_of, pool, rule, table
-from .checks import Odds, check, check_odds
+from ._data import bonus, choice, d6_faces, flag, one_of, pool, rule, table
+from .checks import Odds, check, check_odds, check_rulings
 
 DIRECTIONS = ("closer", "away")
+#: Far past the extreme band (151+ m): a distance beyond this is a typing slip.
+MAX_METRES = 100_000
 EDGES = ("nearer", "farther")
 
 #: Critical failure on a dash: half the check's difficulty, rounded up, in dice of damage.
@@ -50,11 +52,16 @@ BAND_IDS = ("close_contact", "very_close", "close", "distant", "far", "very_far"
 
 def band(name: str) -> Band:
     """The band called *name* (e.g. ``"distant"``); a RulesError naming the bands if unknown."""
+    return find_band("name", name)
+
+
+def find_band(param: str, value: object) -> Band:
+    """The band called *value*; a RulesError naming *param* (the caller's word) and the bands."""
     for b in bands():
-        if b.band == name:
+        if b.band == value:
             return b
-    raise RulesError(f"band must be one of {', '.join(repr(b.band) for b in bands())}, "
-                     f"got {name!r}")
+    raise RulesError(f"{param} must be a band, one of "
+                     f"{', '.join(repr(b.band) for b in bands())}, got {value!r}")
 
 
 def band_for_distance(metres: int, *, edge: str = "nearer") -> str:
@@ -64,7 +71,7 @@ def band_for_distance(metres: int, *, edge: str = "nearer") -> str:
     exactly on an edge belongs to the nearer band (30 m is very close); ``edge="farther"``
     puts it in the farther band instead.
     """
-    require_int("metres", metres, minimum=0)
+    require_int("metres", metres, minimum=0, maximum=MAX_METRES)
     one_of("edge", edge, EDGES)
     tbl = table("bands", "range_bands")
     row = tbl.lookup(metres)
@@ -108,8 +115,8 @@ def _travel(start: Band, direction: str, steps: int) -> tuple[Band, int]:
     extreme), and how many bands that really is."""
     sign = _direction(direction)
     if start.band == "extreme":
-        raise RulesError("band 'extreme' is outside combat phasing: settle extreme range with "
-                         "chase rules or opposed checks, not combat movement")
+        raise RulesError("start_band 'extreme' is outside combat phasing: settle extreme range "
+                         "with chase rules or opposed checks, not combat movement")
     last = max(b.step for b in bands())
     end_step = min(max(start.step + sign * steps, 0), last)
     return _by_step(end_step), abs(end_step - start.step)
@@ -130,7 +137,7 @@ def move(start_band: str, direction: str = "closer") -> MoveResult:
     is one move back to very close (assumption ``leaving_close_contact``). No check is needed
     and the mover keeps the benefit of cover.
     """
-    start = band(start_band)
+    start = find_band("start_band", start_band)
     row = _movement("move")
     end, moved = _travel(start, direction, row["bands"])
     ref = rule("Ordinary movement")
@@ -174,7 +181,7 @@ def dash(start_band: str, direction: str = "closer", terrain: str = "easy",
     up, in dice of damage. The dasher loses cover and its Defense Pool; a seriously or lethally
     wounded dasher bleeds one wound. Easy terrain takes no dice.
     """
-    start = band(start_band)
+    start = find_band("start_band", start_band)
     _direction(direction)
     row = choice("terrain", terrain, table("bands", "dash_terrain"), "terrain")
     wounded = flag("seriously_wounded", seriously_wounded)
@@ -187,9 +194,15 @@ def dash(start_band: str, direction: str = "closer", terrain: str = "easy",
     result_check = None
     prone, damage, bands_allowed = False, 0, move_row["bands"]
     if difficulty == 0:
-        if skill_dice or difficulty_dice:
+        # No check on easy ground, but its inputs are still checked: a slip is never ignored.
+        rolled = d6_faces("skill_dice", skill_dice)
+        if difficulty_dice is not None:
+            rolled += d6_faces("difficulty_dice", difficulty_dice)
+        if rolled:
             raise RulesError("skill_dice must be empty on easy terrain: a dash there needs no "
                              f"check, got {list(skill_dice)}")
+        bonus("roll_bonus", roll_bonus)
+        check_rulings(nd_rule, critical_margin)
         steps.append(step(f"{row['name']} terrain ({row['examples']}): no check", 
                           rule("Dashing difficulties")))
     else:
@@ -238,7 +251,7 @@ def cross_impassable(start_band: str, direction: str = "closer", terrain: str = 
     difficulty in dice. Whether the terrain gives cover is the GM's call
     (*terrain_gives_cover*: a cliff face exposes, barbed wire hides). Bulk penalties apply.
     """
-    start = band(start_band)
+    start = find_band("start_band", start_band)
     _direction(direction)
     row = choice("terrain", terrain, table("bands", "impassable_terrain"), "terrain")
     covered = flag("terrain_gives_cover", terrain_gives_cover)
@@ -288,6 +301,8 @@ def terrain_odds(kind: str, terrain: str, skill_pool: int, roll_bonus: int = 0, 
     difficulty = dash_difficulty(terrain) if kind == "dash" else impassable_difficulty(terrain)
     if difficulty == 0:
         pool("skill_pool", skill_pool)
+        bonus("roll_bonus", roll_bonus)
+        check_rulings(nd_rule, critical_margin)
         return Odds({"full move": Fraction(1)}, Distribution(((0, Fraction(1)),)),
                     {"skill_dice": 0, "difficulty_dice": 0})
     base = check_odds(skill_pool, difficulty, roll_bonus, nd_rule=nd_rule,
@@ -305,7 +320,7 @@ def melee_reach(target_band: str, long_weapon: bool = False) -> bool:
     Most melee weapons need close contact; a long weapon reaches any target in the same band
     (very close).
     """
-    b = band(target_band)
+    b = find_band("target_band", target_band)
     flag("long_weapon", long_weapon)
     return b.band == "close_contact" or (long_weapon and b.band == "very_close")
 

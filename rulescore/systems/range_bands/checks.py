@@ -26,11 +26,15 @@ from rulescore.dice import Distribution, parse
 from rulescore.errors import RulesError, require_int
 from rulescore.trace import Resolution, step
 
-from ._data import MAX_DIFFICULTY, MAX_POOL, bonus, d6_faces, one_of, pool, rule
+from ._data import MAX_DIFFICULTY, MAX_POOL, bonus, d6_faces, one_of, pool, rule, text
 
 ND_RULES = ("opposed", "average")
 OUTCOMES = ("critical success", "success", "failure", "critical failure")
 CHECK_SECTION = "Checks in dice (assumption nd_check)"
+#: A critical margin past any margin two pools of dice can reach.
+MAX_CRITICAL_MARGIN = 60
+#: The most d6 one roll of several groups takes (a shot: skill, cover and difficulty).
+MAX_ROLLED = 3 * MAX_POOL
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -66,6 +70,7 @@ class Odds:
 
 def difficulty_dice_count(difficulty: int, nd_rule: str = "opposed") -> int:
     """How many d6 the difficulty rolls: n under ``"opposed"``, none under ``"average"``."""
+    require_int("difficulty", difficulty, minimum=1, maximum=MAX_DIFFICULTY)
     one_of("nd_rule", nd_rule, ND_RULES)
     return difficulty if nd_rule == "opposed" else 0
 
@@ -87,7 +92,13 @@ def _outcome(margin: int, critical_margin: int) -> str:
 
 
 def _critical_margin(value: int) -> int:
-    return require_int("critical_margin", value, minimum=1, maximum=60)
+    return require_int("critical_margin", value, minimum=1, maximum=MAX_CRITICAL_MARGIN)
+
+
+def check_rulings(nd_rule: object, critical_margin: object) -> None:
+    """Check the two switchable rulings of a check where no check is rolled (easy terrain)."""
+    one_of("nd_rule", nd_rule, ND_RULES)
+    _critical_margin(critical_margin)  # type: ignore[arg-type]
 
 
 def check(skill_dice: Sequence[int], difficulty: int, difficulty_dice: Sequence[int] | None = None,
@@ -101,23 +112,28 @@ def check(skill_dice: Sequence[int], difficulty: int, difficulty_dice: Sequence[
     one_of("nd_rule", nd_rule, ND_RULES)
     require_int("difficulty", difficulty, minimum=1, maximum=MAX_DIFFICULTY)
     skill = d6_faces("skill_dice", skill_dice, minimum=1)
+    # Absent difficulty dice are none at all: right under "average", too few under "opposed".
+    rolled = d6_faces("difficulty_dice", () if difficulty_dice is None else difficulty_dice,
+                      maximum=MAX_DIFFICULTY)
     extra = bonus("roll_bonus", roll_bonus)
     crit = _critical_margin(critical_margin)
-    ref = rule(section)
+    ref = rule(text("section", section))
+    text("what", what)
     total = sum(skill) + extra
     plus = f" {'+' if extra >= 0 else '−'} {abs(extra)}" if extra else ""
     steps = [step(f"{what}: the character's {len(skill)} d6 show "
                   f"{', '.join(map(str, skill))}{plus} = {total}", ref, total=total)]
     if nd_rule == "opposed":
-        rolled = d6_faces("difficulty_dice", difficulty_dice, difficulty, minimum=1,
-                          maximum=MAX_DIFFICULTY)
+        if len(rolled) != difficulty:
+            raise RulesError(f"difficulty_dice must hold exactly {difficulty} d6, "
+                             f"got {len(rolled)}")
         target = sum(rolled)
         steps.append(step(f"The {difficulty}D difficulty is rolled: {', '.join(map(str, rolled))}"
                           f" = {target}", rule(CHECK_SECTION), target=target))
     else:
-        if difficulty_dice:
+        if rolled:
             raise RulesError("difficulty_dice must be empty when nd_rule is 'average' "
-                             f"(the difficulty is a fixed number), got {list(difficulty_dice)}")
+                             f"(the difficulty is a fixed number), got {list(rolled)}")
         target = fixed_target(difficulty)
         steps.append(step(f"The {difficulty}D difficulty is the fixed number 3.5 × {difficulty}, "
                           f"rounded up: {target}", rule(CHECK_SECTION), target=target))
@@ -200,12 +216,14 @@ def opposed(active_dice: Sequence[int], passive_dice: Sequence[int], active_bonu
     a = d6_faces("active_dice", active_dice, minimum=1)
     b = d6_faces("passive_dice", passive_dice, minimum=1)
     ab, pb = bonus("active_bonus", active_bonus), bonus("passive_bonus", passive_bonus)
+    text("active", active)
+    text("passive", passive)
     at, pt = sum(a) + ab, sum(b) + pb
     margin = at - pt
-    ref = rule(section)
+    ref = rule(text("section", section))
     steps = (step(f"{active} rolls {', '.join(map(str, a))}" + (f" {ab:+d}" if ab else "")
                   + f" = {at}", ref, total=at),
-             step(f"{passive[0].upper() + passive[1:]} rolls {', '.join(map(str, b))}"
+             step(f"{passive[:1].upper() + passive[1:]} rolls {', '.join(map(str, b))}"
                   + (f" {pb:+d}" if pb else "") + f" = {pt}", ref, total=pt),
              step(f"{at} against {pt}: margin {margin:+d}; "
                   + ("the active side wins (a tie goes to it)" if margin >= 0 else
@@ -245,8 +263,17 @@ def roll_groups(counts: Mapping[str, int], *, seed: int | None = None,
     Typed dice are read in the order of *counts*: e.g. the character's dice, then the
     difficulty's. Groups of zero dice are skipped.
     """
-    wanted = {k: require_int(k, v, minimum=0, maximum=MAX_POOL) for k, v in counts.items()}
+    if not isinstance(counts, Mapping):
+        raise RulesError(f"counts must map group names to numbers of d6, got {counts!r}")
+    for group in counts:
+        if group not in _LABELS:
+            raise RulesError(f"counts: each group must be one of {', '.join(map(repr, _LABELS))}"
+                             f", got {group!r}")
+    wanted = {k: require_int(f"counts[{k!r}]", v, minimum=0, maximum=MAX_POOL)
+              for k, v in counts.items()}
     total = sum(wanted.values())
+    if total > MAX_ROLLED:
+        raise RulesError(f"counts must add up to at most {MAX_ROLLED} d6, got {total}")
     if (seed is None) == (dice is None):
         raise RulesError("roll_groups needs exactly one of: seed, or dice (the faces you rolled)")
     order = ", then ".join(f"{n} for {_LABELS.get(k, k)}" for k, n in wanted.items() if n)
@@ -255,7 +282,7 @@ def roll_groups(counts: Mapping[str, int], *, seed: int | None = None,
         faces = parse(f"{total}d6").roll(random.Random(seed)).faces() if total else ()
         how = f"Rolled {total} d6 with seed {seed}"
     else:
-        faces = d6_faces("dice", dice, minimum=0, maximum=3 * MAX_POOL)
+        faces = d6_faces("dice", dice, minimum=0, maximum=MAX_ROLLED)
         if len(faces) != total:
             raise RulesError(f"dice: type {total} d6 ({order}), got {len(faces)}")
         how = f"Read the {total} d6 you typed"

@@ -76,7 +76,8 @@ def line_of_sight(heavy_cover_bands: int) -> bool:
 
 def can_target(hidden: bool, area_fire: bool = False) -> bool:
     """Can a character be shot at? A hidden one only by area fire (§Stealth)."""
-    return not flag("hidden", hidden) or flag("area_fire", area_fire)
+    is_hidden, area = flag("hidden", hidden), flag("area_fire", area_fire)
+    return not is_hidden or area
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,10 +97,10 @@ def stealth_dice_needed(stealth_pool: int, perception_pool: int, cover: str = "n
     Assumption ``stealth_cover``: cover that counts adds its dice to the hider's roll.
     """
     c = cover_modifier(cover, movement=movement, close_contact=close_contact)
+    own, seen = pool("stealth_pool", stealth_pool), pool("perception_pool", perception_pool)
     if movement == "dash":
         return {"stealth_dice": 0, "cover_dice": 0, "perception_dice": 0}
-    return {"stealth_dice": pool("stealth_pool", stealth_pool), "cover_dice": c.value,
-            "perception_dice": pool("perception_pool", perception_pool)}
+    return {"stealth_dice": own, "cover_dice": c.value, "perception_dice": seen}
 
 
 def stealth(stealth_dice: Sequence[int], perception_dice: Sequence[int], cover: str = "none",
@@ -116,16 +117,20 @@ def stealth(stealth_dice: Sequence[int], perception_dice: Sequence[int], cover: 
     """
     c = cover_modifier(cover, movement=movement, close_contact=close_contact)
     before = require_int("streak", streak, minimum=0, maximum=99)
+    sb, pb = bonus("stealth_bonus", stealth_bonus), bonus("perception_bonus", perception_bonus)
     ref = rule("Stealth")
     steps = list(c.trace)
     if movement == "dash":
+        # No check is rolled, but typed dice are still read: a slip is never ignored.
+        for name, dice in (("stealth_dice", stealth_dice), ("cover_dice", cover_dice),
+                           ("perception_dice", perception_dice)):
+            d6_faces(name, dice)
         steps.append(step("A dashing character cannot make a Stealth check: not hidden", ref))
         return StealthResult(value=0, outcome="seen", trace=tuple(steps), hidden=False,
                              streak=0, unaware=False, margin=0)
     own = d6_faces("stealth_dice", stealth_dice, minimum=1)
     extra = d6_faces("cover_dice", cover_dice, c.value, maximum=6)
     seen = d6_faces("perception_dice", perception_dice, minimum=1)
-    sb, pb = bonus("stealth_bonus", stealth_bonus), bonus("perception_bonus", perception_bonus)
     hide_total = sum(own) + sum(extra) + sb
     look_total = sum(seen) + pb
     cover_text = f" and cover {', '.join(map(str, extra))}" if extra else ""

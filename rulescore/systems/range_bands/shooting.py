@@ -3,6 +3,7 @@ engagements and quick loading."""
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
@@ -11,8 +12,8 @@ from rulescore.errors import RulesError, require_int
 from rulescore.formulas import Formula
 from rulescore.trace import Resolution, step
 
-from ._data import bonus as _bonus, choice, flag, one_of, rule, table, yes
-from .bands import band
+from ._data import bonus as _bonus, choice, d6_faces, flag, one_of, rule, table, yes
+from .bands import band, find_band
 from .checks import CheckResult, Odds, OpposedResult, check, check_odds, opposed
 from .cover import MOVEMENT, cover_modifier
 
@@ -25,7 +26,7 @@ HALF_RELOAD = Formula("actions", "ceil(reload_time / 2)", rule("Quick loading"))
 
 def modifier(name: str) -> int:
     """Dice a shooting modifier adds, from the table (e.g. ``"snapshot"`` → 1)."""
-    return table("shooting", "shot_modifiers").find("modifier", name)["dice"]
+    return choice("name", name, table("shooting", "shot_modifiers"), "modifier")["dice"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,15 +48,16 @@ class ShotDifficulty(Resolution):
 
 def _optimal(optimal_bands: str | Sequence[str]) -> tuple[str, ...]:
     bands_ = (optimal_bands,) if isinstance(optimal_bands, str) else optimal_bands
-    if not hasattr(bands_, "__iter__"):
-        raise RulesError(f"optimal_bands must be one or two bands, got {optimal_bands!r}")
+    if not isinstance(bands_, (list, tuple)):
+        raise RulesError(f"optimal_bands must be one band or a list of one or two bands, "
+                         f"got {optimal_bands!r}")
     bands_ = tuple(bands_)
-    if not 1 <= len(bands_) <= 2 or len(set(bands_)) != len(bands_):
-        raise RulesError(f"optimal_bands must be one or two different bands, got {list(bands_)}")
     for b in bands_:
-        if b not in COMBAT_BANDS:
+        if not isinstance(b, str) or b not in COMBAT_BANDS:
             raise RulesError(f"optimal_bands must be chosen from {', '.join(COMBAT_BANDS)}, "
                              f"got {b!r}")
+    if not 1 <= len(bands_) <= 2 or len(set(bands_)) != len(bands_):
+        raise RulesError(f"optimal_bands must be one or two different bands, got {list(bands_)}")
     return bands_
 
 
@@ -72,7 +74,7 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
     *gm_dice* for what the seed leaves to the GM (a crowd is easier). An aim action adds +2 to
     the shot's roll instead (assumption ``aim_action``).
     """
-    b = band(target_band)
+    b = find_band("target_band", target_band)
     optimal = _optimal(optimal_bands)
     for name, value in (("snapshot", snapshot), ("called_shot", called_shot),
                         ("area_fire", area_fire), ("aim_action", aim_action),
@@ -289,6 +291,11 @@ def extreme_engagement(first_dice: Sequence[int], second_dice: Sequence[int],
     Each side rolls the skill the GM picks (Stealth, Tactics …); the winner gets to take the
     shot at extreme range. A tie goes to the first side (assumption ``ties``).
     """
+    # Checked under this function's own names before the shared opposed roll reads them.
+    d6_faces("first_dice", first_dice, minimum=1)
+    d6_faces("second_dice", second_dice, minimum=1)
+    _bonus("first_bonus", first_bonus)
+    _bonus("second_bonus", second_bonus)
     r = opposed(first_dice, second_dice, first_bonus, second_bonus,
                 section="Extreme range engagements", active="The first side",
                 passive="the second side")
@@ -364,6 +371,11 @@ def quick_load_odds(weapon: str, skill_pool: int, roll_bonus: int = 0, *,
                       critical_margin=critical_margin)
 
 
+#: The keyword-only inputs of shot_difficulty that plan_shot passes on.
+SHOT_OPTIONS = tuple(p.name for p in inspect.signature(shot_difficulty).parameters.values()
+                     if p.kind is p.KEYWORD_ONLY)
+
+
 @dataclass(frozen=True)
 class ShotPlan:
     """A shot before the dice: its difficulty, the total bonus to the roll and the exact odds."""
@@ -382,6 +394,10 @@ def plan_shot(target_band: str, optimal_bands: str | Sequence[str], cover: str =
 
     The aim action's +2 is added to *roll_bonus* (assumption ``aim_action``).
     """
+    for name in options:
+        if name not in SHOT_OPTIONS:
+            raise RulesError(f"{name} is not an option of a shot: the options are "
+                             f"{', '.join(SHOT_OPTIONS)}")
     d = shot_difficulty(target_band, optimal_bands, cover, snapshot, called_shot, **options)
     total_bonus = _bonus("roll_bonus", roll_bonus) + d.roll_bonus
     odds = shot_odds(d.value, skill_pool, total_bonus, situation=situation, nd_rule=nd_rule,
