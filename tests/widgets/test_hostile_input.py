@@ -1,0 +1,443 @@
+"""Hostile files and hostile typing (issue 18: escape at the edge, validate at the door).
+
+Every field of every saved format, found by walking its declaration (rulescore.saved), is fed
+wrong values and hostile text through the tool's own upload; a refused file must name the
+field as the file spells it and change nothing (state, page, autosave), an accepted one must
+reach the page escaped. Every tool of the book is then typed into with markup and every button
+pressed: no HTML the tools draw may carry a tag or an attribute that came from the input."""
+
+from __future__ import annotations
+
+import html
+import importlib
+import inspect
+import json
+import pkgutil
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from typing import Any, Callable
+
+import ipywidgets as w
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import widgets
+from rulescore import saved
+from rulescore.systems import percentile as pc
+from rulescore.systems import tsl
+from rulescore.systems.percentile.record import record_format
+from rulescore.systems.tsl.turns import board_format
+from rulescore.systems.veil_and_lead.encounter import Encounter, EncounterHistory, history_format
+from widgets.common import ErrorLine, Tool, odds_table_html, section, steps_html
+from widgets.percentile_healing import HealingWalker, sheet_html, timeline_svg
+from widgets.tsl import TurnBoard
+from widgets.veil_and_lead_count import CountTracker, cylinder_svg
+
+PAYLOADS = ("<img src=x onerror=alert(1)>", "<script>alert(1)</script>",
+            "\"'><svg onload=alert(1)>", "</td></tr></table><xss>", "&lt;b&gt;x&lt;/b&gt;",
+            "<b onmouseover=alert(1)>x</b>", "javascript:alert(1)//<a href=x>")
+NEVER_DRAWN = {"img", "script", "xss", "iframe", "a"} - {"a"}  # our tools draw no such tags
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, tuple[str, ...]]] = []
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.tags.append((tag, tuple(sorted(a for a, _ in attrs))))
+        self.hrefs += [v or "" for a, v in attrs if a == "href"]
+
+
+def parse(markup: str) -> _Tags:
+    found = _Tags()
+    found.feed(markup)
+    found.close()
+    return found
+
+
+def injected(markup: str) -> list[str]:
+    """What in *markup* can only have come from hostile input: a raw payload, a tag our tools
+    never draw, an event-handler attribute or a script link."""
+    found = parse(markup)
+    problems = [p for p in PAYLOADS if p in markup]
+    problems += [f"<{t}>" for t, _ in found.tags if t in NEVER_DRAWN]
+    problems += [f"{t} {a}" for t, attrs in found.tags for a in attrs if a.startswith("on")]
+    problems += [h for h in found.hrefs if h.lower().startswith("javascript:")]
+    return problems
+
+
+def page_html(root: w.Widget) -> list[str]:
+    """Every piece of HTML a tool shows (its HTML widgets, however deep)."""
+    out, stack = [], [root]
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, w.Box):
+            stack.extend(widget.children)
+        if isinstance(widget, (w.HTML, w.HTMLMath)):
+            out.append(widget.value)
+    return out
+
+
+def structure(root: w.Widget) -> list:
+    """The tags and attribute names of everything a tool shows, in a stable order."""
+    return sorted(t for markup in page_html(root) for t in parse(markup).tags)
+
+
+# -- the three saved formats, each with a sample file, its tool and how to read the tool's state --
+
+def sample_record(name: str = "Ana") -> str:
+    r = pc.InjuryRecord(name).add_injury("Abdomen", "Edge", 2).add_injury("Thigh", "Blunt", 1)
+    r = r.treat(0, pc.treatment_roll(99, 60, "Edge", "S2")).with_blood_loss(2)
+    return pc.recover(r, dice=[62, 24, 95]).record.to_json()
+
+
+def sample_history(names: tuple[str, str] = ("Ada", "Bo"), trigger: str = "the door") -> str:
+    """Two states: both fighters join (the second Prone), then the first holds."""
+    enc = Encounter().join(names[0], pc=True, quick=3, margin=4).join(
+        names[1], pc=False, quick=2, margin=1).set_condition(names[1], "Prone")
+    h = EncounterHistory().push(enc, f"{names[0]} and {names[1]} join")
+    enc, _ = enc.next_turn()
+    return h.push(enc.hold(names[0], trigger), f"{names[0]} holds until: {trigger}").to_json()
+
+
+def sample_board(names: tuple[str, str] = ("Vela", "Mar")) -> str:
+    enc = tsl.take(tsl.new_encounter(list(names)), names[0], "Action").encounter
+    return json.dumps(tsl.encounter_to_dict(tsl.next_turn(enc)))
+
+
+@dataclass(frozen=True)
+class Kind:
+    fmt: Callable[[], saved.SavedFormat]
+    sample: Callable[..., str]
+    tool: Callable[[], Tool]
+    state: Callable[[Any], object]
+
+
+KINDS = {
+    "injury record": Kind(record_format, sample_record, HealingWalker, lambda t: t.record),
+    "encounter": Kind(history_format, sample_history, CountTracker, lambda t: t.history),
+    "TSL turn board": Kind(board_format, sample_board, lambda: TurnBoard("A, B"),
+                           lambda t: t.encounter),
+}
+
+
+def upload(tool: Any, text: str) -> None:
+    tool.kept.transfer.receive("file.json", text.encode())
+
+
+# -- walking a declaration ---------------------------------------------------------------------------
+
+Path = tuple  # of ("key", name) | ("item", index) | ("map", key)
+
+
+def shown_path(path: Path) -> str:
+    """A path as the checker names it: injuries[2].treatment, used['Vela'][1]."""
+    text = ""
+    for kind, key in path:
+        text += (f".{key}" if text else key) if kind == "key" else \
+            f"[{key + 1}]" if kind == "item" else f"[{key!r}]"
+    return text or "the file"
+
+
+def fields(spec: saved.Spec, data: object, at: Path = ()):
+    """(path, spec, value there) for every field of a declaration, located in a sample."""
+    yield at, spec, data
+    if isinstance(spec, saved.Record) and isinstance(data, dict):
+        for key, inner in spec.fields.items():
+            if key in data:
+                yield from fields(inner, data[key], at + (("key", key),))
+            else:
+                yield at + (("key", key),), inner, None
+    elif isinstance(spec, saved.ListOf) and isinstance(data, list) and data:
+        for i in sorted({0, len(data) - 1}):   # the first and the last entry
+            yield from fields(spec.item, data[i], at + (("item", i),))
+    elif isinstance(spec, saved.Pair) and isinstance(data, list):
+        yield from fields(spec.first, data[0], at + (("item", 0),))
+        yield from fields(spec.second, data[1], at + (("item", 1),))
+    elif isinstance(spec, saved.MapOf) and isinstance(data, dict) and data:
+        key = next(iter(data))
+        yield from fields(spec.value, data[key], at + (("map", key),))
+
+
+def wrong_values(spec: saved.Spec, sample: object) -> list[tuple[object, str]]:
+    """Values a field of *spec* must refuse, each with the words its message must use."""
+    if isinstance(spec, saved.Maybe):
+        return [v for v in wrong_values(spec.inner, sample) if v[0] is not None]
+    if isinstance(spec, saved.Int):
+        says = f"must be a whole number from {spec.minimum} to {spec.maximum}"
+        return [(v, says) for v in (spec.minimum - 1, spec.maximum + 1, 10**14, True, 1.5,
+                                    "7", None, [], PAYLOADS[0])]
+    if isinstance(spec, saved.Flag):
+        return [(v, "must be true or false") for v in ("yes", 1, 0, None, PAYLOADS[1])]
+    if isinstance(spec, saved.Text):
+        out = [(v, "must be text") for v in (5, None, True, [], {})]
+        out.append(("x" * (spec.max_length + 1),
+                    f"must be at most {spec.max_length} characters long"
+                    if spec.choices is None else "must be one of"))
+        if spec.choices is not None:
+            out += [(p, "must be one of") for p in PAYLOADS[:3]]
+        if not spec.blank:
+            out += [("", "must be a non-empty text"), ("   ", "must be a non-empty text")]
+        return out
+    if isinstance(spec, saved.ListOf):
+        out = [(v, "must be a list") for v in ("soon", {}, None, 3)]
+        if isinstance(sample, list) and sample:
+            out.append(([sample[0]] * (spec.max_items + 1), "must hold"))
+        if spec.min_items:
+            out.append(([], "must hold"))
+        return out
+    if isinstance(spec, saved.Pair):
+        return [(v, "must be a list of two") for v in ([1], [1, 2, 3], "ab", None)]
+    if isinstance(spec, saved.MapOf):
+        return [(v, "must be an object") for v in ([], "x", None)]
+    out = [(v, "must be an object") for v in ("x", [], None)]
+    if isinstance(sample, dict):
+        out.append(({**sample, "onerror": 1}, "has a field this book does not know"))
+        for key in spec.fields:
+            if key in sample and key not in spec.optional:
+                out.append(({k: v for k, v in sample.items() if k != key},
+                            f"is missing the field {key!r}"))
+                break
+    return out
+
+
+def body_of(fmt: saved.SavedFormat, data: dict) -> dict:
+    if fmt.envelope:
+        return data[fmt.envelope]
+    return {k: v for k, v in data.items() if k not in ("format", "version")}
+
+
+def put(fmt: saved.SavedFormat, text: str, path: Path, value: object) -> str:
+    data = json.loads(text)
+    target = data[fmt.envelope] if fmt.envelope else data
+    if not path:
+        data = {"format": fmt.name, "version": fmt.version,
+                **({fmt.envelope: value} if fmt.envelope else
+                   value if isinstance(value, dict) else {"body": value})}
+        return json.dumps(data)
+    for _, key in path[:-1]:
+        target = target[key]
+    target[path[-1][1]] = value
+    return json.dumps(data)
+
+
+def cases(noun: str) -> list[tuple[Path, object, str]]:
+    kind = KINDS[noun]
+    fmt = kind.fmt()
+    body = body_of(fmt, json.loads(kind.sample()))
+    out = []
+    for path, spec, value in fields(fmt.body, body):
+        if not path:
+            continue  # a file that is no object at all: tests/rulescore/test_saved.py
+        for wrong, says in wrong_values(spec, value):
+            out.append((path, wrong, says))
+    return out
+
+
+ALL_CASES = [(noun, *case) for noun in KINDS for case in cases(noun)]
+
+
+def text_fields(noun: str) -> list[Path]:
+    """The paths of every free-text field (no list of allowed words) in a sample file."""
+    kind = KINDS[noun]
+    fmt = kind.fmt()
+    body = body_of(fmt, json.loads(kind.sample()))
+    return [path for path, spec, value in fields(fmt.body, body)
+            if isinstance(spec, (saved.Text, saved.Maybe)) and value is not None
+            and isinstance(getattr(spec, "inner", spec), saved.Text)
+            and getattr(spec, "inner", spec).choices is None]
+
+
+_TOOLS: dict[str, Any] = {}
+
+
+def fresh(noun: str) -> tuple[Any, list[str]]:
+    """The tool for *noun* holding its sample, and the list its autosave writes to."""
+    if noun not in _TOOLS:
+        _TOOLS[noun] = KINDS[noun].tool()
+    tool = _TOOLS[noun]
+    upload(tool, KINDS[noun].sample())
+    assert tool.kept.transfer.error.value == "", tool.kept.transfer.error.value
+    kept: list[str] = []
+    tool.kept.store.save = kept.append
+    return tool, kept
+
+
+def try_wrong(noun: str, path: Path, wrong: object, says: str) -> list[str]:
+    """Upload the sample with one wrong field; the problems found (none when it held)."""
+    kind = KINDS[noun]
+    fmt = kind.fmt()
+    tool, kept = fresh(noun)
+    before, page = kind.state(tool), structure(tool)
+    upload(tool, put(fmt, kind.sample(), path, wrong))
+    message = tool.kept.transfer.error.message
+    expected = f"The upload changed nothing: {noun}: {shown_path(path)} "
+    problems = []
+    if not message.startswith(expected) or says not in message:
+        problems.append(f"message {message!r} does not start {expected!r} and say {says!r}")
+    if kind.state(tool) != before or kept:
+        problems.append("the refused file changed the tool or its autosave")
+    if [t for t in structure(tool) if t not in page and t[0] != "div"]:
+        problems.append("the page gained markup")
+    problems += [p for markup in page_html(tool) for p in injected(markup)]
+    return problems
+
+
+def try_text(noun: str, path: Path, text: str) -> list[str]:
+    """Upload the sample with hostile text in one free-text field: it is refused (names must
+    agree across fields) and changes nothing, or it loads and reaches the page escaped."""
+    kind = KINDS[noun]
+    fmt = kind.fmt()
+    spec_text = text[:60]
+    tool, _ = fresh(noun)
+    before = kind.state(tool)
+    upload(tool, put(fmt, kind.sample(), path, spec_text))
+    problems = [p for markup in page_html(tool) for p in injected(markup)]
+    if tool.kept.transfer.error.value and kind.state(tool) != before:
+        problems.append("a refused file changed the tool")
+    return problems
+
+
+# -- the properties ---------------------------------------------------------------------------------
+
+@settings(deadline=None, max_examples=150)
+@given(st.sampled_from(ALL_CASES))
+def test_a_wrong_value_in_any_field_is_refused_by_name_and_changes_nothing(case):
+    noun, path, wrong, says = case
+    assert try_wrong(noun, path, wrong, says) == []
+
+
+TEXT_CASES = [(noun, path) for noun in KINDS for path in text_fields(noun)]
+
+
+@settings(deadline=None, max_examples=100)
+@given(st.sampled_from(TEXT_CASES), st.sampled_from(PAYLOADS) | st.text(min_size=1,
+                                                                          max_size=60))
+def test_hostile_text_in_any_free_text_field_reaches_the_page_escaped(case, text):
+    noun, path = case
+    assert try_text(noun, path, text) == []
+
+
+NAMES = st.sampled_from(PAYLOADS) | st.text(
+    st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=60).filter(
+    lambda s: s.strip() == s and s)
+
+
+@settings(deadline=None, max_examples=25)
+@given(st.lists(NAMES, min_size=3, max_size=3, unique=True))
+def test_names_made_in_the_tools_reach_every_page_escaped_and_shaped_as_plain_names(names):
+    """The same files built with hostile names and with plain ones draw the same tags."""
+    plain = ("Name one", "Name two", "Name three")
+    for noun, make in (("injury record", lambda n: sample_record(n[0])),
+                       ("encounter", lambda n: sample_history((n[0], n[1]), n[2])),
+                       ("TSL turn board", lambda n: sample_board((n[0], n[1])))):
+        hostile, benign = KINDS[noun].tool(), KINDS[noun].tool()
+        upload(hostile, make(tuple(names)))
+        upload(benign, make(plain))
+        assert hostile.kept.transfer.error.value == ""
+        assert [p for m in page_html(hostile) for p in injected(m)] == []
+        assert structure(hostile) == structure(benign)
+        shown = "".join(page_html(hostile))
+        assert html.escape(names[0]).strip() in shown or noun == "TSL turn board"
+
+
+def test_every_field_of_every_format_sweep(capsys):
+    """The whole sweep, every case once, its counts printed (pytest -s shows them)."""
+    tried = failed = 0
+    failures = []
+    for noun, path, wrong, says in ALL_CASES:
+        tried += 1
+        problems = try_wrong(noun, path, wrong, says)
+        if problems:
+            failed += 1
+            failures.append((noun, shown_path(path), wrong, problems))
+    for noun, path in TEXT_CASES:
+        for text in PAYLOADS:
+            tried += 1
+            problems = try_text(noun, path, text)
+            if problems:
+                failed += 1
+                failures.append((noun, shown_path(path), text, problems))
+    with capsys.disabled():
+        print(f"\nhostile files: {tried} tried, {tried - failed} held, {failed} failed "
+              f"({len(ALL_CASES)} wrong values, {len(TEXT_CASES)} text fields × "
+              f"{len(PAYLOADS)} payloads)")
+    assert failures == []
+
+
+def test_the_declarations_reach_every_field_of_the_samples():
+    """A new field in a format is walked without a new test: the samples hold every one."""
+    for noun, kind in KINDS.items():
+        fmt = kind.fmt()
+        body = body_of(fmt, json.loads(kind.sample()))
+        assert set(body) == set(fmt.body.fields), noun
+
+
+# -- the HTML-building helpers and every tool's typed fields --------------------------------------
+
+def test_the_shared_html_helpers_escape_what_they_are_given():
+    from fractions import Fraction
+
+    from rulescore.trace import Step
+    for p in PAYLOADS:
+        line = ErrorLine()
+        line.show(p)
+        assert line.message == p
+        for markup in (line.value, odds_table_html([(p, Fraction(1, 2))], p),
+                       steps_html([Step(text=p, rule=p)]), section(p)[0].value):
+            assert injected(markup) == [], markup
+
+
+def test_the_healing_sheet_and_timeline_escape_a_record_made_by_hand():
+    """A record built directly (not through from_json) with markup in every text field."""
+    inj = pc.RecordedInjury(PAYLOADS[0], "Edge", 2, 0, treatment=PAYLOADS[2], hr=3)
+    record = pc.InjuryRecord(PAYLOADS[3], injuries=(inj,), log=(PAYLOADS[4],))
+    for markup in (sheet_html(record), timeline_svg(pc.InjuryRecord(
+            PAYLOADS[5]).add_injury("Thigh", "Blunt", 2))):
+        assert injected(markup) == [], markup
+
+
+def test_the_cylinder_escapes_names():
+    enc = Encounter().join(PAYLOADS[0], pc=True, quick=3, margin=4)
+    assert injected(cylinder_svg(enc)) == []
+
+
+def _our_tools():
+    for info in pkgutil.iter_modules(widgets.__path__):
+        module = importlib.import_module(f"widgets.{info.name}")
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ == module.__name__ and issubclass(cls, Tool) and cls is not Tool:
+                yield cls
+
+
+def _inputs_and_buttons(root: w.Widget) -> tuple[list, list]:
+    texts, buttons, stack = [], [], [root]
+    while stack:
+        widget = stack.pop()
+        if isinstance(widget, w.Box):
+            stack.extend(widget.children)
+        elif isinstance(widget, (w.Text, w.Textarea)):
+            texts.append(widget)
+        elif isinstance(widget, w.Button):
+            buttons.append(widget)
+    return texts, buttons
+
+
+@pytest.mark.parametrize("cls", list(_our_tools()), ids=lambda c: c.__qualname__)
+def test_markup_typed_into_any_tool_is_shown_escaped(cls):
+    """Every text field of the tool gets each payload, then every button is pressed."""
+    try:
+        tool = cls()
+    except TypeError:
+        pytest.skip(f"{cls.__qualname__} needs arguments to be built")
+    texts, buttons = _inputs_and_buttons(tool)
+    for payload in PAYLOADS[:4]:
+        for field in texts:
+            field.value = payload
+        for b in buttons:
+            if not b.disabled:
+                b.click()
+        problems = [p for markup in page_html(tool) for p in injected(markup)]
+        assert problems == [], (payload, problems)
