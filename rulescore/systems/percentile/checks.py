@@ -154,18 +154,22 @@ class DiceDraw:
             raise RulesError(f"dice must be a list of numbers, got {dice!r}")
         if len(dice) > MAX_TYPED_DICE:
             raise RulesError(f"dice may hold at most {MAX_TYPED_DICE} values, got {len(dice)}")
+        for value in dice:  # each is checked against its own die when it is drawn
+            require_int("dice", value)
         if rng is not None and not isinstance(rng, random.Random):
             raise RulesError(f"rng must be a random.Random (seeded) or None, got {rng!r}")
         self.typed, self.rng, self.what = list(dice), rng, what
         self.rolled: list[tuple[str, int]] = []
 
     def __call__(self, name: str, sides: int, given: int | None = None) -> int | None:
+        shown = name
         if given is None and self.typed:
             given = self.typed.pop(0)
+            shown = f"dice: {name}"  # the caller typed it in dice, so say so
         elif given is None and self.rng is not None:
             given = self.rng.randint(1, sides)
         if given is not None:
-            require_int(name, given, minimum=1, maximum=sides)
+            require_int(shown, given, minimum=1, maximum=sides)
             self.rolled.append((name, given))
         return given
 

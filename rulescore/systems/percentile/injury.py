@@ -21,6 +21,7 @@ GLANCING = "Injury 3.2 Glancing Blow"
 BLEEDING = "Injury 3.3 Bleeding"
 AMPUTATION = "Injury 3.4 Amputation"
 SHOCK = "Injury 4 Shock"
+MAX_EXISTING = 50  # earlier injuries at one location: far more than a body survives
 EFFECT = "Injury 5 Injury Effect"
 
 
@@ -377,8 +378,7 @@ def compound_injury(existing: Sequence[str], new: str, d10: int) -> CompoundReso
     G5 but gives injury shock 6.
     """
     require_int("d10", d10, minimum=1, maximum=10)
-    if isinstance(existing, str) or not isinstance(existing, (list, tuple)):
-        raise RulesError(f"existing must be a list of injuries such as ['M1E'], got {existing!r}")
+    require_existing(existing)
     old = [_parse_injury("existing", e) for e in existing]
     level, aspect = _parse_injury("new", new)
     fire = aspect == "F"
@@ -412,6 +412,18 @@ def compound_injury(existing: Sequence[str], new: str, d10: int) -> CompoundReso
                       tn=total, injury_shock=shock))
     return CompoundResolution(value=shock, outcome="compounded", trace=tuple(trace),
                               compounded=True, levels=tuple(levels), raised=idx)
+
+
+def require_existing(existing: object) -> list[str]:
+    """The earlier injuries at one location as codes ("M1E"), at most MAX_EXISTING of them."""
+    if isinstance(existing, str) or not isinstance(existing, (list, tuple)):
+        raise RulesError(f"existing must be a list of injuries such as ['M1E'], got {existing!r}")
+    if len(existing) > MAX_EXISTING:
+        raise RulesError(f"existing may list at most {MAX_EXISTING} injuries at one location, "
+                         f"got {len(existing)}")
+    for code in existing:
+        _parse_injury("existing", code)
+    return list(existing)
 
 
 def _parse_injury(name: str, code: object) -> tuple[int, str]:

@@ -22,7 +22,8 @@ from .injury import (ASPECTS, AmputationResolution, CompoundResolution, ImpactRe
                      InjuryResolution, LocationResolution, ShockRerollResolution,
                      ShockResolution, amputation_test, combine_shock_states, compound_injury,
                      impact, impaled, injury, injury_impairment, injury_mishap, locate_strike,
-                     require_shock_state, shock, shock_reroll, zone_count)
+                     require_existing, require_shock_state, shock, shock_reroll,
+                     zone_count)
 from .injury import _parse_injury, _zone_row  # the zone row decides how many Location Dice are rolled
 from .record import LEVEL_CODES, InjuryRecord
 
@@ -246,11 +247,8 @@ def _locate(walk: _Walk, zones: list[int], aim_zone: int, zone_pick: int
 
 def _sheet(existing: Sequence[str], location: str) -> InjuryRecord:
     """A throwaway record holding *existing* injury codes at *location*."""
-    if isinstance(existing, str) or not isinstance(existing, (list, tuple)):
-        raise RulesError(f"existing must be a list of injury codes such as ['S2E'], "
-                         f"got {existing!r}")
     record = InjuryRecord()
-    for code in existing:
+    for code in require_existing(existing):
         level, letter = _parse_injury("existing", code)
         record = record.add_injury(location, RECORD_ASPECT[letter], level)
     return record
