@@ -179,7 +179,7 @@ def test_what_the_tools_can_build_they_can_load_again():
     assert pc.InjuryRecord.from_json(r.to_json()) == r
     with pytest.raises(RulesError, match="blood_loss must be from 0 to 20"):
         r.with_blood_loss(100000)
-    with pytest.raises(RulesError, match="names must list at most 30 combatants"):
+    with pytest.raises(RulesError, match="order must list at most 30 combatants"):
         tsl.new_encounter([f"n{i}" for i in range(31)])
     long_board = board()
     for _ in range(500):
