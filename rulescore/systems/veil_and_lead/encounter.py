@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ... import saved
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_bool, require_int
 from . import _data
 from .core import ATTRIBUTE_RANGE, advance, require_attribute, starting_tick
 from .timing import NextTurn, Token, next_turn, tension_dice
@@ -196,7 +196,11 @@ class Encounter:
         Awareness roll (:func:`duel`), *first* acts, then *second*; both tokens return at the
         Hammer's tick + their action's tempo."""
         if first == second:
-            raise RulesError("a duel needs two different fighters")
+            raise RulesError("first and second must be two different fighters for a duel")
+        for n, value in (("tempo_first", tempo_first), ("tempo_second", tempo_second)):
+            require_int(n, value, minimum=1, maximum=MAX_ACTION_TEMPO)
+        require_bool("exposed_first", exposed_first)
+        require_bool("exposed_second", exposed_second)
         for n in (first, second):
             if self.fighter(n).holding is None:
                 raise RulesError(f"name {n!r} is not holding an action: a duel is Hold "
@@ -249,6 +253,7 @@ class Encounter:
         if f.holding is None:
             raise RulesError(f"name {name!r} is not holding an action")
         require_int("tempo", tempo, minimum=1, maximum=MAX_ACTION_TEMPO)
+        require_bool("exposed", exposed)
         return self._with(replace(f, tick=advance(self.hammer, tempo), holding=None,
                                   surprised=False, exposed=exposed))
 
