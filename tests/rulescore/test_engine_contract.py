@@ -36,7 +36,6 @@ XFAIL: dict[str, str] = {
     "exploding_d6.round_phases": "wrong types accepted",
     "exploding_d6.round_recoil": "wrong types accepted",
     "exploding_d6.throw": "wrong types accepted; message does not name the parameter",
-    "percentile.missile_shot": "message does not name the parameter",
     "percentile.recover": "wrong types accepted",
     "tsl.attack": "wrong types accepted; message does not name the parameter",
     "tsl.attack_odds": "wrong types accepted; message does not name the parameter",
