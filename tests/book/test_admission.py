@@ -39,7 +39,7 @@ def test_every_spelling_of_a_chapter_has_its_one_address(spelling):
 def test_the_one_address_is_its_own():
     assert A.canonical_page(CHAPTER) == CHAPTER
     assert A.canonical_page("/voila/render/a%20b/c(1).ipynb") == "/voila/render/a%20b/c(1).ipynb"
-    assert A.canonical_page("/book/voila/render/./x.ipynb", "/book/") == "/book/voila/render/x.ipynb"
+    assert A.canonical_page("/b/voila/render/./x.ipynb", "/b/") == "/b/voila/render/x.ipynb"
 
 
 @pytest.mark.parametrize("path", [

@@ -14,6 +14,7 @@ from rulescore.cli import voila_command, voila_env
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
+SUITE_MAX_KERNELS = 10_000
 
 
 def _free_port() -> int:
@@ -34,7 +35,11 @@ def book_url(book_log):
     warmed up at start), stopped after the session."""
     port = _free_port()
     log = open(book_log, "w")
-    proc = subprocess.Popen(voila_command("127.0.0.1", port, ROOT / "book"), env=voila_env(ROOT),
+    # The suite opens far more pages than the book's default maximum of live kernels, and a
+    # test's closed page keeps its kernel until the culler: the maximum is tested on its own
+    # server (test_book_full.py).
+    proc = subprocess.Popen(voila_command("127.0.0.1", port, ROOT / "book"),
+                            env=voila_env(ROOT, max_kernels=SUITE_MAX_KERNELS),
                             stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}/voila/render"
     deadline = time.time() + 60
