@@ -338,7 +338,7 @@ def stray_strike(target_rolls: list[int] | tuple[int, ...], impact_d10: int,
     chosen roll; by default the first roll that hits.
     """
     require_bool("volley", volley)
-    if isinstance(die, bool) or die not in (10, 20) or not isinstance(die, int):
+    if type(die) is not int or die not in (10, 20):  # type(): a bool is no die
         raise RulesError(f"die must be 20 (d20) or 10 (Volley Precision d10), got {die!r}")
     section = VOLLEY if volley or die == 10 else DIRECT
     rolls = list(target_rolls) if isinstance(target_rolls, (list, tuple)) else None
