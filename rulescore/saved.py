@@ -180,6 +180,13 @@ def check_field(spec: Spec, value: object, path: str) -> None:
                              f"got {len(value)}")
         if not spec.blank and not value.strip():
             raise _refuse(path, "a non-empty text", value)
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                # A lone surrogate parses, but no page can be sent text holding one.
+                raise RulesError(f"{path} must be text, got a broken character at "
+                                 f"position {exc.start + 1}") from None
     elif isinstance(spec, ListOf):
         if not isinstance(value, list):
             raise _refuse(path, "a list", value)

@@ -73,6 +73,7 @@ def _set(path, value):
     (("log",), ["<script>alert(1)</script>", 5], "log[2] must be text, got 5"),
     (("blood_loss",), 100000, "blood_loss must be a whole number from 0 to 20, got 100000"),
     (("name",), "x" * 61, "name must be at most 60 characters long, got 61"),
+    (("name",), "Ana\ud800", "name must be text, got a broken character at position 4"),
     (("injuries", 0, "colour"), "red", "injuries[1] has a field this book does not know: "
                                        "'colour'"),
 ])

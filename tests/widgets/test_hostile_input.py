@@ -178,6 +178,8 @@ def wrong_values(spec: saved.Spec, sample: object) -> list[tuple[object, str]]:
                     if spec.choices is None else "must be one of"))
         if spec.choices is not None:
             out += [(p, "must be one of") for p in PAYLOADS[:3]]
+        else:  # a lone surrogate parses, but could never be sent to the page
+            out.append(("x\ud800", "must be text, got a broken character at position 2"))
         if not spec.blank:
             out += [("", "must be a non-empty text"), ("   ", "must be a non-empty text")]
         return out
