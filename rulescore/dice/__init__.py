@@ -6,12 +6,13 @@
 """
 
 from ..errors import DiceError, DiceLimitError, DiceSyntaxError
-from .distribution import DEFAULT_EXPLODE_DEPTH, Distribution
+from .budget import BUDGET, DiceTooLargeError
+from .distribution import CACHE_MIB, DEFAULT_EXPLODE_DEPTH, Distribution
 from .notation import MAX_DICE, MAX_SIDES, Constant, DiceExpr, DiceTerm, Keep, parse
 from .rolling import DiceRoll, DieRoll, d100_from_digits
 
 __all__ = [
     "parse", "DiceExpr", "DiceTerm", "Constant", "Keep", "Distribution", "DiceRoll",
     "DieRoll", "DiceSyntaxError", "DiceError", "DiceLimitError", "d100_from_digits",
-    "DEFAULT_EXPLODE_DEPTH", "MAX_DICE", "MAX_SIDES",
+    "DEFAULT_EXPLODE_DEPTH", "MAX_DICE", "MAX_SIDES", "DiceTooLargeError", "BUDGET", "CACHE_MIB",
 ]

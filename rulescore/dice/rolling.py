@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import islice
 from typing import Sequence
 
 from ..errors import DiceError, DiceLimitError, RulesError
@@ -16,6 +17,13 @@ from ..trace import Resolution, Step, step
 from .notation import Constant, DiceExpr, DiceTerm, rule
 
 MAX_CHAIN = 100  # rolls of one exploding die before we call it a runaway
+
+
+def max_values(expr: DiceExpr) -> int:
+    """The most dice values one roll of *expr* can use: one a die, or a whole chain of
+    MAX_CHAIN for an exploding die. With the notation's limits (100 dice) at most 10,000, so
+    rolling anything the parser accepts stays quick."""
+    return sum(t.count * (MAX_CHAIN if t.explode else 1) for t in expr.dice_terms)
 
 
 @dataclass(frozen=True)
@@ -104,9 +112,19 @@ def d100_from_digits(tens: int, ones: int) -> int:
 class _Source:
     """Where faces come from: a random generator, or a list a player typed (validated)."""
 
-    def __init__(self, rng: random.Random | None, typed: Sequence[int] | None) -> None:
+    def __init__(self, rng: random.Random | None, typed: Sequence[int] | None,
+                 most: int) -> None:
         self.rng = rng
-        self.typed = list(typed) if typed is not None else None
+        self.typed = None
+        self.given = "0"
+        if typed is not None:
+            # no roll uses more than *most* values: read ten past it (to show some extras),
+            # so an endless or huge iterable is refused without being read to its end
+            self.typed = list(islice(iter(typed), most + 10))
+            self.given = str(len(self.typed))
+            if len(self.typed) == most + 10:
+                self.given = str(len(typed)) if hasattr(typed, "__len__") else \
+                    f"more than {most + 9}"
         self.used = 0
 
     def next(self, term: DiceTerm, die: int, chain: list[int]) -> int:
@@ -132,8 +150,11 @@ class _Source:
 
     def finish(self) -> None:
         if self.typed is not None and self.used < len(self.typed):
+            extra = self.typed[self.used:]
+            more = len(extra) > 10 or self.given != str(len(self.typed))
+            shown = ", ".join(map(str, extra[:10])) + (", …" if more else "")
             raise DiceError(f"too many dice: this roll used {self.used} values, got "
-                            f"{len(self.typed)} (extra: {', '.join(map(str, self.typed[self.used:]))})")
+                            f"{self.given} (extra: {shown})")
 
 
 def _chain(term: DiceTerm, die: int, source: _Source) -> list[int]:
@@ -221,7 +242,7 @@ def roll(expr: DiceExpr, rng: random.Random | None = None, *,
         raise DiceError(f"dice must be a list of numbers, got {dice!r}")
     if rng is not None and not isinstance(rng, random.Random):
         raise RulesError(f"rng must be a random.Random, got {type(rng).__name__}")
-    source = _Source(rng, dice)
+    source = _Source(rng, dice, max_values(expr))
     how = (f"Rolled with seed {seed}" if seed is not None else
            "Read the dice you typed" if dice is not None else "Rolled with the given generator")
     steps = [step(f"{how}: {expr}", rule("Seeds and typed dice"))]

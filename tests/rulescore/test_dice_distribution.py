@@ -228,6 +228,22 @@ def truncated(n, x, depth):
     ("3d4!!kh2cs>=5", 2, 3, 4, "!!", ("kh", 2), 5),
     ("3d4!!kl2cs>=3", 2, 3, 4, "!!", ("kl", 2), 3),
     ("1d4!!", 0, 1, 4, "!!", None, None),
+    # pools large enough that several numbers of top faces mix (each keep mode's cases)
+    ("5d3!kh2", 2, 5, 3, "!", ("kh", 2), None),
+    ("5d3!kh4", 1, 5, 3, "!", ("kh", 4), None),
+    ("5d3!kl2", 2, 5, 3, "!", ("kl", 2), None),
+    ("5d3!dl2", 2, 5, 3, "!", ("dl", 2), None),
+    ("5d3!dh2", 2, 5, 3, "!", ("dh", 2), None),
+    ("5d3!dh4", 1, 5, 3, "!", ("dh", 4), None),
+    ("4d3!dh0", 2, 4, 3, "!", ("dh", 0), None),
+    ("5d3!kh3cs>=2", 2, 5, 3, "!", ("kh", 3), 2),
+    ("5d3!dh2cs>=3", 2, 5, 3, "!", ("dh", 2), 3),
+    # compounding dice kept (once a RecursionError inside icepool for large dice)
+    ("4d3!!kh2", 2, 4, 3, "!!", ("kh", 2), None),
+    ("4d3!!dh1", 2, 4, 3, "!!", ("dh", 1), None),
+    ("4d3!!kl3", 2, 4, 3, "!!", ("kl", 3), None),
+    ("1d5!!kh1", 3, 1, 5, "!!", ("kh", 1), None),
+    ("2d9!!kl1", 2, 2, 9, "!!", ("kl", 1), None),
 ])
 def test_exploding_against_chains(text, depth, n, x, mode, rule, cs):
     dist = parse(text).distribution(explode_depth=depth)
@@ -335,8 +351,32 @@ def test_bad_explode_depth(depth):
         parse("2d6!").distribution(explode_depth=depth)
 
 
-def test_too_large_to_enumerate():
-    with pytest.raises(DiceLimitError, match="100d1000 is too large to enumerate exactly"):
+def test_too_large_to_work_out():
+    with pytest.raises(DiceLimitError, match="100d1000 is too large to work out exactly"):
         parse("100d1000").distribution()
-    with pytest.raises(DiceLimitError):
+    with pytest.raises(DiceLimitError, match="or explode fewer times"):
         parse("20d100!").distribution(explode_depth=40)
+
+
+@pytest.mark.parametrize("text, x", [("1d90!!kh1", 90), ("2d90!!kh1", 90), ("2d200!!kl1", 200)])
+def test_large_compounding_dice_kept(text, x):
+    """Kept compounding dice of many faces (icepool's pool recursed past Python's limit on
+    these) are counted exactly: checked against the two dice's chains, depth 1."""
+    n = int(text.split("d")[0])
+    mode = text[-3:-1]
+    dist = parse(text).distribution(explode_depth=1)
+    if n == 1:
+        expected = exploding(1, x, 1, "!!")
+    else:
+        expected = defaultdict(Fraction)
+        for (a, pa), (b, pb) in product(chains(x, 1), repeat=2):
+            pair = (sum(a), sum(b))
+            expected[max(pair) if mode == "kh" else min(pair)] += pa * pb
+    check(dist, expected, truncated(n, x, 1))
+
+
+def test_plain_dice_of_one_kind_are_added_as_one_term():
+    """50d100+50d100 is counted as 100d100 (far cheaper than adding two tables); the odds
+    are the same as adding the two."""
+    two = parse("2d6+1d6-1d4-2d4").distribution()
+    check(two, combine((1, plain(3, 6)), (-1, plain(3, 4))))
