@@ -6,7 +6,7 @@ import html
 
 import ipywidgets as w
 
-from rulescore.dice import DiceExpr, DiceRoll, Distribution, parse
+from rulescore.dice import DiceExpr, DiceRoll, DiceTooLargeError, Distribution, parse
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.text import odds
 
@@ -51,28 +51,44 @@ class DiceRoller(Tool):
         self.update()
 
     def update(self) -> None:
-        """Read the expression and target; show what it rolls and its exact odds."""
+        """Read the expression and target; show what it rolls and its exact odds.
+
+        Any RulesError shows in the error line and clears the odds, the reading and the last
+        result, so nothing on screen belongs to an older input. An expression too large for
+        exact odds (DiceTooLargeError) can still be rolled: only its odds are refused."""
         self.error.clear()
         self.entry.error.clear()          # a roll's error belongs to the old expression
         self.result.value = WAITING
         self.explanation.clear()
+        self.reading.value = ""
+        self.odds.value = ""
         try:
             self.expr = parse(self.expression.value)
-            self.goal = parse_int_text("Target", self.target.value, blank=None) \
-                if self.target.value.strip() else None
-            dist = self.expr.distribution()
         except RulesError as exc:
             self.expr = None
             self.error.show(str(exc))
-            self.reading.value = ""
-            self.odds.value = ""
             return
-        self.entry.set_percentile(_is_single_d100(self.expr))
-        lines = "".join(f"<li>{html.escape(t)}</li>" for t in self.expr.explain())
-        self.reading.value = f"<div>What <code>{html.escape(str(self.expr))}</code> rolls:" \
-                             f"<ul>{lines}</ul></div>"
+        self._show_reading(self.expr)
+        try:
+            self.goal = parse_int_text("Target", self.target.value, blank=None) \
+                if self.target.value.strip() else None
+            dist = self.expr.distribution()
+        except DiceTooLargeError as exc:
+            self.error.show(f"{exc} You can still roll it below.")
+            return
+        except RulesError as exc:
+            self.expr = None
+            self.reading.value = ""
+            self.error.show(str(exc))
+            return
         self.odds.show(dist, self._succeeds if self.goal is not None else None,
                        self._headline(dist))
+
+    def _show_reading(self, expr: DiceExpr) -> None:
+        self.entry.set_percentile(_is_single_d100(expr))
+        lines = "".join(f"<li>{html.escape(t)}</li>" for t in expr.explain())
+        self.reading.value = f"<div>What <code>{html.escape(str(expr))}</code> rolls:" \
+                             f"<ul>{lines}</ul></div>"
 
     def _succeeds(self, total: int) -> bool:
         return self.goal is not None and total >= self.goal

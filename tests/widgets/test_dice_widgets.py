@@ -173,3 +173,55 @@ rows = [{total = "..4", result = "miss"}, {total = "5..", result = "hit <b>"}]
 ''')["bands"]
     page = table_html(table)
     assert "4 or less" in page and "5+" in page and "hit &lt;b&gt;" in page and "§Test" in page
+
+
+# --- expressions too large for exact odds ---------------------------------------------------
+
+@pytest.mark.parametrize("text, words", [
+    ("100d200kh50", "keeping the highest 50 of 100 dice of 200 faces"),
+    ("20d1000kh10", "Keep fewer dice (at most"),
+    ("100d200dl1", "dropping the lowest 1 of 100 dice of 200 faces"),
+])
+def test_roller_refuses_odds_too_large_in_place_and_clears_the_old_ones(text, words):
+    r = DiceRoller("6d8kh2+5", target="15")
+    r.entry.roll(seed=4)
+    assert "Chance of 15 or more" in r.odds.value and "Total <b>" in r.result.value
+    r.expression.value = text
+    assert r.error.message.startswith(f"{text} is too large to work out exactly: ")
+    assert words in r.error.message
+    assert r.error.message.endswith("You can still roll it below.")
+    assert r.odds.value == ""                        # the old odds are gone
+    assert "Total" not in r.result.value and r.explanation.value == ""
+    assert "keep" in r.reading.value or "drop" in r.reading.value   # what it rolls, still
+    r.entry.roll(seed=4)                             # rolling it is quick, so still allowed
+    assert r.entry.error.message == ""
+    assert r.last.total == parse(text).roll(seed=4).total
+    assert f"Total <b>{r.last.total}</b>" in r.result.value
+    r.expression.value = "2d6"                       # and a smaller one clears the message
+    assert r.error.message == ""
+    assert "Chance of 15 or more: 0 (0.00%)" in r.odds.value
+
+
+def test_roller_shows_odds_that_once_raised_recursion_error():
+    r = DiceRoller("1d90!!kh1", target="100")
+    assert r.error.message == ""
+    assert "Chance of 100 or more" in r.odds.value
+
+
+def test_roller_syntax_error_clears_the_reading_and_disables_rolling():
+    r = DiceRoller("3d6")
+    r.expression.value = "3d6kh9"
+    assert "kh9 keeps 9 of 3 dice" in r.error.message
+    assert r.reading.value == "" and r.odds.value == ""
+    r.entry.roll(seed=1)
+    assert "Fix the dice expression" in r.entry.error.message
+
+
+def test_explorer_refused_expression_clears_both_charts():
+    o = OddsExplorer("3d6", "4d6kh3", "12")
+    assert o.odds_first.value and o.odds_second.value
+    o.second.value = "40d100kh20"
+    assert o.error.message.startswith("40d100kh20 is too large to work out exactly: ")
+    assert o.summary.value == "" and o.odds_first.value == "" and o.odds_second.value == ""
+    o.second.value = "4d6kh3"
+    assert o.error.message == "" and o.odds_second.value
