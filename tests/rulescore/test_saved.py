@@ -225,7 +225,7 @@ def test_blood_loss_100000_cannot_reach_a_roll():
         pc.InjuryRecord("A", blood_loss=100000)
 
 
-# -- the checker itself ------------------------------------------------------------------------------
+# -- the checker itself ----------------------------------------------------------------------------
 
 def test_messages_quote_a_wrong_value_briefly_in_the_file_s_words():
     assert saved.shown(None) == "null" and saved.shown(True) == "true"

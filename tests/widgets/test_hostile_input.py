@@ -127,7 +127,7 @@ def upload(tool: Any, text: str) -> None:
     tool.kept.transfer.receive("file.json", text.encode())
 
 
-# -- walking a declaration ---------------------------------------------------------------------------
+# -- walking a declaration -------------------------------------------------------------------------
 
 Path = tuple  # of ("key", name) | ("item", index) | ("map", key)
 
@@ -302,7 +302,7 @@ def try_text(noun: str, path: Path, text: str) -> list[str]:
     return problems
 
 
-# -- the properties ---------------------------------------------------------------------------------
+# -- the properties --------------------------------------------------------------------------------
 
 @settings(deadline=None, max_examples=60)
 @given(st.sampled_from(ALL_CASES))
