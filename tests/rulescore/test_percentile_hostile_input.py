@@ -198,3 +198,10 @@ def test_the_largest_allowed_sizes_still_answer():
     assert sum(pc.location_distribution(100).values()) == 1
     assert sum(pc.injury_level_distribution(100, 0).values()) == 1
     assert re.fullmatch(r"EML \d+", pc.missile_eml(60, "Direct").outcome)
+
+
+def test_lists_of_names_are_bounded():
+    refused("conditions must hold at most 50 names, got 51",
+            lambda: pc.concentration_broken(["STN"] * 51))
+    refused("levels must hold at most 20 success levels, got 21",
+            lambda: pc.combined_treatment_level(["S"] * 21))

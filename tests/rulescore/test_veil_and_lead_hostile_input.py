@@ -125,3 +125,12 @@ def test_encounter_duel_names_each_side():
             lambda: enc.duel("Ann", "Bo", 4, 0))
     refused("exposed_first must be True or False, got 'yes'",
             lambda: enc.duel("Ann", "Bo", 4, 4, exposed_first="yes"))
+
+
+def test_lists_of_fighters_are_bounded():
+    refused("allies may hold at most 100 names, got 101",
+            lambda: vl.stray_ally([f"A{i}" for i in range(101)], 1))
+    refused("tokens may hold at most 100, got 101",
+            lambda: vl.next_turn(0, [vl.Token(f"T{i}", 3) for i in range(101)]))
+    refused("combatants may hold at most 100, got 101",
+            lambda: vl.tie_order([vl.Combatant(f"C{i}", True, 1, 1) for i in range(101)]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...errors import RulesError, require_bool, require_int
+from ...errors import RulesError, require_bool, require_int, require_list
 from ...formulas import Formula
 from ...trace import Resolution, step
 from ._data import ref, setting, table
@@ -288,6 +288,8 @@ def permanent_impairment(days: int) -> int:
 TREATMENT = "Healing 5 Treatment"
 TREATMENT_ASPECTS = ("Blunt", "Edge", "Point", "Projectile", "Fire", "Frost")
 TREATMENT_OPTIONS = ("days", "broadhead", "dex_modifier", "area", "physician_index")
+MAX_HEALERS = 20  # healers' Treatment Rolls combined for one injury
+MAX_CONDITIONS = 50  # conditions one character carries at once
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -452,8 +454,8 @@ def combined_treatment_level(levels: list[str] | tuple[str, ...]) -> str:
     """Several healers' Treatment Rolls for one injury: the highest level applies, but any CF
     replaces all the others."""
     order = ("CF", "F", "S", "CS")
-    if not isinstance(levels, (list, tuple)) or not levels or any(lv not in order
-                                                                  for lv in levels):
+    require_list("levels", levels, "success levels", max_length=MAX_HEALERS)
+    if not levels or any(lv not in order for lv in levels):
         raise RulesError(f"levels must be a list of CF, F, S or CS, got {levels!r}")
     return "CF" if "CF" in levels else max(levels, key=order.index)
 
@@ -475,9 +477,7 @@ def current_impairment(injury: str, hr: int, permanent: int = 0) -> int | None:
 def concentration_broken(conditions: list[str] | tuple[str, ...]) -> bool:
     """Whether any of *conditions* (STN, INC, UNC, Grievous skull injury, Grim wound, Afraid,
     Terrified, Catatonic, or others that do not) interrupts and prevents concentration."""
-    if isinstance(conditions, str) or not isinstance(conditions, (list, tuple)):
-        raise RulesError(f"conditions must be a list of names, got {conditions!r}")
-    for c in conditions:
+    for c in require_list("conditions", conditions, "names", max_length=MAX_CONDITIONS):
         if not isinstance(c, str):
             raise RulesError(f"conditions must hold names such as 'STN', got {c!r}")
     breaking = {r["condition"] for r in table("healing.toml", "concentration")}

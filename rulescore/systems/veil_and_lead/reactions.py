@@ -14,6 +14,7 @@ from . import _data
 from ._data import ref
 from .core import require_vitality
 from .core import vitality as full_vitality
+from .timing import MAX_TOKENS
 
 FREE_REACTION = ref("III Free Reaction")
 SURPRISED = ref("II The Surprised State")
@@ -101,6 +102,8 @@ def stray_ally(allies: Sequence[str], die: int) -> Resolution:
     stray_ally_die). ``value`` is the ally's name."""
     if isinstance(allies, str) or not isinstance(allies, Sequence):
         raise RulesError(f"allies must be a list of names, got {allies!r}")
+    if len(allies) > MAX_TOKENS:
+        raise RulesError(f"allies may hold at most {MAX_TOKENS} names, got {len(allies)}")
     names = [a.strip() if isinstance(a, str) else a for a in allies]
     if not names or any(not isinstance(a, str) or not a for a in names):
         raise RulesError(f"allies must be one or more non-empty names, got {list(allies)!r}")

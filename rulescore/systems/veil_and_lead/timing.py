@@ -18,6 +18,7 @@ HOLD = ref("XII The Hold (Overwatch)")
 DUEL = ref("XII Duel Resolution")
 STUNNED = ref("XI Stunned")
 TENSION = ref("XV Tension Pool in Combat")
+MAX_TOKENS = 100  # tokens in one fight (a Horde is one): far more than a table runs
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ def tie_order(combatants: Sequence[Combatant]) -> TieResolution:
     if isinstance(combatants, (str, bytes)) or not isinstance(combatants, Sequence) \
             or not combatants:
         raise RulesError(f"combatants must be a non-empty list of Combatant, got {combatants!r}")
+    if len(combatants) > MAX_TOKENS:
+        raise RulesError(f"combatants may hold at most {MAX_TOKENS}, got {len(combatants)}")
     names = set()
     for c in combatants:
         if not isinstance(c, Combatant):
@@ -199,6 +202,8 @@ def next_turn(hammer: int, tokens: Sequence[Token]) -> NextTurn:
     require_tick("hammer", hammer)
     if isinstance(tokens, (str, bytes)) or not isinstance(tokens, Sequence) or not tokens:
         raise RulesError(f"tokens must be a non-empty list of Token, got {tokens!r}")
+    if len(tokens) > MAX_TOKENS:
+        raise RulesError(f"tokens may hold at most {MAX_TOKENS}, got {len(tokens)}")
     for t in tokens:
         if not isinstance(t, Token):
             raise RulesError(f"tokens must hold Token records, got {t!r}")
