@@ -4,6 +4,7 @@ on a page's kernel and what one look at it does."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -168,7 +169,9 @@ class Watch:
 def _look(kernels, kernel, kernel_id="k1"):
     reader, watch = Reader(), Watch()
     readers, watches = {kernel_id: reader}, {kernel_id: watch}
-    reason = asyncio.run(rc.watch_kernel(kernel_id, kernels, kernel, 60, readers, watches))
+    look = rc.watch_kernel(kernel_id, kernels, kernel, 60, readers, watches)
+    with ThreadPoolExecutor(1) as own_loop:      # this thread may be running Playwright's loop
+        reason = own_loop.submit(asyncio.run, look).result()
     return reason, reader.websocket_handler.closed, watch.stopped, readers, watches
 
 
