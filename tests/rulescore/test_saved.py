@@ -170,6 +170,7 @@ def test_what_the_tools_can_build_they_can_load_again():
     for i in range(300):
         enc, _ = enc.next_turn()
         h = h.push(enc, f"move {i} " + "x" * 200)
+    h = h.push(enc, "The scene ends: " + ", ".join(f.name for f in enc.fighters) * 2)
     text = h.to_json()
     assert len(text.encode()) <= saved.MAX_BYTES
     assert EncounterHistory.from_json(text) == h

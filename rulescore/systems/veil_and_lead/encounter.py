@@ -372,8 +372,9 @@ class EncounterHistory:
         return self.index < len(self.states) - 1
 
     def push(self, enc: Encounter, line: str) -> EncounterHistory:
-        """A new state after a move; anything undone before it is dropped."""
-        kept = self.states[:self.index + 1] + ((enc, line),)
+        """A new state after a move; anything undone before it is dropped. The line is kept
+        to MAX_LINE characters, as the saved file holds it."""
+        kept = self.states[:self.index + 1] + ((enc, line[:MAX_LINE]),)
         kept = kept[-MAX_HISTORY:]
         return EncounterHistory(kept, len(kept) - 1)
 
@@ -408,7 +409,7 @@ class EncounterHistory:
                             item["log"]) for i, item in enumerate(raw, start=1))
         except RulesError as exc:
             raise RulesError(f"{fmt.noun}: {exc}") from None
-        return cls(tuple(states), index)
+        return cls(states, index)
 
 
 @functools.cache
