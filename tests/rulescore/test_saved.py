@@ -165,6 +165,9 @@ def test_what_the_tools_can_build_they_can_load_again():
         enc = enc.join(f"{'N' * 55}{i:02d}", pc=False, quick=3, margin=i)
     with pytest.raises(RulesError, match="holds 20 fighters"):
         enc.join("One more", pc=False, quick=3, margin=1)
+    horde = Encounter().join("H" * 60, pc=False, quick=3, margin=2, horde=3)
+    broken, _ = horde.hit_horde("H" * 60, 2)
+    assert Encounter.from_dict(broken.to_dict()) == broken
     with pytest.raises(RulesError, match="margin must be from -100 to 100"):
         Encounter().join("A", pc=True, quick=3, margin=10**30)
     for i in range(300):

@@ -276,8 +276,9 @@ class Encounter:
 def encounter_spec() -> saved.Record:
     """One encounter as a file holds it, field by field (see :mod:`rulescore.saved`)."""
     flag = saved.Flag()
+    name = saved.Text(saved.NAME_LENGTH + 2, blank=False)  # a broken Horde's singles add " 1"
     fighter = saved.Record({
-        "name": saved.Text(saved.NAME_LENGTH, blank=False), "pc": flag,
+        "name": name, "pc": flag,
         "quick": saved.Int(*ATTRIBUTE_RANGE), "margin": saved.Int(-MARGIN_LIMIT, MARGIN_LIMIT),
         "tick": saved.Maybe(saved.Int(0, 19)), "surprised": flag, "exposed": flag,
         "stunned": flag, "holding": saved.Maybe(saved.Text(MAX_TRIGGER, blank=False)),
