@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import collections.abc as cabc
 import copy
+import dataclasses
 import importlib
 import inspect
 import pkgutil
@@ -242,6 +243,9 @@ def hostile(annotation: Any, words: tuple[str, ...], base: object = _MISSING) ->
             st.lists(st.integers(1, 6), min_size=0, max_size=60),
             st.text(max_size=6), st.dictionaries(_names(words, None), items, max_size=3),
         ]
+    elif isinstance(annotation, type) and dataclasses.is_dataclass(annotation) \
+            and isinstance(base, annotation):
+        parts += [_damaged_records(annotation, base, words)]
     elif origin in (cabc.Mapping, dict):
         parts += [
             st.dictionaries(st.one_of(_names(words, None), _ints(), st.none()),
@@ -250,6 +254,23 @@ def hostile(annotation: Any, words: tuple[str, ...], base: object = _MISSING) ->
             st.lists(_names(words, None), max_size=4),
         ]
     return st.one_of(parts)
+
+
+def _damaged_records(kind: type, base: object, words: tuple[str, ...]) -> st.SearchStrategy:
+    """The valid record *base* with one field given a hostile value, as a caller building the
+    record by hand (or editing a saved one) might."""
+    hints = _hints(kind)
+    names = [f.name for f in dataclasses.fields(kind) if f.init]
+
+    def damage(change: tuple[str, object]) -> object:
+        try:
+            return dataclasses.replace(base, **{change[0]: change[1]})  # type: ignore[type-var]
+        except Exception:  # the record's own constructor refused it: nothing to pass on
+            return base
+
+    return st.sampled_from(names).flatmap(
+        lambda name: hostile(hints.get(name, _MISSING), words).map(lambda v: (name, v))
+    ).map(damage)
 
 
 # --- valid base calls ------------------------------------------------------------------------

@@ -288,7 +288,7 @@ def test_attack_needs_exactly_one_kind():
         tsl.attack([1, 2, 3, 4, 5], "Trained", target=9, defender_dice=[1, 2, 3, 4, 5])
     with pytest.raises(RulesError, match="defender_tier is needed"):
         tsl.attack([1, 2, 3, 4, 5], "Trained", defender_dice=[1, 2, 3, 4, 5])
-    with pytest.raises(RulesError, match="attack must be one of 'Melee weapon'"):
+    with pytest.raises(RulesError, match="attack_type must be one of 'Melee weapon'"):
         tsl.attack([1, 2, 3, 4, 5], "Trained", target=9, attack_type="Poke")
 
 

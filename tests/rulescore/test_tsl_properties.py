@@ -52,7 +52,7 @@ def test_opposed_roll(a, at, d, dt):
     try:
         r = tsl.opposed_roll(a, at, d, dt)
     except RulesError as exc:
-        assert _names(exc, "Attacker", "Defender")
+        assert _names(exc, "attacker_dice", "attacker_tier", "defender_dice", "defender_tier")
         return
     assert isinstance(r, tsl.OpposedRoll) and r.band in tsl.BANDS
     assert (r.winner == "attacker") == (r.margin > 0) == r.hit

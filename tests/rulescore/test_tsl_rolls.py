@@ -200,9 +200,9 @@ def test_opposed_crit_and_catastrophic_defence():
 
 
 def test_opposed_bad_inputs_are_named():
-    with pytest.raises(RulesError, match="Defender dice must be 5 faces"):
+    with pytest.raises(RulesError, match="defender_dice must be 5 faces"):
         tsl.opposed_roll([1, 2, 3, 4, 5], "Trained", [1, 2], "Trained")
-    with pytest.raises(RulesError, match="Defender tier must be one of"):
+    with pytest.raises(RulesError, match="defender_tier must be one of"):
         tsl.opposed_roll([1, 2, 3, 4, 5], "Trained", [1, 2, 3, 4, 5], "trained")
 
 

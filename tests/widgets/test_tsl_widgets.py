@@ -195,7 +195,7 @@ def test_turn_board_new_round_and_reorder():
     assert "order must name the same combatants" in b.error.message
     b.order.value = "A, A"
     b.start()
-    assert "names must not repeat, got A twice" in b.error.message
+    assert "order must not repeat, got A twice" in b.error.message
 
 
 # --- Weapon builder -----------------------------------------------------------------------

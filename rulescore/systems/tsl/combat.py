@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Sequence
 
-from rulescore.errors import RulesError, require_int
+from rulescore.errors import RulesError, require_int, require_list, require_text
 from rulescore.tables import Table, load_tables, system_data_dir
 from rulescore.trace import Resolution, Step, step
 
-from .rolls import (BANDS, HIT_BANDS, band_for, band_table, check_band, keep_count,
-                    keep_distribution, opposed_band, opposed_margin_odds, opposed_roll, ref,
-                    static_roll, SYSTEM)
+from .rolls import (BANDS, HIT_BANDS, MAX_LABEL, MAX_SHIFT, MAX_TARGET, SYSTEM, band_for,
+                    band_table, check_band, check_limits, check_tier, keep_count,
+                    keep_distribution, opposed_band, opposed_margin_odds, opposed_roll,
+                    read_dice, ref, static_roll)
 from ...errors import require_choice as _choice
 
 ZONES = ("Engaged", "Near", "Far", "Distant")
@@ -24,6 +25,10 @@ ORDERS = ("armour_first", "impact_first")
 OUT_OF_ZONE = ("flat", "per_zone")
 MAX_TAGS = 2
 REPAIR_TARGET = 11
+#: More ammunition uses than any weapon starts with or a restock gives.
+MAX_USES = 99
+#: A weapon's display name, in characters.
+MAX_WEAPON_NAME = 80
 
 
 def _tables() -> dict[str, Table]:
@@ -125,7 +130,7 @@ def armour_against(band: str, *, defence_catastrophic: bool = False) -> ArmourRe
 
 def zone_step(zone: str, name: str = "zone") -> int:
     """How far out *zone* lies: Engaged 0, Near 1, Far 2, Distant 3."""
-    _choice(name, zone, ZONES)
+    _choice(require_text("name", name, max_length=MAX_LABEL), zone, ZONES)
     return _tables()["zones"].find("zone", zone)["step"]
 
 
@@ -176,10 +181,10 @@ def tag_names() -> tuple[str, ...]:
     return tuple(r["tag"] for r in _tables()["tags"])
 
 
-def _tag_row(tag: object):
+def _tag_row(tag: object, name: str = "tag"):
     names = tag_names()
     if tag not in names:
-        raise RulesError(f"tag must be one of {', '.join(names)}, got {tag!r}")
+        raise RulesError(f"{name} must be one of {', '.join(names)}, got {tag!r}")
     return _tables()["tags"].find("tag", tag)
 
 
@@ -204,11 +209,10 @@ def make_weapon(zone: str, tags: Iterable[str] = (), *, name: str = "",
     _choice("rarity", rarity, RARITIES)
     if not isinstance(improvised, bool):
         raise RulesError(f"improvised must be True or False, got {improvised!r}")
-    if isinstance(tags, str):
-        raise RulesError(f"tags must be a list of tag names, got {tags!r}")
-    tags = tuple(tags)
+    require_text("name", name, max_length=MAX_WEAPON_NAME)
+    tags = require_list("tags", tags, "tag names", max_length=len(tag_names()))
     for t in tags:
-        _tag_row(t)
+        _tag_row(t, "tags")
     if len(set(tags)) != len(tags):
         raise RulesError(f"tags must not repeat, got {', '.join(tags)}")
     if improvised:
@@ -218,13 +222,17 @@ def make_weapon(zone: str, tags: Iterable[str] = (), *, name: str = "",
             raise RulesError(f"zone of an improvised weapon must be Melee or Thrown, got {zone}")
     elif not 1 <= len(tags) <= MAX_TAGS:
         raise RulesError(f"tags must be one or two for a weapon, got {len(tags)}")
-    return Weapon(zone, tags, str(name), rarity, improvised)
+    return Weapon(zone, tags, name, rarity, improvised)
 
 
 def _check_weapon(weapon: object) -> Weapon:
     if not isinstance(weapon, Weapon):
         raise RulesError(f"weapon must be a Weapon (see make_weapon), got {weapon!r}")
-    return weapon
+    try:  # a Weapon built by hand is held to make_weapon's rules
+        return make_weapon(weapon.zone, weapon.tags, name=weapon.name, rarity=weapon.rarity,
+                           improvised=weapon.improvised)
+    except RulesError as exc:
+        raise RulesError(f"weapon: {exc}") from None
 
 
 def fights_at(weapon: Weapon) -> tuple[str, ...]:
@@ -273,7 +281,7 @@ def spend_use(zone: str, uses: int) -> AmmoUse:
     start = starting_uses(zone)
     if start is None:
         raise RulesError(f"zone {zone} uses no ammunition: only Sidearm, Ranged and Thrown do")
-    require_int("uses", uses, minimum=0)
+    require_int("uses", uses, minimum=0, maximum=MAX_USES)
     if uses == 0:
         raise RulesError("uses must be 1 or more to attack, got 0: the weapon cannot attack "
                          "until it is restocked")
@@ -366,6 +374,13 @@ def repair(rarity: str, *, irreplaceable: bool = False, dice: Sequence[int] | No
     _choice("rarity", rarity, RARITIES)
     if not isinstance(irreplaceable, bool):
         raise RulesError(f"irreplaceable must be True or False, got {irreplaceable!r}")
+    # The roll's inputs are checked even when the rarity calls for no roll.
+    if dice is not None:
+        read_dice(dice, "dice")
+    check_tier(tier)
+    require_int("shift", shift, minimum=-MAX_SHIFT, maximum=MAX_SHIFT)
+    band_table(bands)
+    check_limits(tier_limits)
     kind = "irreplaceable" if irreplaceable else _tables()["rarity"].find("rarity", rarity)["repair"]
     row = _tables()["repairs"].find("kind", kind)
     first = step(f"{rarity}{' (irreplaceable)' if irreplaceable else ''}: {row['how']}",
@@ -392,8 +407,8 @@ def attack_types() -> tuple[str, ...]:
     return tuple(r["attack"] for r in _tables()["defence"])
 
 
-def _defence_row(attack: object):
-    _choice("attack", attack, attack_types())
+def _defence_row(attack: object, name: str = "attack"):
+    _choice(name, attack, attack_types())
     return _tables()["defence"].find("attack", attack)
 
 
@@ -407,12 +422,15 @@ def defence_domain(attack: str, domain: str | None = None, *, described: bool = 
     """The domain that defends: the primary one, or an alternative if the defender describes
     how it works in the fiction."""
     primary, alternatives = defence_domains(attack)
+    _check_flag("described", described)
+    if domain is not None and not isinstance(domain, str):
+        raise RulesError(f"domain must be a defence domain or None, got {domain!r}")
     if domain is None or domain == primary:
         return primary
     if domain not in alternatives:
         allowed = ", ".join((primary,) + alternatives)
         raise RulesError(f"domain must be one of {allowed} against {attack}, got {domain!r}")
-    if described is not True:
+    if not described:
         raise RulesError(f"domain {domain} defends against {attack} only with a description of "
                          f"how (described=True); the primary defence is {primary}")
     return domain
@@ -486,12 +504,14 @@ def _check_flag(name: str, value: object) -> bool:
 
 def _attack_setup(weapon: Weapon | None, distance: str, shift: int, impact: bool,
                   armour: bool, attack_type: str, order: str, out_of_zone: str,
-                  bump_misses: bool) -> tuple[int, _Mods, list[Step]]:
-    require_int("shift", shift, minimum=-4, maximum=4)
+                  bump_misses: bool, defender_shift: int) -> tuple[int, _Mods, list[Step]]:
+    require_int("shift", shift, minimum=-MAX_SHIFT, maximum=MAX_SHIFT)
+    require_int("defender_shift", defender_shift, minimum=-MAX_SHIFT, maximum=MAX_SHIFT)
     for name, flag in (("impact", impact), ("armour", armour), ("bump_misses", bump_misses)):
         _check_flag(name, flag)
     _choice("order", order, ORDERS)
-    _defence_row(attack_type)
+    _choice("out_of_zone", out_of_zone, OUT_OF_ZONE)
+    _defence_row(attack_type, "attack_type")
     zone_step(distance, "distance")
     steps: list[Step] = []
     total_shift = shift
@@ -516,7 +536,7 @@ def _attack_setup(weapon: Weapon | None, distance: str, shift: int, impact: bool
     elif impact:
         raise RulesError("impact must be False without a weapon: only a weapon's Impact tag "
                          "bumps the band")
-    total_shift = max(-4, min(4, total_shift))
+    total_shift = max(-MAX_SHIFT, min(MAX_SHIFT, total_shift))
     return total_shift, _Mods(impact, armour, order, bump_misses, improvised), steps
 
 
@@ -538,11 +558,23 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
     if (target is None) == (defender_dice is None):
         raise RulesError("target or defender_dice: give exactly one (a static T-number, or the "
                          "defender's dice for an opposed roll)")
+    # The roll's inputs under this function's names, before the shared rolls read them.
+    read_dice(dice, "dice")
+    check_tier(tier)
+    band_table(bands)
+    check_limits(tier_limits)
+    if target is not None and defender_tier is not None:
+        raise RulesError(f"defender_tier must be None against a static target, got "
+                         f"{defender_tier!r}")
     total_shift, mods, steps = _attack_setup(weapon, distance, shift, impact, armour,
-                                             attack_type, order, out_of_zone, bump_misses)
+                                             attack_type, order, out_of_zone, bump_misses,
+                                             defender_shift)
     if uses is not None:
         if weapon is None:
             raise RulesError("uses needs a weapon that takes ammunition, got no weapon")
+        if starting_uses(weapon.zone) is None:
+            raise RulesError(f"uses must be None for a {weapon.zone} weapon: it takes no "
+                             f"ammunition, got {uses!r}")
         ammo = spend_use(weapon.zone, uses)
     if target is not None:
         roll = static_roll(dice, tier, target, shift=total_shift, bands=bands,
@@ -604,11 +636,12 @@ def attack_odds(tier: str, *, target: int | None = None, defender_tier: str | No
         raise RulesError("target or defender_tier: give exactly one (a static T-number, or "
                          "the defender's tier for an opposed roll)")
     total_shift, mods, _ = _attack_setup(weapon, distance, shift, impact, armour,
-                                         attack_type, order, out_of_zone, bump_misses)
+                                         attack_type, order, out_of_zone, bump_misses,
+                                         defender_shift)
     table = band_table(bands)
     keep = keep_count(tier, total_shift, tier_limits=tier_limits)
     if target is not None:
-        require_int("target", target, minimum=1, maximum=40)
+        require_int("target", target, minimum=1, maximum=MAX_TARGET)
         outcomes = [(table.lookup(t - target)["band"], False, p)
                     for t, p in keep_distribution(keep).items()]
     else:

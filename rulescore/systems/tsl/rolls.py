@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from rulescore.dice import Distribution, parse
-from rulescore.errors import RulesError, TableError, require_int
+from rulescore.errors import RulesError, TableError, require_int, require_text
 from rulescore.tables import Table, load_tables, system_data_dir
 from rulescore.trace import Resolution, RuleRef, step
 
@@ -28,6 +28,10 @@ FACES = 6
 CRIT_MARGIN = 7
 MAX_SHIFT = 4
 MAX_TARGET = 40
+#: Past any margin a roll can make (5d6 kept against a T-number of at most 40).
+MAX_MARGIN = 100
+#: A name a caller gives for its own input in messages ("attacker_tier").
+MAX_LABEL = 40
 
 
 def ref(section: str) -> RuleRef:
@@ -71,17 +75,17 @@ def band_table(bands: str = "standard") -> Table:
 
 def band_for(margin: int, *, bands: str = "standard") -> str:
     """The outcome band of *margin* (total minus the number to beat) on the ladder *bands*."""
-    require_int("margin", margin)
+    require_int("margin", margin, minimum=-MAX_MARGIN, maximum=MAX_MARGIN)
     return band_table(bands).lookup(margin)["band"]
 
 
-def _check_tier(tier: object, name: str = "tier") -> str:
+def check_tier(tier: object, name: str = "tier") -> str:
     if tier not in TIERS:
         raise RulesError(f"{name} must be one of {', '.join(TIERS)}, got {tier!r}")
     return tier  # type: ignore[return-value]
 
 
-def _check_limits(tier_limits: object) -> str:
+def check_limits(tier_limits: object) -> str:
     if tier_limits not in TIER_LIMITS:
         raise RulesError(f"tier_limits must be one of {', '.join(TIER_LIMITS)}, "
                          f"got {tier_limits!r}")
@@ -107,23 +111,33 @@ def effective_tier(tier: str, shift: int = 0, *, tier_limits: str = "extend",
     a shift below Untrained keeps 1 die and above Proficient keeps all 5; with ``"clamp"`` the
     shift stops at the named tiers (ruling ``tsl:tier_limits``).
     """
-    _check_tier(tier, name)
-    require_int("shift", shift, minimum=-MAX_SHIFT, maximum=MAX_SHIFT)
-    _check_limits(tier_limits)
-    rank = TIERS.index(tier) + shift
+    return _effective(tier, shift, tier_limits, require_text("name", name, max_length=MAX_LABEL))
+
+
+def _effective(tier: object, shift: object, tier_limits: object, tier_name: str = "tier",
+               shift_name: str = "shift") -> EffectiveTier:
+    """effective_tier with the caller's names for the tier and the shift in messages."""
+    check_tier(tier, tier_name)
+    require_int(shift_name, shift, minimum=-MAX_SHIFT, maximum=MAX_SHIFT)
+    check_limits(tier_limits)
+    rank = TIERS.index(tier) + shift  # type: ignore[arg-type, operator]
     if tier_limits == "clamp":
         rank = max(0, min(len(TIERS) - 1, rank))
     row = _tables()["tiers"].lookup(rank)
-    return EffectiveTier(tier, shift, rank, row["tier"], row["keep"])
+    return EffectiveTier(tier, shift, rank, row["tier"], row["keep"])  # type: ignore[arg-type]
 
 
 def keep_count(tier: str, shift: int = 0, *, tier_limits: str = "extend") -> int:
     """How many of the five dice count for *tier* moved by *shift* Effective Tiers."""
-    return effective_tier(tier, shift, tier_limits=tier_limits).keep
+    return _effective(tier, shift, tier_limits).keep
 
 
 def check_dice(dice: object, name: str = "dice") -> tuple[int, ...]:
     """Five faces of 1 to 6, as a tuple; a RulesError naming *name* otherwise."""
+    return read_dice(dice, require_text("name", name, max_length=MAX_LABEL))
+
+
+def read_dice(dice: object, name: str) -> tuple[int, ...]:
     if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
         raise RulesError(f"{name} must be a list of {DICE} faces (5d6), got {dice!r}")
     if len(dice) != DICE:
@@ -161,11 +175,17 @@ class RollTotal(Resolution):
 
 def roll_total(dice: Sequence[int], tier: str, shift: int = 0, *,
                tier_limits: str = "extend", who: str = "") -> RollTotal:
-    """Keep the highest dice that *tier* (moved by *shift*) allows and add them up."""
-    label = f"{who} dice" if who else "dice"
-    faces = check_dice(dice, label)
-    et = effective_tier(tier, shift, tier_limits=tier_limits,
-                        name=f"{who} tier" if who else "tier")
+    """Keep the highest dice that *tier* (moved by *shift*) allows and add them up; *who*
+    ("Attacker") labels the explanation's steps."""
+    return _roll_total(dice, tier, shift, tier_limits, require_text("who", who,
+                                                                    max_length=MAX_LABEL))
+
+
+def _roll_total(dice: object, tier: object, shift: object, tier_limits: object, who: str,
+                side: str = "") -> RollTotal:
+    """roll_total; *side* ("attacker_") prefixes the input names its messages use."""
+    faces = read_dice(dice, f"{side}dice")
+    et = _effective(tier, shift, tier_limits, f"{side}tier", f"{side}shift")
     ordered = sorted(faces, reverse=True)
     kept, dropped = tuple(ordered[:et.keep]), tuple(ordered[et.keep:])
     total = sum(kept)
@@ -266,10 +286,10 @@ def opposed_roll(attacker_dice: Sequence[int], attacker_tier: str,
     roll, so Crit is beating the defender's total by 7 or more.
     """
     band_table(bands)
-    att = roll_total(attacker_dice, attacker_tier, attacker_shift, tier_limits=tier_limits,
-                     who="Attacker")
-    dfn = roll_total(defender_dice, defender_tier, defender_shift, tier_limits=tier_limits,
-                     who="Defender")
+    att = _roll_total(attacker_dice, attacker_tier, attacker_shift, tier_limits, "Attacker",
+                      "attacker_")
+    dfn = _roll_total(defender_dice, defender_tier, defender_shift, tier_limits, "Defender",
+                      "defender_")
     margin = att.value - dfn.value
     band = opposed_band(margin, bands=bands)
     winner = "attacker" if margin > 0 else "defender"
@@ -292,10 +312,13 @@ def opposed_roll(attacker_dice: Sequence[int], attacker_tier: str,
                        defender_keep=dfn.keep)
 
 
-@lru_cache(maxsize=8)
 def keep_distribution(keep: int) -> Distribution:
     """The exact distribution of the highest *keep* of 5d6."""
-    require_int("keep", keep, minimum=1, maximum=DICE)
+    return _keep_distribution(require_int("keep", keep, minimum=1, maximum=DICE))
+
+
+@lru_cache(maxsize=DICE)
+def _keep_distribution(keep: int) -> Distribution:
     return parse(f"5d6kh{keep}").distribution()
 
 
@@ -319,8 +342,10 @@ def opposed_margin_odds(attacker_tier: str, defender_tier: str, *, attacker_shif
                         defender_shift: int = 0,
                         tier_limits: str = "extend") -> dict[int, Fraction]:
     """Exact chance of each margin (attacker total − defender total) of an opposed roll."""
-    a = keep_count(attacker_tier, attacker_shift, tier_limits=tier_limits)
-    d = keep_count(defender_tier, defender_shift, tier_limits=tier_limits)
+    a = _effective(attacker_tier, attacker_shift, tier_limits, "attacker_tier",
+                   "attacker_shift").keep
+    d = _effective(defender_tier, defender_shift, tier_limits, "defender_tier",
+                   "defender_shift").keep
     out: dict[int, Fraction] = {}
     for ta, pa in keep_distribution(a).items():
         for td, pd in keep_distribution(d).items():

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from rulescore import saved
-from rulescore.errors import RulesError, require_int
+from rulescore.errors import RulesError, require_bool, require_int, require_list, require_text
 from rulescore.tables import Row, load_tables, system_data_dir
 from rulescore.trace import Resolution, step
 
@@ -20,6 +20,8 @@ from .rolls import SYSTEM, ref
 OPTIONS = ("Action", "Movement", "Double Movement", "Reaction")
 READY_LIMIT = 3
 MAX_COMBATANTS = 30  # one board, one scene; bounds the saved board
+MAX_ITEMS = 50       # pieces of gear in one list of a loadout
+MAX_ENCOUNTER_LOG = 100_000  # log lines of a fight in memory (a saved board keeps fewer)
 _USES = {"Action": ("action",), "Movement": ("movement",),
          "Double Movement": ("action", "movement"), "Reaction": ("reaction",)}
 
@@ -56,10 +58,17 @@ class TurnState:
         return getattr(self, f"{part}_used")
 
 
+def _check_state(state: object, name: str = "state") -> TurnState:
+    if not isinstance(state, TurnState):
+        raise RulesError(f"{name} must be a TurnState, got {state!r}")
+    for part in _PARTS:
+        require_bool(f"{name}.{part}_used", state.used(part))
+    return state
+
+
 def start_turn(state: TurnState) -> TurnState:
     """A new turn: Action and Movement are fresh, and the Reaction refreshes too."""
-    if not isinstance(state, TurnState):
-        raise RulesError(f"state must be a TurnState, got {state!r}")
+    _check_state(state)
     return TurnState()
 
 
@@ -88,9 +97,10 @@ def spend(state: TurnState, option: str, *, ally_zone: str | None = None) -> Spe
     A part already used this turn (the Reaction: this round) cannot be used again. Support
     actions aimed at an ally check the ally's zone (*ally_zone*: Engaged, Near, Far, Distant).
     """
-    if not isinstance(state, TurnState):
-        raise RulesError(f"state must be a TurnState, got {state!r}")
+    _check_state(state)
     uses = uses_of(option)
+    if ally_zone is not None:
+        _choice("ally_zone", ally_zone, ZONES)
     for part in uses:
         if state.used(part):
             when = "this round" if part == "reaction" else "this turn"
@@ -129,25 +139,30 @@ def spend(state: TurnState, option: str, *, ally_zone: str | None = None) -> Spe
 
 def turn_order(names: Iterable[str]) -> tuple[str, ...]:
     """The order the GM calls: any order of distinct, non-empty names (no initiative roll)."""
+    return _turn_order(names, "names")
+
+
+def _turn_order(names: object, param: str) -> tuple[str, ...]:
+    """turn_order, its messages naming the caller's input *param*."""
     if isinstance(names, (str, bytes, dict)) or not isinstance(names, Iterable):
-        raise RulesError(f"names must be a list of combatants, got {names!r}")
+        raise RulesError(f"{param} must be a list of combatants, got {names!r}")
     order = tuple(names)
     if not order:
-        raise RulesError("names must list at least one combatant, got none")
+        raise RulesError(f"{param} must list at least one combatant, got none")
     for n in order:
         if not isinstance(n, str) or not n.strip():
-            raise RulesError(f"names must be non-empty text, got {n!r}")
+            raise RulesError(f"{param} must be non-empty text, got {n!r}")
     if len(order) > MAX_COMBATANTS:
-        raise RulesError(f"names must list at most {MAX_COMBATANTS} combatants, got "
+        raise RulesError(f"{param} must list at most {MAX_COMBATANTS} combatants, got "
                          f"{len(order)}")
     cleaned = tuple(n.strip() for n in order)
     long = [n for n in cleaned if len(n) > saved.NAME_LENGTH]
     if long:
-        raise RulesError(f"names must be at most {saved.NAME_LENGTH} characters long, got "
+        raise RulesError(f"{param} must be at most {saved.NAME_LENGTH} characters long, got "
                          f"{len(long[0])}")
     repeated = sorted({n for n in cleaned if cleaned.count(n) > 1})
     if repeated:
-        raise RulesError(f"names must not repeat, got {', '.join(repeated)} twice")
+        raise RulesError(f"{param} must not repeat, got {', '.join(repeated)} twice")
     return cleaned
 
 
@@ -171,14 +186,32 @@ class Encounter:
 
 def new_encounter(order: Iterable[str]) -> Encounter:
     """Start round 1 with the GM's order; the first name acts."""
-    names = turn_order(order)
+    names = _turn_order(order, "order")
     return Encounter(names, 1, 0, tuple(TurnState() for _ in names),
                      (f"Round 1: {names[0]} acts",))
 
 
 def _check_encounter(enc: object) -> Encounter:
+    """*enc* if it is an Encounter whose fields hold together (one built by hand included)."""
     if not isinstance(enc, Encounter):
-        raise RulesError(f"encounter must be an Encounter, got {enc!r}")
+        raise RulesError(f"enc must be an Encounter (see new_encounter), got {enc!r}")
+    for field in ("order", "states", "log"):
+        if not isinstance(getattr(enc, field), tuple):
+            raise RulesError(f"enc.{field} must be a tuple, got {getattr(enc, field)!r}")
+    order = _turn_order(enc.order, "enc.order")
+    if order != enc.order:
+        raise RulesError(f"enc.order must hold names without surrounding spaces, got "
+                         f"{enc.order!r}")
+    require_int("enc.round", enc.round, minimum=1, maximum=MAX_ROUND)
+    require_int("enc.current", enc.current, minimum=0, maximum=len(order) - 1)
+    states = require_list("enc.states", enc.states, "turn states", max_length=len(order))
+    if len(states) != len(order):
+        raise RulesError(f"enc.states must hold one TurnState a combatant ({len(order)}), "
+                         f"got {len(states)}")
+    for state in states:
+        _check_state(state, "enc.states")
+    for line in require_list("enc.log", enc.log, "log lines", max_length=MAX_ENCOUNTER_LOG):
+        require_text("enc.log", line, max_length=MAX_LINE)
     return enc
 
 
@@ -225,7 +258,7 @@ def set_order(enc: Encounter, order: Iterable[str]) -> Encounter:
     """The GM re-calls the order (same combatants, any order); it takes effect from the next
     round, and what each has used carries over."""
     _check_encounter(enc)
-    names = turn_order(order)
+    names = _turn_order(order, "order")
     if sorted(names) != sorted(enc.order):
         raise RulesError(f"order must name the same combatants ({', '.join(enc.order)}), "
                          f"got {', '.join(names)}")
@@ -248,19 +281,20 @@ class Loadout:
 
 
 def _names(name: str, items: object) -> tuple[str, ...]:
-    if isinstance(items, str) or not isinstance(items, Sequence):
-        raise RulesError(f"{name} must be a list of item names, got {items!r}")
-    for item in items:
+    for item in require_list(name, items, "item names", max_length=MAX_ITEMS):
         if not isinstance(item, str) or not item.strip():
             raise RulesError(f"{name} must hold non-empty item names, got {item!r}")
-    return tuple(i.strip() for i in items)
+        if len(item) > saved.NAME_LENGTH:
+            raise RulesError(f"{name} must hold names of at most {saved.NAME_LENGTH} "
+                             f"characters, got {len(item)}")
+    return tuple(i.strip() for i in items)  # type: ignore[attr-defined]
 
 
 def make_loadout(ready: Sequence[str] = (), stowed: Sequence[str] = (),
                  worn: Sequence[str] = (), consumables: Sequence[str] = (), *,
                  ready_limit: int = READY_LIMIT) -> Loadout:
     """A loadout; worn gear and consumables never count against the Ready limit (three)."""
-    require_int("ready_limit", ready_limit, minimum=1)
+    require_int("ready_limit", ready_limit, minimum=1, maximum=MAX_ITEMS)
     r = _names("ready", ready)
     if len(r) > ready_limit:
         raise RulesError(f"ready must hold at most {ready_limit} pieces, got {len(r)}")
@@ -282,6 +316,14 @@ def ready_item(loadout: Loadout, item: str, *, in_scene: bool = True,
     name a piece to *stow* in exchange."""
     if not isinstance(loadout, Loadout):
         raise RulesError(f"loadout must be a Loadout, got {loadout!r}")
+    try:  # a Loadout built by hand is held to make_loadout's rules
+        make_loadout(loadout.ready, loadout.stowed, loadout.worn, loadout.consumables,
+                     ready_limit=loadout.ready_limit)
+    except RulesError as exc:
+        raise RulesError(f"loadout: {exc}") from None
+    require_text("item", item, max_length=saved.NAME_LENGTH)
+    if stow is not None:
+        require_text("stow", stow, max_length=saved.NAME_LENGTH)
     if not isinstance(in_scene, bool):
         raise RulesError(f"in_scene must be True or False, got {in_scene!r}")
     if item not in loadout.stowed:
