@@ -392,6 +392,18 @@ def test_the_shared_html_helpers_escape_what_they_are_given():
             assert injected(markup) == [], markup
 
 
+def test_the_book_s_display_helpers_escape_what_they_are_given():
+    from fractions import Fraction
+
+    from widgets import book, show
+    for p in PAYLOADS:
+        for shown in (show.labelled(p, p), show.answer(p, True),
+                      show.chances({p: Fraction(1, 3)}, p, outcome=p),
+                      show.record({p: p}, p), show.steps([p], p),
+                      book.print_rows(p, p, [{"name": p, "note": p}])):
+            assert injected(shown.data) == [], shown.data
+
+
 def test_the_healing_sheet_and_timeline_escape_a_record_made_by_hand():
     """A record built directly (not through from_json) with markup in every text field."""
     inj = pc.RecordedInjury(PAYLOADS[0], "Edge", 2, 0, treatment=PAYLOADS[2], hr=3)
