@@ -4,6 +4,7 @@ that loads is shown as text, never run."""
 
 import json
 import re
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
@@ -12,11 +13,11 @@ from tests.browser.reader import open_tool
 from rulescore.systems import percentile as pc
 
 
-def _pick(page: Page, tool, name: str, content: bytes) -> None:
+def _pick(page: Page, tool, name: str, content: bytes | Path) -> None:
     with page.expect_file_chooser() as chooser:
         tool.get_by_role("button", name=re.compile("Upload injury record")).click()
-    chooser.value.set_files(files=[{"name": name, "mimeType": "application/json",
-                                    "buffer": content}])
+    chooser.value.set_files(content if isinstance(content, Path) else
+                            [{"name": name, "mimeType": "application/json", "buffer": content}])
 
 
 def _record(**changes) -> bytes:
@@ -25,7 +26,8 @@ def _record(**changes) -> bytes:
     return json.dumps(data).encode()
 
 
-def test_healing_walker_refuses_large_and_forged_files_and_escapes_markup(page: Page, book_url):
+def test_healing_walker_refuses_large_and_forged_files_and_escapes_markup(page: Page, book_url,
+                                                                         tmp_path):
     alerts = []
     page.on("dialog", lambda dialog: (alerts.append(dialog.message), dialog.dismiss()))
     sent = []
@@ -41,6 +43,18 @@ def test_healing_walker_refuses_large_and_forged_files_and_escapes_markup(page: 
         "⚠ That file is 1.5 MB; a saved injury record is at most 1 MB. Nothing was sent or "
         "changed.")
     assert max(sent, default=0) < 100_000
+    # 50 MB once closed the page's connection; now it never leaves the browser, and the
+    # kernel goes on answering.
+    huge = tmp_path / "record.json"
+    huge.write_bytes(b" " * 50_000_000)
+    _pick(page, tool, "record.json", huge)
+    expect(tool.get_by_role("alert").filter(has_text="That file is")).to_have_text(
+        "⚠ That file is 50 MB; a saved injury record is at most 1 MB. Nothing was sent or "
+        "changed.")
+    assert max(sent, default=0) < 100_000
+    expect(tool.get_by_text("No injuries on the record.")).to_be_visible()
+    tool.get_by_role("button", name="Add injury").click()
+    expect(tool.locator(".rulebook-pc-sheet").get_by_role("row")).to_have_count(2)
 
     # A forged record: refused, naming the field; the tool still answers.
     injury = json.loads(_record())["record"]["injuries"][0]
