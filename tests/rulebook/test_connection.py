@@ -212,3 +212,21 @@ def test_the_books_configuration_uses_the_reader_connection_and_the_cookie_hook(
     hook = config.VoilaConfiguration.prelaunch_hook
     assert hook.__qualname__ == rc.with_xsrf_cookie(None).__qualname__
     assert hook.wrapped is not None                 # the hooks set before ours still run
+
+
+def test_voilas_page_still_publishes_what_the_lost_connection_notice_watches():
+    """The book's page script (templates/rulebook/index.html.j2) reaches the page's kernel
+    connection through window.jupyterapp.widgetManagerPromise, which Voilà 0.5's page script
+    sets. The browser test sees the notice work; this says plainly which piece went missing
+    if a Voilà upgrade drops either."""
+    from pathlib import Path
+
+    import voila
+    from jupyter_core.paths import jupyter_path
+
+    static = [Path(p) / "templates" / "base" / "static" for p in jupyter_path("voila")]
+    scripts = [f for d in static if d.is_dir() for f in d.glob("*.js")]
+    assert scripts, f"Voilà {voila.__version__}'s page scripts were not found in {static}"
+    text = "".join(f.read_text(errors="replace") for f in scripts)
+    assert "window.jupyterapp=" in text, "Voilà no longer publishes window.jupyterapp"
+    assert "widgetManagerPromise" in text, "Voilà's application has no widgetManagerPromise"
