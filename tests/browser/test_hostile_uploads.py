@@ -55,6 +55,7 @@ def test_healing_walker_refuses_large_and_forged_files_and_escapes_markup(page: 
     expect(tool.get_by_text("No injuries on the record.")).to_be_visible()
     tool.get_by_role("button", name="Add injury").click()
     expect(tool.locator(".rulebook-pc-sheet").get_by_role("row")).to_have_count(2)
+    assert sent and max(sent) < 100_000   # the page's messages were seen, none of them a file
 
     # A forged record: refused, naming the field; the tool still answers.
     injury = json.loads(_record())["record"]["injuries"][0]
