@@ -205,3 +205,13 @@ def test_lists_of_names_are_bounded():
             lambda: pc.concentration_broken(["STN"] * 51))
     refused("levels must hold at most 20 success levels, got 21",
             lambda: pc.combined_treatment_level(["S"] * 21))
+
+
+def test_spend_advantages_checks_a_hand_edited_result():
+    import dataclasses
+    won = pc.melee_exchange(10, 70, "Block", 90, 40)
+    refused("result ta_choices must be a tuple of impact, precision, action, setup, got 5",
+            lambda: pc.spend_advantages(dataclasses.replace(won, ta_choices=5), []))
+    refused("result tactical_advantages must be a whole number, got 'x'",
+            lambda: pc.spend_advantages(dataclasses.replace(won, tactical_advantages="x"), []))
+    assert pc.spend_advantages(won, ["precision", "impact"]).precision_dice == 1

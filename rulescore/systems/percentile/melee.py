@@ -17,6 +17,7 @@ RESULTS = "Melee Test Results"
 MODIFIERS = "Melee 2 Melee Test"
 DODGE_EQUAL = ("defender", "attacker")
 GRIPS = ("one-handed", "two-handed", "off-handed")
+TA_CHOICES = ("impact", "precision", "action", "setup")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -449,6 +450,14 @@ def spend_advantages(result: MeleeResolution, choices: list[str] | tuple[str, ..
     (:func:`setup_level`)."""
     if not isinstance(result, MeleeResolution):
         raise RulesError(f"result must be a melee exchange result, got {result!r}")
+    # A result edited by hand is checked like any input before its fields are used.
+    most = max(r["stars"] for r in table("melee.toml", "melee_matrix")) - 1
+    require_int("result tactical_advantages", result.tactical_advantages, minimum=0,
+                maximum=most)
+    if not isinstance(result.ta_choices, tuple) or any(c not in TA_CHOICES
+                                                       for c in result.ta_choices):
+        raise RulesError(f"result ta_choices must be a tuple of {', '.join(TA_CHOICES)}, "
+                         f"got {result.ta_choices!r}")
     if isinstance(choices, str) or not isinstance(choices, (list, tuple)):
         raise RulesError(f"choices must be a list such as ['impact'], got {choices!r}")
     if len(choices) != result.tactical_advantages:
