@@ -43,8 +43,8 @@ def test_healing_walker_refuses_large_and_forged_files_and_escapes_markup(page: 
         "⚠ That file is 1.5 MB; a saved injury record is at most 1 MB. Nothing was sent or "
         "changed.")
     assert max(sent, default=0) < 100_000
-    # 50 MB once closed the page's connection; now it never leaves the browser, and the
-    # kernel goes on answering.
+    # 50 MB sent over the websocket would close the page's connection: it never leaves the
+    # browser, and the kernel goes on answering.
     huge = tmp_path / "record.json"
     huge.write_bytes(b" " * 50_000_000)
     _pick(page, tool, "record.json", huge)
