@@ -17,7 +17,7 @@ import ipywidgets as w
 from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 from rulescore.systems.percentile.healing import TREATMENT_ASPECTS
-from rulescore.systems.percentile.record import LEVEL_CODES
+from rulescore.systems.percentile.record import EML_LIMIT, LEVEL_CODES
 
 from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, button, labelled_text,
                      odds_table_html, section)
@@ -129,8 +129,9 @@ class HealingWalker(Tool):
         self.healing_base = w.BoundedIntText(value=healing_base, min=0, max=30,
                                              description="Healing Base (HB)", style=STYLE,
                                              layout=WIDE)
-        self.endurance = w.IntText(value=endurance_eml, description="Endurance EML",
-                                   style=STYLE, layout=WIDE)
+        self.endurance = w.BoundedIntText(value=endurance_eml, min=-EML_LIMIT, max=EML_LIMIT,
+                                          description="Endurance EML", style=STYLE,
+                                          layout=WIDE)
         self.location = w.Dropdown(options=pc.location_names(), value="Abdomen",
                                    description="Location", style=STYLE, layout=WIDE)
         self.aspect = w.Dropdown(options=TREATMENT_ASPECTS, value="Edge",
