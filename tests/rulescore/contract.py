@@ -400,6 +400,11 @@ def call(target: Target, arguments: dict[str, object], hostile_name: str | None)
             # A well-typed value may clash with another argument (19 hits, 2 faces given):
             # the message may then name either side of the clash.
             names = [hostile_name] + [n for n in everyone if n != hostile_name]
+        label = arguments.get("name")
+        if isinstance(label, str) and label.strip() and message.startswith(label):
+            # A checker told what to call its input (attribute("Strength", 50),
+            # check_dice(dice, name="Attacker dice")) names it by that label.
+            return outcome
         if not any(_names_parameter(message, n) for n in names):
             named = names[0] if hostile_name else "any parameter"
             outcome.problem = f"message does not name {named}"

@@ -21,21 +21,6 @@ EXAMPLES_PER_FUNCTION = int(os.environ.get("CONTRACT_EXAMPLES", "10"))
 #: Functions known to break the contract, "system.function" -> why. Remove an entry when the
 #: function is fixed (one line each, so parallel edits do not collide).
 XFAIL: dict[str, str] = {
-    "exploding_d6.announce": "wrong types accepted",
-    "exploding_d6.attack_setup": "wrong types accepted; message does not name the parameter",
-    "exploding_d6.attribute": "wrong types accepted; message does not name the parameter",
-    "exploding_d6.chains_from_faces": "wrong types accepted",
-    "exploding_d6.initiative": "wrong types accepted",
-    "exploding_d6.initiative_order": "wrong types accepted",
-    "exploding_d6.p_total_at_least": "takes too long",
-    "exploding_d6.reaction": "wrong types accepted; message does not name the parameter",
-    "exploding_d6.reaction_odds": "wrong types accepted",
-    "exploding_d6.reactions": "wrong types accepted",
-    "exploding_d6.resolve_attack": "other exceptions; wrong types accepted",
-    "exploding_d6.roll_attack": "wrong types accepted; message does not name the parameter",
-    "exploding_d6.round_phases": "wrong types accepted",
-    "exploding_d6.round_recoil": "wrong types accepted",
-    "exploding_d6.throw": "wrong types accepted; message does not name the parameter",
     "percentile.next_roll": "a hand-built InjuryRecord with a bad field raises TypeError "
                             "(record.py)",
     "percentile.recover": "wrong types accepted (rng='bow')",

@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulescore.errors import RulesError, require_int
+from rulescore.errors import RulesError, require_int, require_list
+from rulescore.errors import require_text as text  # noqa: F401
 from rulescore.errors import require_bool as flag  # noqa: F401  (shared checks, re-exported)
 from rulescore.errors import require_choice as one_of  # noqa: F401
 from rulescore.errors import require_row as choice  # noqa: F401
@@ -21,6 +22,8 @@ DATA_DIR: Path = system_data_dir(SYSTEM)
 
 MAX_DICE = 40
 MAX_TOTAL = 600  # a compounding d6 total past this is a runaway chain (100 sixes)
+MAX_WOUNDS_PER_HIT = 20
+MAX_LABEL = 80   # a name a message uses for an input or a combatant
 
 
 def rule(section: str) -> RuleRef:
@@ -33,18 +36,21 @@ def table(name: str, file: str = "combat") -> Table:
     return load_tables(DATA_DIR / f"{file}.toml")[name]
 
 
-
-
-
-
 def count(name: str, value: Any, maximum: int = MAX_DICE) -> int:
     """A count of dice, hits, actions or units: 0 or more."""
     return require_int(name, value, minimum=0, maximum=maximum)
 
 
 def attribute(name: str, value: Any) -> int:
-    """An attribute or skill value (Quickness, Deftness, Perception, Strength…)."""
-    return require_int(name, value, minimum=0, maximum=MAX_DICE)
+    """An attribute or skill value (Quickness, Deftness, Perception, Strength…); *name* is
+    how a message calls it."""
+    return require_int(text("name", name, max_length=MAX_LABEL), value, minimum=0,
+                       maximum=MAX_DICE)
+
+
+def per_hit(name: str, value: Any) -> int:
+    """Wounds each hit deals (1 unless the weapon says more)."""
+    return require_int(name, value, minimum=1, maximum=MAX_WOUNDS_PER_HIT)
 
 
 def threshold(name: str, value: Any) -> int:
@@ -66,11 +72,8 @@ def die_total(name: str, value: Any) -> int:
 
 def die_totals(name: str, values: Any, *, expected: int | None = None) -> tuple[int, ...]:
     """A list of compounding d6 totals (and, if given, exactly *expected* of them)."""
-    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise RulesError(f"{name} must be a list of die totals, got {values!r}")
-    out = tuple(die_total(f"{name}: die {i}", v) for i, v in enumerate(values, start=1))
-    if len(out) > MAX_DICE:
-        raise RulesError(f"{name} must hold at most {MAX_DICE} dice, got {len(out)}")
+    out = tuple(die_total(f"{name}: die {i}", v) for i, v in enumerate(
+        require_list(name, values, "die totals", max_length=MAX_DICE), start=1))
     if expected is not None and len(out) != expected:
         raise RulesError(f"{name} must hold exactly {expected} dice, got {len(out)}")
     return out
@@ -78,17 +81,14 @@ def die_totals(name: str, values: Any, *, expected: int | None = None) -> tuple[
 
 def d6_faces(name: str, values: Any, *, expected: int | None = None) -> tuple[int, ...]:
     """A list of plain d6 faces (cover dice), and if given exactly *expected* of them."""
-    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise RulesError(f"{name} must be a list of d6 faces, got {values!r}")
-    out = tuple(values)
+    # One die a hit, normal and critical together: up to twice the largest pool.
+    out = require_list(name, values, "d6 faces", max_length=2 * MAX_DICE)
     for i, face in enumerate(out, start=1):
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
             raise RulesError(f"{name}: die {i} must be a d6 face from 1 to 6, got {face!r}")
     if expected is not None and len(out) != expected:
         raise RulesError(f"{name} must hold exactly {expected} dice (one a hit), got {len(out)}")
     return out
-
-
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -8,8 +8,8 @@ from typing import Sequence
 from rulescore.errors import RulesError, require_int
 from rulescore.trace import Resolution, Step, step
 
-from ._common import (attribute, choice, count, d6_faces, die_totals, flag, one_of, plural,
-                      rule, table, threshold)
+from ._common import (MAX_DICE, attribute, choice, count, d6_faces, die_totals, flag, one_of,
+                      per_hit, plural, rule, table, threshold)
 
 PREVENT = ("heaviest", "lightest")
 
@@ -225,7 +225,7 @@ def wounds(hits: int, criticals: int = 0, extra_wounds: int = 0,
     hits = count("hits", hits)
     criticals = count("criticals", criticals)
     extra = require_int("extra_wounds", extra_wounds, minimum=0, maximum=1000)
-    per = require_int("wounds_per_hit", wounds_per_hit, minimum=1, maximum=20)
+    per = per_hit("wounds_per_hit", wounds_per_hit)
     if extra and not criticals:
         raise RulesError(f"extra_wounds must be 0 when no critical got through, got {extra}")
     total = (hits + criticals) * per + extra
@@ -337,6 +337,16 @@ def reaction(kind: str, dice: Sequence[int], hits: int, criticals: int = 0,
     one_of("kind", kind, REACTIONS)
     hits = count("hits", hits)
     criticals = count("criticals", criticals)
+    if hits + criticals > MAX_DICE:
+        raise RulesError(f"hits and criticals must add up to at most {MAX_DICE}, "
+                         f"got {hits + criticals}")
+    threshold("min_roll", min_roll)
+    use = shield_use("parry", shield)
+    # The dice under this function's name, before dodge() or parry() reads them.
+    if kind == "shield parry":
+        d6_faces("dice", dice, expected=hits + criticals)
+    else:
+        die_totals("dice", dice)
     if kind == "dodge":
         r = dodge(dice, hits + criticals, min_roll)
         left = 0 if r.dodged else hits + criticals
@@ -347,7 +357,6 @@ def reaction(kind: str, dice: Sequence[int], hits: int, criticals: int = 0,
         p = parry(dice, hits, criticals, min_roll)
         return ReactionResult(value=p.hits + p.criticals, outcome=p.outcome, trace=p.trace,
                               hits=p.hits, criticals=p.criticals)
-    use = shield_use("parry", shield)
     faces = d6_faces("dice", dice, expected=hits + criticals)
     c = cover_roll(hits, criticals, faces[criticals:], faces[:criticals], use.cover)
     return ReactionResult(value=c.value, outcome=c.outcome, trace=use.trace + c.trace,

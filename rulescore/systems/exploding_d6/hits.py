@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from rulescore.errors import RulesError, require_int
+from rulescore.errors import RulesError, require_int, require_list
 from rulescore.trace import Resolution, Step, step
 
 from ._common import (attribute, choice, count, d6_faces, die_totals, flag, one_of, plural,
@@ -81,6 +81,7 @@ class HitRoll(Resolution):
 
 def announce(hits: int, criticals: int) -> str:
     """'1 crit, 2 normal hits', 'no hits'."""
+    hits, criticals = count("hits", hits), count("criticals", criticals)
     if not hits and not criticals:
         return "no hits"
     parts = []
@@ -182,10 +183,7 @@ def round_recoil(actions: Sequence[str], compensation: int = 0,
     for another action, which breaks the run. Weapons without recoil (bows) pass
     ``recoil=False``. Recoil never carries into the next round: call this once a round.
     """
-    if isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__"):
-        raise RulesError(f"actions must be a list of action words, got {actions!r}")
-    acts = list(actions)
-    require_int("number of actions", len(acts), maximum=MAX_ATTACKS)
+    acts = require_list("actions", actions, "action words", max_length=MAX_ATTACKS)
     flag("recoil", recoil)
     out, run = [], 0
     for i, a in enumerate(acts, start=1):
@@ -280,6 +278,12 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
     weapon = attribute("weapon_dice", weapon_dice)
     row = attack_mode(mode)
     base = threshold("min_roll", min_roll)
+    # Inputs only some attacks read are still checked, under the names given here.
+    count("accurate_actions", accurate_actions)
+    count("aim_actions", aim_actions)
+    count("massive_actions", massive_actions)
+    attribute("perception", perception)
+    attribute("strength", strength)
     for name, value in (("walking", walking), ("supported", supported), ("off_hand", off_hand),
                         ("recoil", recoil)):
         flag(name, value)

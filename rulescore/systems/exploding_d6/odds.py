@@ -16,7 +16,7 @@ from math import comb, factorial
 
 from rulescore.errors import require_int
 
-from ._common import count, flag, one_of, threshold
+from ._common import count, flag, one_of, per_hit, threshold
 from .defence import PREVENT, REACTIONS, _cover, protection_use, shield_use
 from .hits import BASE_CRIT_AT, BASE_MIN_ROLL, classify
 
@@ -51,7 +51,7 @@ def _category_weights(min_roll: int, crit_at: int, burst: bool,
 def p_total_at_least(t: int) -> Fraction:
     """Chance that one compounding d6 totals *t* or more, exactly: with t = 6k + r (r 1–6),
     the die must show k sixes and then r or more, so (1/6) ** k × (7 − r)/6."""
-    t = require_int("t", t, minimum=1)
+    t = threshold("t", t)
     k, r = (t - 1) // 6, (t - 1) % 6 + 1
     return Fraction(7 - r, 6 ** (k + 1))
 
@@ -171,7 +171,7 @@ def wound_distribution(dice: int, min_roll: int = BASE_MIN_ROLL, crit_at: int = 
     pool = require_int("pool", pool, minimum=0, maximum=200)
     cpool = require_int("critical_pool", critical_pool, minimum=0, maximum=pool)
     pierce = require_int("piercing", piercing, minimum=0, maximum=50)
-    per = require_int("wounds_per_hit", wounds_per_hit, minimum=1, maximum=20)
+    per = per_hit("wounds_per_hit", wounds_per_hit)
     one_of("prevent", prevent, PREVENT)
     d = _depth(explode_depth, MAX_WOUND_DEPTH)
     return _wounds(n, min_roll, crit_at, burst, cover, pool, cpool, pierce, per, prevent, d)
@@ -224,11 +224,12 @@ def reaction_odds(kind: str, dice: int, hits: int, criticals: int = 0, min_roll:
     parry rolls one plain d6 a hit instead. Exact: only whether a die reaches the minimum roll
     matters (:func:`p_total_at_least`)."""
     one_of("kind", kind, REACTIONS)
+    n = count("dice", dice)
     h = count("hits", hits)
     c = count("criticals", criticals)
     base = threshold("min_roll", min_roll)
+    cover = shield_use("parry", shield).cover
     if kind == "shield parry":
-        cover = shield_use("parry", shield).cover
         stop = 7 - cover
         out: dict[int, Fraction] = {}
         n = h + c
@@ -237,7 +238,6 @@ def reaction_odds(kind: str, dice: int, hits: int, criticals: int = 0, min_roll:
             if p:
                 out[n - k] = out.get(n - k, Fraction(0)) + p
         return dict(sorted(out.items()))
-    n = count("dice", dice)
     if kind == "dodge":
         need = base + h + c
         ok = hit_odds(n, need, need, True).p_at_least(1)

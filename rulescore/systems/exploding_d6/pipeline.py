@@ -9,7 +9,7 @@ from typing import Sequence
 from rulescore.errors import RulesError
 from rulescore.trace import Resolution, step
 
-from ._common import count, d6_faces, flag, rule
+from ._common import count, d6_faces, flag, per_hit, rule, threshold
 from .defence import CoverRoll, Protection, Wounds, _cover, cover_roll, protection, wounds
 from .hits import BASE_CRIT_AT, BASE_MIN_ROLL, HitRoll, hit_roll
 
@@ -36,12 +36,14 @@ def resolve_attack(dice_totals: Sequence[int], *, min_roll: int = BASE_MIN_ROLL,
     the pool; and the wounds (none for a K.O. or disarming attack)."""
     hit = hit_roll(dice_totals, min_roll, crit_at, burst)
     flag("causes_wounds", causes_wounds)
+    faces = d6_faces("cover_faces", cover_faces)
+    # Checked here too: an attack that deals no wounds never reaches wounds().
+    per_hit("wounds_per_hit", wounds_per_hit)
     steps = list(hit.trace)
     hits, crits, extras = hit.hits, hit.criticals, hit.critical_extras
     cov = None
     if cover is not None:
         _cover(cover)
-        faces = d6_faces("cover_faces", cover_faces)
         need = crits + hits
         if len(faces) != need:
             raise RulesError(f"cover_faces must hold one die a hit ({crits} for the criticals, "
@@ -50,9 +52,9 @@ def resolve_attack(dice_totals: Sequence[int], *, min_roll: int = BASE_MIN_ROLL,
                          critical_extras=extras, prevent=prevent)
         steps += cov.trace
         hits, crits, extras = cov.hits, cov.criticals, cov.critical_extras
-    elif cover_faces:
+    elif faces:
         raise RulesError("cover_faces must be empty when the target has no cover, "
-                         f"got {len(tuple(cover_faces))} dice")
+                         f"got {len(faces)} dice")
     prot = protection(hits, crits, pool, critical_pool, critical_extras=extras,
                       piercing=piercing, prevent=prevent)
     steps += prot.trace
@@ -105,6 +107,12 @@ def roll_attack(seed: int, dice: int, *, min_roll: int = BASE_MIN_ROLL,
                 cover: int | None = None) -> RolledDice:
     """Roll an attack's dice from *seed*: the hit dice, then one cover die a hit if there is
     cover (so :func:`resolve_attack` can read them)."""
+    count("dice", dice)
+    threshold("min_roll", min_roll)
+    threshold("crit_at", crit_at)
+    flag("burst", burst)
+    if cover is not None:
+        _cover(cover)
     first = roll_dice(seed, dice)
     if cover is None:
         return first

@@ -140,12 +140,19 @@ class Throw(Resolution):
     offset: tuple[float, float] | None
 
 
+def _clock(value: object) -> int:
+    return require_int("clock", value, minimum=1, maximum=12)
+
+
+def _metres(value: object) -> int:
+    return require_int("metres", value, minimum=1, maximum=6)
+
+
 def deviation_offset(clock: int, metres: int) -> tuple[float, float]:
     """Where a deviated throw lands from its target, in metres (right, beyond), seen from the
     thrower: 12 o'clock straight beyond, 3 to the right, 6 short, 9 to the left
     (assumption ``clock_face``)."""
-    c = require_int("clock", clock, minimum=1, maximum=12)
-    m = require_int("metres", metres, minimum=1, maximum=6)
+    c, m = _clock(clock), _metres(metres)
     angle = math.radians(30 * c)
     return (round(m * math.sin(angle), 2), round(m * math.cos(angle), 2))
 
@@ -157,6 +164,11 @@ def throw(dice_totals: Sequence[int], min_roll: int = 5, *, clock: int | None = 
     metres, and the object lands there."""
     totals = die_totals("dice_totals", dice_totals)
     base = threshold("min_roll", min_roll)
+    # The deviation dice are checked even on a hit, which does not read them.
+    if clock is not None:
+        _clock(clock)
+    if metres is not None:
+        _metres(metres)
     successes = sum(1 for t in totals if t >= base)
     steps = [step(f"Throw: {', '.join(map(str, totals)) or 'no dice'} on {base}+: "
                   f"{plural(successes, 'success', 'successes')}", rule("Throwing objects"),

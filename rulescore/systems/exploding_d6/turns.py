@@ -6,10 +6,15 @@ import math
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from rulescore.errors import RulesError, require_int
+from rulescore.errors import RulesError, require_int, require_list
 from rulescore.trace import Resolution, step
 
-from ._common import attribute, choice, count, die_totals, flag, one_of, plural, rule, table
+from ._common import (MAX_DICE, MAX_LABEL, MAX_TOTAL, attribute, choice, count, die_totals,
+                      flag, one_of, plural, rule, table, text)
+
+MAX_ACTIONS = 12      # actions a round, templates and two weapons included
+MAX_AVAILABLE = 40    # actions in hand, bonus and destiny dice included
+MAX_COMBATANTS = 100  # one fight
 
 ROUND_PHASES = ("Start of round", "Start of player combat round", "Actions refreshed",
                 "Actions", "End of player combat round", "End of round")
@@ -33,6 +38,7 @@ def initiative(dice_totals: Sequence[int], quickness: int, deftness: int = 0,
     """
     q = attribute("quickness", quickness)
     d = attribute("deftness", deftness)
+    text("name", name, max_length=MAX_LABEL)
     totals = die_totals("dice_totals", dice_totals, expected=q)
     total = sum(totals)
     chains = [t for t in totals if t > 6]
@@ -42,7 +48,7 @@ def initiative(dice_totals: Sequence[int], quickness: int, deftness: int = 0,
         steps.append(step(f"Rolled on after a 6: {', '.join(map(str, chains))} (whole chains)",
                           rule("Start of combat")))
     steps.append(step(f"Initiative {total}", rule("Start of combat"), initiative=total))
-    return Initiative(value=total, outcome="rolled", trace=tuple(steps), name=str(name),
+    return Initiative(value=total, outcome="rolled", trace=tuple(steps), name=name,
                       quickness=q, deftness=d, dice=totals)
 
 
@@ -59,13 +65,16 @@ class InitiativeOrder(Resolution):
 def initiative_order(rolls: Sequence[Initiative]) -> InitiativeOrder:
     """Order combatants (§Start of combat): highest initiative first; ties go to the higher
     Quickness, then the higher Deftness."""
-    if isinstance(rolls, (str, bytes)) or not hasattr(rolls, "__iter__"):
-        raise RulesError(f"rolls must be a list of initiative results, got {rolls!r}")
-    rolls = list(rolls)
+    rolls = list(require_list("rolls", rolls, "initiative results", max_length=MAX_COMBATANTS))
     for i, r in enumerate(rolls, start=1):
         if not isinstance(r, Initiative):
             raise RulesError(f"rolls: entry {i} must be an Initiative (from initiative()), "
                              f"got {type(r).__name__}")
+        # One built by hand is held to initiative()'s rules for what ordering reads.
+        text(f"rolls: entry {i}: name", r.name, max_length=MAX_LABEL)
+        attribute(f"rolls: entry {i}: quickness", r.quickness)
+        attribute(f"rolls: entry {i}: deftness", r.deftness)
+        require_int(f"rolls: entry {i}: value", r.value, minimum=0, maximum=MAX_DICE * MAX_TOTAL)
     names = [r.name for r in rolls]
     if len(set(names)) != len(names):
         raise RulesError(f"rolls: combatant names must differ, got {names}")
@@ -95,16 +104,15 @@ def initiative_table(combatants: Sequence[tuple[str, int, int]],
                      dice_totals: Sequence[int]) -> InitiativeOrder:
     """Initiative for everyone at once (§Start of combat): *combatants* are (name, Quickness,
     Deftness); *dice_totals* hold each one's Quickness dice in the same order."""
-    if isinstance(combatants, (str, bytes)) or not hasattr(combatants, "__iter__"):
-        raise RulesError(f"combatants must be a list of (name, quickness, deftness), "
-                         f"got {combatants!r}")
-    people = list(combatants)
+    people = list(require_list("combatants", combatants, "(name, quickness, deftness)",
+                               max_length=MAX_COMBATANTS))
     if not people:
         raise RulesError("combatants must name at least one combatant, got none")
     for i, c in enumerate(people, start=1):
         if not isinstance(c, tuple) or len(c) != 3:
             raise RulesError(f"combatants: entry {i} must be (name, quickness, deftness), "
                              f"got {c!r}")
+        text(f"combatants: entry {i}: name", c[0], max_length=MAX_LABEL)
     need = sum(attribute(f"quickness of {c[0]}", c[1]) for c in people)
     totals = die_totals("dice_totals", dice_totals, expected=need)
     rolls, start = [], 0
@@ -126,9 +134,9 @@ def max_actions(lineage: str = "human", extra: int = 0, two_weapons: bool = Fals
 
 def round_phases(order: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """The phases of one round (§Sequence of rounds), as (phase, who) pairs in order."""
-    if isinstance(order, (str, bytes)) or not hasattr(order, "__iter__"):
-        raise RulesError(f"order must be a list of combatant names, got {order!r}")
-    names = [str(n) for n in order]
+    names = require_list("order", order, "combatant names", max_length=MAX_COMBATANTS)
+    for n in names:
+        text("order", n, max_length=MAX_LABEL)
     if not names:
         raise RulesError("order must name at least one combatant, got none")
     out = [("Start of round", "")]
@@ -148,7 +156,7 @@ class ActionPool:
 
 def start_combat(maximum: int) -> ActionPool:
     """At the start of combat nobody has actions until their first turn (§Start of combat)."""
-    return ActionPool(require_int("maximum", maximum, minimum=1, maximum=12), 0)
+    return ActionPool(require_int("maximum", maximum, minimum=1, maximum=MAX_ACTIONS), 0)
 
 
 def refresh(pool: ActionPool) -> ActionPool:
@@ -157,9 +165,12 @@ def refresh(pool: ActionPool) -> ActionPool:
     return replace(pool, available=pool.maximum)
 
 
-def _pool(pool: ActionPool) -> ActionPool:
+def _pool(pool: ActionPool, name: str = "pool") -> ActionPool:
     if not isinstance(pool, ActionPool):
-        raise RulesError(f"pool must be an ActionPool, got {type(pool).__name__}")
+        raise RulesError(f"{name} must be an ActionPool, got {type(pool).__name__}")
+    # One built by hand is held to the bounds start_combat and the die actions keep.
+    require_int(f"{name}.maximum", pool.maximum, minimum=1, maximum=MAX_ACTIONS)
+    count(f"{name}.available", pool.available, maximum=MAX_AVAILABLE)
     return pool
 
 
@@ -208,9 +219,8 @@ def reactions(reactors: Sequence[tuple[str, int, ActionPool, bool]]) -> Reaction
     the trace). The rest react in initiative order, each paying one action; in the fiction the
     reactions happen before the action they answer.
     """
-    if isinstance(reactors, (str, bytes)) or not hasattr(reactors, "__iter__"):
-        raise RulesError(f"reactors must be a list of (name, initiative, pool, perceives), "
-                         f"got {reactors!r}")
+    require_list("reactors", reactors, "(name, initiative, pool, perceives)",
+                 max_length=MAX_COMBATANTS)
     ref = rule("Reactions")
     entries = []
     steps = []
@@ -220,11 +230,13 @@ def reactions(reactors: Sequence[tuple[str, int, ActionPool, bool]]) -> Reaction
             raise RulesError(f"reactors: entry {i} must be (name, initiative, pool, perceives), "
                              f"got {r!r}")
         name, init, pool, perceives = r
+        text(f"reactors: entry {i}: name", name, max_length=MAX_LABEL)
         if name in seen:
             raise RulesError(f"reactors: {name} may react only once to one action")
         seen.add(name)
-        require_int(f"reactors: initiative of {name}", init, minimum=0)
-        _pool(pool)
+        require_int(f"reactors: initiative of {name}", init, minimum=0,
+                    maximum=MAX_DICE * MAX_TOTAL)
+        _pool(pool, f"reactors: pool of {name}")
         if not can_react(pool, perceives):
             why = "does not perceive the actor" if not perceives else "has no action left"
             steps.append(step(f"{name} cannot react: {why}", ref))
@@ -264,8 +276,7 @@ def destiny_die_action(pool: ActionPool, victim: ActionPool) -> DiceForActions:
     the victim loses one from this turn (or the next, if it is not theirs), never below 0
     (assumption ``steal_empty``)."""
     _pool(pool)
-    if not isinstance(victim, ActionPool):
-        raise RulesError(f"victim must be an ActionPool, got {type(victim).__name__}")
+    _pool(victim, "victim")
     new = replace(pool, available=pool.available + 1)
     taken = replace(victim, available=max(0, victim.available - 1))
     s = step(f"Destiny die spent: an action stolen; spender has {new.available}, the "
