@@ -217,9 +217,10 @@ def _scaled(weights: Weights, scale: Fraction) -> Iterator[tuple[int, Fraction]]
 
 
 CACHE_MIB = 64
-"""Memory the cache of distributions may hold. One large distribution (100d200: 19,901
-outcomes of 765-bit fractions) takes about 7 MiB, so a few of them fit beside many small
-ones; the bound is on memory because the number of entries says nothing about their size."""
+"""Memory the cache of distributions may hold. One of the largest the budget allows (80d200:
+15,921 outcomes of fractions of about 600 bits) takes about 3.5 MiB, so over a dozen of them
+fit beside many small ones; the bound is on memory because the number of entries says
+nothing about their size."""
 
 _cache: SizedCache[tuple, Distribution] = SizedCache(CACHE_MIB)
 

@@ -238,7 +238,7 @@ def truncated(n, x, depth):
     ("4d3!dh0", 2, 4, 3, "!", ("dh", 0), None),
     ("5d3!kh3cs>=2", 2, 5, 3, "!", ("kh", 3), 2),
     ("5d3!dh2cs>=3", 2, 5, 3, "!", ("dh", 2), 3),
-    # compounding dice kept (once a RecursionError inside icepool for large dice)
+    # compounding dice kept: a weighted die in the kept-dice count
     ("4d3!!kh2", 2, 4, 3, "!!", ("kh", 2), None),
     ("4d3!!dh1", 2, 4, 3, "!!", ("dh", 1), None),
     ("4d3!!kl3", 2, 4, 3, "!!", ("kl", 3), None),
@@ -360,8 +360,9 @@ def test_too_large_to_work_out():
 
 @pytest.mark.parametrize("text, x", [("1d90!!kh1", 90), ("2d90!!kh1", 90), ("2d200!!kl1", 200)])
 def test_large_compounding_dice_kept(text, x):
-    """Kept compounding dice of many faces (icepool's pool recursed past Python's limit on
-    these) are counted exactly: checked against the two dice's chains, depth 1."""
+    """Kept compounding dice of many faces (icepool's pool evaluation recurses past Python's
+    limit on these, so our own count does them) are exact: checked against the two dice's
+    chains, depth 1."""
     n = int(text.split("d")[0])
     mode = text[-3:-1]
     dist = parse(text).distribution(explode_depth=1)

@@ -202,7 +202,7 @@ def test_roller_refuses_odds_too_large_in_place_and_clears_the_old_ones(text, wo
     assert "Chance of 15 or more: 0 (0.00%)" in r.odds.value
 
 
-def test_roller_shows_odds_that_once_raised_recursion_error():
+def test_roller_shows_odds_of_kept_compounding_dice_of_many_faces():
     r = DiceRoller("1d90!!kh1", target="100")
     assert r.error.message == ""
     assert "Chance of 100 or more" in r.odds.value
