@@ -566,3 +566,25 @@ def test_every_cited_section_is_in_the_rules_index():
     for path in folder.glob("*.py"):
         cited |= set(re.findall(r'rule\(\s*"([^"]+)"', path.read_text()))
     assert cited and cited <= sections, cited - sections
+
+
+# --- Hostile input: issue 18's findings, each refused naming the input ----------------------
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: x6.resolve_attack([2, 15, 7, 4], cover_faces=float("nan")),
+     "cover_faces must be a list of d6 faces, got nan"),
+    (lambda: x6.roll_attack(1, None), "dice must be a whole number, got None"),
+    (lambda: x6.roll_attack(1, 3, crit_at="x"), "crit_at must be a whole number"),
+    (lambda: x6.attack_setup(3, 2, accurate_actions=10**9),
+     "accurate_actions must be from 0 to 40, got 1000000000"),
+    (lambda: x6.reaction("dodge", 5, 1), "dice must be a list of die totals, got 5"),
+    (lambda: x6.announce(None, 1), "hits must be a whole number, got None"),
+    (lambda: x6.hit_roll({7: 1}), "dice_totals must be a list of die totals"),
+    (lambda: x6.round_phases([1]), "order must be text, got 1"),
+    (lambda: x6.spend(x6.ActionPool(3, "2"), "attack"), "pool.available must be a whole number"),
+    (lambda: x6.throw([7], clock="noon"), "clock must be a whole number"),
+    (lambda: x6.initiative([4, 5], 2, name=None), "name must be text, got None"),
+])
+def test_hostile_input_is_refused_naming_the_input(call, message):
+    with pytest.raises(RulesError, match=message):
+        call()

@@ -5,7 +5,7 @@ from itertools import product
 
 import pytest
 
-from rulescore.errors import RulesError
+from rulescore.errors import DiceLimitError, RulesError
 from rulescore.systems import exploding_d6 as x6
 
 
@@ -140,3 +140,18 @@ def test_wound_distribution_limits():
         x6.wound_distribution(2, explode_depth=7)
     with pytest.raises(RulesError, match="cover must be one of"):
         x6.wound_distribution(2, cover=2)
+
+
+def test_wound_distribution_refuses_work_past_its_budget_at_once():
+    # 12 dice at depth 4 with cover (the widget's largest case) is counted; 12 at depth 6
+    # with cover would take seconds, so it is refused naming what will work.
+    assert x6.wound_distribution(12, cover=5).explode_depth == 4
+    with pytest.raises(DiceLimitError, match="dice 12 at explode_depth 6 with cover is too "
+                                             "much to count exactly: use at most 8 dice"):
+        x6.wound_distribution(12, explode_depth=6, cover=5)
+
+
+def test_p_total_at_least_is_bounded():
+    assert x6.p_total_at_least(600) == Fraction(1, 6 ** 100)
+    with pytest.raises(RulesError, match="t must be from 1 to 600, got 1000000000"):
+        x6.p_total_at_least(10**9)

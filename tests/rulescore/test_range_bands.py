@@ -442,3 +442,30 @@ def test_editing_a_table_changes_the_engine(tmp_path, monkeypatch):
     monkeypatch.setattr(_data, "DATA_DIR", tmp_path)
     assert before == 5
     assert rb.shot_difficulty("close", "close", "light").value == 7
+
+
+# --- Hostile input: issue 18's findings, each refused naming the input ----------------------
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: rb.check([1, 2, 4], 1, difficulty_dice=1.5, nd_rule="average"),
+     "difficulty_dice must be a list of d6 faces, got 1.5"),
+    (lambda: rb.opposed([5, 1, 4], [2, 6, 2], passive=5), "passive must be text, got 5"),
+    (lambda: rb.roll_groups(["skill"], seed=1), "counts must map group names"),
+    (lambda: rb.roll_groups({1: 2}, seed=1), "counts: each group must be one of"),
+    (lambda: rb.difficulty_dice_count(None), "difficulty must be a whole number, got None"),
+    (lambda: rb.move("medium"), "start_band must be a band, one of"),
+    (lambda: rb.melee_reach("medium"), "target_band must be a band, one of"),
+    (lambda: rb.shot_difficulty("close", {"close": 1}), "optimal_bands must be one band or a list"),
+    (lambda: rb.plan_shot("close", "close", colour="red"), "colour is not an option of a shot"),
+    (lambda: rb.extreme_engagement([7], [1]), "first_dice: die 1 must be a d6 face"),
+    (lambda: rb.can_target(False, area_fire=1), "area_fire must be True or False"),
+    (lambda: rb.dash("close", difficulty_dice=False), "difficulty_dice must be a list"),
+])
+def test_hostile_input_is_refused_naming_the_input(call, message):
+    with pytest.raises(RulesError, match=message):
+        call()
+
+
+def test_an_empty_label_reads_well():
+    r = rb.opposed([5, 1, 4], [2, 6, 2], passive="")
+    assert r.success

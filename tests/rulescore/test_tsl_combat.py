@@ -352,3 +352,33 @@ def test_attack_odds_opposed_match_enumeration():
                            bands="close_catastrophe")
     assert odds.bands == {b: Fraction(counts[b], 6 ** 10) for b in tsl.BANDS}
     assert odds.armour_spent == Fraction(spent, 6 ** 10)
+
+
+# --- Hostile input: issue 18's findings, each refused naming the input ----------------------
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: tsl.make_weapon("Melee", tags=5), "tags must be a list of tag names, got 5"),
+    (lambda: tsl.make_weapon("Melee", ["Vorpal"]), "tags must be one of Reach"),
+    (lambda: tsl.make_weapon("Melee", ["Reach"], name=7), "name must be text, got 7"),
+    (lambda: tsl.opposed_odds("Trained", "Trained", attacker_shift=None),
+     "attacker_shift must be a whole number, got None"),
+    (lambda: tsl.opposed_odds("Trained", "Master"), "defender_tier must be one of"),
+    (lambda: tsl.opposed_roll([1, 2, 3, 4, 5], "Trained", [1, 2], "Trained"),
+     r"defender_dice must be 5 faces \(5d6\), got 2"),
+    (lambda: tsl.attack([1, 2, 3, 4, 5], "Trained", target=9, out_of_zone="far"),
+     "out_of_zone must be one of"),
+    (lambda: tsl.attack([1, 2, 3, 4, 5], "Trained", target=9, defender_tier="Trained"),
+     "defender_tier must be None against a static target"),
+    (lambda: tsl.keep_distribution([3]), "keep must be a whole number"),
+    (lambda: tsl.defence_domain("Melee weapon", described="yes"),
+     "described must be True or False"),
+    (lambda: tsl.spend(tsl.TurnState(), "Movement", ally_zone=3), "ally_zone must be one of"),
+    (lambda: tsl.new_encounter(["A", "A"]), "order must not repeat"),
+    (lambda: tsl.next_turn(tsl.Encounter(("A",), round="x")), "enc.round must be a whole number"),
+    (lambda: tsl.attack([1, 2, 3, 4, 5], "Trained", target=9, distance="Near",
+                        weapon=tsl.Weapon("Artillery", ("Reach",))), "weapon: zone must be one of"),
+    (lambda: tsl.band_for(10**30), "margin must be from -100 to 100"),
+])
+def test_hostile_input_is_refused_naming_the_input(call, message):
+    with pytest.raises(RulesError, match=message):
+        call()
