@@ -15,7 +15,7 @@ the chapter as a new first reader and keep its outputs again. Any other spelling
 Both are decided in Voilà's prelaunch hook (:func:`admitting` wraps the book's own), the public
 place Voilà gives for refusing a page before its kernel starts. The count of live kernels is
 kept by the kernel manager (:class:`CappedKernelManager`, Voilà's ``multi_kernel_manager_class``
-setting), which also counts the kernels still starting; the hook's check and the kernel's start
+setting), which also counts the kernels still starting, and no longer those being shut down; the hook's check and the kernel's start
 follow each other in Voilà's handler with no other task in between, so readers arriving at the
 same moment cannot all slip past a check made before any of them has started a kernel.
 """
@@ -77,11 +77,12 @@ class CappedKernelManager(AsyncMappingKernelManager):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._starting: set[str] = set()
+        self._stopping: set[str] = set()
         self.max_kernels  # read it now: a bad RULEBOOK_MAX_KERNELS stops the server at start
 
     def live_kernels(self) -> int:
-        """Kernels started or starting, not yet shut down."""
-        return len(set(self.list_kernel_ids()) | self._starting)
+        """Kernels started or starting, and not being shut down."""
+        return len((set(self.list_kernel_ids()) | self._starting) - self._stopping)
 
     def has_room(self) -> bool:
         return self.live_kernels() < self.max_kernels
@@ -98,6 +99,20 @@ class CappedKernelManager(AsyncMappingKernelManager):
             return await super().start_kernel(kernel_id=kernel_id, **kwargs)
         finally:
             self._starting.discard(kernel_id)
+
+    async def shutdown_kernel(self, kernel_id: str, now: bool = False,
+                              restart: bool = False) -> None:
+        # A kernel stops counting as soon as its shutdown begins. A reader who follows a link to
+        # the next chapter closes their page's kernel (the page's unload request) while the next
+        # page is asked for; the kernel takes a second or more to stop, and counted meanwhile,
+        # it turned that reader away from a full book in every try.
+        if restart:
+            return await super().shutdown_kernel(kernel_id, now=now, restart=restart)
+        self._stopping.add(kernel_id)
+        try:
+            return await super().shutdown_kernel(kernel_id, now=now, restart=restart)
+        finally:
+            self._stopping.discard(kernel_id)
 
 
 def canonical_page(request_path: str, base_url: str = "/") -> str | None:
@@ -164,4 +179,6 @@ def admitting(hook: Callable[..., Any] | None) -> Callable[..., Any]:
     def prelaunch_hook(handler: Any, notebook: Any, cwd: str) -> Any:
         admit(handler)
         return hook(handler, notebook, cwd) if hook else notebook
+
+    prelaunch_hook.wrapped = hook  # type: ignore[attr-defined]
     return prelaunch_hook

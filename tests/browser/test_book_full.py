@@ -1,6 +1,7 @@
 """A server that holds at most two live pages (rulebook serve --max-kernels 2): the third reader
 is told the book is full, and no kernel starts for them; once a place frees, Try again opens the
-page. Another spelling of a chapter's path is redirected to its one address, and runs nothing."""
+page, and a reader moving on to another chapter of the full book is let in. Another spelling of
+a chapter's path is redirected to its one address, and runs nothing."""
 
 from __future__ import annotations
 
@@ -132,6 +133,14 @@ def test_the_third_reader_is_told_the_book_is_full_until_a_place_frees(server, b
         expect(third.get_by_role("link", name="Dice, seeds and exact odds")).to_be_visible(
             timeout=60_000)
         assert server.started() == 3
+
+        # The book is full again. A reader following a link to another chapter closes their
+        # page's kernel as they ask for the next page (the page's unload request): they are let
+        # in, not kept out by their own page's kernel. The two requests race; when the page
+        # comes first, the full page asks once more a second later.
+        third.get_by_role("link", name="Dice, seeds and exact odds").click()
+        expect(third.locator(".rulebook-dice-roller").first).to_be_visible(timeout=60_000)
+        assert server.started() == 4 and server.kernels() == 2
     finally:
         for ctx in readers:
             ctx.close()
