@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import signal
 import sys
 import time
@@ -131,7 +132,8 @@ def fuzz(n: int, seed: int) -> int:
           f"{worst_wall:.3f} s, {slow_wall} over {LIMIT:.0f} s (machine load "
           f"{os.getloadavg()[0]:.1f} at the end)")
     print(f"  peak cache {peak / 2 ** 20:.1f} MiB of {CACHE_MIB} MiB, filling it with the "
-          f"{len(allowed)} returned expressions in turn")
+          f"{len(allowed)} returned expressions in turn (the process's peak RSS: "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB)")
     ok = slow == 0 and other == 0 and n >= 2500 and peak <= CACHE_MIB * 2 ** 20
     print("Goals (every call returns or refuses within 1 s, no other exception, cache within "
           f"its bound, at least 2,500 expressions): {'MET' if ok else 'NOT MET'}")
