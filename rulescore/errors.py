@@ -65,11 +65,21 @@ def require_int(name: str, value: object, *, minimum: int | None = None,
         raise RulesError(f"{name} must be a whole number, got {value!r}")
     if minimum is not None and value < minimum:
         allowed = f"{minimum} or more" if maximum is None else f"from {minimum} to {maximum}"
-        raise RulesError(f"{name} must be {allowed}, got {value}")
+        raise RulesError(f"{name} must be {allowed}, got {shown(value)}")
     if maximum is not None and value > maximum:
         allowed = f"{maximum} or less" if minimum is None else f"from {minimum} to {maximum}"
-        raise RulesError(f"{name} must be {allowed}, got {value}")
+        raise RulesError(f"{name} must be {allowed}, got {shown(value)}")
     return value
+
+
+def shown(value: object, limit: int = 80) -> str:
+    """*value* as a message shows it: its repr, cut to *limit* characters (a whole number too
+    long for Python to print is described by its length)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's 4,300-digit limit for str()
+        return "a number of more than 4300 digits"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def parse_int_text(name: str, text: str, *, blank: int | None = None) -> int | None:
@@ -125,7 +135,7 @@ def require_row(name: str, value: object, table: "Table", column: str) -> "Row":
 def require_text(name: str, value: object, *, max_length: int = 200) -> str:
     """Check a free text input (a label, a display name): a string of at most *max_length*."""
     if not isinstance(value, str):
-        raise RulesError(f"{name} must be text, got {value!r}")
+        raise RulesError(f"{name} must be text, got {shown(value)}")
     if len(value) > max_length:
         raise RulesError(f"{name} must be at most {max_length} characters, got {len(value)}")
     return value
@@ -136,23 +146,8 @@ def require_list(name: str, value: object, what: str, *, max_length: int) -> tup
     the caller's to check). A string, a mapping or a set is refused: each would be read item
     by item as something it is not."""
     if not isinstance(value, (list, tuple)):
-        raise RulesError(f"{name} must be a list of {what}, got {value!r}")
+        raise RulesError(f"{name} must be a list of {what}, got {shown(value)}")
     if len(value) > max_length:
         raise RulesError(f"{name} must hold at most {max_length} {what}, got {len(value)}")
     return tuple(value)
 
-
-def require_choices(name: str, values: object, allowed: Sequence[str], *, min_length: int = 0,
-                    max_length: int | None = None) -> tuple[str, ...]:
-    """Check a list of words, each one of *allowed* (at most one of each unless the list is
-    longer than *allowed*); the message names the first bad one."""
-    limit = len(allowed) if max_length is None else max_length
-    items = require_list(name, values, f"names ({', '.join(map(repr, allowed))})",
-                         max_length=limit)
-    if len(items) < min_length:
-        raise RulesError(f"{name} must name at least {min_length}, got {len(items)}")
-    for item in items:
-        if not isinstance(item, str) or item not in allowed:
-            raise RulesError(f"{name} must hold only {', '.join(map(repr, allowed))}, "
-                             f"got {item!r}")
-    return items

@@ -45,7 +45,7 @@ def classify(total: int, min_roll: int = BASE_MIN_ROLL, crit_at: int = BASE_CRIT
     further 6 points (17, 23, 29 … at the base threshold) make it megacritical with one more
     wound. With ``criticals=False`` (a burst) every hit is a normal hit.
     """
-    total = require_int("total", total, minimum=1)
+    total = threshold("total", total)
     min_roll = threshold("min_roll", min_roll)
     crit_at = threshold("crit_at", crit_at)
     flag("criticals", criticals)
@@ -230,11 +230,15 @@ def accurate_min_roll(min_roll: int, actions: int, perception: int) -> int:
     return max(min(2, base), base - min(n, cap))
 
 
+#: Metres, for a target's distance and a weapon's range: past any battlefield.
+MAX_DISTANCE = 100_000
+
+
 def distance_penalty(distance: int, weapon_range: int) -> int | None:
     """Extra minimum roll for the target's distance (optional §Hit rolls for incorrect distance):
     0 up to the weapon's distance, +2 up to twice it, ``None`` beyond (no attack possible)."""
-    d = require_int("distance", distance, minimum=0)
-    r = require_int("weapon_range", weapon_range, minimum=1)
+    d = require_int("distance", distance, minimum=0, maximum=MAX_DISTANCE)
+    r = require_int("weapon_range", weapon_range, minimum=1, maximum=MAX_DISTANCE)
     rows = table("distance").rows
     if d <= r:
         return rows[0]["min_roll"]
