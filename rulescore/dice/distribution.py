@@ -267,10 +267,10 @@ def distribution(expr: DiceExpr, explode_depth: int | None = None) -> Distributi
     Raises :class:`~rulescore.dice.budget.DiceTooLargeError` at once, before any counting, when
     the estimated work is beyond the budget."""
     depth = _check_depth(DEFAULT_EXPLODE_DEPTH if explode_depth is None else explode_depth)
-    terms = _merged(tuple(_normalised(t) for t in expr.terms))
-    key = (terms, depth)
+    key = _cache_key(expr, depth)
     found = _cache.get(key)
     if found is None:
+        terms = _merged(tuple(_normalised(t) for t in expr.terms))
         check_budget(expr, terms, depth)
         found = _compute(terms, depth)
         _cache.put(key, found, _size(found))
@@ -300,6 +300,15 @@ def clear_cache() -> None:
 def cache_bytes() -> int:
     """Estimated bytes the cached distributions hold."""
     return _cache.bytes
+
+
+def _cache_key(expr: DiceExpr, depth: int) -> tuple:
+    """What the distribution depends on: each term's numbers and modifiers without its text
+    position, so equal terms typed differently share an entry. Plain tuples, because building
+    frozen dataclasses would cost more than the cached lookup itself."""
+    return depth, tuple((t.sign, t.value) if isinstance(t, Constant) else
+                        (t.sign, t.count, t.sides, t.explode, t.keep, t.count_at_least)
+                        for t in expr.terms)
 
 
 def _normalised(term: DiceTerm | Constant) -> DiceTerm | Constant:

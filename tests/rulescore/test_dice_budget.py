@@ -189,8 +189,8 @@ def test_the_distribution_cache_stays_within_its_bound(monkeypatch):
         assert D.cache_bytes() <= 4 * MIB
         assert parse(text).distribution() is first
     assert 2 <= len(D._cache) < len(texts)
-    assert D._cache.get((D._merged(tuple(D._normalised(t) for t in parse(texts[0]).terms)),
-                         10)) is None
+    assert D._cache.get(D._cache_key(parse(texts[0]), 10)) is None
+    assert D._cache.get(D._cache_key(parse(texts[-1]), 10)) is not None
 
 
 def test_the_tracked_size_follows_the_memory_held():
