@@ -62,7 +62,7 @@ def require_int(name: str, value: object, *, minimum: int | None = None,
                 maximum: int | None = None) -> int:
     """Check that *value* is an int within bounds; raise a RulesError naming *name* if not."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number, got {value!r}")
+        raise RulesError(f"{name} must be a whole number, got {shown(value)}")
     if minimum is not None and value < minimum:
         allowed = f"{minimum} or more" if maximum is None else f"from {minimum} to {maximum}"
         raise RulesError(f"{name} must be {allowed}, got {shown(value)}")
@@ -70,6 +70,15 @@ def require_int(name: str, value: object, *, minimum: int | None = None,
         allowed = f"{maximum} or less" if minimum is None else f"from {minimum} to {maximum}"
         raise RulesError(f"{name} must be {allowed}, got {shown(value)}")
     return value
+
+
+#: Seeds of replayable rolls: any whole number a 64-bit generator seed can hold.
+MAX_SEED = 2**63 - 1
+
+
+def require_seed(name: str, value: object) -> int:
+    """Check the seed of a replayable roll: a whole number from -MAX_SEED to MAX_SEED."""
+    return require_int(name, value, minimum=-MAX_SEED, maximum=MAX_SEED)
 
 
 def shown(value: object, limit: int = 80) -> str:
@@ -112,14 +121,15 @@ def parse_int_list(name: str, text: str) -> list[int]:
 def require_bool(name: str, value: object) -> bool:
     """Check a yes/no input; a RulesError naming *name* if it is not True or False."""
     if not isinstance(value, bool):
-        raise RulesError(f"{name} must be True or False, got {value!r}")
+        raise RulesError(f"{name} must be True or False, got {shown(value)}")
     return value
 
 
 def require_choice(name: str, value: object, allowed: Sequence[str]) -> str:
     """Check that *value* is one of the *allowed* words; the message lists them."""
     if value not in allowed:
-        raise RulesError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+        raise RulesError(f"{name} must be one of {', '.join(map(repr, allowed))}, "
+                         f"got {shown(value)}")
     return value  # type: ignore[return-value]
 
 
@@ -129,7 +139,7 @@ def require_row(name: str, value: object, table: "Table", column: str) -> "Row":
         if row[column] == value:
             return row
     choices = ", ".join(repr(r[column]) for r in table.rows)
-    raise RulesError(f"{name} must be one of {choices}, got {value!r}")
+    raise RulesError(f"{name} must be one of {choices}, got {shown(value)}")
 
 
 def require_text(name: str, value: object, *, max_length: int = 200) -> str:

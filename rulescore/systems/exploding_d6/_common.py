@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulescore.errors import RulesError, require_int, require_list
+from rulescore.errors import RulesError, require_int, require_list, shown
 from rulescore.errors import require_text as text  # noqa: F401
 from rulescore.errors import require_bool as flag  # noqa: F401  (shared checks, re-exported)
 from rulescore.errors import require_choice as one_of  # noqa: F401
@@ -61,7 +61,7 @@ def threshold(name: str, value: Any) -> int:
 def die_total(name: str, value: Any) -> int:
     """One compounding d6's total: 1–5, 7–11, 13–17… (a chain never ends on a 6)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number, got {value!r}")
+        raise RulesError(f"{name} must be a whole number, got {shown(value)}")
     if not 1 <= value <= MAX_TOTAL:
         raise RulesError(f"{name} must be from 1 to {MAX_TOTAL}, got {value}")
     if value % 6 == 0:
@@ -85,7 +85,7 @@ def d6_faces(name: str, values: Any, *, expected: int | None = None) -> tuple[in
     out = require_list(name, values, "d6 faces", max_length=2 * MAX_DICE)
     for i, face in enumerate(out, start=1):
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise RulesError(f"{name}: die {i} must be a d6 face from 1 to 6, got {face!r}")
+            raise RulesError(f"{name}: die {i} must be a d6 face from 1 to 6, got {shown(face)}")
     if expected is not None and len(out) != expected:
         raise RulesError(f"{name} must hold exactly {expected} dice (one a hit), got {len(out)}")
     return out

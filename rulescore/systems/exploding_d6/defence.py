@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from rulescore.errors import RulesError, require_int
+from rulescore.errors import RulesError, require_int, shown
 from rulescore.trace import Resolution, Step, step
 
 from ._common import (MAX_DICE, attribute, choice, count, d6_faces, die_totals, flag, one_of,
@@ -23,7 +23,7 @@ def _cover(value: int) -> int:
     levels = cover_levels()
     if isinstance(value, bool) or value not in levels:
         raise RulesError(f"cover must be one of {', '.join(f'{c}+' for c in levels)} "
-                         f"(written {', '.join(map(str, levels))}), got {value!r}")
+                         f"(written {', '.join(map(str, levels))}), got {shown(value)}")
     return value
 
 
@@ -32,7 +32,7 @@ def _extras(criticals: int, critical_extras: Sequence[int] | None) -> tuple[int,
         return (0,) * criticals
     if isinstance(critical_extras, (str, bytes)) or not hasattr(critical_extras, "__iter__"):
         raise RulesError(f"critical_extras must be a list of whole numbers, got "
-                         f"{critical_extras!r}")
+                         f"{shown(critical_extras)}")
     extras = tuple(critical_extras)
     for i, e in enumerate(extras, start=1):
         require_int(f"critical_extras: critical {i}", e, minimum=0, maximum=100)
@@ -267,7 +267,7 @@ def dodge(dice_totals: Sequence[int], attacker_hits: int, min_roll: int = 5, *,
     base = threshold("min_roll", min_roll)
     row = choice("mode", mode, table("attack_modes"), "mode")
     if not row["dodge"]:
-        raise RulesError(f"mode must be a melee attack to dodge it, got {mode!r}")
+        raise RulesError(f"mode must be a melee attack to dodge it, got {shown(mode)}")
     if not flag("perceives", perceives):
         raise RulesError("perceives must be True: an attack the defender cannot sense "
                          "(from behind) cannot be dodged, got False")
@@ -303,7 +303,7 @@ def parry(dice_totals: Sequence[int], hits: int, criticals: int = 0, min_roll: i
     base = threshold("min_roll", min_roll)
     row = choice("mode", mode, table("attack_modes"), "mode")
     if not row["parry"]:
-        raise RulesError(f"mode must be a melee attack to parry it, got {mode!r}")
+        raise RulesError(f"mode must be a melee attack to parry it, got {shown(mode)}")
     successes = sum(1 for t in totals if t >= base)
     stopped = min(successes, hits)
     ref = rule("Parry melee attacks")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from rulescore.errors import RulesError, require_int, require_list
+from rulescore.errors import RulesError, require_int, require_list, shown
 from rulescore.trace import Resolution, Step, step
 
 from ._common import (attribute, choice, count, d6_faces, die_totals, flag, one_of, plural,
@@ -188,7 +188,7 @@ def round_recoil(actions: Sequence[str], compensation: int = 0,
     out, run = [], 0
     for i, a in enumerate(acts, start=1):
         if not isinstance(a, str) or not a:
-            raise RulesError(f"actions: entry {i} must be a word such as 'attack', got {a!r}")
+            raise RulesError(f"actions: entry {i} must be a word such as 'attack', got {shown(a)}")
         if a == "attack":
             run += 1
             out.append(recoil_malus(run, compensation) if recoil else 0)
@@ -330,7 +330,7 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
     if distance is not None or weapon_range is not None:
         if distance is None or weapon_range is None:
             raise RulesError("distance and weapon_range go together: give both or neither, "
-                             f"got distance={distance!r}, weapon_range={weapon_range!r}")
+                             f"got distance={shown(distance)}, weapon_range={shown(weapon_range)}")
         pen = distance_penalty(distance, weapon_range)
         if pen is None:
             raise RulesError(f"distance {distance} m is more than twice the weapon's "

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from rulescore.errors import RulesError
+from rulescore.errors import RulesError, require_seed
 from rulescore.trace import Resolution, step
 
 from ._common import count, d6_faces, flag, per_hit, rule, threshold
@@ -94,8 +94,7 @@ def _chain(rng: random.Random) -> tuple[int, ...]:
 
 def roll_dice(seed: int, exploding: int, plain: int = 0) -> RolledDice:
     """Roll *exploding* compounding d6 and then *plain* d6 from *seed* (replayable)."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RulesError(f"seed must be a whole number, got {seed!r}")
+    require_seed("seed", seed)
     rng = random.Random(seed)
     chains = tuple(_chain(rng) for _ in range(count("exploding", exploding)))
     return RolledDice(seed, chains, tuple(rng.randint(1, 6) for _ in range(count("plain",

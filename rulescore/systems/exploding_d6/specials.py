@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from rulescore.errors import RulesError, require_int
+from rulescore.errors import RulesError, require_int, require_seed, shown
 from rulescore.trace import Resolution, step
 
 from ._common import count, die_totals, flag, one_of, plural, rule, table, threshold
@@ -181,7 +181,7 @@ def throw(dice_totals: Sequence[int], min_roll: int = 5, *, clock: int | None = 
                      metres=None, direction=None, offset=None)
     if clock is None or metres is None:
         raise RulesError("a missed throw deviates: give clock (the d12, 1–12) and metres "
-                         f"(the d6, 1–6), got clock={clock!r}, metres={metres!r}")
+                         f"(the d6, 1–6), got clock={shown(clock)}, metres={shown(metres)}")
     offset = deviation_offset(clock, metres)
     direction = table("deviation").lookup(clock)["direction"]
     steps.append(step(f"Missed: d12 shows {clock} o'clock ({direction}), d6 shows {metres}: "
@@ -208,8 +208,7 @@ class ThrowDice:
 
 def roll_throw(seed: int, dice: int) -> ThrowDice:
     """Roll a throw's dice from *seed* (replayable): *dice* compounding d6, a d12 and a d6."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RulesError(f"seed must be a whole number, got {seed!r}")
+    require_seed("seed", seed)
     n = count("dice", dice)
     rng = random.Random(seed)
     chains = []

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from rulescore.errors import RulesError, require_int, require_list
+from rulescore.errors import RulesError, require_int, require_list, shown
 from rulescore.trace import Resolution, step
 
 from ._common import (MAX_DICE, MAX_LABEL, MAX_TOTAL, attribute, choice, count, die_totals,
@@ -111,7 +111,7 @@ def initiative_table(combatants: Sequence[tuple[str, int, int]],
     for i, c in enumerate(people, start=1):
         if not isinstance(c, tuple) or len(c) != 3:
             raise RulesError(f"combatants: entry {i} must be (name, quickness, deftness), "
-                             f"got {c!r}")
+                             f"got {shown(c)}")
         text(f"combatants: entry {i}: name", c[0], max_length=MAX_LABEL)
     need = sum(attribute(f"quickness of {c[0]}", c[1]) for c in people)
     totals = die_totals("dice_totals", dice_totals, expected=need)
@@ -228,7 +228,7 @@ def reactions(reactors: Sequence[tuple[str, int, ActionPool, bool]]) -> Reaction
     for i, r in enumerate(reactors, start=1):
         if not isinstance(r, tuple) or len(r) != 4:
             raise RulesError(f"reactors: entry {i} must be (name, initiative, pool, perceives), "
-                             f"got {r!r}")
+                             f"got {shown(r)}")
         name, init, pool, perceives = r
         text(f"reactors: entry {i}: name", name, max_length=MAX_LABEL)
         if name in seen:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rulescore.errors import RulesError, TableError, require_int, require_list
+from rulescore.errors import RulesError, TableError, require_int, require_list, shown
 from rulescore.errors import require_text as text  # noqa: F401
 from rulescore.errors import require_bool as flag  # noqa: F401  (shared checks, re-exported)
 from rulescore.errors import require_choice as one_of  # noqa: F401
@@ -37,7 +37,7 @@ def yes(row: Row, column: str) -> bool:
     """Read a yes/no cell of a data table; a TableError if it is neither."""
     value = row[column]
     if value not in ("yes", "no"):
-        raise TableError(f"column {column!r} must be 'yes' or 'no', got {value!r}")
+        raise TableError(f"column {shown(column)} must be 'yes' or 'no', got {shown(value)}")
     return value == "yes"
 
 
@@ -47,7 +47,7 @@ def d6_faces(name: str, dice: Any, count: int | None = None, *, minimum: int = 0
     faces = require_list(name, dice, "d6 faces", max_length=3 * MAX_POOL)
     for i, face in enumerate(faces, start=1):
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise RulesError(f"{name}: die {i} must be a d6 face from 1 to 6, got {face!r}")
+            raise RulesError(f"{name}: die {i} must be a d6 face from 1 to 6, got {shown(face)}")
     if count is not None and len(faces) != count:
         raise RulesError(f"{name} must hold exactly {count} d6, got {len(faces)}")
     if not minimum <= len(faces) <= maximum:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from rulescore.dice import Distribution
-from rulescore.errors import RulesError, require_int
+from rulescore.errors import RulesError, require_int, shown
 from rulescore.formulas import Formula
 from rulescore.tables import Row
 from rulescore.trace import Resolution, step
@@ -61,7 +61,7 @@ def find_band(param: str, value: object) -> Band:
         if b.band == value:
             return b
     raise RulesError(f"{param} must be a band, one of "
-                     f"{', '.join(repr(b.band) for b in bands())}, got {value!r}")
+                     f"{', '.join(repr(b.band) for b in bands())}, got {shown(value)}")
 
 
 def band_for_distance(metres: int, *, edge: str = "nearer") -> str:

@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Mapping, Sequence
 
 from rulescore.dice import Distribution, parse
-from rulescore.errors import RulesError, require_int
+from rulescore.errors import RulesError, require_int, require_seed, shown
 from rulescore.trace import Resolution, step
 
 from ._data import MAX_DIFFICULTY, MAX_POOL, bonus, d6_faces, one_of, pool, rule, text
@@ -264,12 +264,12 @@ def roll_groups(counts: Mapping[str, int], *, seed: int | None = None,
     difficulty's. Groups of zero dice are skipped.
     """
     if not isinstance(counts, Mapping):
-        raise RulesError(f"counts must map group names to numbers of d6, got {counts!r}")
+        raise RulesError(f"counts must map group names to numbers of d6, got {shown(counts)}")
     for group in counts:
         if group not in _LABELS:
             raise RulesError(f"counts: each group must be one of {', '.join(map(repr, _LABELS))}"
-                             f", got {group!r}")
-    wanted = {k: require_int(f"counts[{k!r}]", v, minimum=0, maximum=MAX_POOL)
+                             f", got {shown(group)}")
+    wanted = {k: require_int(f"counts[{shown(k)}]", v, minimum=0, maximum=MAX_POOL)
               for k, v in counts.items()}
     total = sum(wanted.values())
     if total > MAX_ROLLED:
@@ -278,7 +278,7 @@ def roll_groups(counts: Mapping[str, int], *, seed: int | None = None,
         raise RulesError("roll_groups needs exactly one of: seed, or dice (the faces you rolled)")
     order = ", then ".join(f"{n} for {_LABELS.get(k, k)}" for k, n in wanted.items() if n)
     if seed is not None:
-        require_int("seed", seed)
+        require_seed("seed", seed)
         faces = parse(f"{total}d6").roll(random.Random(seed)).faces() if total else ()
         how = f"Rolled {total} d6 with seed {seed}"
     else:
@@ -290,8 +290,8 @@ def roll_groups(counts: Mapping[str, int], *, seed: int | None = None,
     for name, n in wanted.items():
         groups[name] = tuple(faces[at:at + n])
         at += n
-    shown = "; ".join(f"{_LABELS.get(k, k)}: {', '.join(map(str, v))}"
+    listed = "; ".join(f"{_LABELS.get(k, k)}: {', '.join(map(str, v))}"
                       for k, v in groups.items() if v)
-    trace = (step(f"{how} ({order}). {shown}", rule(CHECK_SECTION)),)
+    trace = (step(f"{how} ({order}). {listed}", rule(CHECK_SECTION)),)
     return RolledDice(value=total, outcome="rolled" if seed is not None else "typed",
                       trace=trace, groups=groups, seed=seed)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from rulescore.errors import RulesError, require_int
+from rulescore.errors import RulesError, require_int, shown
 from rulescore.formulas import Formula
 from rulescore.trace import Resolution, step
 
@@ -50,12 +50,12 @@ def _optimal(optimal_bands: str | Sequence[str]) -> tuple[str, ...]:
     bands_ = (optimal_bands,) if isinstance(optimal_bands, str) else optimal_bands
     if not isinstance(bands_, (list, tuple)):
         raise RulesError(f"optimal_bands must be one band or a list of one or two bands, "
-                         f"got {optimal_bands!r}")
+                         f"got {shown(optimal_bands)}")
     bands_ = tuple(bands_)
     for b in bands_:
         if not isinstance(b, str) or b not in COMBAT_BANDS:
             raise RulesError(f"optimal_bands must be chosen from {', '.join(COMBAT_BANDS)}, "
-                             f"got {b!r}")
+                             f"got {shown(b)}")
     if not 1 <= len(bands_) <= 2 or len(set(bands_)) != len(bands_):
         raise RulesError(f"optimal_bands must be one or two different bands, got {list(bands_)}")
     return bands_
@@ -320,7 +320,7 @@ def quick_load_skill(weapon: str) -> tuple[str, str, int]:
     """(skill, attribute, difficulty) of quick loading *weapon*; a RulesError if it cannot."""
     row = choice("weapon", weapon, table("shooting", "weapon_kinds"), "weapon")
     if not row["quick_load_difficulty"]:
-        raise RulesError(f"weapon {weapon!r} cannot be quick loaded: only bows, firearms and "
+        raise RulesError(f"weapon {shown(weapon)} cannot be quick loaded: only bows, firearms and "
                          "crossbows can")
     return row["skill"], row["attribute"], row["quick_load_difficulty"]
 

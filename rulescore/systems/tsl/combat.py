@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Sequence
 
-from rulescore.errors import RulesError, require_int, require_list, require_text
+from rulescore.errors import RulesError, require_int, require_list, require_text, shown
 from rulescore.tables import Table, load_tables, system_data_dir
 from rulescore.trace import Resolution, Step, step
 
@@ -82,7 +82,7 @@ def impact_tag(band: str, *, bump_misses: bool = True) -> str:
     """
     check_band(band)
     if not isinstance(bump_misses, bool):
-        raise RulesError(f"bump_misses must be True or False, got {bump_misses!r}")
+        raise RulesError(f"bump_misses must be True or False, got {shown(bump_misses)}")
     if band in ("success", "crit") or (not bump_misses and band not in HIT_BANDS):
         return band
     return _step_band(band, +1)
@@ -107,7 +107,7 @@ def armour_against(band: str, *, defence_catastrophic: bool = False) -> ArmourRe
     check_band(band)
     if not isinstance(defence_catastrophic, bool):
         raise RulesError(f"defence_catastrophic must be True or False, "
-                         f"got {defence_catastrophic!r}")
+                         f"got {shown(defence_catastrophic)}")
     if defence_catastrophic:
         if band == "crit":
             steps = (step("Catastrophic defence: the armour is spent, but nothing undoes a "
@@ -151,7 +151,7 @@ def move(start: str, end: str, *, double: bool = False) -> Move:
     """
     a, b = zone_step(start, "start"), zone_step(end, "end")
     if not isinstance(double, bool):
-        raise RulesError(f"double must be True or False, got {double!r}")
+        raise RulesError(f"double must be True or False, got {shown(double)}")
     zones = abs(a - b)
     allowed = 2 if double else 1
     kind = "Double Movement" if double else "Movement"
@@ -184,7 +184,7 @@ def tag_names() -> tuple[str, ...]:
 def _tag_row(tag: object, name: str = "tag"):
     names = tag_names()
     if tag not in names:
-        raise RulesError(f"{name} must be one of {', '.join(names)}, got {tag!r}")
+        raise RulesError(f"{name} must be one of {', '.join(names)}, got {shown(tag)}")
     return _tables()["tags"].find("tag", tag)
 
 
@@ -208,7 +208,7 @@ def make_weapon(zone: str, tags: Iterable[str] = (), *, name: str = "",
     _choice("zone", zone, WEAPON_ZONES)
     _choice("rarity", rarity, RARITIES)
     if not isinstance(improvised, bool):
-        raise RulesError(f"improvised must be True or False, got {improvised!r}")
+        raise RulesError(f"improvised must be True or False, got {shown(improvised)}")
     require_text("name", name, max_length=MAX_WEAPON_NAME)
     tags = require_list("tags", tags, "tag names", max_length=len(tag_names()))
     for t in tags:
@@ -227,7 +227,7 @@ def make_weapon(zone: str, tags: Iterable[str] = (), *, name: str = "",
 
 def _check_weapon(weapon: object) -> Weapon:
     if not isinstance(weapon, Weapon):
-        raise RulesError(f"weapon must be a Weapon (see make_weapon), got {weapon!r}")
+        raise RulesError(f"weapon must be a Weapon (see make_weapon), got {shown(weapon)}")
     try:  # a Weapon built by hand is held to make_weapon's rules
         return make_weapon(weapon.zone, weapon.tags, name=weapon.name, rarity=weapon.rarity,
                            improvised=weapon.improvised)
@@ -296,7 +296,7 @@ def weapon_breaks(band: str, *, improvised: bool = False) -> bool:
     breaks on a Failure too (§11 Ammunition, §11 Improvised Weapons)."""
     check_band(band)
     if not isinstance(improvised, bool):
-        raise RulesError(f"improvised must be True or False, got {improvised!r}")
+        raise RulesError(f"improvised must be True or False, got {shown(improvised)}")
     return band == "catastrophic" or (improvised and band == "failure")
 
 
@@ -373,7 +373,7 @@ def repair(rarity: str, *, irreplaceable: bool = False, dice: Sequence[int] | No
     ``tsl:repair_roll``); something irreplaceable may be gone for good."""
     _choice("rarity", rarity, RARITIES)
     if not isinstance(irreplaceable, bool):
-        raise RulesError(f"irreplaceable must be True or False, got {irreplaceable!r}")
+        raise RulesError(f"irreplaceable must be True or False, got {shown(irreplaceable)}")
     # The roll's inputs are checked even when the rarity calls for no roll.
     if dice is not None:
         read_dice(dice, "dice")
@@ -424,12 +424,12 @@ def defence_domain(attack: str, domain: str | None = None, *, described: bool = 
     primary, alternatives = defence_domains(attack)
     _check_flag("described", described)
     if domain is not None and not isinstance(domain, str):
-        raise RulesError(f"domain must be a defence domain or None, got {domain!r}")
+        raise RulesError(f"domain must be a defence domain or None, got {shown(domain)}")
     if domain is None or domain == primary:
         return primary
     if domain not in alternatives:
         allowed = ", ".join((primary,) + alternatives)
-        raise RulesError(f"domain must be one of {allowed} against {attack}, got {domain!r}")
+        raise RulesError(f"domain must be one of {allowed} against {attack}, got {shown(domain)}")
     if not described:
         raise RulesError(f"domain {domain} defends against {attack} only with a description of "
                          f"how (described=True); the primary defence is {primary}")
@@ -498,7 +498,7 @@ class Attack(Resolution):
 
 def _check_flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
-        raise RulesError(f"{name} must be True or False, got {value!r}")
+        raise RulesError(f"{name} must be True or False, got {shown(value)}")
     return value
 
 
@@ -565,7 +565,7 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
     check_limits(tier_limits)
     if target is not None and defender_tier is not None:
         raise RulesError(f"defender_tier must be None against a static target, got "
-                         f"{defender_tier!r}")
+                         f"{shown(defender_tier)}")
     total_shift, mods, steps = _attack_setup(weapon, distance, shift, impact, armour,
                                              attack_type, order, out_of_zone, bump_misses,
                                              defender_shift)
@@ -574,7 +574,7 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
             raise RulesError("uses needs a weapon that takes ammunition, got no weapon")
         if starting_uses(weapon.zone) is None:
             raise RulesError(f"uses must be None for a {weapon.zone} weapon: it takes no "
-                             f"ammunition, got {uses!r}")
+                             f"ammunition, got {shown(uses)}")
         ammo = spend_use(weapon.zone, uses)
     if target is not None:
         roll = static_roll(dice, tier, target, shift=total_shift, bands=bands,

@@ -14,7 +14,8 @@ from functools import lru_cache
 from typing import Sequence
 
 from rulescore.dice import Distribution, parse
-from rulescore.errors import RulesError, TableError, require_int, require_text
+from rulescore.errors import (RulesError, TableError, require_int, require_seed, require_text,
+                              shown)
 from rulescore.tables import Table, load_tables, system_data_dir
 from rulescore.trace import Resolution, RuleRef, step
 
@@ -46,7 +47,7 @@ def _tables() -> dict[str, Table]:
 def check_band(band: object, name: str = "band") -> str:
     """*band* if it is one of the five outcome bands; a RulesError naming them if not."""
     if band not in BANDS:
-        raise RulesError(f"{name} must be one of {', '.join(BANDS)}, got {band!r}")
+        raise RulesError(f"{name} must be one of {', '.join(BANDS)}, got {shown(band)}")
     return band  # type: ignore[return-value]
 
 
@@ -59,7 +60,7 @@ def band_schemes() -> tuple[str, ...]:
 def band_table(bands: str = "standard") -> Table:
     """The band ladder *bands* (a data table), checked: five bands in order, Crit from +7."""
     if bands not in band_schemes():
-        raise RulesError(f"bands must be one of {', '.join(band_schemes())}, got {bands!r}")
+        raise RulesError(f"bands must be one of {', '.join(band_schemes())}, got {shown(bands)}")
     table = _tables()[f"bands_{bands}"]
     order = tuple(row["band"] for row in sorted(table, key=lambda r: r.span.low
                                                 if r.span.low is not None else -10**9))
@@ -81,14 +82,14 @@ def band_for(margin: int, *, bands: str = "standard") -> str:
 
 def check_tier(tier: object, name: str = "tier") -> str:
     if tier not in TIERS:
-        raise RulesError(f"{name} must be one of {', '.join(TIERS)}, got {tier!r}")
+        raise RulesError(f"{name} must be one of {', '.join(TIERS)}, got {shown(tier)}")
     return tier  # type: ignore[return-value]
 
 
 def check_limits(tier_limits: object) -> str:
     if tier_limits not in TIER_LIMITS:
         raise RulesError(f"tier_limits must be one of {', '.join(TIER_LIMITS)}, "
-                         f"got {tier_limits!r}")
+                         f"got {shown(tier_limits)}")
     return tier_limits  # type: ignore[return-value]
 
 
@@ -139,25 +140,25 @@ def check_dice(dice: object, name: str = "dice") -> tuple[int, ...]:
 
 def read_dice(dice: object, name: str) -> tuple[int, ...]:
     if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
-        raise RulesError(f"{name} must be a list of {DICE} faces (5d6), got {dice!r}")
+        raise RulesError(f"{name} must be a list of {DICE} faces (5d6), got {shown(dice)}")
     if len(dice) != DICE:
         raise RulesError(f"{name} must be {DICE} faces (5d6), got {len(dice)}")
     for i, face in enumerate(dice, start=1):
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= FACES:
             raise RulesError(f"{name} face {i} must be a whole number from 1 to {FACES}, "
-                             f"got {face!r}")
+                             f"got {shown(face)}")
     return tuple(dice)
 
 
 def roll_dice(seed: int) -> tuple[int, ...]:
     """Five d6 rolled with *seed* (the same seed gives the same faces)."""
-    require_int("seed", seed)
+    require_seed("seed", seed)
     return parse("5d6").roll(seed=seed).faces()
 
 
 def roll_pair(seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Ten d6 rolled with *seed*: the attacker's five, then the defender's five."""
-    require_int("seed", seed)
+    require_seed("seed", seed)
     faces = parse("10d6").roll(seed=seed).faces()
     return faces[:DICE], faces[DICE:]
 

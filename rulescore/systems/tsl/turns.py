@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from rulescore import saved
-from rulescore.errors import RulesError, require_bool, require_int, require_list, require_text
+from rulescore.errors import (RulesError, require_bool, require_int, require_list, require_text,
+                              shown)
 from rulescore.tables import Row, load_tables, system_data_dir
 from rulescore.trace import Resolution, step
 
@@ -60,7 +61,7 @@ class TurnState:
 
 def _check_state(state: object, name: str = "state") -> TurnState:
     if not isinstance(state, TurnState):
-        raise RulesError(f"{name} must be a TurnState, got {state!r}")
+        raise RulesError(f"{name} must be a TurnState, got {shown(state)}")
     for part in _PARTS:
         require_bool(f"{name}.{part}_used", state.used(part))
     return state
@@ -145,13 +146,13 @@ def turn_order(names: Iterable[str]) -> tuple[str, ...]:
 def _turn_order(names: object, param: str) -> tuple[str, ...]:
     """turn_order, its messages naming the caller's input *param*."""
     if isinstance(names, (str, bytes, dict)) or not isinstance(names, Iterable):
-        raise RulesError(f"{param} must be a list of combatants, got {names!r}")
+        raise RulesError(f"{param} must be a list of combatants, got {shown(names)}")
     order = tuple(names)
     if not order:
         raise RulesError(f"{param} must list at least one combatant, got none")
     for n in order:
         if not isinstance(n, str) or not n.strip():
-            raise RulesError(f"{param} must be non-empty text, got {n!r}")
+            raise RulesError(f"{param} must be non-empty text, got {shown(n)}")
     if len(order) > MAX_COMBATANTS:
         raise RulesError(f"{param} must list at most {MAX_COMBATANTS} combatants, got "
                          f"{len(order)}")
@@ -194,14 +195,14 @@ def new_encounter(order: Iterable[str]) -> Encounter:
 def _check_encounter(enc: object) -> Encounter:
     """*enc* if it is an Encounter whose fields hold together (one built by hand included)."""
     if not isinstance(enc, Encounter):
-        raise RulesError(f"enc must be an Encounter (see new_encounter), got {enc!r}")
+        raise RulesError(f"enc must be an Encounter (see new_encounter), got {shown(enc)}")
     for field in ("order", "states", "log"):
         if not isinstance(getattr(enc, field), tuple):
-            raise RulesError(f"enc.{field} must be a tuple, got {getattr(enc, field)!r}")
+            raise RulesError(f"enc.{field} must be a tuple, got {shown(getattr(enc, field))}")
     order = _turn_order(enc.order, "enc.order")
     if order != enc.order:
         raise RulesError(f"enc.order must hold names without surrounding spaces, got "
-                         f"{enc.order!r}")
+                         f"{shown(enc.order)}")
     require_int("enc.round", enc.round, minimum=1, maximum=MAX_ROUND)
     require_int("enc.current", enc.current, minimum=0, maximum=len(order) - 1)
     states = require_list("enc.states", enc.states, "turn states", max_length=len(order))
@@ -283,7 +284,7 @@ class Loadout:
 def _names(name: str, items: object) -> tuple[str, ...]:
     for item in require_list(name, items, "item names", max_length=MAX_ITEMS):
         if not isinstance(item, str) or not item.strip():
-            raise RulesError(f"{name} must hold non-empty item names, got {item!r}")
+            raise RulesError(f"{name} must hold non-empty item names, got {shown(item)}")
         if len(item) > saved.NAME_LENGTH:
             raise RulesError(f"{name} must hold names of at most {saved.NAME_LENGTH} "
                              f"characters, got {len(item)}")
@@ -315,7 +316,7 @@ def ready_item(loadout: Loadout, item: str, *, in_scene: bool = True,
     """Bring a Stowed *item* to Ready: an Action mid-scene, free in downtime. With Ready full,
     name a piece to *stow* in exchange."""
     if not isinstance(loadout, Loadout):
-        raise RulesError(f"loadout must be a Loadout, got {loadout!r}")
+        raise RulesError(f"loadout must be a Loadout, got {shown(loadout)}")
     try:  # a Loadout built by hand is held to make_loadout's rules
         make_loadout(loadout.ready, loadout.stowed, loadout.worn, loadout.consumables,
                      ready_limit=loadout.ready_limit)
@@ -325,16 +326,16 @@ def ready_item(loadout: Loadout, item: str, *, in_scene: bool = True,
     if stow is not None:
         require_text("stow", stow, max_length=saved.NAME_LENGTH)
     if not isinstance(in_scene, bool):
-        raise RulesError(f"in_scene must be True or False, got {in_scene!r}")
+        raise RulesError(f"in_scene must be True or False, got {shown(in_scene)}")
     if item not in loadout.stowed:
         raise RulesError(f"item must be a Stowed item ({', '.join(loadout.stowed) or 'none'}), "
-                         f"got {item!r}")
+                         f"got {shown(item)}")
     ready = loadout.ready
     stowed = tuple(s for s in loadout.stowed if s != item)
     if stow is not None:
         if stow not in ready:
             raise RulesError(f"stow must be a Ready item ({', '.join(ready) or 'none'}), "
-                             f"got {stow!r}")
+                             f"got {shown(stow)}")
         ready = tuple(r for r in ready if r != stow)
         stowed = stowed + (stow,)
     if len(ready) >= loadout.ready_limit:
