@@ -28,7 +28,8 @@ from tests.rulescore.contract_examples import EXAMPLES, GUESSES  # noqa: E402
 
 
 def fuzz(target: contract.Target, examples: int) -> list[contract.Outcome]:
-    """Every outcome of up to *examples* hostile calls of *target*."""
+    """Every outcome of up to *examples* hostile calls of *target*, then of its oversized
+    calls (each parameter given each of contract.OVERSIZED once)."""
     outcomes: list[contract.Outcome] = []
     base = contract.base_arguments(target, EXAMPLES, GUESSES)
 
@@ -40,6 +41,8 @@ def fuzz(target: contract.Target, examples: int) -> list[contract.Outcome]:
         outcomes.append(contract.call(target, arguments, hostile_name))
 
     record()
+    outcomes += [contract.call(target, arguments, name)
+                 for arguments, name in contract.oversized_calls(target, base)]
     return outcomes
 
 

@@ -196,6 +196,9 @@ WRONG_VALUES: tuple[object, ...] = (
     [None], ["x"], [1.5], [True], [_NAN], [[1]], {"x": 1}, {1: 2}, [-1], [0], [10**9], [10**30],
     (1, 2, 3), [6, 6, 6], [1] * 200, ["x", "y"], [{"a": 1}], range(3),
 )
+#: Values past any size an input should have, each given once to every parameter: a whole
+#: number too long for Python to print, a 100,000-character string, a 100,000-item list.
+OVERSIZED: tuple[object, ...] = (10**5000, "x" * 100_000, [1] * 100_000)
 HUGE_INTS = (10**9, 10**30, -10**9, -10**30, 2**63, 2**31, 1000, 101, 99, 50, 31)
 
 
@@ -470,7 +473,11 @@ def call_strategy(target: Target, base: dict[str, object] | None) -> st.SearchSt
     return st.one_of(choices)
 
 
-def reproducer(outcome: Outcome) -> str:
-    """A line a reader can paste to repeat the call."""
-    return outcome.describe()
+def oversized_calls(target: Target,
+                    base: dict[str, object] | None) -> list[tuple[dict[str, object], str]]:
+    """(arguments, hostile name) giving each parameter each OVERSIZED value once."""
+    if base is None:
+        return []
+    return [({**copy.deepcopy(base), p.name: value}, p.name) for p in target.params
+            if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for value in OVERSIZED]
 
