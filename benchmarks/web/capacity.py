@@ -151,14 +151,18 @@ def main() -> int:
         idle = server.rss_mb()
         started_before = server.log_count("Kernel started:")
         refused_before = server.log_count("The book is full")
+        culled_before = server.log_count("Culling 'idle'")
         rs, samples, answered_s = asyncio.run(rush(server, pages, args.readers, args.stagger,
                                                    args.linger))
         kernels_started = server.log_count("Kernel started:") - started_before
         refused = server.log_count("The book is full") - refused_before
+        culled = server.log_count("Culling 'idle'") - culled_before
         gone = R.wait_culled(server, float("inf"), limit_s=LEAVE_LIMIT_S)   # no kernel left
         settled = R.wait_culled(server, idle[0], limit_s=SETTLE_S)
         after = (*settled[:3], gone[3] + settled[3])
         report(args, rs, samples, answered_s, idle, after, gone[3], kernels_started, refused)
+        print(f"   Kernels the culler stopped while the readers were there: {culled} (a culled "
+              "kernel's page stops answering: see run_web's load).")
     finally:
         server.stop()
     print(f"\nCapacity run took {time.perf_counter() - started:.0f} s.")
