@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from rulescore.errors import RulesError, require_int, shown
+from rulescore.errors import RulesError, require_int, require_list, shown
 from rulescore.trace import Resolution, Step, step
 
 from ._common import (MAX_DICE, attribute, choice, count, d6_faces, die_totals, flag, one_of,
@@ -30,10 +30,8 @@ def _cover(value: int) -> int:
 def _extras(criticals: int, critical_extras: Sequence[int] | None) -> tuple[int, ...]:
     if critical_extras is None:
         return (0,) * criticals
-    if isinstance(critical_extras, (str, bytes)) or not hasattr(critical_extras, "__iter__"):
-        raise RulesError(f"critical_extras must be a list of whole numbers, got "
-                         f"{shown(critical_extras)}")
-    extras = tuple(critical_extras)
+    extras = require_list("critical_extras", critical_extras, "whole numbers",
+                          max_length=2 * MAX_DICE)
     for i, e in enumerate(extras, start=1):
         require_int(f"critical_extras: critical {i}", e, minimum=0, maximum=100)
     if len(extras) != criticals:

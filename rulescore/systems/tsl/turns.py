@@ -317,6 +317,10 @@ def ready_item(loadout: Loadout, item: str, *, in_scene: bool = True,
     name a piece to *stow* in exchange."""
     if not isinstance(loadout, Loadout):
         raise RulesError(f"loadout must be a Loadout, got {shown(loadout)}")
+    for field in ("ready", "stowed", "worn", "consumables"):
+        if not isinstance(getattr(loadout, field), tuple):
+            raise RulesError(f"loadout.{field} must be a tuple, got "
+                             f"{shown(getattr(loadout, field))}")
     try:  # a Loadout built by hand is held to make_loadout's rules
         make_loadout(loadout.ready, loadout.stowed, loadout.worn, loadout.consumables,
                      ready_limit=loadout.ready_limit)
