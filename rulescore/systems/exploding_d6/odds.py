@@ -27,7 +27,7 @@ MAX_WOUND_DICE = 12
 MAX_WOUND_DEPTH = 6
 #: Work the exact wound odds may take, in combinations of die categories counted (each about
 #: 3.5 times dearer with cover to roll): about a second, where 12 dice at depth 6 with cover
-#: would take six.
+#: would take six seconds.
 WOUND_BUDGET = 30_000
 
 
