@@ -42,6 +42,7 @@ FULL_HEADING = "The book is full right now"
 RETRY_AFTER = "60"
 LEAVE_LIMIT_S = 20 + R.CULL["cull_idle_timeout"]   # a page not unloaded is left to the culler
 SETTLE_S = 30           # then the server's own memory, given back or not
+UNLOAD_S = 2.0
 
 
 @dataclass
@@ -85,6 +86,9 @@ async def _reader(browser, server: R.Server, r: Reader, delay: float, answered, 
         await all_answered.wait()
         await asyncio.sleep(linger)
         await page.close(run_before_unload=True)       # as a reader closes the tab
+        # A browser outlives a closed tab: give the page's unload request (the shutdown of its
+        # kernel) time to reach the server before this reader's browser context goes.
+        await asyncio.sleep(UNLOAD_S)
     except Exception as exc:  # noqa: BLE001 — a benchmark counts any failure as an error
         r.errors.append(f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
     finally:
