@@ -134,7 +134,10 @@ def shown(value: object) -> str:
     if isinstance(value, str):
         return repr(value if len(value) <= SHOWN else value[:SHOWN] + "…")
     if isinstance(value, (int, float)):
-        text = str(value)
+        try:
+            text = str(value)
+        except ValueError:  # an int past Python's 4,300-digit limit for str()
+            return "a number of more than 4300 digits"
         return text if len(text) <= SHOWN else f"a number {len(text)} digits long"
     if isinstance(value, list):
         return f"a list of {len(value)}"

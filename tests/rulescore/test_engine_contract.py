@@ -21,9 +21,6 @@ EXAMPLES_PER_FUNCTION = int(os.environ.get("CONTRACT_EXAMPLES", "10"))
 #: Functions known to break the contract, "system.function" -> why. Remove an entry when the
 #: function is fixed (one line each, so parallel edits do not collide).
 XFAIL: dict[str, str] = {
-    "percentile.next_roll": "a hand-built InjuryRecord with a bad field raises TypeError "
-                            "(record.py)",
-    "percentile.recover": "wrong types accepted (rng='bow')",
     "tsl.encounter_from_dict": "a file loader: its messages name the board's fields "
                                "('TSL turn board: …'), not the parameter data",
 }
@@ -86,7 +83,6 @@ XFAIL_OVERSIZED: dict[str, str] = {
     "percentile.aggravation_check": DIGITS,
     "percentile.aggravation_period": DIGITS,
     "percentile.injury_description": DIGITS,
-    "percentile.recover": DIGITS + "; rng accepts a string, a list or a number",
     "percentile.treatment_odds": DIGITS,
     "percentile.injury_sequence": DIGITS,
     "tsl.encounter_from_dict": DIGITS + " (a file loader: the saved-files helper's)",

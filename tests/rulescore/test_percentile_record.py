@@ -1,5 +1,6 @@
 """The injury record across fights and its recovery roll by roll (Healing 5-8)."""
 
+import dataclasses
 import json
 import random
 
@@ -7,7 +8,7 @@ import pytest
 
 from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
-from rulescore.systems.percentile.record import InjuryRecord, recover
+from rulescore.systems.percentile.record import InjuryRecord, Snapshot, recover
 
 
 def abdomen() -> InjuryRecord:
@@ -124,7 +125,7 @@ def test_json_round_trip_and_refusals():
     (lambda r: r.treat(3, pc.untreated("Edge", "S2")), "index"),
     (lambda r: r.treat(0, pc.untreated("Edge", "S2")), "already treated"),
     (lambda r: recover(r, dice=[0]), "must be from 1 to 100"),
-    (lambda r: recover(r, dice=[5] * 40), "more typed than the recovery uses"),
+    (lambda r: recover(r, dice=[5] * 40), "more typed than this recovery uses"),
 ])
 def test_bad_input_names_the_input(call, message):
     with pytest.raises(RulesError, match=message):
@@ -137,3 +138,69 @@ def test_rolls_fall_due_from_the_day_of_treatment_or_blood_loss_never_earlier():
     assert pc.next_roll(later) == (31, "Blood Loss Healing Roll", None)
     treated = later.treat(1, pc.untreated("Blunt", "S2"))
     assert pc.next_roll(treated) == (26, "Healing Roll", 1)
+
+
+# -- a record built or edited by hand is held to the file's declaration ---------------------------
+
+@pytest.mark.parametrize("change, message", [
+    ({"day": "x"}, r"record\.day must be a whole number from 0 to 1000, got 'x'"),
+    ({"dead": "yes"}, r"record\.dead must be true or false, got 'yes'"),
+    ({"injuries": [3]}, r"record\.injuries\[1\] must be an object, got 3"),
+    ({"injuries": {"a": 1}}, r"record\.injuries must be a list, got an object"),
+    ({"healing_done": ("a",)}, r"record\.healing_done\[1\] must be a whole number"),
+    ({"infection": (0, 99)}, r"record\.infection\[2\] must be a whole number from 1 to 5"),
+    ({"infection": (4, 3)}, r"record\.infection\[1\] must be the number of an injury"),
+    ({"name": ""}, r"record\.name must be a non-empty text"),
+    ({"log": ("x",) * 501}, r"record\.log must hold at most 500 entries, got 501"),
+    ({"timeline": 1.5}, r"record\.timeline must be a list, got 1\.5"),
+    ({"next_healing": 10**5000}, r"record\.next_healing must be a whole number from 0 to 1005, "
+                                 r"got a number of more than 4300 digits"),
+])
+@pytest.mark.parametrize("call", [pc.next_roll, pc.next_roll_odds, recover])
+def test_a_hand_built_record_with_a_bad_field_is_refused_by_name(change, message, call):
+    record = dataclasses.replace(abdomen(), **change)
+    with pytest.raises(RulesError, match=message):
+        call(record)
+
+
+def test_a_bad_injury_field_and_a_broken_timeline_are_named():
+    record = abdomen()
+    bad = dataclasses.replace(record.injuries[0], treatment="<img src=x>")
+    with pytest.raises(RulesError, match=r"record\.injuries\[1\]\.treatment must be one of"):
+        pc.next_roll(dataclasses.replace(record, injuries=(bad,)))
+    later = dataclasses.replace(record, timeline=record.timeline + (Snapshot(99, (2,), 0, False),))
+    with pytest.raises(RulesError, match=r"record\.timeline must run day by day"):
+        recover(later, dice=[62])
+    with pytest.raises(RulesError, match="record must be an InjuryRecord, got dict"):
+        pc.next_roll({})
+
+
+def test_a_hand_built_record_holding_lists_reads_as_the_same_record():
+    record = abdomen()
+    listed = dataclasses.replace(record, injuries=list(record.injuries), log=list(record.log))
+    assert pc.next_roll(listed) == pc.next_roll(record)
+    assert pc.next_roll_odds(listed) == pc.next_roll_odds(record)
+    assert recover(listed, dice=[62, 24]).record == recover(record, dice=[62, 24]).record
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"rng": "bow"}, "rng must be a random.Random (seeded) or None, got 'bow'"),
+    ({"rng": 7}, "rng must be a random.Random (seeded) or None, got 7"),
+    ({"dice": "62"}, "dice must be a list of numbers, got '62'"),
+    ({"dice": 10**5000}, "dice must be a list of numbers, got a number of more than 4300"),
+    ({"dice": [62, "x"]}, "dice must be a whole number, got 'x'"),
+    ({"dice": [True]}, "dice must be a whole number, got True"),
+    ({"dice": [5] * 41}, "dice may hold at most 40 values, got 41"),
+    ({"until_day": True}, "until_day must be a whole number, got True"),
+    ({"until_day": 1001}, "until_day must be from 0 to 1000, got 1001"),
+])
+def test_recover_checks_every_input_at_the_door(kwargs, message):
+    with pytest.raises(RulesError) as refused:
+        recover(abdomen(), **kwargs)
+    assert message in str(refused.value)
+
+
+def test_a_typed_die_out_of_range_names_dice_and_the_roll():
+    with pytest.raises(RulesError, match=r"dice: day 5 Healing Roll \(S2E abdomen\) must be "
+                                         r"from 1 to 100, got 0"):
+        recover(abdomen(), dice=[0])

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, step
 from ._data import LEVELS, MAX_TYPED_DICE, ref, setting, table
 
@@ -151,25 +151,25 @@ class DiceDraw:
     def __init__(self, dice: Sequence[int], rng: random.Random | None,
                  what: str = "shot") -> None:
         if not isinstance(dice, (list, tuple)):
-            raise RulesError(f"dice must be a list of numbers, got {dice!r}")
+            raise RulesError(f"dice must be a list of numbers, got {shown(dice)}")
         if len(dice) > MAX_TYPED_DICE:
             raise RulesError(f"dice may hold at most {MAX_TYPED_DICE} values, got {len(dice)}")
         for value in dice:  # each is checked against its own die when it is drawn
             require_int("dice", value)
         if rng is not None and not isinstance(rng, random.Random):
-            raise RulesError(f"rng must be a random.Random (seeded) or None, got {rng!r}")
+            raise RulesError(f"rng must be a random.Random (seeded) or None, got {shown(rng)}")
         self.typed, self.rng, self.what = list(dice), rng, what
         self.rolled: list[tuple[str, int]] = []
 
     def __call__(self, name: str, sides: int, given: int | None = None) -> int | None:
-        shown = name
+        label = name
         if given is None and self.typed:
             given = self.typed.pop(0)
-            shown = f"dice: {name}"  # the caller typed it in dice, so say so
+            label = f"dice: {name}"  # the caller typed it in dice, so say so
         elif given is None and self.rng is not None:
             given = self.rng.randint(1, sides)
         if given is not None:
-            require_int(shown, given, minimum=1, maximum=sides)
+            require_int(label, given, minimum=1, maximum=sides)
             self.rolled.append((name, given))
         return given
 

@@ -15,7 +15,7 @@ import json
 import random
 from fractions import Fraction
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, is_dataclass, replace
 
 from ... import saved
 from ...errors import RulesError, require_int
@@ -25,7 +25,7 @@ from .healing import (TREATMENT_ASPECTS, TreatmentResolution, blood_regeneration
                       current_impairment, healing_roll, infection_course,
                       infection_healing_rate, infection_weakness,
                       permanent_impairment)
-from .checks import effective_eml, success_level_probabilities
+from .checks import DiceDraw, effective_eml, success_level_probabilities
 from .injury import location_names, location_row
 
 FORMAT = "rulebook/pc-injury-record"
@@ -217,32 +217,36 @@ class InjuryRecord:
         """Read a record file; anything foreign or corrupt raises RulesError naming the field
         (see :func:`record_format`)."""
         fmt = record_format()
-        body = saved.read(fmt, text)
-        count = len(body.get("injuries", ()))
-        timeline = body.get("timeline", ())
-        infection = body.get("infection")
-        if infection is not None and infection[0] >= count:
-            raise RulesError(f"{fmt.noun}: infection[1] must be the number of an injury on "
-                             f"the record (0 to {count - 1}), got {infection[0]}")
-        if any(i >= count for i in body.get("healing_done", ())):
-            raise RulesError(f"{fmt.noun}: healing_done must hold only numbers of injuries "
-                             f"on the record (0 to {count - 1})")
-        days = [snap["day"] for snap in timeline]
-        if days != sorted(days) or any(d > body.get("day", 0) for d in days):
-            raise RulesError(f"{fmt.noun}: timeline must run day by day up to the record's "
-                             "day")
-        if any(len(snap["levels"]) > count for snap in timeline):
-            raise RulesError(f"{fmt.noun}: timeline levels must hold at most one level for "
-                             "each injury")
-        return cls(**{
-            **body,
-            "injuries": tuple(RecordedInjury(**i) for i in body["injuries"]),
-            "timeline": tuple(Snapshot(snap["day"], tuple(snap["levels"]), snap["blood_loss"],
-                                       snap["infected"]) for snap in timeline),
-            "infection": tuple(body["infection"]) if body.get("infection") else None,
-            "healing_done": tuple(body.get("healing_done", ())),
-            "log": tuple(body.get("log", ())),
-        })
+        return _from_body(saved.read(fmt, text), f"{fmt.noun}: ")
+
+
+def _from_body(body: dict, where: str) -> InjuryRecord:
+    """The record a checked body holds, after the rules no one field can state (indices that
+    point at injuries, a timeline in day order); *where* starts each message."""
+    count = len(body.get("injuries", ()))
+    timeline = body.get("timeline", ())
+    infection = body.get("infection")
+    if infection is not None and infection[0] >= count:
+        raise RulesError(f"{where}infection[1] must be the number of an injury on the record "
+                         f"(0 to {count - 1}), got {infection[0]}")
+    if any(i >= count for i in body.get("healing_done", ())):
+        raise RulesError(f"{where}healing_done must hold only numbers of injuries on the "
+                         f"record (0 to {count - 1})")
+    days = [snap["day"] for snap in timeline]
+    if days != sorted(days) or any(d > body.get("day", 0) for d in days):
+        raise RulesError(f"{where}timeline must run day by day up to the record's day")
+    if any(len(snap["levels"]) > count for snap in timeline):
+        raise RulesError(f"{where}timeline levels must hold at most one level for each "
+                         "injury")
+    return InjuryRecord(**{
+        **body,
+        "injuries": tuple(RecordedInjury(**i) for i in body.get("injuries", ())),
+        "timeline": tuple(Snapshot(snap["day"], tuple(snap["levels"]), snap["blood_loss"],
+                                   snap["infected"]) for snap in timeline),
+        "infection": tuple(infection) if infection else None,
+        "healing_done": tuple(body.get("healing_done", ())),
+        "log": tuple(body.get("log", ())),
+    })
 
 
 @functools.cache
@@ -305,15 +309,40 @@ class Recovery(Resolution):
     needs: str | None
 
 
-def _require_record(record: object) -> None:
+_DATA_DEPTH = 4   # record → injuries → an injury (or a snapshot) → its levels
+
+
+def _as_data(value: object, depth: int = 0) -> object:
+    """A record as its file holds it: each record a dict of its fields, each tuple a list.
+    Deeper than any saved field nests, a value is left as it is for the check to refuse."""
+    if depth > _DATA_DEPTH:
+        return value
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _as_data(getattr(value, f.name), depth + 1) for f in fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [_as_data(item, depth + 1) for item in value]
+    return value
+
+
+def _require_record(record: object) -> InjuryRecord:
+    """*record* as the engine can use it: a record built by hand (or edited) is held to the
+    file's declaration (:func:`record_format`) and its cross-field rules, so a refusal names
+    ``record`` and the field. Checked once at each public door: a check in the constructor
+    would run on every step of a recovery, and the steps only ever build valid records."""
     if not isinstance(record, InjuryRecord):
         raise RulesError(f"record must be an InjuryRecord, got {type(record).__name__}")
+    data = _as_data(record)
+    saved.check_field(record_format().body, data, "record")
+    return _from_body(data, "record.")  # type: ignore[arg-type]
 
 
 def next_roll(record: InjuryRecord) -> tuple[int, str, int | None] | None:
     """The day, kind and injury index of the next roll the record calls for (None: nothing
     left to roll). Blood regeneration comes before the Healing Rolls of the same day."""
-    _require_record(record)
+    return _next_roll(_require_record(record))
+
+
+def _next_roll(record: InjuryRecord) -> tuple[int, str, int | None] | None:
     if record.dead:
         return None
     days: list[tuple[int, int, str, int | None]] = []
@@ -331,7 +360,8 @@ def next_roll(record: InjuryRecord) -> tuple[int, str, int | None] | None:
 
 def next_roll_odds(record: InjuryRecord) -> tuple[str, int, dict[str, Fraction]] | None:
     """The next roll's description, its EML and the exact chance of each success level."""
-    due = next_roll(record)
+    record = _require_record(record)
+    due = _next_roll(record)
     if due is None:
         return None
     day, kind, index = due
@@ -354,14 +384,11 @@ def recover(record: InjuryRecord, *, dice: Sequence[int] = (), rng: random.Rando
     the order the rolls fall due), then *rng*; stop when neither is left, at *until_day*, on
     death, or when nothing is left to heal. Untreated injuries do not heal: treat them (or
     apply :func:`untreated`) first."""
-    _require_record(record)
-    if not isinstance(dice, (list, tuple)):
-        raise RulesError(f"dice must be a list of d100 rolls, got {dice!r}")
-    typed = list(dice)
+    record = _require_record(record)
+    draw = DiceDraw(dice, rng, "recovery")
     if until_day is not None:
         require_int("until_day", until_day, minimum=record.day, maximum=MAX_DAY)
     trace: list[Step] = []
-    rolled: list[tuple[str, int]] = []
     waiting = [i for i in record.active if record.injuries[i].hr is None]
     if waiting:
         trace.append(step(f"{len(waiting)} injury(ies) not yet treated: untreated injuries "
@@ -372,7 +399,7 @@ def recover(record: InjuryRecord, *, dice: Sequence[int] = (), rng: random.Rando
     while True:
         # Every roll moves a due day on (a healing day by 5, an infection by 1, blood loss by
         # 10), so these bounds end the loop after at most MAX_DAYS days of rolls.
-        due = next_roll(record)
+        due = _next_roll(record)
         if due is None or (until_day is not None and due[0] > until_day):
             break
         if due[0] > MAX_DAY:
@@ -381,19 +408,12 @@ def recover(record: InjuryRecord, *, dice: Sequence[int] = (), rng: random.Rando
             break
         if due[0] - start > MAX_DAYS:
             break
-        if typed:
-            roll = require_int(f"roll {len(rolled) + 1} (d100)", typed.pop(0), minimum=1,
-                               maximum=100)
-        elif rng is not None:
-            roll = rng.randint(1, 100)
-        else:
-            needs = f"day {due[0]}: {due[1]}" + (
-                f" for {record.injuries[due[2]].code} {record.injuries[due[2]].location.lower()}"
-                if due[1] == "Healing Roll" else "") + " (d100)"
-            break
-        what = (f" ({record.injuries[due[2]].code} {record.injuries[due[2]].location.lower()})"
+        what = (f"{record.injuries[due[2]].code} {record.injuries[due[2]].location.lower()}"
                 if due[1] == "Healing Roll" else "")
-        rolled.append((f"day {due[0]} {due[1]}{what}", roll))
+        roll = draw(f"day {due[0]} {due[1]}" + (f" ({what})" if what else ""), 100)
+        if roll is None:
+            needs = f"day {due[0]}: {due[1]}" + (f" for {what}" if what else "") + " (d100)"
+            break
         record, steps = _apply(record, due, roll)
         trace += steps
     if until_day is not None and not record.dead:
@@ -401,12 +421,11 @@ def recover(record: InjuryRecord, *, dice: Sequence[int] = (), rng: random.Rando
                          timeline=_stamp(record.timeline, replace(record.snapshot(),
                                                                   day=max(record.day,
                                                                           until_day))))
-    if typed:
-        raise RulesError(f"dice: {len(typed)} more typed than the recovery uses")
+    draw.finish()
     outcome = ("dead" if record.dead else "recovered" if record.recovered
                else f"day {record.day}")
     return Recovery(value=record.day, outcome=outcome, trace=tuple(trace), record=record,
-                    rolled=tuple(rolled), needs=needs)
+                    rolled=tuple(draw.rolled), needs=needs)
 
 
 def _apply(record: InjuryRecord, due: tuple[int, str, int | None], roll: int
