@@ -21,8 +21,6 @@ EXAMPLES_PER_FUNCTION = int(os.environ.get("CONTRACT_EXAMPLES", "10"))
 #: Functions known to break the contract, "system.function" -> why. Remove an entry when the
 #: function is fixed (one line each, so parallel edits do not collide).
 XFAIL: dict[str, str] = {
-    "tsl.encounter_from_dict": "a file loader: its messages name the board's fields "
-                               "('TSL turn board: …'), not the parameter data",
 }
 
 #: Functions that fail on an oversized value (tests/rulescore/contract.py OVERSIZED), kept apart
@@ -85,7 +83,6 @@ XFAIL_OVERSIZED: dict[str, str] = {
     "percentile.injury_description": DIGITS,
     "percentile.treatment_odds": DIGITS,
     "percentile.injury_sequence": DIGITS,
-    "tsl.encounter_from_dict": DIGITS + " (a file loader: the saved-files helper's)",
     "veil_and_lead.check": DIGITS,
     "veil_and_lead.two_highest": DIGITS,
     "veil_and_lead.hit_probability": DIGITS,

@@ -1,10 +1,13 @@
 """TSL turns: the GM's order, Action / Movement / Reaction, support actions, the Ready
 loadout, and the seed's worked example played through the engine."""
 
+import json
+
 import pytest
 
 from rulescore.errors import RulesError
 from rulescore.systems import tsl
+from rulescore.systems.tsl.turns import encounter_from_json
 
 
 def test_gm_sets_turn_order():
@@ -140,3 +143,26 @@ def test_encounter_round_trips_as_data():
     with pytest.raises(RulesError, match=r"used\['A'\]\[1\] must be one of 'action', 'movement', 'reaction', got 'dance'"):
         tsl.encounter_from_dict({"order": ["A"], "round": 1, "acting": "A",
                                  "used": {"A": ["dance"]}})
+
+
+def test_a_board_given_as_data_names_data_and_a_board_file_names_the_field():
+    board = {"format": "rulebook/tsl-board", "version": 1, "order": ["A", "B"], "round": 0,
+             "acting": "A", "used": {}}
+    with pytest.raises(RulesError) as refused:
+        tsl.encounter_from_dict(board)
+    assert str(refused.value) == ("data: TSL turn board: round must be a whole number from 1 "
+                                  "to 100000, got 0")
+    with pytest.raises(RulesError) as refused:
+        encounter_from_json(json.dumps(board))
+    assert str(refused.value) == ("TSL turn board: round must be a whole number from 1 to "
+                                  "100000, got 0")
+    with pytest.raises(RulesError, match="^data: TSL turn board: the file is not a TSL turn "
+                                         "board file: it holds null"):
+        tsl.encounter_from_dict(None)
+
+
+def test_a_board_repeating_a_name_names_its_order_field():
+    board = {"order": ["A", " A"], "round": 1, "acting": "A", "used": {}}
+    with pytest.raises(RulesError) as refused:
+        encounter_from_json(json.dumps(board))
+    assert str(refused.value) == "TSL turn board: order must not repeat, got A twice"

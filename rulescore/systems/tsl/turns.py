@@ -387,11 +387,27 @@ def encounter_to_dict(enc: Encounter) -> dict:
 
 
 def encounter_from_dict(data: object) -> Encounter:
-    """An encounter from :func:`encounter_to_dict`'s data; a RulesError names a bad field."""
+    """An encounter from :func:`encounter_to_dict`'s data; a RulesError names *data* and the
+    bad field ("data: TSL turn board: round must be …")."""
+    try:
+        return _board(data)
+    except RulesError as exc:
+        raise RulesError(f"data: {exc}") from None
+
+
+def encounter_from_json(text: str) -> Encounter:
+    """A board saved as JSON text (a download or the browser's autosave). A RulesError names
+    the file's field as the reader finds it ("TSL turn board: round must be …"): the tools show
+    it under the upload, where a parameter's name would mean nothing."""
+    return _board(saved.parse_json(text, board_format().noun))
+
+
+def _board(data: object) -> Encounter:
+    """The encounter a saved board holds; every message starts with the board's noun."""
     fmt = board_format()
     body = saved.check(fmt, data)
     try:
-        order = turn_order(body["order"])
+        order = _turn_order(body["order"], "order")
         if body["acting"] not in order:
             raise RulesError(f"acting must be one of {', '.join(order)}, got "
                              f"{saved.shown(body['acting'])}")
@@ -405,8 +421,3 @@ def encounter_from_dict(data: object) -> Encounter:
     states = tuple(TurnState(*(p in used.get(name, ()) for p in _PARTS)) for name in order)
     return Encounter(order, body["round"], order.index(body["acting"]), states,
                      tuple(body.get("log", ())))
-
-
-def encounter_from_json(text: str) -> Encounter:
-    """A board saved as JSON text (a download or the browser's autosave)."""
-    return encounter_from_dict(saved.parse_json(text, board_format().noun))
