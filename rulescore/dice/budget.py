@@ -36,7 +36,7 @@ _SUM_OP = 5.0e-8          # one window step of a sum of plain dice
 _BLOCK_OP = 6.0e-8        # one window step of one block of a weighted die
 _STATE_OP = 1.2e-7        # one placement in the kept-dice count
 _PAIR_OP = 2.5e-7         # one pair of a small convolution, or one weight mixed
-_KRONECKER_BIT = 1.6e-11  # the big product of a large convolution, per bit ** 1.585
+_KRONECKER_BIT = 4.8e-11  # the big product of a large convolution, per bit ** 1.585
 _FRACTION_OP = 1.5e-6     # one outcome turned into a Fraction
 _BITS = 600               # bits at which a big-integer operation costs twice a small one
 
@@ -81,12 +81,13 @@ def highest_cost(faces: int, count: int, keep: int, bits: float) -> float:
 
 def add_cost(a: Shape, b: Shape) -> float:
     """:func:`~rulescore.dice.weights.add`: pair by pair when small, otherwise one product of
-    two packed integers (Karatsuba: bits ** 1.585) plus packing and unpacking."""
+    two packed integers (Karatsuba, bits ** 1.585 when both are alike; a lopsided product
+    costs the longer one's bits times the shorter's ** 0.585) plus packing and unpacking."""
     if a.span * b.span <= 4096:
         return a.span * b.span * _PAIR_OP * _slow(a.bits + b.bits)
     width = a.bits + b.bits + log2(min(a.span, b.span) + 1) + 8
-    packed = (a.span + b.span) * width
-    return packed ** 1.585 * _KRONECKER_BIT + (a.span + b.span) * _PAIR_OP * _slow(width)
+    short, long = sorted((a.span * width, b.span * width))
+    return long * short ** 0.585 * _KRONECKER_BIT + (a.span + b.span) * _PAIR_OP * _slow(width)
 
 
 def fractions_cost(shape: Shape) -> float:
@@ -107,10 +108,9 @@ def term_cost(term: DiceTerm, depth: int) -> tuple[float, Shape]:
     bits = n * _die_bits(term, depth)
     keep = term.keep
     if keep is None:
-        kept, high = n, True
-    else:
+        kept = n
+    else:          # the lowest dice cost what the highest do (counted as negated faces)
         kept = keep.count if keep.mode in ("kh", "kl") else n - keep.count
-        high = keep.mode in ("kh", "dl")
     if term.explode == "explode":
         return _exploding_cost(term, depth, bits)
     faces = x if not term.explode else (depth + 1) * (x - 1)
@@ -139,10 +139,10 @@ def _exploding_cost(term: DiceTerm, depth: int, bits: float) -> tuple[float, Sha
     if mode == "kl":
         return cost + highest_cost(finals, n, k, bits), Shape(k * finals, bits)
     if mode == "dl":
-        kept = Shape((n - k) * finals, bits)
-        shape = Shape(kept.span + x * maxes.span, bits)
-        return (cost + highest_cost(finals, n, n - k, bits) + add_cost(kept, maxes),
-                shape)
+        kept = (n - k) * finals
+        mixing = kept * maxes.span * _PAIR_OP * _slow(bits)     # each m shifts the kept sums
+        return (cost + highest_cost(finals, n, n - k, bits) + mixing,
+                Shape(kept + x * maxes.span, bits))
     # kh: the highest j = k − m finals for each m below k; dh: the lowest n + m − k for m < k
     cases = range(1, min(k, n) + 1) if mode == "kh" else range(max(1, n - k), n)
     for j in cases:

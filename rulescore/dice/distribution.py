@@ -162,7 +162,9 @@ def _exploding(term: DiceTerm, depth: int) -> Weights:
         return W.lowest_sum(W.faces(finals), n, k) if k < n else W.sum_of_dice(finals, n)
     if mode == "dl":      # every top face kept, with the highest n - k finals
         kept = W.highest_sum(W.faces(finals), n, n - k) if k else W.sum_of_dice(finals, n)
-        return W.add(kept, W.scaled_outcomes(maxes, x))
+        for m, g in maxes.items():   # pair by pair: x·m leaves gaps a packed product would fill
+            mix(kept, x * m, g)
+        return dict(sorted(out.items()))
     whole = (x - 1) ** n  # the weight of every roll of the finals
     parts: dict[int, Weights] = {}
     for m, g in maxes.items():

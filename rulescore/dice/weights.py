@@ -119,11 +119,6 @@ def binomial(count: int, hits: int, misses: int) -> Weights:
             if (hits or s == 0) and (misses or s == count)}
 
 
-def scaled_outcomes(weights: Weights, factor: int) -> Weights:
-    """Every total multiplied by *factor* (a die's top face counted *factor* times over)."""
-    return {v * factor: w for v, w in weights.items()}
-
-
 def add(a: Weights, b: Weights) -> Weights:
     """The weights of the sum of two independent totals.
 
