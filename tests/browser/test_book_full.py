@@ -68,10 +68,11 @@ class SmallServer:
         return self.log_path.read_text(errors="replace").count("Kernel started:")
 
     def get(self, path: str) -> http.client.HTTPResponse:
+        """The server's answer to a GET of *path*, sent as written; its text in ``.text``."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
         conn.request("GET", path)
         response = conn.getresponse()
-        response.read()
+        response.text = response.read().decode("utf-8", "replace")
         conn.close()
         return response
 
@@ -119,6 +120,13 @@ def test_the_third_reader_is_told_the_book_is_full_until_a_place_frees(server, b
         expect(third.get_by_role("heading", name="The book is full right now")).to_be_visible()
         expect(third.get_by_text("Try again in a minute.")).to_be_visible()
         assert server.started() == 2 and server.kernels() == 2        # none for the third
+
+        # The Try again link carries the address as asked, query and all: escaped.
+        hostile = server.get(LANDING + """?x="><b>bold</b>'""")
+        assert hostile.status == 503
+        assert 'href="/voila/render/index.ipynb?x=&#34;&gt;&lt;b&gt;bold&lt;/b&gt;&#39;"' \
+            in hostile.text
+        assert "<b>" not in hostile.text
 
         readers[0].close()                 # the first reader leaves; the culler frees the place
         deadline = time.time() + 120
