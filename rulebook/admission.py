@@ -15,9 +15,11 @@ the chapter as a new first reader and keep its outputs again. Any other spelling
 Both are decided in Voilà's prelaunch hook (:func:`admitting` wraps the book's own), the public
 place Voilà gives for refusing a page before its kernel starts. The count of live kernels is
 kept by the kernel manager (:class:`CappedKernelManager`, Voilà's ``multi_kernel_manager_class``
-setting), which also counts the kernels still starting, and no longer those being shut down; the hook's check and the kernel's start
-follow each other in Voilà's handler with no other task in between, so readers arriving at the
-same moment cannot all slip past a check made before any of them has started a kernel.
+setting): kernels still starting count, kernels being shut down no longer do. In Voilà 0.5 the
+hook's check and the kernel's start follow each other in the page's handler with no other task
+in between, so readers arriving together cannot all pass the check before any kernel has
+started; should that change, the manager refuses the start itself (HTTP 503, Voilà's error page
+from the same template, without ``Retry-After``), so the maximum still holds.
 """
 
 from __future__ import annotations
