@@ -41,6 +41,19 @@ def _board_from_json(text: str) -> tsl.Encounter:
     return encounter_from_json(text)
 
 
+#: The turn board's engine inputs, named by the labels of the fields a reader fills in.
+BOARD_FIELDS = {"order": "Turn order", "who": "Combatant", "option": "Spend",
+                "ally_zone": "Ally's zone"}
+
+
+def _in_board_words(error: RulesError) -> str:
+    """*error*'s message with the engine input it opens with named by its field's label
+    ("order must not repeat…" → "Turn order must not repeat…")."""
+    message = str(error)
+    name, space, rest = message.partition(" ")
+    return f"{BOARD_FIELDS[name]} {rest}" if space and name in BOARD_FIELDS else message
+
+
 def _describe_board(text: str) -> str:
     """The restore offer for a board the browser kept (RulesError for a damaged one)."""
     enc = _board_from_json(text)
@@ -349,7 +362,7 @@ class TurnBoard(Tool):
         try:
             self.encounter = tsl.new_encounter(self._names())
         except RulesError as exc:
-            self.error.show(str(exc))
+            self.error.show(_in_board_words(exc))
             return
         self.who.options = self.encounter.order
         self.who.value = self.encounter.acting
@@ -365,7 +378,7 @@ class TurnBoard(Tool):
         try:
             self.encounter = tsl.set_order(self.encounter, self._names())
         except RulesError as exc:
-            self.error.show(str(exc))
+            self.error.show(_in_board_words(exc))
             return
         self.who.options = self.encounter.order
         self.who.value = self.encounter.acting
@@ -381,7 +394,7 @@ class TurnBoard(Tool):
             done = tsl.take(self.encounter, self.who.value, self.option.value,
                             ally_zone=self.ally_zone.value)
         except RulesError as exc:
-            self.error.show(str(exc))
+            self.error.show(_in_board_words(exc))
             return
         self.encounter = done.encounter
         self.explanation.show(done.trace)

@@ -93,7 +93,7 @@ def test_tsl_turn_board_combatant_and_ally_zone(page: Page, book_url):
     board.get_by_label("Spend", exact=True).select_option("Soak the Hit")
     board.get_by_label("Ally's zone").select_option("Distant")
     board.get_by_role("button", name="Spend", exact=True).click()
-    expect(board.get_by_role("alert").first).to_contain_text("ally_zone must be")
+    expect(board.get_by_role("alert").first).to_contain_text("Ally's zone must be")
     board.get_by_label("Ally's zone").select_option("Engaged")
     board.get_by_role("button", name="Spend", exact=True).click()
     expect(board.locator(".rulebook-trace")).to_contain_text("The ally is Engaged: within reach")

@@ -84,7 +84,7 @@ def test_turn_board(page: Page, book_url):
     expect(board.locator(".rulebook-trace")).to_contain_text("Action uses the Action")
     board.get_by_role("button", name="Spend", exact=True).click()
     expect(board.get_by_role("alert")).to_contain_text(
-        "option Action needs the Action, already used this turn")
+        "Spend Action needs the Action, already used this turn")
     board.get_by_role("button", name="Next turn").click()
     expect(board.locator(".rulebook-tsl-round")).to_contain_text("Round 1: Thug is acting")
     board.get_by_label("Spend", exact=True).select_option("Double Movement")
@@ -332,7 +332,7 @@ def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
     set_value(board.get_by_label("Turn order (GM's call)"), "Cy, Ana, Dee")
     board.get_by_role("button", name="Re-call order").click()
     expect(board.get_by_role("alert")).to_contain_text(
-        "order must name the same combatants (Ana, Bo, Cy), got Cy, Ana, Dee")
+        "Turn order must name the same combatants (Ana, Bo, Cy), got Cy, Ana, Dee")
     set_value(board.get_by_label("Turn order (GM's call)"), "Cy, Ana, Bo")
     board.get_by_role("button", name="Re-call order").click()
     expect(board.get_by_role("alert")).to_have_count(0)
@@ -343,7 +343,7 @@ def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
     board.get_by_label("Spend", exact=True).select_option(label="Ground a Path-walker")
     board.get_by_role("button", name="Spend", exact=True).click()
     expect(board.get_by_role("alert")).to_contain_text(
-        "who must be Ana for Ground a Path-walker (it is Ana's turn)")
+        "Combatant must be Ana for Ground a Path-walker (it is Ana's turn)")
     board.get_by_label("Spend", exact=True).select_option(label="Reaction")
     board.get_by_role("button", name="Spend", exact=True).click()
     expect(board.get_by_role("row", name="Cy ready ready used")).to_be_visible()
@@ -355,7 +355,7 @@ def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
     board.get_by_label("Ally's zone").select_option(label="Far")
     board.get_by_role("button", name="Spend", exact=True).click()
     expect(board.get_by_role("alert")).to_contain_text(
-        "ally_zone must be Engaged or Near for Ground a Path-walker, got Far")
+        "Ally's zone must be Engaged or Near for Ground a Path-walker, got Far")
     board.get_by_label("Ally's zone").select_option(label="Near")
     board.get_by_role("button", name="Spend", exact=True).click()
     expect(board.get_by_role("alert")).to_have_count(0)
@@ -364,7 +364,8 @@ def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
 
     set_value(board.get_by_label("Turn order (GM's call)"), "")
     board.get_by_role("button", name="Start encounter").click()
-    expect(board.get_by_role("alert")).to_contain_text("names must be non-empty text, got ''")
+    expect(board.get_by_role("alert")).to_have_text(
+        "⚠ Turn order must hold only non-empty names, got ''")
 
     page.wait_for_function(
         "() => (localStorage.getItem('rulebook/tsl/turn-board') || '').includes('Path-walker')")

@@ -18,7 +18,7 @@ def test_gm_sets_turn_order():
         tsl.turn_order(["Ko", "Mar", "Ko"])
     with pytest.raises(RulesError, match="names must list at least one combatant"):
         tsl.turn_order([])
-    with pytest.raises(RulesError, match="names must be non-empty text"):
+    with pytest.raises(RulesError, match="names must hold only non-empty names"):
         tsl.turn_order(["Ko", " "])
 
 

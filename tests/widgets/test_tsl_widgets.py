@@ -155,7 +155,7 @@ def test_turn_board_runs_a_round():
     b.spend()
     assert "Action uses the Action" in b.explanation.value
     b.spend()
-    assert "option Action needs the Action, already used this turn" in b.error.message
+    assert "Spend Action needs the Action, already used this turn" in b.error.message
     b.next_turn()
     assert b.who.value == "Thug" and "Thug is acting" in b.board.value
     b.who.value = "Mar"
@@ -166,7 +166,7 @@ def test_turn_board_runs_a_round():
     assert "Round 1: Mar — Soak the Hit" in b.history.value
     b.option.value = "Action"
     b.spend()
-    assert "who must be Thug for Action" in b.error.message
+    assert "Combatant must be Thug for Action" in b.error.message
 
 
 def test_turn_board_support_action_cost_and_range():
@@ -174,7 +174,7 @@ def test_turn_board_support_action_cost_and_range():
     b.option.value = "Ground a Path-walker"
     b.ally_zone.value = "Far"
     b.spend()
-    assert "ally_zone must be Engaged or Near for Ground a Path-walker, got Far" in b.error.message
+    assert "Ally's zone must be Engaged or Near for Ground a Path-walker, got Far" in b.error.message
     b.ally_zone.value = "Near"
     b.spend()
     assert b.error.message == ""
@@ -192,10 +192,10 @@ def test_turn_board_new_round_and_reorder():
     assert b.encounter.order == ("B", "A")
     b.order.value = "B, C"
     b.reorder()
-    assert "order must name the same combatants" in b.error.message
+    assert b.error.message.startswith("Turn order must name the same combatants")
     b.order.value = "A, A"
     b.start()
-    assert "order must not repeat, got A twice" in b.error.message
+    assert b.error.message == "Turn order must not repeat, got A twice"
 
 
 # --- Weapon builder -----------------------------------------------------------------------
@@ -284,3 +284,18 @@ def test_turn_board_autosaves_after_each_change_and_offers_to_restore(monkeypatc
     monkeypatch.setattr(other.kept.store, "clear", lambda: cleared.append(True))
     other.kept.discard_button.click()
     assert cleared == [True] and other.encounter.order == ("A",)
+
+
+def test_turn_board_messages_name_the_fields_as_the_reader_sees_them():
+    b = TurnBoard("A, B")
+    for typed, message in (
+            ("", "Turn order must hold only non-empty names, got ''"),
+            ("A, , B", "Turn order must hold only non-empty names, got ' '"),
+            ("A, " + "x" * 61,
+             "Turn order must hold names of at most 60 characters, got one of 61"),
+            (", ".join(f"n{i}" for i in range(31)),
+             "Turn order must list at most 30 combatants, got 31")):
+        b.order.value = typed
+        b.start()
+        assert b.error.message == message
+    assert b.encounter.order == ("A", "B")

@@ -152,15 +152,15 @@ def _turn_order(names: object, param: str) -> tuple[str, ...]:
         raise RulesError(f"{param} must list at least one combatant, got none")
     for n in order:
         if not isinstance(n, str) or not n.strip():
-            raise RulesError(f"{param} must be non-empty text, got {shown(n)}")
+            raise RulesError(f"{param} must hold only non-empty names, got {shown(n)}")
     if len(order) > MAX_COMBATANTS:
         raise RulesError(f"{param} must list at most {MAX_COMBATANTS} combatants, got "
                          f"{len(order)}")
     cleaned = tuple(n.strip() for n in order)
     long = [n for n in cleaned if len(n) > saved.NAME_LENGTH]
     if long:
-        raise RulesError(f"{param} must be at most {saved.NAME_LENGTH} characters long, got "
-                         f"{len(long[0])}")
+        raise RulesError(f"{param} must hold names of at most {saved.NAME_LENGTH} characters, "
+                         f"got one of {len(long[0])}")
     repeated = sorted({n for n in cleaned if cleaned.count(n) > 1})
     if repeated:
         raise RulesError(f"{param} must not repeat, got {', '.join(repeated)} twice")
