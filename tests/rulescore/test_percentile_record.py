@@ -173,6 +173,9 @@ def test_a_bad_injury_field_and_a_broken_timeline_are_named():
         recover(later, dice=[62])
     with pytest.raises(RulesError, match="record must be an InjuryRecord, got dict"):
         pc.next_roll({})
+    with pytest.raises(RulesError, match=r"record\.infection\[1\] must be the number of an "
+                                         r"injury on the record \(it has none\), got 0"):
+        pc.next_roll(InjuryRecord(infection=(0, 3)))
 
 
 def test_a_hand_built_record_holding_lists_reads_as_the_same_record():

@@ -226,12 +226,13 @@ def _from_body(body: dict, where: str) -> InjuryRecord:
     count = len(body.get("injuries", ()))
     timeline = body.get("timeline", ())
     infection = body.get("infection")
+    numbers = f"0 to {count - 1}" if count else "it has none"
     if infection is not None and infection[0] >= count:
         raise RulesError(f"{where}infection[1] must be the number of an injury on the record "
-                         f"(0 to {count - 1}), got {infection[0]}")
+                         f"({numbers}), got {infection[0]}")
     if any(i >= count for i in body.get("healing_done", ())):
         raise RulesError(f"{where}healing_done must hold only numbers of injuries on the "
-                         f"record (0 to {count - 1})")
+                         f"record ({numbers})")
     days = [snap["day"] for snap in timeline]
     if days != sorted(days) or any(d > body.get("day", 0) for d in days):
         raise RulesError(f"{where}timeline must run day by day up to the record's day")
