@@ -71,11 +71,12 @@ def sum_cost(blocks: int, span: int, count: int, bits: float) -> float:
 def highest_cost(faces: int, count: int, keep: int, bits: float) -> float:
     """:func:`~rulescore.dice.weights.highest_sum`: before the i-th face from the top there
     are p·(i − 2) + 1 partial sums of p placed dice (p below *keep*); each makes keep − p new
-    states (a dictionary update, about three times a multiplication) and sums count − keep + 1
-    products for the pools it completes; each face also raises two weights to every power up
-    to *count*."""
+    states (a dictionary update, about three times a multiplication), sums count − keep + 1
+    products for the pools it completes, and costs about eight more in its loop's own steps
+    (which is most of the work for few dice of many faces: 3d1000kh2); each face also raises
+    two weights to every power up to *count*."""
     triangle = (faces - 1) * (faces - 2) / 2
-    work = sum((3 * (keep - p) + count - keep + 1) * (p * triangle + faces) for p in range(keep))
+    work = sum((3 * (keep - p) + count - keep + 9) * (p * triangle + faces) for p in range(keep))
     return (work * _STATE_OP + faces * count * _PAIR_OP) * _slow(bits)
 
 
@@ -136,21 +137,23 @@ def _exploding_cost(term: DiceTerm, depth: int, bits: float) -> tuple[float, Sha
         return cost + maxes.span * (n + 1) * _PAIR_OP * _slow(bits), Shape(n + 2, bits)
     mode, k = term.keep.mode, term.keep.count
     finals = x - 1
+    small = n * (log2(finals) + 1)     # the finals' weights: plain dice, far fewer bits
     if mode == "kl":
-        return cost + highest_cost(finals, n, k, bits), Shape(k * finals, bits)
+        return cost + highest_cost(finals, n, k, small), Shape(k * finals, bits)
     if mode == "dl":
         kept = (n - k) * finals
         mixing = kept * maxes.span * _PAIR_OP * _slow(bits)     # each m shifts the kept sums
-        return (cost + highest_cost(finals, n, n - k, bits) + mixing,
+        return (cost + highest_cost(finals, n, n - k, small) + mixing,
                 Shape(kept + x * maxes.span, bits))
     # kh: the highest j = k − m finals for each m below k; dh: the lowest n + m − k for m < k
     cases = range(1, min(k, n) + 1) if mode == "kh" else range(max(1, n - k), n)
     for j in cases:
-        cost += highest_cost(finals, n, j, bits)
+        cost += highest_cost(finals, n, j, small)
         cost += min(maxes.span, k) * (j * finals) * _PAIR_OP * _slow(bits)
-    cost += sum_cost(1, finals, n, bits) if mode == "dh" else 0
-    span = (k if mode == "kh" else n) * x + maxes.span * x
-    return cost, Shape(span, bits)
+    if mode == "kh":   # at most k dice kept, none above the top face
+        return cost, Shape(k * x, bits)
+    cost += sum_cost(1, finals, n, small)
+    return cost, Shape(n * x + maxes.span * x, bits)
 
 
 def estimate(terms: tuple[DiceTerm | Constant, ...], depth: int) -> tuple[float, list]:
