@@ -10,9 +10,9 @@ operations, the same answer every time — and refuses beyond :data:`BUDGET` wit
 The estimate is in CPU seconds of this project's reference machine (a 2-CPU container,
 Python 3.11): each step's count of big-integer operations times a coefficient set from
 ``benchmarks/fuzz_dice.py --calibrate``, which prints the measured time beside the estimate
-for terms of every kind. The coefficients are chosen so the estimate is at or above the
-measured time for most terms (a few plain sums run up to 1.5x over it); the budget, 0.3 s,
-leaves room under the one-second goal for that and for a slower or busier machine.
+for terms of every kind. The measured time runs from about half the estimate to 1.5 times
+it, and the coefficients lean to the high side; the budget, 0.3 s, leaves room under the
+one-second goal for an estimate that falls short and for a slower or busier machine.
 """
 
 from __future__ import annotations
