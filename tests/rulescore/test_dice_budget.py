@@ -4,7 +4,6 @@ memory-bounded cache of distributions, and rolling bounded for anything the pars
 No timing is asserted here (timings are in benchmarks/fuzz_dice.py); these tests check what
 is refused, what is said, that what is allowed is exact, and what the cache holds."""
 
-import ast
 import itertools
 import json
 import re
