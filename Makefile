@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8866
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: serve test lab book bench bench-web chromium unit nbval browser clean
+.PHONY: serve test lab book bench bench-web fuzz chromium unit nbval browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,12 @@ bench: $(VENV)/.stamp-all chromium
 # Web only: round trip, time to interactive, kernel memory, 20 readers on loopback (6-8 min).
 bench-web: $(VENV)/.stamp-all chromium
 	$(BIN)/python benchmarks/web/run_web.py
+
+# Hostile input, deep: 2,500 random dice expressions (each answered or refused within 1 s) and
+# 1,000 hostile calls of every public engine function; both print their counts and fail on a missed goal.
+fuzz: $(VENV)/.stamp-all
+	$(BIN)/python benchmarks/fuzz_dice.py --n 2500
+	$(BIN)/python benchmarks/fuzz_engine.py --examples 1000
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis
