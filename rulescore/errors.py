@@ -69,7 +69,15 @@ def require_int(name: str, value: object, *, minimum: int | None = None,
     if maximum is not None and value > maximum:
         allowed = f"{maximum} or less" if minimum is None else f"from {minimum} to {maximum}"
         raise RulesError(f"{name} must be {allowed}, got {shown(value)}")
+    if not -_TOO_LONG < value < _TOO_LONG:
+        raise RulesError(f"{name} must have at most {MAX_DIGITS} digits, got {shown(value)}")
     return value
+
+
+#: Python's limit on printing a whole number: no rule counts that high, and every number the
+#: engine accepts must fit in the trace that shows the working.
+MAX_DIGITS = 4300
+_TOO_LONG = 10**MAX_DIGITS
 
 
 #: Seeds of replayable rolls: any whole number a 64-bit generator seed can hold.
@@ -87,7 +95,7 @@ def shown(value: object, limit: int = 80) -> str:
     try:
         text = repr(value)
     except ValueError:  # an int past Python's 4,300-digit limit for str()
-        return "a number of more than 4300 digits"
+        return f"a number of more than {MAX_DIGITS} digits"
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 

@@ -29,7 +29,7 @@ from typing import Any, Iterator, Mapping
 
 import rtoml
 
-from .errors import TableError
+from .errors import TableError, shown
 
 _RANGE = re.compile(r"^\s*(-?\d+)?\s*\.\.\s*(-?\d+)?\s*$")
 _DASH = re.compile(r"^\s*(\d+)\s*[-–]\s*(\d+)\s*$")
@@ -117,12 +117,12 @@ class Table:
             raise TableError(f"table '{self.name}' has no range column to look up {n} in")
         if isinstance(n, bool) or not isinstance(n, int):
             raise TableError(f"{self.range_column} must be a whole number to look up in "
-                             f"'{self.title}', got {n!r}")
+                             f"'{self.title}', got {shown(n)}")
         for row in self.rows:
             if row.span is not None and n in row.span:
                 return row
         spans = ", ".join(str(r.span) for r in self.rows)
-        raise TableError(f"{self.range_column} {n} is not on the table '{self.title}' "
+        raise TableError(f"{self.range_column} {shown(n)} is not on the table '{self.title}' "
                          f"(its rows cover {spans})")
 
     def find(self, column: str, value: Any) -> Row:
@@ -131,7 +131,7 @@ class Table:
             if row.get(column) == value:
                 return row
         choices = ", ".join(repr(r.get(column)) for r in self.rows)
-        raise TableError(f"{column} must be one of {choices}, got {value!r}")
+        raise TableError(f"{column} must be one of {choices}, got {shown(value)}")
 
     def display_rows(self) -> list[dict[str, str]]:
         """Rows as strings for printing, the range column shown as a readable range and a

@@ -215,3 +215,22 @@ def test_spend_advantages_checks_a_hand_edited_result():
     refused("result tactical_advantages must be a whole number, got 'x'",
             lambda: pc.spend_advantages(dataclasses.replace(won, tactical_advantages="x"), []))
     assert pc.spend_advantages(won, ["precision", "impact"]).precision_dice == 1
+
+
+# --- a number too long to print (issue 18 item 3) -----------------------------------------------
+
+HUGE = 10**5000
+
+
+@pytest.mark.parametrize("name, call", [
+    ("eml", lambda: pc.skill_test(35, HUGE)),
+    ("level", lambda: pc.level_rank(HUGE)),
+    ("location", lambda: pc.injury(9, "E", location=HUGE)),
+    ("hr", lambda: pc.healing_roll(35, 5, HUGE, 2)),
+])
+def test_a_5000_digit_number_is_refused_by_its_length(name, call):
+    with pytest.raises(RulesError) as caught:
+        call()
+    message = str(caught.value)
+    assert message.startswith(f"{name} must ")
+    assert message.endswith("got a number of more than 4300 digits")

@@ -134,3 +134,22 @@ def test_lists_of_fighters_are_bounded():
             lambda: vl.next_turn(0, [vl.Token(f"T{i}", 3) for i in range(101)]))
     refused("combatants may hold at most 100, got 101",
             lambda: vl.tie_order([vl.Combatant(f"C{i}", True, 1, 1) for i in range(101)]))
+
+
+# --- a number too long to print (issue 18 item 3) -----------------------------------------------
+
+HUGE = 10**5000
+
+
+@pytest.mark.parametrize("name, call", [
+    ("tn", lambda: vl.check([5, 4, 3], HUGE)),
+    ("dice", lambda: vl.two_highest(HUGE)),
+    ("vitality", lambda: vl.stabilize([5, 4, 3], HUGE)),
+    ("name", lambda: vl.weapon(HUGE)),
+])
+def test_a_5000_digit_number_is_refused_by_its_length(name, call):
+    with pytest.raises(RulesError) as caught:
+        call()
+    message = str(caught.value)
+    assert message.startswith(f"{name} must ")
+    assert message.endswith("got a number of more than 4300 digits")

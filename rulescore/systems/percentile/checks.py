@@ -67,7 +67,7 @@ def shift_level(level: str, steps: int) -> str:
 
 def _level_arg(name: str, level: object) -> str:
     if level not in LEVELS:
-        raise RulesError(f"{name} must be one of {', '.join(LEVELS)}, got {level!r}")
+        raise RulesError(f"{name} must be one of {', '.join(LEVELS)}, got {shown(level)}")
     return level  # type: ignore[return-value]
 
 
@@ -101,7 +101,7 @@ def _mishap_row(test: str):
     tests = table("tests.toml", "mishap_types")
     if not isinstance(test, str) or test.lower() not in [r["test"] for r in tests]:
         raise RulesError(f"test must be one of {', '.join(r['test'] for r in tests)}, "
-                         f"got {test!r}")
+                         f"got {shown(test)}")
     return tests.find("test", test.lower())
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...errors import RulesError, require_bool, require_int, require_list
+from ...errors import RulesError, require_bool, require_int, require_list, shown
 from ...formulas import Formula
 from ...trace import Resolution, step
 from ._data import ref, setting, table
@@ -311,12 +311,13 @@ class TreatmentResolution(Resolution):
 def _severity(injury: object) -> str:
     if injury in _CODES.values():
         return injury[0]  # type: ignore[index]
-    raise RulesError(f"injury must be one of M1, S2, S3, G4, G5, got {injury!r}")
+    raise RulesError(f"injury must be one of M1, S2, S3, G4, G5, got {shown(injury)}")
 
 
 def _aspect(aspect: object) -> str:
     if aspect not in TREATMENT_ASPECTS:
-        raise RulesError(f"aspect must be one of {', '.join(TREATMENT_ASPECTS)}, got {aspect!r}")
+        raise RulesError(f"aspect must be one of {', '.join(TREATMENT_ASPECTS)}, "
+                         f"got {shown(aspect)}")
     return aspect  # type: ignore[return-value]
 
 
@@ -456,7 +457,7 @@ def combined_treatment_level(levels: list[str] | tuple[str, ...]) -> str:
     order = ("CF", "F", "S", "CS")
     require_list("levels", levels, "success levels", max_length=MAX_HEALERS)
     if not levels or any(lv not in order for lv in levels):
-        raise RulesError(f"levels must be a list of CF, F, S or CS, got {levels!r}")
+        raise RulesError(f"levels must be a list of CF, F, S or CS, got {shown(levels)}")
     return "CF" if "CF" in levels else max(levels, key=order.index)
 
 
@@ -479,7 +480,7 @@ def concentration_broken(conditions: list[str] | tuple[str, ...]) -> bool:
     Terrified, Catatonic, or others that do not) interrupts and prevents concentration."""
     for c in require_list("conditions", conditions, "names", max_length=MAX_CONDITIONS):
         if not isinstance(c, str):
-            raise RulesError(f"conditions must hold names such as 'STN', got {c!r}")
+            raise RulesError(f"conditions must hold names such as 'STN', got {shown(c)}")
     breaking = {r["condition"] for r in table("healing.toml", "concentration")}
     return any(c in breaking for c in conditions)
 
@@ -505,7 +506,7 @@ def aggravation_period(rate: str) -> str:
     rows = table("healing.toml", "aggravation_periods")
     names = [r["rate"] for r in rows]
     if rate not in names:
-        raise RulesError(f"rate must be one of {', '.join(names)}, got {rate!r}")
+        raise RulesError(f"rate must be one of {', '.join(names)}, got {shown(rate)}")
     return rows.find("rate", rate)["period"]
 
 
@@ -513,6 +514,6 @@ def injury_description(severity: str, aspect: str) -> str:
     """What an injury of this severity and aspect looks like."""
     rows = table("healing.toml", "injury_descriptions")
     if severity not in [r["severity"] for r in rows]:
-        raise RulesError(f"severity must be Minor, Serious or Grievous, got {severity!r}")
+        raise RulesError(f"severity must be Minor, Serious or Grievous, got {shown(severity)}")
     _aspect(aspect)
     return rows.find("severity", severity)[aspect]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from ...errors import RulesError, require_bool, require_int
+from ...errors import RulesError, require_bool, require_int, shown
 from ...tables import Row
 from ...trace import Resolution, step
 from ._data import ASPECTS, MAX_DIE, MAX_ZONE_DICE, SHOCK_STATES, ref, setting, table
@@ -63,7 +63,7 @@ def location_row(location: str) -> dict:
     """The body location table row of *location* (a face feature reads as the Face row with
     its own shock and triangle; assumption face_features), plus its zone."""
     if not isinstance(location, str):
-        raise RulesError(f"location must be a location name, got {location!r}")
+        raise RulesError(f"location must be a location name, got {shown(location)}")
     wanted = location.strip().lower()
     names = []
     for zone in _zones():
@@ -77,7 +77,7 @@ def location_row(location: str) -> dict:
         if row["feature"].lower() == wanted and face is not None:
             return {**face, "location": row["feature"], "location_shock": row["location_shock"],
                     "amputation": row["amputation"]}
-    raise RulesError(f"location must be one of {', '.join(names)}, got {location!r}")
+    raise RulesError(f"location must be one of {', '.join(names)}, got {shown(location)}")
 
 
 def location_names() -> tuple[str, ...]:
@@ -122,7 +122,7 @@ def locate_strike(zone_rolls: Sequence[int], location_rolls: Sequence[int],
     require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
     require_int("zone_pick", zone_pick, minimum=0, maximum=len(zs) - 1)
     if side_from not in ("location", "zone"):
-        raise RulesError(f"side_from must be 'location' or 'zone', got {side_from!r}")
+        raise RulesError(f"side_from must be 'location' or 'zone', got {shown(side_from)}")
     zns = [aim_zone + z - 1 for z in zs]
     trace = [step("Zone Dice " + ", ".join(f"{z} → ZN{n}" for z, n in zip(zs, zns))
                   + f" (aimed at ZN{aim_zone})", ref(LOCATION), aim_zone=aim_zone)]
@@ -173,7 +173,7 @@ def location_distribution(zone_die: int, aim_zone: int = 1) -> dict[str | None, 
 def _int_list(name: str, values: object, low: int, high: int | None,
               allow_empty: bool = False) -> list[int]:
     if not isinstance(values, (list, tuple)) or (not values and not allow_empty):
-        raise RulesError(f"{name} must be a list of die rolls, got {values!r}")
+        raise RulesError(f"{name} must be a list of die rolls, got {shown(values)}")
     for v in values:
         require_int(name, v, minimum=low, maximum=high)
     return list(values)
@@ -184,7 +184,7 @@ def _int_list(name: str, values: object, low: int, high: int | None,
 def _aspect_arg(aspect: object) -> str:
     if aspect not in ASPECTS:
         raise RulesError(f"aspect must be one of B (blunt), E (edge), P (point), F (fire/frost), "
-                         f"got {aspect!r}")
+                         f"got {shown(aspect)}")
     return aspect  # type: ignore[return-value]
 
 
@@ -267,8 +267,8 @@ def injury_level_distribution(impact_die: int, impact_modifier: int, armour: int
     if aspect is not None:
         _aspect_arg(aspect)
     elif impact_tas:
-        raise RulesError(f"impact_tas {impact_tas} needs an aspect (the bonus of an Impact TA "
-                         "depends on it), got aspect None")
+        raise RulesError(f"impact_tas {shown(impact_tas)} needs an aspect (the bonus of an "
+                         "Impact TA depends on it), got aspect None")
     bonus = strength_modifier + (impact_ta_bonus(aspect) * impact_tas if impact_tas else 0)
     counts: Counter = Counter()
     for face in range(1, impact_die + 1):
@@ -292,7 +292,7 @@ def bleeder(location: str, injury: str | None, aspect: str) -> bool:
     shade = location_row(location)["bleeding"]
     if injury is None or injury not in ("M1", "S2", "S3", "G4", "G5"):
         if injury is not None:
-            raise RulesError(f"injury must be None, M1, S2, S3, G4 or G5, got {injury!r}")
+            raise RulesError(f"injury must be None, M1, S2, S3, G4 or G5, got {shown(injury)}")
         return False
     if injury in ("M1", "S2"):
         return False
@@ -417,7 +417,8 @@ def compound_injury(existing: Sequence[str], new: str, d10: int) -> CompoundReso
 def require_existing(existing: object) -> list[str]:
     """The earlier injuries at one location as codes ("M1E"), at most MAX_EXISTING of them."""
     if isinstance(existing, str) or not isinstance(existing, (list, tuple)):
-        raise RulesError(f"existing must be a list of injuries such as ['M1E'], got {existing!r}")
+        raise RulesError(f"existing must be a list of injuries such as ['M1E'], "
+                         f"got {shown(existing)}")
     if len(existing) > MAX_EXISTING:
         raise RulesError(f"existing may list at most {MAX_EXISTING} injuries at one location, "
                          f"got {len(existing)}")
@@ -431,7 +432,7 @@ def _parse_injury(name: str, code: object) -> tuple[int, str]:
     if isinstance(code, str) and len(code) == 3 and code[:2] in codes and code[2] in ASPECTS:
         return codes[code[:2]], code[2]
     raise RulesError(f"{name} must be an injury code such as 'M1E' or 'G4B' (M1, S2, S3, G4, "
-                     f"G5 then B, E, P or F), got {code!r}")
+                     f"G5 then B, E, P or F), got {shown(code)}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -487,7 +488,7 @@ def shock_state(shk: int) -> str | None:
 def require_shock_state(name: str, state: object) -> str | None:
     """A Shock State (None for no effect); a RulesError naming *name* otherwise."""
     if state not in SHOCK_STATES:
-        raise RulesError(f"{name} must be None, STN, INC, UNC or KIA, got {state!r}")
+        raise RulesError(f"{name} must be None, STN, INC, UNC or KIA, got {shown(state)}")
     return state  # type: ignore[return-value]
 
 
@@ -547,7 +548,7 @@ def shock_reroll(roll: int, shock_ml: int, state: str, *, fatigue: int = 0
     """Shock Reroll of an INC or UNC character: Shock ML - 20 - fatigue. CF: Extended Shock
     HR4 (and a coma if UNC); F: Extended Shock HR5; S: Stunned; CS: recovered."""
     if state not in ("INC", "UNC"):
-        raise RulesError(f"state must be INC or UNC for a Shock Reroll, got {state!r}")
+        raise RulesError(f"state must be INC or UNC for a Shock Reroll, got {shown(state)}")
     require_int("shock_ml", shock_ml)
     require_int("fatigue", fatigue, minimum=0)
     penalty = setting("injury.toml", "shock_reroll_rules", "penalty")
@@ -591,9 +592,9 @@ def injury_mishap(zone: str, severity: str) -> str:
     if zone == "Area":
         zone = "Head"
     if zone not in names:
-        raise RulesError(f"zone must be one of {', '.join(names)}, got {zone!r}")
+        raise RulesError(f"zone must be one of {', '.join(names)}, got {shown(zone)}")
     if severity not in ("Serious", "Grievous"):
-        raise RulesError(f"severity must be 'Serious' or 'Grievous', got {severity!r}")
+        raise RulesError(f"severity must be 'Serious' or 'Grievous', got {shown(severity)}")
     return zones.find("zone", zone)[severity]
 
 
@@ -603,9 +604,9 @@ def impaired_test(test: str, zone: str) -> bool:
     rows = table("injury.toml", "impaired_tests")
     names = [r["test"] for r in rows]
     if test not in names:
-        raise RulesError(f"test must be one of {', '.join(names)}, got {test!r}")
+        raise RulesError(f"test must be one of {', '.join(names)}, got {shown(test)}")
     if zone not in ("Head", "Arms", "Torso", "Legs", "Area"):
-        raise RulesError(f"zone must be Head, Arms, Torso, Legs or Area, got {zone!r}")
+        raise RulesError(f"zone must be Head, Arms, Torso, Legs or Area, got {shown(zone)}")
     return True if zone == "Area" else bool(rows.find("test", test)[zone])
 
 
@@ -620,7 +621,7 @@ def injury_impairment(severity: str, *, shock_succeeded: bool = True,
     require_bool("shock_succeeded", shock_succeeded)
     rows = table("injury.toml", "injury_effects")
     if severity not in [r["severity"] for r in rows]:
-        raise RulesError(f"severity must be Minor, Serious or Grievous, got {severity!r}")
+        raise RulesError(f"severity must be Minor, Serious or Grievous, got {shown(severity)}")
     value = rows.find("severity", severity)["impairment"]
     if value < 0:
         return None
@@ -634,7 +635,7 @@ def impaled(injury: str | None, projectile: bool) -> bool:
     """Arrows and bolts that inflict S3 or worse stay impaled (Extraction treatment)."""
     require_bool("projectile", projectile)
     if injury not in (None, "M1", "S2", "S3", "G4", "G5"):
-        raise RulesError(f"injury must be None, M1, S2, S3, G4 or G5, got {injury!r}")
+        raise RulesError(f"injury must be None, M1, S2, S3, G4 or G5, got {shown(injury)}")
     least = setting("injury.toml", "injury_rules", "impalement_min_level")
     return projectile and injury is not None and int(injury[1]) >= least
 
@@ -678,7 +679,8 @@ def grim_wound_shock(roll: int, shock_eml: int, location: str, injury: str) -> S
     """A grim wound's daily Shock Roll: step 4 with the wound's location shock and level."""
     codes = {"M1": 1, "S2": 2, "S3": 3, "G4": 4, "G5": 5}
     if injury not in ("G4", "G5"):
-        raise RulesError(f"injury must be G4 or G5 (only Grievous wounds are grim), got {injury!r}")
+        raise RulesError(f"injury must be G4 or G5 (only Grievous wounds are grim), "
+                         f"got {shown(injury)}")
     r = shock(location_shock(location), codes[injury], roll, shock_eml)
     first = step(f"Grim wound ({injury} {location}): daily Shock Roll",
                  ref("Healing 5 Grim Wound"))

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...errors import RulesError, require_bool, require_int
+from ...errors import RulesError, require_bool, require_int, shown
 from ...trace import Resolution, step
 from ._data import DEFENCES, LEVELS, MAX_DIE, ref, table
 from .checks import effective_eml, mishap_type, shift_level, success_level
@@ -46,7 +46,7 @@ def _defence_arg(defence: object) -> str:
         for d in DEFENCES:
             if defence.strip().lower() == d.lower():
                 return d
-    raise RulesError(f"defence must be one of {', '.join(DEFENCES)}, got {defence!r}")
+    raise RulesError(f"defence must be one of {', '.join(DEFENCES)}, got {shown(defence)}")
 
 
 _INDEX: dict[int, tuple[object, dict]] = {}
@@ -98,7 +98,7 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
     defence = _defence_arg(defence)
     if dodge_equal_rolls not in DODGE_EQUAL:
         raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
-                         f"got {dodge_equal_rolls!r}")
+                         f"got {shown(dodge_equal_rolls)}")
     require_int("attack_roll", attack_roll, minimum=1, maximum=100)
     a_eml = effective_eml(require_int("attack_eml", attack_eml), eml_cap=eml_cap)
     a_level = success_level(attack_roll, a_eml)
@@ -108,7 +108,8 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
     if defence == "Ignore":
         if defence_roll is not None or defence_eml is not None:
             raise RulesError("defence_roll and defence_eml must be empty for the Ignore "
-                             f"defence (no roll), got {defence_roll} and {defence_eml}")
+                             f"defence (no roll), got {shown(defence_roll)} and "
+                             f"{shown(defence_eml)}")
         trace.append(step("The defender Ignores: the attacker's test is unopposed",
                           ref("Melee Defence Result — Ignore")))
     else:
@@ -186,7 +187,7 @@ def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int |
     defence = _defence_arg(defence)
     if dodge_equal_rolls not in DODGE_EQUAL:
         raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
-                         f"got {dodge_equal_rolls!r}")
+                         f"got {shown(dodge_equal_rolls)}")
     a_eml = effective_eml(require_int("attack_eml", attack_eml), eml_cap=eml_cap)
     a_levels = [success_level(r, a_eml) for r in range(1, 101)]
     labels = {"attacker": "strike", None: "no strike",
@@ -196,7 +197,7 @@ def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int |
     if defence == "Ignore":
         if defence_eml is not None:
             raise RulesError(f"defence_eml must be empty for the Ignore defence, "
-                             f"got {defence_eml}")
+                             f"got {shown(defence_eml)}")
         for a, al in enumerate(a_levels, start=1):
             w, s, _, _ = _decide(defence, al, None, a, None, dodge_equal_rolls)
             counts[(labels[w], s)] += 1
@@ -231,7 +232,8 @@ def heft_penalty(strength: int, heft: int, *, grip: str = "one-handed",
     require_int("heft", heft, minimum=0)
     require_bool("shield_block", shield_block)
     if grip not in GRIPS:
-        raise RulesError(f"grip must be 'one-handed', 'two-handed' or 'off-handed', got {grip!r}")
+        raise RulesError(f"grip must be 'one-handed', 'two-handed' or 'off-handed', "
+                         f"got {shown(grip)}")
     row = table("melee.toml", "melee_modifiers").find("modifier", "heft")
     hft = heft - 5 if grip == "two-handed" else heft + 5 if grip == "off-handed" and \
         not shield_block else heft
@@ -317,11 +319,11 @@ class Weapon:
 def _weapon_arg(name: str, weapon: object) -> Weapon:
     """A Weapon whose every field is of its kind; the message names *name* and the field."""
     if not isinstance(weapon, Weapon):
-        raise RulesError(f"{name} must be a Weapon, got {weapon!r}")
+        raise RulesError(f"{name} must be a Weapon, got {shown(weapon)}")
     if weapon.aspect not in ASPECT_CODES:
-        raise RulesError(f"{name} aspect must be one of B, E, P, F, got {weapon.aspect!r}")
+        raise RulesError(f"{name} aspect must be one of B, E, P, F, got {shown(weapon.aspect)}")
     if weapon.grip not in GRIPS:
-        raise RulesError(f"{name} grip must be one of {', '.join(GRIPS)}, got {weapon.grip!r}")
+        raise RulesError(f"{name} grip must be one of {', '.join(GRIPS)}, got {shown(weapon.grip)}")
     require_int(f"{name} reach", weapon.reach, minimum=0)
     require_int(f"{name} heft", weapon.heft, minimum=0)
     require_int(f"{name} zone_die", weapon.zone_die, minimum=1, maximum=MAX_DIE)
@@ -381,7 +383,7 @@ def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
     if area:
         if defence is not None:
             raise RulesError(f"defence must be None for an area attack (its targets declare "
-                             f"no defence), got {defence!r}")
+                             f"no defence), got {shown(defence)}")
         eml = melee_eml(attacker_ml, trauma=attacker_trauma, prone=attacker_prone)
         trace += [step("Area attack: no defence is declared; the attack engulfs its area",
                        ref(DECLARATION))] + list(eml.trace)
@@ -449,7 +451,7 @@ def spend_advantages(result: MeleeResolution, choices: list[str] | tuple[str, ..
     mishaps, Setup one success level on a Melee or Dodge test within the next round
     (:func:`setup_level`)."""
     if not isinstance(result, MeleeResolution):
-        raise RulesError(f"result must be a melee exchange result, got {result!r}")
+        raise RulesError(f"result must be a melee exchange result, got {shown(result)}")
     # A result edited by hand is checked like any input before its fields are used.
     most = max(r["stars"] for r in table("melee.toml", "melee_matrix")) - 1
     require_int("result tactical_advantages", result.tactical_advantages, minimum=0,
@@ -457,9 +459,9 @@ def spend_advantages(result: MeleeResolution, choices: list[str] | tuple[str, ..
     if not isinstance(result.ta_choices, tuple) or any(c not in TA_CHOICES
                                                        for c in result.ta_choices):
         raise RulesError(f"result ta_choices must be a tuple of {', '.join(TA_CHOICES)}, "
-                         f"got {result.ta_choices!r}")
+                         f"got {shown(result.ta_choices)}")
     if isinstance(choices, str) or not isinstance(choices, (list, tuple)):
-        raise RulesError(f"choices must be a list such as ['impact'], got {choices!r}")
+        raise RulesError(f"choices must be a list such as ['impact'], got {shown(choices)}")
     if len(choices) != result.tactical_advantages:
         raise RulesError(f"choices must name {result.tactical_advantages} tactical "
                          f"advantage(s), got {len(choices)}")

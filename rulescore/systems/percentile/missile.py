@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ...errors import RulesError, require_bool, require_choice, require_int
+from ...errors import RulesError, require_bool, require_choice, require_int, shown
 from ...trace import Resolution, step
 from ._data import MAX_DIE, ref, setting, table
 from .checks import DiceDraw, effective_eml, mishap_type, success_level
@@ -52,7 +52,7 @@ def missile_actions(weapon: str) -> tuple[dict, ...]:
     rows = table("missile.toml", "missile_actions")
     kinds = sorted({r["weapon"] for r in rows})
     if weapon not in kinds:
-        raise RulesError(f"weapon must be one of {', '.join(kinds)}, got {weapon!r}")
+        raise RulesError(f"weapon must be one of {', '.join(kinds)}, got {shown(weapon)}")
     return tuple(r.as_dict() for r in rows if r["weapon"] == weapon)
 
 
@@ -85,15 +85,15 @@ def missile_range(range_ft: int, base_range: int, *, thrown_pb_zone_die: int | N
             impact = row["impact"]
             if charge_ft >= _limit("charge_min_ft"):
                 if charge is None:
-                    raise RulesError(f"range_ft {range_ft} is {row['attack_type']} range, which "
-                                     "no charging throw reaches")
+                    raise RulesError(f"range_ft {shown(range_ft)} is {row['attack_type']} range, "
+                                     "which no charging throw reaches")
                 impact = charge
             return MissileRange(row["attack_type"], row["modifier"], zd, impact, charge,
                                 row["area_ft"], reach)
     last = rows.rows[-1]
     far = base * last["br_numerator"] / last["br_denominator"]
     raise RulesError(f"range_ft must be at most {far} (4 × base range {base}), "
-                     f"got {range_ft}: out of range")
+                     f"got {shown(range_ft)}: out of range")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -128,17 +128,17 @@ def missile_eml(ml: int, attack_type: str, target: str = "still", *,
     rng = table("missile.toml", "missile_range").find("attack_type", attack_type)
     mods = table("missile.toml", "missile_modifiers")
     if target not in TARGETS:
-        raise RulesError(f"target must be one of {', '.join(TARGETS)}, got {target!r}")
+        raise RulesError(f"target must be one of {', '.join(TARGETS)}, got {shown(target)}")
     if thrown not in THROWN:
         raise RulesError(f"thrown must be None, 'weapon', 'object' or 'oblong object', "
-                         f"got {thrown!r}")
+                         f"got {shown(thrown)}")
     require_int("heft_penalty", heft_penalty, minimum=0)
     require_int("trauma", trauma, minimum=0)
     require_int("windforce", windforce, minimum=0, maximum=_limit("windforce_max"))
     require_int("tar", tar, minimum=1)
     require_int("dodge_index", dodge_index, minimum=0)
     if launcher not in ("bow", "crossbow", "sling"):
-        raise RulesError(f"launcher must be 'bow', 'crossbow' or 'sling', got {launcher!r}")
+        raise RulesError(f"launcher must be 'bow', 'crossbow' or 'sling', got {shown(launcher)}")
     volley = attack_type.startswith("Volley")
     if overhead_ft is not None:
         require_int("overhead_ft", overhead_ft, minimum=0)
@@ -339,11 +339,12 @@ def stray_strike(target_rolls: list[int] | tuple[int, ...], impact_d10: int,
     """
     require_bool("volley", volley)
     if type(die) is not int or die not in (10, 20):  # type(): a bool is no die
-        raise RulesError(f"die must be 20 (d20) or 10 (Volley Precision d10), got {die!r}")
+        raise RulesError(f"die must be 20 (d20) or 10 (Volley Precision d10), got {shown(die)}")
     section = VOLLEY if volley or die == 10 else DIRECT
     rolls = list(target_rolls) if isinstance(target_rolls, (list, tuple)) else None
     if not rolls:
-        raise RulesError(f"target_rolls must list at least one d{die} roll, got {target_rolls!r}")
+        raise RulesError(f"target_rolls must list at least one d{die} roll, "
+                         f"got {shown(target_rolls)}")
     if die == 20 and len(rolls) != 1:
         raise RulesError(f"target_rolls takes one d20 roll, got {len(rolls)}")
     if len(rolls) > MAX_VOLLEY_D10:
@@ -380,7 +381,7 @@ def missile_skill(weapon: str, *, archery: int | None = None, archery_sb: int | 
     needs = {"bow": ("archery",), "crossbow": ("archery", "archery_sb"), "sling": ("slings",),
              "thrown": ("throwing",)}
     if not isinstance(weapon, str) or weapon not in needs:
-        raise RulesError(f"weapon must be one of bow, crossbow, sling, thrown, got {weapon!r}")
+        raise RulesError(f"weapon must be one of bow, crossbow, sling, thrown, got {shown(weapon)}")
     given = {"archery": archery, "archery_sb": archery_sb, "slings": slings,
              "throwing": throwing}
     for name, value in given.items():
@@ -455,7 +456,7 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     """
     draw = DiceDraw(dice, rng)
     if not isinstance(weapon, str) or weapon not in LAUNCHERS:
-        raise RulesError(f"weapon must be one of {', '.join(LAUNCHERS)}, got {weapon!r}")
+        raise RulesError(f"weapon must be one of {', '.join(LAUNCHERS)}, got {shown(weapon)}")
     unknown = sorted(set(modifiers) - set(SHOT_MODIFIERS))
     if unknown:
         raise RulesError(f"{unknown[0]} is not a keyword of missile_shot (its missile_eml "
@@ -469,7 +470,7 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
             require_int(name, value, minimum=1, maximum=sides)
     thrown, launcher = LAUNCHERS[weapon]
     if thrown is None and charge_ft:
-        raise RulesError(f"charge_ft applies to thrown weapons only, got {charge_ft} for a "
+        raise RulesError(f"charge_ft applies to thrown weapons only, got {shown(charge_ft)} for a "
                          f"{weapon}")
     band = missile_range(range_ft, base_range, wet=wet and thrown is None, charge_ft=charge_ft)
     trace = [step(f"Range {range_ft} ft with Base Range {base_range}"

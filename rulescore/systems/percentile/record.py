@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, is_dataclass, replace
 
 from ... import saved
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, Step, step
 from ._data import ref, table
 from .healing import (TREATMENT_ASPECTS, TreatmentResolution, blood_regeneration,
@@ -139,7 +139,7 @@ class InjuryRecord:
         where = location_row(location)["location"]
         if aspect not in TREATMENT_ASPECTS:
             raise RulesError(f"aspect must be one of {', '.join(TREATMENT_ASPECTS)}, "
-                             f"got {aspect!r}")
+                             f"got {shown(aspect)}")
         require_int("level", level, minimum=1, maximum=5)
         if len(self.injuries) >= MAX_INJURIES:
             raise RulesError(f"the record holds {MAX_INJURIES} injuries, the most it keeps: "
@@ -182,7 +182,7 @@ class InjuryRecord:
                        ) -> InjuryRecord:
         """The same record for a renamed character or new Healing Base / Endurance."""
         if not isinstance(name, str) or not name.strip():
-            raise RulesError(f"name must be a non-empty text, got {name!r}")
+            raise RulesError(f"name must be a non-empty text, got {shown(name)}")
         if len(name.strip()) > saved.NAME_LENGTH:
             raise RulesError(f"name must be at most {saved.NAME_LENGTH} characters long, "
                              f"got {len(name.strip())}")

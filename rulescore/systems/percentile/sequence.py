@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ...errors import RulesError, require_bool, require_int
+from ...errors import RulesError, require_bool, require_int, shown
 from ...trace import Resolution, Step, step
 from ._data import MAX_DIE, MAX_ZONE_DICE, ref, table
 from .checks import DiceDraw
@@ -105,7 +105,7 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     test) and off the reroll (Shock ML - 20 - fatigue).
     """
     if aspect not in ASPECTS:
-        raise RulesError(f"aspect must be one of {', '.join(ASPECTS)}, got {aspect!r}")
+        raise RulesError(f"aspect must be one of {', '.join(ASPECTS)}, got {shown(aspect)}")
     require_int("precision", precision, minimum=0, maximum=MAX_ZONE_DICE - 1)
     require_int("zone_die", zone_die, minimum=1, maximum=MAX_DIE)
     require_int("impact_die", impact_die, minimum=1, maximum=MAX_DIE)
@@ -124,7 +124,7 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     require_shock_state("current_state", current_state)
     _sheet(existing, "Skull")  # checks every code before any die is asked for
     if record is not None and not isinstance(record, InjuryRecord):
-        raise RulesError(f"record must be an InjuryRecord or None, got {record!r}")
+        raise RulesError(f"record must be an InjuryRecord or None, got {shown(record)}")
     walk = _Walk(DiceDraw(dice, rng, "injury sequence"))
     draw = walk.draw
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ...errors import TableError
+from ...errors import TableError, shown
 from ...tables import Table, load_tables, system_data_dir
 from ...trace import RuleRef
 
@@ -76,7 +76,7 @@ def _choice(t: Table, i: int, row: Any, column: str, allowed: tuple[str, ...]) -
 def _pick(kind: str, value: object, found: dict) -> Any:
     """The record *value* names in *found*; a TableError listing the choices if none."""
     if not isinstance(value, str) or value not in found:
-        raise TableError(f"{kind} must be one of {', '.join(found)}, got {value!r}")
+        raise TableError(f"{kind} must be one of {', '.join(found)}, got {shown(value)}")
     return found[value]
 
 

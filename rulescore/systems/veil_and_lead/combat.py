@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ...dice import Distribution
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_int, shown
 from ...formulas import Formula
 from ...trace import Resolution, RuleRef, Step, step
 from . import _data
@@ -59,10 +59,10 @@ GRAPPLED_MAX_TEMPO = 3  # §XI Grappled: light weapons or unarmed, Tempo 3 max
 
 def _names(name: str, value: object) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, (tuple, list, set, frozenset)):
-        raise RulesError(f"{name} must be a list of condition names, got {value!r}")
+        raise RulesError(f"{name} must be a list of condition names, got {shown(value)}")
     for item in value:
         if not isinstance(item, str):
-            raise RulesError(f"{name} must hold condition names, got {item!r}")
+            raise RulesError(f"{name} must hold condition names, got {shown(item)}")
         _data.condition(item, param=name)
     return tuple(dict.fromkeys(value))  # a condition counts once
 
@@ -175,11 +175,11 @@ def initiative(dice: Sequence[int], quick: int, awareness: int, *, ambush: bool 
     # Name every input the count depends on, so a caller sees which one disagrees.
     why = [f"quick {quick} + awareness {awareness}"]
     if _data.armour(armour).quick_timing_modifier:
-        why.append(f"armour {armour!r}")
+        why.append(f"armour {shown(armour)}")
     if fatigued:
         why.append("fatigued −1")
     if plan.dice_to_roll != max(plan.pool, 0):
-        why.append(f"small_pool {small_pool!r}")
+        why.append(f"small_pool {shown(small_pool)}")
     _check_count("dice", faces, plan.dice_to_roll, ", ".join(why))
     extra = require_dice("bleed", bleed)
     if len(extra) > MAX_BLEED:
@@ -338,24 +338,24 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     kind = arm.kind
     if act.attack in ("none", "grapple"):
         raise RulesError(f"action must be an attack (Steady Shot, Quick Shot, Strike, Shiv, "
-                         f"Called Shot, Heavy Cleave), got {action!r}")
+                         f"Called Shot, Heavy Cleave), got {shown(action)}")
     if act.attack != "any" and act.attack != kind:
-        raise RulesError(f"action {action!r} is a {act.attack} attack; weapon {weapon!r} is a "
-                         f"{kind} weapon")
+        raise RulesError(f"action {shown(action)} is a {act.attack} attack; "
+                         f"weapon {shown(weapon)} is a {kind} weapon")
     if action == "Heavy Cleave" and not arm.two_handed:
         raise RulesError(f"weapon must be a two-handed melee weapon for Heavy Cleave, "
-                         f"got {weapon!r}")
+                         f"got {shown(weapon)}")
     locations = [r["location"] for r in _data.table("conditions", "called_shots")]
     if action == "Called Shot":
         if called_location not in locations:
             raise RulesError(f"called_location must be one of {', '.join(locations)} for a "
-                             f"Called Shot, got {called_location!r}")
+                             f"Called Shot, got {shown(called_location)}")
     elif called_location is not None:
-        raise RulesError(f"called_location is only for a Called Shot, got {called_location!r} "
+        raise RulesError(f"called_location is only for a Called Shot, got {shown(called_location)} "
                          f"with {action}")
     if aim_actions and kind != "ranged":
         raise RulesError(f"aim_actions must be 0 for a melee attack (Aim helps the next ranged "
-                         f"attack), got {aim_actions}")
+                         f"attack), got {shown(aim_actions)}")
     if firing_into_melee and kind != "ranged":
         raise RulesError("firing_into_melee is for ranged attacks, got a melee weapon")
     trace: list[Step] = []
@@ -365,7 +365,7 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     if "Grappled" in mine:
         light = arm.weapon_class.startswith("Light")
         if not light or used > GRAPPLED_MAX_TEMPO:
-            raise RulesError(f"weapon {weapon!r} with {action} (Tempo {used}): a Grappled "
+            raise RulesError(f"weapon {shown(weapon)} with {action} (Tempo {used}): a Grappled "
                              f"attacker uses only a light weapon at Tempo "
                              f"{GRAPPLED_MAX_TEMPO} or less (assumption grappled_weapons)")
     exposed = exposes(action, used, exposure=exposure, light_weapon=arm.light)
@@ -401,18 +401,18 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     mods: list[tuple[str, int]] = []
     cover_mod, targetable = _data.cover(cover)
     if not targetable:
-        raise RulesError(f"cover {cover!r}: a target behind total cover cannot be attacked")
+        raise RulesError(f"cover {shown(cover)}: a target behind total cover cannot be attacked")
     if cover_mod:
         mods.append((cover, cover_mod))
     automatic = False
     scope_bonus = 0
     if kind == "melee":
         if band != "Point-Blank":
-            raise RulesError(f"band must be Point-Blank for a melee attack, got {band!r}")
+            raise RulesError(f"band must be Point-Blank for a melee attack, got {shown(band)}")
     else:
         rm = _data.range_modifier(arm.range_class, band)
         if "Blinded" in mine and _data.BANDS.index(band) > _data.BANDS.index("Close"):
-            raise RulesError(f"band {band!r}: a Blinded attacker cannot shoot beyond Close")
+            raise RulesError(f"band {shown(band)}: a Blinded attacker cannot shoot beyond Close")
         if not rm.allowed:
             automatic = True
             trace.append(step(f"A {arm.range_class} cannot reach {band}: the attack fails",
@@ -432,8 +432,8 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     if tn_modifier:
         mods.append(("other TN modifiers", tn_modifier))
     tn = ATTACK_TN.evaluate(Defense=defense, Modifiers=sum(m for _, m in mods))
-    shown = "".join(f" {signed(m)} ({why})" for why, m in mods)
-    trace.append(step(f"TN: Defense {defense}{shown} = {tn}", SEQUENCE, tn=tn))
+    listed = "".join(f" {signed(m)} ({why})" for why, m in mods)
+    trace.append(step(f"TN: Defense {defense}{listed} = {tn}", SEQUENCE, tn=tn))
 
     # 6. roll modifiers (known before the roll)
     bonuses: list[tuple[str, int]] = []
@@ -475,7 +475,7 @@ def attack(dice: Sequence[int], *, bleed: Sequence[int] = (),
     """
     if backlash_rule not in BACKLASH_RULES:
         raise RulesError(f"backlash_rule must be one of {', '.join(BACKLASH_RULES)}, "
-                         f"got {backlash_rule!r}")
+                         f"got {shown(backlash_rule)}")
     known = inspect.signature(plan_attack).parameters
     unknown = sorted(set(setup) - set(known))
     if unknown:
@@ -513,8 +513,8 @@ def attack(dice: Sequence[int], *, bleed: Sequence[int] = (),
                       f"{' + '.join(map(str, kept)) or '—'} = {base_sum}", SEQUENCE,
                       base_sum=base_sum))
     final = base_sum + plan.roll_bonus
-    shown = "".join(f" {signed(b)} ({why})" for why, b in plan.bonuses)
-    trace.append(step(f"Roll modifiers:{shown or ' none'}; final sum {final}", SEQUENCE,
+    listed = "".join(f" {signed(b)} ({why})" for why, b in plan.bonuses)
+    trace.append(step(f"Roll modifiers:{listed or ' none'}; final sum {final}", SEQUENCE,
                       roll_bonus=plan.roll_bonus, final_sum=final))
     rolled_margin = final - plan.tn
     hit, margin = plan._outcome(rolled_margin)
@@ -578,10 +578,10 @@ def attack_tn(defense: int, *, cover: str = "No Cover", weapon: str | None = Non
     require_int("defense", defense, minimum=0)
     require_int("tn_modifier", tn_modifier)
     if band not in _data.BANDS:  # checked even for a melee weapon, which ignores it
-        raise RulesError(f"band must be one of {', '.join(_data.BANDS)}, got {band!r}")
+        raise RulesError(f"band must be one of {', '.join(_data.BANDS)}, got {shown(band)}")
     mod, targetable = _data.cover(cover)
     if not targetable:
-        raise RulesError(f"cover {cover!r}: a target behind total cover cannot be attacked")
+        raise RulesError(f"cover {shown(cover)}: a target behind total cover cannot be attacked")
     kind = "ranged"
     if weapon is not None:
         arm = _data.weapon(weapon)
@@ -628,7 +628,7 @@ def resist(dice: Sequence[int], grit: int, resilience: int, *, effect: str = "St
     require_attribute("grit", grit)
     require_skill("resilience", resilience)
     if effect not in ("Stunned", "Prone"):
-        raise RulesError(f"effect must be Stunned or Prone, got {effect!r}")
+        raise RulesError(f"effect must be Stunned or Prone, got {shown(effect)}")
     faces = require_dice("dice", dice)
     _check_count("dice", faces, grit + resilience, f"grit {grit} + resilience {resilience}")
     result = check(faces, 11, roll_bonus)
@@ -713,7 +713,7 @@ def horde_casualties(margin: int, wr: int, size: int, *,
 def horde_tempo(kind: str) -> int:
     """A Horde's fixed tempo: Swarm (melee) 6, Firing Line (ranged) 5 (§XIII The Horde)."""
     if kind not in ("melee", "ranged"):
-        raise RulesError(f"kind must be melee or ranged, got {kind!r}")
+        raise RulesError(f"kind must be melee or ranged, got {shown(kind)}")
     return _horde()[f"{kind}_tempo"]
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ...dice import Distribution
-from ...errors import RulesError, require_bool, require_int
+from ...errors import RulesError, require_bool, require_int, shown
 from ...formulas import Formula
 from ...trace import Resolution, step
 from . import _data
@@ -40,11 +40,11 @@ MARGIN = Formula("Margin", "Sum - TN", CHECK)
 def require_dice(name: str, dice: object, *, minimum: int = 0) -> tuple[int, ...]:
     """A sequence of d8 faces (1–8); a RulesError naming *name* otherwise."""
     if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
-        raise RulesError(f"{name} must be a list of d8 faces (1 to 8), got {dice!r}")
+        raise RulesError(f"{name} must be a list of d8 faces (1 to 8), got {shown(dice)}")
     faces = tuple(dice)
     for face in faces:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= DIE:
-            raise RulesError(f"{name} must hold d8 faces from 1 to 8, got {face!r}")
+            raise RulesError(f"{name} must hold d8 faces from 1 to 8, got {shown(face)}")
     if len(faces) < minimum:
         raise RulesError(f"{name} must hold at least {minimum} d8, got {len(faces)}")
     if len(faces) > MAX_POOL:
@@ -55,7 +55,7 @@ def require_dice(name: str, dice: object, *, minimum: int = 0) -> tuple[int, ...
 def require_small_pool(small_pool: object) -> str:
     if small_pool not in SMALL_POOL_RULES:
         raise RulesError(f"small_pool must be one of {', '.join(SMALL_POOL_RULES)}, "
-                         f"got {small_pool!r}")
+                         f"got {shown(small_pool)}")
     return small_pool  # type: ignore[return-value]
 
 
@@ -79,7 +79,7 @@ def require_vitality(current: object, iron: object) -> int:
     require_int("vitality", current)
     if current > full:  # type: ignore[operator]
         raise RulesError(f"vitality must be {full} or less (full Vitality for iron {iron}), "
-                         f"got {current}")
+                         f"got {shown(current)}")
     return current  # type: ignore[return-value]
 
 
@@ -139,9 +139,9 @@ def check(dice: Sequence[int], tn: int, roll_bonus: int = 0, *,
     base = sum(kept)
     total = base + roll_bonus
     margin = total - tn
-    shown = ", ".join(map(str, faces)) or "no dice"
+    rolled = ", ".join(map(str, faces)) or "no dice"
     trace = [
-        step(f"Rolled {shown}; the two highest are {' + '.join(map(str, kept)) or 'none'} "
+        step(f"Rolled {rolled}; the two highest are {' + '.join(map(str, kept)) or 'none'} "
              f"= {base}", CHECK, base_sum=base),
     ]
     if len(faces) < 2:
@@ -332,17 +332,18 @@ def exposes(action: str, tempo_used: int, *, exposure: str = "by_tempo",
     assumption exposure_by_tempo.
     """
     if exposure not in EXPOSURE_RULES:
-        raise RulesError(f"exposure must be one of {', '.join(EXPOSURE_RULES)}, got {exposure!r}")
+        raise RulesError(f"exposure must be one of {', '.join(EXPOSURE_RULES)}, "
+                         f"got {shown(exposure)}")
     act = _data.action(action)
     require_int("tempo_used", tempo_used, minimum=0)
     require_bool("light_weapon", light_weapon)
     if exposure == "as_printed":
         if act.printed == "varies":
-            raise RulesError(f"action {action!r} exposes or not by the power used; "
+            raise RulesError(f"action {shown(action)} exposes or not by the power used; "
                              "decide it at the table")
         return act.printed == "yes" or (act.printed == "light" and light_weapon)
     if act.exposure == "varies":
-        raise RulesError(f"action {action!r} exposes or not by the power used; "
+        raise RulesError(f"action {shown(action)} exposes or not by the power used; "
                          "decide it at the table")
     limit = _data.settings("actions", "exposure")["max_tempo"]
     return {"exempt": False, "none": False, "always": True}.get(act.exposure,

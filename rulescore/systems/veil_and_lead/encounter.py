@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ... import saved
-from ...errors import RulesError, require_bool, require_int
+from ...errors import RulesError, require_bool, require_int, shown
 from . import _data
 from .core import ATTRIBUTE_RANGE, advance, require_attribute, starting_tick
 from .timing import NextTurn, Token, next_turn, tension_dice
@@ -66,7 +66,7 @@ class Encounter:
             if f.name == name:
                 return f
         names = ", ".join(f.name for f in self.fighters) or "nobody yet"
-        raise RulesError(f"name must be one of the fighters ({names}), got {name!r}")
+        raise RulesError(f"name must be one of the fighters ({names}), got {shown(name)}")
 
     @property
     def tension_dice(self) -> int:
@@ -81,7 +81,7 @@ class Encounter:
         f = self.fighter(name)
         if f.tick != self.hammer:
             where = "holding" if f.tick is None else f"at Tick {f.tick}"
-            raise RulesError(f"name {name!r} is {where}; only a fighter at the Hammer's tick "
+            raise RulesError(f"name {shown(name)} is {where}; only a fighter at the Hammer's tick "
                              f"({self.hammer}) can act now")
         return f
 
@@ -98,7 +98,7 @@ class Encounter:
             if pc:
                 raise RulesError("pc must be False for a Horde (a Horde is of enemies)")
         if not isinstance(name, str) or not name.strip():
-            raise RulesError(f"name must be a non-empty text, got {name!r}")
+            raise RulesError(f"name must be a non-empty text, got {shown(name)}")
         if len(name) > saved.NAME_LENGTH:
             raise RulesError(f"name must be at most {saved.NAME_LENGTH} characters long, "
                              f"got {len(name)}")
@@ -108,9 +108,9 @@ class Encounter:
         if margin is not None:
             require_int("margin", margin, minimum=-MARGIN_LIMIT, maximum=MARGIN_LIMIT)
         if any(f.name == name for f in self.fighters):
-            raise RulesError(f"name {name!r} is already in the encounter")
+            raise RulesError(f"name {shown(name)} is already in the encounter")
         if not isinstance(pc, bool):
-            raise RulesError(f"pc must be True or False, got {pc!r}")
+            raise RulesError(f"pc must be True or False, got {shown(pc)}")
         require_attribute("quick", quick)
         tick, state = starting_tick(margin)
         kept = -1 if margin is None else margin
@@ -123,7 +123,7 @@ class Encounter:
         its token becomes two single NPCs at the same tick (§XIII Breaking the Horde)."""
         f = self.fighter(name)
         if not f.horde:
-            raise RulesError(f"name {name!r} is not a Horde")
+            raise RulesError(f"name {shown(name)} is not a Horde")
         require_int("casualties", casualties, minimum=0)
         size = max(0, f.horde - casualties)
         if size > _data.settings("conditions", "horde")["breaks_at"]:
@@ -131,7 +131,7 @@ class Encounter:
         names = [f"{name} {i}" for i in (1, 2)]
         for n in names:
             if any(g.name == n for g in self.fighters):
-                raise RulesError(f"name {n!r} is already in the encounter; rename it first")
+                raise RulesError(f"name {shown(n)} is already in the encounter; rename it first")
         singles = tuple(replace(f, name=n, horde=0) for n in names)
         kept = tuple(g for g in self.fighters if g.name != name)
         return (replace(self, fighters=kept + singles),
@@ -164,9 +164,9 @@ class Encounter:
         f = self._on_hammer(name)
         require_int("tempo", tempo, minimum=1, maximum=MAX_ACTION_TEMPO)
         if not isinstance(exposed, bool):
-            raise RulesError(f"exposed must be True or False, got {exposed!r}")
+            raise RulesError(f"exposed must be True or False, got {shown(exposed)}")
         if f.stunned:
-            raise RulesError(f"name {name!r} is Stunned: no action this turn; use stunned")
+            raise RulesError(f"name {shown(name)} is Stunned: no action this turn; use stunned")
         moved = replace(f, tick=advance(self.hammer, tempo), surprised=False, exposed=exposed)
         if action is not None:
             moved = _apply_action(moved, action, tempo, clears)
@@ -180,9 +180,10 @@ class Encounter:
         Escape, and so on (§XI). Exposed and Stunned have their own moves."""
         f = self.fighter(name)
         if condition not in TRACKED:
-            raise RulesError(f"condition must be one of {', '.join(TRACKED)}, got {condition!r}")
+            raise RulesError(f"condition must be one of {', '.join(TRACKED)}, "
+                             f"got {shown(condition)}")
         if not isinstance(on, bool):
-            raise RulesError(f"on must be True or False, got {on!r}")
+            raise RulesError(f"on must be True or False, got {shown(on)}")
         rest = tuple(c for c in f.conditions if c != condition)
         return self._with(replace(f, conditions=rest + ((condition,) if on else ())))
 
@@ -203,7 +204,7 @@ class Encounter:
         require_bool("exposed_second", exposed_second)
         for n in (first, second):
             if self.fighter(n).holding is None:
-                raise RulesError(f"name {n!r} is not holding an action: a duel is Hold "
+                raise RulesError(f"name {shown(n)} is not holding an action: a duel is Hold "
                                  "against Hold")
         return self.release(first, tempo_first, exposed=exposed_first).release(
             second, tempo_second, exposed=exposed_second)
@@ -230,7 +231,7 @@ class Encounter:
         """A Stunned fighter's tick comes: no action, the token moves 3 ticks, the Stun ends."""
         f = self._on_hammer(name)
         if not f.stunned:
-            raise RulesError(f"name {name!r} is not Stunned")
+            raise RulesError(f"name {shown(name)} is not Stunned")
         return self._with(replace(f, tick=advance(self.hammer, 3), stunned=False))
 
     def hold(self, name: str, trigger: str) -> Encounter:
@@ -238,12 +239,12 @@ class Encounter:
         A Surprised fighter cannot hold (§II The Surprised State)."""
         f = self._on_hammer(name)
         if not isinstance(trigger, str) or not trigger.strip():
-            raise RulesError(f"trigger must describe what you wait for, got {trigger!r}")
+            raise RulesError(f"trigger must describe what you wait for, got {shown(trigger)}")
         if len(trigger) > MAX_TRIGGER:
             raise RulesError(f"trigger must be at most {MAX_TRIGGER} characters long, "
                              f"got {len(trigger)}")
         if f.surprised:
-            raise RulesError(f"name {name!r} is Surprised and cannot hold an action")
+            raise RulesError(f"name {shown(name)} is Surprised and cannot hold an action")
         return self._with(replace(f, tick=None, holding=trigger))
 
     def release(self, name: str, tempo: int, *, exposed: bool = False) -> Encounter:
@@ -251,7 +252,7 @@ class Encounter:
         token returns at the Hammer's tick + *tempo* (§XII The Hold)."""
         f = self.fighter(name)
         if f.holding is None:
-            raise RulesError(f"name {name!r} is not holding an action")
+            raise RulesError(f"name {shown(name)} is not holding an action")
         require_int("tempo", tempo, minimum=1, maximum=MAX_ACTION_TEMPO)
         require_bool("exposed", exposed)
         return self._with(replace(f, tick=advance(self.hammer, tempo), holding=None,
@@ -311,9 +312,9 @@ def _apply_action(f: Fighter, action: str, tempo: int, clears: str | None) -> Fi
     moves = act.name in MOVING
     if "Grappled" in f.conditions:
         if moves:
-            raise RulesError(f"name {f.name!r} is Grappled and cannot move (Escape first)")
+            raise RulesError(f"name {shown(f.name)} is Grappled and cannot move (Escape first)")
         if act.attack not in ("none", "grapple") and tempo > GRAPPLED_TEMPO:
-            raise RulesError(f"name {f.name!r} is Grappled: attacks only with a light weapon "
+            raise RulesError(f"name {shown(f.name)} is Grappled: attacks only with a light weapon "
                              f"or unarmed (tempo {GRAPPLED_TEMPO} at most), got tempo {tempo}")
     aim = f.aim
     if act.name == "Aim":
@@ -322,7 +323,7 @@ def _apply_action(f: Fighter, action: str, tempo: int, clears: str | None) -> Fi
         aim = 0
     conditions = f.conditions
     if clears is not None and act.name != "Recover":
-        raise RulesError(f"clears is for Recover, got action {action!r}")
+        raise RulesError(f"clears is for Recover, got action {shown(action)}")
     if act.name == "Recover":
         options = [c for c in CLEARED_BY["Recover"] if c in f.conditions]
         if clears is not None:

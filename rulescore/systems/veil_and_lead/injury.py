@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ...errors import RulesError, require_bool, require_int
+from ...errors import RulesError, require_bool, require_int, shown
 from ...formulas import Formula
 from ...trace import Resolution, step
 from . import _data
@@ -70,7 +70,7 @@ def damage(wr: int, margin: int, ar: int, critical: int = 0, *, step_modifier: i
     require_int("ar", ar, minimum=0)
     require_int("damage_bonus", damage_bonus)
     if not isinstance(hardened, bool):
-        raise RulesError(f"hardened must be True or False, got {hardened!r}")
+        raise RulesError(f"hardened must be True or False, got {shown(hardened)}")
     n = steps(margin, critical, step_modifier)
     divisor = _rules()["steps_divisor"]
     trace = [step(f"Steps: margin {margin} ÷ {divisor} = {margin // divisor}"
@@ -147,7 +147,7 @@ def grievous_wound(roll: int, *, called_limb: str | None = None) -> GrievousReso
     limbs = ("Arm/Hand", "Leg")
     if called_limb is not None and called_limb not in limbs:
         raise RulesError(f"called_limb must be one of {', '.join(limbs)} or None, "
-                         f"got {called_limb!r}")
+                         f"got {shown(called_limb)}")
     row = _data.grievous_row(roll)
     trace = [step(f"d8 {roll}: {row.wound} — {row.effect} (treatment: {row.treatment})",
                   GRIEVOUS_TABLE, roll=roll, wound=row.wound)]
@@ -247,7 +247,7 @@ def stabilize(dice: Sequence[int], vitality: int, *, medical_kit: bool = False,
     faces = require_dice("dice", dice)
     if fumble_rule not in FUMBLE_RULES:
         raise RulesError(f"fumble_rule must be one of {', '.join(FUMBLE_RULES)}, "
-                         f"got {fumble_rule!r}")
+                         f"got {shown(fumble_rule)}")
     require_bool("medical_kit", medical_kit)
     require_bool("fumble", fumble)
     rules = _data.settings("injury", "stabilization_rules")
@@ -312,7 +312,7 @@ def treat_grievous(dice: Sequence[int], wound: str, *, roll_bonus: int = 0) -> R
     (surgery). Concussion needs 24 hours' rest and an Arterial Hit stabilisation instead."""
     row = _data.grievous_by_name(wound)
     if not row.treatment_tn:
-        raise RulesError(f"wound {wound!r} is not treated by a Medicine check: "
+        raise RulesError(f"wound {shown(wound)} is not treated by a Medicine check: "
                          f"{row.treatment}")
     result = check(dice, row.treatment_tn, roll_bonus)
     trace = (step(f"{wound}: {row.treatment}", GRIEVOUS_TABLE, tn=row.treatment_tn),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ...dice import Distribution
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_int, shown
 from . import _data
 from .core import MAX_POOL, margin_distribution, starting_tick, sum_distribution
 from .injury import damage, death_threshold, health_state, stabilization_tn
@@ -65,7 +65,7 @@ def stabilization_probability(pool: int, vitality: int, *, medical_kit: bool = F
     """Exact chance that one stabilisation attempt with *pool* d8 succeeds on a patient at
     *vitality* (§X Stabilization; a Medical Kit adds +2)."""
     if not isinstance(medical_kit, bool):
-        raise RulesError(f"medical_kit must be True or False, got {medical_kit!r}")
+        raise RulesError(f"medical_kit must be True or False, got {shown(medical_kit)}")
     bonus = require_int("roll_bonus", roll_bonus) + (
         _data.settings("injury", "stabilization_rules")["medical_kit_bonus"] if medical_kit
         else 0)
@@ -110,7 +110,7 @@ def rescue_probability(pool: int, vitality: int, iron: int, *, medical_kit: bool
     dice tries once before each of the patient's start-of-turn losses (§X; assumption
     rescue_timing). Each failed try leaves the patient 1 lower and the next TN 1 higher."""
     if not isinstance(medical_kit, bool):
-        raise RulesError(f"medical_kit must be True or False, got {medical_kit!r}")
+        raise RulesError(f"medical_kit must be True or False, got {shown(medical_kit)}")
     state = health_state(vitality, iron)
     if state == "Dead":
         return Fraction(0)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ...errors import RulesError, require_bool, require_int
+from ...errors import RulesError, require_bool, require_int, shown
 from ...trace import Resolution, step
 from . import _data
 from ._data import ref
@@ -44,7 +44,7 @@ def free_reaction(reaction: str, mettle: int, *, reactions_since_turn: int = 0,
     not (§II). A Stunned character still may (§XI Stunned)."""
     names = reaction_names()
     if reaction not in names:
-        raise RulesError(f"reaction must be one of {', '.join(names)}, got {reaction!r}")
+        raise RulesError(f"reaction must be one of {', '.join(names)}, got {shown(reaction)}")
     require_int("mettle", mettle, minimum=0)
     require_int("reactions_since_turn", reactions_since_turn, minimum=0)
     require_bool("surprised", surprised)
@@ -84,7 +84,7 @@ def engaged_exit(way: str) -> Resolution:
     row = _data.table("reactions", "engaged_triggers").find("way", way) \
         if way in engaged_ways() else None
     if row is None:
-        raise RulesError(f"way must be one of {', '.join(engaged_ways())}, got {way!r}")
+        raise RulesError(f"way must be one of {', '.join(engaged_ways())}, got {shown(way)}")
     cost = _data.settings("reactions", "engaged_rules")["free_attack_mettle"]
     if row["free_attack"]:
         text = f"{way}: the engaging enemy may spend {cost} Mettle for a free melee attack"
@@ -101,19 +101,19 @@ def stray_ally(allies: Sequence[str], die: int) -> Resolution:
     chosen at random, by a die with one face per ally, read in the order given (assumption
     stray_ally_die). ``value`` is the ally's name."""
     if isinstance(allies, str) or not isinstance(allies, Sequence):
-        raise RulesError(f"allies must be a list of names, got {allies!r}")
+        raise RulesError(f"allies must be a list of names, got {shown(allies)}")
     if len(allies) > MAX_TOKENS:
         raise RulesError(f"allies may hold at most {MAX_TOKENS} names, got {len(allies)}")
     names = [a.strip() if isinstance(a, str) else a for a in allies]
     if not names or any(not isinstance(a, str) or not a for a in names):
-        raise RulesError(f"allies must be one or more non-empty names, got {list(allies)!r}")
+        raise RulesError(f"allies must be one or more non-empty names, got {shown(list(allies))}")
     if len(set(names)) != len(names):
-        raise RulesError(f"allies must be different names, got {names!r}")
+        raise RulesError(f"allies must be different names, got {shown(names)}")
     n = len(names)
     require_int("die", die)
     if not 1 <= die <= n:
         raise RulesError(f"die must be from 1 to {n} (one face for each of the {n} allies), "
-                         f"got {die}")
+                         f"got {shown(die)}")
     if n == 1:
         return Resolution(value=names[0], outcome=names[0], trace=(
             step(f"Only one ally in the melee: {names[0]} is struck", MULTIPLE_ALLIES),))

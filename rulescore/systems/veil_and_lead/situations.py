@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, Step, step
 from . import _data
 from ._data import ref
@@ -75,7 +75,7 @@ def short_rest(dice: Sequence[int], vitality: int, iron: int, tension_pool: int,
     require_int("tension_pool", tension_pool, minimum=0)
     if tension_pool >= rules["short_rest_tension_limit"]:
         raise RulesError(f"tension_pool must be below {rules['short_rest_tension_limit']} for a "
-                         f"Short Rest, got {tension_pool}")
+                         f"Short Rest, got {shown(tension_pool)}")
     result = check(dice, rules["short_rest_medicine_tn"], roll_bonus)
     after = min(vitality + 1, full) if result.success else vitality
     trace = result.trace + (
@@ -117,7 +117,7 @@ def ride_check(dice: Sequence[int], attribute: int, ride: int, *,
     require_attribute("attribute", attribute)
     require_skill("ride", ride)
     if situation not in ("mount", "panic"):
-        raise RulesError(f"situation must be mount or panic, got {situation!r}")
+        raise RulesError(f"situation must be mount or panic, got {shown(situation)}")
     rules = _data.settings("conditions", "mounted_rules")
     tn = rules["mount_check_tn"] if situation == "mount" else rules["panic_control_tn"]
     faces = require_dice("dice", dice)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ...errors import RulesError, require_int
+from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, Step, step
 from . import _data
 from ._data import ref
@@ -56,18 +56,19 @@ def tie_order(combatants: Sequence[Combatant]) -> TieResolution:
     each other. ``value`` is the number of turns (groups)."""
     if isinstance(combatants, (str, bytes)) or not isinstance(combatants, Sequence) \
             or not combatants:
-        raise RulesError(f"combatants must be a non-empty list of Combatant, got {combatants!r}")
+        raise RulesError(f"combatants must be a non-empty list of Combatant, "
+                         f"got {shown(combatants)}")
     if len(combatants) > MAX_TOKENS:
         raise RulesError(f"combatants may hold at most {MAX_TOKENS}, got {len(combatants)}")
     names = set()
     for c in combatants:
         if not isinstance(c, Combatant):
-            raise RulesError(f"combatants must hold Combatant records, got {c!r}")
+            raise RulesError(f"combatants must hold Combatant records, got {shown(c)}")
         if not isinstance(c.name, str) or not c.name or c.name in names:
-            raise RulesError(f"combatants need distinct names, got {c.name!r}")
+            raise RulesError(f"combatants need distinct names, got {shown(c.name)}")
         names.add(c.name)
         if not isinstance(c.pc, bool):
-            raise RulesError(f"pc of {c.name} must be True or False, got {c.pc!r}")
+            raise RulesError(f"pc of {c.name} must be True or False, got {shown(c.pc)}")
         require_int(f"margin of {c.name}", c.margin)
         require_attribute(f"quick of {c.name}", c.quick)
     ranked = sorted(combatants, key=_key)
@@ -136,7 +137,7 @@ def duel(dice_a: Sequence[int], dice_b: Sequence[int], *, quick_a: int, awarenes
     simultaneous (assumption duel_ties). ``value`` is 1 when A acts first, 2 for B, 0 for both."""
     for name, text in (("name_a", name_a), ("name_b", name_b)):
         if not isinstance(text, str) or not text.strip():
-            raise RulesError(f"{name} must be a non-empty name, got {text!r}")
+            raise RulesError(f"{name} must be a non-empty name, got {shown(text)}")
     sums = []
     for side, dice, q, aw, bonus in (("a", dice_a, quick_a, awareness_a, bonus_a),
                                      ("b", dice_b, quick_b, awareness_b, bonus_b)):
@@ -201,12 +202,12 @@ def next_turn(hammer: int, tokens: Sequence[Token]) -> NextTurn:
     Hammer's own tick acts now. Held tokens are off the track: leave them out."""
     require_tick("hammer", hammer)
     if isinstance(tokens, (str, bytes)) or not isinstance(tokens, Sequence) or not tokens:
-        raise RulesError(f"tokens must be a non-empty list of Token, got {tokens!r}")
+        raise RulesError(f"tokens must be a non-empty list of Token, got {shown(tokens)}")
     if len(tokens) > MAX_TOKENS:
         raise RulesError(f"tokens may hold at most {MAX_TOKENS}, got {len(tokens)}")
     for t in tokens:
         if not isinstance(t, Token):
-            raise RulesError(f"tokens must hold Token records, got {t!r}")
+            raise RulesError(f"tokens must hold Token records, got {shown(t)}")
         require_tick(f"tick of {t.name}", t.tick)
     wait_for = min((t.tick - hammer) % 20 for t in tokens)
     tick = (hammer + wait_for) % 20
