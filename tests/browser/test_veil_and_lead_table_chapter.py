@@ -125,7 +125,8 @@ def test_downed_walker(page: Page, book_url):
     dice = [d.value for d in parse("3d8").roll(random.Random(seed)).dice]
     expect(result).to_contain_text(f"dice {', '.join(map(str, dice))}, TN 12")
     set_value(tool.get_by_label("Vitality now"), "50")
-    expect(tool.get_by_role("alert").first).to_contain_text("vitality must be 9 or less, got 50")
+    expect(tool.get_by_role("alert").first).to_contain_text(
+        "vitality must be 9 or less (full Vitality for iron 1), got 50")
 
 
 def test_horde_calculator(page: Page, book_url):
