@@ -38,8 +38,8 @@ finish while the reader waits."""
 
 WATCH_INTERVAL_S = 1.0
 """How often a connected page's kernel is looked at: a page learns of a lost kernel within this
-time (a killed kernel is noticed here before jupyter_server's restarter, which looks every 3 s,
-would restart it empty)."""
+time. The live book turns the kernels' automatic restart off (share/jupyter/config/voila.py):
+a restarted kernel would be empty under its page."""
 
 REFUSED_MESSAGE_TYPES = ("shutdown_request",)
 """Kernel messages a page may not send. Voilà's own list lets ``shutdown_request`` through, and

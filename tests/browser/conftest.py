@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from rulescore.cli import voila_command, voila_env
+from tests.browser.served import ServedBook
 
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 SUITE_MAX_KERNELS = 10_000
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="session")
@@ -33,32 +22,12 @@ def book_log(tmp_path_factory) -> Path:
 def book_url(book_log):
     """Base URL of a Voilà server over book/, started as `rulebook serve` starts it (pages
     warmed up at start), stopped after the session."""
-    port = _free_port()
-    log = open(book_log, "w")
     # The suite opens far more pages than the book's default maximum of live kernels, and a
     # test's closed page keeps its kernel until the culler: the maximum is tested on its own
     # server (test_book_full.py).
-    proc = subprocess.Popen(voila_command("127.0.0.1", port, ROOT / "book"),
-                            env=voila_env(ROOT, max_kernels=SUITE_MAX_KERNELS),
-                            stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}/voila/render"
-    deadline = time.time() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
-            break
-        except OSError:
-            if proc.poll() is not None or time.time() > deadline:
-                proc.kill()
-                pytest.fail("Voilà did not start")
-            time.sleep(0.3)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    served = ServedBook(book_log, max_kernels=SUITE_MAX_KERNELS)
+    yield served.base + "/voila/render"
+    served.stop()
 
 
 @pytest.fixture(scope="session")

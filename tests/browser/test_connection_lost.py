@@ -11,7 +11,6 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -20,8 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from rulescore.cli import voila_command, voila_env
-from tests.browser.conftest import ROOT, _free_port
+from tests.browser.served import ServedBook
 from tests.browser.reader import open_chapter
 
 MESSAGE = ("This page lost its connection to the book's server. "
@@ -32,80 +30,14 @@ BUSY_LIMIT_S = 4
 AT_ONCE_S = 15_000    # ms: the server looks every second (0.4 s measured); room for a loaded machine
 
 
-class Server:
-    """A live book served on a free loopback port, as `rulebook serve` runs it (no warm-up),
-    with a short busy limit."""
-
-    def __init__(self, log: Path):
-        self.port = _free_port()
-        self.log_path = log
-        self.log = open(log, "w")
-        command = voila_command("127.0.0.1", self.port, ROOT / "book") + [
-            f"--ReaderConnection.busy_limit={BUSY_LIMIT_S}"]
-        self.proc = subprocess.Popen(command, env=voila_env(ROOT, warm_up=False),
-                                     stdout=self.log, stderr=subprocess.STDOUT)
-        self.base = f"http://127.0.0.1:{self.port}"
-        deadline = time.time() + 60
-        while True:
-            try:
-                urllib.request.urlopen(self.base + "/", timeout=2)
-                return
-            except OSError:
-                if self.proc.poll() is not None or time.time() > deadline:
-                    self.stop()
-                    pytest.fail("Voilà did not start")
-                time.sleep(0.3)
-
-    def url(self, page: str) -> str:
-        return f"{self.base}/voila/render/{page}"
-
-    def kernels(self) -> dict[str, int]:
-        """The server's kernels still running: kernel id -> process id (its child processes,
-        each started with its connection file kernel-<id>.json)."""
-        found = {}
-        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
-            for pid in (task / "children").read_text().split():
-                try:
-                    args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-                    state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-                except OSError:
-                    continue
-                if state == "Z":           # exited, not yet reaped
-                    continue
-                for arg in args:
-                    name = os.path.basename(arg.decode())
-                    if name.startswith("kernel-") and name.endswith(".json"):
-                        found[name[len("kernel-"):-len(".json")]] = int(pid)
-        return found
-
-    def connection_file(self, kernel_id: str) -> str:
-        pid = self.kernels()[kernel_id]
-        args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        return next(a.decode() for a in args if a.decode().endswith(f"kernel-{kernel_id}.json"))
-
-    def kernel_status(self, kernel_id: str) -> int:
-        """HTTP status of Voilà's kernel route for *kernel_id*: 200 while it lives, 404 after."""
-        try:
-            return urllib.request.urlopen(f"{self.base}/api/kernels/{kernel_id}",
-                                          timeout=5).status
-        except urllib.error.HTTPError as exc:
-            return exc.code
-
-    def log_text(self) -> str:
-        return self.log_path.read_text()
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.log.close()
+def _server(log: Path) -> ServedBook:
+    """A live book as `rulebook serve` runs it (no warm-up), with a short busy limit."""
+    return ServedBook(log, (f"--ReaderConnection.busy_limit={BUSY_LIMIT_S}",), warm_up=False)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    served = Server(tmp_path_factory.mktemp("voila-connection") / "voila.log")
+    served = _server(tmp_path_factory.mktemp("voila-connection") / "voila.log")
     yield served
     served.stop()
 
@@ -129,7 +61,7 @@ def _lost_notice(page: Page):
     return page.get_by_role("alert").filter(has_text="lost its connection")
 
 
-def _open_count(page: Page, server: Server):
+def _open_count(page: Page, server: ServedBook):
     open_chapter(page, server.url(COUNT))
     tool = page.locator(".rulebook-vl-count")
     expect(tool).to_be_visible(timeout=60_000)
@@ -137,7 +69,7 @@ def _open_count(page: Page, server: Server):
 
 
 def test_a_killed_kernel_is_reported_at_once_and_reload_restores_the_encounter(
-        page: Page, server: Server):
+        page: Page, server: ServedBook):
     tool = _open_count(page, server)
     tool.get_by_label("Name", exact=True).fill("Cy")
     tool.get_by_label("Initiative margin").fill("8")
@@ -170,7 +102,7 @@ def test_a_killed_kernel_is_reported_at_once_and_reload_restores_the_encounter(
     assert _kernel_id(page) != kernel_id
 
 
-def test_a_kernel_stopped_by_the_server_is_reported_at_once(page: Page, server: Server):
+def test_a_kernel_stopped_by_the_server_is_reported_at_once(page: Page, server: ServedBook):
     """The server stops a page's kernel while the page is open (as the idle culler does): the
     page's websocket is closed and the page says so."""
     open_chapter(page, server.url("00_dice/dice.ipynb"))
@@ -185,7 +117,7 @@ def test_a_kernel_stopped_by_the_server_is_reported_at_once(page: Page, server: 
 
 def test_a_server_that_stops_answering_is_reported(page: Page, tmp_path):
     """The server itself goes away (stopped or restarted): the page says so at once."""
-    own = Server(tmp_path / "voila.log")
+    own = _server(tmp_path / "voila.log")
     kernels = {}
     try:
         open_chapter(page, own.url("00_dice/dice.ipynb"))
@@ -201,7 +133,7 @@ def test_a_server_that_stops_answering_is_reported(page: Page, tmp_path):
                 os.kill(pid, signal.SIGKILL)
 
 
-def test_closing_or_leaving_a_page_frees_its_kernel_at_once(page: Page, server: Server):
+def test_closing_or_leaving_a_page_frees_its_kernel_at_once(page: Page, server: ServedBook):
     context = page.context
     for leave in ("close", "navigate"):
         other = context.new_page()
@@ -226,7 +158,7 @@ def test_closing_or_leaving_a_page_frees_its_kernel_at_once(page: Page, server: 
             other.close()
 
 
-def test_the_shutdown_route_still_checks_xsrf(server: Server):
+def test_the_shutdown_route_still_checks_xsrf(server: ServedBook):
     """The page's response sets the cookie; a shutdown request without it, or with a value that
     does not match it, is still refused, and one with both frees the kernel."""
     html = HtmlPage(server)
@@ -242,7 +174,7 @@ def test_the_shutdown_route_still_checks_xsrf(server: Server):
     _wait(lambda: server.kernel_status(html.kernel_id) == 404, 5, "the kernel to be shut down")
 
 
-def test_a_kernel_busy_past_the_limit_is_stopped_and_its_reader_told(page: Page, server: Server):
+def test_a_kernel_busy_past_the_limit_is_stopped_and_its_reader_told(page: Page, server: ServedBook):
     from jupyter_client import BlockingKernelClient
 
     open_chapter(page, server.url("00_dice/dice.ipynb"))
@@ -266,7 +198,7 @@ class HtmlPage:
     """A page opened over plain HTTP, as a browser would before its script runs (so no
     websocket yet): its kernel id and the _xsrf cookie its response set."""
 
-    def __init__(self, server: Server, chapter: str = "00_dice/dice.ipynb"):
+    def __init__(self, server: ServedBook, chapter: str = "00_dice/dice.ipynb"):
         from rulescore.serving import page_kernel_id
 
         self.server = server
@@ -284,7 +216,7 @@ class HtmlPage:
                       self.xsrf if xsrf is None else xsrf)
 
 
-def _ask_shutdown(opener, server: Server, kernel_id: str, xsrf: str) -> None:
+def _ask_shutdown(opener, server: ServedBook, kernel_id: str, xsrf: str) -> None:
     """POST Voilà's kernel shutdown route with *xsrf* in the body, through *opener* (which sends
     the cookie)."""
     opener.open(urllib.request.Request(f"{server.base}/voila/api/shutdown/{kernel_id}",
@@ -299,7 +231,7 @@ def _run(coroutine_function, *args):
         return pool.submit(lambda: asyncio.run(coroutine_function(*args))).result()
 
 
-async def _talk(server: Server, kernel_id: str, session: str, messages: list[dict],
+async def _talk(server: ServedBook, kernel_id: str, session: str, messages: list[dict],
                 wait_s: float = 3.0) -> list[dict]:
     """Open the kernel's websocket as a page would (session *session*), send *messages*, and
     return what came back within *wait_s*."""
@@ -333,7 +265,7 @@ def _message(kind: str, channel: str, content: dict, session: str) -> dict:
     return message
 
 
-def test_a_page_may_not_shut_its_kernel_down_over_the_websocket(server: Server):
+def test_a_page_may_not_shut_its_kernel_down_over_the_websocket(server: ServedBook):
     html = HtmlPage(server)
     kernel_id = html.kernel_id
     pid = server.kernels()[kernel_id]
@@ -352,7 +284,7 @@ def test_a_page_may_not_shut_its_kernel_down_over_the_websocket(server: Server):
     html.shut_down()
 
 
-def test_a_second_page_on_a_kernel_is_refused(server: Server):
+def test_a_second_page_on_a_kernel_is_refused(server: ServedBook):
     from tornado.httpclient import HTTPClientError
 
     html = HtmlPage(server)

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from rulescore.book import load_book
 
-from .conftest import ROOT, _free_port
+from .served import ROOT, free_port
 
 
 @pytest.fixture(scope="session")
@@ -27,7 +27,7 @@ def static_book() -> Path:
 
 @pytest.fixture(scope="session")
 def static_url(static_book):
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
                              "127.0.0.1", "--directory", str(static_book)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -177,4 +177,7 @@ class ReaderKernelConnection(ReaderConnection, PromptKernelConnection):
 
 
 c.Voila.kernel_websocket_connection_class = ReaderKernelConnection  # noqa: F821
+# A kernel that died is not restarted: a restarted kernel is empty (the page's tools are gone
+# from it), and the watch above shuts a dead kernel down and tells its page instead.
+c.KernelManager.autorestart = False  # noqa: F821
 # ---- end of readers' connections ----------------------------------------------------------------
