@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from widgets.book import chapter_nav, landing_page, worked_odds, worked_roll
-from widgets.common import DiceEntry, ErrorLine, OddsView, odds_html, steps_html
+from widgets.common import ErrorLine, odds_html, steps_html
 from rulescore.dice import parse
 from widgets.dice import DiceRoller, OddsExplorer
 from widgets.lean import is_shown

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
