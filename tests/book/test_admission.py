@@ -12,6 +12,7 @@ from tornado import web
 
 from rulebook import admission as A
 from rulescore import serving
+from tests.book.aio import run_async
 
 CHAPTER = "/voila/render/00_dice/dice.ipynb"
 
@@ -119,13 +120,13 @@ def test_kept_outputs_stay_one_set_per_chapter_whatever_the_spelling():
             await serving.run_or_reuse(execute, cell)
 
     before = len(serving.SHOWN_ONCE)
-    asyncio.run(read(CHAPTER))
+    run_async(read(CHAPTER))
     kept = len(serving.SHOWN_ONCE)
     assert kept > before
     for spelling in SPELLINGS:
         with pytest.raises(web.Finish):
-            asyncio.run(read(spelling))
-    asyncio.run(read(CHAPTER))
+            run_async(read(spelling))
+    run_async(read(CHAPTER))
     assert len(serving.SHOWN_ONCE) == kept
 
 
@@ -169,7 +170,7 @@ def test_kernels_still_starting_count(monkeypatch):
                                     manager.start_kernel(kernel_name="python3"),
                                     return_exceptions=True)
 
-    first, second = asyncio.run(two_readers())
+    first, second = run_async(two_readers())
     assert started == [first]
     assert isinstance(second, web.HTTPError) and second.status_code == 503
     assert manager.live_kernels() == 0                 # the fake start registered no kernel
@@ -192,7 +193,7 @@ def test_a_kernel_being_shut_down_no_longer_counts(monkeypatch):
         await leaving
         return room, live
 
-    assert asyncio.run(leave_and_ask()) == (True, 1)
+    assert run_async(leave_and_ask()) == (True, 1)
     assert manager.live_kernels() == 1 and not manager._stopping
 
 

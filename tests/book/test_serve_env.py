@@ -100,8 +100,7 @@ def test_the_chapter_runner_shows_kept_outputs_without_running_their_cells(monke
     """Our configuration makes Voilà's executor follow the page plan rulescore.serving writes
     into the cells: a reused cell shows its kept outputs and is not run; a kept cell is run
     and its outputs are kept for the next reader."""
-    import asyncio
-    from concurrent.futures import ThreadPoolExecutor
+    from tests.book.aio import run_async
 
     import nbformat
     from voila.execute import VoilaExecutor
@@ -123,12 +122,8 @@ def test_the_chapter_runner_shows_kept_outputs_without_running_their_cells(monke
     key = ["/test/serve-env", 1, "digest"]
     keep = nbformat.v4.new_code_cell("show()", metadata={MARK: {"key": key}})
     plain = nbformat.v4.new_code_cell("Tool()")
-    # A loop of its own, in a thread: a browser test earlier in the same run leaves Playwright's
-    # event loop running in this one.
-    with ThreadPoolExecutor(1) as thread:
-        for cell in (reused, keep, plain):
-            thread.submit(asyncio.run,
-                          executor.execute_cell(cell, None, 0, store_history=False)).result()
+    for cell in (reused, keep, plain):
+        run_async(executor.execute_cell(cell, None, 0, store_history=False))
     assert ran == ["show()", "Tool()"]
     assert reused.outputs == kept and MARK not in reused.metadata
     assert SHOWN_ONCE.get(tuple(key))[0]["data"]["text/html"] == "ran"

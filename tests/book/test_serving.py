@@ -1,7 +1,6 @@
 """The live book leaves out worked-example checks (rulescore.serving) and nothing else."""
 
 import ast
-import asyncio
 import json
 import re
 from pathlib import Path
@@ -15,6 +14,7 @@ from rulescore.serving import (KEEP, MARK, REUSE, RUN, ShownOnce, candidate_flag
                                mark_reuse, page_kernel_id, prelaunch_hook, reusable_outputs,
                                reuse_plan, run_or_reuse, warm_up, warm_up_enabled,
                                widget_names)
+from tests.book.aio import run_async
 
 BOOK = Path(__file__).resolve().parents[2] / "book"
 CHAPTERS = [c.notebook for c in load_book().chapters if (BOOK / c.notebook).is_file()]
@@ -232,7 +232,7 @@ def test_a_page_runs_kept_cells_for_its_first_reader_only():
         cells = _page(sources)
         mark_reuse(cells, "/book/x", "code-v1", shown)
         for cell in cells:
-            asyncio.run(run_or_reuse(execute, cell, None, 0, store_history=False, shown=shown))
+            run_async(run_or_reuse(execute, cell, None, 0, store_history=False, shown=shown))
         assert all(MARK not in cell["metadata"] for cell in cells)    # nothing left for the page
         return cells
 
@@ -358,7 +358,7 @@ def test_warm_up_renders_every_page_in_order_and_stops_each_kernel():
     async def shutdown(kernel_id):
         events.append(("shutdown", kernel_id))
 
-    done = asyncio.run(warm_up(["index.ipynb", "broken.ipynb", "tsl/attacks.ipynb"],
+    done = run_async(warm_up(["index.ipynb", "broken.ipynb", "tsl/attacks.ipynb"],
                                fetch, shutdown, shown=shown))
     assert events == [("fetch", "index.ipynb"), ("shutdown", "00000001-aaaa-bbbb-cccc-0123456789ab"),
                       ("fetch", "broken.ipynb"),
@@ -414,7 +414,7 @@ def test_two_chapters_of_one_folder_keep_their_outputs_apart():
         prelaunch_hook(handler(path), nb, "/book/same-folder")
         plan = ["reuse" if "outputs" in c.metadata.get(MARK, {}) else "run" for c in nb.cells]
         for cell in nb.cells:
-            asyncio.run(run_or_reuse(execute, cell, None, 0, store_history=False))
+            run_async(run_or_reuse(execute, cell, None, 0, store_history=False))
         return plan
 
     first = ["from widgets.book import show", "show('first chapter')"]
