@@ -123,7 +123,8 @@ def test_melee_modifiers_and_advantages(page: Page, book_url):
     set_value(tool.get_by_label("Attacker's Strength"), "10")
     set_value(tool.get_by_label("Attacker's trauma"), "5")
     tool.get_by_label("Defender prone").check()
-    expect(emls).to_contain_text("The attacker tests at EML 25, the defender's Block at EML 30")
+    # 60 - 10 heft - 10 reach - 5 trauma: standing over a prone defender, the aim is free
+    expect(emls).to_contain_text("The attacker tests at EML 35, the defender's Block at EML 30")
     for label in ("Attacker's reach", "Defender's weapon heft", "Defender's Strength",
                   "Defender's trauma"):
         set_value(tool.get_by_label(label), "3")

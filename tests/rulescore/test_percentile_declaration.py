@@ -75,3 +75,32 @@ def test_block_victory_may_set_up_the_next_round():
     assert spent.setup == block.tactical_advantages
     assert pc.setup_level("F") == "S" and pc.setup_level("S", 2) == "CS"
     assert pc.setup_level("CS") == "CS"                      # beyond CS is not modelled
+
+
+def test_a_counterstrike_aimed_at_a_non_default_zone_pays_the_aim_penalty():
+    """Melee 2 Melee Test, Aim Penalty: a counterstrike is a Melee Strike, and Melee Strikes
+    aiming anywhere but ZN1 take -10. ML60 counterstriking at ZN4 (equal reach, no heft,
+    strength enough): 60 - 10 = 50; the same counterstrike at ZN1 stays 60."""
+    sword = pc.Weapon("broadsword", reach=3, heft=0)
+    aimed = pc.declare_melee(60, sword, "Counterstrike", defender_ml=60, defender_weapon=sword,
+                             counter_aim_zone=4)
+    assert (aimed.attack_eml, aimed.defence_eml) == (60, 50)
+    plain = pc.declare_melee(60, sword, "Counterstrike", defender_ml=60, defender_weapon=sword)
+    assert plain.defence_eml == 60
+    assert pc.melee_eml(60, defence=True, aim=True).value == 50
+
+
+def test_a_standing_striker_aims_anywhere_at_a_prone_target_for_free():
+    """Injury 1 Location, Aim Penalty: striking a prone target while standing, any zone counts
+    as a default one. ML60 aiming at ZN4 against a prone defender who Ignores: 60, not 50. A
+    prone attacker gets no such freedom: 60 - 10 aim - 20 prone = 30."""
+    sword = pc.Weapon("broadsword", reach=3, heft=0)
+    assert pc.declare_melee(60, sword, "Ignore", aim_zone=4, defender_prone=True).attack_eml == 60
+    assert pc.declare_melee(60, sword, "Ignore", aim_zone=4).attack_eml == 50
+    both = pc.declare_melee(60, sword, "Ignore", aim_zone=4, defender_prone=True,
+                            attacker_prone=True)
+    assert both.attack_eml == 30
+    # and the other way round: a standing counterstriker over a prone attacker aims freely
+    d = pc.declare_melee(60, sword, "Counterstrike", defender_ml=60, defender_weapon=sword,
+                         counter_aim_zone=8, attacker_prone=True)
+    assert (d.attack_eml, d.defence_eml) == (40, 60)

@@ -121,7 +121,7 @@ def test_permanent_impairment_by_days(days, impairment):
 
 def test_melee_eml_modifiers():
     assert pc.melee_eml(60, aim=True).value == 50
-    assert pc.melee_eml(60, defence=True, aim=True).value == 60     # aim is a strike penalty
+    assert pc.melee_eml(60, defence=True, aim=True).value == 50     # a counterstrike aims too
     assert pc.melee_eml(60, defence=True, outnumbered=3).value == 40
     assert pc.melee_eml(60, outnumbered=3).value == 60              # attacks: no penalty
     assert pc.melee_eml(60, prone=True, heft=-10, reach=-5, trauma=10).value == 15

@@ -270,8 +270,9 @@ def melee_eml(ml: int, *, defence: bool = False, aim: bool = False, heft: int = 
               ) -> Resolution:
     """Step 2: a Melee (or Dodge) test EML from ML and the modifiers. *heft* and *reach* are
     the results of :func:`heft_penalty` and :func:`reach_modifier`; *outnumbered* is how many
-    foes threaten a defender (-10 each beyond one, defence tests only); aim -10 for a
-    non-default zone; prone -20; *trauma* is fatigue plus impairment (a positive number)."""
+    foes threaten a defender (-10 each beyond one, defence tests only); *aim* -10 for a
+    non-default zone, for any Melee Strike (an attack or a counterstrike); prone -20; *trauma*
+    is fatigue plus impairment (a positive number)."""
     require_int("ml", ml)
     for name, flag in (("defence", defence), ("aim", aim), ("prone", prone)):
         require_bool(name, flag)
@@ -283,7 +284,7 @@ def melee_eml(ml: int, *, defence: bool = False, aim: bool = False, heft: int = 
     total = ml
     trace = [step(f"Melee ML {ml}", ref(MODIFIERS), ml=ml)]
     parts = [("Aim at a non-default zone", rows.find("modifier", "aim")["amount"] if aim
-              and not defence else 0),
+              else 0),
              ("Heft penalty", heft),
              (f"Outnumbered by {outnumbered}", rows.find("modifier", "outnumbered")["amount"]
               * (outnumbered - 1) if defence else 0),
@@ -299,6 +300,7 @@ def melee_eml(ml: int, *, defence: bool = False, aim: bool = False, heft: int = 
 
 
 DECLARATION = "Melee 2 Attack & Defence Declaration"
+AIM = "Injury 1 Location — Aim Penalty"
 ASPECT_CODES = ("B", "E", "P", "F")
 
 
@@ -357,8 +359,10 @@ def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
     zone aimed at (a non-default zone costs -10). The defender declares Block, Dodge,
     Counterstrike or Ignore; Block, Dodge and Counterstrike name a readied *defender_weapon*
     (for a Dodge only its Reach and Thrust count, for the attacker's Reach penalty or Thrust
-    bonus); a Counterstrike also declares its own zone aim. Targets of an *area* attack declare
-    no defence (None). Heft counts for strikes and Blocks; outnumbering only for the defence.
+    bonus); a Counterstrike also declares its own zone aim and, being a Melee Strike, pays the
+    same -10 for a non-default zone. A striker standing over a prone target may aim at any zone
+    with no penalty (Injury 1 Location, Aim Penalty). Targets of an *area* attack declare no
+    defence (None). Heft counts for strikes and Blocks; outnumbering only for the defence.
     """
     _weapon_arg("weapon", weapon)
     if defender_weapon is not None:
@@ -401,8 +405,12 @@ def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
         raise RulesError(f"defender_ml is needed for a {defence}, got None")
     else:
         other = defender_weapon
+    free_aim = defender_prone and not attacker_prone
+    if aim_zone != 1 and free_aim:
+        trace.append(step(f"The attacker stands over a prone defender: aiming at ZN{aim_zone} "
+                          "costs nothing", ref(AIM)))
     attack = melee_eml(
-        attacker_ml, aim=aim_zone != 1,
+        attacker_ml, aim=aim_zone != 1 and not free_aim,
         heft=heft_penalty(strength, weapon.heft, grip=weapon.grip),
         prone=attacker_prone, trauma=attacker_trauma,
         reach=reach_modifier(weapon.reach, other.reach, thrust=weapon.thrust, close=close)
@@ -415,8 +423,13 @@ def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
                 if blocking_or_striking else 0)
         reach = (reach_modifier(other.reach, weapon.reach, thrust=other.thrust, close=close)
                  if defence == "Counterstrike" else 0)
-        d = melee_eml(defender_ml, defence=True, aim=defence == "Counterstrike"
-                      and counter_aim_zone != 1, heft=heft, outnumbered=outnumbered,
+        counter_aims = defence == "Counterstrike" and counter_aim_zone != 1
+        counter_free = attacker_prone and not defender_prone
+        if counter_aims and counter_free:
+            trace.append(step(f"The defender stands over a prone attacker: the counterstrike "
+                              f"may aim at ZN{counter_aim_zone} at no cost", ref(AIM)))
+        d = melee_eml(defender_ml, defence=True, aim=counter_aims and not counter_free,
+                      heft=heft, outnumbered=outnumbered,
                       prone=defender_prone, reach=reach, trauma=defender_trauma)
         trace.append(step(f"Defender declares {defence} with {other.name}", ref(DECLARATION)))
         trace += [step(f"Defender's test: {s.text}", s.rule) for s in d.trace]
@@ -481,7 +494,8 @@ def spend_advantages(result: MeleeResolution, choices: list[str] | tuple[str, ..
 
 
 def setup_level(level: str, setups: int = 1) -> str:
-    """A Setup TA raises a Melee or Dodge test made within the next round by one success level
-    per Setup (held at CS: assumption beyond_cs)."""
+    """The success level after *setups* Setup TAs: each lifts a later Melee or Dodge test
+    (one taken before the coming round is out) a level higher, never past CS (assumption
+    beyond_cs). Melee Test Results, Setup."""
     require_int("setups", setups, minimum=0)
     return shift_level(level, setups)
