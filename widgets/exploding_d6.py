@@ -208,11 +208,16 @@ class AttackPipeline(Tool):
         self.update()
 
     def next_attack(self) -> None:
-        """One more attack in a row this round (recoil grows)."""
+        """One more attack in a row this round (recoil grows). A shot fired straight after the
+        last one has no aim actions, so the aim field goes back to 0; when aiming broke the run
+        before the last shot, that shot was the first of a new run."""
         try:
             n = _int("Attack in a row", self.attack_number, 1)
         except RulesError:
             n = 0
+        if self.setup is not None and self.setup.recoil_broken:
+            n = 1
+        self.aim.value = "0"
         self.attack_number.value = str(n + 1)
 
     def new_round(self) -> None:
@@ -254,8 +259,10 @@ class AttackPipeline(Tool):
         s = self.setup
         crit = "no criticals (burst)" if s.burst else f"critical on <b>{s.crit_at}+</b>"
         harmless = "" if s.wounds else " This attack deals no wounds."
+        broken = (" Aiming came between this shot and the last one, so it has no recoil."
+                  if s.recoil_broken else "")
         self.setup_view.value = (f"<div class='rulebook-x6-setup'>Roll <b>{s.dice}</b> dice: "
-                                 f"hit on <b>{s.min_roll}+</b>, {crit}.{harmless}</div>")
+                                 f"hit on <b>{s.min_roll}+</b>, {crit}.{harmless}{broken}</div>")
         self.odds.value = self._odds_html(hit, wounds)
 
     def _odds_html(self, hit: x6.HitOdds, wounds: x6.WoundOdds | str | None) -> str:

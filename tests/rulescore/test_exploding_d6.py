@@ -243,6 +243,29 @@ def test_recoil_raises_both_thresholds_for_shots_only():
     assert (bow.min_roll, bow.crit_at) == (5, 11)
 
 
+def test_an_aim_action_between_two_shots_breaks_the_recoil_run():
+    """§Recoil: another action slipped in between two attacks prevents recoil; §Aiming: each
+    aiming action lowers the critical threshold of the next attack by 2 (up to Perception).
+
+    By hand: the second shot of the round, straight after the first, has 5 + 2 = 7 and
+    11 + 2 = 13. With one aim action before it, the aim sits between the shots, so there is
+    no recoil: minimum roll 5, critical threshold 11 − 2 = 9. A third shot after an aim is
+    the same. Two actions of accurate attack likewise break the run: 5 − 2 = 3, critical 11.
+    """
+    direct = x6.attack_setup(3, 2, "single", attack_number=2, perception=3)
+    assert (direct.min_roll, direct.crit_at, direct.recoil_broken) == (7, 13, False)
+    aimed = x6.attack_setup(3, 2, "single", attack_number=2, aim_actions=1, perception=3)
+    assert (aimed.min_roll, aimed.crit_at, aimed.recoil_broken) == (5, 9, True)
+    assert any("no recoil" in st.text for st in aimed.trace)
+    third = x6.attack_setup(3, 2, "single", attack_number=3, aim_actions=1, perception=3)
+    assert (third.min_roll, third.crit_at) == (5, 9)
+    accurate = x6.attack_setup(3, 2, "single", attack_number=2, accurate_actions=2,
+                               perception=3)
+    assert (accurate.min_roll, accurate.crit_at) == (3, 11)
+    # The same round written out action by action: the aimed shot starts a new run.
+    assert x6.round_recoil(["attack", "aim", "attack", "attack"]) == (0, 0, 0, 2)
+
+
 # --- Aiming, attack modes, distance --------------------------------------------------------------
 
 def test_aim_bonus_capped_by_perception_and_lost_when_hit():
@@ -568,7 +591,7 @@ def test_every_cited_section_is_in_the_rules_index():
     assert cited and cited <= sections, cited - sections
 
 
-# --- Hostile input: issue 18's findings, each refused naming the input ----------------------
+# --- Hostile input: each refused naming the input --------------------------------------
 
 @pytest.mark.parametrize("call, message", [
     (lambda: x6.resolve_attack([2, 15, 7, 4], cover_faces=float("nan")),

@@ -88,6 +88,20 @@ def test_attack_recoil_across_the_round():
     assert "Roll <b>7</b> dice" in a.setup_view.value and "no criticals" in a.setup_view.value
 
 
+def test_attack_an_aim_between_shots_removes_recoil():
+    """§Recoil and §Aiming: a second shot after one aim action has no recoil (5+, and the
+    critical threshold 11 − 2 = 9). The aimed shot starts a new run, so the shot fired
+    straight after it is the second in a row: 5 + 2 = 7 and 11 + 2 = 13."""
+    a = AttackPipeline(skill=3, weapon_dice=2, mode="single")
+    a.next_button.click()
+    a.aim.value = "1"
+    assert "hit on <b>5+</b>, critical on <b>9+</b>" in a.setup_view.value
+    assert "no recoil" in a.setup_view.value
+    a.next_button.click()
+    assert (a.aim.value, a.attack_number.value) == ("0", "2")
+    assert "hit on <b>7+</b>, critical on <b>13+</b>" in a.setup_view.value
+
+
 def test_attack_with_cover_seeded_and_typed():
     a = AttackPipeline(skill=3, weapon_dice=2, mode="single", cover=5, pool=0)
     a.entry.roll(seed=21)

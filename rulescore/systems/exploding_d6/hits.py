@@ -260,6 +260,8 @@ class AttackSetup(Resolution):
     can_parry: bool
     can_dodge: bool
     wounds: bool
+    #: True when aiming before this shot broke a run of shots that would have had recoil.
+    recoil_broken: bool = False
 
 
 def _mod(name: str) -> int:
@@ -277,7 +279,9 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
     dice = skill + weapon dice (+2 burst, +3 an action of a massive attack up to Strength);
     the minimum roll and critical threshold after recoil, aiming, walking, distance, support,
     the off hand and the accurate or disarming attack. Recoil counts only for shots
-    (assumption ``recoil_scope``; ``recoil=False`` for a weapon without it, such as a bow)."""
+    (assumption ``recoil_scope``; ``recoil=False`` for a weapon without it, such as a bow).
+    *attack_number* counts the shots this round; aim or accurate-attack actions spent on this
+    shot come between it and the one before, so they break the run and it has no recoil."""
     skill = attribute("skill", skill)
     weapon = attribute("weapon_dice", weapon_dice)
     row = attack_mode(mode)
@@ -307,11 +311,20 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
     low = base
     crit = BASE_CRIT_AT
     malus = recoil_malus(attack_number, compensation)
+    between = aim_actions + accurate_actions
+    broken = bool(malus and recoil and mode in ("single", "burst") and between)
     if malus and recoil and mode in ("single", "burst"):
-        low += malus
-        crit += malus
-        steps.append(step(f"Recoil: attack {attack_number} in a row: +{malus} to the minimum "
-                          f"roll and the critical threshold", rule("Recoil"), malus=malus))
+        if broken:
+            # Aiming is an action of its own, taken just before this shot: the run is broken.
+            steps.append(step(f"Recoil: attack {attack_number} this round, but "
+                              f"{plural(between, 'action')} of aiming came before it, so it "
+                              "does not follow a shot directly: no recoil", rule("Recoil")))
+        else:
+            low += malus
+            crit += malus
+            steps.append(step(f"Recoil: attack {attack_number} in a row: +{malus} to the "
+                              f"minimum roll and the critical threshold", rule("Recoil"),
+                              malus=malus))
     bonus = aim_bonus(aim_actions, perception, mode)
     if bonus:
         crit -= bonus
@@ -360,7 +373,7 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
     return AttackSetup(value=dice, outcome=mode, trace=tuple(steps), dice=dice, min_roll=low,
                        crit_at=crit, burst=burst, ammunition=row["ammunition"],
                        can_parry=row["parry"], can_dodge=row["dodge"],
-                       wounds=special not in ("ko", "disarm"))
+                       wounds=special not in ("ko", "disarm"), recoil_broken=broken)
 
 
 def massive_dice(extra_actions: int, strength: int) -> int:
