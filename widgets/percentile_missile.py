@@ -59,6 +59,7 @@ class MissileWalker(Tool):
         self.heft = _int("Heft penalty (thrown)", 0, 0, 200)
         self.tar = _int("Target size (TAR)", 1, 1, 20)
         self.overhead = _int("Low ceiling (ft)", 0, 0, 1000)
+        self.zones = _int("Body zones of anyone hit", 10, 1, 100)
         self.moving = w.Checkbox(value=False, description="The shooter moves this turn",
                                  indent=False)
         self.aimed = w.Checkbox(value=False, description="Aimed the previous round",
@@ -69,7 +70,8 @@ class MissileWalker(Tool):
                                   description="A spoiled attack", style=STYLE, layout=WIDE)
         self.inputs = [self.weapon, self.ml, self.base_range, self.range_ft, self.target,
                        self.dodge_index, self.count, self.windforce, self.trauma, self.heft,
-                       self.tar, self.overhead, self.spoiled, self.moving, self.aimed, self.wet]
+                       self.tar, self.overhead, self.zones, self.spoiled, self.moving,
+                       self.aimed, self.wet]
         self.error = ErrorLine()
         self.setup = w.HTML()
         self.odds = w.HTML()
@@ -77,8 +79,8 @@ class MissileWalker(Tool):
         self.entry.set_percentile(False)
         self.result = w.HTML()
         self.explanation = ExplanationView()
-        super().__init__([w.HBox([w.VBox(self.inputs[:7]), w.VBox(self.inputs[7:13]),
-                                  w.VBox(self.inputs[13:])]),
+        super().__init__([w.HBox([w.VBox(self.inputs[:7]), w.VBox(self.inputs[7:14]),
+                                  w.VBox(self.inputs[14:])]),
                           self.error, section("The shot before you roll", self.setup, self.odds),
                           section("Roll", self.entry),
                           section("The shot, step by step", self.result, self.explanation)],
@@ -96,7 +98,8 @@ class MissileWalker(Tool):
             target_count=self.count.value, windforce=self.windforce.value,
             trauma=self.trauma.value, heft_penalty=self.heft.value, tar=self.tar.value,
             overhead_ft=self.overhead.value or None, shooter_moving=self.moving.value,
-            aimed=self.aimed.value, wet=self.wet.value, spoiled_as=self.spoiled.value, **dice)
+            aimed=self.aimed.value, wet=self.wet.value, spoiled_as=self.spoiled.value,
+            body_zones=self.zones.value, **dice)
 
     def update(self) -> None:
         """The range row and EML of this shot, and the exact odds of its test."""
@@ -120,7 +123,8 @@ class MissileWalker(Tool):
                else f"<b>{shot.eml.test_eml}</b>")
         self.setup.value = (
             f"<p class='rulebook-pc-missile-setup'>{html.escape(shot.range.attack_type)} "
-            f"attack, test EML {eml}; Zone Die d{shot.range.zone_die}, impact "
+            f"attack, test EML {eml}; Zone Die d{shot.range.zone_die} on the target itself, "
+            f"impact "
             f"{shot.range.impact:+d}.</p>" + table_html(table, lambda i: i == used))
         order = list(RESULTS)
         rows = sorted(dist.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else 99)
@@ -140,7 +144,9 @@ class MissileWalker(Tool):
         dice = ", ".join(f"{name} {value}" for name, value in shot.rolled)
         more = (f" — still to roll: {', '.join(shot.needs)} (type it after the others)"
                 if shot.needs else "")
+        where = (f"<div class='rulebook-pc-missile-zone'>Roll a d{shot.zone_die} Zone Die "
+                 "for where it lands (Injury Sequence, step 1).</div>" if shot.zone_die else "")
         self.result.value = (f"<div class='rulebook-pc-missile-result' style='font-weight:600'>"
-                             f"{html.escape(shot.outcome)}{html.escape(more)}</div>"
+                             f"{html.escape(shot.outcome)}{html.escape(more)}</div>{where}"
                              f"<small>Dice: {html.escape(dice) or 'none'} ({how})</small>")
         self.explanation.show(shot.trace)

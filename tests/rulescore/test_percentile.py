@@ -344,3 +344,30 @@ def test_charging_throw_impact():
     assert pc.missile_range(250, 100, charge_ft=30).impact == -3
     with pytest.raises(RulesError, match="no charging throw reaches"):
         pc.missile_range(350, 100, charge_ft=30)
+
+
+def test_a_charging_throw_needs_a_target_five_feet_away():
+    """Missile 1 Missile Actions, Charge: the thrown attack after the Charge movement must be at
+    a target at least five feet off. Base Range 40: 3 ft is refused, 5 ft is Direct PB (up to
+    20 ft) with the CHARGE impact +3 after a 20-ft charge; without a charge 3 ft is fine."""
+    with pytest.raises(RulesError, match="range_ft must be at least 5 for a throw after a "
+                                         "Charge"):
+        pc.missile_range(3, 40, charge_ft=20)
+    with pytest.raises(RulesError, match="range_ft must be at least 5"):
+        pc.missile_range(4, 40, charge_ft=10)
+    five = pc.missile_range(5, 40, charge_ft=20)
+    assert (five.attack_type, five.impact) == ("Direct PB", 3)
+    assert pc.missile_range(3, 40).attack_type == "Direct PB"
+
+
+def test_a_bystander_struck_after_a_direct_miss_is_located_with_a_d10():
+    """Direct Missile Results, Miss: a creature struck by the stray missile takes a d10 Zone
+    Die (not the Direct range's d8), or a die with one side per body zone when that is larger.
+    Volley Missile Results: the same d10-or-larger die; the example's destrier (20 zones) is
+    located with a d20."""
+    hit = pc.stray_strike([2], 4, 3)
+    assert (hit.hit, hit.zone_die) == (True, 10)
+    assert pc.stray_strike([2], 4, 3, body_zones=3).zone_die == 10      # tiny: still a d10
+    assert pc.stray_strike([7], 2, 7, die=10, volley=True, body_zones=20).zone_die == 20
+    assert pc.stray_strike([5], 4, 3).zone_die is None                  # nobody struck
+    assert "d10 Zone Die" in hit.trace[-1].text

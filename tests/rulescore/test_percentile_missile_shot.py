@@ -123,3 +123,18 @@ def test_a_seeded_shot_replays_and_rolls_only_the_dice_it_needs():
         names = [n for n, _ in shot.rolled]
         assert names[0] == "roll (d100)" and not shot.needs
         assert ("deviation_d8" in names) == (shot.attack.deviation is not None)
+
+
+def test_the_struck_bystander_of_a_direct_miss_uses_a_d10_zone_die_not_the_ranges_d8():
+    """Direct Missile Results, Miss: at Direct range (Zone Die d8) a miss that strikes someone
+    within five feet is located with a d10; a Direct hit on the target keeps the range's d8."""
+    stray = pc.missile_shot(60, 40, 40, roll=61, target_count=2, target_roll=2, impact_d10=3)
+    assert (stray.range.zone_die, stray.value, stray.zone_die) == (8, 2, 10)
+    assert stray.outcome == "F: target 2 is struck, located with a d10 Zone Die"
+    hit = pc.missile_shot(60, 40, 40, roll=33)
+    assert hit.zone_die == 8
+    big = pc.missile_shot(60, 40, 40, roll=61, target_count=2, target_roll=1, impact_d10=3,
+                          body_zones=16)
+    assert big.zone_die == 16
+    assert pc.missile_shot(60, 40, 40, roll=61, target_count=2, target_roll=3,
+                           impact_d10=3).zone_die is None

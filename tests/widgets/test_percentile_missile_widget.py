@@ -82,3 +82,17 @@ def test_spoiled_attack_switch():
     assert "Spoiled: no attack</td><td>100.00%" in m.odds.value
     m.entry.roll(seed=1)
     assert "spoiled: no attack" in m.result.value
+
+
+def test_a_stray_strike_after_a_direct_miss_asks_for_a_d10_zone_die():
+    """Direct Missile Results, Miss: the bystander hit is located with a d10 Zone Die, even
+    though the Direct range row (shown before the roll) gives the target a d8."""
+    m = MissileWalker(ml=60, base_range=40, range_ft=40)
+    assert "Zone Die d8 on the target itself" in m.setup.value
+    m.count.value = 3
+    m.entry.my_dice.value = "61, 2, 4"
+    m.entry.use_dice()
+    assert "Roll a d10 Zone Die" in m.result.value
+    m.zones.value = 16
+    m.entry.use_dice()
+    assert "Roll a d16 Zone Die" in m.result.value

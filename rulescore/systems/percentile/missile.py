@@ -11,6 +11,7 @@ from ...errors import RulesError, require_bool, require_choice, require_int, sho
 from ...trace import Resolution, step
 from ._data import MAX_DIE, ref, setting, table
 from .checks import DiceDraw, effective_eml, mishap_type, success_level
+from .injury import zone_count
 
 RANGE = "Missile 2 Missile Range"
 TEST = "Missile 3 Missile Test"
@@ -63,12 +64,17 @@ def missile_range(range_ft: int, base_range: int, *, thrown_pb_zone_die: int | N
     The type is the first whose multiple of Base Range (½, 1, 2, 3, 4) reaches the range.
     Beyond 4 × Base Range there is no shot. A thrown weapon at Direct PB uses its own Zone
     Die (the THROWN WEAPON table is not in the seed: pass it as *thrown_pb_zone_die*). Wet
-    bows and crossbows (*wet*) have their Base Range halved. A thrown weapon after a Charge of
-    at least 20 feet (*charge_ft*) takes the CHARGE impact modifier instead (its longer
-    Volley ranges are on a page the seed lacks).
+    bows and crossbows (*wet*) have their Base Range halved. A throw after a Charge
+    (*charge_ft* above 0) needs a target at least 5 feet away (Missile 1, Charge); after a
+    Charge of at least 20 feet it takes the CHARGE impact modifier instead (its longer Volley
+    ranges are on a page the seed lacks).
     """
     require_int("charge_ft", charge_ft, minimum=0)
     require_int("range_ft", range_ft, minimum=0)
+    nearest = _limit("charge_min_target_ft")
+    if charge_ft and range_ft < nearest:
+        raise RulesError(f"range_ft must be at least {nearest} for a throw after a Charge "
+                         f"(charge_ft {charge_ft}), got {shown(range_ft)}")
     require_int("base_range", base_range, minimum=1)
     require_bool("wet", wet)
     if thrown_pb_zone_die is not None:
@@ -325,19 +331,25 @@ class StrayStrike(Resolution):
     hit: bool
     target: int
     impact_ta: bool
+    zone_die: int | None = None
 
 
 def stray_strike(target_rolls: list[int] | tuple[int, ...], impact_d10: int,
                  target_count: int, *, die: int = 20, pick: int | None = None,
-                 volley: bool = False) -> StrayStrike:
+                 volley: bool = False, body_zones: int | None = None) -> StrayStrike:
     """Does a missed Direct shot, or a Volley potential strike, hit someone?
 
     Roll *die* (d20; d10 for Volley Precision, one more d10 per step beyond CS) and pick one
     result: at or under the *target_count* it strikes that numbered target. A d10 *impact_d10*
     of 5 or 10 (the "0" face) adds the projectile's Impact TA bonus. *pick* is the index of the
-    chosen roll; by default the first roll that hits.
+    chosen roll; by default the first roll that hits. The one struck is located with a d10
+    Zone Die, not the range's, or a die of as many sides as it has body zones (*body_zones*,
+    by default the human table's) when that is larger: ``zone_die``.
     """
     require_bool("volley", volley)
+    if body_zones is None:
+        body_zones = zone_count()
+    require_int("body_zones", body_zones, minimum=1, maximum=MAX_DIE)
     if type(die) is not int or die not in (10, 20):  # type(): a bool is no die
         raise RulesError(f"die must be 20 (d20) or 10 (Volley Precision d10), got {shown(die)}")
     section = VOLLEY if volley or die == 10 else DIRECT
@@ -365,13 +377,18 @@ def stray_strike(target_rolls: list[int] | tuple[int, ...], impact_d10: int,
                   + (f"target {chosen} is struck" if hit else "no strike"),
                   ref(section), roll=chosen, target_count=target_count)]
     impact_ta = hit and impact_d10 in (5, 10)
+    zone_die = None
     if hit:
         face = 0 if impact_d10 == 10 else impact_d10
         trace.append(step(f"Impact d10 shows {face}: " + ("add the projectile's Impact TA bonus"
                           if impact_ta else "no bonus Impact TA"), ref(section), d10=impact_d10))
+        zone_die = max(_limit("stray_zone_die"), body_zones)
+        trace.append(step(f"Locate the strike with a d{zone_die} Zone Die (a d10, or one side "
+                          f"per body zone if the one struck has more; {body_zones} here)",
+                          ref(section), zone_die=zone_die))
     return StrayStrike(value=chosen if hit else 0, outcome="strike" if hit else "miss",
                        trace=tuple(trace), hit=hit, target=chosen if hit else 0,
-                       impact_ta=impact_ta)
+                       impact_ta=impact_ta, zone_die=zone_die)
 
 
 def missile_skill(weapon: str, *, archery: int | None = None, archery_sb: int | None = None,
@@ -432,14 +449,16 @@ class MissileShot(Resolution):
     strike: StrayStrike | None
     needs: tuple[str, ...]
     rolled: tuple[tuple[str, int], ...] = ()
+    zone_die: int | None = None  # the Zone Die that locates the strike (None: nobody struck)
 
 
 def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow",
                  roll: int | None = None, target: str = "still", target_count: int = 1,
                  target_roll: int | None = None, impact_d10: int | None = None,
                  deviation_d8: int | None = None, wet: bool = False, charge_ft: int = 0,
-                 spoiled_as: str = "auto_fail", dice: Sequence[int] = (),
-                 rng: random.Random | None = None, **modifiers: object) -> MissileShot:
+                 spoiled_as: str = "auto_fail", body_zones: int | None = None,
+                 dice: Sequence[int] = (), rng: random.Random | None = None,
+                 **modifiers: object) -> MissileShot:
     """Walk one shot through the missile sequence (steps 2-4): range type, test EML, the Direct
     or Volley result and, when the result calls for it, who is struck.
 
@@ -448,7 +467,10 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     shot that strikes hits its target (value 1). A missed Direct shot with a stray possible, or
     a Volley potential strike, is settled by *target_roll* (d20, or d10 for Volley Precision)
     against *target_count*, the people within 5 feet of the target or in the 15-foot area;
-    *impact_d10* checks its bonus Impact TA. ``needs`` names the dice still to roll.
+    *impact_d10* checks its bonus Impact TA. ``zone_die`` is the Zone Die that then locates the
+    strike: the range's for a Direct hit, a d10 (or one side per body zone of the one struck,
+    *body_zones*, if larger) for a stray or volley strike. ``needs`` names the dice still to
+    roll.
 
     Dice not given by keyword are taken in order from *dice* (as typed at the table: d100,
     then the deviation d8 if asked, then the target die and the impact d10), then rolled with
@@ -464,6 +486,8 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     require_bool("wet", wet)
     require_choice("spoiled_as", spoiled_as, SPOILED_AS)
     require_int("target_count", target_count, minimum=0)
+    if body_zones is not None:
+        require_int("body_zones", body_zones, minimum=1, maximum=MAX_DIE)
     for name, value, sides in (("roll", roll, 100), ("target_roll", target_roll, 20),
                                ("impact_d10", impact_d10, 10), ("deviation_d8", deviation_d8, 8)):
         if value is not None:
@@ -495,24 +519,26 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
         attack = volley_missile_attack(roll, eml.value, spoiled_as=spoiled_as,
                                        deviation_d8=deviation_d8)
     trace += attack.trace
-    shot = _settle(band, eml, attack, trace, target_count, draw, target_roll, impact_d10)
+    shot = _settle(band, eml, attack, trace, target_count, draw, target_roll, impact_d10,
+                   body_zones)
     draw.finish()
     return shot
 
 
 def _settle(band: MissileRange, eml: MissileEML, attack: MissileAttack, trace: list,
             target_count: int, draw: DiceDraw, target_roll: int | None,
-            impact_d10: int | None) -> MissileShot:
+            impact_d10: int | None, body_zones: int | None) -> MissileShot:
     """Who a shot strikes: the target on a Direct hit, else a d20/d10 against the count."""
     def done(value: int, outcome: str, strike: StrayStrike | None = None,
-             needs: tuple[str, ...] = ()) -> MissileShot:
+             needs: tuple[str, ...] = (), zone_die: int | None = None) -> MissileShot:
         return MissileShot(value=value, outcome=outcome, trace=tuple(trace), range=band,
                            eml=eml, attack=attack, strike=strike, needs=needs,
-                           rolled=tuple(draw.rolled))
+                           rolled=tuple(draw.rolled), zone_die=zone_die)
 
     level = attack.level or "spoiled"
     if attack.outcome == "strike" and not band.volley:
-        return done(1, f"{level}: the target is struck, {attack.stars} star(s)")
+        return done(1, f"{level}: the target is struck, {attack.stars} star(s)",
+                    zone_die=band.zone_die)
     roll_for = ((band.volley and attack.outcome == "potential strike")
                 or attack.stray_possible)
     if not roll_for:
@@ -526,8 +552,10 @@ def _settle(band: MissileRange, eml: MissileEML, attack: MissileAttack, trace: l
     impact_d10 = draw("impact_d10", 10, impact_d10)
     if target_roll is None or impact_d10 is None:
         return done(0, f"{level}: roll d{die} against the target count", needs=(f"target d{die}", "impact d10"))
-    hit = stray_strike([target_roll], impact_d10, target_count, die=die, volley=band.volley)
+    hit = stray_strike([target_roll], impact_d10, target_count, die=die, volley=band.volley,
+                       body_zones=body_zones)
     trace += hit.trace
     what = (f"target {hit.target} is struck" + (" with a bonus Impact TA" if hit.impact_ta
-                                                 else "")) if hit.hit else "nobody is struck"
-    return done(hit.value, f"{level}: {what}", hit)
+                                                 else "")
+            + f", located with a d{hit.zone_die} Zone Die") if hit.hit else "nobody is struck"
+    return done(hit.value, f"{level}: {what}", hit, zone_die=hit.zone_die)
