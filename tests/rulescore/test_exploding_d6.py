@@ -448,6 +448,28 @@ def test_accurate_attack():
     assert x6.attack_setup(3, 2, accurate_actions=2, perception=2).min_roll == 3
 
 
+def test_accurate_attack_only_where_aiming_is_allowed():
+    """§Accurate Attack is aiming for longer, and §Aiming allows it only with melee weapons
+    and single shots (assumption accurate_modes). By hand: a single shot with two actions of
+    accurate attack and Perception 3 rolls at 5 − 2 = 3+; a burst or a throw is refused."""
+    assert x6.attack_setup(3, 2, "single", accurate_actions=2, perception=3).min_roll == 3
+    with pytest.raises(RulesError, match="accurate_actions must be 0 for a burst attack"):
+        x6.attack_setup(3, 2, "burst", accurate_actions=1, perception=3)
+    with pytest.raises(RulesError, match="accurate_actions must be 0 for a throw attack"):
+        x6.attack_setup(3, 2, "throw", accurate_actions=1, perception=3)
+
+
+def test_a_different_base_minimum_roll_leaves_criticals_at_11():
+    """§The hit roll: the minimum roll is the character's own (usually 5+); §Critical hits:
+    changes to the minimum roll do not apply to the 11 of a critical (assumption
+    usual_min_roll). By hand: a 4+ character walking rolls at 4 + 1 = 5+ and still criticals
+    at 11; with 5+ as usual, walking gives 6+ and 11."""
+    usual = x6.attack_setup(3, 2, "melee", walking=True)
+    assert (usual.min_roll, usual.crit_at) == (6, 11)
+    keen = x6.attack_setup(3, 2, "melee", min_roll=4, walking=True)
+    assert (keen.min_roll, keen.crit_at) == (5, 11)
+
+
 def test_ko_attack():
     assert x6.ko_attack(3, 2).success
     assert not x6.ko_attack(3, 3).success

@@ -26,8 +26,8 @@ WOUND_DEPTH = 4
 MAX_WOUND_DICE = 12
 MAX_WOUND_DEPTH = 6
 #: Work the exact wound odds may take, in combinations of die categories counted (each about
-#: 3.5 times dearer with cover to roll): about a second, where 12 dice at depth 6 with cover
-#: would take six seconds.
+#: 3.5 times dearer with cover to roll): small enough for a tool to show the odds while its
+#: inputs change; 12 dice at depth 6 with cover go past it.
 WOUND_BUDGET = 30_000
 
 
