@@ -223,6 +223,8 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
                                 quick_b=3, awareness_b=2),
     "veil_and_lead.next_turn": _call(3, lambda: [_vl_token()]),
     "veil_and_lead.ride_check": _call([5, 4, 3, 2, 1], 3, 2),
+    "veil_and_lead.mount_fall": _call(2, 5, 3),
+    "veil_and_lead.pool_with_conditions": _call(6, ["Leg Hit"], kind="movement"),
     "veil_and_lead.engaged_exit": _call("Disengage"),
     "veil_and_lead.stray_ally": _call(["Ann", "Bo"], 2),
     "veil_and_lead.narrative_cut": _call(3, 2),
