@@ -16,8 +16,8 @@ from .combat import (ATTACK_POOL, ATTACK_TN, HORDE_CASUALTIES, HORDE_POOL, INITI
                      AttackPlan, AttackResolution, HordeResolution, InitiativePlan,
                      InitiativeResolution, attack,
                      attack_tn, coup_de_grace, escape, grapple, horde_casualties, horde_pool,
-                     horde_tempo, initiative, plan_attack, plan_initiative, resist, stray_shot, two_weapon_tempo,
-                     wrong_target)
+                     horde_tempo, initiative, plan_attack, plan_initiative, pool_with_conditions, resist,
+                     stray_shot, two_weapon_tempo, wrong_target)
 from .core import (DEFENSE, SPEED, VITALITY, CheckResolution, MoveResolution, advance,
                    aim_bonus, check, defense, dice_rolled, effective_speed, exposes,
                    hit_probability, margin_distribution, move_distance, move_token,
@@ -38,8 +38,8 @@ from .odds import (AttackOdds, DuelOdds, attack_odds, duel_odds, rescue_probabil
 from .reactions import (ReactionResolution, engaged_exit, engaged_ways, free_reaction,
                         laudanum, medical_attention, reaction_names, stray_ally)
 from .gm import aftermath_steps, dragging_signs, narrative_cut, stall_remedies
-from .situations import (MountedResolution, combat_pacing, mounted_modifiers, mounted_speed,
-                         ride_check, short_rest)
+from .situations import (MountedResolution, combat_pacing, mount_fall, mounted_modifiers,
+                         mounted_speed, ride_check, short_rest)
 from .timing import (Combatant, DuelResolution, NextTurn, TieResolution, Token, duel,
                      held_action, next_turn, stunned_turn, tension_dice, tie_order, wait)
 
@@ -59,7 +59,7 @@ __all__ = [
     "initiative", "InitiativeResolution", "plan_initiative", "InitiativePlan", "attack", "AttackResolution", "attack_tn",
     "plan_attack", "AttackPlan", "escape", "stray_shot", "effective_speed",
     "wrong_target", "grapple", "resist", "coup_de_grace", "two_weapon_tempo", "horde_pool",
-    "horde_casualties", "HordeResolution", "horde_tempo",
+    "horde_casualties", "HordeResolution", "horde_tempo", "pool_with_conditions",
     # injury (§VIII–§X, §XIV)
     "damage", "DamageResolution", "steps", "health_state", "wounded_penalty",
     "death_threshold", "grievous_wound", "GrievousResolution", "bleed_out_turn",
@@ -72,6 +72,7 @@ __all__ = [
     "DuelResolution", "tension_dice", "Token", "next_turn", "NextTurn", "Encounter", "Fighter",
     # situations (§XIII mounted, §XIV rests, §XV pacing)
     "mounted_modifiers", "MountedResolution", "short_rest", "combat_pacing", "ride_check",
+    "mount_fall",
     # reactions and after-care (§III, §VII, §XI, §XIV)
     "free_reaction", "ReactionResolution", "reaction_names", "engaged_exit", "engaged_ways",
     "stray_ally", "laudanum", "medical_attention", "mounted_speed",

@@ -25,7 +25,8 @@ DATA_DIR: Path | None = None  # None: the package's own data folder
 
 BANDS = ("Point-Blank", "Close", "Near", "Far", "Extreme")
 RANGE_CLASSES = ("pistol", "shotgun", "rifle", "scoped rifle")
-PENALTY_ON = ("all", "physical", "melee", "ranged", "sight", "mental", "initiative", "none")
+PENALTY_ON = ("all", "physical", "melee", "ranged", "sight", "mental", "initiative", "limb",
+              "movement", "none")
 TEMPO_RULES = ("fixed", "base", "varies")
 EXPOSURES = ("tempo", "exempt", "always", "none", "varies")
 ATTACKS = ("ranged", "melee", "any", "grapple", "none")

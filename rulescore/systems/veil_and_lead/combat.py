@@ -14,7 +14,7 @@ from ...formulas import Formula
 from ...trace import Resolution, RuleRef, Step, step
 from . import _data
 from ._data import ref
-from .core import (aim_bonus, check, dice_rolled, exposes, margin_distribution,
+from .core import (CHARGE, aim_bonus, check, dice_rolled, exposes, margin_distribution,
                    require_attribute, require_dice, require_skill, require_small_pool, signed,
                    starting_tick, tempo, two_highest)
 from .injury import DamageResolution, damage
@@ -43,6 +43,8 @@ COUP = ref("XIII Coup de Grâce")
 TWO_WEAPONS = ref("XIII Two-Weapon Fighting")
 GRAPPLE = ref("III Grapple")
 STUNNED = ref("XI Stunned")
+CHARGE_RULE = ref("V Movement Actions")
+DOWNED = "Downed"
 
 INITIATIVE_POOL = Formula("Pool", "QUICK + Awareness", INITIATIVE)
 ATTACK_POOL = Formula("Pool", "Attribute + Skill - Penalties", SEQUENCE)
@@ -295,14 +297,45 @@ class AttackPlan:
             elif not self.automatic and -2 <= margin <= -1:
                 near += p
             dealt[amount] = dealt.get(amount, Fraction(0)) + p
-        return AttackOdds(hit, near, grievous, Distribution(tuple(sorted(dealt.items()))))
+        suppressed = near if self.kind == "ranged" else Fraction(0)  # gunfire only (§XI)
+        return AttackOdds(hit, near, grievous, Distribution(tuple(sorted(dealt.items()))),
+                          suppressed)
 
 
 HIGH_LOCATIONS = ("Head", "Torso")
 
 
+CHECK_KINDS = ("melee", "ranged", "movement", "limb", "physical", "mental", "initiative")
+REACHES = {  # which kinds of check a condition's penalty_on reaches
+    "all": CHECK_KINDS, "physical": ("melee", "ranged", "movement", "limb", "physical"),
+    "sight": ("melee", "ranged"), "limb": ("melee", "ranged", "limb"),
+    "movement": ("movement",), "none": ()}
+
+
 def _applies(penalty_on: str, kind: str) -> bool:
-    return penalty_on in ("all", "physical", "sight") or penalty_on == kind
+    """Whether a condition's pool penalty reaches a check of *kind*. A limb hurt by a Called
+    Shot counts for an attack when the attacker marks it: the attack uses that arm
+    (assumption called_limb)."""
+    return kind in REACHES.get(penalty_on, (penalty_on,))
+
+
+def pool_with_conditions(pool: int, conditions: Sequence[str], *, kind: str) -> Resolution:
+    """The pool of a check of *kind* after the pool penalties of the character's *conditions*,
+    at most −5 in all (§XI Combat Conditions, §VIII The Wounded Threshold). A Called Shot's Arm
+    Hit costs 2 dice on actions with that limb, a Leg Hit 2 dice on movement checks (§III
+    Called Shot). ``value`` is the pool left."""
+    require_int("pool", pool, minimum=0)
+    if kind not in CHECK_KINDS:
+        raise RulesError(f"kind must be one of {', '.join(CHECK_KINDS)}, got {shown(kind)}")
+    trace: list[Step] = []
+    penalties = []
+    for name in _names("conditions", conditions):
+        c = _data.condition(name)
+        if c.pool_penalty and _applies(c.penalty_on, kind):
+            penalties.append((f"{name} ({c.effect})", c.pool_penalty))
+    left = pool - _capped(penalties, trace, CONDITIONS)
+    trace.append(step(f"Pool for a {kind} check: {pool} → {left} d8", CONDITIONS, pool=left))
+    return Resolution(value=left, outcome=f"{left} dice", trace=tuple(trace))
 
 
 def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peacemaker",
@@ -313,7 +346,7 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
                 damage_bonus: int = 0, hardened: bool = False, firing_into_melee: bool = False,
                 braced: bool = False, called_location: str | None = None,
                 stationary_target: bool = False, small_pool: str = "literal",
-                exposure: str = "by_tempo") -> AttackPlan:
+                exposure: str = "by_tempo", off_hand: bool = False) -> AttackPlan:
     """Everything about an attack that comes before the dice (§VI steps 1–3 and 6).
 
     Takes the same inputs as :func:`attack` except the dice; see there.
@@ -328,7 +361,8 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
                         ("pool_penalty", pool_penalty)):
         require_int(name, value, minimum=0)
     for name, flag in (("hardened", hardened), ("firing_into_melee", firing_into_melee),
-                       ("braced", braced), ("stationary_target", stationary_target)):
+                       ("braced", braced), ("stationary_target", stationary_target),
+                       ("off_hand", off_hand)):
         _flag(name, flag)
     small_pool = require_small_pool(small_pool)
     mine = _names("attacker_conditions", attacker_conditions)
@@ -337,8 +371,12 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     act = _data.action(action)
     kind = arm.kind
     if act.attack in ("none", "grapple"):
-        raise RulesError(f"action must be an attack (Steady Shot, Quick Shot, Strike, Shiv, "
-                         f"Called Shot, Heavy Cleave), got {shown(action)}")
+        attacks = ", ".join(n for n, a in _data.actions().items()
+                            if a.attack not in ("none", "grapple"))
+        raise RulesError(f"action must be an attack ({attacks}), got {shown(action)}")
+    if DOWNED in mine:
+        raise RulesError("attacker_conditions: a Downed character may only Crawl (Tempo 6) or "
+                         "Speak (Tempo 0), not attack")
     if act.attack != "any" and act.attack != kind:
         raise RulesError(f"action {shown(action)} is a {act.attack} attack; "
                          f"weapon {shown(weapon)} is a {kind} weapon")
@@ -361,7 +399,7 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     trace: list[Step] = []
 
     # 1. declare
-    used = tempo(action, weapon)
+    used = tempo(action, weapon, attack_on_arrival=action == CHARGE)
     if "Grappled" in mine:
         light = arm.weapon_class.startswith("Light")
         if not light or used > GRAPPLED_MAX_TEMPO:
@@ -372,6 +410,10 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     trace.append(step(f"Declare: {action} with the {weapon}: Tempo {used}"
                       + ("; you will be Exposed after it" if exposed else ""), SEQUENCE,
                       tempo=used))
+    if action == CHARGE:
+        trace.append(step(f"Rush / Charge reaches the enemy: a melee attack on arrival, "
+                          f"move {tempo(action)} + 1 = Tempo {used} (assumption "
+                          "charge_attack_tempo)", CHARGE_RULE, tempo=used))
 
     # 2. pool
     base = attribute + skill
@@ -384,6 +426,9 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
         c = _data.condition(name)
         if c.pool_penalty and _applies(c.penalty_on, kind):
             penalties.append((f"{name} ({c.effect})", c.pool_penalty))
+    if off_hand:
+        penalties.append(("Off-hand attack",
+                          _data.settings("conditions", "two_weapons")["off_hand_pool_penalty"]))
     if firing_into_melee:
         penalties.append(("Firing into melee",
                           _data.table("conditions", "firing_into_melee")

@@ -268,17 +268,24 @@ def aim_bonus(aim_actions: int) -> int:
     return _data.table("timeline", "aim_bonus").lookup(aim_actions)["roll_bonus"]
 
 
-def tempo(action: str, weapon: str | None = None, *, chosen: int | None = None) -> int:
+def tempo(action: str, weapon: str | None = None, *, chosen: int | None = None,
+          attack_on_arrival: bool = False) -> int:
     """The tempo of *action*, using *weapon*'s base tempo where the action needs it (§III).
 
     Quick Shot is Base − 1 (at least 3), Shiv Base − 1 (at least 2), Called Shot and Heavy
-    Cleave Base + 2; Channel takes the *chosen* tempo (4–9).
+    Cleave Base + 2; Channel takes the *chosen* tempo (4–9). An attack action must suit the
+    weapon: Quick Shot and Steady Shot are ranged, Strike, Shiv and Heavy Cleave melee, and
+    Heavy Cleave needs a two-handed weapon. *attack_on_arrival*: a Rush / Charge that ends
+    with a melee attack on the enemy reached costs 1 more tick (§V Movement Actions; assumption
+    charge_attack_tempo).
     """
     act = _data.action(action)
     if chosen is not None:
         require_int("chosen", chosen, minimum=0, maximum=TICKS - 1)
-    if weapon is not None:
-        _data.weapon(weapon)
+    arm = None if weapon is None else _data.weapon(weapon)
+    require_bool("attack_on_arrival", attack_on_arrival)
+    if attack_on_arrival:
+        return _charge_tempo(act, arm)
     if act.tempo_rule == "fixed":
         return act.tempo
     if act.tempo_rule == "varies":
@@ -286,11 +293,40 @@ def tempo(action: str, weapon: str | None = None, *, chosen: int | None = None) 
             raise RulesError(f"chosen must be given for {action} (a tempo from "
                              f"{act.tempo_min} to {act.tempo_max}), got None")
         return require_int("chosen", chosen, minimum=act.tempo_min, maximum=act.tempo_max)
-    if weapon is None:
+    if arm is None:
         raise RulesError(f"weapon must be given for {action}, whose tempo is the weapon's base "
                          "tempo, got None")
-    base = _data.weapon(weapon).base_tempo
-    return max(act.tempo_min, base + act.tempo)
+    require_weapon_suits(act, arm)
+    return max(act.tempo_min, arm.base_tempo + act.tempo)
+
+
+def require_weapon_suits(act: _data.Action, arm: _data.Weapon) -> None:
+    """Refuse an attack action the weapon cannot make (§III: Quick Shot is a ranged attack,
+    Heavy Cleave a two-handed swing), naming the weapons it allows."""
+    if act.name == "Heavy Cleave" and not arm.two_handed:
+        allowed = ", ".join(n for n, w in _data.weapons().items() if w.two_handed)
+        raise RulesError(f"weapon {shown(arm.name)} cannot make a Heavy Cleave: it needs a "
+                         f"two-handed melee weapon ({allowed})")
+    if act.attack in ("ranged", "melee") and arm.kind != act.attack:
+        allowed = ", ".join(n for n, w in _data.weapons().items() if w.kind == act.attack)
+        raise RulesError(f"weapon {shown(arm.name)} cannot make a {act.name}: it is a "
+                         f"{act.attack} attack, so the weapon must be a {act.attack} weapon "
+                         f"({allowed})")
+
+
+def _charge_tempo(act: _data.Action, arm: _data.Weapon | None) -> int:
+    """Rush / Charge with a melee attack on arrival: the move's tempo + 1 (§V)."""
+    extra = _data.settings("actions", "charge")["arrival_attack_extra_tempo"]
+    if act.name != CHARGE:
+        raise RulesError(f"attack_on_arrival is only for {CHARGE}, got action {shown(act.name)}")
+    if arm is None or arm.kind != "melee":
+        allowed = ", ".join(n for n, w in _data.weapons().items() if w.kind == "melee")
+        raise RulesError(f"weapon must be a melee weapon for an attack on arrival ({allowed}), "
+                         f"got {shown(None if arm is None else arm.name)}")
+    return act.tempo + extra
+
+
+CHARGE = "Rush / Charge"
 
 
 def tempo_text(action: str) -> str:

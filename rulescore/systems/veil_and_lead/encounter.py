@@ -19,7 +19,8 @@ from .core import ATTRIBUTE_RANGE, advance, require_attribute, starting_tick
 from .timing import NextTurn, Token, next_turn, tension_dice
 
 MAX_ACTION_TEMPO = 19  # a longer action would lap the Cylinder and be read as acting at once
-TRACKED = ("Suppressed", "Prone", "Engaged", "Blinded", "Grappled")  # the flags cover the rest
+TRACKED = ("Suppressed", "Prone", "Engaged", "Blinded", "Grappled",
+           "Downed")  # the flags cover the rest
 CLEARED_BY = {"Stand Up": ("Prone",), "Disengage": ("Engaged",),
               "Recover": ("Suppressed", "Blinded", "Prone")}
 MOVING = ("Shift", "Scramble", "Rush / Charge", "Sprint", "Crawl", "Disengage")  # §V moves
@@ -157,11 +158,16 @@ class Encounter:
         19), Surprise ends, and *exposed* marks Exposure until their next turn.
 
         Naming the *action* applies what it does to the fighter's state: Aim banks one more Aim
-        (at most 3); moving more than a Shift loses the Aim, and a ranged attack uses it (§III
-        Aim); Stand Up clears Prone, Disengage Engaged, and Recover the condition in *clears*
+        (at most 3); moving more than a Shift loses the Aim (assumption aim_shift), and a
+        ranged attack uses it (§III Aim); Stand Up clears Prone, Disengage Engaged, and Recover the condition in *clears*
         (by default Suppressed, then Blinded, then Prone) (§XI). A Grappled fighter cannot
-        move and attacks only at tempo 3 or less (§XI Grappled)."""
+        move and attacks only at tempo 3 or less (§XI Grappled). A Downed fighter may only
+        Crawl or Speak, and Speak takes no time, so only Crawl moves the token (§X Bleeding
+        Out)."""
         f = self._on_hammer(name)
+        if "Downed" in f.conditions and action != "Crawl":
+            raise RulesError(f"action: {name} is Downed and may only Crawl (Tempo 6) or Speak "
+                             f"(Tempo 0), got {shown(action)}")
         require_int("tempo", tempo, minimum=1, maximum=MAX_ACTION_TEMPO)
         if not isinstance(exposed, bool):
             raise RulesError(f"exposed must be True or False, got {shown(exposed)}")
@@ -175,8 +181,8 @@ class Encounter:
         return self._with(moved)
 
     def set_condition(self, name: str, condition: str, on: bool = True) -> Encounter:
-        """Mark or clear a condition the GM adjudicates: Suppressed by a near miss or cleared
-        with 1 Mettle, Engaged when an enemy closes, Grappled by a grapple or cleared by an
+        """Mark or clear a condition the GM adjudicates: Suppressed by a near miss from gunfire
+        or cleared with 1 Mettle, Downed at 0 Vitality, Engaged when an enemy closes, Grappled by a grapple or cleared by an
         Escape, and so on (§XI). Exposed and Stunned have their own moves."""
         f = self.fighter(name)
         if condition not in TRACKED:
@@ -245,6 +251,9 @@ class Encounter:
                              f"got {len(trigger)}")
         if f.surprised:
             raise RulesError(f"name {shown(name)} is Surprised and cannot hold an action")
+        if "Downed" in f.conditions:
+            raise RulesError(f"name {shown(name)} is Downed and may only Crawl or Speak, "
+                             "not hold an action")
         return self._with(replace(f, tick=None, holding=trigger))
 
     def release(self, name: str, tempo: int, *, exposed: bool = False) -> Encounter:

@@ -32,7 +32,7 @@ DAMAGE = Formula("Damage", "max(WR + Steps - AR, 0)", DAMAGE_RULE)
 DEATH_AT = Formula("Death", "-(IRON + 2)", DEATH)
 STABILIZATION_TN = Formula("TN", "11 + max(0, -Vitality)", STABILIZATION)
 HEALTH_STATES = ("Healthy", "Wounded", "Downed", "Dead")
-FUMBLE_RULES = ("declared", "all_ones")
+FUMBLE_RULES = ("all_ones", "declared")
 
 
 def _rules() -> dict[str, int]:
@@ -109,7 +109,8 @@ def health_state(vitality: int, iron: int) -> str:
     """"Healthy" | "Wounded" | "Downed" | "Dead" for current Vitality (§VIII The Health Track).
 
     Full Vitality is IRON + 8. Healthy above half of it, Wounded at or below half, Downed at 0
-    or below, Dead at −(IRON + 2) or below.
+    or below, Dead at −(IRON + 2) or below. Half of an odd total counts down: 5 of 11 is
+    Wounded, 6 Healthy (assumption wounded_odd_vitality).
     """
     full = full_vitality(iron)
     require_vitality(vitality, iron)
@@ -236,13 +237,14 @@ class StabilizeResolution(Resolution):
 
 def stabilize(dice: Sequence[int], vitality: int, *, medical_kit: bool = False,
               roll_bonus: int = 0, fumble: bool = False,
-              fumble_rule: str = "declared") -> StabilizeResolution:
+              fumble_rule: str = "all_ones") -> StabilizeResolution:
     """A Medicine check (Tempo 6) to stop Bleeding Out (§X Stabilization).
 
     TN from :func:`stabilization_tn`; a Medical Kit gives +2. Success: the bleeding stops at the
-    current Vitality. Failure: it goes on. A fumble costs 1 more Vitality; the chapter does not
-    say what a fumble is (assumption fumble): with ``fumble_rule="declared"`` the caller says so
-    with *fumble*; with ``"all_ones"`` every die showing 1 is a fumble.
+    current Vitality. Failure: it goes on. Fumble: the patient loses 1 more Vitality. The
+    chapter does not define a fumble (assumption fumble): by default (``fumble_rule=
+    "all_ones"``) every die showing 1 is one, and the table may also declare one with
+    *fumble*; with ``"declared"`` only the table's *fumble* counts.
     """
     faces = require_dice("dice", dice)
     if fumble_rule not in FUMBLE_RULES:
@@ -255,8 +257,8 @@ def stabilize(dice: Sequence[int], vitality: int, *, medical_kit: bool = False,
     bonus = require_int("roll_bonus", roll_bonus) + (rules["medical_kit_bonus"] if medical_kit
                                                      else 0)
     result = check(faces, tn, bonus)
-    if fumble_rule == "all_ones":
-        fumble = bool(faces) and all(f == 1 for f in faces)
+    all_ones = fumble_rule == "all_ones" and bool(faces) and all(f == 1 for f in faces)
+    fumble = fumble or all_ones
     trace = [step(f"Patient at Vitality {vitality}: TN {rules['base_tn']} + "
                   f"{max(0, -vitality)} below 0 = {tn}", STABILIZATION, tn=tn)]
     if medical_kit:
@@ -273,6 +275,8 @@ def stabilize(dice: Sequence[int], vitality: int, *, medical_kit: bool = False,
     if fumble and not result.success:
         after -= rules["fumble_vitality_loss"]
         outcome = "Fumble"
+        if all_ones:
+            trace.append(step("Every die shows 1: a fumble (assumption fumble)", STABILIZATION))
         trace.append(step(f"Fumble: the patient loses {rules['fumble_vitality_loss']} more "
                           f"Vitality, now {after}", STABILIZATION, vitality=after))
     return StabilizeResolution(value=after, outcome=outcome, trace=tuple(trace), tn=tn,

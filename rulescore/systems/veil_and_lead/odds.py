@@ -30,19 +30,25 @@ class AttackOdds:
     """Exact odds of one attack set-up.
 
     ``damage`` is the distribution of damage dealt over every roll (a miss deals 0);
-    ``p_grievous`` the chance of a Grievous Wound (5+ damage after armour)."""
+    ``p_grievous`` the chance of a Grievous Wound (5+ damage after armour); ``p_suppressed``
+    the chance the target ends Suppressed: a near miss (by 1–2) from gunfire only (§XI
+    Suppressed), so 0 for a melee attack."""
 
     p_hit: Fraction
     p_near_miss: Fraction
     p_grievous: Fraction
     damage: Distribution
+    p_suppressed: Fraction
 
 
 def attack_odds(pool: int, tn: int, wr: int, ar: int = 0, roll_bonus: int = 0, *,
                 critical: int = 0, step_modifier: int = 0, damage_bonus: int = 0,
-                small_pool: str = "literal") -> AttackOdds:
+                small_pool: str = "literal", gunfire: bool = True) -> AttackOdds:
     """Exact odds of an attack with *pool* d8 (two highest + *roll_bonus*) against *tn*, dealing
-    WR + Steps − AR on a hit (§VI, §VIII, §IX)."""
+    WR + Steps − AR on a hit (§VI, §VIII, §IX). A near miss Suppresses only when *gunfire*
+    (a ranged attack; §XI Suppressed)."""
+    if not isinstance(gunfire, bool):
+        raise RulesError(f"gunfire must be True or False, got {shown(gunfire)}")
     require_int("wr", wr, minimum=0)
     require_int("ar", ar, minimum=0)
     hit = near = grievous = Fraction(0)
@@ -57,7 +63,8 @@ def attack_odds(pool: int, tn: int, wr: int, ar: int = 0, roll_bonus: int = 0, *
                    damage_bonus=damage_bonus)
         dealt[d.value] = dealt.get(d.value, Fraction(0)) + p
         grievous += p if d.grievous else 0
-    return AttackOdds(hit, near, grievous, Distribution(tuple(sorted(dealt.items()))))
+    return AttackOdds(hit, near, grievous, Distribution(tuple(sorted(dealt.items()))),
+                      near if gunfire else Fraction(0))
 
 
 def stabilization_probability(pool: int, vitality: int, *, medical_kit: bool = False,

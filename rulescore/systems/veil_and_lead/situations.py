@@ -12,6 +12,7 @@ from ._data import ref
 from .core import check, require_attribute, require_dice, require_skill
 from .core import require_vitality
 from .core import vitality as full_vitality
+from .injury import health_state
 from ...errors import require_bool as _flag
 
 MOUNTED = ref("XIII Mounted Combat")
@@ -131,6 +132,21 @@ def ride_check(dice: Sequence[int], attribute: int, ride: int, *,
         said = "The mount is under control" if result.success else "The mount panics"
     return Resolution(value=result.margin, outcome=said, trace=result.trace + (
         step(said, MOUNTED),))
+
+
+def mount_fall(d3: int, vitality: int, iron: int) -> Resolution:
+    """Falling from a mount that was killed or panicked (§XIII Mounted Combat): 1d3 damage
+    and the rider is Prone. The fall is not an attack, so armour does not absorb it
+    (assumption fall_damage). *d3* is the die rolled; ``value`` is the Vitality left."""
+    sides = _data.settings("conditions", "mounted_rules")["fall_damage_die"]
+    require_int("d3", d3, minimum=1, maximum=sides)
+    require_vitality(vitality, iron)
+    after = vitality - d3
+    state = health_state(after, iron)
+    return Resolution(value=after, outcome=f"Prone, {state}", trace=(
+        step(f"Falls from the mount: 1d{sides} shows {d3}, Vitality {vitality} − {d3} = "
+             f"{after}, {state} (armour does not absorb a fall: assumption fall_damage); the "
+             "rider is Prone", MOUNTED, damage=d3, vitality=after),))
 
 
 def mounted_speed(horse_speed: int) -> int:

@@ -170,7 +170,8 @@ def duel(dice_a: Sequence[int], dice_b: Sequence[int], *, quick_a: int, awarenes
 
 def tension_dice(ticks_elapsed: int) -> int:
     """Tension Pool dice added by a fight so far: 1 when it starts, +1 each 10 ticks
-    (§XV Tension Pool in Combat)."""
+    (§XV Tension Pool in Combat), that is each time the Hammer crosses a red Tension Line
+    (assumption tension_lines)."""
     require_int("ticks_elapsed", ticks_elapsed, minimum=0)
     start, per_ten = (r["dice"] for r in _data.table("timeline", "tension"))
     return start + per_ten * (ticks_elapsed // 10)
