@@ -252,8 +252,11 @@ class ShotBuilder(_CheckTool):
         self.movement = _dropdown("Target this turn", [("stays put", "still"),
                                                        ("takes one move", "move"),
                                                        ("dashes", "dash")], "still")
-        self.weapon = _dropdown("Weapon", [("firearm", "firearm"), ("crossbow", "crossbow"),
-                                           ("bow", "bow"), ("other", "other")], "firearm")
+        self.weapon = _dropdown("Weapon", [("firearm", "firearm"),
+                                           ("burst firearm", "burst"), ("crossbow", "crossbow"),
+                                           ("bow", "bow"), ("explosive", "explosive"),
+                                           ("other area weapon", "area"), ("other", "other")],
+                                "firearm")
         self.snapshot = _checkbox("Snapshot (+1D, one action)")
         self.called = _checkbox("Called shot (+2D)")
         self.area = _checkbox("Area fire (+2D)")

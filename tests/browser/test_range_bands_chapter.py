@@ -217,6 +217,9 @@ def test_shot_builder_every_difficulty_input(page: Page, book_url):
     expect(tool.get_by_role("alert")).to_contain_text(
         "a hidden character can only be targeted by area fire")
     tool.get_by_label("Area fire (+2D)").check()
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "weapon 'crossbow' (crossbow) cannot use area fire")
+    tool.get_by_label("Weapon").select_option(label="burst firearm")
     expect(tool.get_by_role("alert")).to_have_count(0)
     expect(difficulty).to_contain_text("Difficulty 8D")
     tool.get_by_label("Target is hidden (area fire only)").uncheck()

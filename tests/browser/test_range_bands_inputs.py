@@ -40,12 +40,15 @@ def test_shot_builder_every_option(page: Page, book_url):
     expect(tool.get_by_text(f"Chance to hit: {odds(plan.odds.success)}")).to_be_visible()
     tool.get_by_label("Called shot (+2D)").uncheck()
     tool.get_by_label("Area fire (+2D)").check()
+    expect(tool.get_by_role("alert").first).to_contain_text(
+        "weapon 'bow' (bow) cannot use area fire")
+    tool.get_by_label("Weapon", exact=True).select_option(label="explosive")
     tool.get_by_label("Target is hidden (area fire only)").check()
     area = rb.plan_shot("far", ("close", "distant"), "light", False, False, skill_pool=4,
                         roll_bonus=1, situation="crowd", miss_reading="exactly",
                         nd_rule=nd,
                         critical_margin=5, target_movement="move", area_fire=True,
-                        aim_action=True, weapon="bow", target_hidden=True, aim_rounds=3,
+                        aim_action=True, weapon="explosive", target_hidden=True, aim_rounds=3,
                         gm_dice=-1)
     expect(tool.locator(".rulebook-difficulty")).to_contain_text(
         f"Difficulty {area.difficulty.value}D")

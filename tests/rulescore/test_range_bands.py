@@ -5,6 +5,7 @@ import shutil
 import pytest
 
 from rulescore import RulesError
+from rulescore.assumptions import load_assumptions
 from rulescore.systems import range_bands as rb
 from rulescore.systems.range_bands import _data
 from rulescore.trace import RuleRef
@@ -108,12 +109,32 @@ def test_stealth_while_dashing_is_impossible():
     assert rb.stealth_odds(3, 3, "heavy", movement="dash").outcomes["hidden"] == 0
 
 
+def test_no_stealth_while_crossing_impassable_terrain():
+    """§Stealth: the check is made only while staying put or taking one move. §Impassable
+    terrain: one band takes two move actions, so a character crossing it cannot hide, even in
+    cover the GM rules the terrain gives. By hand: no dice are rolled, the character is seen
+    (hidden with odds 0) and the streak starts again at 0; one move in light cover still rolls
+    Stealth 3 d6 + 1 cover die against Perception 3 d6."""
+    r = rb.stealth([], [], "light", movement="impassable", streak=1)
+    assert (r.hidden, r.outcome, r.streak, r.unaware) == (False, "seen", 0, False)
+    assert "two move actions" in r.explain()
+    assert rb.stealth_odds(3, 3, "light", movement="impassable").outcomes == \
+        {"hidden": 0, "seen": 1}
+    assert rb.stealth_dice_needed(3, 3, "light", movement="impassable") == \
+        {"stealth_dice": 0, "cover_dice": 0, "perception_dice": 0}
+    assert rb.stealth_dice_needed(3, 3, "light", movement="move") == \
+        {"stealth_dice": 3, "cover_dice": 1, "perception_dice": 3}
+    moving = rb.stealth([4, 4, 4], [4, 4, 4], "light", cover_dice=[1], movement="move")
+    assert moving.hidden and moving.margin == 1          # 12 + 1 = 13 against 12
+
+
 def test_hidden_targets_only_by_area_fire():
     assert rb.can_target(False) and not rb.can_target(True)
     assert rb.can_target(True, area_fire=True)
     with pytest.raises(RulesError, match="only be targeted by area fire"):
         rb.shot_difficulty("close", "close", target_hidden=True)
-    assert rb.shot_difficulty("close", "close", target_hidden=True, area_fire=True).value == 6
+    assert rb.shot_difficulty("close", "close", target_hidden=True, area_fire=True,
+                              weapon="burst").value == 6
 
 
 # --- Dashing -------------------------------------------------------------------------------
@@ -162,6 +183,19 @@ def test_dash_difficulties_and_fall_damage():
         assert row["fall_damage"] == -(-row["difficulty"] // 2)
     with pytest.raises(RulesError, match="terrain must be one of .*got 'lava'"):
         rb.dash_difficulty("lava")
+
+
+def test_fall_damage_is_dice_to_add_up():
+    """§Dashing: a critical failure on 5D ground deals half the difficulty, 3D; §Impassable
+    terrain: a critical failure on dramatic (6D) ground deals the full 6D. Assumption
+    fall_damage: nD of damage is n six-sided dice added up, so 3D is 3 to 18 and 6D 6 to 36."""
+    fall = rb.dash("close", "closer", "very_hard", [1], [6, 6, 6, 6, 6])
+    assert (fall.prone, fall.damage_dice) == (True, 3)
+    assert "3D damage, 3 six-sided dice added up" in fall.explain()
+    cliff = rb.cross_impassable("close", "closer", "dramatic", [1], [6, 6, 6, 6, 6, 6])
+    assert (cliff.prone, cliff.damage_dice) == (True, 6)
+    assert "6 six-sided dice added up (assumption fall_damage)" in cliff.explain()
+    assert {a.id for a in load_assumptions("range_bands")} >= {"dash_fall", "fall_damage"}
 
 
 # --- Impassable terrain ----------------------------------------------------------------------
@@ -327,13 +361,31 @@ def test_miss_effects():
 
 
 def test_area_fire():
-    d = rb.shot_difficulty("distant", "distant", "light", area_fire=True)
+    d = rb.shot_difficulty("distant", "distant", "light", area_fire=True, weapon="burst")
     assert d.value == 7 and "Terror check" in d.explain()
     hit = rb.shot(7, [6, 6, 6, 6, 6], [4, 4, 4, 4, 4, 4, 4], area_fire=True)
     assert (hit.hit, hit.margin, hit.value, hit.outcome, hit.terror_check) == \
         (True, 2, 3, "area hit", True)
     miss = rb.shot(7, [1, 1], [4, 4, 4, 4, 4, 4, 4], area_fire=True)
     assert not miss.hit and not miss.terror_check
+
+
+@pytest.mark.parametrize("weapon", ["bow", "crossbow", "firearm", "other"])
+def test_area_fire_needs_a_weapon_that_rakes_a_band(weapon):
+    """§Area fire: only burst weapons, explosives and other area weapons can make it. A bow
+    (or a crossbow, a single-shot firearm, any other weapon) is refused, naming the weapon."""
+    with pytest.raises(RulesError, match=rf"weapon '{weapon}' \(.*\) cannot use area fire: "
+                                         "it needs a burst weapon, an explosive or another area "
+                                         "weapon"):
+        rb.shot_difficulty("distant", "distant", "light", area_fire=True, weapon=weapon)
+
+
+@pytest.mark.parametrize("weapon", ["burst", "explosive", "area"])
+def test_area_fire_with_burst_explosive_or_area_weapon(weapon):
+    """§Area fire: +2D on top of the rest. By hand: distant target, distant optimal band, light
+    cover: 4D + 1D = 5D, and area fire +2D = 7D, for each weapon that can rake a band."""
+    d = rb.shot_difficulty("distant", "distant", "light", area_fire=True, weapon=weapon)
+    assert d.value == 7
 
 
 def test_shot_hit_miss_and_critical():
@@ -444,7 +496,7 @@ def test_editing_a_table_changes_the_engine(tmp_path, monkeypatch):
     assert rb.shot_difficulty("close", "close", "light").value == 7
 
 
-# --- Hostile input: issue 18's findings, each refused naming the input ----------------------
+# --- Hostile input: each refused naming the input --------------------------------------
 
 @pytest.mark.parametrize("call, message", [
     (lambda: rb.check([1, 2, 4], 1, difficulty_dice=1.5, nd_rule="average"),

@@ -34,6 +34,7 @@ def test_shot_builder_every_modifier_changes_the_difficulty():
     assert "Difficulty <b>5D</b>" in s.summary.value and "1 action" in s.summary.value
     s.called.value = True
     assert "Difficulty <b>7D</b>" in s.summary.value
+    s.weapon.value = "burst"
     s.area.value = True
     assert "Difficulty <b>9D</b>" in s.summary.value
     s.snapshot.value = s.called.value = s.area.value = False
@@ -93,6 +94,7 @@ def test_shot_builder_my_dice_hit_and_miss_effects():
 
 def test_shot_builder_area_fire_hit_counts_as_three():
     s = ShotBuilder(target="close", optimal="close", cover="none", pool="3")
+    s.weapon.value = "burst"
     s.area.value = True                                   # 6D
     s.entry.my_dice.value = "6, 6, 6, 1, 1, 1, 1, 1, 1"
     s.entry.use_dice()
@@ -313,6 +315,19 @@ def test_shot_builder_hidden_target_needs_area_fire():
     s.hidden.value = True
     assert "a hidden character can only be targeted by area fire" in s.error.message
     s.area.value = True
+    assert "weapon 'firearm' (firearm) cannot use area fire" in s.error.message
+    s.weapon.value = "burst"
+    assert s.error.message == "" and "Difficulty <b>6D</b>" in s.summary.value
+
+
+def test_shot_builder_refuses_area_fire_with_a_bow():
+    """§Area fire needs a burst weapon, an explosive or another area weapon: a bow is refused
+    in place, naming the weapon; an explosive is fine (close, close optimal, no cover: 4D + 2D)."""
+    s = ShotBuilder(target="close", optimal="close", cover="none")
+    s.weapon.value = "bow"
+    s.area.value = True
+    assert "weapon 'bow' (bow) cannot use area fire" in s.error.message
+    s.weapon.value = "explosive"
     assert s.error.message == "" and "Difficulty <b>6D</b>" in s.summary.value
 
 

@@ -217,8 +217,9 @@ def dash(start_band: str, direction: str = "closer", terrain: str = "easy",
             damage = DASH_FALL_DAMAGE.evaluate(difficulty=difficulty)
             prone, bands_allowed = True, 0
             steps.append(step(f"Critical failure: the character falls prone and takes half of "
-                              f"{difficulty}D, rounded up: {damage}D damage; no progress "
-                              "(assumption dash_fall)", ref, damage=damage))
+                              f"{difficulty}D, rounded up: {damage}D damage, {damage} six-sided "
+                              "dice added up; no progress (assumptions dash_fall, fall_damage)",
+                              ref, damage=damage))
         elif not result_check.success:
             bands_allowed = 1
             steps.append(step("Failure: only one band for the two actions", ref))
@@ -272,7 +273,8 @@ def cross_impassable(start_band: str, direction: str = "closer", terrain: str = 
     if result_check.outcome == "critical failure":
         prone, damage, allowed = True, difficulty, 0
         steps.append(step(f"Critical failure: no progress, the character falls prone and takes "
-                          f"{difficulty}D damage (the full difficulty)", ref, damage=damage))
+                          f"{difficulty}D damage (the full difficulty), {difficulty} six-sided "
+                          "dice added up (assumption fall_damage)", ref, damage=damage))
     elif not result_check.success:
         allowed = 0
         steps.append(step("Failure: the actions are spent and the character makes no progress",

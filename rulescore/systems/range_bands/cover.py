@@ -17,6 +17,12 @@ from .checks import Odds, margin_counts
 MOVEMENT = ("still", "move", "dash", "impassable")
 #: Consecutive successful Stealth checks after which the opponent is unaware.
 UNAWARE_AFTER = 2
+#: Movements that allow a Stealth check: staying put or a single move (§Stealth). A dash and a
+#: crossing of impassable terrain both take two actions of movement.
+STEALTHY = ("still", "move")
+_NO_STEALTH = {"dash": "A dashing character cannot make a Stealth check: not hidden",
+               "impassable": "Crossing impassable terrain takes two move actions, more than the "
+                             "one move a Stealth check allows: no check, not hidden"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -98,7 +104,7 @@ def stealth_dice_needed(stealth_pool: int, perception_pool: int, cover: str = "n
     """
     c = cover_modifier(cover, movement=movement, close_contact=close_contact)
     own, seen = pool("stealth_pool", stealth_pool), pool("perception_pool", perception_pool)
-    if movement == "dash":
+    if movement not in STEALTHY:
         return {"stealth_dice": 0, "cover_dice": 0, "perception_dice": 0}
     return {"stealth_dice": own, "cover_dice": c.value, "perception_dice": seen}
 
@@ -112,20 +118,21 @@ def stealth(stealth_dice: Sequence[int], perception_dice: Sequence[int], cover: 
     The hider rolls Stealth plus the dice of cover that counts (*cover_dice*, assumption
     ``stealth_cover``) against the observer's Perception; a tie goes to the hider (assumption
     ``ties``). Hidden, the character can be targeted only by area fire. *streak* is the number of
-    successful checks in a row before this one; two in a row make the opponent unaware. A dashing
-    character makes no check and is not hidden.
+    successful checks in a row before this one; two in a row make the opponent unaware. A
+    character who dashes or crosses impassable terrain (two moves either way) makes no check and
+    is not hidden.
     """
     c = cover_modifier(cover, movement=movement, close_contact=close_contact)
     before = require_int("streak", streak, minimum=0, maximum=99)
     sb, pb = bonus("stealth_bonus", stealth_bonus), bonus("perception_bonus", perception_bonus)
     ref = rule("Stealth")
     steps = list(c.trace)
-    if movement == "dash":
+    if movement not in STEALTHY:
         # No check is rolled, but typed dice are still read: a slip is never ignored.
         for name, dice in (("stealth_dice", stealth_dice), ("cover_dice", cover_dice),
                            ("perception_dice", perception_dice)):
             d6_faces(name, dice)
-        steps.append(step("A dashing character cannot make a Stealth check: not hidden", ref))
+        steps.append(step(_NO_STEALTH[movement], ref))
         return StealthResult(value=0, outcome="seen", trace=tuple(steps), hidden=False,
                              streak=0, unaware=False, margin=0)
     own = d6_faces("stealth_dice", stealth_dice, minimum=1)
@@ -158,11 +165,12 @@ def stealth(stealth_dice: Sequence[int], perception_dice: Sequence[int], cover: 
 def stealth_odds(stealth_pool: int, perception_pool: int, cover: str = "none", *,
                  movement: str = "still", close_contact: bool = False, stealth_bonus: int = 0,
                  perception_bonus: int = 0) -> Odds:
-    """Exact odds of hiding (outcomes "hidden" and "seen"); a dasher is always seen."""
+    """Exact odds of hiding (outcomes "hidden" and "seen"); a character who dashes or crosses
+    impassable terrain makes no check and is always seen."""
     need = stealth_dice_needed(stealth_pool, perception_pool, cover, movement=movement,
                                close_contact=close_contact)
     shift = bonus("stealth_bonus", stealth_bonus) - bonus("perception_bonus", perception_bonus)
-    if movement == "dash":
+    if movement not in STEALTHY:
         return Odds({"hidden": Fraction(0), "seen": Fraction(1)},
                     Distribution(((0, Fraction(1)),)), need)
     margins = margin_counts(need["stealth_dice"] + need["cover_dice"], need["perception_dice"],

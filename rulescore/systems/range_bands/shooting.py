@@ -72,7 +72,8 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
     3D with no cover; extreme 5D (very far optimal) or 6D (far optimal). Then +1D snapshot,
     +2D called shot, +2D area fire, −1D for three rounds of aim with a firearm or crossbow, and
     *gm_dice* for what the seed leaves to the GM (a crowd is easier). An aim action adds +2 to
-    the shot's roll instead (assumption ``aim_action``).
+    the shot's roll instead (assumption ``aim_action``). Area fire needs a *weapon* that can
+    rake a band (§Area fire): a burst firearm, an explosive or another area weapon.
     """
     b = find_band("target_band", target_band)
     optimal = _optimal(optimal_bands)
@@ -84,6 +85,12 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
     rounds = require_int("aim_rounds", aim_rounds, minimum=0, maximum=100)
     gm = require_int("gm_dice", gm_dice, minimum=-5, maximum=5)
     kind = choice("weapon", weapon, table("shooting", "weapon_kinds"), "weapon")
+    if area_fire and not yes(kind, "area_fire"):
+        area_kinds = [r["weapon"] for r in table("shooting", "weapon_kinds")
+                      if yes(r, "area_fire")]
+        raise RulesError(f"weapon {shown(weapon)} ({kind['name'].lower()}) cannot use area "
+                         "fire: it needs a burst weapon, an explosive or another area weapon "
+                         f"(weapon one of {', '.join(map(repr, area_kinds))})")
     if target_hidden and not area_fire:
         raise RulesError("target_hidden: a hidden character can only be targeted by area fire "
                          "(turn area_fire on, or find the target first)")
@@ -173,9 +180,9 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
     steps.append(step(f"The shot takes {actions} action{'s' if actions > 1 else ''}", ref,
                       actions=actions))
     if area_fire:
-        steps.append(step("Area fire needs a burst weapon, explosive or other area weapon; if "
-                          "it hits, everyone in the band is hit as if by three and takes a "
-                          "Terror check", rule("Area fire")))
+        steps.append(step(f"Area fire with a {kind['name'].lower()} (a weapon that can rake a "
+                          "band); if it hits, everyone in the band is hit as if by three and "
+                          "takes a Terror check", rule("Area fire")))
     defense = "melee" if close_contact else ("none" if target_movement == "dash" else "ranged")
     if defense == "none":
         steps.append(step("A dashing target cannot use its Defense Pool", rule("Dashing")))
