@@ -8,7 +8,7 @@ again; no kernel is started and no cell runs for them.
 
 A chapter has one address. Voilà would serve ``x.ipynb`` under ``./x.ipynb``, ``a/../x.ipynb``,
 ``%78.ipynb`` or ``x.ipynb/`` too, and the outputs a first reader's run keeps for later readers
-are keyed by the page's address (``rulescore.serving.page_identity``): each spelling would run
+are keyed by the page's address (``rulebook.serving.page_identity``): each spelling would run
 the chapter as a new first reader and keep its outputs again. Any other spelling is redirected
 (301) to the chapter's one address before anything runs; a path that leaves the book is 404.
 
@@ -33,7 +33,7 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from tornado import web
 from traitlets import Integer, TraitError, default, validate
 
-from rulescore.cli import DEFAULT_MAX_KERNELS, MAX_KERNELS_VAR
+from .cli import DEFAULT_MAX_KERNELS, MAX_KERNELS_VAR
 
 RETRY_AFTER_S = 60          # the page says "in a minute"
 FULL_TEMPLATE = "503.html"  # share/jupyter/voila/templates/rulebook/503.html

@@ -140,7 +140,7 @@ def test_encounter_round_trips_as_data():
         tsl.encounter_from_dict({"order": ["A"], "round": 1, "used": {}})
     with pytest.raises(RulesError, match="acting must be one of A, got 'B'"):
         tsl.encounter_from_dict({"order": ["A"], "round": 1, "acting": "B", "used": {}})
-    with pytest.raises(RulesError, match=r"used\['A'\]\[1\] must be one of 'action', 'movement', 'reaction', got 'dance'"):
+    with pytest.raises(RulesError, match=r"used\['A'\]\[1\] must be one of 'action', 'movement', 'reaction', 'steward', got 'dance'"):
         tsl.encounter_from_dict({"order": ["A"], "round": 1, "acting": "A",
                                  "used": {"A": ["dance"]}})
 

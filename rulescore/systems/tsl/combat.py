@@ -17,6 +17,7 @@ from .rolls import (BANDS, HIT_BANDS, MAX_LABEL, MAX_SHIFT, MAX_TARGET, SYSTEM, 
                     keep_distribution, opposed_band, opposed_margin_odds, opposed_roll,
                     read_dice, ref, static_roll)
 from ...errors import require_choice as _choice
+from .pools import StressPools, check_pools, mark
 
 ZONES = ("Engaged", "Near", "Far", "Distant")
 WEAPON_ZONES = ("Melee", "Thrown", "Sidearm", "Ranged")
@@ -350,6 +351,105 @@ def weapon_profile(weapon: Weapon, *, out_of_zone: str = "flat") -> WeaponProfil
                          impact_tags=tuple(impact), breaks_on=breaks, shifts=shifts)
 
 
+# --- What Positioning and Utility tags do -----------------------------------------------------
+
+SNARES = ("pull", "pin")
+
+
+@dataclass(frozen=True, kw_only=True)
+class FirstStrike(Resolution):
+    """A foe's Movement against a Reach weapon: ``value`` is 1 when the wielder strikes first,
+    ``outcome`` "strikes first" or "no first strike"."""
+
+    strikes_first: bool
+    uses: tuple[str, ...]
+
+
+def reach_first_strike(weapon: Weapon, start: str, end: str) -> FirstStrike:
+    """Reach: when a foe closes from *start* to *end* (zones from the wielder) and ends where
+    the weapon fights, the wielder attacks first, before the foe can; that attack spends the
+    wielder's Reaction (§11 Tags; ruling ``tsl:reach_first_strike``)."""
+    _check_weapon(weapon)
+    a, b = zone_step(start, "start"), zone_step(end, "end")
+    zones = fights_at(weapon)
+    steps = []
+    if "Reach" not in weapon.tags:
+        steps.append(step("The weapon has no Reach tag: nobody strikes first", ref("Tags")))
+        first = False
+    elif b >= a:
+        steps.append(step(f"The foe moves {start} → {end}: not closing, so Reach does not "
+                          "strike first", ref("Tags")))
+        first = False
+    elif end not in zones:
+        steps.append(step(f"The foe closes {start} → {end}, still outside the weapon's zones "
+                          f"({', '.join(zones)})", ref("Tags")))
+        first = False
+    else:
+        steps.append(step(f"The foe closes {start} → {end}, into the weapon's reach "
+                          f"({', '.join(zones)}): Reach hits first", ref("Tags")))
+        steps.append(step("The first strike is an attack made now, outside your turn: it "
+                          "spends your Reaction", ref("Your Turn")))
+        first = True
+    return FirstStrike(value=int(first), outcome="strikes first" if first else
+                       "no first strike", trace=tuple(steps), strikes_first=first,
+                       uses=("reaction",) if first else ())
+
+
+@dataclass(frozen=True, kw_only=True)
+class Snare(Resolution):
+    """A Snaring hit: ``value`` is the target's zone step after it, ``outcome`` "pulled",
+    "pinned" or "no hit"."""
+
+    distance: str
+    pinned: bool
+
+
+def snare(weapon: Weapon, band: str, distance: str, how: str = "pull") -> Snare:
+    """Snaring: on a hit (Mixed or better, after armour and tags) the attacker pulls the target
+    one zone nearer, or pins them where they are so their next Movement cannot leave that
+    zone (§11 Tags; ruling ``tsl:snaring``)."""
+    _check_weapon(weapon)
+    check_band(band)
+    here = zone_step(distance, "distance")
+    _choice("how", how, SNARES)
+    if "Snaring" not in weapon.tags:
+        raise RulesError("weapon must have the Snaring tag to snare, got "
+                         + (", ".join(weapon.tags) or "no tags"))
+    if band not in HIT_BANDS:
+        return Snare(value=here, outcome="no hit", distance=distance, pinned=False,
+                     trace=(step(f"{band_name(band)} is a miss: Snaring needs a hit",
+                                 ref("Tags")),))
+    if how == "pull":
+        if here == 0:
+            raise RulesError("how must be pin when the target is already Engaged: there is no "
+                             "nearer zone to pull them into")
+        nearer = ZONES[here - 1]
+        return Snare(value=here - 1, outcome="pulled", distance=nearer, pinned=False,
+                     trace=(step(f"{band_name(band)}, a hit: Snaring pulls the target one zone, "
+                                 f"{distance} → {nearer}", ref("Tags")),))
+    return Snare(value=here, outcome="pinned", distance=distance, pinned=True,
+                 trace=(step(f"{band_name(band)}, a hit: Snaring pins the target at {distance};"
+                             " their next Movement cannot take them out of it", ref("Tags")),))
+
+
+def utility_edge(tag: str, *, applies: bool) -> Resolution:
+    """A Utility tag: +1 Effective Tier on the kind of roll it names when *applies* (Wayfinder's
+    Chain: retracing a path you have walked), nothing otherwise (§11 Tags). ``value`` is the
+    shift to add to the roll."""
+    row = _tag_row(tag)
+    _check_flag("applies", applies)
+    if row["family"] != "Utility":
+        raise RulesError(f"tag must be a Utility tag ("
+                         + ", ".join(r["tag"] for r in _tables()["tags"]
+                                     if r["family"] == "Utility")
+                         + f"), got {tag} ({row['family']})")
+    shift = 1 if applies else 0
+    text = (f"{tag}: {row['effect']}; it applies, so +1 Effective Tier on this roll" if applies
+            else f"{tag}: {row['effect']}; not this roll, so no edge")
+    return Resolution(value=shift, outcome=f"{shift:+d} Effective Tier",
+                      trace=(step(text, ref("Tags"), shift=shift),))
+
+
 def rarity_origin(rarity: str) -> str:
     """Where gear of this rarity comes from (rarity never changes a number)."""
     _choice("rarity", rarity, RARITIES)
@@ -494,6 +594,8 @@ class Attack(Resolution):
     armour_spent: bool
     weapon_breaks: bool
     uses_left: int | None
+    target_pools: StressPools | None = None
+    target_breaks: bool = False
 
 
 def _check_flag(name: str, value: object) -> bool:
@@ -546,14 +648,16 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
            defender_shift: int = 0, impact: bool = False, armour: bool = False,
            attack_type: str = "Melee weapon", uses: int | None = None,
            bands: str = "standard", tier_limits: str = "extend", order: str = "armour_first",
-           out_of_zone: str = "flat", bump_misses: bool = True) -> Attack:
+           out_of_zone: str = "flat", bump_misses: bool = True,
+           target_pools: StressPools | None = None) -> Attack:
     """Resolve an attack against a static T-number (*target*) or an opposed defence roll.
 
     The weapon's zone against *distance* may shift the Effective Tier; the roll gives a band;
     an Impact tag whose condition holds (*impact*) and armour built for the blow (*armour*)
-    move it; the band's Stress lands on the pool the attack type hits. A ranged, sidearm or
-    thrown weapon with *uses* tracked spends one; a Catastrophic roll (any Failure for an
-    improvised weapon) breaks the weapon.
+    move it; the band's Stress lands on the pool the attack type hits, and with the target's
+    *target_pools* given it is marked there and says whether the target Breaks (§11 Damage). A
+    ranged, sidearm or thrown weapon with *uses* tracked spends one; a Catastrophic roll (any
+    Failure for an improvised weapon) breaks the weapon.
     """
     if (target is None) == (defender_dice is None):
         raise RulesError("target or defender_dice: give exactly one (a static T-number, or the "
@@ -569,6 +673,8 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
     total_shift, mods, steps = _attack_setup(weapon, distance, shift, impact, armour,
                                              attack_type, order, out_of_zone, bump_misses,
                                              defender_shift)
+    if target_pools is not None:
+        check_pools(target_pools, "target_pools")
     if uses is not None:
         if weapon is None:
             raise RulesError("uses needs a weapon that takes ammunition, got no weapon")
@@ -596,6 +702,11 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
     steps.append(step(f"{band_name(band)} deals {dealt} Stress"
                       + (f" to the {pool} pool" if dealt else ""), ref("Damage"),
                       stress=dealt, pool=pool))
+    after_pools, target_breaks = None, False
+    if target_pools is not None:
+        taken = mark(target_pools, pool, dealt, f"Marked on the target's {pool} pool", "Damage")
+        steps.extend(taken.trace[1:])  # the step above already says what lands
+        after_pools, target_breaks = taken.pools, taken.breaks
     uses_left = None
     if uses is not None:
         steps.extend(ammo.trace)
@@ -608,7 +719,7 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
     return Attack(value=dealt, outcome=band, trace=tuple(steps), kind=kind, total=roll.total,
                   against=against, margin=roll.margin, raw_band=raw, band=band, stress=dealt,
                   pool=pool, shift=total_shift, armour_spent=spent, weapon_breaks=breaks,
-                  uses_left=uses_left)
+                  uses_left=uses_left, target_pools=after_pools, target_breaks=target_breaks)
 
 
 @dataclass(frozen=True)
@@ -623,6 +734,8 @@ class AttackOdds:
     shift: int = 0
     keep: int = 0
     notes: tuple[str, ...] = field(default=())
+    #: The chance the target Breaks, when its pools are given.
+    target_breaks: Fraction | None = None
 
 
 def attack_odds(tier: str, *, target: int | None = None, defender_tier: str | None = None,
@@ -630,14 +743,18 @@ def attack_odds(tier: str, *, target: int | None = None, defender_tier: str | No
                 defender_shift: int = 0, impact: bool = False, armour: bool = False,
                 attack_type: str = "Melee weapon", bands: str = "standard",
                 tier_limits: str = "extend", order: str = "armour_first",
-                out_of_zone: str = "flat", bump_misses: bool = True) -> AttackOdds:
-    """Exact odds of :func:`attack` with the same setup, before any die is rolled."""
+                out_of_zone: str = "flat", bump_misses: bool = True,
+                target_pools: StressPools | None = None) -> AttackOdds:
+    """Exact odds of :func:`attack` with the same setup, before any die is rolled; with the
+    target's *target_pools*, the chance that the blow makes the target Break too."""
     if (target is None) == (defender_tier is None):
         raise RulesError("target or defender_tier: give exactly one (a static T-number, or "
                          "the defender's tier for an opposed roll)")
     total_shift, mods, _ = _attack_setup(weapon, distance, shift, impact, armour,
                                          attack_type, order, out_of_zone, bump_misses,
                                          defender_shift)
+    if target_pools is not None:
+        check_pools(target_pools, "target_pools")
     table = band_table(bands)
     keep = keep_count(tier, total_shift, tier_limits=tier_limits)
     if target is not None:
@@ -668,5 +785,11 @@ def attack_odds(tier: str, *, target: int | None = None, defender_tier: str | No
              + (f" (or {' or '.join(alternatives)}, if the defender describes how)"
                 if alternatives else ""),
              f"Stress lands on the {stress_pool(attack_type)} pool")
+    target_breaks = None
+    if target_pools is not None:
+        pool = stress_pool(attack_type)
+        left = target_pools.left(pool)
+        target_breaks = sum((p for s, p in by_stress.items() if left and s >= left),
+                            Fraction(0))
     return AttackOdds(raw, final, dict(sorted(by_stress.items())), breaks, spent,
-                      total_shift, keep, notes)
+                      total_shift, keep, notes, target_breaks)

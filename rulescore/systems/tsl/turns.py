@@ -40,19 +40,27 @@ def _support_row(name: object) -> Row:
     return _tables()["support_actions"].find("action", name)
 
 
+def perk_names() -> tuple[str, ...]:
+    """Perks that stand in for a support action (the Steward's Steady Presence)."""
+    return tuple(r["perk"] for r in _tables()["perks"])
+
+
 def turn_options() -> tuple[str, ...]:
-    """Everything a combatant can spend: the four turn options and the support actions."""
-    return OPTIONS + support_action_names()
+    """Everything a combatant can spend: the four turn options, the support actions and the
+    perks that stand in for one."""
+    return OPTIONS + support_action_names() + perk_names()
 
 
 @dataclass(frozen=True)
 class TurnState:
     """What one combatant has used: their Action and Movement this turn, their Reaction this
-    round (it comes back at the start of their next turn)."""
+    round (it comes back at the start of their next turn), and a Steward's free Steady the
+    Spirit this scene (``steward_used``: it comes back only with a new scene)."""
 
     action_used: bool = False
     movement_used: bool = False
     reaction_used: bool = False
+    steward_used: bool = False
 
     def used(self, part: str) -> bool:
         return getattr(self, f"{part}_used")
@@ -67,9 +75,10 @@ def _check_state(state: object, name: str = "state") -> TurnState:
 
 
 def start_turn(state: TurnState) -> TurnState:
-    """A new turn: Action and Movement are fresh, and the Reaction refreshes too."""
+    """A new turn: Action and Movement are fresh, and the Reaction refreshes too; the Steward's
+    once-a-scene perk stays as it was."""
     _check_state(state)
-    return TurnState()
+    return TurnState(steward_used=state.steward_used)
 
 
 def uses_of(option: str) -> tuple[str, ...]:
@@ -77,6 +86,8 @@ def uses_of(option: str) -> tuple[str, ...]:
     _choice("option", option, turn_options())
     if option in _USES:
         return _USES[option]
+    if option in perk_names():
+        return tuple(cell_list(_tables()["perks"].find("perk", option)["uses"]))
     return tuple(p.lower() for p in cell_list(_support_row(option)["uses"]))
 
 
@@ -103,6 +114,9 @@ def spend(state: TurnState, option: str, *, ally_zone: str | None = None) -> Spe
         _choice("ally_zone", ally_zone, ZONES)
     for part in uses:
         if state.used(part):
+            if part == "steward":
+                raise RulesError(f"option {option} is free once a scene, already used this "
+                                 "scene")
             when = "this round" if part == "reaction" else "this turn"
             raise RulesError(f"option {option} needs the {part.capitalize()}, already used "
                              f"{when}")
@@ -113,28 +127,40 @@ def spend(state: TurnState, option: str, *, ally_zone: str | None = None) -> Spe
     if option in _USES:
         section = "Your Turn"
         effect = _tables()["turn"].find("option", option)["does"]
+    elif option in perk_names():
+        section = "Helping Each Other: Support Actions"
+        row = _tables()["perks"].find("perk", option)
+        effect = f"{row['same_as']}: {_support_row(row['same_as'])['effect']}"
+        cost_text = f"perk of {row['who']}, free once a scene (no Action)"
+        _ally_in_reach(option, ally_zone, cell_list(row["ally_range"]), steps, section)
     else:
         section = "Helping Each Other: Support Actions"
         row = _support_row(option)
         pool, cost, effect = row["stress_pool"], row["stress_cost"], row["effect"]
-        reach = cell_list(row["ally_range"])
-        if reach:
-            if ally_zone is None:
-                raise RulesError(f"ally_zone is needed for {option} (the ally must be "
-                                 f"{' or '.join(reach)}), got None")
-            _choice("ally_zone", ally_zone, ZONES)
-            if ally_zone not in reach:
-                raise RulesError(f"ally_zone must be {' or '.join(reach)} for {option}, "
-                                 f"got {ally_zone}")
-            steps.append(step(f"The ally is {ally_zone}: within reach ({' or '.join(reach)})",
-                              ref(section)))
-    steps.insert(0, step(f"{option} uses the {cost_text}", ref(section), option=option))
+        _ally_in_reach(option, ally_zone, cell_list(row["ally_range"]), steps, section)
+    steps.insert(0, step(f"{option} uses the {cost_text}" if option not in perk_names() else
+                         f"{option}: the {cost_text}", ref(section), option=option))
     if cost:
         steps.append(step(f"It also costs you {cost} {pool} Stress", ref(section),
                           stress=cost, pool=pool))
     steps.append(step(f"Effect: {effect}", ref(section)))
     return Spend(value=cost, outcome=option, trace=tuple(steps), option=option, state=new,
                  uses=uses, stress_pool=pool, effect=effect)
+
+
+def _ally_in_reach(option: str, ally_zone: str | None, reach: tuple[str, ...], steps: list,
+                   section: str) -> None:
+    """Check that the ally is in one of the zones *reach* lists (none listed: any zone)."""
+    if not reach:
+        return
+    if ally_zone is None:
+        raise RulesError(f"ally_zone is needed for {option} (the ally must be "
+                         f"{' or '.join(reach)}), got None")
+    _choice("ally_zone", ally_zone, ZONES)
+    if ally_zone not in reach:
+        raise RulesError(f"ally_zone must be {' or '.join(reach)} for {option}, got {ally_zone}")
+    steps.append(step(f"The ally is {ally_zone}: within reach ({' or '.join(reach)})",
+                      ref(section)))
 
 
 def turn_order(names: Iterable[str]) -> tuple[str, ...]:
@@ -223,8 +249,8 @@ class EncounterStep(Resolution):
 
 
 def take(enc: Encounter, who: str, option: str, *, ally_zone: str | None = None) -> EncounterStep:
-    """*who* spends *option*. Action and Movement only on their own turn; a Reaction (or Soak
-    the Hit) at any time, once a round."""
+    """*who* spends *option*. Action and Movement (and the Steward's once-a-scene perk) only on
+    their own turn; a Reaction (or Soak the Hit) at any time, once a round."""
     _check_encounter(enc)
     _choice("who", who, enc.order)
     uses = uses_of(option)
@@ -355,7 +381,7 @@ def ready_item(loadout: Loadout, item: str, *, in_scene: bool = True,
 
 # --- Saving a board -------------------------------------------------------------------------
 
-_PARTS = ("action", "movement", "reaction")
+_PARTS = ("action", "movement", "reaction", "steward")
 BOARD_FORMAT = "rulebook/tsl-board"
 MAX_ROUND = 100_000  # a hundred thousand rounds is past any fight; 10**30 is a forged file
 MAX_LOG = 200        # a saved board keeps its latest log lines
@@ -364,8 +390,8 @@ MAX_LINE = 4000      # a log line, in characters (a re-call lists every name)
 
 @functools.cache
 def board_format() -> saved.SavedFormat:
-    """The turn board's saved file, field by field (see :mod:`rulescore.saved`). Boards saved
-    before the file carried a format and version still load."""
+    """The turn board's saved file, field by field (see :mod:`rulescore.saved`). A file without
+    the format and version fields is read as this format too."""
     name = saved.Text(saved.NAME_LENGTH, blank=False)
     return saved.SavedFormat("TSL turn board", BOARD_FORMAT, 1, legacy=True, body=saved.Record({
         "order": saved.ListOf(name, MAX_COMBATANTS, min_items=1),

@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import RulesError
+from rulescore.errors import RulesError
 
 BOOK_FILE = "jupyter_book.yml"
 

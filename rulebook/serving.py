@@ -1,8 +1,7 @@
 """Which cells the live book runs when Voilà serves a chapter.
 
 A chapter's worked-example checks (``assert`` cells) keep the book honest: nbval and the static
-build run them. A reader of the live page sees nothing of them, yet each costs the page about
-5 ms before it becomes interactive, so the live book leaves them out.
+build run them. A reader of the live page sees nothing of them, yet each delays the page, so the live book leaves them out.
 
 A cell is a check only when it provably shows nothing and changes no tool: it holds at least one
 ``assert``; its other statements are imports of the rules engine or of ``fractions``/``math``
@@ -16,7 +15,7 @@ leaves out showed anything, and that no live cell needs a name only a left-out c
 
 **Shown once, served to every reader.** Most of a chapter's cells show something no reader can
 change: a printed table, a worked example, the previous/next links. Their output is the same for
-every reader, yet each costs every page 10–25 ms before it becomes interactive. The live book
+every reader, yet each delays every page before it becomes interactive. The live book
 runs such a cell for the first reader of a chapter and keeps its output in the server's memory
 (:data:`SHOWN_ONCE`); later readers are shown the kept output and their kernel skips the cell.
 
@@ -33,7 +32,7 @@ runs such a cell for the first reader of a chapter and keeps its output in the s
 
 **Warmed up at start.** So that a chapter's first reader is served like every later one, the
 live server opens every page of the book once when it starts (:func:`warm_up`, wired in
-``share/jupyter/config/voila.py``): one page at a time, in book order, each page's kernel shut
+:mod:`rulebook.live`): one page at a time, in book order, each page's kernel shut
 down as soon as its page is rendered. ``RULEBOOK_WARM_UP=0`` turns it off.
 
 Reading the source cannot prove that a call changes nothing (a function could set a module's
@@ -49,6 +48,8 @@ import asyncio
 import copy
 import functools
 import hashlib
+import json
+
 import os
 import re
 import time
@@ -73,8 +74,8 @@ def _body(cell: Any) -> list[ast.stmt] | None:
 
 @functools.lru_cache(maxsize=4096)
 def _parsed(source: str) -> list[ast.stmt] | None:
-    """Parse each cell's source once per server, not on every page (the hook reads each
-    cell's statements several times, ~10 ms a chapter when parsed afresh)."""
+    """Parse each cell's source once per server, not on every page: the hook reads each
+    cell's statements several times."""
     try:
         return ast.parse(source).body
     except SyntaxError:
@@ -249,10 +250,14 @@ def reusable_outputs(outputs: list) -> bool:
 
 def code_fingerprint(root: Path | None = None) -> str:
     """A digest of the name, size and modification time of every file the book's output can
-    depend on: the ``rulescore`` and ``widgets`` packages (code and data tables) and
-    ``jupyter_book.yml``. Reading it costs a page about a hundred ``stat`` calls."""
+    depend on: the ``rulescore`` and ``widgets`` packages (code and data tables), the table of
+    contents (``rulebook/toc.py``) and ``jupyter_book.yml``: one ``stat`` call a file."""
     root = root or Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
+    toc = root / "rulebook" / "toc.py"
+    if toc.is_file():
+        st = toc.stat()
+        digest.update(f"{toc}:{st.st_size}:{st.st_mtime_ns}\n".encode())
     for folder in (root / "rulescore", root / "widgets"):
         for dirpath, dirnames, filenames in os.walk(folder):
             dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
@@ -268,10 +273,8 @@ def code_fingerprint(root: Path | None = None) -> str:
 
 class ShownOnce:
     """Outputs kept from a first reader's run, one entry per (page, cell place): the page is
-    the chapter's URL path (its folder where no URL is known). Keyed by the folder alone, the
-    chapters of one folder took each other's places: a cell kept by one chapter evicted the
-    cell at the same place of its neighbour, so most chapters ran those cells again for every
-    reader who came after a reader of a neighbouring chapter."""
+    the chapter's URL path (its folder where no URL is known): the chapters of one folder
+    share the folder, and would evict each other's kept cells."""
 
     def __init__(self) -> None:
         self._kept: dict[tuple[str, int], tuple[str, list]] = {}
@@ -350,7 +353,8 @@ def page_identity(handler: Any, cwd: str) -> str:
 
 
 def prelaunch_hook(handler: Any, notebook: Any, cwd: str) -> Any:
-    """Voilà's prelaunch hook (share/jupyter/config/voila.py): serve the live cells only, and
+    """Voilà's prelaunch hook (set by :mod:`rulebook.live`): serve
+ the live cells only, and
     mark the cells whose output a first reader's run may keep for later readers."""
     notebook.cells = live_cells(notebook.cells)
     mark_reuse(notebook.cells, page_identity(handler, cwd))
@@ -358,7 +362,12 @@ def prelaunch_hook(handler: Any, notebook: Any, cwd: str) -> Any:
 
 
 WARM_UP_VAR = "RULEBOOK_WARM_UP"   # "0" turns the warm-up off
-_KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-fA-F-]{8,})"')
+# The JupyterLab page configuration Voilà's lab template writes into each page: a JSON object
+# holding, among others, the page's kernel id (rulebook.patches: voila-page-kernel-id).
+_PAGE_CONFIG = re.compile(r'<script id="jupyter-config-data" type="application/json">(.*?)'
+                          r'</script>', re.DOTALL)
+NO_KERNEL_ID = ("no kernel id in the page (rulebook.patches: voila-page-kernel-id), so its "
+                "kernel is left running until the idle culler stops it")
 
 
 def warm_up_enabled(environ: Any = os.environ) -> bool:
@@ -367,9 +376,15 @@ def warm_up_enabled(environ: Any = os.environ) -> bool:
 
 
 def page_kernel_id(page_html: str) -> str | None:
-    """The kernel id a rendered Voilà page carries in its configuration, or None."""
-    found = _KERNEL_ID.search(page_html)
-    return found.group(1) if found else None
+    """The kernel id a rendered Voilà page carries in its page configuration, or None."""
+    found = _PAGE_CONFIG.search(page_html)
+    if not found:
+        return None
+    try:
+        kernel_id = json.loads(found.group(1)).get("kernelId")
+    except (ValueError, AttributeError):
+        return None
+    return kernel_id if isinstance(kernel_id, str) and kernel_id else None
 
 
 @dataclass(frozen=True)
@@ -396,7 +411,8 @@ async def warm_up(pages: list[str], fetch: Callable[[str], Awaitable[str]],
     before any reader arrives: ``fetch(page)`` returns the page's HTML (raising ``OSError`` or
     a ``ValueError`` when the page cannot be had), and ``shutdown(kernel_id)`` stops the kernel
     the page started, which no reader will ever connect to. One page at a time, so that a
-    reader who arrives meanwhile shares the server with one warm-up page at most."""
+    reader who arrives meanwhile shares the server with one warm-up page at most. A page whose
+    kernel id cannot be read is reported as failed (:data:`NO_KERNEL_ID`), never passed over."""
     start = time.perf_counter()
     before = len(shown)
     rendered: list[str] = []
@@ -408,8 +424,10 @@ async def warm_up(pages: list[str], fetch: Callable[[str], Awaitable[str]],
             failed.append((page, str(exc) or type(exc).__name__))
             continue
         kernel_id = page_kernel_id(page_html)
-        if kernel_id:
-            await shutdown(kernel_id)
+        if kernel_id is None:
+            failed.append((page, NO_KERNEL_ID))
+            continue
+        await shutdown(kernel_id)
         rendered.append(page)
         await asyncio.sleep(0)       # let a waiting reader's request go first
     return WarmUp(tuple(rendered), tuple(failed), len(shown) - before,

@@ -1,7 +1,8 @@
 """The ``rulebook`` command: roll dice, print exact odds, serve or build the book.
 
-``serve`` and ``build`` start Voilà / Jupyter Book as separate processes, so the rules engine
-still imports nothing from Jupyter. Input errors print one clear message and exit 2.
+``roll`` and ``odds`` call the rules engine only. ``serve`` and ``build`` start Voilà / Jupyter
+Book as separate processes with the site's configuration. Input errors print one clear message
+and exit 2.
 """
 
 from __future__ import annotations
@@ -14,16 +15,17 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from .errors import DiceError, RulesError, parse_int_list
+from rulescore.errors import DiceError, RulesError, parse_int_list
+from rulescore.text import percent
+
 from .serving import WARM_UP_VAR
-from .text import percent
 
 MAX_KERNELS_VAR = "RULEBOOK_MAX_KERNELS"   # the most live kernels (open pages) a server holds
 DEFAULT_MAX_KERNELS = 20
 
 
 def cmd_roll(args: argparse.Namespace) -> int:
-    from .dice import parse
+    from rulescore.dice import parse
     expr = parse(args.expr)
     if args.dice is not None:
         result = expr.roll(dice=parse_int_list("--dice", args.dice))
@@ -39,7 +41,7 @@ def cmd_roll(args: argparse.Namespace) -> int:
 
 
 def cmd_odds(args: argparse.Namespace) -> int:
-    from .dice import parse
+    from rulescore.dice import parse
     expr = parse(args.expr)
     dist = expr.distribution()
     print(f"Exact distribution of {expr} (mean {float(dist.mean()):.4g})")
@@ -56,22 +58,24 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 
 def _book_dir() -> Path:
-    from .book import find_project_dir
+    from .toc import find_project_dir
     return find_project_dir() / "book"
 
 
 def voila_env(project_dir: Path, warm_up: bool = True,
               max_kernels: int | None = None) -> dict[str, str]:
     """Environment of the live book's Voilà: finds jupyter_book.yml, our page template and our
-    Voilà configuration (share/jupyter/config/voila.py: chapters served without their checks).
+    Voilà configuration (share/jupyter/config/voila.py, which calls :func:`rulebook.live.configure`).
 
     Python may write bytecode even where the caller's environment says not to: otherwise every
-    chapter's kernel compiles the rules engine from source again (about 60 ms of each open).
+    chapter's kernel compiles the rules engine from source again on each open.
     With *warm_up* the server opens every page once as it starts, so that no reader is a
-    chapter's first (rulescore.serving.warm_up). *max_kernels*, when given, is the most pages
+    chapter's first (rulebook.serving.warm_up). *max_kernels*, when given, is the most pages
     the server keeps open at once (``RULEBOOK_MAX_KERNELS``: rulebook.admission); else the
     caller's environment or the default says. ``RULEBOOK_TARGET=live`` tells the chapters'
     kernels that a browser loads their widgets only once the page is rendered (widgets.lean).
+    An error in the configuration file (a patched name gone: rulebook.patches) stops Voilà
+    instead of being logged and passed over (``TRAITLETS_APPLICATION_RAISE_CONFIG_FILE_ERROR``).
     """
     data = project_dir / "share" / "jupyter"
 
@@ -83,7 +87,7 @@ def voila_env(project_dir: Path, warm_up: bool = True,
         env[MAX_KERNELS_VAR] = str(max_kernels)
     return dict(env, RULEBOOK_HOME=str(project_dir), JUPYTER_PATH=first(data, "JUPYTER_PATH"),
                 JUPYTER_CONFIG_PATH=first(data / "config", "JUPYTER_CONFIG_PATH"),
-                RULEBOOK_TARGET="live",
+                RULEBOOK_TARGET="live", TRAITLETS_APPLICATION_RAISE_CONFIG_FILE_ERROR="1",
                 **{WARM_UP_VAR: "1" if warm_up else "0"})
 
 
@@ -107,10 +111,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from .bookbuild import BookBuildError, build
+    from .build import BookBuildError, build
+    from .patches import PatchError
     try:
         out = build()
-    except BookBuildError as exc:
+    except (BookBuildError, PatchError) as exc:
+
         print(f"rulebook build: {exc}", file=sys.stderr)
         return 1
     print(f"Built the static book: {out / 'index.html'}")

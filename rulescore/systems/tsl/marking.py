@@ -1,0 +1,153 @@
+"""TSL Stress on the move: an attack's Stress marked on its target, and the rules that move
+Stress between fighters or spend it: Soak the Hit, Steady the Spirit, Grant Reroll's cost and
+Spirit abilities (primer §11 Damage, §11 Helping Each Other, §11 A Worked Example).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rulescore.errors import RulesError, require_int, require_text, shown
+from rulescore.errors import require_choice as _choice
+from rulescore.tables import Row, Table, load_tables, system_data_dir
+from rulescore.trace import Resolution, step
+
+from .combat import ZONES, Attack, band_name
+from .pools import MAX_STRESS, POOLS, StressPools, StressTaken, check_pools, mark
+from .rolls import HIT_BANDS, SYSTEM, check_band, ref
+
+#: A Spirit ability's name, in characters.
+MAX_ABILITY_NAME = 80
+#: What rerolling a failed roll costs (§11 Support Actions, Grant Reroll).
+REROLL_STRESS = 1
+SUPPORT = "Helping Each Other: Support Actions"
+
+
+def _tables() -> dict[str, Table]:
+    return load_tables(system_data_dir(SYSTEM) / "combat.toml")
+
+
+def _check_attack(attack: object, name: str = "attack") -> Attack:
+    if not isinstance(attack, Attack):
+        raise RulesError(f"{name} must be an attack's result (see attack), got {shown(attack)}")
+    check_band(attack.band, f"{name}.band")
+    _choice(f"{name}.pool", attack.pool, POOLS)
+    return attack
+
+
+def apply_attack(pools: StressPools, attack: Attack) -> StressTaken:
+    """An attack's Stress (0, 1, 2 or 4 by its final band) marked on the pool it hits, and
+    whether the target Breaks (§11 Damage)."""
+    check_pools(pools)
+    _check_attack(attack)
+    dealt = attack.stress
+    return mark(pools, attack.pool, dealt, f"{band_name(attack.band)} deals {dealt} Stress to "
+                 f"the {attack.pool} pool", "Damage")
+
+
+def soak_the_hit(soaker: StressPools, attack: Attack, *, ally_zone: str = "Engaged"
+                 ) -> StressTaken:
+    """Soak the Hit: Body Stress meant for an ally Engaged with you lands on your Body pool
+    instead (§11 Support Actions; it spends your Reaction, see ``take``)."""
+    check_pools(soaker, "soaker")
+    _check_attack(attack)
+    _choice("ally_zone", ally_zone, ZONES)
+    if ally_zone != "Engaged":
+        raise RulesError(f"ally_zone must be Engaged for Soak the Hit, got {ally_zone}")
+    if attack.pool != "Body":
+        raise RulesError(f"attack must deal Body Stress for Soak the Hit, got "
+                         f"{attack.pool} Stress")
+    taken = mark(soaker, "Body", attack.stress, f"Soak the Hit: the ally's {attack.stress} "
+                  "Body Stress lands on your Body pool instead", SUPPORT)
+    return taken
+
+
+@dataclass(frozen=True, kw_only=True)
+class StressMoved(Resolution):
+    """Stress moved from an ally to a helper: ``value`` is the Stress moved, ``outcome`` the
+    helper's ("Breaks" or "holds")."""
+
+    helper: StressPools
+    ally: StressPools
+    breaks: bool
+
+
+def steady_the_spirit(helper: StressPools, ally: StressPools) -> StressMoved:
+    """Steady the Spirit (or a Steward's Steady Presence): 1 Mind Stress comes off the ally's
+    pool onto the helper's own Mind pool, which may Break the helper (§11 Support Actions).
+    Its cost and the ally's range are checked by ``spend``."""
+    check_pools(helper, "helper")
+    check_pools(ally, "ally")
+    if ally.stress("Mind") == 0:
+        raise RulesError("ally must have Mind Stress to absorb, got an empty Mind pool")
+    i = POOLS.index("Mind")
+    eased = replace(ally, marked=ally.marked[:i] + (ally.marked[i] - 1,) + ally.marked[i + 1:])
+    first = step(f"The ally's Mind pool: {ally.stress('Mind')} − 1 = {eased.stress('Mind')} of "
+                 f"{ally.size('Mind')}", ref(SUPPORT), ally_mind=eased.stress("Mind"))
+    taken = mark(helper, "Mind", 1, "Steady the Spirit: you absorb 1 Mind Stress onto your own "
+                  "Mind pool", SUPPORT)
+    return StressMoved(value=1, outcome=taken.outcome, trace=(first,) + taken.trace,
+                       helper=taken.pools, ally=eased, breaks=taken.breaks)
+
+
+def domain_pool(domain: str) -> str:
+    """The pool that pays for a roll of *domain* (ruling ``tsl:reroll_pool``)."""
+    domains = tuple(r["domain"] for r in _tables()["domain_pools"])
+    _choice("domain", domain, domains)
+    return _tables()["domain_pools"].find("domain", domain)["pool"]
+
+
+def grant_reroll(helper: StressPools, band: str, domain: str) -> StressTaken:
+    """Grant Reroll, used: the ally's failed roll (*band* Failure or Catastrophic, in *domain*)
+    may be rolled again, and the helper, not the ally, pays its 1 Stress from the pool that
+    goes with the roll (§11 Support Actions; ruling ``tsl:reroll_pool``). The new roll is made
+    with the same inputs and new dice."""
+    check_pools(helper, "helper")
+    check_band(band)
+    if band in HIT_BANDS:
+        raise RulesError(f"band must be a failed roll (failure or catastrophic) to reroll, "
+                         f"got {band}")
+    pool = domain_pool(domain)
+    first = step(f"The ally's {domain} roll failed ({band_name(band)}): they may roll it again",
+                 ref(SUPPORT), band=band)
+    taken = mark(helper, pool, REROLL_STRESS, f"The reroll's {REROLL_STRESS} Stress is paid "
+                  f"by you, from your {pool} pool (the pool of a {domain} roll)", SUPPORT)
+    return replace(taken, trace=(first,) + taken.trace)
+
+
+def spirit_abilities() -> tuple[str, ...]:
+    """The Spirit abilities the combat chapter names, with a cost."""
+    return tuple(r["ability"] for r in _tables()["spirit_abilities"])
+
+
+def _ability_row(ability: str) -> Row | None:
+    for row in _tables()["spirit_abilities"]:
+        if row["ability"] == ability:
+            return row
+    return None
+
+
+def spirit_ability(pools: StressPools, ability: str = "Sense the Local Reality", *,
+                   cost: int | None = None) -> StressTaken:
+    """Use a Spirit ability: no roll; its cost is marked on the user's Spirit pool (Sense the
+    Local Reality costs 2), which may Break them (§11 A Worked Example). An ability the chapter
+    does not name needs its *cost* from the chapter that describes it."""
+    check_pools(pools)
+    require_text("ability", ability, max_length=MAX_ABILITY_NAME)
+    if not ability.strip():
+        raise RulesError("ability must name a Spirit ability, got an empty name")
+    if cost is not None:
+        require_int("cost", cost, minimum=1, maximum=MAX_STRESS)
+    row = _ability_row(ability)
+    if row is not None:
+        if cost is not None and cost != row["cost"]:
+            raise RulesError(f"cost of {ability} must be {row['cost']} (or left out), "
+                             f"got {cost}")
+        cost = row["cost"]
+    elif cost is None:
+        raise RulesError(f"ability {shown(ability)} has no cost in this chapter (it names "
+                         f"{', '.join(spirit_abilities())}): give its cost")
+    first = step(f"{ability}: a Spirit ability, no roll; the user spends the points",
+                 ref("A Worked Example"), cost=cost)
+    taken = mark(pools, "Spirit", cost, f"Mark {cost} Spirit Stress", "A Worked Example")
+    return replace(taken, trace=(first,) + taken.trace)
