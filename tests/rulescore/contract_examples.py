@@ -168,6 +168,15 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "percentile.next_roll": _call(_pc_record),
     "percentile.next_roll_odds": _call(_pc_record),
     "percentile.treatment_odds": _call(60, "Edge", "S2"),
+    "percentile.after_injury": _call(lambda: pc_win(), free_press_rolls=1),
+    "percentile.grievous_zone_test": _call("Arms", "Block"),
+    "percentile.helpless_location": _call(5, 7),
+    "percentile.arcane_bonus": _call([5, 10]),
+    "percentile.extended_shock_healer_bonus": _call([1, 2]),
+    "percentile.extended_shock_movement": _call("INC", 25),
+    "percentile.combine_treatment_rolls": _call([("Ana", 2, "S"), ("Bo", 3, "F")]),
+    "percentile.healing_period": _call(2),
+    "percentile.infection_amputation": _call(45, 50, "Forearm"),
     "range_bands.band": _call("close"),
     "range_bands.cross_impassable": _call("distant", "closer", "hard", [5, 3], [2, 2, 2, 2]),
     "range_bands.impassable_difficulty": _call("hard"),
@@ -202,6 +211,18 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "tsl.start_turn": _call(_tsl_turn_state),
     "tsl.take": _call(_tsl_encounter, "Ann", "Movement"),
     "tsl.uses_of": _call("Action"),
+    "tsl.new_pools": _call("grunt"),
+    "tsl.pool_size": _call("character"),
+    "tsl.take_stress": _call(lambda: tsl_pools(), "Body", 2),
+    "tsl.apply_attack": _call(lambda: tsl_pools(), lambda: tsl_hit()),
+    "tsl.soak_the_hit": _call(lambda: tsl_pools(), lambda: tsl_hit()),
+    "tsl.steady_the_spirit": _call(lambda: tsl_pools(), lambda: tsl_pools(mind=2)),
+    "tsl.domain_pool": _call("Hand"),
+    "tsl.grant_reroll": _call(lambda: tsl_pools(), "failure", "Hand"),
+    "tsl.spirit_ability": _call(lambda: tsl_pools(), "Sense the Local Reality"),
+    "tsl.reach_first_strike": _call(_tsl_weapon, "Far", "Near"),
+    "tsl.snare": _call(lambda: tsl_snaring(), "success", "Near"),
+    "tsl.utility_edge": _call("Wayfinder's Chain", applies=True),
     "veil_and_lead.check": _call([5, 4, 3], 10),
     "veil_and_lead.hit_probability": _call(3, 10),
     "veil_and_lead.margin_distribution": _call(3, 10),
@@ -246,6 +267,21 @@ def pc_win():
 def tsl_loadout():
     from rulescore.systems import tsl
     return tsl.make_loadout(["a"], stowed=["b"])
+
+
+def tsl_pools(**marked):
+    from rulescore.systems import tsl
+    return tsl.new_pools(**marked)
+
+
+def tsl_hit():
+    from rulescore.systems import tsl
+    return tsl.attack([6, 5, 4, 3, 2], "Trained", target=10)
+
+
+def tsl_snaring():
+    from rulescore.systems import tsl
+    return tsl.make_weapon("Thrown", ["Snaring"])
 
 
 def tsl_encounter_dict():
