@@ -192,8 +192,14 @@ class AttackCalculator(Tool):
         self.aim = _number("Aim actions banked", 0, 0, 3)
         self.melee = w.Checkbox(value=False, description="Firing into a melee with allies",
                                 style=STYLE, layout=shared_layout(width="30em"))
+        self.off_hand = w.Checkbox(value=False, description="Off-hand attack (−2 dice)",
+                                   style=STYLE, layout=shared_layout(width="30em"))
+        self.hurt_arm = w.Checkbox(value=False,
+                                   description="Attacking with an arm hit by a Called Shot",
+                                   style=STYLE, layout=shared_layout(width="30em"))
         self.inputs = [self.attribute, self.skill, self.defense, self.weapon, self.action,
-                       self.band, self.cover, self.armour, self.aim, self.melee]
+                       self.band, self.cover, self.armour, self.aim, self.melee, self.off_hand,
+                       self.hurt_arm]
         self.error = ErrorLine()
         self.setup = w.HTML()
         self.odds = w.HTML()
@@ -202,7 +208,7 @@ class AttackCalculator(Tool):
         self.explanation = ExplanationView()
         self.plan: vl.AttackPlan | None = None
         super().__init__([
-            w.HBox([w.VBox(self.inputs[:5]), w.VBox(self.inputs[5:])]),
+            w.HBox([w.VBox(self.inputs[:6]), w.VBox(self.inputs[6:])]),
             self.error,
             section("Pool and Target Number", self.setup),
             section("Odds before you roll", self.odds),
@@ -219,7 +225,9 @@ class AttackCalculator(Tool):
                     action=self.action.value, band=self.band.value, cover=self.cover.value,
                     ar=vl.armour(self.armour.value).ar,
                     hardened=vl.armour(self.armour.value).hardened,
-                    aim_actions=self.aim.value, firing_into_melee=self.melee.value)
+                    aim_actions=self.aim.value, firing_into_melee=self.melee.value,
+                    off_hand=self.off_hand.value,
+                    attacker_conditions=["Arm Hit"] if self.hurt_arm.value else [])
 
     def update(self) -> None:
         """Plan the attack and show its exact odds."""
@@ -244,7 +252,8 @@ class AttackCalculator(Tool):
                   for v, p in odds.damage.items()]
         self.odds.value = (
             f"<p class='rulebook-vl-odds'>Hit: <b>{percent(odds.p_hit)}</b> "
-            f"({odds.p_hit}) · near miss (Suppresses): {percent(odds.p_near_miss)} · "
+            f"({odds.p_hit}) · near miss: {percent(odds.p_near_miss)} · target Suppressed "
+            f"(a near miss from gunfire): {percent(odds.p_suppressed)} · "
             f"Grievous Wound: {percent(odds.p_grievous)}</p>"
             + odds_table_html(damage, "Damage"))
 
@@ -263,8 +272,8 @@ class AttackCalculator(Tool):
             self.explanation.clear()
             return
         colour = SUCCESS if result.hit else ERROR
-        said = "Hit" if result.hit else ("Near miss — the target is Suppressed"
-                                         if result.suppresses else "Miss")
+        said = ("Hit" if result.hit else "Near miss — the target is Suppressed"
+                if result.suppresses else "Near miss" if result.near_miss else "Miss")
         extra = " — <b>Grievous Wound</b>" if result.grievous else ""
         risk = " — the shot may strike an ally (roll a d6)" if result.ally_risk else ""
         how = f"seed {request['seed']}" if "seed" in request else "your dice"
@@ -374,7 +383,11 @@ class DownedWalker(Tool):
             self.entry.error.show(str(exc))
             return
         how = f"seed {request['seed']}" if "seed" in request else "your dice"
-        said = "Stabilised" if done.stabilized else "Still bleeding"
+        said = ("Stabilised" if done.stabilized else
+                f"Fumble — the patient loses 1 more Vitality, now {done.value}" if done.fumble
+                else "Still bleeding")
+        if done.fumble:
+            self.vitality.value = done.value
         self._show(f"{said}: dice {', '.join(map(str, dice))}, TN {done.tn}, margin "
                    f"{done.margin:+d} ({how})", done.trace)
 

@@ -171,3 +171,42 @@ def test_horde_calculator():
     assert "<b>6 casualties</b>: size 6 → 0 — the Horde <b>breaks</b>" in tool.result.value
     tool.size.value = 2
     assert "size must be from 3 to 10, got 2" in tool.error.value
+
+
+def test_a_hatchet_near_miss_is_shown_without_suppression():
+    """§XI Suppressed: only gunfire suppresses. A Hatchet Strike, 5d8 against TN 11, misses by
+    1–2 in 211/2048 of rolls; the calculator shows those as near misses and 0% Suppressed."""
+    from fractions import Fraction
+    tool = AttackCalculator()
+    tool.skill.value, tool.defense.value = 2, 11
+    tool.weapon.value, tool.band.value = "Hatchet", "Point-Blank"
+    tool.action.value = "Strike"
+    assert not tool.error.value
+    assert f"near miss: {percent(Fraction(211, 2048))}" in tool.odds.value
+    assert "target Suppressed (a near miss from gunfire): 0" in tool.odds.value
+    tool.entry.my_dice.value = "5, 4, 3, 2, 1"          # 9 against TN 11: missed by 2
+    tool.entry.use_dice_button.click()
+    assert "Near miss: dice" in tool.result.value and "Suppressed" not in tool.result.value
+
+
+def test_off_hand_and_hurt_arm_checkboxes_reach_the_engine():
+    """§XIII Two-Weapon Fighting: the off hand rolls 2 dice fewer; §III Called Shot: an arm
+    hit costs 2 dice on attacks with it. QUICK 3 + skill 2 = 5 dice → 3 → 1."""
+    tool = AttackCalculator()
+    assert "Roll <b>5d8</b>" in tool.setup.value
+    tool.off_hand.value = True
+    assert "Roll <b>3d8</b>" in tool.setup.value
+    tool.hurt_arm.value = True
+    assert "Roll <b>1d8</b>" in tool.setup.value
+    assert "Rush / Charge" in tool.action.options
+
+
+def test_downed_walker_shows_a_fumble():
+    """§X Stabilization: healer dice 1, 1, 1 on a patient at −1 (TN 12) fumble: one more
+    Vitality lost, −1 → −2."""
+    from widgets.veil_and_lead_table import DownedWalker
+    tool = DownedWalker(iron=1, vitality=-1)
+    tool.entry.my_dice.value = "1, 1, 1"
+    tool.entry.use_dice_button.click()
+    assert "Fumble — the patient loses 1 more Vitality, now -2" in tool.result.value
+    assert tool.vitality.value == -2 and "TN 13" in tool.odds.value
