@@ -1,9 +1,9 @@
 """Book furniture: the landing page, previous/next links and worked examples.
 
-Everything here reads ``jupyter_book.yml`` through :func:`rulescore.book.load_book`, so chapter
+Everything here reads ``jupyter_book.yml`` through :func:`rulebook.toc.load_book`, so chapter
 order lives in one place. The landing page and the links are display HTML, not widgets: their
 output is the same for every reader, so the live book shows a chapter's first run of them to
-later readers without running them again (``rulescore.serving``). Links are relative ``.ipynb``
+later readers without running them again (``rulebook.serving``). Links are relative ``.ipynb``
 links (Voilà serves them); when the static book is built (``RULEBOOK_TARGET=static``) they point
 at the ``.html`` pages, and each widget's chapter gets a note linking to the live book.
 """
@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from IPython.display import HTML, display
 
 from rulescore.assumptions import Assumption, load_assumptions
-from rulescore.book import Book, Chapter, load_book
+from rulebook.toc import Book, Chapter, load_book
 from rulescore.dice import DiceRoll, Distribution, parse
 from rulescore.tables import Table, load_tables, system_data_dir
 from rulescore.text import odds, yes_no

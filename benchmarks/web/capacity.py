@@ -36,7 +36,7 @@ sys.path.insert(0, str(HERE))
 
 import probes as P  # noqa: E402
 import run_web as R  # noqa: E402
-from rulescore.book import load_book  # noqa: E402
+from rulebook.toc import load_book  # noqa: E402
 
 FULL_HEADING = "The book is full right now"
 RETRY_AFTER = "60"

@@ -3,12 +3,12 @@
     .venv/bin/python benchmarks/web/run_web.py [--reps N] [--round-trips N] [--readers N]
                                                  [--stagger S] [--no-load] [--only TEXT]
 
-One Voilà, started exactly as ``rulebook serve`` starts it (rulescore.cli.voila_command and
+One Voilà, started exactly as ``rulebook serve`` starts it (rulebook.cli.voila_command and
 voila_env) but on a free 127.0.0.1 port, with short cull settings for this run, over a
 temporary folder that links every entry of book/ (so chapters keep their live URLs) plus
 ``_bench`` -> benchmarks/web (the bare one-slider page and the no-op echo widget). Chromium
 (/usr/bin/chromium) is driven headless by Playwright. The chapters measured are the ones listed
-in jupyter_book.yml (rulescore.book.load_book) whose notebook exists, so new chapters are
+in jupyter_book.yml (rulebook.toc.load_book) whose notebook exists, so new chapters are
 measured too.
 
 Figures are printed with their baseline, the ratio and whether the goal is met; nothing is
@@ -56,8 +56,8 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import probes as P  # noqa: E402
-from rulescore.book import load_book  # noqa: E402
-from rulescore.cli import voila_command, voila_env  # noqa: E402
+from rulebook.toc import load_book  # noqa: E402
+from rulebook.cli import voila_command, voila_env  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -247,7 +247,7 @@ class Server:
         return (_rss_kb(self.proc.pid) / 1024, sum(_rss_kb(k) for k in ks) / 1024, len(ks))
 
     def wait_warm_up(self, limit_s: float = 600) -> str:
-        """Wait (bounded) for the server's report of its warm-up (rulescore.serving.warm_up);
+        """Wait (bounded) for the server's report of its warm-up (rulebook.serving.warm_up);
         the report's line, or why there is none."""
         deadline = time.time() + limit_s
         while time.time() < deadline and self.proc.poll() is None:

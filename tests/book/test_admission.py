@@ -11,7 +11,7 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from tornado import web
 
 from rulebook import admission as A
-from rulescore import serving
+from rulebook import serving
 from tests.book.aio import run_async
 
 CHAPTER = "/voila/render/00_dice/dice.ipynb"
@@ -105,7 +105,7 @@ def test_another_spelling_is_redirected_before_the_page_is_planned(spelling):
 
 def test_kept_outputs_stay_one_set_per_chapter_whatever_the_spelling():
     """A first reader's run keeps the outputs no reader can change, keyed by the page's address
-    (rulescore.serving). Every spelling of the chapter is turned away before the page is planned,
+    (rulebook.serving). Every spelling of the chapter is turned away before the page is planned,
     so no spelling runs as a new first reader and keeps them again."""
     hook = A.admitting(serving.prelaunch_hook)
 
@@ -206,7 +206,7 @@ def test_the_most_kernels_come_from_the_environment():
 
 
 def test_rulebook_serve_takes_the_most_kernels(monkeypatch):
-    from rulescore.cli import parser, voila_env
+    from rulebook.cli import parser, voila_env
     assert parser().parse_args(["serve"]).max_kernels is None
     assert parser().parse_args(["serve", "--max-kernels", "5"]).max_kernels == 5
     with pytest.raises(SystemExit):

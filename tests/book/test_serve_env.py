@@ -1,8 +1,8 @@
-"""How the live book starts Voilà (rulescore.cli): its environment and its command line."""
+"""How the live book starts Voilà (rulebook.cli): its environment and its command line."""
 
 from pathlib import Path
 
-from rulescore.cli import voila_command, voila_env
+from rulebook.cli import voila_command, voila_env
 
 
 def test_voila_env_finds_the_template_and_lets_kernels_cache_bytecode(monkeypatch):
@@ -19,7 +19,7 @@ def test_voila_env_finds_the_template_and_lets_kernels_cache_bytecode(monkeypatc
 
 
 def test_rulebook_serve_warms_up_unless_told_not_to():
-    from rulescore.cli import parser
+    from rulebook.cli import parser
     assert parser().parse_args(["serve"]).warm_up is True
     assert parser().parse_args(["serve", "--no-warm-up"]).warm_up is False
 
@@ -97,7 +97,7 @@ def test_pages_share_compiled_templates(monkeypatch):
 
 
 def test_the_chapter_runner_shows_kept_outputs_without_running_their_cells(monkeypatch):
-    """Our configuration makes Voilà's executor follow the page plan rulescore.serving writes
+    """Our configuration makes Voilà's executor follow the page plan rulebook.serving writes
     into the cells: a reused cell shows its kept outputs and is not run; a kept cell is run
     and its outputs are kept for the next reader."""
     from tests.book.aio import run_async
@@ -105,7 +105,7 @@ def test_the_chapter_runner_shows_kept_outputs_without_running_their_cells(monke
     import nbformat
     from voila.execute import VoilaExecutor
 
-    from rulescore.serving import MARK, SHOWN_ONCE
+    from rulebook.serving import MARK, SHOWN_ONCE
 
     ran = []
 

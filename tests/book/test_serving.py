@@ -1,4 +1,4 @@
-"""The live book leaves out worked-example checks (rulescore.serving) and nothing else."""
+"""The live book leaves out worked-example checks (rulebook.serving) and nothing else."""
 
 import ast
 import json
@@ -8,12 +8,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulescore.book import load_book
-from rulescore.serving import (KEEP, MARK, REUSE, RUN, ShownOnce, candidate_flags, check_flags,
-                               code_fingerprint, data_names, is_check_cell, live_cells,
-                               mark_reuse, page_kernel_id, prelaunch_hook, reusable_outputs,
-                               reuse_plan, run_or_reuse, warm_up, warm_up_enabled,
-                               widget_names)
+from rulebook.serving import (KEEP, MARK, NO_KERNEL_ID, REUSE, RUN, ShownOnce, candidate_flags,
+                              check_flags, code_fingerprint, data_names, is_check_cell,
+                              live_cells, mark_reuse, page_kernel_id, prelaunch_hook,
+                              reusable_outputs, reuse_plan, run_or_reuse, warm_up,
+                              warm_up_enabled, widget_names)
+from rulebook.toc import load_book
 from tests.book.aio import run_async
 
 BOOK = Path(__file__).resolve().parents[2] / "book"
@@ -353,7 +353,8 @@ def test_warm_up_renders_every_page_in_order_and_stops_each_kernel():
             raise OSError("HTTP 500")
         shown.put(("/book", len(events), "k"),
                   [nbformat.v4.new_output("display_data", data={"text/html": page})])
-        return f'<script>{{"kernelId": "0000000{len(events)}-aaaa-bbbb-cccc-0123456789ab"}}</script>'
+        return ('<script id="jupyter-config-data" type="application/json">'
+                f'{{"kernelId": "0000000{len(events)}-aaaa-bbbb-cccc-0123456789ab"}}</script>')
 
     async def shutdown(kernel_id):
         events.append(("shutdown", kernel_id))
@@ -368,6 +369,26 @@ def test_warm_up_renders_every_page_in_order_and_stops_each_kernel():
     assert done.kept == 2 and done.seconds >= 0
     assert done.summary().startswith("warm-up: 2 pages rendered in ")
     assert "2 outputs kept" in done.summary() and "broken.ipynb (HTTP 500)" in done.summary()
+
+
+def test_a_warm_up_page_without_a_kernel_id_is_reported_not_passed_over():
+    """Should Voilà stop writing the kernel id into its page (rulebook.patches:
+    voila-page-kernel-id), the warm-up cannot stop that page's kernel: the page is reported
+    as failed, saying its kernel is left running, and the server logs the summary as a
+    warning (rulebook.live.warm_up_pages)."""
+    stopped = []
+
+    async def fetch(page):
+        return "<html><body>a page of some later Voilà</body></html>"
+
+    async def shutdown(kernel_id):
+        stopped.append(kernel_id)
+
+    done = run_async(warm_up(["index.ipynb"], fetch, shutdown, shown=ShownOnce()))
+    assert stopped == [] and done.rendered == ()
+    assert done.failed == (("index.ipynb", NO_KERNEL_ID),)
+    assert "left running" in done.summary() and "voila-page-kernel-id" in done.summary()
+
 
 
 
@@ -396,7 +417,7 @@ def test_two_chapters_of_one_folder_keep_their_outputs_apart():
     asked for, so reading one chapter never evicts what its neighbour's readers are shown."""
     from types import SimpleNamespace
 
-    from rulescore.serving import SHOWN_ONCE, page_identity
+    from rulebook.serving import SHOWN_ONCE, page_identity
 
     def handler(path):
         return SimpleNamespace(request=SimpleNamespace(path=path))

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from rulescore.book import load_book
+from rulebook.toc import load_book
 
 ROOT = Path(__file__).resolve().parents[2]
 

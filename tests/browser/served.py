@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from rulescore.cli import voila_command, voila_env
+from rulebook.cli import voila_command, voila_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,7 +29,7 @@ def free_port() -> int:
 
 class ServedBook:
     """Voilà over book/ on 127.0.0.1, its output in *log*; *args* are added to (or replace, by
-    option name) the command's options; *env* are keywords of :func:`rulescore.cli.voila_env`.
+    option name) the command's options; *env* are keywords of :func:`rulebook.cli.voila_env`.
     Started in a session of its own, so :meth:`stop` ends the server and its kernels."""
 
     def __init__(self, log: Path, args: tuple[str, ...] = (), **env: object) -> None:

@@ -4,7 +4,7 @@ screen reader (and these tests) can find it by its label rather than by its look
 import pytest
 from playwright.sync_api import Page, expect
 
-from rulescore.book import load_book
+from rulebook.toc import load_book
 from tests.browser.reader import open_chapter
 
 CHAPTERS = [c.file for c in load_book().chapters]

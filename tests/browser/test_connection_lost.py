@@ -199,7 +199,7 @@ class HtmlPage:
     websocket yet): its kernel id and the _xsrf cookie its response set."""
 
     def __init__(self, server: ServedBook, chapter: str = "00_dice/dice.ipynb"):
-        from rulescore.serving import page_kernel_id
+        from rulebook.serving import page_kernel_id
 
         self.server = server
         cookies = urllib.request.HTTPCookieProcessor()

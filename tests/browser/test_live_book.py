@@ -55,7 +55,7 @@ SHOWN_OUTPUTS = ".jp-OutputArea-output.jp-RenderedHTMLCommon"
 
 def test_a_later_reader_sees_the_whole_chapter_and_its_tool_works(page: Page, book_url):
     """The server keeps what a chapter's first reader was shown of its tables, worked examples
-    and links, and a later reader's kernel skips those cells (rulescore.serving). The later
+    and links, and a later reader's kernel skips those cells (rulebook.serving). The later
     page shows the same text, and its tool, whose kernel never ran the skipped cells, still
     answers."""
     url = f"{book_url}/percentile/injury.ipynb"
@@ -76,7 +76,7 @@ def test_the_server_warms_every_page_up_at_start_and_stops_their_kernels(book_ur
     stops each of those pages' kernels (no reader will connect to them)."""
     import time
 
-    from rulescore.book import load_book
+    from rulebook.toc import load_book
 
     book = load_book()
     pages = 1 + sum((book.book_dir / c.notebook).is_file() for c in book.chapters)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from rulescore.book import load_book
+from rulebook.toc import load_book
 
 from .served import ROOT, free_port
 
@@ -21,7 +21,7 @@ from .served import ROOT, free_port
 @pytest.fixture(scope="session")
 def static_book() -> Path:
     """Build the static book once (what `make book` does) and return _build/html."""
-    from rulescore.bookbuild import build
+    from rulebook.build import build
     return build(ROOT)
 
 

@@ -1,5 +1,5 @@
-"""The rules engine imports nothing from Jupyter, and no sympy until a formula is rendered
-(DESIGN §1 and §3). Checked in a fresh interpreter, so other tests' imports cannot hide it."""
+"""The rules engine imports nothing from Jupyter, Voilà, Sphinx, the tools or the site, and no
+sympy until a formula is rendered (DESIGN §1 and §3). Checked in a fresh interpreter, so other tests' imports cannot hide it."""
 
 import json
 import subprocess
@@ -8,8 +8,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 REQUIRED = ["rulescore", "rulescore.dice", "rulescore.tables", "rulescore.formulas",
-            "rulescore.book", "rulescore.trace", "rulescore.errors", "rulescore.cli"]
-FORBIDDEN = ["ipywidgets", "IPython", "traitlets", "ipykernel", "sympy"]
+            "rulescore.trace", "rulescore.errors", "rulescore.rules_index"]
+FORBIDDEN = ["ipywidgets", "IPython", "traitlets", "ipykernel", "sympy", "voila",
+             "jupyter_server", "jupyter_book", "sphinx", "widgets", "rulebook", "nbformat"]
 
 CODE = f"""
 import importlib, json, pkgutil, sys

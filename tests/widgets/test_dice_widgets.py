@@ -139,7 +139,7 @@ def test_steps_html_numbers_steps_with_rules():
 
 
 def test_landing_page_lists_every_chapter():
-    from rulescore.book import load_book
+    from rulebook.toc import load_book
     page = landing_page().data
     for chapter in load_book().chapters:
         assert f'href="{chapter.file}.ipynb"' in page
