@@ -29,7 +29,7 @@ def test_concentration_broken_refuses_a_list_inside_the_list():
 def test_missile_shot_refuses_keywords_its_weapon_sets():
     refused("thrown is not a keyword of missile_shot (its missile_eml keywords are "
             "shooter_moving, heft_penalty, windforce, trauma, aimed, tar, dodge_index, "
-            "overhead_ft, eml_cap)",
+            "overhead_ft, eml_cap, target_grievous)",
             lambda: pc.missile_shot(60, 40, 40, thrown=None))
 
 
@@ -41,7 +41,8 @@ def test_missile_shot_refuses_a_weapon_that_is_not_a_name():
 
 def test_treatment_odds_refuses_a_roll_it_makes_itself():
     refused("roll is not an option of treatment_odds (its options are days, broadhead, "
-            "dex_modifier, area, physician_index; the roll runs over every face)",
+            "dex_modifier, area, physician_index, frozen_compress; the roll runs over every "
+            "face)",
             lambda: pc.treatment_odds(60, "Edge", "S2", roll=5))
 
 

@@ -134,11 +134,12 @@ def test_melee_declared_modifiers_reach_both_emls_and_the_odds():
     tool.d_reach.value = 5                # attacker 2 short: -10
     tool.outnumbered.value = 2            # defender -10
     tool.a_heft.value = 12                # STR 10: -10
-    tool.d_prone.value = True             # defender -20
     tool.a_trauma.value = 5
     assert "The attacker tests at EML <b>25</b>" in tool.emls.value
+    tool.d_prone.value = True             # defender -20; aiming at a prone foe costs nothing
+    assert "The attacker tests at EML <b>35</b>" in tool.emls.value
     assert "the defender's Block at EML <b>30</b>" in tool.emls.value
-    dist = pc.melee_outcome_distribution(25, "Block", 30)
+    dist = pc.melee_outcome_distribution(35, "Block", 30)
     p = dist[("blocked", 1)]
     assert f"<td>{percent(p)}</td><td>{p}</td>" in tool.odds.value
     tool.defence.value = "Ignore"

@@ -16,7 +16,7 @@ from .injury import (AmputationResolution, CompoundResolution, ImpactResolution,
                      EvasionResolution, evade_area_attack, shock_state_distribution,
                      grim_wound_shock, location_distribution, location_names, location_row,
                      location_shock, shock, shock_reroll, shock_state, strike_location,
-                     zone_count)
+                     zone_count, grievous_zone_test, helpless_location)
 from .healing import (COMA_HR, BloodLossResolution, BloodStoppageResolution, CourseResolution,
                       HealingResolution, RegenerationResolution, blood_loss_advance,
                       blood_loss_state, blood_regeneration, blood_stoppage, coma_course,
@@ -25,13 +25,16 @@ from .healing import (COMA_HR, BloodLossResolution, BloodStoppageResolution, Cou
                       permanent_impairment, TreatmentResolution, combined_treatment_level,
                       required_treatment, treatment_roll, untreated, current_impairment,
                       concentration_broken, aggravation_check, aggravation_period,
-                      injury_description, treatment_odds)
+                      injury_description, treatment_odds, arcane_bonus,
+                      extended_shock_healer_bonus, extended_shock_movement,
+                      combine_treatment_rolls, healing_period, infection_amputation)
 from .record import (InjuryRecord, RecordedInjury, Recovery, next_roll, next_roll_odds,
                      recover)
 from .sequence import InjurySequence, injury_sequence
 from .melee import (AdvantagesSpent, MeleeDeclaration, MeleeResolution, Weapon,
                     declare_melee, heft_penalty, melee_eml, melee_exchange,
-                    melee_outcome_distribution, reach_modifier, setup_level, spend_advantages)
+                    melee_outcome_distribution, reach_modifier, setup_level, spend_advantages,
+                    after_injury)
 from .missile import (LAUNCHERS, MissileAttack, MissileEML, MissileRange, MissileShot,
                       StrayStrike, missile_actions, missile_shot,
                       missile_outcome_distribution, missile_skill,
@@ -49,12 +52,14 @@ __all__ = [
     "melee_exchange", "melee_outcome_distribution", "heft_penalty", "reach_modifier",
     "melee_eml", "MeleeResolution", "declare_melee", "MeleeDeclaration", "Weapon",
     "spend_advantages", "AdvantagesSpent", "setup_level", "evade_area_attack", "EvasionResolution",
+    "after_injury",
     # injury sequence
     "strike_location", "locate_strike", "location_distribution", "location_row",
     "face_feature", "zone_count", "impact", "impact_ta_bonus", "injury_level", "injury",
     "injury_level_distribution", "bleeder", "compound_injury", "amputation_test",
     "shock_state", "shock", "shock_state_distribution", "shock_reroll", "grim_wound_shock", "combine_shock_states", "location_shock",
     "area_location_shock", "injury_mishap", "impaired_test", "injury_impairment", "impaled",
+    "grievous_zone_test", "helpless_location",
     "LocationResolution", "ImpactResolution", "InjuryResolution", "CompoundResolution",
     "AmputationResolution", "ShockResolution", "ShockRerollResolution",
     # healing sequence
@@ -65,7 +70,9 @@ __all__ = [
     "HealingResolution", "RegenerationResolution", "treatment_roll", "untreated",
     "required_treatment", "combined_treatment_level", "TreatmentResolution",
     "current_impairment", "concentration_broken", "aggravation_check", "aggravation_period",
-    "injury_description",
+    "injury_description", "arcane_bonus", "extended_shock_healer_bonus",
+    "extended_shock_movement", "combine_treatment_rolls", "healing_period",
+    "infection_amputation",
     # the injury record and its recovery
     "InjuryRecord", "RecordedInjury", "Recovery", "recover", "next_roll", "next_roll_odds", "treatment_odds", "location_names",
     "injury_sequence", "InjurySequence",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ...errors import RulesError, require_bool, require_int, require_list, shown
@@ -18,6 +19,9 @@ COMA = "Healing 3 Coma"
 HEALING = "Healing 6 Healing"
 INFECTION = "Healing 7 Infection"
 IMPAIRMENT = "Healing 8 Impairment"
+
+MAX_HEALERS = 20  # healers' Treatment Rolls combined for one injury
+MAX_SOURCES = 20  # arcane sources offering a bonus to one roll
 
 COMA_HR = Formula("HR", "12 - location_shock - injury_level", ref(COMA))
 _CODES = {5: "G5", 4: "G4", 3: "S3", 2: "S2", 1: "M1"}
@@ -83,11 +87,21 @@ class BloodLossResolution(Resolution):
     anaemia_fatigue: int
 
 
-def blood_loss_advance(roll: int, strength_eml: int, bp: int = 0,
-                       state: str | None = None) -> BloodLossResolution:
+def blood_loss_advance(roll: int, strength_eml: int | None, bp: int = 0,
+                       state: str | None = None, *, beast: bool = False
+                       ) -> BloodLossResolution:
     """Step 1: every 5 minutes per bleeder, a Strength test (no fatigue or impairment) adds
     3/2/1/0 BP for CF/F/S/CS. Each box checked off brings its Shock State on top of the
-    current *state* (INC while INC is UNC); 4 BP kills. Anaemia: 5 weakness fatigue per BP."""
+    current *state* (INC while INC is UNC); 4 BP kills. Anaemia: 5 weakness fatigue per BP.
+    A *beast* (not one of the Folk) has average Strength for its size and tests ML50; leave
+    *strength_eml* None for it."""
+    require_bool("beast", beast)
+    if beast:
+        if strength_eml is not None:
+            raise RulesError(f"strength_eml must be None for a beast (it tests ML"
+                             f"{_rule('beast_ml', tab='blood_loss_rules')}), "
+                             f"got {shown(strength_eml)}")
+        strength_eml = _rule("beast_ml", tab="blood_loss_rules")
     require_int("strength_eml", strength_eml)
     require_int("bp", bp, minimum=0, maximum=3)  # a fourth BP has already killed
     require_shock_state("state", state)
@@ -121,27 +135,44 @@ class CourseResolution(Resolution):
     healing_rate: int
 
 
+def arcane_bonus(bonuses: Sequence[int] = ()) -> int:
+    """Arcane Recovery: of the test bonuses arcane sources grant a patient's Course or Healing
+    Roll, only the single highest applies (0 for none). The other choice the rule offers, an
+    immediate extra roll, is simply one more call of the roll. Healing 2, 3, 6, 7."""
+    return _arcane("bonuses", bonuses)
+
+
+def _arcane(name: str, bonuses: object) -> int:
+    values = require_list(name, bonuses, "arcane test bonuses", max_length=MAX_SOURCES)
+    for b in values:
+        require_int(name, b, minimum=0)
+    return max(values, default=0)
+
+
 def _course(roll: int, healing_base: int, hr: int, fatigue: int, bonus: int, section: str,
-            what: str) -> tuple[str, int, int, list]:
+            what: str, arcane: Sequence[int] = ()) -> tuple[str, int, int, list]:
     require_int("healing_base", healing_base, minimum=0)
     require_int("hr", hr, minimum=1)
     require_int("fatigue", fatigue, minimum=0)
     require_int("bonus", bonus)
-    eml = effective_eml(healing_base * hr - fatigue + bonus)
+    magic = _arcane("arcane", arcane)
+    eml = effective_eml(healing_base * hr - fatigue + bonus + magic)
     level = success_level(roll, eml)
     change = table("healing.toml", "course_roll").find("level", level)["hr_change"]
-    trace = [step(f"{what}: HB {healing_base} × HR {hr} - fatigue {fatigue} + bonus {bonus} = "
-                  f"EML {eml}; roll {roll}: {level}: HR {change:+d}", ref(section), roll=roll,
-                  eml=eml, level=level)]
+    extra = f" + arcane {magic}" if magic else ""
+    trace = [step(f"{what}: HB {healing_base} × HR {hr} - fatigue {fatigue} + bonus {bonus}"
+                  f"{extra} = EML {eml}; roll {roll}: {level}: HR {change:+d}", ref(section),
+                  roll=roll, eml=eml, level=level)]
     return level, eml, hr + change, trace
 
 
 def extended_shock_course(roll: int, healing_base: int, hr: int, *, fatigue: int = 0,
-                          bonus: int = 0) -> CourseResolution:
-    """Step 2: every four hours, HB × HR (less fatigue, plus a healer's bonus). HR 0 or less:
-    the patient dies; HR 6 or more: Extended Shock (and INC/UNC) ends."""
+                          bonus: int = 0, arcane: Sequence[int] = ()) -> CourseResolution:
+    """Step 2: every four hours, HB × HR (less fatigue, plus a healer's bonus, see
+    :func:`extended_shock_healer_bonus`, plus the highest *arcane* bonus). HR 0 or less: the
+    patient dies; HR 6 or more: Extended Shock (and INC/UNC) ends."""
     level, eml, new, trace = _course(roll, healing_base, hr, fatigue, bonus, EXTENDED,
-                                     "Extended Shock Course Roll")
+                                     "Extended Shock Course Roll", arcane)
     if new <= _rule("dies_at"):
         outcome = "dies"
     elif new >= _rule("recovered_at"):
@@ -153,6 +184,40 @@ def extended_shock_course(roll: int, healing_base: int, hr: int, *, fatigue: int
                             eml=eml, healing_rate=new)
 
 
+def extended_shock_healer_bonus(stars: Sequence[int]) -> int:
+    """The healers' bonus to Extended Shock Course Rolls: each healer makes one Physician test
+    for the patient, worth 5 per victory star, and only the single best healer's bonus counts
+    (*stars*: one entry per healer; assumption extended_shock_healer_bonus)."""
+    values = require_list("stars", stars, "star counts, one per healer",
+                          max_length=MAX_HEALERS)
+    for n in values:
+        require_int("stars", n, minimum=0)
+    return _rule("healer_bonus_per_star") * max(values, default=0)
+
+
+def extended_shock_movement(state: str, minutes: int, *, supported: bool = True) -> Resolution:
+    """Extended Shock: an INC patient may be helped along at a Difficult half Move (if the
+    injuries allow it) and accrues Personal Fatigue once for every full 10 minutes of such
+    movement; an UNC patient cannot be moved this way. value = the times fatigue is accrued
+    (how much each time is in the fatigue rules, a chapter the seed lacks)."""
+    if state not in ("INC", "UNC"):
+        raise RulesError(f"state must be INC or UNC (Extended Shock), got {shown(state)}")
+    require_int("minutes", minutes, minimum=0)
+    require_bool("supported", supported)
+    if state == "UNC":
+        raise RulesError("state UNC: an unconscious patient takes no actions and does not "
+                         "move under its own power")
+    if not supported and minutes:
+        raise RulesError("supported must be True: an INC patient in Extended Shock moves only "
+                         "when someone supports them")
+    period = _rule("extended_shock_fatigue_minutes")
+    times = minutes // period
+    trace = [step(f"INC in Extended Shock, helped along for {minutes} minutes at a Difficult "
+                  f"half Move: Personal Fatigue accrued {times} time(s) (once per {period} "
+                  "minutes)", ref(EXTENDED), minutes=minutes, accruals=times)]
+    return Resolution(value=times, outcome=f"{times} fatigue accrual(s)", trace=tuple(trace))
+
+
 def coma_healing_rate(location_shock: int, injury_level: int) -> int:
     """The initial coma HR: 12 - location shock - injury level."""
     require_int("location_shock", location_shock, minimum=0)
@@ -161,13 +226,13 @@ def coma_healing_rate(location_shock: int, injury_level: int) -> int:
 
 
 def coma_course(roll: int, healing_base: int, hr: int, *, fatigue: int = 0,
-                sheltered: bool = True) -> CourseResolution:
-    """Step 3: every 10 days, HB × HR (-20 if not restful and sheltered); HR never drops below
-    1; at 6 or more the coma ends."""
+                sheltered: bool = True, arcane: Sequence[int] = ()) -> CourseResolution:
+    """Step 3: every 10 days, HB × HR (-20 if not restful and sheltered, plus the highest
+    *arcane* bonus); HR never drops below 1; at 6 or more the coma ends."""
     require_bool("sheltered", sheltered)
     bonus = 0 if sheltered else _rule("coma_unsheltered")
     level, eml, new, trace = _course(roll, healing_base, hr, fatigue, bonus, COMA,
-                                     "Coma Course Roll")
+                                     "Coma Course Roll", arcane)
     new = max(new, _rule("coma_minimum_hr"))
     outcome = "recovered" if new >= _rule("recovered_at") else "continues"
     trace.append(step(f"HR {hr} → {new} (at least 1): {outcome}", ref(COMA), hr=new))
@@ -188,11 +253,11 @@ def infection_healing_rate(injury_hr: int) -> int:
 
 
 def infection_course(roll: int, healing_base: int, hr: int, *, bonus: int = 0,
-                     fatigue: int = 0) -> CourseResolution:
-    """Step 7: once a day, HB × Infection HR (+ a healer's Physician SV). HR 0 or less: the
-    patient dies; 6 or more: the infection is defeated."""
+                     fatigue: int = 0, arcane: Sequence[int] = ()) -> CourseResolution:
+    """Step 7: once a day, HB × Infection HR (+ a healer's Physician SV, + the highest *arcane*
+    bonus). HR 0 or less: the patient dies; 6 or more: the infection is defeated."""
     level, eml, new, trace = _course(roll, healing_base, hr, fatigue, bonus, INFECTION,
-                                     "Infection Course Roll")
+                                     "Infection Course Roll", arcane)
     if new <= _rule("dies_at"):
         outcome = "dies"
     elif new >= _rule("recovered_at"):
@@ -222,19 +287,23 @@ class HealingResolution(Resolution):
 
 
 def healing_roll(roll: int, healing_base: int, hr: int, injury_level: int, *,
-                 infection_chance: bool = False, wider_cf: bool = False) -> HealingResolution:
-    """Step 6: every five days, HB × HR. S lowers the Injury Level by 1, CS by 2 (0: healed);
-    a CF infects the injury if its treatment left the chance. *wider_cf* (a cauterised bleeder
-    or an Area injury): a failed roll whose ones die is 3, 5, 8 or 0 is a CF."""
+                 infection_chance: bool = False, wider_cf: bool = False,
+                 arcane: Sequence[int] = ()) -> HealingResolution:
+    """Step 6: every healing period (five days, or :func:`healing_period`), HB × HR (+ the
+    highest *arcane* bonus). S lowers the Injury Level by 1, CS by 2 (0: healed); a CF infects
+    the injury if its treatment left the chance. *wider_cf* (a cauterised bleeder or an Area
+    injury): a failed roll whose ones die is 3, 5, 8 or 0 is a CF."""
     require_int("healing_base", healing_base, minimum=0)
     require_int("hr", hr, minimum=1, maximum=6)
     require_int("injury_level", injury_level, minimum=1, maximum=5)
     require_bool("infection_chance", infection_chance)
     require_bool("wider_cf", wider_cf)
-    eml = effective_eml(healing_base * hr)
+    magic = _arcane("arcane", arcane)
+    eml = effective_eml(healing_base * hr + magic)
     level = success_level(roll, eml)
-    trace = [step(f"HB {healing_base} × HR {hr} = EML {eml}; roll {roll}: {level}",
-                  ref(HEALING), roll=roll, eml=eml, level=level)]
+    trace = [step(f"HB {healing_base} × HR {hr}" + (f" + arcane {magic}" if magic else "")
+                  + f" = EML {eml}; roll {roll}: {level}", ref(HEALING), roll=roll, eml=eml,
+                  level=level)]
     if wider_cf and level == "F" and roll % 10 in {r["ones"] for r in
                                                    table("healing.toml", "wider_cf")}:
         level = "CF"
@@ -287,8 +356,9 @@ def permanent_impairment(days: int) -> int:
 
 TREATMENT = "Healing 5 Treatment"
 TREATMENT_ASPECTS = ("Blunt", "Edge", "Point", "Projectile", "Fire", "Frost")
-TREATMENT_OPTIONS = ("days", "broadhead", "dex_modifier", "area", "physician_index")
-MAX_HEALERS = 20  # healers' Treatment Rolls combined for one injury
+TREATMENT_OPTIONS = ("days", "broadhead", "dex_modifier", "area", "physician_index",
+                     "frozen_compress")
+
 MAX_CONDITIONS = 50  # conditions one character carries at once
 
 
@@ -388,10 +458,12 @@ def _treated(aspect: str, injury: str, level: str, trace: list,
 
 def treatment_roll(roll: int, physician_eml: int, aspect: str, injury: str, *, days: int = 0,
                    broadhead: bool = False, dex_modifier: int = 0, area: bool = False,
-                   physician_index: int | None = None) -> TreatmentResolution:
+                   physician_index: int | None = None, frozen_compress: bool = False
+                   ) -> TreatmentResolution:
     """Step 5: the healer tests Physician with the injury type's modifier, -5 a day of delay,
-    a broadhead's modifier, the DEX secondary modifier for boxed treatments (SUR, EXT, AMP) and
-    -20 for an Area injury. The TREATMENT ROLL table gives the HR and its effects; a Grievous
+    a broadhead's modifier, the DEX secondary modifier for boxed treatments (SUR, EXT, AMP),
+    -20 for an Area injury and +10 for a Compress (CMP) made with something frozen
+    (*frozen_compress*). The TREATMENT ROLL table gives the HR and its effects; a Grievous
     injury's HR is capped by *physician_index* (or the CF HR, if higher)."""
     _aspect(aspect)
     sev = _severity(injury)
@@ -400,10 +472,14 @@ def treatment_roll(roll: int, physician_eml: int, aspect: str, injury: str, *, d
     require_int("dex_modifier", dex_modifier)
     require_bool("broadhead", broadhead)
     require_bool("area", area)
+    require_bool("frozen_compress", frozen_compress)
     if physician_index is not None:
         require_int("physician_index", physician_index, minimum=0)
     req = _requirements(aspect, sev)
     trt = required_treatment(aspect, injury)
+    if frozen_compress and trt != "CMP":
+        raise RulesError(f"frozen_compress applies to the Compress treatment (CMP) only; "
+                         f"{aspect} {injury} takes {trt}")
     rules = table("healing.toml", "treatment_rules")
     eml = physician_eml + req["modifier"]
     parts = [f"Physician {physician_eml}", f"{trt} modifier {req['modifier']:+d}"]
@@ -420,6 +496,10 @@ def treatment_roll(roll: int, physician_eml: int, aspect: str, injury: str, *, d
     if area:
         eml += rules.find("rule", "area_penalty")["value"]
         parts.append("Area injury -20")
+    if frozen_compress:
+        cold = rules.find("rule", "frozen_compress")["value"]
+        eml += cold
+        parts.append(f"frozen compress {cold:+d}")
     used = effective_eml(eml)
     level = success_level(roll, used)
     trace = [step(f"{', '.join(parts)} = EML {used}; roll {roll}: {level}", ref(TREATMENT),
@@ -459,6 +539,73 @@ def combined_treatment_level(levels: list[str] | tuple[str, ...]) -> str:
     if not levels or any(lv not in order for lv in levels):
         raise RulesError(f"levels must be a list of CF, F, S or CS, got {shown(levels)}")
     return "CF" if "CF" in levels else max(levels, key=order.index)
+
+
+def combine_treatment_rolls(rolls: Sequence[tuple[str, int, str]]) -> Resolution:
+    """Several healers' Treatment Rolls for one injury, in the order they were made, each as
+    (healer, Physician Index, success level). A healer (or assistant) takes part in one roll
+    only, and each later healer must have a higher Physician Index than every earlier one;
+    then the highest level applies, unless any roll is a CF, which replaces them all.
+    value = outcome = the level that applies. Healing 5 Multiple Treatment Rolls."""
+    entries = require_list("rolls", rolls, "(healer, Physician Index, level) entries",
+                           max_length=MAX_HEALERS)
+    if not entries:
+        raise RulesError("rolls must hold at least one (healer, Physician Index, level) entry")
+    seen: list[str] = []
+    best_index: int | None = None
+    trace = []
+    for entry in entries:
+        if not isinstance(entry, (tuple, list)) or len(entry) != 3:
+            raise RulesError(f"rolls must hold (healer, Physician Index, level) entries, "
+                             f"got {shown(entry)}")
+        healer, index, level = entry
+        if not isinstance(healer, str) or not healer.strip():
+            raise RulesError(f"rolls: a healer must be named, got {shown(healer)}")
+        require_int("rolls: Physician Index", index, minimum=0)
+        if level not in ("CF", "F", "S", "CS"):
+            raise RulesError(f"rolls: level must be CF, F, S or CS, got {shown(level)}")
+        if healer.strip().lower() in seen:
+            raise RulesError(f"rolls: {healer} already made a Treatment Roll for this injury "
+                             "(one roll per healer)")
+        if best_index is not None and index <= best_index:
+            raise RulesError(f"rolls: {healer} (Physician Index {index}) may not follow a "
+                             f"healer of Physician Index {best_index}: each later healer needs "
+                             "a higher index")
+        seen.append(healer.strip().lower())
+        best_index = index
+        trace.append(step(f"{healer} (Physician Index {index}): {level}", ref(TREATMENT),
+                          level=level))
+    final = combined_treatment_level([e[2] for e in entries])
+    trace.append(step(("A CF among them replaces every other result" if final == "CF"
+                       else "The highest level applies") + f": {final}", ref(TREATMENT),
+                      level=final))
+    return Resolution(value=final, outcome=final, trace=tuple(trace))
+
+
+def healing_period(d3: int | None = None) -> int:
+    """Days between an injury's Healing Rolls: five, or, with the random option, d3 + 3 (four
+    to six, rolled afresh each period). Healing 6, Random Option."""
+    if d3 is None:
+        return _rule("healing_period_days")
+    require_int("d3", d3, minimum=1, maximum=3)
+    return d3 + _rule("healing_period_random_add")
+
+
+def infection_amputation(roll: int, physician_eml: int, location: str, *,
+                         dex_modifier: int = 0) -> TreatmentResolution:
+    """Amputating an infected limb defeats the infection (Healing 7, Amputation). It follows
+    the Amputation treatment of Grievous frost injuries: a Physician test with the DEX
+    secondary modifier, whose level gives the new Edge injury it inflicts (CF G5E, F G4E,
+    S S3E, CS S2E)."""
+    from .injury import location_row  # the location's zone says whether it is a limb
+    zone = location_row(location)["zone"]
+    if zone not in ("Arms", "Legs"):
+        raise RulesError(f"location must be on an arm or leg (a limb can be amputated), got "
+                         f"{shown(location)} in the {zone} zone")
+    done = treatment_roll(roll, physician_eml, "Frost", "G4", dex_modifier=dex_modifier)
+    more = step(f"The infected {location.lower()} is amputated: the infection is defeated; the "
+                f"amputation inflicts a new {done.new_injury} injury", ref(INFECTION))
+    return replace(done, trace=done.trace + (more,))
 
 
 def current_impairment(injury: str, hr: int, permanent: int = 0) -> int | None:

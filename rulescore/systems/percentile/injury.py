@@ -7,13 +7,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from ...errors import RulesError, require_bool, require_int, shown
+from ...errors import RulesError, require_bool, require_int, require_list, shown
 from ...tables import Row
 from ...trace import Resolution, step
 from ._data import ASPECTS, MAX_DIE, MAX_ZONE_DICE, SHOCK_STATES, ref, setting, table
-from .checks import effective_eml, success_level
+from .checks import TestResolution, effective_eml, success_level
 
 LOCATION = "Injury 1 Location"
+HELPLESS = "Injury 1 Location — Helpless Targets"
+GRIEVOUS_TESTS = "Injury 5 Tests with Grievous Injury"
 IMPACT = "Injury 2 Impact"
 INJURY = "Injury 3 Injury"
 COMPOUND = "Injury 3.1 Compound Injury"
@@ -105,15 +107,19 @@ class LocationResolution(Resolution):
 
 def locate_strike(zone_rolls: Sequence[int], location_rolls: Sequence[int],
                   aim_zone: int = 1, *, zone_pick: int = 0, location_pick: int = 0,
-                  side_from: str = "location") -> LocationResolution:
+                  side_from: str = "location", hard_cover: Sequence[str] = ()
+                  ) -> LocationResolution:
     """Step 1 with Precision: roll every Zone Die, choose one; extra Location Dice follow.
 
     *zone_rolls* are the Zone Dice (one, plus one per Precision TA); *zone_pick* chooses one.
     Each other Zone Die landing in the same body zone grants one more d10 Location Die:
     *location_rolls* must hold exactly that many, and *location_pick* chooses one. An Arm or
     Leg is on the left for an odd die, right for an even one (*side_from* "location" or "zone",
-    assumption limb_side). When the chosen Zone Die misses, no Location Die is read.
+    assumption limb_side). When the chosen Zone Die misses, no Location Die is read. A
+    location named in *hard_cover* (behind a wall or tree) stops the strike: outcome "hard
+    cover", value 0.
     """
+    covered = require_cover(hard_cover)
     zs = _int_list("zone_rolls", zone_rolls, 1, MAX_DIE)
     if len(zs) > MAX_ZONE_DICE:
         raise RulesError(f"zone_rolls takes at most {MAX_ZONE_DICE} Zone Dice (one, plus one per "
@@ -152,9 +158,58 @@ def locate_strike(zone_rolls: Sequence[int], location_rolls: Sequence[int],
     where = f"{side} {row['location'].lower()}" if side else row["location"]
     trace.append(step(f"Location Die {ln}: {where} (location shock {row['location_shock']})",
                       ref(LOCATION), ln=ln, location=row["location"]))
+    if row["location"].lower() in covered:
+        return _behind_cover(trace, zn, zone["zone"], row["location"], side)
     return LocationResolution(value=zn, outcome=row["location"], trace=tuple(trace),
                               zone_number=zn, zone=zone["zone"], location=row["location"],
                               location_shock=row["location_shock"], side=side)
+
+
+def require_cover(hard_cover: object) -> set[str]:
+    """The locations named as behind hard cover, checked against the body location table."""
+    names = location_names()
+    items = require_list("hard_cover", hard_cover, "locations such as ['Thigh', 'Knee']",
+                         max_length=len(names))
+    known = {n.lower() for n in names}
+    for name in items:
+        if not isinstance(name, str) or name.strip().lower() not in known:
+            raise RulesError(f"hard_cover must name locations of the body table "
+                             f"({', '.join(names)}), got {shown(name)}")
+    return {name.strip().lower() for name in items}
+
+
+def _behind_cover(trace: list, zn: int, zone: str, location: str, side: str | None
+                  ) -> LocationResolution:
+    trace.append(step(f"The {location.lower()} is behind hard cover: the strike fails",
+                      ref(LOCATION), location=location))
+    return LocationResolution(value=0, outcome="hard cover", trace=tuple(trace), zone_number=zn,
+                              zone=zone, location=location, location_shock=None, side=side)
+
+
+def helpless_location(zone_number: int, location_number: int, *,
+                      hard_cover: Sequence[str] = ()) -> LocationResolution:
+    """Step 1 against a helpless target: a melee attacker who spent a round concentrating on
+    it names the zone number and location number instead of rolling any Zone or Location Die.
+    An Arm or Leg side follows the location number as for a rolled die (assumption limb_side).
+    """
+    require_int("zone_number", zone_number, minimum=1, maximum=zone_count())
+    require_int("location_number", location_number, minimum=1, maximum=10)
+    covered = require_cover(hard_cover)
+    zone = _zone_row(zone_number)
+    row = _location_row(zone, location_number)
+    side = ("left" if location_number % 2 else "right") if zone["zone"] in ("Arms", "Legs") \
+        else None
+    where = f"{side} {row['location'].lower()}" if side else row["location"]
+    trace = [step(f"Helpless target, a round spent concentrating: ZN{zone_number} "
+                  f"({zone['zone']}) and LN{location_number} are chosen, not rolled: {where} "
+                  f"(location shock {row['location_shock']})", ref(HELPLESS),
+                  zn=zone_number, ln=location_number, location=row["location"])]
+    if row["location"].lower() in covered:
+        return _behind_cover(trace, zone_number, zone["zone"], row["location"], side)
+    return LocationResolution(value=zone_number, outcome=row["location"], trace=tuple(trace),
+                              zone_number=zone_number, zone=zone["zone"],
+                              location=row["location"], location_shock=row["location_shock"],
+                              side=side)
 
 
 def location_distribution(zone_die: int, aim_zone: int = 1) -> dict[str | None, Fraction]:
@@ -446,20 +501,33 @@ class AmputationResolution(Resolution):
     killed: bool
 
 
-def amputation_test(roll: int, strength_eml: int, location: str) -> AmputationResolution:
+def amputation_test(roll: int, strength_eml: int | None, location: str, *,
+                    beast: bool = False) -> AmputationResolution:
     """Step 3.4: a G5 edge injury in a location with a triangle tests Strength + the triangle's
     modifier (+20 white, 0 grey, -20 black). CF or F: severed (the neck: death); CF always makes
-    a Bleeder, F only where the location can bleed. S: not severed, -20 to the Shock test."""
+    a Bleeder, F only where the location can bleed. S: not severed, -20 to the Shock test; CS:
+    not severed and no penalty. A *beast* has average Strength for its size: its test is ML70,
+    ML50 or ML30 by the triangle, and *strength_eml* is left None."""
+    require_bool("beast", beast)
     loc = location_row(location)
     if loc["amputation"] == "none":
         raise RulesError(f"location {loc['location']} has no amputation triangle: no test")
     mod = table("injury.toml", "amputation_modifiers").find("shade", loc["amputation"])
-    require_int("strength_eml", strength_eml)
-    eml = effective_eml(strength_eml + mod["modifier"])
+    if beast:
+        if strength_eml is not None:
+            raise RulesError(f"strength_eml must be None for a beast (its test is ML"
+                             f"{mod['beast_ml']} by the triangle), got {shown(strength_eml)}")
+        eml = effective_eml(mod["beast_ml"])
+        how = f"a beast tests ML{mod['beast_ml']} at a {loc['amputation']} triangle"
+    else:
+        require_int("strength_eml", strength_eml)
+        eml = effective_eml(strength_eml + mod["modifier"])
+        how = (f"{loc['amputation']} triangle {mod['modifier']:+d}; Strength EML "
+               f"{strength_eml} → {eml}")
+    require_int("roll", roll, minimum=1, maximum=100)
     level = success_level(roll, eml)
     row = table("injury.toml", "amputation_results").find("level", level)
-    trace = [step(f"{loc['location']}: {loc['amputation']} triangle {mod['modifier']:+d}; "
-                  f"Strength EML {strength_eml} → {eml}; roll {roll}: {level}", ref(AMPUTATION),
+    trace = [step(f"{loc['location']}: {how}; roll {roll}: {level}", ref(AMPUTATION),
                   roll=roll, eml=eml, level=level)]
     bleeds = row["bleeder"] == "always" or (row["bleeder"] == "if the location bleeds"
                                             and loc["bleeding"] != "none")
@@ -686,3 +754,27 @@ def grim_wound_shock(roll: int, shock_eml: int, location: str, injury: str) -> S
                  ref("Healing 5 Grim Wound"))
     return ShockResolution(value=r.value, outcome=r.outcome, trace=(first,) + r.trace,
                            level=r.level, shk=r.shk, state=r.state)
+
+
+def grievous_zone_test(zone: str, action: str = "action") -> TestResolution:
+    """A test that needs a zone made unusable by a Grievous injury: an automatic CF, no roll,
+    with that zone's automatic mishap (Injury 5, Tests with Grievous Injury and the INJURY
+    MISHAP table). In melee defence the alternative is to Ignore instead. *action* only names
+    the test in the explanation."""
+    require_zone("zone", zone)
+    if not isinstance(action, str) or not action.strip() or len(action) > 40:
+        raise RulesError(f"action must name the test in a few words, such as 'Block', "
+                         f"got {shown(action)}")
+    mishap = injury_mishap(zone, "Grievous")
+    trace = (step(f"{action.strip()} with the {zone.lower()} zone unusable (Grievous injury): "
+                  f"an automatic CF, no roll; {mishap.lower()}", ref(GRIEVOUS_TESTS),
+                  level="CF", mishap=mishap),)
+    return TestResolution(value=0, outcome="CF", trace=trace, level="CF", eml=0, mishap=mishap)
+
+
+def require_zone(name: str, zone: object) -> str:
+    """A body zone of the INJURY MISHAP table (Head, Arms, Torso, Legs); else a RulesError."""
+    zones = [r["zone"] for r in table("injury.toml", "injury_mishap")]
+    if zone not in zones:
+        raise RulesError(f"{name} must be one of {', '.join(zones)}, got {shown(zone)}")
+    return zone  # type: ignore[return-value]

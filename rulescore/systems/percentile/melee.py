@@ -10,7 +10,7 @@ from ...errors import RulesError, require_bool, require_int, shown
 from ...trace import Resolution, step
 from ._data import DEFENCES, LEVELS, MAX_DIE, ref, table
 from .checks import effective_eml, mishap_type, shift_level, success_level
-from .injury import zone_count
+from .injury import grievous_zone_test, require_zone, zone_count
 
 OUTCOME = "Melee 3 Outcome"
 RESULTS = "Melee Test Results"
@@ -18,6 +18,7 @@ MODIFIERS = "Melee 2 Melee Test"
 DODGE_EQUAL = ("defender", "attacker")
 GRIPS = ("one-handed", "two-handed", "off-handed")
 TA_CHOICES = ("impact", "precision", "action", "setup")
+MAX_PRESS_ROLLS = 10  # free Press Rolls after one strike: far more than a fight produces
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,8 +86,8 @@ def _decide(defence: str, attack_level: str, defence_level: str | None, attack_r
 
 def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
                    defence_roll: int | None = None, defence_eml: int | None = None, *,
-                   dodge_equal_rolls: str = "defender", eml_cap: int | None = None
-                   ) -> MeleeResolution:
+                   dodge_equal_rolls: str = "defender", eml_cap: int | None = None,
+                   defender_unusable_zone: str | None = None) -> MeleeResolution:
     """Resolve one melee attack against a Block, Dodge, Counterstrike or Ignore defence.
 
     Both sides roll d100 against their EML (at least 05); the MELEE TEST matrix (data) gives the
@@ -94,11 +95,18 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
     checked), a Counterstrike loses them, a Dodge goes to the higher roll (equal rolls: see
     *dodge_equal_rolls*, assumption dodge_equal_rolls). Against Ignore only the attacker rolls.
     Every CF brings a mishap roll named by its ones die.
+
+    A defender whose Block, Dodge or Counterstrike needs a zone left unusable by a Grievous
+    injury (*defender_unusable_zone*: Head, Arms, Torso or Legs) makes no roll: the test is an
+    automatic CF with that zone's automatic mishap (Injury 5, Tests with Grievous Injury). Such
+    a defender may choose Ignore instead.
     """
     defence = _defence_arg(defence)
     if dodge_equal_rolls not in DODGE_EQUAL:
         raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
                          f"got {shown(dodge_equal_rolls)}")
+    if defender_unusable_zone is not None:
+        require_zone("defender_unusable_zone", defender_unusable_zone)
     require_int("attack_roll", attack_roll, minimum=1, maximum=100)
     a_eml = effective_eml(require_int("attack_eml", attack_eml), eml_cap=eml_cap)
     a_level = success_level(attack_roll, a_eml)
@@ -112,6 +120,14 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
                              f"{shown(defence_eml)}")
         trace.append(step("The defender Ignores: the attacker's test is unopposed",
                           ref("Melee Defence Result — Ignore")))
+    elif defender_unusable_zone is not None:
+        if defence_roll is not None:
+            raise RulesError(f"defence_roll must be empty when the defender's "
+                             f"{defender_unusable_zone} zone is unusable (an automatic CF, no "
+                             f"roll), got {shown(defence_roll)}")
+        forced = grievous_zone_test(defender_unusable_zone, defence)
+        d_level = forced.level
+        trace += forced.trace
     else:
         if defence_roll is None or defence_eml is None:
             raise RulesError(f"defence_roll and defence_eml are needed for a {defence}")
@@ -163,10 +179,15 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
         trace.append(step("Block wins the tie: check for weapon damage", ref(OUTCOME)))
     a_mishap = mishap_type("ignore" if defence == "Ignore" else "attack", attack_roll) \
         if a_level == "CF" else None
-    d_mishap = mishap_type(defence.lower(), defence_roll) if d_level == "CF" else None
+    d_mishap = None
+    if d_level == "CF":
+        d_mishap = forced.mishap if defender_unusable_zone is not None \
+            else mishap_type(defence.lower(), defence_roll)
     for who, m, roll in (("Attacker", a_mishap, attack_roll), ("Defender", d_mishap,
                                                                 defence_roll)):
         if m:
+            if roll is None:  # the automatic CF of an unusable zone: already explained
+                continue
             trace.append(step(f"{who} CF (ones die {roll % 10}): {m} roll, whatever the other "
                               "result", ref(RESULTS), mishap=m))
     return MeleeResolution(value=stars, outcome=outcome, trace=tuple(trace), defence=defence,
@@ -499,3 +520,38 @@ def setup_level(level: str, setups: int = 1) -> str:
     beyond_cs). Melee Test Results, Setup."""
     require_int("setups", setups, minimum=0)
     return shift_level(level, setups)
+
+
+
+AFTER_INJURY = "Melee 3 Outcome — Injuries"
+
+
+def after_injury(result: MeleeResolution, spent: AdvantagesSpent | None = None, *,
+                 free_press_rolls: int = 0) -> Resolution:
+    """What follows a melee strike once its injury is settled, in the order the rule fixes:
+    first any Mishap rolls (attacker's, then defender's), then the Free Press Rolls, then the
+    bonus actions the victory's Action TAs bought. value = how many things follow.
+
+    How many Free Press Rolls are earned, and what they do, is on a page the seed lacks: the
+    caller says how many (*free_press_rolls*); the engine only puts them in their place.
+    """
+    if not isinstance(result, MeleeResolution):
+        raise RulesError(f"result must be a melee exchange result, got {shown(result)}")
+    if spent is not None and not isinstance(spent, AdvantagesSpent):
+        raise RulesError(f"spent must be the advantages spent (spend_advantages) or None, "
+                         f"got {shown(spent)}")
+    require_int("free_press_rolls", free_press_rolls, minimum=0, maximum=MAX_PRESS_ROLLS)
+    order: list[str] = []
+    for who, mishap in (("attacker", result.attacker_mishap),
+                        ("defender", result.defender_mishap)):
+        if mishap:
+            order.append(f"the {who}'s {mishap.lower()}"
+                         + ("" if mishap.lower().startswith("automatic") else " roll"))
+    order += ["a Free Press Roll"] * free_press_rolls
+    order += ["a bonus action (Action TA)"] * (spent.bonus_actions if spent else 0)
+    trace = [step("After the injury: " + ("; then ".join(f"{i}) {what}" for i, what in
+                                                          enumerate(order, start=1))
+                                          if order else "nothing more follows"),
+                  ref(AFTER_INJURY), count=len(order))]
+    return Resolution(value=len(order), outcome=", ".join(order) or "nothing",
+                      trace=tuple(trace))

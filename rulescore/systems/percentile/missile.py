@@ -115,7 +115,7 @@ def missile_eml(ml: int, attack_type: str, target: str = "still", *,
                 heft_penalty: int = 0, windforce: int = 0, trauma: int = 0,
                 aimed: bool = False, tar: int = 1, dodge_index: int = 0,
                 overhead_ft: int | None = None, launcher: str = "bow",
-                eml_cap: int | None = None) -> MissileEML:
+                eml_cap: int | None = None, target_grievous: bool = False) -> MissileEML:
     """Apply range and situational modifiers to a missile ML (step 3).
 
     *attack_type* is a range type ("Direct PB" … "Volley 4"); *target* still, moving or
@@ -124,9 +124,12 @@ def missile_eml(ml: int, attack_type: str, target: str = "still", *,
     Blank bonus is the range row's +10, counted once (assumption point_blank_once). A final EML
     of -40 or worse is spoiled; otherwise the test is rolled against at least 05. Under an
     overhead (*overhead_ft*) below 10 feet no Volley is possible, and a bow or crossbow
-    (*launcher*) shooting Direct (not PB) under 5 feet takes -20.
+    (*launcher*) shooting Direct (not PB) under 5 feet takes -20. A target with a zone made
+    unusable by a Grievous injury (*target_grievous*) counts as Still, whatever it is doing
+    (Injury 5, Tests with Grievous Injury).
     """
     require_int("ml", ml)
+    require_bool("target_grievous", target_grievous)
     require_bool("shooter_moving", shooter_moving)
     require_bool("aimed", aimed)
     if eml_cap is not None:
@@ -154,6 +157,10 @@ def missile_eml(ml: int, attack_type: str, target: str = "still", *,
                              "ft or more)")
     trace = [step(f"Missile ML {ml}", ref(TEST), ml=ml)]
     total = ml
+    if target_grievous and target != "still":
+        trace.append(step(f"The target has a Grievous injury: it counts as Still, not "
+                          f"{target}", ref("Injury 5 Tests with Grievous Injury")))
+        target = "still"
 
     def add(label: str, amount: int, section: str = TEST) -> None:
         nonlocal total
@@ -430,7 +437,7 @@ def missile_outcome_distribution(eml: int, *, volley: bool = False,
 
 
 SHOT_MODIFIERS = ("shooter_moving", "heft_penalty", "windforce", "trauma", "aimed", "tar",
-                  "dodge_index", "overhead_ft", "eml_cap")
+                  "dodge_index", "overhead_ft", "eml_cap", "target_grievous")
 """The keywords missile_shot passes on to missile_eml (the weapon sets thrown and launcher)."""
 
 LAUNCHERS = {"bow": (None, "bow"), "crossbow": (None, "crossbow"), "sling": (None, "sling"),
@@ -463,7 +470,8 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     or Volley result and, when the result calls for it, who is struck.
 
     *weapon* is a key of ``LAUNCHERS``; *modifiers* go to :func:`missile_eml` (shooter_moving,
-    heft_penalty, windforce, trauma, aimed, tar, dodge_index, overhead_ft, eml_cap). A Direct
+    heft_penalty, windforce, trauma, aimed, tar, dodge_index, overhead_ft, eml_cap,
+    target_grievous). A Direct
     shot that strikes hits its target (value 1). A missed Direct shot with a stray possible, or
     a Volley potential strike, is settled by *target_roll* (d20, or d10 for Volley Precision)
     against *target_count*, the people within 5 feet of the target or in the 15-foot area;
@@ -511,7 +519,8 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
         return MissileShot(value=0, outcome=f"{band.attack_type}, {eml.outcome}: roll d100",
                            trace=tuple(trace), range=band, eml=eml, attack=None, strike=None,
                            needs=("d100",), rolled=tuple(draw.rolled))
-    attack = (direct_missile_attack(roll, eml.value, still=target == "still",
+    still = target == "still" or modifiers.get("target_grievous") is True
+    attack = (direct_missile_attack(roll, eml.value, still=still,
                                     spoiled_as=spoiled_as) if not band.volley else
               volley_missile_attack(roll, eml.value, spoiled_as=spoiled_as))
     if attack.outcome == "deviation" and attack.stray_possible:

@@ -21,8 +21,10 @@ from .checks import DiceDraw
 from .injury import (ASPECTS, AmputationResolution, CompoundResolution, ImpactResolution,
                      InjuryResolution, LocationResolution, ShockRerollResolution,
                      ShockResolution, amputation_test, combine_shock_states, compound_injury,
-                     impact, impaled, injury, injury_impairment, injury_mishap, locate_strike,
-                     require_existing, require_shock_state, shock, shock_reroll,
+                     helpless_location, impact, impaled, injury, injury_impairment,
+                     injury_mishap, locate_strike,
+                     require_cover, require_existing, require_shock_state, shock,
+                     shock_reroll,
                      zone_count)
 from .injury import _parse_injury, _zone_row  # the zone row decides how many Location Dice are rolled
 from .record import LEVEL_CODES, InjuryRecord
@@ -90,7 +92,8 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
                     shock_eml: int = 65, strength_eml: int = 60, fatigue: int = 0,
                     current_state: str | None = None, projectile: bool = False,
                     reroll: bool = False, record: InjuryRecord | None = None,
-                    existing: Sequence[str] = (),
+                    existing: Sequence[str] = (), hard_cover: Sequence[str] = (),
+                    helpless: tuple[int, int] | None = None,
                     dice: Sequence[int] = (), rng: random.Random | None = None
                     ) -> InjurySequence:
     """Walk one strike from the Zone Die to its effect (Injury 1-5).
@@ -102,7 +105,10 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     Shock d100 and, with *reroll* and a result of INC or UNC, the Shock Reroll d100. Without a
     record, *existing* may list the earlier injuries at the struck location as codes ("S2E").
     *shock_eml* is the Shock ML before fatigue: *fatigue* comes off the Shock test (a fatigue
-    test) and off the reroll (Shock ML - 20 - fatigue).
+    test) and off the reroll (Shock ML - 20 - fatigue). Locations named in *hard_cover* stop
+    the strike. Against a helpless target a melee attacker who concentrated for a round names
+    the spot: *helpless* = (zone number, location number), and no Zone or Location Die is
+    rolled.
     """
     if aspect not in ASPECTS:
         raise RulesError(f"aspect must be one of {', '.join(ASPECTS)}, got {shown(aspect)}")
@@ -123,21 +129,41 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
         require_bool(name, flag)
     require_shock_state("current_state", current_state)
     _sheet(existing, "Skull")  # checks every code before any die is asked for
+    require_cover(hard_cover)
+    if helpless is not None and (not isinstance(helpless, tuple) or len(helpless) != 2):
+        raise RulesError(f"helpless must be (zone number, location number), "
+                         f"got {shown(helpless)}")
+    if helpless is not None:
+        require_int("helpless zone number", helpless[0], minimum=1, maximum=zone_count())
+        require_int("helpless location number", helpless[1], minimum=1, maximum=10)
     if record is not None and not isinstance(record, InjuryRecord):
         raise RulesError(f"record must be an InjuryRecord or None, got {shown(record)}")
     walk = _Walk(DiceDraw(dice, rng, "injury sequence"))
     draw = walk.draw
 
-    # 1 Location: every Zone Die, then as many Location Dice as the chosen zone calls for.
-    zones = [draw(f"Zone Die {i + 1} (d{zone_die})", zone_die) for i in range(1 + precision)]
-    if None in zones:
-        return walk.done(0, "roll the Zone Dice", needs=f"Zone Die (d{zone_die})")
-    located = _locate(walk, zones, aim_zone, zone_pick)
-    if isinstance(located, InjurySequence):
-        return located
+    # 1 Location: every Zone Die, then as many Location Dice as the chosen zone calls for
+    # (none against a helpless target: the attacker names the spot).
+    if helpless is not None:
+        picked = helpless_location(*helpless, hard_cover=hard_cover)
+        walk.add("1 Location", picked, "location")
+        if picked.location is not None:
+            walk.rows.append(("body_zones", _lookup_index("body_zones", picked.zone_number)))
+            walk.rows.append((_zone_row(picked.zone_number)["locations"], _row_index(
+                _zone_row(picked.zone_number)["locations"], "location", picked.location)))
+    else:
+        zones = [draw(f"Zone Die {i + 1} (d{zone_die})", zone_die)
+                 for i in range(1 + precision)]
+        if None in zones:
+            return walk.done(0, "roll the Zone Dice", needs=f"Zone Die (d{zone_die})")
+        located = _locate(walk, zones, aim_zone, zone_pick, hard_cover)
+        if isinstance(located, InjurySequence):
+            return located
     where: LocationResolution = walk.parts["location"]
     if where.outcome == "miss":
         return walk.done(0, "the Zone Die carries the strike off the body: a miss")
+    if where.outcome == "hard cover":
+        return walk.done(0, f"the {where.location.lower()} is behind hard cover: the strike "
+                         "fails")
 
     # 2 Impact.
     roll = draw(f"impact die (d{impact_die})", impact_die)
@@ -219,8 +245,8 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
                      effects=effects, record=new_record)
 
 
-def _locate(walk: _Walk, zones: list[int], aim_zone: int, zone_pick: int
-            ) -> InjurySequence | None:
+def _locate(walk: _Walk, zones: list[int], aim_zone: int, zone_pick: int,
+            hard_cover: Sequence[str] = ()) -> InjurySequence | None:
     """Step 1: read the chosen Zone Die, then the Location Dice it calls for."""
     require_int("zone_pick", zone_pick, minimum=0, maximum=len(zones) - 1)
     require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
@@ -236,7 +262,7 @@ def _locate(walk: _Walk, zones: list[int], aim_zone: int, zone_pick: int
                              needs="Location Die (d10)")
     else:
         lds = []
-    where = locate_strike(zones, lds, aim_zone, zone_pick=zone_pick)
+    where = locate_strike(zones, lds, aim_zone, zone_pick=zone_pick, hard_cover=hard_cover)
     walk.add("1 Location", where, "location")
     if where.location is not None:
         walk.rows.append(("body_zones", _lookup_index("body_zones", where.zone_number)))
