@@ -460,8 +460,38 @@ def test_check_bad_dice_name_the_input():
         rb.check([3, 7], 1, [3])
     with pytest.raises(RulesError, match="skill_dice must be a list of d6 faces"):
         rb.check("33", 1, [3])
-    with pytest.raises(RulesError, match="difficulty must be from 1 to 20, got 0"):
+    with pytest.raises(RulesError, match="difficulty must be from 1 to 24, got 0"):
         rb.check([3], 0, [])
+
+
+def test_the_largest_legal_rolls_fit_the_dice_notation():
+    """Every check of the chapter is a pool against a difficulty in dice, and Stealth a pool
+    plus cover against a pool. By hand: the largest pool is 30 d6 and the hardest shot 21D, so
+    a shot rolls at most 30 + 21 = 51 d6; Stealth at most 30 + 3 (heavy cover) + 30 = 63;
+    roll_groups refuses more than 3 × 30 = 90, under the notation's 100 dice, so a seeded roll
+    is never refused by the dice parser's limit."""
+    from rulescore.dice import MAX_DICE
+    from rulescore.systems.range_bands.checks import MAX_ROLLED
+    assert MAX_ROLLED == 90 <= MAX_DICE
+    # The hardest shot: very far target, very close optimal band (4D + 4 bands), heavy cover
+    # +3D, snapshot +1D, called shot +2D, area fire +2D, the GM's +5D: 21D, against 30 d6.
+    hardest = rb.plan_shot("very_far", "very_close", "heavy", True, True, skill_pool=30,
+                           area_fire=True, weapon="burst", gm_dice=5)
+    assert hardest.difficulty.value == 21
+    check = hardest.odds.dice
+    assert check == {"skill_dice": 30, "difficulty_dice": 21}
+    rolled = rb.roll_groups(check, seed=3)
+    assert rolled.value == 51
+    shot = rb.shot(21, rolled.groups["skill_dice"], rolled.groups["difficulty_dice"])
+    assert shot.check.target == sum(rolled.groups["difficulty_dice"])
+    hide = rb.stealth_dice_needed(30, 30, "heavy")
+    assert sum(hide.values()) == 63
+    widest = rb.roll_groups({"skill_dice": 30, "difficulty_dice": 30, "cover_dice": 30},
+                            seed=5)
+    assert widest.value == 90 and all(len(g) == 30 for g in widest.groups.values())
+    with pytest.raises(RulesError, match="counts must add up to at most 90 d6, got 91"):
+        rb.roll_groups({"skill_dice": 30, "difficulty_dice": 30, "cover_dice": 30,
+                        "stealth_dice": 1}, seed=5)
 
 
 def test_roll_groups_seed_replays_and_typed_dice_split():

@@ -19,7 +19,10 @@ SYSTEM = "range_bands"
 DATA_DIR: Path = system_data_dir(SYSTEM)
 
 MAX_POOL = 30
-MAX_DIFFICULTY = 20
+#: Dice of a difficulty: a little past the hardest shot the rules build, 21D (a target four
+#: bands from the optimal band 8D, heavy cover +3D, snapshot +1D, called shot +2D, area
+#: fire +2D and the GM's largest adjustment +5D).
+MAX_DIFFICULTY = 24
 MAX_BONUS = 30
 
 

@@ -33,7 +33,10 @@ OUTCOMES = ("critical success", "success", "failure", "critical failure")
 CHECK_SECTION = "Checks in dice (assumption nd_check)"
 #: A critical margin past any margin two pools of dice can reach.
 MAX_CRITICAL_MARGIN = 60
-#: The most d6 one roll of several groups takes (a shot: skill, cover and difficulty).
+#: The most d6 one roll of several groups takes (a shot: skill, cover and difficulty). The
+#: largest legal check is a pool of MAX_POOL against MAX_DIFFICULTY dice, and a Stealth roll
+#: is at most three pools; all stay under this, which stays under the notation parser's
+#: limit (rulescore.dice.MAX_DICE), so the seeded roll below never meets that limit.
 MAX_ROLLED = 3 * MAX_POOL
 
 
