@@ -144,7 +144,7 @@ def test_wound_distribution_limits():
 
 def test_wound_distribution_refuses_work_past_its_budget_at_once():
     # 12 dice at depth 4 with cover (the widget's largest case) is counted; 12 at depth 6
-    # with cover would take seconds, so it is refused naming what will work.
+    # with cover is past the counting budget, so it is refused naming what will work.
     assert x6.wound_distribution(12, cover=5).explode_depth == 4
     with pytest.raises(DiceLimitError, match="dice 12 at explode_depth 6 with cover is too "
                                              "much to count exactly: use at most 8 dice"):
