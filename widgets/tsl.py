@@ -60,6 +60,17 @@ def _describe_board(text: str) -> str:
     return (f"<b>A saved board was found in this browser</b>: round {enc.round}, "
             f"{html.escape(enc.acting)} acting, {len(enc.order)} combatants.")
 SHIFTS = [("−2", -2), ("−1", -1), ("0", 0), ("+1", 1), ("+2", 2)]
+TARGET_KINDS = [(f"a character (pools of {tsl.pool_size('character')})", "character"),
+                (f"a Grunt (pools of {tsl.pool_size('grunt')})", "grunt")]
+MARKED_LABEL = "Stress already on its {pool} pool"
+
+
+def _marked_field_words(error: RulesError, label: str) -> str:
+    """*error* from building the target's pools, the Stress input named by its field's label
+    ("body must be from 0 to 2…" → "Stress already on its Body pool must be from 0 to 2…")."""
+    message = str(error)
+    name, space, rest = message.partition(" ")
+    return f"{label} {rest}" if space and name in ("body", "mind", "spirit") else message
 
 
 def _dropdown(label: str, options: Any, value: Any) -> w.Dropdown:
@@ -93,6 +104,8 @@ def band_odds_html(result: tsl.AttackOdds) -> str:
     if result.armour_spent:
         extras.append(f"the armour is spent: {html.escape(odds(result.armour_spent))}")
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in result.notes)
+    if result.target_breaks is not None:
+        extras.append(f"the target Breaks: {html.escape(odds(result.target_breaks))}")
     return (f"<p class='rulebook-headline'><b>Chance to land at least a Mixed Success: "
             f"{html.escape(odds(hit))}</b> (keeping {result.keep} of 5d6"
             f"{f', Effective Tier {result.shift:+d}' if result.shift else ''})</p>"
@@ -125,6 +138,9 @@ class AttackResolver(Tool):
         self.distance = _dropdown("Distance to target", tsl.ZONES, distance)
         self.impact = _check("An Impact tag's condition holds")
         self.armour = _check("Target's armour is built for this blow")
+        self.target_kind = _dropdown("Target is", TARGET_KINDS, "character")
+        self.marked = labelled_text(MARKED_LABEL.format(pool="Body"), "0", "e.g. 0")
+        self.marked.continuous_update = False
         self.uses = labelled_text("Ammunition uses left", "", "blank: not tracked")
         self.uses.continuous_update = False
         self.bands = _dropdown("Band ladder", [(n.replace("_", " "), n)
@@ -144,6 +160,7 @@ class AttackResolver(Tool):
         super().__init__([
             section("The roll", self.kind, self.tier, self.shift, self.target,
                     self.defender_tier, self.attack_type),
+            section("The target's Stress", self.target_kind, self.marked),
             section("Weapon and target", self.weapon_zone, self.tag1, self.tag2,
                     self.improvised, self.distance, self.impact, self.armour, self.uses),
             section("Rulings (see the rulings chapter)", self.bands, self.tier_limits, self.order),
@@ -155,7 +172,7 @@ class AttackResolver(Tool):
         for field in (self.kind, self.tier, self.shift, self.target, self.defender_tier,
                       self.attack_type, self.weapon_zone, self.tag1, self.tag2,
                       self.improvised, self.distance, self.impact, self.armour, self.uses,
-                      self.bands, self.tier_limits, self.order):
+                      self.bands, self.tier_limits, self.order, self.target_kind, self.marked):
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
         self.update()
@@ -168,13 +185,27 @@ class AttackResolver(Tool):
             [t for t in (self.tag1.value, self.tag2.value) if t != NO_TAG]
         return tsl.make_weapon(self.weapon_zone.value, tags, improvised=self.improvised.value)
 
+    def _pool(self) -> str:
+        """The pool this attack type's Stress lands on (one engine lookup)."""
+        return tsl.stress_pool(self.attack_type.value)
+
+    def _target_pools(self) -> tsl.StressPools:
+        """The target's pools: its kind's size, with the Stress already on the hit pool."""
+        label = MARKED_LABEL.format(pool=self._pool())
+        marked = parse_int_text(label, self.marked.value, blank=0)
+        try:
+            return tsl.new_pools(self.target_kind.value, **{self._pool().lower(): marked})
+        except RulesError as exc:
+            raise RulesError(_marked_field_words(exc, label)) from None
+
     def _setup(self) -> dict[str, Any]:
         opposed = self.kind.value == "opposed"
         setup: dict[str, Any] = dict(
             weapon=self._weapon(), distance=self.distance.value, shift=self.shift.value,
             impact=self.impact.value, armour=self.armour.value,
             attack_type=self.attack_type.value, bands=self.bands.value,
-            tier_limits=self.tier_limits.value, order=self.order.value)
+            tier_limits=self.tier_limits.value, order=self.order.value,
+            target_pools=self._target_pools())
         if not opposed:
             setup["target"] = parse_int_text("T-number", self.target.value)
         return setup
@@ -188,6 +219,8 @@ class AttackResolver(Tool):
                  self.uses: armed and self.weapon_zone.value != "Melee"}
         for field, show in shown.items():
             set_shown(field, show)
+        self.marked.description = MARKED_LABEL.format(pool=self._pool())
+        fit_label(self.marked)
         self.entry.my_dice.placeholder = ("10 faces: yours, then the defender's" if opposed
                                           else "5 faces, e.g. 6, 4, 3, 3, 1")
         fit_label(self.entry.my_dice)
@@ -261,10 +294,22 @@ class AttackResolver(Tool):
         self.result.value = (
             f"<div class='rulebook-tsl-result' style='font-size:140%'>"
             f"<span style='color:{colour};font-weight:700'>{html.escape(tsl.band_name(a.band))}"
-            f"</span>: <b>{a.stress} Stress</b>{pool}</div>"
-            f"<div>Total {a.total} against {against}, margin {a.margin:+d}"
+            f"</span>: <b>{a.stress} Stress</b>{pool}"
+            f"{' — <b>the target Breaks</b>' if a.target_breaks else ''}</div>"
+            + self._pool_line(a)
+            + f"<div>Total {a.total} against {against}, margin {a.margin:+d}"
             f"{'; ' + '; '.join(extra) if extra else ''} <small>({how})</small></div>")
         self.explanation.show(a.trace)
+
+    @staticmethod
+    def _pool_line(a: tsl.Attack) -> str:
+        """The target's hit pool after the attack, as a reader counts bubbles."""
+        p = a.target_pools
+        if p is None:
+            return ""
+        state = ("Broken" if p.broken(a.pool) else f"{p.left(a.pool)} left")
+        return (f"<div class='rulebook-tsl-pool'>Target's {a.pool} pool: {p.stress(a.pool)} of "
+                f"{p.size(a.pool)} Stress marked ({state})</div>")
 
 
 class TurnBoard(Tool):

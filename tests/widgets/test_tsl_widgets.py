@@ -135,6 +135,36 @@ def test_resolver_bad_dice_and_impact_without_tag():
     assert "cannot attack until it is restocked" in r.entry.error.message
 
 
+def test_resolver_shows_the_pool_and_whether_a_grunt_breaks():
+    """§11 A Worked Example: Vela's 16 against T11 is a Success, and the thug, a Grunt, Breaks
+    on that one solid hit; the odds say how likely that is before the roll."""
+    r = AttackResolver(attack_type="Ranged weapon")
+    assert r.marked.description == "Stress already on its Body pool"
+    r.target_kind.value = "grunt"
+    bands = tsl.band_odds("Proficient", 11)
+    assert bands["success"] + bands["crit"] == Fraction(247, 324)
+    assert "the target Breaks: 247/324 (76.23%)" in r.odds.value
+    r.entry.my_dice.value = "3, 6, 1, 4, 3"
+    r.entry.use_dice()
+    assert r.last.target_breaks
+    assert "the target Breaks" in r.result.value
+    assert "Target's Body pool: 2 of 2 Stress marked (Broken)" in r.result.value
+    assert "The Body pool is full: the fighter Breaks" in r.explanation.value
+    # A character with 1 Body Stress already marked holds after the same Success.
+    r.target_kind.value = "character"
+    r.marked.value = "1"
+    r.entry.use_dice()
+    assert not r.last.target_breaks
+    assert "Target's Body pool: 3 of 4 Stress marked (1 left)" in r.result.value
+    # The field follows the pool the attack type hits, and its messages use its label.
+    r.attack_type.value = "Spirit attack"
+    assert r.marked.description == "Stress already on its Spirit pool"
+    r.marked.value = "5"
+    assert "Stress already on its Spirit pool must be from 0 to 4, got 5" in r.error.message
+    r.marked.value = "lots"
+    assert "Stress already on its Spirit pool must be a whole number, got 'lots'" in r.error.message
+
+
 def test_resolver_rulings_switch():
     r = AttackResolver()
     r.bands.value = "wide_mixed"
@@ -299,3 +329,20 @@ def test_turn_board_messages_name_the_fields_as_the_reader_sees_them():
         b.start()
         assert b.error.message == message
     assert b.encounter.order == ("A", "B")
+
+
+def test_turn_board_offers_the_stewards_free_steady_presence():
+    """§11 Support Actions (notes): a Steward steadies an ally free once a scene; the board
+    leaves the Action unspent and refuses a second use in the same fight."""
+    b = TurnBoard("Mar, Ko")
+    assert "Steady Presence" in b.option.options
+    b.option.value = "Steady Presence"
+    b.ally_zone.value = "Near"
+    b.spend()
+    assert "free once a scene" in b.explanation.value
+    assert not b.encounter.state("Mar").action_used
+    b.next_turn()
+    b.next_turn()
+    b.option.value = "Steady Presence"
+    b.spend()
+    assert "Spend Steady Presence is free once a scene, already used this scene" in b.error.message
