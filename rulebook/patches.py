@@ -165,6 +165,38 @@ PATCHES: tuple[Patch, ...] = (
         breaks="rulebook build fails with a message naming this patch (require).",
     ),
     Patch(
+        name="ipywidgets-construction-callback",
+        where="widgets/lean.py: _hook and _adopt (opened_when_built, BuiltWhole)",
+        library="ipywidgets",
+        target="ipywidgets.widgets.widget:Widget._widget_construction_callback",
+        versions=">=8.1,<9",
+        why="While one of our tools is built, the widgets it makes share their layout and "
+            "style models and are opened once, with their final state; no other widget is "
+            "touched. ipywidgets' public on_widget_constructed sets its one construction "
+            "callback, called once a widget's traits are set and before it opens: ours is set "
+            "only while a build runs, chained to the one before, and this name is read to put "
+            "that one back.",
+        breaks="If the name goes, building a tool raises AttributeError naming it. If the "
+               "callback came after the widget opens, tools would still work but send more "
+               "models and updates (slower pages): tests/widgets/test_lean.py checks a tool "
+               "sends no update while built and opens no layout or style of its own.",
+    ),
+    Patch(
+        name="ipykernel-quiet-comm",
+        where="widgets/lean.py: _open_quietly",
+        library="ipykernel",
+        target="ipykernel.comm.comm:BaseComm.kernel",
+        versions=">=7,<8",
+        why="In the live book a widget that a page's cell builds is registered in the kernel "
+            "without the opening message only Voilà's notebook client would get (the browser "
+            "asks for every state at once). comm.create_comm(primary=False) and register_comm "
+            "are public, but ipykernel's comm learns its kernel only when it first sends, so "
+            "it is told at once through this attribute.",
+        breaks="Widgets of live pages would not answer a reader's change, or the page would "
+               "show errors: tests/widgets/test_quiet_open.py runs a live kernel and checks "
+               "both the quiet open and the answer to a change.",
+    ),
+    Patch(
         name="html-manager-requirejs-paths",
         where="rulebook/build.py: WIDGETS_SETUP (require.config paths)",
         library="npm:@jupyter-widgets/html-manager",

@@ -1,5 +1,5 @@
-"""ipywidgets views over the rules engine: inputs, odds, explanation, errors. No rules here."""
+"""ipywidgets views over the rules engine: inputs, odds, explanation, errors. No rules here.
 
-from .lean import install
-
-install()  # layouts and styles shared by value: fewer models for a page to load (lean.py)
+Importing this package changes nothing outside our own tools (see lean.py): every other widget
+in the kernel stays as ipywidgets makes it.
+"""

@@ -20,7 +20,7 @@ from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.text import percent
 from rulescore.trace import Resolution, Step
 
-from .lean import BuiltWhole, props_of, set_layout, set_shown, shared_layout
+from .lean import BuiltWhole, built_whole, set_layout, set_shown, set_style, shared_layout
 
 SUCCESS = "#2e7d32"
 OTHER = "#90a4ae"
@@ -70,7 +70,7 @@ def _label_em(widget: w.Widget) -> float | None:
 
 def _set_label_em(widget: w.DOMWidget, label_em: float, now: float) -> None:
     """Widen *widget*'s label column from *now* to *label_em* em, and the field with it."""
-    widget.style = {**props_of(widget.style), "description_width": f"{label_em:g}em"}
+    set_style(widget, description_width=f"{label_em:g}em")
     _widen(widget, label_em - now)
 
 
@@ -148,6 +148,7 @@ def _fit_grid_columns(grid: w.GridBox) -> None:
         set_layout(grid, grid_template_columns=f"repeat(auto-fill, {widest:g}em)")
 
 
+@built_whole
 def labelled_text(label: str, value: str = "", placeholder: str = "", width: str = "26em",
                   label_width: str = LABEL_WIDTH) -> w.Text:
     """A text field with a visible label (its accessible name), wide enough to show its label
@@ -166,8 +167,9 @@ def tool_layout() -> w.Layout:
 
 class Tool(w.VBox, metaclass=BuiltWhole):
     """A whole tool: framed apart from the prose, its labels fitted to their text, and its
-    ``rulebook-…`` CSS class (the book's style and the browser tests find a tool by it). Its
-    widgets are opened once it is built, each with its final state (lean.py)."""
+    ``rulebook-…`` CSS class (the book's style and the browser tests find a tool by it). It is
+    built whole (lean.py): its widgets share their layouts and styles and are opened once it
+    is built, each with its final state."""
 
     def __init__(self, children: list[w.Widget | Section], css_class: str = "") -> None:
         super().__init__([widget for child in children
@@ -178,6 +180,7 @@ class Tool(w.VBox, metaclass=BuiltWhole):
             self.add_class(css_class)
 
 
+@built_whole
 def button(label: str, tooltip: str = "", primary: bool = False) -> w.Button:
     """A text button (no icons: Voilà's icon font comes from a CDN)."""
     return w.Button(description=label, tooltip=tooltip or label,
@@ -185,7 +188,7 @@ def button(label: str, tooltip: str = "", primary: bool = False) -> w.Button:
                     layout=shared_layout(width="auto"))
 
 
-class ErrorLine(w.HTML):
+class ErrorLine(w.HTML, metaclass=BuiltWhole):
     """One line that shows a RulesError's message in place; empty when all is well."""
 
     def __init__(self) -> None:
@@ -212,7 +215,7 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1, 1_000_000)
 
 
-class DiceEntry(w.VBox):
+class DiceEntry(w.VBox, metaclass=BuiltWhole):
     """Roll with a visible seed, replay a seed, or type the dice rolled at the table.
 
     Handlers registered with :meth:`on_request` receive ``{"seed": n}`` or
@@ -245,8 +248,10 @@ class DiceEntry(w.VBox):
         self.replay_button.on_click(lambda _: self.replay())
         self.use_dice_button.on_click(lambda _: self.use_dice())
 
+    @built_whole
     def _build_percentile_row(self) -> w.HBox:
-        """The Tens die and Ones die fields and their button, placed above the error line."""
+        """The Tens die and Ones die fields and their button, built whole (their box is
+        placed by :meth:`set_percentile` once they are open)."""
         self.tens = labelled_text("Tens die (00–90)", placeholder="e.g. 70", width="17em",
                                   label_width="8em")
         self.ones = labelled_text("Ones die (0–9)", placeholder="e.g. 3", width="15em",
@@ -255,7 +260,6 @@ class DiceEntry(w.VBox):
         self.use_tens_button.on_click(lambda _: self.use_tens_ones())
         row = w.HBox([self.tens, self.ones, self.use_tens_button],
                      layout=shared_layout(flex_flow="row wrap"))
-        self.children = (*self.children[:-1], row, self.error)
         return row
 
     def set_percentile(self, on: bool) -> None:
@@ -264,6 +268,7 @@ class DiceEntry(w.VBox):
             if not on:
                 return
             self.percentile_row = self._build_percentile_row()
+            self.children = (*self.children[:-1], self.percentile_row, self.error)
         set_shown(self.percentile_row, on)
 
     def on_request(self, handler: Callable[[RollRequest], None]) -> None:
@@ -408,7 +413,7 @@ def odds_html(dist: Distribution, success: Callable[[int], bool] | None = None,
     return "".join(parts)
 
 
-class OddsView(w.HTML):
+class OddsView(w.HTML, metaclass=BuiltWhole):
     """Shows a distribution (see :func:`odds_html`)."""
 
     def show(self, dist: Distribution, success: Callable[[int], bool] | None = None,
@@ -435,7 +440,7 @@ def steps_html(steps: Iterable[Step]) -> str:
     return f"<ol class='rulebook-trace'>{items}</ol>"
 
 
-class ExplanationView(w.HTML):
+class ExplanationView(w.HTML, metaclass=BuiltWhole):
     """The explanation of a result: its trace as numbered steps with rule references."""
 
     def show(self, steps: Iterable[Step]) -> None:
@@ -468,6 +473,7 @@ class Section(tuple):
     column (a box of their own would cost every page one more model a block; see lean.py)."""
 
 
+@built_whole
 def section(title: str, *children: w.Widget) -> Section:
     """A titled block of a tool (given among a :class:`Tool`'s children)."""
     return Section((w.HTML(f"<h4 style='margin:.6em 0 .2em'>{html.escape(title)}</h4>"),

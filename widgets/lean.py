@@ -1,46 +1,53 @@
-"""Fewer widget models per page: layouts and styles shared by value, sealed against change.
+"""Fewer widget models and messages for our own tools, and no change to any other widget.
 
-Every ipywidgets widget normally brings two extra models, its Layout and its Style, and every
-model costs a page time to open: the kernel sends it, Voilà relays it, the browser builds it
-(about 1.2 ms a model end to end, measured with the web benchmark's bare page plus 100 HTML
-widgets: 2.59 s with their own layouts and styles, 2.36 s sharing them). A chapter's tools hold
-hundreds of widgets, so the book shares one model per distinct set of properties instead:
+Every ipywidgets widget brings two more models, its Layout and its Style, and each model costs a
+page time to open: the kernel sends it, the server relays it, the browser builds it. A chapter's
+tools hold hundreds of widgets, and a tool changes many of them after creating them (labels
+fitted to their text, rows set to wrap, its first odds and result computed), each change one
+more message. So while one of our tools is built (inside :func:`opened_when_built`, which the
+:class:`BuiltWhole` metaclass puts around the building of every tool), each widget it creates:
 
-- :func:`install` (run when the ``widgets`` package is imported) makes every widget created
-  without a layout or a style share one default of each kind, and every layout or style given
-  as a dict (``style={"description_width": "12em"}``) the one model with those properties;
-- :func:`shared_layout` and :func:`shared_style` give the shared model for given properties;
-- :func:`set_layout` and :func:`set_shown` change one widget's layout (resize, show, hide) by
-  moving it to the shared model with the new properties, so a tool that hides a field makes no
-  model of its own for it (an AttackResolver held seven such layouts).
+- shares one sealed layout, and one sealed style, with every widget of the same properties: a
+  widget given none gets the shared default of its kind; one given them by value
+  (``style={"description_width": "12em"}``, or a model made for it in the same build) gets the
+  shared model with those properties;
+- is opened only when the outermost build ends, once, with its final state, after the widgets
+  its state names by their ids; if the build raises, the widgets it made are dropped unopened;
+- is opened quietly where that is safe (below).
 
+None of this reaches a widget built anywhere else. A reader's own widget in JupyterLab, or one
+that another library makes, is exactly what ipywidgets makes: its own layout and style, changed
+in place, opened at once. The hook is ipywidgets' public construction callback, set only while a
+build runs and chained to any callback already set; no class or trait of ipywidgets is changed.
+What the hook relies on is listed in ``rulebook/patches.py`` and checked by the tests.
+
+:func:`shared_layout` and :func:`shared_style` give the shared model for given properties;
+:func:`set_layout`, :func:`set_style` and :func:`set_shown` change one widget's layout or style
+(resize, show, hide) by moving it to the shared model with the new properties, so a tool that
+hides a field makes no model of its own for it; a widget's own model is changed in place.
 Shared models are sealed: changing one raises ``AttributeError`` naming :func:`set_layout`,
 because the change would reach every widget that shares it.
 
-A tool also sets many properties after creating its widgets (labels fitted to their text, rows
-set to wrap, its first odds and result computed): each change of an opened widget is one more
-message. :func:`opened_when_built` holds back the opening of every widget created inside it, so
-each is opened once, with its final state, when the outermost block ends (a widget after the
-widgets it refers to); :class:`BuiltWhole` is the metaclass that builds every tool that way.
-A DiceRoller sent 49 messages before (28 opens, 21 updates) and 28 after.
-
-In the live book even those opens need not be sent one by one. Voilà runs a page's cells before
-the browser has loaded its script, and the browser then asks the kernel for the state of every
-widget in one message (the widget manager's ``request_states``). A message sent while a cell
-runs reaches only Voilà's notebook client, which decodes it and keeps the state for nobody (about
-0.7 ms a model on the server, measured per cell). So while a cell of a page served by the live
-book runs (``RULEBOOK_TARGET=live``, set by ``rulebook serve``), a widget's comm is opened
-*quietly*: registered in the kernel, with no message. A widget made later, by a reader's click,
-is announced as usual, and so is an Output widget, whose captured output the notebook client
-must know where to put.
+Quiet opens. Voilà runs a page's cells before the browser has loaded its script, and the
+browser then asks the kernel for the state of every widget in one message (the widget manager's
+``request_states``). A message sent while a cell runs reaches only Voilà's notebook client, which
+decodes it and keeps the state for nobody. So in the live book (``RULEBOOK_TARGET=live``, set by
+``rulebook serve``), while a cell runs, a widget of our tools is opened *quietly*: registered in
+the kernel, with no message. A widget made later, by a reader's click, is announced as usual, and
+so is an Output widget, whose captured output the notebook client must know where to put.
+Elsewhere (JupyterLab, nbval, the static build) a page may already be listening, so every
+widget is announced.
 """
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
 import comm
 import ipywidgets as w
@@ -48,6 +55,10 @@ from ipywidgets.widgets.trait_types import InstanceDict
 
 _SEALED: dict[type, type] = {}
 _SHARED: dict[tuple, w.Widget] = {}
+
+# The widgets made by the tool being built in this thread or task, in the order made (keyed by
+# id); None while no tool is built.
+_BUILD: ContextVar[dict[int, w.Widget] | None] = ContextVar("rulebook_build", default=None)
 
 
 class _Sealed:
@@ -57,25 +68,33 @@ class _Sealed:
         if getattr(self, "_sealed", False) and not name.startswith("_") \
                 and name in getattr(self, "keys", ()):
             raise AttributeError(
-                f"{type(self).__name__}.{name}: this model is shared by many widgets; "
-                "use set_layout(widget, ...) to change one widget's layout")
+                f"{type(self).__name__}.{name}: this model is shared by many widgets of our "
+                "tools; use set_layout(widget, ...) or set_style(widget, ...) to change one "
+                "widget's layout or style")
         super().__setattr__(name, value)
 
 
 def _sealed_class(klass: type) -> type:
     if klass not in _SEALED:
-        _SEALED[klass] = type(f"Shared{klass.__name__}", (_Sealed, klass), {})
+        _SEALED[klass] = type(f"Shared{klass.__name__}", (_Sealed, klass),
+                              {"_shared_base": klass})
     return _SEALED[klass]
+
+
+def _base_class(model: w.Widget) -> type:
+    """The ipywidgets class of a layout or style model, shared or not."""
+    return getattr(type(model), "_shared_base", type(model))
 
 
 def _shared(klass: type, props: dict[str, Any]) -> w.Widget:
     key = (klass, tuple(sorted(props.items())))
-    if key not in _SHARED:
-        model = _sealed_class(klass)(**props)
-        model._sealed = True
+    model = _SHARED.get(key)
+    if model is None:
+        with opened_when_built():    # one of ours: opened quietly where that is safe
+            model = _sealed_class(klass)(**props)
+            model._sealed = True
         _SHARED[key] = model
-    model = _SHARED[key]
-    if model.comm is None and _PENDING is None:
+    elif model.comm is None and _BUILD.get() is None:
         _open_now(model)  # made in a build that raised (its widgets dropped unopened), or closed
     return model
 
@@ -101,15 +120,27 @@ def props_of(model: w.Widget) -> dict[str, Any]:
             if not k.startswith("_") and getattr(model, k) not in (None, "")}
 
 
+def _set_model(widget: w.DOMWidget, name: str, props: dict[str, str | None]) -> None:
+    """Change the *name* model (layout or style) of *widget*; see :func:`set_layout`."""
+    model = getattr(widget, name)
+    if is_shared(model):
+        merged = {**props_of(model), **props}
+        setattr(widget, name, _shared(_base_class(model),
+                                      {k: v for k, v in merged.items() if v not in (None, "")}))
+    else:
+        for key, value in props.items():
+            setattr(model, key, value)
+
+
 def set_layout(widget: w.DOMWidget, **props: str | None) -> None:
     """Change *widget*'s layout properties (None or "" unsets one). A widget on a shared layout
     moves to the shared layout with the changed properties; its own layout is changed in place."""
-    if is_shared(widget.layout):
-        merged = {**props_of(widget.layout), **props}
-        widget.layout = shared_layout(**{k: v for k, v in merged.items() if v not in (None, "")})
-    else:
-        for key, value in props.items():
-            setattr(widget.layout, key, value)
+    _set_model(widget, "layout", props)
+
+
+def set_style(widget: w.DOMWidget, **props: str | None) -> None:
+    """Change *widget*'s style properties, as :func:`set_layout` does its layout."""
+    _set_model(widget, "style", props)
 
 
 def set_shown(widget: w.DOMWidget, shown: bool) -> None:
@@ -122,36 +153,9 @@ def is_shown(widget: w.DOMWidget) -> bool:
     return widget.layout.display != "none"
 
 
-def _widget_classes(base: type = w.DOMWidget):
-    yield base
-    for sub in base.__subclasses__():
-        yield from _widget_classes(sub)
-
-
-def _share(trait: InstanceDict) -> None:
-    """Make *trait* (a widget's layout or style) default to, and read dicts as, shared models."""
-    klass, validate = trait.klass, trait.validate
-    trait.make_dynamic_default = lambda: _shared(klass, {})
-    trait.validate = lambda obj, value: validate(
-        obj, _shared(klass, value) if isinstance(value, dict) else value)
-    trait._rulebook_shared = True
-
-
-def install() -> None:
-    """Every widget's layout and style come from the shared, sealed models, and a widget's
-    opening can be held back until its tool is built (see above)."""
-    w.Widget.open = _open_or_hold
-    for cls in _widget_classes():
-        for name in ("layout", "style"):
-            trait = cls.class_traits().get(name)
-            if isinstance(trait, InstanceDict) and not getattr(trait, "_rulebook_shared", False):
-                _share(trait)
-
-
 # ---------------------------------------------------------------- opened quietly in the live book
 
 TARGET_VAR = "RULEBOOK_TARGET"
-_open = w.Widget.open            # ipywidgets' own: opens the comm and announces the widget
 
 
 def book_target() -> str:
@@ -176,13 +180,17 @@ def _rendering_kernel() -> Any:
 
 def _open_quietly(widget: w.Widget, kernel: Any) -> None:
     """Open *widget*'s comm in *kernel* without sending its state: the browser asks for every
-    state at once when it connects. (The comm learns its kernel when it first sends; ipywidgets
-    sends nothing through a comm that has no kernel yet, so it is told at once.)"""
-    quiet = comm.create_comm(target_name="jupyter.widget", primary=False,
-                             **({"comm_id": widget._model_id} if widget._model_id else {}))
+    state at once when it connects. (ipykernel's comm learns its kernel when it first sends,
+    and ipywidgets sends nothing through a comm that has no kernel yet, so it is told at once.)"""
+    quiet = comm.create_comm(target_name="jupyter.widget", primary=False)
     quiet.kernel = kernel
     comm.get_comm_manager().register_comm(quiet)
     widget.comm = quiet
+
+
+def _announce(widget: w.Widget) -> None:
+    """Open *widget* as ipywidgets does: its comm opened with a message holding its state."""
+    widget.open()
 
 
 def _open_now(widget: w.Widget) -> None:
@@ -191,20 +199,84 @@ def _open_now(widget: w.Widget) -> None:
     if kernel is not None and widget.comm is None:
         _open_quietly(widget, kernel)
     else:
-        _open(widget)
+        _announce(widget)
 
 
-# ---------------------------------------------------------------- opened once built
+# ---------------------------------------------------------------- built whole
 
-_PENDING: list[w.Widget] | None = None     # widgets created inside opened_when_built, in order
+def _held() -> None:
+    """Stands in for a widget's ``open`` while its tool is built (it is opened at the end)."""
 
 
-def _open_or_hold(self: w.Widget) -> None:
-    """``Widget.open``, held back inside :func:`opened_when_built`."""
-    if _PENDING is not None and self.comm is None:
-        _PENDING.append(self)
-    else:
-        _open_now(self)
+_SHAREABLE: dict[type, tuple[tuple[str, type], ...]] = {}
+
+
+def _shareable(cls: type) -> tuple[tuple[str, type], ...]:
+    """The layout and style traits of widget class *cls*, with the model class of each."""
+    if cls not in _SHAREABLE:
+        traits = cls.class_traits()
+        _SHAREABLE[cls] = tuple((name, traits[name].klass) for name in ("layout", "style")
+                                if isinstance(traits.get(name), InstanceDict))
+    return _SHAREABLE[cls]
+
+
+def _drop(model: w.Widget, pending: dict[int, w.Widget]) -> None:
+    """Leave *model* (a layout or style replaced by a shared one) unopened, and seal it: a later
+    change to it would reach no widget, so it raises instead of doing nothing."""
+    del pending[id(model)]
+    vars(model).pop("open", None)
+    model.__class__ = _sealed_class(type(model))
+    model._sealed = True
+
+
+def _adopt(widget: w.Widget, pending: dict[int, w.Widget]) -> None:
+    """Take *widget*, just made while a tool is built, into the build: its layout and style
+    shared, its opening held back until the build ends."""
+    for name, klass in _shareable(type(widget)):
+        if not widget.trait_has_value(name):          # none given: the shared default
+            setattr(widget, name, _shared(klass, {}))
+            continue
+        model = getattr(widget, name)
+        if id(model) in pending and not is_shared(model):   # given by value in this build
+            setattr(widget, name, _shared(_base_class(model), props_of(model)))
+            _drop(model, pending)
+    if widget.comm is None:
+        pending[id(widget)] = widget
+        widget.open = _held       # ipywidgets calls self.open() once this callback returns
+
+
+_hook_lock = threading.Lock()
+_hook_users = 0
+_hook_outer: Callable[[w.Widget], None] | None = None   # the callback set before ours
+
+
+def _constructed(widget: w.Widget) -> None:
+    """ipywidgets' construction callback while a build runs: it takes in the widgets made by
+    the build of this thread or task and leaves every other widget alone."""
+    if _hook_outer is not None:
+        _hook_outer(widget)
+    pending = _BUILD.get()
+    if pending is not None:
+        _adopt(widget, pending)
+
+
+def _hook(on: bool) -> None:
+    """Set our construction callback while any build runs; put back the one before after."""
+    global _hook_users, _hook_outer
+    with _hook_lock:
+        if on:
+            if _hook_users == 0:
+                # ipywidgets keeps one callback; read it (rulebook/patches.py lists the name)
+                # to chain it and to put it back.
+                _hook_outer = w.Widget._widget_construction_callback
+                w.Widget.on_widget_constructed(_constructed)
+            _hook_users += 1
+            return
+        _hook_users -= 1
+        if _hook_users == 0:
+            if w.Widget._widget_construction_callback is _constructed:
+                w.Widget.on_widget_constructed(_hook_outer)
+            _hook_outer = None
 
 
 def _references(value: Any) -> Iterator[w.Widget]:
@@ -233,22 +305,38 @@ def _open_after_references(widget: w.Widget, seen: set[int]) -> None:
 
 @contextmanager
 def opened_when_built() -> Iterator[None]:
-    """Open the widgets created inside only when the outermost block ends, each with its final
-    state: one message a widget instead of one plus one for each later change. If the block
-    raises, the widgets it made are dropped unopened."""
-    global _PENDING
-    if _PENDING is not None:
+    """Build one of our tools: the widgets created inside share their layouts and styles and
+    are opened when the outermost block ends, each with its final state (one message a widget
+    instead of one plus one for each later change). If the block raises, the widgets it made
+    are dropped unopened."""
+    if _BUILD.get() is not None:
         yield
         return
-    _PENDING = []
+    pending: dict[int, w.Widget] = {}
+    token = _BUILD.set(pending)
+    _hook(True)
     try:
         yield
-        pending = _PENDING
     finally:
-        _PENDING = None
+        _BUILD.reset(token)
+        _hook(False)
+        for widget in pending.values():
+            vars(widget).pop("open", None)
     seen: set[int] = set()
-    for widget in pending:
+    for widget in list(pending.values()):
         _open_after_references(widget, seen)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def built_whole(func: F) -> F:
+    """Decorator: *func* builds (part of) one of our tools, inside :func:`opened_when_built`."""
+    @functools.wraps(func)
+    def build(*args: Any, **kwargs: Any) -> Any:
+        with opened_when_built():
+            return func(*args, **kwargs)
+    return build  # type: ignore[return-value]
 
 
 class BuiltWhole(type(w.VBox)):

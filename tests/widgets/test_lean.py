@@ -1,26 +1,129 @@
-"""Shared, sealed layouts and styles (widgets/lean.py): fewer models, and no change leaks;
-widgets opened once their tool is built."""
+"""Our tools' widgets (widgets/lean.py): shared, sealed layouts and styles and widgets opened once
+their tool is built; and every other widget of the kernel left exactly as ipywidgets makes it."""
+
+import threading
 
 import ipywidgets as w
 import pytest
 from ipywidgets.widgets.widget import _instances
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
-import widgets  # noqa: F401  (installs the sharing)
+import widgets  # noqa: F401  (importing our tools must change nothing below)
+from rulebook.patches import patch, problems
 from rulescore import RulesError
 from widgets import lean
 from widgets.common import Tool, labelled_text, section
 from widgets.dice import DiceRoller
-from widgets.lean import is_shown, set_layout, set_shown, shared_layout, shared_style
+from widgets.lean import is_shown, set_layout, set_shown, set_style, shared_layout, shared_style
 from widgets.tsl import AttackResolver
 
 
-def test_widgets_without_layout_or_style_share_one_of_each_kind():
-    a, b = w.HTML("a"), w.HTML("b")
-    assert a.layout is b.layout and a.style is b.style
-    assert w.VBox([]).layout is a.layout
-    assert isinstance(a.style, HTMLStyle) and isinstance(w.Text().style, TextStyle)
-    assert w.Text().style is not a.style                 # one shared model per style class
+def _made(build):
+    """The models opened while *build* runs, and what it returns."""
+    before = set(_instances)
+    made = build()
+    return made, [_instances[k] for k in set(_instances) - before]
+
+
+def _views(root: w.Widget) -> list[w.Widget]:
+    """*root* and every widget under it (children of boxes)."""
+    found, stack = [], [root]
+    while stack:
+        widget = stack.pop()
+        found.append(widget)
+        stack.extend(getattr(widget, "children", ()))
+    return found
+
+
+# ---------------------------------------------------------------- nothing changed outside
+
+def test_plain_widgets_made_after_our_tools_are_as_ipywidgets_makes_them():
+    """A GM's own widgets beside our tools: each has its own layout and style, which change in
+    place, and is opened at once."""
+    DiceRoller("2d6+1", target="8")
+    button, slider = w.Button(description="Mine"), w.IntSlider(description="Mine")
+    box = w.HBox([button, slider])
+    button.layout.width = "100px"
+    slider.layout.width = "100px"
+    slider.style.description_width = "5em"
+    button.style.button_color = "lightblue"
+    box.layout.border = "1px solid red"
+    assert (button.layout.width, slider.layout.width, box.layout.border) == \
+        ("100px", "100px", "1px solid red")
+    assert slider.style.description_width == "5em"
+    models = [button.layout, slider.layout, box.layout, button.style, slider.style]
+    assert len({id(m) for m in models}) == 5                      # each its own
+    assert not any(lean.is_shared(m) for m in models)
+    assert all(x.comm is not None for x in (button, slider, box, *models))
+    other = w.Button()
+    assert other.layout.width is None and other.style.button_color is None
+    # A style given by value is the widget's own model too.
+    one, two = (w.Text(style={"description_width": "3em"}) for _ in range(2))
+    assert one.style is not two.style and not lean.is_shared(one.style)
+
+
+def test_ipywidgets_classes_and_traits_are_left_as_they_were():
+    DiceRoller()
+    assert "open" not in vars(w.Widget) or vars(w.Widget)["open"].__module__ == \
+        "ipywidgets.widgets.widget"
+    for cls in (w.Button, w.IntSlider, w.Text, w.HTML, w.VBox, w.Layout):
+        for name in ("layout", "style"):
+            trait = cls.class_traits().get(name)
+            if trait is not None:
+                assert not {"make_dynamic_default", "validate"} & set(vars(trait)), (cls, name)
+    assert w.Widget._widget_construction_callback is None       # set only while a tool is built
+
+
+def test_a_construction_callback_set_by_someone_else_is_kept_and_still_called():
+    seen = []
+    w.Widget.on_widget_constructed(seen.append)
+    try:
+        tool = DiceRoller("2d6")
+        assert tool in seen                                       # called while we built too
+        assert w.Widget._widget_construction_callback == seen.append
+        mine = w.Button()
+        assert mine in seen and not lean.is_shared(mine.layout)
+    finally:
+        w.Widget.on_widget_constructed(None)
+
+
+def test_a_widget_made_in_another_thread_while_a_tool_is_built_is_left_alone():
+    made = {}
+    started, finish = threading.Event(), threading.Event()
+
+    def gm():
+        started.wait(10)
+        made["button"] = w.Button()
+        finish.set()
+
+    thread = threading.Thread(target=gm)
+    thread.start()
+    with lean.opened_when_built():
+        ours = w.HTML("ours")
+        started.set()
+        finish.wait(10)
+    thread.join(10)
+    assert lean.is_shared(ours.layout) and not lean.is_shared(made["button"].layout)
+    assert made["button"].comm is not None
+
+
+def test_the_names_our_tools_rely_on_are_there_in_the_versions_written_for():
+    """The construction callback and ipykernel's comm kernel are listed in rulebook.patches;
+    a version out of range or a name gone fails here, naming the patch."""
+    for name in ("ipywidgets-construction-callback", "ipykernel-quiet-comm"):
+        assert problems(patch(name)) == []
+
+
+# ---------------------------------------------------------------- our tools share their models
+
+def test_widgets_of_a_build_without_layout_or_style_share_one_of_each_kind():
+    with lean.opened_when_built():
+        a, b = w.HTML("a"), w.HTML("b")
+        box, text = w.VBox([]), w.Text()
+    assert a.layout is b.layout is box.layout and a.style is b.style
+    assert isinstance(a.style, HTMLStyle) and isinstance(text.style, TextStyle)
+    assert text.style is not a.style                     # one shared model per style class
+    assert lean.is_shared(a.layout) and lean.is_shared(text.style)
 
 
 def test_dict_styles_and_shared_layouts_are_one_model_per_value():
@@ -41,6 +144,18 @@ def test_shared_models_are_sealed():
     assert field.layout.display is None                  # nothing leaked to the others
 
 
+def test_a_model_given_by_value_in_a_build_is_shared_and_the_given_one_sealed():
+    """Inside a build, ``layout=w.Layout(width=...)`` is taken by value like a dict: the widget
+    gets the shared model, and changing the one given raises rather than change nothing."""
+    with lean.opened_when_built():
+        given = w.Layout(width="13.5em")
+        field = w.Text(layout=given)
+    assert field.layout is shared_layout(width="13.5em") and field.layout is not given
+    assert given.comm is None                            # never sent to the page
+    with pytest.raises(AttributeError, match="set_layout"):
+        given.width = "20em"
+
+
 def test_hiding_a_field_moves_it_to_a_shared_model_and_showing_moves_it_back():
     one, two = labelled_text("One", width="20em"), labelled_text("Two", width="20em")
     set_shown(one, False)
@@ -52,16 +167,21 @@ def test_hiding_a_field_moves_it_to_a_shared_model_and_showing_moves_it_back():
     assert not is_shown(two)                              # the other stayed hidden
 
 
-def test_set_layout_keeps_the_other_properties_and_changes_an_own_layout_in_place():
+def test_set_layout_and_set_style_keep_the_other_properties_and_change_own_models_in_place():
     field = labelled_text("Wide", width="20em")
     set_layout(field, width="30em", min_width="10em")
     assert field.layout is shared_layout(width="30em", min_width="10em")
     set_layout(field, min_width=None)
     assert field.layout is shared_layout(width="30em")
+    set_style(field, description_width="12em")
+    assert field.style is shared_style(TextStyle, description_width="12em")
     mine = w.Layout(width="30em")                         # a layout given as a model, not shared
     field.layout = mine
     set_layout(field, display="none")
     assert field.layout is mine and mine.display == "none" and mine.width == "30em"
+    plain = w.Text()
+    set_style(plain, description_width="4em")
+    assert not lean.is_shared(plain.style) and plain.style.description_width == "4em"
 
 
 def test_a_shared_model_made_in_a_failed_build_is_opened_when_it_is_next_used():
@@ -84,29 +204,37 @@ def test_a_section_lays_its_title_and_widgets_in_the_tool_itself():
     assert not any(isinstance(c, w.Box) for c in tool.children)   # no box a section
 
 
-def test_a_tool_has_far_fewer_models_than_widgets_would_bring():
-    AttackResolver()                                      # the shared models exist now
-    before = set(_instances)
+@pytest.mark.parametrize("build", [
+    lambda: DiceRoller("2d6+1", target="8"),
+    lambda: AttackResolver("opposed", "Trained", defender_tier="Untrained"),
+], ids=["DiceRoller", "AttackResolver"])
+def test_a_tool_opens_one_model_a_widget_and_no_layout_or_style_of_its_own(build):
+    """Built again once its shared models exist, a tool opens exactly its own widgets: no
+    layout and no style. ipywidgets alone would open a layout for each and a style for most."""
+    build()                                               # the shared models exist now
+    tool, new = _made(build)
+    views = _views(tool)
+    assert {id(m) for m in new} == {id(v) for v in views}
+    unshared = len(views) + sum(1 for v in views for name, _ in lean._shareable(type(v)))
+    assert len(new) < 0.45 * unshared
+
+
+def test_hidden_fields_of_a_tool_use_shared_layouts_too():
     tool = AttackResolver("opposed", "Trained", defender_tier="Untrained")
-    new = [_instances[k] for k in set(_instances) - before]
-    views = [m for m in new if isinstance(m, w.DOMWidget)]
-    # Without sharing every view brings a layout and (for most) a style: about 2.6 models a
-    # view. Shared (hidden fields too), the tool makes next to no layout or style of its own.
-    assert len(new) < 1.1 * len(views)
-    assert not [m for m in new if isinstance(m, (w.Layout, w.Style)) and not lean.is_shared(m)]
     assert not is_shown(tool.target) and is_shown(tool.defender_tier)
+    assert lean.is_shared(tool.target.layout) and lean.is_shared(tool.defender_tier.layout)
 
 
 def test_widgets_made_inside_are_opened_once_built_children_first():
     opened = []
-    real_open = lean._open
+    real_announce = lean._announce
 
     def record(widget):
         opened.append(widget)
-        real_open(widget)
+        real_announce(widget)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lean, "_open", record)
+        mp.setattr(lean, "_announce", record)
         with lean.opened_when_built():
             box = w.VBox()
             label = w.HTML("first")
@@ -121,6 +249,7 @@ def test_widgets_made_inside_are_opened_once_built_children_first():
     assert box.get_state()["children"] == ["IPY_MODEL_" + label.model_id]
     label.value = "after"                             # an opened widget syncs as usual
     assert label.get_state()["value"] == "after"
+    assert "open" not in vars(label)                  # ipywidgets' own open again
 
 
 def test_a_failed_build_opens_nothing():
@@ -128,8 +257,9 @@ def test_a_failed_build_opens_nothing():
         with lean.opened_when_built():
             lost = w.HTML("never shown")
             raise RulesError("bad input")
-    assert lost.comm is None
+    assert lost.comm is None and "open" not in vars(lost)
     assert w.HTML("next").comm is not None           # outside the block: opened at once
+    assert w.Widget._widget_construction_callback is None
 
 
 def test_a_tool_sends_no_update_while_it_is_built(monkeypatch):
@@ -143,3 +273,14 @@ def test_a_tool_sends_no_update_while_it_is_built(monkeypatch):
     assert roller.comm is not None and all(c.comm is not None for c in roller.children)
     roller.expression.value = "3d6"                   # a reader's change is sent as before
     assert updates
+
+
+def test_the_tens_and_ones_row_built_on_a_readers_click_shares_its_models():
+    roller = DiceRoller("2d6")
+    entry = roller.entry
+    assert entry.percentile_row is None
+    _, new = _made(lambda: setattr(roller.expression, "value", "d%"))   # a reader types d%
+    row = entry.percentile_row
+    assert row in entry.children and is_shown(row)
+    assert all(lean.is_shared(m) for m in new if isinstance(m, (w.Layout, w.Style)))
+    assert all(x.comm is not None for x in _views(row))

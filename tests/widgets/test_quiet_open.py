@@ -1,6 +1,7 @@
 """Widgets opened quietly while a live-book page renders (widgets/lean.py), in a real kernel:
-no message for a widget made by a cell, every state still handed over at once when the browser
-asks, and a reader's change answered and announced as usual."""
+no message for a widget of our tools made by a cell, every state still handed over at once when
+the browser asks, a reader's change answered and announced as usual, and a widget of the
+reader's own announced as ipywidgets does."""
 
 import os
 from pathlib import Path
@@ -65,6 +66,18 @@ def test_a_cell_of_a_live_page_opens_its_widgets_without_a_message(kernel):
                                  "tool.model_id in comm.get_comm_manager().comms)")) == "True True\n"
     else:                                            # the static build keeps every state
         assert len(opens) > 20
+
+
+def test_a_plain_widget_made_by_a_cell_is_announced_as_ipywidgets_does(kernel):
+    """Quiet opens are for our tools only: a widget of the reader's own, made by a cell beside
+    them, is opened with its own layout and style, each with its message."""
+    _, kc, _ = kernel
+    made = _run(kc, "mine = w.IntSlider(description='mine')\nmine.layout.width = '100px'\n"
+                    "print(mine.layout.width)")
+    opened = sorted(m["content"]["data"]["state"]["_model_name"] for m in made
+                    if m["msg_type"] == "comm_open")
+    assert opened == ["IntSliderModel", "LayoutModel", "SliderStyleModel"]
+    assert _printed(made) == "100px\n"
 
 
 def test_the_browser_gets_every_state_in_one_answer(kernel):
