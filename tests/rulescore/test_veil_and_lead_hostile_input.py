@@ -1,5 +1,5 @@
 """The Veil & Lead engine refuses hostile input with a RulesError naming the input as the caller
-writes it (issue 18 item 3), and bounds what a caller may ask for (item 2)."""
+writes it, and bounds what a caller may ask for."""
 
 from __future__ import annotations
 
@@ -136,7 +136,7 @@ def test_lists_of_fighters_are_bounded():
             lambda: vl.tie_order([vl.Combatant(f"C{i}", True, 1, 1) for i in range(101)]))
 
 
-# --- a number too long to print (issue 18 item 3) -----------------------------------------------
+# --- a number too long to print -----------------------------------------------------------------
 
 HUGE = 10**5000
 
