@@ -109,7 +109,8 @@ def keep_compiled_templates() -> None:
     """Give the Jinja environment Voilà makes for each page one shared cache of compiled
     templates (rulebook.patches: voila-exporter-environment)."""
     from voila.exporter import VoilaExporter
-    create_environment = require("voila-exporter-environment")
+    require("voila-exporter-environment")       # nbconvert's, which VoilaExporter inherits
+    create_environment = VoilaExporter._create_environment
 
     def environment_with_compiled_templates(self: Any) -> Any:
         environment = create_environment(self)

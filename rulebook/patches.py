@@ -68,9 +68,9 @@ PATCHES: tuple[Patch, ...] = (
     Patch(
         name="voila-exporter-environment",
         where="rulebook/live.py: keep_compiled_templates (wraps VoilaExporter._create_environment)",
-        library="voila",
-        target="voila.exporter:VoilaExporter._create_environment",
-        versions=">=0.5.13,<0.6",
+        library="nbconvert",
+        target="nbconvert.exporters.templateexporter:TemplateExporter._create_environment",
+        versions=">=7.0,<8",
         why="Voilà builds a new Jinja environment for every page and compiles the page "
             "templates again each time; a shared bytecode cache keeps them compiled. Neither "
             "Voilà nor nbconvert exposes the environment's bytecode_cache as configuration.",
@@ -145,7 +145,7 @@ PATCHES: tuple[Patch, ...] = (
         where="rulebook/admission.py: CappedKernelManager (start_kernel, shutdown_kernel)",
         library="jupyter_server",
         target="jupyter_server.services.kernels.kernelmanager:"
-               "AsyncMappingKernelManager.start_kernel",
+               "MappingKernelManager.start_kernel",
         versions=">=2.10,<3",
         why="The most kernels a server holds, counting kernels still starting: Voilà's "
             "multi_kernel_manager_class setting takes our subclass; jupyter_server has no cap.",
@@ -153,7 +153,36 @@ PATCHES: tuple[Patch, ...] = (
                "(tests/browser/test_book_full.py, tests/book/test_admission.py).",
     ),
     Patch(
+        name="tornado-ws-connection",
+        where="rulebook/connection.py: ReaderConnection.is_open",
+        library="tornado",
+        target="tornado/websocket.py",
+        marker="self.ws_connection = None",
+        versions=">=6.3,<7",
+        why="Whether a page's websocket is still open: tornado's WebSocketHandler drops its "
+            "ws_connection when the socket closes (its own write_message checks it the same "
+            "way) and has no public is-open test.",
+        breaks="A second tab could be refused while the first is already closed, or a lost "
+               "kernel's page never told (tests/rulebook/test_connection.py, "
+               "tests/browser/test_connection_lost.py).",
+    ),
+    Patch(
+        name="voila-jupyterapp",
+        where="share/jupyter/voila/templates/rulebook/index.html.j2: block html_head_js (the "
+              "lost-connection notice)",
+        library="voila",
+        target="share/jupyter/voila/templates/base/static/",
+        marker="window.jupyterapp=",
+        versions=">=0.5.13,<0.6",
+        why="The page tells its reader at once when its kernel is gone. It reaches the page's "
+            "kernel connection through window.jupyterapp.widgetManagerPromise, which Voilà's "
+            "page script publishes (declared in its global.d.ts) but does not document.",
+        breaks="A page whose kernel is gone looks alive and its tools silently do nothing; the "
+               "script logs it in the browser console (tests/browser/test_connection_lost.py).",
+    ),
+    Patch(
         name="jupyter-book-extensions",
+
         where="rulebook/build.py: sphinx_extensions",
         library="jupyter-book",
         target="jupyter_book.config:get_default_sphinx_config",
@@ -246,15 +275,22 @@ def in_range(p: Patch, version: str) -> bool:
     return SpecifierSet(p.versions).contains(version, prereleases=True)
 
 
-def _distribution_file(p: Patch) -> Path | None:
+def _distribution_text(p: Patch) -> str | None:
+    """The text of *p*'s file target, or of every file under it when it names a folder
+    (ending in ``/``); None when the distribution has no such file."""
     try:
         files = importlib.metadata.files(p.library) or ()
     except importlib.metadata.PackageNotFoundError:
         return None
+    texts = []
     for f in files:
-        if str(f).replace("\\", "/").endswith(p.target):
-            return Path(f.locate())
-    return None
+        name = str(f).replace("\\", "/")
+        folder = p.target.endswith("/") and p.target in name
+        if folder or name.endswith(p.target):
+            path = Path(f.locate())
+            if path.is_file():
+                texts.append(path.read_text(encoding="utf-8", errors="replace"))
+    return "\n".join(texts) if texts else None
 
 
 def resolve(p: Patch) -> Any:
@@ -268,19 +304,23 @@ def resolve(p: Patch) -> Any:
             raise PatchError(f"{p.name}: cannot import {module_name} ({exc}); {p.where} needs "
                              f"{p.library} {p.versions}") from exc
         for part in path.split("."):
-            if not hasattr(obj, part):
+            # A class must define the name itself: one inherited from a base class is another
+            # function (nbclient's execute_cell is synchronous, Voilà's a coroutine).
+            own = part in vars(obj) if isinstance(obj, type) else hasattr(obj, part)
+            if not own:
                 raise PatchError(
                     f"{p.name}: {p.library} {installed_version(p) or '(not installed)'} has no "
                     f"{p.target}; {p.where} was written for {p.library} {p.versions}. "
                     f"Without it: {p.breaks}")
             obj = getattr(obj, part)
         return obj
-    found = _distribution_file(p)
-    text = found.read_text(encoding="utf-8") if found and found.is_file() else None
+    text = _distribution_text(p)
     if text is None or p.marker not in text:
+        what = f"has no {p.target}" if text is None else \
+            f"{p.target} no longer holds {p.marker!r}"
         raise PatchError(f"{p.name}: {p.library} {installed_version(p) or '(not installed)'} "
-                         f"{'has no ' + p.target if text is None else p.target + ' no longer holds ' + repr(p.marker)}; "
-                         f"{p.where} was written for {p.library} {p.versions}. Without it: {p.breaks}")
+                         f"{what}; {p.where} was written for {p.library} {p.versions}. "
+                         f"Without it: {p.breaks}")
     return text
 
 
