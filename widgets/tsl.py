@@ -138,6 +138,8 @@ class AttackResolver(Tool):
         self.distance = _dropdown("Distance to target", tsl.ZONES, distance)
         self.impact = _check("An Impact tag's condition holds")
         self.armour = _check("Target's armour is built for this blow")
+        self.snaring = _dropdown("Snaring on a hit", [("pull them a zone nearer", "pull"),
+                                                      ("pin them where they are", "pin")], "pull")
         self.target_kind = _dropdown("Target is", TARGET_KINDS, "character")
         self.marked = labelled_text(MARKED_LABEL.format(pool="Body"), "0", "e.g. 0")
         self.marked.continuous_update = False
@@ -162,7 +164,8 @@ class AttackResolver(Tool):
                     self.defender_tier, self.attack_type),
             section("The target's Stress", self.target_kind, self.marked),
             section("Weapon and target", self.weapon_zone, self.tag1, self.tag2,
-                    self.improvised, self.distance, self.impact, self.armour, self.uses),
+                    self.improvised, self.distance, self.impact, self.armour, self.snaring,
+                    self.uses),
             section("Rulings (see the rulings chapter)", self.bands, self.tier_limits, self.order),
             self.error,
             section("Odds before you roll", self.odds),
@@ -172,7 +175,8 @@ class AttackResolver(Tool):
         for field in (self.kind, self.tier, self.shift, self.target, self.defender_tier,
                       self.attack_type, self.weapon_zone, self.tag1, self.tag2,
                       self.improvised, self.distance, self.impact, self.armour, self.uses,
-                      self.bands, self.tier_limits, self.order, self.target_kind, self.marked):
+                      self.bands, self.tier_limits, self.order, self.target_kind, self.marked,
+                      self.snaring):
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
         self.update()
@@ -188,6 +192,11 @@ class AttackResolver(Tool):
     def _pool(self) -> str:
         """The pool this attack type's Stress lands on (one engine lookup)."""
         return tsl.stress_pool(self.attack_type.value)
+
+    def _snares(self) -> bool:
+        """Does the weapon carry the Snaring tag (so the attacker chooses pull or pin)?"""
+        return (self.weapon_zone.value != NO_WEAPON and not self.improvised.value
+                and "Snaring" in (self.tag1.value, self.tag2.value))
 
     def _target_pools(self) -> tsl.StressPools:
         """The target's pools: its kind's size, with the Stress already on the hit pool."""
@@ -206,6 +215,8 @@ class AttackResolver(Tool):
             attack_type=self.attack_type.value, bands=self.bands.value,
             tier_limits=self.tier_limits.value, order=self.order.value,
             target_pools=self._target_pools())
+        if self._snares():
+            setup["snaring"] = self.snaring.value
         if not opposed:
             setup["target"] = parse_int_text("T-number", self.target.value)
         return setup
@@ -216,7 +227,8 @@ class AttackResolver(Tool):
         tagged = armed and not self.improvised.value
         shown = {self.target: not opposed, self.defender_tier: opposed, self.tag1: tagged,
                  self.tag2: tagged, self.improvised: armed, self.distance: armed,
-                 self.uses: armed and self.weapon_zone.value != "Melee"}
+                 self.uses: armed and self.weapon_zone.value != "Melee",
+                 self.snaring: self._snares()}
         for field, show in shown.items():
             set_shown(field, show)
         self.marked.description = MARKED_LABEL.format(pool=self._pool())
@@ -238,6 +250,7 @@ class AttackResolver(Tool):
             setup = self._setup()
             if self.kind.value == "opposed":
                 setup["defender_tier"] = self.defender_tier.value
+            setup.pop("snaring", None)  # where the target ends up changes no odds
             self.current_odds = tsl.attack_odds(self.tier.value, **setup)
         except RulesError as exc:
             self.current_odds = None
@@ -269,7 +282,10 @@ class AttackResolver(Tool):
                 setup["uses"] = parse_int_text("Ammunition uses left", uses)
             self.last = tsl.attack(faces[0], self.tier.value, **setup)
         except RulesError as exc:
-            self.entry.error.show(str(exc))
+            message = str(exc)
+            if message.startswith("snaring "):
+                message = "Snaring on a hit " + message[len("snaring "):]
+            self.entry.error.show(message)
             self.result.value = WAITING
             self.explanation.clear()
             return
@@ -290,6 +306,9 @@ class AttackResolver(Tool):
             extra.append("the weapon breaks")
         if a.uses_left is not None:
             extra.append(f"{a.uses_left} uses left")
+        if a.snared is not None and a.snared.outcome != "no hit":
+            extra.append(f"the target is pulled to {a.snared.distance}" if not a.snared.pinned
+                         else f"the target is pinned at {a.snared.distance}")
         pool = f" to the {a.pool} pool" if a.stress else ""
         self.result.value = (
             f"<div class='rulebook-tsl-result' style='font-size:140%'>"

@@ -220,6 +220,18 @@ def test_snaring_pulls_or_pins_on_a_hit():
         tsl.snare(net, "success", "Engaged")
     with pytest.raises(RulesError, match="weapon must have the Snaring tag"):
         tsl.snare(tsl.make_weapon("Melee", ["Reach"]), "success", "Near")
+    # Through the attack: Vela's 16 against T11 with a net thrown Near pulls the target in;
+    # a miss (1+1+1+1 = 4) leaves them where they are.
+    hit = tsl.attack(VELA_DICE, "Proficient", target=11, weapon=net, distance="Near",
+                     snaring="pull")
+    assert (hit.band, hit.snared.outcome, hit.snared.distance) == ("success", "pulled", "Engaged")
+    miss = tsl.attack([1, 1, 1, 1, 1], "Proficient", target=11, weapon=net, distance="Near",
+                      snaring="pin")
+    assert miss.snared.outcome == "no hit" and not miss.snared.pinned
+    with pytest.raises(RulesError, match="snaring needs a weapon with the Snaring tag"):
+        tsl.attack(VELA_DICE, "Proficient", target=11, snaring="pull")
+    with pytest.raises(RulesError, match=r"snaring must be pin \(hold them where they are\) when the target is already Engaged"):
+        tsl.attack(VELA_DICE, "Proficient", target=11, weapon=net, snaring="pull")
 
 
 def test_utility_tag_gives_one_effective_tier_on_its_roll():

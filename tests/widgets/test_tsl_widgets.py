@@ -346,3 +346,25 @@ def test_turn_board_offers_the_stewards_free_steady_presence():
     b.option.value = "Steady Presence"
     b.spend()
     assert "Spend Steady Presence is free once a scene, already used this scene" in b.error.message
+
+
+def test_resolver_snaring_pulls_or_pins_on_a_hit():
+    """§11 Tags: a Snaring weapon pulls or pins its target a zone on a hit; the choice appears
+    only for a weapon with the tag."""
+    r = AttackResolver()
+    assert not is_shown(r.snaring)
+    r.weapon_zone.value = "Thrown"
+    r.tag1.value = "Snaring"
+    r.distance.value = "Near"
+    assert is_shown(r.snaring) and r.error.message == ""
+    r.entry.my_dice.value = "3, 6, 1, 4, 3"
+    r.entry.use_dice()
+    assert r.last.snared.distance == "Engaged"
+    assert "the target is pulled to Engaged" in r.result.value
+    r.snaring.value = "pin"
+    r.entry.use_dice()
+    assert "the target is pinned at Near" in r.result.value
+    r.distance.value = "Engaged"
+    r.snaring.value = "pull"
+    r.entry.use_dice()
+    assert "Snaring on a hit must be pin (hold them where they are)" in r.entry.error.message

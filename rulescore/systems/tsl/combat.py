@@ -596,6 +596,7 @@ class Attack(Resolution):
     uses_left: int | None
     target_pools: StressPools | None = None
     target_breaks: bool = False
+    snared: Snare | None = None
 
 
 def _check_flag(name: str, value: object) -> bool:
@@ -649,15 +650,16 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
            attack_type: str = "Melee weapon", uses: int | None = None,
            bands: str = "standard", tier_limits: str = "extend", order: str = "armour_first",
            out_of_zone: str = "flat", bump_misses: bool = True,
-           target_pools: StressPools | None = None) -> Attack:
+           target_pools: StressPools | None = None, snaring: str | None = None) -> Attack:
     """Resolve an attack against a static T-number (*target*) or an opposed defence roll.
 
     The weapon's zone against *distance* may shift the Effective Tier; the roll gives a band;
     an Impact tag whose condition holds (*impact*) and armour built for the blow (*armour*)
     move it; the band's Stress lands on the pool the attack type hits, and with the target's
     *target_pools* given it is marked there and says whether the target Breaks (§11 Damage). A
-    ranged, sidearm or thrown weapon with *uses* tracked spends one; a Catastrophic roll (any
-    Failure for an improvised weapon) breaks the weapon.
+    Snaring weapon with *snaring* ("pull" or "pin") moves or holds the target on a hit (see
+    :func:`snare`). A ranged, sidearm or thrown weapon with *uses* tracked spends one; a
+    Catastrophic roll (any Failure for an improvised weapon) breaks the weapon.
     """
     if (target is None) == (defender_dice is None):
         raise RulesError("target or defender_dice: give exactly one (a static T-number, or the "
@@ -675,6 +677,15 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
                                              defender_shift)
     if target_pools is not None:
         check_pools(target_pools, "target_pools")
+    if snaring is not None:
+        _choice("snaring", snaring, SNARES)
+        if weapon is None or "Snaring" not in weapon.tags:
+            raise RulesError("snaring needs a weapon with the Snaring tag, got "
+                             + ("no weapon" if weapon is None else
+                                ", ".join(weapon.tags) or "no tags"))
+        if snaring == "pull" and distance == "Engaged":
+            raise RulesError("snaring must be pin (hold them where they are) when the target is "
+                             "already Engaged: there is no nearer zone to pull them into")
     if uses is not None:
         if weapon is None:
             raise RulesError("uses needs a weapon that takes ammunition, got no weapon")
@@ -707,6 +718,10 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
         taken = mark(target_pools, pool, dealt, f"Marked on the target's {pool} pool", "Damage")
         steps.extend(taken.trace[1:])  # the step above already says what lands
         after_pools, target_breaks = taken.pools, taken.breaks
+    snared = None
+    if snaring is not None:
+        snared = snare(weapon, band, distance, snaring)  # type: ignore[arg-type]
+        steps.extend(snared.trace)
     uses_left = None
     if uses is not None:
         steps.extend(ammo.trace)
@@ -719,7 +734,8 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
     return Attack(value=dealt, outcome=band, trace=tuple(steps), kind=kind, total=roll.total,
                   against=against, margin=roll.margin, raw_band=raw, band=band, stress=dealt,
                   pool=pool, shift=total_shift, armour_spent=spent, weapon_breaks=breaks,
-                  uses_left=uses_left, target_pools=after_pools, target_breaks=target_breaks)
+                  uses_left=uses_left, target_pools=after_pools, target_breaks=target_breaks,
+                  snared=snared)
 
 
 @dataclass(frozen=True)
