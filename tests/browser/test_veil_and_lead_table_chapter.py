@@ -140,3 +140,31 @@ def test_horde_calculator(page: Page, book_url):
     expect(tool.locator(".rulebook-vl-horde-volley")).to_contain_text("tempo 6")
     set_value(tool.get_by_label("Horde size"), "2")
     expect(tool.get_by_role("alert").first).to_contain_text("size must be from 3 to 10, got 2")
+
+
+def test_a_blade_never_suppresses_and_the_off_hand_rolls_fewer_dice(page: Page, book_url):
+    """§XI Suppressed (gunfire only) and §XIII Two-Weapon Fighting (off hand −2 dice), as a
+    reader meets them in the attack calculator."""
+    from fractions import Fraction
+    tool = _open(page, book_url, ".rulebook-vl-attack")
+    set_value(tool.get_by_label("Target's Defense"), "11")
+    tool.get_by_label("Weapon", exact=True).select_option("Hatchet")
+    tool.get_by_label("Action", exact=True).select_option("Strike")
+    tool.get_by_label("Range band").select_option("Point-Blank")
+    odds = tool.locator(".rulebook-vl-odds")
+    expect(odds).to_contain_text(f"near miss: {percent(Fraction(211, 2048))}")
+    expect(odds).to_contain_text(f"target Suppressed (a near miss from gunfire): {percent(0)}")
+    expect(tool.locator(".rulebook-vl-setup")).to_contain_text("Roll 5d8")
+    tool.get_by_label("Off-hand attack (−2 dice)").check()
+    expect(tool.locator(".rulebook-vl-setup")).to_contain_text("Roll 3d8")
+
+
+def test_downed_walker_shows_a_fumble(page: Page, book_url):
+    """§X Stabilization: healer dice 1, 1, 1 at −1 fumble, and the patient drops to −2."""
+    tool = _open(page, book_url, ".rulebook-vl-downed", INJURY)
+    set_value(tool.get_by_label("Vitality now"), "-1")
+    tool.get_by_label("My dice").fill("1, 1, 1")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(tool.locator(".rulebook-vl-downed-result")).to_contain_text(
+        "Fumble — the patient loses 1 more Vitality, now -2")
+    expect(tool.get_by_label("Vitality now")).to_have_value("-2")
