@@ -1,5 +1,6 @@
-"""Percentile rules the fidelity audit found missing: each test names the seed passage it
-follows, and its numbers are worked out by hand from that passage."""
+"""Percentile rules of location, Grievous zones, the order after an injury, Extended Shock,
+treatment, healing and beasts: each test names the seed passage it follows, and its numbers are
+worked out by hand from that passage."""
 
 import pytest
 

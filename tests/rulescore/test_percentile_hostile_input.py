@@ -1,5 +1,5 @@
-"""The percentile engine refuses hostile input with a RulesError naming the input (issue 18
-item 3): the calls an engine fuzz found escaping, and the bounds on sizes (item 2)."""
+"""The percentile engine refuses hostile input with a RulesError naming the input: values of the
+wrong kind or shape, and inputs too large for any table to need."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def refused(message: str, call) -> None:
     assert str(caught.value) == message
 
 
-# --- calls that used to raise TypeError or AttributeError --------------------------------------
+# --- values of the wrong kind or shape, refused by name -----------------------------------------
 
 def test_concentration_broken_refuses_a_list_inside_the_list():
     refused("conditions must hold names such as 'STN', got ['Stunned']",
@@ -173,7 +173,7 @@ def test_zone_rolls_must_be_a_list():
     refused("zone_rolls must be a list of die rolls, got 3", lambda: pc.locate_strike(3, [5]))
 
 
-# --- size bounds (issue 18 item 2) ---------------------------------------------------------------
+# --- size bounds ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call, message", [
     (lambda: pc.location_distribution(zone_die=10**7),
@@ -218,7 +218,7 @@ def test_spend_advantages_checks_a_hand_edited_result():
     assert pc.spend_advantages(won, ["precision", "impact"]).precision_dice == 1
 
 
-# --- a number too long to print (issue 18 item 3) -----------------------------------------------
+# --- a number too long to print -----------------------------------------------------------------
 
 HUGE = 10**5000
 
