@@ -153,6 +153,8 @@ class HealingWalker(Tool):
         self.index = w.BoundedIntText(value=3, min=0, max=10, description="Physician Index",
                                       style=STYLE, layout=WIDE)
         self.broadhead = w.Checkbox(value=False, description="A broadhead arrow", indent=False)
+        self.frozen = w.Checkbox(value=False, description="The compress is frozen",
+                                 indent=False)
         self.treat_odds = w.HTML()
         self.treat_entry = DiceEntry("the Treatment Roll, e.g. 37", percentile=True)
         self.untreated_button = button("Leave it untreated", "No Treatment Roll: a CF result")
@@ -177,7 +179,7 @@ class HealingWalker(Tool):
             section("Add an injury", w.HBox([self.location, self.aspect, self.level]),
                     w.HBox([self.bleeder, self.add_button, self.blood])),
             section("Treatment", w.HBox([self.which, self.physician, self.delay]),
-                    w.HBox([self.dex, self.index, self.broadhead]),
+                    w.HBox([self.dex, self.index, self.broadhead, self.frozen]),
                     self.treat_odds, self.treat_entry, w.HBox([self.untreated_button])),
             section("Recovery, roll by roll", self.next_odds, w.HTML(
                 "<small>Type the rolls you made to advance roll by roll, or press Roll to "
@@ -195,7 +197,7 @@ class HealingWalker(Tool):
             field.observe(lambda _: self._quiet or self._change(self._character), "value")
         self.blood.observe(lambda _: self._quiet or self._change(self._blood), "value")
         for field in (self.which, self.physician, self.delay, self.dex, self.index,
-                      self.broadhead):
+                      self.broadhead, self.frozen):
             field.observe(lambda _: self._show_treatment_odds(), "value")
         self.add_button.on_click(lambda _: self._change(self._add))
         self.treat_entry.on_request(self._treat)
@@ -245,7 +247,8 @@ class HealingWalker(Tool):
         return pc.treatment_roll(roll, self.physician.value, inj.aspect,
                                  LEVEL_CODES[inj.level], days=self.delay.value,
                                  broadhead=self.broadhead.value, dex_modifier=self.dex.value,
-                                 physician_index=self.index.value)
+                                 physician_index=self.index.value,
+                                 frozen_compress=self.frozen.value)
 
     def _chosen(self) -> pc.RecordedInjury:
         if self.which.value is None:
@@ -322,7 +325,8 @@ class HealingWalker(Tool):
             odds = pc.treatment_odds(self.physician.value, inj.aspect, LEVEL_CODES[inj.level],
                                      days=self.delay.value, broadhead=self.broadhead.value,
                                      dex_modifier=self.dex.value,
-                                     physician_index=self.index.value)
+                                     physician_index=self.index.value,
+                                     frozen_compress=self.frozen.value)
         except RulesError as exc:
             self.treat_odds.value = ""
             self.treat_entry.error.show(str(exc))

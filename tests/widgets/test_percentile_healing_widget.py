@@ -137,3 +137,21 @@ def test_the_sheet_says_whose_record_it_is_and_shows_each_change_of_its_numbers(
     h.blood.value = 2
     assert "<b>Bea</b>: Healing Base 12, Endurance EML 55. Day <b>0</b>, blood loss <b>2 BP</b>." \
         in h.sheet.value
+
+
+def test_a_frozen_compress_adds_ten_to_the_treatment_odds():
+    """Healing Treatments, Compress: +10 if frozen. A Blunt M1 needs CMP (+30): Physician 60
+    tests at EML 90, a CS on the 18 multiples of 5 up to 90; the frozen compress makes it
+    EML 100, where all 20 multiples of 5 are a CS. An Edge wound takes no compress."""
+    h = HealingWalker()
+    h.aspect.value = "Blunt"
+    h.level.value = 1
+    h.add_button.click()
+    assert "Critical Success: HEAL</td><td>18.00%" in h.treat_odds.value
+    h.frozen.value = True
+    assert "Critical Success: HEAL</td><td>20.00%" in h.treat_odds.value
+    h.aspect.value = "Edge"
+    h.add_button.click()
+    h.which.value = 1
+    assert "frozen_compress applies to the Compress treatment (CMP) only" in \
+        h.treat_entry.error.message
