@@ -111,6 +111,9 @@ class CountTracker(Tool):
         self.exposed_choice = w.Checkbox(value=False, description="Exposed afterwards (when "
                                          "the table decides)", indent=False,
                                          layout=shared_layout(width="30em", margin="0 0 0 1em"))
+        self.arrival = w.Checkbox(value=False, description="Rush / Charge ends in a melee "
+                                  "attack (+1 tempo)", indent=False,
+                                  layout=shared_layout(width="30em", margin="0 0 0 1em"))
         self.trigger = labelled_text("Hold trigger", "", "e.g. someone steps into the door",
                                      width="30em", label_width="9em")
         self.horde = w.BoundedIntText(value=0, min=0, max=10, description="Horde size",
@@ -162,7 +165,7 @@ class CountTracker(Tool):
             w.HBox([self.picture, w.VBox([self.board, self.explanation])]),
             section("Turn", w.HBox([self.next_button, self.undo_button, self.redo_button]),
                     w.HBox([self.who, self.action, self.weapon]),
-                    w.HBox([self.chosen, self.exposed_choice]),
+                    w.HBox([self.chosen, self.exposed_choice]), self.arrival,
                     w.HBox([self.act_button, self.wait_button, self.stunned_button,
                             self.remove_button, self.stun_button]),
                     w.HBox([self.trigger, self.hold_button, self.release_button])),
@@ -308,7 +311,8 @@ class CountTracker(Tool):
     def _tempo(self) -> int:
         text = self.chosen.value.strip()
         chosen = None if text == "" else parse_int_text("Chosen tempo", text)
-        return vl.tempo(self.action.value, self.weapon.value, chosen=chosen)
+        return vl.tempo(self.action.value, self.weapon.value, chosen=chosen,
+                        attack_on_arrival=self.arrival.value)
 
     def _exposed(self, tempo: int) -> bool:
         """Exposure by §IV; for actions whose exposure the table decides, the checkbox."""

@@ -37,6 +37,8 @@ class TempoCalculator(Tool):
                                  description="Weapon", style=STYLE, layout=WIDE)
         self.chosen = w.BoundedIntText(value=4, min=0, max=19, description="Chosen tempo",
                                        style=STYLE, layout=WIDE)
+        self.arrival = w.Checkbox(value=False, description="Rush / Charge ends in a melee "
+                                  "attack (+1 tempo)", indent=False, layout=WIDE)
         self.tick = w.BoundedIntText(value=tick, min=0, max=19, description="Acting at tick",
                                      style=STYLE, layout=WIDE)
         self.exposure = w.Dropdown(options=EXPOSURE, value="by_tempo",
@@ -45,10 +47,11 @@ class TempoCalculator(Tool):
         self.result = w.HTML()
         self.explanation = ExplanationView()
         super().__init__([w.HBox([w.VBox([self.action, self.weapon, self.chosen]),
-                                  w.VBox([self.tick, self.exposure])]), self.error,
+                                  w.VBox([self.tick, self.exposure, self.arrival])]), self.error,
                           section("Tempo and exposure", self.result, self.explanation)],
                          "rulebook-vl-tempo")
-        for field in (self.action, self.weapon, self.chosen, self.tick, self.exposure):
+        for field in (self.action, self.weapon, self.chosen, self.tick, self.exposure,
+                      self.arrival):
             field.observe(lambda _: self.update(), "value")
         self.update()
 
@@ -59,7 +62,8 @@ class TempoCalculator(Tool):
         try:
             weapon = vl.weapon(self.weapon.value)
             chosen = self.chosen.value if act.tempo_rule == "varies" else None
-            tempo = vl.tempo(act.name, weapon.name, chosen=chosen)
+            tempo = vl.tempo(act.name, weapon.name, chosen=chosen,
+                             attack_on_arrival=self.arrival.value)
             exposed = (None if act.exposure == "varies" else
                        vl.exposes(act.name, tempo, exposure=self.exposure.value,
                                   light_weapon=weapon.light))
@@ -71,6 +75,8 @@ class TempoCalculator(Tool):
             return
         rule = {"fixed": "a fixed tempo", "base": f"from {weapon.name}'s base tempo "
                 f"{weapon.base_tempo}", "varies": "the tempo you choose"}[act.tempo_rule]
+        if self.arrival.value:
+            rule = f"the run's {vl.tempo(act.name)} + 1 for the melee attack on arrival"
         where = (f"the token moves from Tick {self.tick.value} to <b>Tick {moved.value}</b>"
                  if moved else "it takes no time: the token stays where it is")
         self.result.value = (

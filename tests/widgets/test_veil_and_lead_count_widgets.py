@@ -227,3 +227,27 @@ def test_a_horde_joins_shrinks_and_breaks_and_tension_dice_are_prompted():
         t.action.value = "Steady Shot"
         t.act_button.click()
     assert "add 1 die to the Tension Pool" in t.log_view.value
+
+
+def test_count_tracker_a_downed_fighter_only_crawls_and_a_charge_blow_costs_one_more():
+    """§X Bleeding Out: Downed, only Crawl (Tempo 6); §V: a Rush / Charge that ends in a
+    melee attack is 4 + 1 = 5 ticks."""
+    from widgets.veil_and_lead_count import CountTracker
+    t = CountTracker()
+    t.name.value, t.margin.value = "Ada", "10"        # Tick 0
+    t.add_button.click()
+    t.next_button.click()
+    t.action.value, t.weapon.value = "Rush / Charge", "Hatchet"
+    t.arrival.value = True
+    t.act_button.click()
+    assert t.encounter.fighter("Ada").tick == 5
+    t.next_button.click()
+    t.condition.value = "Downed"
+    t.mark_button.click()
+    t.arrival.value = False
+    t.action.value = "Strike"
+    t.act_button.click()
+    assert "Downed and may only Crawl" in t.error.value
+    t.action.value = "Crawl"
+    t.act_button.click()
+    assert t.encounter.fighter("Ada").tick == 11

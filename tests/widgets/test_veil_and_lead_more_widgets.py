@@ -71,3 +71,18 @@ def test_duel_odds_roll_and_errors():
     assert "dice_a must be 4 d8" in d.entry.error.message
     d.bonus_a.value = 3
     assert f"{vl.duel_odds(4, 4, 3, 0).a_first}" in d.odds.value
+
+
+def test_tempo_calculator_charge_with_a_blow_and_a_mismatched_weapon():
+    """§V Movement Actions: Rush / Charge is 4, with a melee attack on arrival 4 + 1 = 5;
+    §III Quick Shot is a ranged attack, so a Hatchet is refused with a message."""
+    from widgets.veil_and_lead_more import TempoCalculator
+    tool = TempoCalculator("Rush / Charge", "Hatchet", 2)
+    assert "tempo <b>4</b>" in tool.result.value
+    tool.arrival.value = True
+    assert "tempo <b>5</b>" in tool.result.value and "Tick 7" in tool.result.value
+    tool.weapon.value = "Peacemaker"
+    assert "melee weapon" in tool.error.value
+    tool.arrival.value = False
+    tool.action.value, tool.weapon.value = "Quick Shot", "Hatchet"
+    assert "cannot make a Quick Shot" in tool.error.value
