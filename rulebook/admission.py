@@ -107,7 +107,8 @@ class CappedKernelManager(AsyncMappingKernelManager):
         # A kernel stops counting as soon as its shutdown begins. A reader who follows a link to
         # the next chapter closes their page's kernel (the page's unload request) while the next
         # page is asked for; the kernel takes a second or more to stop, and counted meanwhile,
-        # it turned that reader away from a full book in every try.
+        # it would turn that reader away from a full book.
+
         if restart:
             return await super().shutdown_kernel(kernel_id, now=now, restart=restart)
         self._stopping.add(kernel_id)
@@ -166,7 +167,7 @@ def admit(handler: Any) -> None:
     if not isinstance(manager, CappedKernelManager):
         raise RuntimeError("the live book's kernel manager must be rulebook.admission."
                            f"CappedKernelManager, not {type(manager).__name__}: "
-                           "share/jupyter/config/voila.py sets it")
+                           "rulebook.live.configure sets it")
     if not manager.has_room():
         handler.log.warning("The book is full (%d of %d kernels live): refused %s",
                             manager.live_kernels(), manager.max_kernels, request.path)

@@ -2,12 +2,14 @@
 nobody can use any more is stopped at once.
 
 Voilà gives every open page a kernel of its own, reached over one websocket. Three things here,
-all through jupyter_server's and Voilà's public hooks (share/jupyter/config/voila.py sets them):
+through Voilà's prelaunch hook and jupyter_server's connection class (:mod:`rulebook.live` sets
+them; rulebook.patches lists what the connection class relies on):
+
 
 - :func:`with_xsrf_cookie` wraps Voilà's ``prelaunch_hook`` so that each page response carries
   the ``_xsrf`` cookie. Voilà's page asks the server to shut its kernel down when the tab closes,
-  and sends that cookie's value with the request; without the cookie jupyter_server refused the
-  request (403) and the kernel lived on until the idle culler. XSRF checking stays on: the
+  and sends that cookie's value with the request; without the cookie jupyter_server refuses the
+  request (403) and the kernel lives on until the idle culler. XSRF checking stays on: the
   request must still carry the cookie and the same value in its body.
 - :class:`ReaderConnection`, the kernel websocket connection class, watches its kernel once a
   page is connected. When the kernel is gone (shut down, culled), has died, or has been busy
@@ -16,7 +18,7 @@ all through jupyter_server's and Voilà's public hooks (share/jupyter/config/voi
   book's page template), and a kernel that died or overran is shut down.
 - The same class accepts one page per kernel: a second websocket with another session is
   refused (a page reconnecting after a network drop keeps its session and is let in), and a
-  client's ``shutdown_request`` is dropped (it restarted the kernel empty under the reader).
+  client's ``shutdown_request`` is dropped (it would restart the kernel empty under the reader).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ finish while the reader waits."""
 
 WATCH_INTERVAL_S = 1.0
 """How often a connected page's kernel is looked at: a page learns of a lost kernel within this
-time. The live book turns the kernels' automatic restart off (share/jupyter/config/voila.py):
+time. The live book turns the kernels' automatic restart off (rulebook.live):
 a restarted kernel would be empty under its page."""
 
 REFUSED_MESSAGE_TYPES = ("shutdown_request",)

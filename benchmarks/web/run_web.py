@@ -19,12 +19,13 @@ Definitions
 - Time to interactive (TTI): from navigation start (the page's time origin) until Voilà has
   shown the cells, every cell has run and every widget output holds a rendered widget (ready.js,
   a MutationObserver in the page, performance.now()). With Voilà's progressive rendering the
-  cells show before they run, so ready.js also waits for every cell's placeholder to go: the
-  first version did not, and made progressive rendering look 1 s faster than it is. A box's children may render a moment later; the round
-  trip waits for its field (up to 30 s). A settle-time variant (last change of the widget count
-  once 500 ms pass without another) made 19 of 20 loaded readers time out in one run (cause not
-  pinned down; page timers in a starved chromium are a suspect), so it is not used. It includes starting the kernel and running the
-  notebook, as a reader waits for both.
+  cells show before they run, so ready.js also waits for every cell's placeholder to go
+  (without that, progressive rendering would look faster than it is). A box's children may
+  render a moment later; the round trip waits for its field (up to 30 s). The end is an event,
+  not a settle time (no change for a while), because page timers in a starved chromium are
+  unreliable under load. It includes starting the kernel and running the notebook, as a reader
+  waits for both.
+
 - Round trip: in the page, from setting a text field and firing its input/change/Enter events (or
   pressing a button, for a click probe)
   until the last change of the tool's visible text (the kernel's whole reply rendered; a change

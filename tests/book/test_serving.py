@@ -317,7 +317,7 @@ def test_later_readers_see_what_the_first_reader_saw(chapter, executed):
                 f"{chapter}: cell {i} ({a.source.splitlines()[0]}) changed when kept cells were skipped"
     assert skipped or chapter == "index.ipynb"
     # What the first reader was shown is kept for every cell but imports and tools: a worked
-    # example shown as a widget could not be kept and would run for every reader (10-20 ms each).
+    # example shown as a widget could not be kept and would run for every reader.
     ran = [c for i, c in enumerate(later) if c.cell_type == "code" and i not in skipped]
     assert [c.source for c in ran if not _imports_or_tool(c, later)] == [], \
         f"{chapter}: every reader runs these cells (their output could not be kept)"
@@ -396,7 +396,7 @@ def test_a_warm_up_page_without_a_kernel_id_is_reported_not_passed_over():
 def test_a_later_reader_runs_only_imports_and_tools(chapter):
     """Once a chapter's outputs are kept, a reader's kernel runs only cells that import and
     cells that build a tool (a widget class): a cell mixing imports with a printed table or the
-    chapter links would run that display for every reader (the links cost ~15 ms a page)."""
+    chapter links would run that display for every reader."""
     cells = live_cells(nbformat.read(BOOK / chapter, as_version=4).cells)
     for cell, how in zip(cells, reuse_plan(cells, lambda i: True)):
         if cell.cell_type == "code" and how == RUN:
