@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import random
+from fractions import Fraction
 
 import ipywidgets as w
 
@@ -73,10 +74,16 @@ class InjuryWalker(Tool):
                                      indent=False)
         self.reroll = w.Checkbox(value=True, description="Roll the Shock Reroll if INC/UNC",
                                  indent=False)
+        self.cover = labelled_text("Behind hard cover", placeholder="e.g. Thigh, Knee, Calf",
+                                   width="20em")
+        self.helpless = w.Checkbox(value=False, indent=False,
+                                   description="Helpless victim: the attacker picks the spot")
+        self.spot = _int("Picked location number (LN)", 1, 1, 10)
         self.inputs = [self.zone_die, self.aim, self.precision, self.zone_pick, self.impact_die,
                        self.modifier, self.strength, self.impact_tas, self.aspect, self.armour,
                        self.shock_eml, self.strength_eml, self.fatigue, self.state,
-                       self.existing, self.rigid, self.projectile, self.reroll]
+                       self.existing, self.cover, self.spot, self.rigid, self.projectile,
+                       self.reroll, self.helpless]
         self.error = ErrorLine()
         self.odds = w.HTML()
         self.entry = DiceEntry("the dice in order, e.g. 2, 7, 8, 75")
@@ -90,8 +97,8 @@ class InjuryWalker(Tool):
         self.all_steps = button("Show every step")
         self.explanation = ExplanationView()
         super().__init__([
-            w.HBox([w.VBox(self.inputs[:5]), w.VBox(self.inputs[5:10]),
-                    w.VBox(self.inputs[10:15] + self.inputs[15:])]),
+            w.HBox([w.VBox(self.inputs[:7]), w.VBox(self.inputs[7:14]),
+                    w.VBox(self.inputs[14:])]),
             self.error, section("Odds before you roll", self.odds),
             section("Roll", self.entry, w.HBox([self.next_die, self.add_die])),
             section("The strike, step by step", self.summary, self.stage_view,
@@ -122,7 +129,12 @@ class InjuryWalker(Tool):
             shock_eml=self.shock_eml.value, fatigue=self.fatigue.value,
             strength_eml=self.strength_eml.value, current_state=self.state.value,
             projectile=self.projectile.value, reroll=self.reroll.value,
-            existing=self._existing(), **dice)
+            existing=self._existing(), hard_cover=self._cover(),
+            helpless=(self.aim.value, self.spot.value) if self.helpless.value else None,
+            **dice)
+
+    def _cover(self) -> list[str]:
+        return [c.strip() for c in self.cover.value.split(",") if c.strip()]
 
     def update(self) -> None:
         """New inputs: exact odds of the location and injury level; the old walk is cleared."""
@@ -130,9 +142,16 @@ class InjuryWalker(Tool):
         self.walk, self.typed = None, []
         self._show(0)
         self.zone_pick.max = 1 + self.precision.value
+        self.spot.disabled = not self.helpless.value
         try:
             self._call()  # validates every input before any die is asked for
-            where = pc.location_distribution(self.zone_die.value, self.aim.value)
+            if self.helpless.value:
+                picked = pc.helpless_location(self.aim.value, self.spot.value,
+                                              hard_cover=self._cover())
+                where = {picked.outcome: Fraction(1)}
+            else:
+                where = pc.location_distribution(self.zone_die.value, self.aim.value,
+                                                 hard_cover=self._cover())
             hurt = pc.injury_level_distribution(
                 self.impact_die.value, self.modifier.value, self.armour.value,
                 aspect=self.aspect.value, rigid_armour=self.rigid.value,
@@ -143,7 +162,8 @@ class InjuryWalker(Tool):
             return
         note = ("<p><small>With precision the odds are those of one Zone Die; the extra dice "
                 "let you choose.</small></p>" if self.precision.value else "")
-        self.odds.value = blow_odds_html(where, hurt, "Location (one Zone Die)") + note
+        head = "Location (picked)" if self.helpless.value else "Location (one Zone Die)"
+        self.odds.value = blow_odds_html(where, hurt, head) + note
 
     def roll(self, request: dict) -> None:
         """The whole walk with a seed, or with the dice typed so far."""

@@ -279,7 +279,8 @@ def blow_odds_html(where: dict, hurt: dict, location_head: str) -> str:
     places = sorted(where.items(), key=lambda kv: (-kv[1], str(kv[0])))
     levels = sorted(hurt.items(), key=lambda kv: (-kv[1], str(kv[0])))
     return ("<div style='display:flex;gap:2em;flex-wrap:wrap'>"
-            + odds_table_html([(k or "Miss", p) for k, p in places], location_head)
+            + odds_table_html([({None: "Miss", "hard cover": "Behind hard cover: fails"}
+                               .get(k, k), p) for k, p in places], location_head)
             + odds_table_html([({None: "No injury", "glancing": "Glancing blow"}.get(k, k), p)
                      for k, p in levels], "Injury") + "</div>")
 

@@ -195,3 +195,16 @@ def test_beasts_test_amputation_and_blood_loss_at_their_fixed_mls():
     assert (loss.bp, loss.state) == (2, "INC")
     with pytest.raises(RulesError, match="strength_eml must be None for a beast"):
         pc.amputation_test(70, 60, "Neck", beast=True)
+
+
+def test_location_odds_with_hard_cover_match_enumeration():
+    """Injury 1, Location Die Roll: the odds of a d6 aimed at ZN4 with the legs' thigh and knee
+    behind cover, counted face by face here: ZN 4-7 torso on 1-4, ZN 8-9 legs on 5-6; thigh is
+    LN 1-4 and knee LN 5, so 2 × 5 of the 60 (Zone, Location) pairs fail: 1/6."""
+    from fractions import Fraction
+    legs = {1: "Thigh", 2: "Thigh", 3: "Thigh", 4: "Thigh", 5: "Knee"}
+    failing = sum(1 for z in range(1, 7) for ln in range(1, 11)
+                  if 4 + z - 1 >= 8 and ln in legs)
+    odds = pc.location_distribution(6, 4, hard_cover=["Thigh", "Knee"])
+    assert odds["hard cover"] == Fraction(failing, 60) == Fraction(1, 6)
+    assert "Thigh" not in odds and sum(odds.values()) == 1

@@ -78,3 +78,26 @@ def test_earlier_injuries_compound_and_bad_codes_are_refused_in_place():
     w.existing.value = ""
     w.precision.value = 1
     assert w.zone_pick.max == 2
+
+
+def test_hard_cover_and_a_helpless_victim_reach_the_walk():
+    """Injury 1 Location: a spot behind hard cover makes the strike fail; a helpless victim's
+    spot is picked, not rolled. The seed's blow (aim ZN4, d6 2 → ZN5, LD 7) lands on the
+    abdomen; with the abdomen behind a wall it fails. Picking ZN5, LN7 on a helpless victim,
+    the impact die (8 + 3 + STR 1 - AV 4 = 8E, S2) and the Shock d100 are the only dice."""
+    w = sword()
+    w.cover.value = "Abdomen, Pelvis"
+    # a d6 aimed at ZN4 lands in the torso (ZN4-7) on 1-4: abdomen LN5-7 and pelvis LN8-10
+    # are 6 of those 10 Location Die faces: 4/6 × 6/10 = 2/5
+    assert "<td>Behind hard cover: fails</td><td>40.00%</td><td>2/5</td>" in w.odds.value
+    w.entry.my_dice.value = "2, 7"
+    w.entry.use_dice()
+    assert "the abdomen is behind hard cover: the strike fails" in w.summary.value
+    w.cover.value = ""
+    w.helpless.value = True
+    w.aim.value = 5
+    w.spot.value = 7
+    assert "<td>Abdomen</td><td>100.00%</td>" in w.odds.value
+    w.entry.my_dice.value = "8, 61"
+    w.entry.use_dice()
+    assert "Abdomen: S2E injury; shock 6 → no effect" in w.summary.value

@@ -212,15 +212,19 @@ def helpless_location(zone_number: int, location_number: int, *,
                               side=side)
 
 
-def location_distribution(zone_die: int, aim_zone: int = 1) -> dict[str | None, Fraction]:
+def location_distribution(zone_die: int, aim_zone: int = 1, *,
+                          hard_cover: Sequence[str] = ()) -> dict[str | None, Fraction]:
     """Exact chance of each location (None = miss) for a Zone Die aimed at *aim_zone*
-    (Injury 1 Location). The die has at most 100 faces (a d100: no table rolls more)."""
+    (Injury 1 Location). Locations named in *hard_cover* count under "hard cover" (the strike
+    fails). The die has at most 100 faces (a d100: no table rolls more)."""
     require_int("zone_die", zone_die, minimum=1, maximum=MAX_DIE)
     require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
+    covered = require_cover(hard_cover)
     counts: Counter = Counter()
     for z in range(1, zone_die + 1):
         for ln in range(1, 11):
-            counts[strike_location(z, ln, aim_zone)] += 1
+            where = strike_location(z, ln, aim_zone)
+            counts["hard cover" if where and where.lower() in covered else where] += 1
     total = zone_die * 10
     return {k: Fraction(n, total) for k, n in counts.items()}
 
