@@ -178,11 +178,12 @@ def test_every_input_has_a_label(page: Page, book_url):
     expect(static.get_by_label("T-number")).to_be_visible()
     assert controls(static) == [
         ("combobox", "Kind of roll"), ("combobox", "Attacker tier"), ("combobox", "Other tier shifts"),
-        ("textbox", "T-number"), ("combobox", "Attack type"), ("combobox", "Weapon zone"),
+        ("textbox", "T-number"), ("combobox", "Attack type"), ("combobox", "Target is"),
+        ("textbox", "Stress already on its Body pool"), ("combobox", "Weapon zone"),
         *CHECKS, *RULINGS, *ROLL_INPUTS]
     static.get_by_label("Weapon zone").select_option(label="Ranged")
     expect(static.get_by_label("Ammunition uses left")).to_be_visible()
-    assert controls(static)[6:12] == [
+    assert controls(static)[8:14] == [
         ("combobox", "First tag"), ("combobox", "Second tag"),
         ("checkbox", "Improvised weapon (no tags)"), ("combobox", "Distance to target"),
         *CHECKS]
@@ -408,3 +409,19 @@ def test_weapon_builder_every_input(page: Page, book_url):
     set_value(tool.get_by_label("Name", exact=True), "")
     expect(summary).to_contain_text("This weapon: Ranged, Reach.")
     expect(page.get_by_text("Traceback")).to_have_count(0)
+
+
+def test_resolver_target_pool_and_breaking(page: Page, book_url):
+    """§11 A Worked Example: the thug is a Grunt, and Vela's 16 against T11 (a Success) Breaks
+    him; the odds say beforehand how likely that is (247/324 by the band odds)."""
+    tool = _open(page, book_url, ".rulebook-tsl-attack")
+    tool.get_by_label("Target is").select_option(label="a Grunt (pools of 2)")
+    expect(tool.get_by_text("the target Breaks: 247/324 (76.23%)")).to_be_visible()
+    _use_dice(tool, "3, 6, 1, 4, 3")
+    expect(tool.locator(".rulebook-tsl-result")).to_contain_text("the target Breaks")
+    expect(tool.locator(".rulebook-tsl-pool")).to_contain_text(
+        "Target's Body pool: 2 of 2 Stress marked (Broken)")
+    tool.get_by_label("Target is").select_option(label="a character (pools of 4)")
+    set_value(tool.get_by_label("Stress already on its Body pool"), "5")
+    expect(tool.get_by_text("Stress already on its Body pool must be from 0 to 4, got 5")).to_be_visible()
+
