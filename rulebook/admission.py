@@ -108,7 +108,6 @@ class CappedKernelManager(AsyncMappingKernelManager):
         # the next chapter closes their page's kernel (the page's unload request) while the next
         # page is asked for; the kernel takes a second or more to stop, and counted meanwhile,
         # it would turn that reader away from a full book.
-
         if restart:
             return await super().shutdown_kernel(kernel_id, now=now, restart=restart)
         self._stopping.add(kernel_id)

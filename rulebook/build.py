@@ -178,7 +178,6 @@ def config_data(book: Book, static_dir: Path, ext_dir: Path) -> dict[str, Any]:
             "local_extensions": {SPHINX_EXT: str(ext_dir)},
             "config": {
                 "extensions": [*sphinx_extensions(), SPHINX_EXT],
-
                 "html_static_path": [str(static_dir)],
                 "html_context": {"default_mode": "light"},
                 "mathjax_path": MATHJAX_ENTRY,
@@ -321,7 +320,6 @@ def build(project_dir: Path | None = None, out_dir: Path | None = None) -> Path:
     jupyter_book_executable()            # the book extra is installed, before fetching anything
     build_root = project / "_build"
     static = fetch_js(build_root / ".jsdeps")
-
     ext_dir = write_sphinx_extension(build_root / ".jsdeps" / "sphinx_ext")
     config, toc = write_jb_files(book, static, ext_dir)
     env = dict(os.environ, RULEBOOK_TARGET="static", RULEBOOK_HOME=str(project),

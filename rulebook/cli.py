@@ -116,7 +116,6 @@ def cmd_build(args: argparse.Namespace) -> int:
     try:
         out = build()
     except (BookBuildError, PatchError) as exc:
-
         print(f"rulebook build: {exc}", file=sys.stderr)
         return 1
     print(f"Built the static book: {out / 'index.html'}")

@@ -5,7 +5,6 @@ Voilà gives every open page a kernel of its own, reached over one websocket. Th
 through Voilà's prelaunch hook and jupyter_server's connection class (:mod:`rulebook.live` sets
 them; rulebook.patches lists what the connection class relies on):
 
-
 - :func:`with_xsrf_cookie` wraps Voilà's ``prelaunch_hook`` so that each page response carries
   the ``_xsrf`` cookie. Voilà's page asks the server to shut its kernel down when the tab closes,
   and sends that cookie's value with the request; without the cookie jupyter_server refuses the
@@ -28,7 +27,9 @@ from datetime import datetime, timezone
 from typing import Any, Callable, ClassVar
 
 from jupyter_core.utils import ensure_async
-from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from jupyter_server.services.kernels.connection.channels import (
+    ZMQChannelsWebsocketConnection,
+)
 from tornado import web
 from tornado.ioloop import PeriodicCallback
 from traitlets import Float

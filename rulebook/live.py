@@ -33,7 +33,9 @@ import os
 from typing import Any
 
 from jinja2 import BytecodeCache
-from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from jupyter_server.services.kernels.connection.channels import (
+    ZMQChannelsWebsocketConnection,
+)
 
 from rulescore.errors import RulesError
 

@@ -182,7 +182,6 @@ PATCHES: tuple[Patch, ...] = (
     ),
     Patch(
         name="jupyter-book-extensions",
-
         where="rulebook/build.py: sphinx_extensions",
         library="jupyter-book",
         target="jupyter_book.config:get_default_sphinx_config",

@@ -1,7 +1,8 @@
 """Which cells the live book runs when Voilà serves a chapter.
 
 A chapter's worked-example checks (``assert`` cells) keep the book honest: nbval and the static
-build run them. A reader of the live page sees nothing of them, yet each delays the page, so the live book leaves them out.
+build run them. A reader of the live page sees nothing of them, yet each delays the page, so the live book leaves
+them out.
 
 A cell is a check only when it provably shows nothing and changes no tool: it holds at least one
 ``assert``; its other statements are imports of the rules engine or of ``fractions``/``math``
@@ -49,7 +50,6 @@ import copy
 import functools
 import hashlib
 import json
-
 import os
 import re
 import time
@@ -353,9 +353,8 @@ def page_identity(handler: Any, cwd: str) -> str:
 
 
 def prelaunch_hook(handler: Any, notebook: Any, cwd: str) -> Any:
-    """Voilà's prelaunch hook (set by :mod:`rulebook.live`): serve
- the live cells only, and
-    mark the cells whose output a first reader's run may keep for later readers."""
+    """Voilà's prelaunch hook (set by :mod:`rulebook.live`): serve the live
+    cells only, and mark the cells whose output a first reader's run may keep for later readers."""
     notebook.cells = live_cells(notebook.cells)
     mark_reuse(notebook.cells, page_identity(handler, cwd))
     return notebook

@@ -87,7 +87,7 @@ def find_project_dir(start: Path | None = None) -> Path:
 
 def load_book(project_dir: Path | None = None) -> Book:
     """Read and check ``jupyter_book.yml``."""
-    import yaml   # here, not above: a served chapter that shows its kept links never loads PyYAML
+    import yaml  # here, not above: a served chapter that shows its kept links never loads PyYAML
 
     root = project_dir or find_project_dir()
     # libyaml's loader where PyYAML has it: every chapter reads this file twice as it opens.

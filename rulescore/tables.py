@@ -247,5 +247,4 @@ def system_data_dir(system: str) -> Path:
     """The folder of a system's data files inside the installed package (beside this module:
     the package is installed as files, so a plain path is enough and cheaper than
     importlib.resources on a kernel's first table)."""
-
     return Path(__file__).resolve().parent / "systems" / system / "data"

@@ -32,7 +32,7 @@ def imports(package: str):
     """(file, line, imported module) for every import in *package*, relative ones resolved."""
     for path in sorted((ROOT / package).rglob("*.py")):
         parts = list(path.relative_to(ROOT).with_suffix("").parts)
-        here = parts[:-1] if parts[-1] != "__init__" else parts[:-1]
+        here = parts[:-1]                    # the package a relative import starts from
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             if isinstance(node, ast.Import):
                 for alias in node.names:

@@ -25,7 +25,6 @@ Definitions
   not a settle time (no change for a while), because page timers in a starved chromium are
   unreliable under load. It includes starting the kernel and running the notebook, as a reader
   waits for both.
-
 - Round trip: in the page, from setting a text field and firing its input/change/Enter events (or
   pressing a button, for a click probe)
   until the last change of the tool's visible text (the kernel's whole reply rendered; a change

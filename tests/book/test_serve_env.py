@@ -133,7 +133,6 @@ def test_kernel_messages_are_packed_with_orjson():
     """Every widget model a chapter opens is a kernel message, packed by the kernel and
     unpacked by Voilà; with orjson installed (a dependency) jupyter_client uses it for both,
     which makes opening a widget model cheaper for the kernel (benchmarks/README.md)."""
-
     from jupyter_client.session import Session, orjson_packer
 
     session = Session()

@@ -8,11 +8,29 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from rulebook.serving import (KEEP, MARK, NO_KERNEL_ID, REUSE, RUN, ShownOnce, candidate_flags,
-                              check_flags, code_fingerprint, data_names, is_check_cell,
-                              live_cells, mark_reuse, page_kernel_id, prelaunch_hook,
-                              reusable_outputs, reuse_plan, run_or_reuse, warm_up,
-                              warm_up_enabled, widget_names)
+from rulebook.serving import (
+    KEEP,
+    MARK,
+    NO_KERNEL_ID,
+    REUSE,
+    RUN,
+    ShownOnce,
+    candidate_flags,
+    check_flags,
+    code_fingerprint,
+    data_names,
+    is_check_cell,
+    live_cells,
+    mark_reuse,
+    page_kernel_id,
+    prelaunch_hook,
+    reusable_outputs,
+    reuse_plan,
+    run_or_reuse,
+    warm_up,
+    warm_up_enabled,
+    widget_names,
+)
 from rulebook.toc import load_book
 from tests.book.aio import run_async
 
@@ -388,7 +406,6 @@ def test_a_warm_up_page_without_a_kernel_id_is_reported_not_passed_over():
     assert stopped == [] and done.rendered == ()
     assert done.failed == (("index.ipynb", NO_KERNEL_ID),)
     assert "left running" in done.summary() and "voila-page-kernel-id" in done.summary()
-
 
 
 
