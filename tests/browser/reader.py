@@ -17,8 +17,8 @@ ROLL_INPUTS = [("button", "Roll"), ("textbox", "Seed"), ("button", "Replay seed"
 # benchmarks/web/ready.js sets window.__tti once Voilà has shown the cells and every widget
 # output of the page holds its widget: the benchmark's time to interactive, and here the moment
 # a test may pick a tool. Voilà draws the outputs side by side, so two tools of one kind may
-# appear in either order: a test that took `.first` while only the second was drawn held that
-# one for good (the impassable-terrain helper instead of the dash helper, in one CI run).
+# appear in either order: a test that takes `.first` while only the second is drawn holds that
+# one for good, so a test waits for READY_JS before it picks a tool.
 READY_JS = (Path(__file__).resolve().parents[2] / "benchmarks" / "web" / "ready.js").read_text()
 
 

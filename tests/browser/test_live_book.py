@@ -36,9 +36,9 @@ SLOW_STATE_ANSWER = """(() => { const later = window.setTimeout;
 
 
 def test_a_page_whose_state_answer_is_late_still_draws_every_tool(page: Page, book_url):
-    """Under a 20-reader rush some pages never drew a tool: on the one-by-one path, the dice
-    entry (which then shadowed ipywidgets' own _send) never answered, so the page waited
-    forever. The dice chapter holds dice entries in three kinds of tool."""
+    """On the one-by-one path every widget must answer its own state request (a widget class
+    that shadowed ipywidgets' own _send would not, and the page would wait forever). The dice
+    chapter holds dice entries in three kinds of tool."""
     warnings = []
     page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
     page.add_init_script(SLOW_STATE_ANSWER)
