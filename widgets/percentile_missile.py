@@ -66,12 +66,14 @@ class MissileWalker(Tool):
                                 indent=False)
         self.wet = w.Checkbox(value=False, description="Wet bow or crossbow string",
                               indent=False)
+        self.grievous = w.Checkbox(value=False, indent=False,
+                                   description="The target has a Grievous wound (counts as still)")
         self.spoiled = w.Dropdown(options=SPOILED, value="auto_fail",
                                   description="A spoiled attack", style=STYLE, layout=WIDE)
         self.inputs = [self.weapon, self.ml, self.base_range, self.range_ft, self.target,
                        self.dodge_index, self.count, self.windforce, self.trauma, self.heft,
                        self.tar, self.overhead, self.zones, self.spoiled, self.moving,
-                       self.aimed, self.wet]
+                       self.aimed, self.wet, self.grievous]
         self.error = ErrorLine()
         self.setup = w.HTML()
         self.odds = w.HTML()
@@ -99,7 +101,7 @@ class MissileWalker(Tool):
             trauma=self.trauma.value, heft_penalty=self.heft.value, tar=self.tar.value,
             overhead_ft=self.overhead.value or None, shooter_moving=self.moving.value,
             aimed=self.aimed.value, wet=self.wet.value, spoiled_as=self.spoiled.value,
-            body_zones=self.zones.value, **dice)
+            body_zones=self.zones.value, target_grievous=self.grievous.value, **dice)
 
     def update(self) -> None:
         """The range row and EML of this shot, and the exact odds of its test."""

@@ -104,6 +104,10 @@ class TestRoller(Tool):
         self.explanation.show(result.trace)
 
 
+LOST_ZONES = (("none", None), ("Head", "Head"), ("an arm", "Arms"), ("the torso", "Torso"),
+              ("a leg", "Legs"))
+
+
 class MeleeExchange(Tool):
     """One melee exchange: both sides' Mastery Levels and declared modifiers, the defence, the
     exact odds of every outcome, then both d100 rolls (seeded or typed) through the MELEE TEST
@@ -133,10 +137,12 @@ class MeleeExchange(Tool):
         self.outnumbered = num("Foes on the defender", 1, 1, 10)
         self.a_prone, self.d_prone = tick("Attacker prone"), tick("Defender prone")
         self.in_close = tick("In Close")
+        self.d_lost = w.Dropdown(options=LOST_ZONES, value=None, style=STYLE, layout=small,
+                                 description="Defends with a zone lost to a Grievous wound")
         self.modifiers = [self.a_reach, self.a_heft, self.a_str, self.a_trauma, self.a_thrust,
                           self.aim, self.a_prone, self.d_reach, self.d_heft, self.d_str,
                           self.d_trauma, self.outnumbered, self.d_thrust, self.d_prone,
-                          self.in_close]
+                          self.in_close, self.d_lost]
         self.emls = w.HTML()
         self.error = ErrorLine()
         self.odds = w.HTML()
@@ -169,6 +175,10 @@ class MeleeExchange(Tool):
     def _ignoring(self) -> bool:
         return self.defence.value == "Ignore"
 
+    def _rolling_defender(self) -> bool:
+        """Whether the defender rolls a d100: not when ignoring, nor with a lost zone."""
+        return not self._ignoring() and self.d_lost.value is None
+
     def _declared(self) -> pc.MeleeDeclaration:
         """Both tests' EMLs from the MLs and the declared modifiers (Melee 2)."""
         attacker = pc.Weapon("attacker's weapon", reach=self.a_reach.value,
@@ -192,12 +202,13 @@ class MeleeExchange(Tool):
         set_shown(self.spend_box, False)
         ignoring = self._ignoring()
         for field in (self.defence_eml, self.d_reach, self.d_thrust, self.d_heft, self.d_str,
-                      self.d_trauma, self.outnumbered, self.d_prone):
+                      self.d_trauma, self.outnumbered, self.d_prone, self.d_lost):
             field.disabled = ignoring
         try:
             told = self._declared()
-            dist = pc.melee_outcome_distribution(told.attack_eml, self.defence.value,
-                                                 told.defence_eml)
+            dist = pc.melee_outcome_distribution(
+                told.attack_eml, self.defence.value, told.defence_eml,
+                defender_unusable_zone=None if ignoring else self.d_lost.value)
         except RulesError as exc:
             self.odds.value = self.emls.value = ""
             self.error.show(str(exc))
@@ -207,7 +218,10 @@ class MeleeExchange(Tool):
                            f"<b>{told.attack_eml}</b>" + (
                                f", the defender's {self.defence.value} at EML "
                                f"<b>{told.defence_eml}</b>" if told.defence_eml is not None
-                               else " (unopposed)") + ".</p>")
+                               else " (unopposed)")
+                           + ("; the defender's test is an automatic critical failure (no roll)"
+                              if told.defence_eml is not None and self.d_lost.value else "")
+                           + ".</p>")
         rows = [(f"{OUTCOME_NAMES[o].capitalize()}"
                  + (f", {s} star{'s' if s != 1 else ''}" if s else ""), p)
                 for (o, s), p in sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))]
@@ -215,7 +229,7 @@ class MeleeExchange(Tool):
 
     def roll(self, request: dict) -> None:
         """Roll both d100s with a seed, or read the typed rolls, and resolve the exchange."""
-        need = 1 if self._ignoring() else 2
+        need = 2 if self._rolling_defender() else 1
         try:
             told = self._declared()
             rolls = _d100s(request["seed"], need) if "seed" in request else request["dice"]
@@ -225,7 +239,8 @@ class MeleeExchange(Tool):
                                  f" got {len(rolls)} numbers")
             result = pc.melee_exchange(
                 rolls[0], told.attack_eml, self.defence.value,
-                None if self._ignoring() else rolls[1], told.defence_eml)
+                rolls[1] if self._rolling_defender() else None, told.defence_eml,
+                defender_unusable_zone=None if self._ignoring() else self.d_lost.value)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.result.value = WAITING
@@ -237,7 +252,8 @@ class MeleeExchange(Tool):
         tas = (f"; {result.tactical_advantages} tactical advantage(s) to choose from: "
                f"{html.escape(', '.join(result.ta_choices))}" if result.tactical_advantages
                else "")
-        mishaps = "".join(f"; {who} rolls a {m}" for who, m in
+        mishaps = "".join(f"; {who} suffers an {m.lower()}" if m.startswith("Automatic")
+                          else f"; {who} rolls a {m}" for who, m in
                           (("the attacker", result.attacker_mishap),
                            ("the defender", result.defender_mishap)) if m)
         how = f"seed {request['seed']}" if "seed" in request else "your rolls"

@@ -208,3 +208,22 @@ def test_location_odds_with_hard_cover_match_enumeration():
     odds = pc.location_distribution(6, 4, hard_cover=["Thigh", "Knee"])
     assert odds["hard cover"] == Fraction(failing, 60) == Fraction(1, 6)
     assert "Thigh" not in odds and sum(odds.values()) == 1
+
+
+def test_exchange_odds_against_a_defender_with_a_lost_zone_match_enumeration():
+    """Injury 5, Tests with Grievous Injury, with the melee matrix (assumption
+    melee_star_counts): the defender's automatic CF leaves only the attacker's d100. Counted
+    here face by face at EML 60: a success beats CF by two stars, a critical success by three,
+    a failure or critical failure strikes nothing."""
+    from collections import Counter
+    from fractions import Fraction
+    counts = Counter()
+    for roll in range(1, 101):
+        if roll <= 60:
+            counts[("strike", 3 if roll % 5 == 0 else 2)] += 1
+        else:
+            counts[("no strike", 0)] += 1
+    want = {k: Fraction(n, 100) for k, n in counts.items()}
+    for defence in ("Block", "Dodge", "Counterstrike"):
+        assert pc.melee_outcome_distribution(60, defence, None,
+                                             defender_unusable_zone="Legs") == want

@@ -96,3 +96,13 @@ def test_a_stray_strike_after_a_direct_miss_asks_for_a_d10_zone_die():
     m.zones.value = 16
     m.entry.use_dice()
     assert "Roll a d16 Zone Die" in m.result.value
+
+
+def test_a_grievously_wounded_target_counts_as_still():
+    """Injury 5, Tests with Grievous Injury: against missiles such a target is Still. A moving
+    target costs -10 (ML60 at Direct: EML 50); ticked, the shot is back at EML 60."""
+    m = MissileWalker(ml=60, base_range=40, range_ft=40)
+    m.target.value = "moving"
+    assert "test EML <b>50</b>" in m.setup.value
+    m.grievous.value = True
+    assert "test EML <b>60</b>" in m.setup.value

@@ -165,3 +165,17 @@ def test_melee_tactical_advantages_are_spent_or_refused():
     tool.spend_text.value = "setup, impact"
     tool.spend_button.click()
     assert "choices: setup is not open to this victory" in tool.spent.value
+
+
+def test_a_defender_with_a_lost_arm_makes_no_roll():
+    """Injury 5, Tests with Grievous Injury: a Block needing the lost arm is an automatic CF.
+    Attacker EML 60: S (48 faces) against CF wins 2 stars, CS (12) wins 3, F and CF (40) do
+    nothing. One d100 is rolled: 36 is S, a strike, and the defender's automatic Fumble."""
+    tool = MeleeExchange(60, "Block", 60)
+    tool.d_lost.value = "Arms"
+    assert "automatic critical failure (no roll)" in tool.emls.value
+    assert "<td>48.00%</td><td>12/25</td>" in tool.odds.value
+    tool.entry.my_dice.value = "36"
+    tool.entry.use_dice()
+    assert "the defender suffers an automatic fumble" in tool.result.value
+    assert ", 2 victory stars" in tool.result.value

@@ -199,16 +199,22 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
 
 def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int | None = None,
                                *, dodge_equal_rolls: str = "defender",
-                               eml_cap: int | None = None) -> dict[tuple[str, int], Fraction]:
+                               eml_cap: int | None = None,
+                               defender_unusable_zone: str | None = None
+                               ) -> dict[tuple[str, int], Fraction]:
     """Exact odds of each (outcome, stars) of a melee exchange, over every pair of d100 rolls.
 
     outcome is as in :func:`melee_exchange` ("strike", "counterstrike", "blocked", "dodged",
-    "no strike"); stars is the winner's victory stars (0 for no strike).
+    "no strike"); stars is the winner's victory stars (0 for no strike). With
+    *defender_unusable_zone* a Block, Dodge or Counterstrike is an automatic CF: only the
+    attacker's d100 varies.
     """
     defence = _defence_arg(defence)
     if dodge_equal_rolls not in DODGE_EQUAL:
         raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
                          f"got {shown(dodge_equal_rolls)}")
+    if defender_unusable_zone is not None:
+        require_zone("defender_unusable_zone", defender_unusable_zone)
     a_eml = effective_eml(require_int("attack_eml", attack_eml), eml_cap=eml_cap)
     a_levels = [success_level(r, a_eml) for r in range(1, 101)]
     labels = {"attacker": "strike", None: "no strike",
@@ -223,10 +229,13 @@ def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int |
             w, s, _, _ = _decide(defence, al, None, a, None, dodge_equal_rolls)
             counts[(labels[w], s)] += 1
         return {k: Fraction(n, 100) for k, n in sorted(counts.items(), key=str)}
-    if defence_eml is None:
+    if defender_unusable_zone is not None:  # an automatic CF whatever the defender's EML
+        d_levels = ["CF"] * 100
+    elif defence_eml is None:
         raise RulesError(f"defence_eml is needed for a {defence}")
-    d_eml = effective_eml(require_int("defence_eml", defence_eml), eml_cap=eml_cap)
-    d_levels = [success_level(r, d_eml) for r in range(1, 101)]
+    else:
+        d_eml = effective_eml(require_int("defence_eml", defence_eml), eml_cap=eml_cap)
+        d_levels = [success_level(r, d_eml) for r in range(1, 101)]
     if defence != "Dodge":  # only the levels matter: 16 level pairs
         ca, cd = Counter(a_levels), Counter(d_levels)
         for al in LEVELS:
