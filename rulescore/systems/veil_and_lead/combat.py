@@ -505,9 +505,10 @@ def attack(dice: Sequence[int], *, bleed: Sequence[int] = (),
            backlash_rule: str = "unresolved", **setup) -> AttackResolution:
     """Resolve one attack through the nine steps of §VI The Attack Sequence.
 
-    1 declare (*action* with *weapon*: tempo and exposure); 2 pool = *attribute* + *skill*
-    minus pool penalties (the action's, *attacker_conditions*, *firing_into_melee*,
-    *pool_penalty*), at most −5 in all; 3 TN = *defense* + *cover* + range (*band*) +
+    1 declare (*action* with *weapon*: tempo and exposure; a Rush / Charge is the melee attack
+    at the end of the run, at +1 tempo); 2 pool = *attribute* + *skill* minus pool penalties
+    (the action's, *attacker_conditions* such as an Arm Hit, *off_hand* −2, *firing_into_melee*,
+    *pool_penalty*), at most −5 in all; a Downed attacker is refused; 3 TN = *defense* + *cover* + range (*band*) +
     *target_conditions* + *tn_modifier*; 4 Bleed Dice (*bleed*, 0–3 d8); 5 sum the two highest
     of *dice* (exactly the pool) and *bleed*; 6 roll modifiers (*aim_actions*, scope, *braced*
     while Prone, *roll_bonus*); 7 compare; 8 margin and Steps (a ranged miss by 1–2
