@@ -354,7 +354,7 @@ def test_attack_odds_opposed_match_enumeration():
     assert odds.armour_spent == Fraction(spent, 6 ** 10)
 
 
-# --- Hostile input: issue 18's findings, each refused naming the input ----------------------
+# --- Hostile input, each refused naming the input -------------------------------------------
 
 @pytest.mark.parametrize("call, message", [
     (lambda: tsl.make_weapon("Melee", tags=5), "tags must be a list of tag names, got 5"),
