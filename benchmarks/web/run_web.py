@@ -649,7 +649,7 @@ def main() -> int:
                   "a culled kernel's page never becomes interactive.")
             print(f"   Cell outputs Voilà gave up waiting for: {dropped} (its log's '{IOPUB_TIMEOUT}'; "
                   "each leaves a page without that cell's output, a tool missing with no error "
-                  "shown: share/jupyter/config/voila.py sets the wait).")
+                  "shown: rulebook.live sets the wait).")
     finally:
         server.stop()
     print(f"\nWeb benchmark took {time.perf_counter() - started:.0f} s.")
@@ -683,7 +683,7 @@ def report_sequential(figs: dict[str, PageFigures], chapters: list[str],
           f"carries that one open's noise too. Goal: at most {GOAL_TTI:g}x. The first "
           "page of a chapter since the server started runs every cell and the server keeps what "
           "no reader can change (tables, worked examples, links); later pages' kernels skip "
-          "those cells (rulescore/serving.py). "
+          "those cells (rulebook/serving.py). "
           + ("The server warmed every page up as it started, so a chapter's first reader is "
              "such a later page too. " if warmed_up else
              "Served without the warm-up (--no-warm-up): a chapter's first open here is that "
