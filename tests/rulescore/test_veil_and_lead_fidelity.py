@@ -151,6 +151,11 @@ def test_a_downed_fighter_may_only_crawl():
     with pytest.raises(RulesError, match="Downed"):
         enc.hold("Ada", "when help comes")
     assert enc.act("Ada", vl.tempo("Crawl"), action="Crawl").fighter("Ada").tick == 10
+    holding = Encounter().join("Bo", pc=True, quick=3, margin=1)
+    holding, _ = holding.next_turn()
+    holding = holding.hold("Bo", "the door opens").set_condition("Bo", "Downed")
+    with pytest.raises(RulesError, match="Downed and may only Crawl or Speak"):
+        holding.release("Bo", 4)
     with pytest.raises(RulesError, match="Downed character may only Crawl"):
         vl.plan_attack(attribute=3, skill=3, defense=10, attacker_conditions=["Downed"])
 

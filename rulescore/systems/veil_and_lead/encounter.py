@@ -262,6 +262,9 @@ class Encounter:
         f = self.fighter(name)
         if f.holding is None:
             raise RulesError(f"name {shown(name)} is not holding an action")
+        if "Downed" in f.conditions:
+            raise RulesError(f"name {shown(name)} is Downed and may only Crawl or Speak: the held "
+                             "action is lost (end the scene or clear Downed)")
         require_int("tempo", tempo, minimum=1, maximum=MAX_ACTION_TEMPO)
         require_bool("exposed", exposed)
         return self._with(replace(f, tick=advance(self.hammer, tempo), holding=None,
