@@ -476,7 +476,9 @@ class StealthHelper(_CheckTool):
             for n in ("none", "light", "medium", "heavy")], cover)
         self.movement = _dropdown("Hider this turn", [("stays put", "still"),
                                                       ("takes one move", "move"),
-                                                      ("dashes", "dash")], "still")
+                                                      ("dashes", "dash"),
+                                                      ("crosses impassable terrain",
+                                                       "impassable")], "still")
         self.close_contact = _checkbox("In close contact with the observer")
         self.streak = _number("Successes in a row so far", "0", "0, 1, …")
         inputs = [self.perception, self.perception_bonus, self.cover, self.movement,

@@ -384,6 +384,8 @@ def test_stealth_every_input_roll_and_replay(page: Page, book_url):
     tool.get_by_label("Hider this turn").select_option(label="dashes")
     expect(tool.get_by_text("Chance to stay hidden: 0 (0.00%)")).to_be_visible()
     expect(tool.get_by_text("No dice are needed: press Roll to see the result.")).to_be_visible()
+    tool.get_by_label("Hider this turn").select_option(label="crosses impassable terrain")
+    expect(tool.get_by_text("Chance to stay hidden: 0 (0.00%)")).to_be_visible()
     tool.get_by_label("Hider this turn").select_option(label="takes one move")
     tool.get_by_label("Hider's cover").select_option(label="light (+1 die)")
     tool.get_by_label("In close contact with the observer").check()

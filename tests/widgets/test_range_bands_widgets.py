@@ -353,6 +353,17 @@ def test_switchable_rulings_reach_the_engine():
     assert "Missed by 2: the shot hits the mount" in s.result.value
 
 
+def test_stealth_helper_no_hiding_in_impassable_terrain():
+    """§Stealth is made only while staying put or taking one move; crossing impassable terrain
+    takes two moves, so the tool gives no chance to hide and rolls no dice."""
+    from widgets.range_bands import StealthHelper
+    h = StealthHelper(pool="3", perception="3", cover="light")
+    h.movement.value = "impassable"
+    assert "Chance to stay hidden: 0 (0.00%)" in h.outcomes.value
+    h.entry.roll(seed=5)
+    assert "Seen" in h.result.value and "two move actions" in h.explanation.value
+
+
 def test_stealth_helper_hides_the_nd_switches():
     from widgets.range_bands import StealthHelper
     h = StealthHelper()
