@@ -21,8 +21,8 @@ What the server does, and why:
   lacks that tool; on a loaded server output can take longer. The wait ends as soon as the
   output arrives, so a long limit costs nothing on a quiet server.
 - **Templates compiled once** per server, not once per page (:func:`keep_compiled_templates`).
-- **Warm-up:** every page is opened once as the server starts listening, so no reader is a
-  chapter's first (:func:`warm_up_on_listen`; ``RULEBOOK_WARM_UP=0`` turns it off).
+- **Warm-up:** every page is opened once as the server starts, so no reader is a chapter's
+  first (:class:`BookKernelManager`; ``RULEBOOK_WARM_UP=0`` turns it off).
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def book_pages() -> list[str]:
 async def warm_up_pages(app: Any) -> serving.WarmUp | None:
     """Open every page of the book once over HTTP, as a first reader would, and stop each
     page's kernel (:func:`rulebook.serving.warm_up`); log what was done, as a warning when a
-    page failed or its kernel could not be stopped."""
+    page failed or its kernel could not be stopped. *app* is Voilà's application, listening."""
     from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 
     host = app.ip if app.ip not in ("", "0.0.0.0", "::") else "127.0.0.1"
@@ -163,19 +163,20 @@ async def warm_up_pages(app: Any) -> serving.WarmUp | None:
     return done
 
 
-def warm_up_on_listen() -> None:
-    """Start :func:`warm_up_pages` once the server listens (rulebook.patches: voila-listen),
-    unless ``RULEBOOK_WARM_UP`` turns it off."""
-    import tornado.ioloop
-    from voila.app import Voila
-    listen = require("voila-listen")
+class BookKernelManager(CappedKernelManager):
+    """The live book's kernel manager: at most so many kernels (:class:`CappedKernelManager`),
+    and the warm-up. Voilà makes its kernel manager (its ``multi_kernel_manager_class``
+    setting) with the app as ``parent`` just before it listens and starts its event loop, so a
+    callback added now runs once the server is listening, with its address and this manager:
+    no hook into Voilà's start is needed."""
 
-    def listen_and_warm_up(self: Any) -> Any:
-        if serving.warm_up_enabled(os.environ):
-            tornado.ioloop.IOLoop.current().add_callback(warm_up_pages, self)
-        return listen(self)
-
-    _wrap(Voila, "listen", listen_and_warm_up)
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        app = self.parent
+        if serving.warm_up_enabled(os.environ) and all(
+                hasattr(app, name) for name in ("ip", "port", "base_url", "log")):
+            from tornado.ioloop import IOLoop
+            IOLoop.current().add_callback(warm_up_pages, app)
 
 
 def configure(c: Any) -> None:
@@ -185,7 +186,7 @@ def configure(c: Any) -> None:
         log.warning("rulebook.patches: %s", line)
     require("voila-page-kernel-id")       # the warm-up reads it; fail now, not page by page
     c.VoilaConfiguration.prelaunch_hook = with_xsrf_cookie(admitting(serving.prelaunch_hook))
-    c.VoilaConfiguration.multi_kernel_manager_class = CappedKernelManager
+    c.VoilaConfiguration.multi_kernel_manager_class = BookKernelManager
     c.VoilaExecutor.iopub_timeout = IOPUB_TIMEOUT_S
     c.Voila.kernel_websocket_connection_class = ReaderKernelConnection
     # A restarted kernel is empty (the page's tools are gone from it): the connection's watch
@@ -196,4 +197,3 @@ def configure(c: Any) -> None:
     require("jupyter-server-capped-kernels")
     follow_reuse_plan()
     keep_compiled_templates()
-    warm_up_on_listen()

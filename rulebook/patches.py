@@ -78,17 +78,6 @@ PATCHES: tuple[Patch, ...] = (
                "require() stops the server at start if the name is gone.",
     ),
     Patch(
-        name="voila-listen",
-        where="rulebook/live.py: warm_up_on_listen (wraps Voila.listen)",
-        library="voila",
-        target="voila.app:Voila.listen",
-        versions=">=0.5.13,<0.6",
-        why="The warm-up must start once the server listens, with the app's address and "
-            "kernel manager; standalone Voilà has no started/listening hook.",
-        breaks="No warm-up: every chapter's first reader waits for every cell. require() "
-               "stops the server at start if the name is gone.",
-    ),
-    Patch(
         name="voila-page-kernel-id",
         where="rulebook/serving.py: page_kernel_id (reads the warm-up page's kernel id)",
         library="voila",

@@ -68,14 +68,12 @@ def test_the_live_configuration_refuses_to_start_when_a_patched_name_is_gone(mon
 
 def test_configuring_twice_wraps_once(monkeypatch):
     from traitlets.config import Config
-    from voila.app import Voila
     from voila.execute import VoilaExecutor
     from voila.exporter import VoilaExporter
 
     from rulebook.live import PATCHED, configure
 
-    for owner, name in ((VoilaExecutor, "execute_cell"), (VoilaExporter, "_create_environment"),
-                        (Voila, "listen")):
+    for owner, name in ((VoilaExecutor, "execute_cell"), (VoilaExporter, "_create_environment")):
         monkeypatch.setattr(owner, name, getattr(owner, name))   # put back after the test
     configure(Config())
     wrapped = VoilaExecutor.execute_cell
