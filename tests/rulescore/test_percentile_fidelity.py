@@ -227,3 +227,19 @@ def test_exchange_odds_against_a_defender_with_a_lost_zone_match_enumeration():
     for defence in ("Block", "Dodge", "Counterstrike"):
         assert pc.melee_outcome_distribution(60, defence, None,
                                              defender_unusable_zone="Legs") == want
+
+
+# --- named readings (data/assumptions.toml) -----------------------------------------------------
+
+def test_the_named_readings_hold():
+    """critical_multiples: any roll ending in 0 or 5 is critical (05 and 00 too).
+    off_hand_minimum: off-hand use costs at least -10 even when Strength 15 covers the raised
+    HFT 5 + 5 = 10; HFT 12 off-hand is 17, 2 over STR 15: -10; HFT 14 is 19, 4 over: -20.
+    crossbow_skill: the higher of Archery 40 and Archery SB 15 × 3 = 45."""
+    assert [pc.success_level(r, 50) for r in (5, 50, 55, 100, 51)] == ["CS", "CS", "CF", "CF", "F"]
+    assert pc.heft_penalty(15, 5, grip="off-handed") == -10
+    assert pc.heft_penalty(15, 12, grip="off-handed") == -10
+    assert pc.heft_penalty(15, 14, grip="off-handed") == -20
+    assert pc.heft_penalty(15, 14, grip="off-handed", shield_block=True) == 0
+    assert pc.missile_skill("crossbow", archery=40, archery_sb=15) == 45
+    assert pc.missile_skill("crossbow", archery=50, archery_sb=15) == 50
