@@ -10,8 +10,8 @@ import html
 import math
 import random
 import re
+from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import Callable, Iterable
 
 import ipywidgets as w
 
@@ -20,7 +20,14 @@ from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.text import percent
 from rulescore.trace import Resolution, Step
 
-from .lean import BuiltWhole, built_whole, set_layout, set_shown, set_style, shared_layout
+from .lean import (
+    BuiltWhole,
+    built_whole,
+    set_layout,
+    set_shown,
+    set_style,
+    shared_layout,
+)
 
 SUCCESS = "#2e7d32"
 OTHER = "#90a4ae"

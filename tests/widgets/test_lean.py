@@ -14,7 +14,14 @@ from rulescore import RulesError
 from widgets import lean
 from widgets.common import Tool, labelled_text, section
 from widgets.dice import DiceRoller
-from widgets.lean import is_shown, set_layout, set_shown, set_style, shared_layout, shared_style
+from widgets.lean import (
+    is_shown,
+    set_layout,
+    set_shown,
+    set_style,
+    shared_layout,
+    shared_style,
+)
 from widgets.tsl import AttackResolver
 
 
@@ -185,10 +192,9 @@ def test_set_layout_and_set_style_keep_the_other_properties_and_change_own_model
 
 
 def test_a_shared_model_made_in_a_failed_build_is_opened_when_it_is_next_used():
-    with pytest.raises(RulesError):
-        with lean.opened_when_built():
-            made = shared_layout(width="17.25em")
-            raise RulesError("bad input")
+    with pytest.raises(RulesError), lean.opened_when_built():
+        made = shared_layout(width="17.25em")
+        raise RulesError("bad input")
     assert made.comm is None
     field = labelled_text("Later", width="17.25em")
     assert field.layout is made and made.comm is not None
@@ -253,10 +259,9 @@ def test_widgets_made_inside_are_opened_once_built_children_first():
 
 
 def test_a_failed_build_opens_nothing():
-    with pytest.raises(RulesError):
-        with lean.opened_when_built():
-            lost = w.HTML("never shown")
-            raise RulesError("bad input")
+    with pytest.raises(RulesError), lean.opened_when_built():
+        lost = w.HTML("never shown")
+        raise RulesError("bad input")
     assert lost.comm is None and "open" not in vars(lost)
     assert w.HTML("next").comm is not None           # outside the block: opened at once
     assert w.Widget._widget_construction_callback is None
