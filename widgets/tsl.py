@@ -70,7 +70,9 @@ def _marked_field_words(error: RulesError, label: str) -> str:
     ("body must be from 0 to 2…" → "Stress already on its Body pool must be from 0 to 2…")."""
     message = str(error)
     name, space, rest = message.partition(" ")
-    return f"{label} {rest}" if space and name in ("body", "mind", "spirit") else message
+    if space and name in ("body", "mind", "spirit"):
+        return f"{label} {rest}"
+    return f"Pool size {rest}" if space and name == "size" else message
 
 
 def _dropdown(label: str, options: Any, value: Any) -> w.Dropdown:
@@ -143,6 +145,8 @@ class AttackResolver(Tool):
         self.target_kind = _dropdown("Target is", TARGET_KINDS, "character")
         self.marked = labelled_text(MARKED_LABEL.format(pool="Body"), "0", "e.g. 0")
         self.marked.continuous_update = False
+        self.pool_size = labelled_text("Pool size", "", "blank: by kind (4, a Grunt 2)")
+        self.pool_size.continuous_update = False
         self.uses = labelled_text("Ammunition uses left", "", "blank: not tracked")
         self.uses.continuous_update = False
         self.bands = _dropdown("Band ladder", [(n.replace("_", " "), n)
@@ -162,7 +166,7 @@ class AttackResolver(Tool):
         super().__init__([
             section("The roll", self.kind, self.tier, self.shift, self.target,
                     self.defender_tier, self.attack_type),
-            section("The target's Stress", self.target_kind, self.marked),
+            section("The target's Stress", self.target_kind, self.marked, self.pool_size),
             section("Weapon and target", self.weapon_zone, self.tag1, self.tag2,
                     self.improvised, self.distance, self.impact, self.armour, self.snaring,
                     self.uses),
@@ -176,7 +180,7 @@ class AttackResolver(Tool):
                       self.attack_type, self.weapon_zone, self.tag1, self.tag2,
                       self.improvised, self.distance, self.impact, self.armour, self.uses,
                       self.bands, self.tier_limits, self.order, self.target_kind, self.marked,
-                      self.snaring):
+                      self.snaring, self.pool_size):
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
         self.update()
@@ -202,8 +206,12 @@ class AttackResolver(Tool):
         """The target's pools: its kind's size, with the Stress already on the hit pool."""
         label = MARKED_LABEL.format(pool=self._pool())
         marked = parse_int_text(label, self.marked.value, blank=0)
+        size = None
+        if self.pool_size.value.strip():
+            size = parse_int_text("Pool size", self.pool_size.value)
         try:
-            return tsl.new_pools(self.target_kind.value, **{self._pool().lower(): marked})
+            return tsl.new_pools(self.target_kind.value, size=size,
+                                 **{self._pool().lower(): marked})
         except RulesError as exc:
             raise RulesError(_marked_field_words(exc, label)) from None
 

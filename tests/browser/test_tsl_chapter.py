@@ -179,11 +179,12 @@ def test_every_input_has_a_label(page: Page, book_url):
     assert controls(static) == [
         ("combobox", "Kind of roll"), ("combobox", "Attacker tier"), ("combobox", "Other tier shifts"),
         ("textbox", "T-number"), ("combobox", "Attack type"), ("combobox", "Target is"),
-        ("textbox", "Stress already on its Body pool"), ("combobox", "Weapon zone"),
+        ("textbox", "Stress already on its Body pool"), ("textbox", "Pool size"),
+        ("combobox", "Weapon zone"),
         *CHECKS, *RULINGS, *ROLL_INPUTS]
     static.get_by_label("Weapon zone").select_option(label="Ranged")
     expect(static.get_by_label("Ammunition uses left")).to_be_visible()
-    assert controls(static)[8:14] == [
+    assert controls(static)[9:15] == [
         ("combobox", "First tag"), ("combobox", "Second tag"),
         ("checkbox", "Improvised weapon (no tags)"), ("combobox", "Distance to target"),
         *CHECKS]

@@ -163,6 +163,17 @@ def test_resolver_shows_the_pool_and_whether_a_grunt_breaks():
     assert "Stress already on its Spirit pool must be from 0 to 4, got 5" in r.error.message
     r.marked.value = "lots"
     assert "Stress already on its Spirit pool must be a whole number, got 'lots'" in r.error.message
+    # A pool that has grown (or a table's own size: ruling stress_pool_size) is typed in.
+    r.marked.value = "4"
+    r.pool_size.value = "6"
+    # 4 of 6 marked: 2 left, so a Success or a Crit Breaks the target (247/324, as above).
+    assert r.error.message == "" and r.current_odds.target_breaks == Fraction(247, 324)
+    r.attack_type.value = "Melee weapon"
+    r.entry.my_dice.value = "3, 6, 1, 4, 3"
+    r.entry.use_dice()
+    assert "Target's Body pool: 6 of 6 Stress marked (Broken)" in r.result.value
+    r.pool_size.value = "0"
+    assert "Pool size must be from 1 to 40, got 0" in r.error.message
 
 
 def test_resolver_rulings_switch():
