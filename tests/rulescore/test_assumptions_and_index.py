@@ -88,7 +88,7 @@ def test_every_named_control_is_a_label_of_a_tool(system):
 SWITCHED = {
     "veil_and_lead": {"exposure_by_tempo"},
     "percentile": {"spoiled_attack"},
-    "tsl": {"armour_then_impact", "band_thresholds", "beat_means_exceed", "out_of_zone", "tier_limits"},
+    "tsl": {"armour_then_impact", "band_thresholds", "beat_means_exceed", "out_of_zone", "stress_pool_size", "tier_limits"},
     "exploding_d6": set(),
     "range_bands": {"criticals", "crowd_targets", "miss_by", "nd_check"},
 }
