@@ -206,6 +206,9 @@ def test_reach_strikes_first_when_someone_closes():
     assert not tsl.reach_first_strike(pike, "Engaged", "Near").strikes_first  # moving away
     sword = tsl.make_weapon("Melee", ["Dueling"])
     assert not tsl.reach_first_strike(sword, "Near", "Engaged").strikes_first
+    # The first strike is the wielder's Reaction (ruling reach_first_strike): once a round.
+    spent = tsl.reach_first_strike(pike, "Far", "Near", reaction_used=True)
+    assert not spent.strikes_first and "Reaction is already spent" in spent.explain()
 
 
 def test_snaring_pulls_or_pins_on_a_hit():

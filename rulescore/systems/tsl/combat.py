@@ -365,12 +365,15 @@ class FirstStrike(Resolution):
     uses: tuple[str, ...]
 
 
-def reach_first_strike(weapon: Weapon, start: str, end: str) -> FirstStrike:
+def reach_first_strike(weapon: Weapon, start: str, end: str, *,
+                       reaction_used: bool = False) -> FirstStrike:
     """Reach: when a foe closes from *start* to *end* (zones from the wielder) and ends where
     the weapon fights, the wielder attacks first, before the foe can; that attack spends the
-    wielder's Reaction (§11 Tags; ruling ``tsl:reach_first_strike``)."""
+    wielder's Reaction, so not with it already used this round (§11 Tags; ruling
+    ``tsl:reach_first_strike``)."""
     _check_weapon(weapon)
     a, b = zone_step(start, "start"), zone_step(end, "end")
+    _check_flag("reaction_used", reaction_used)
     zones = fights_at(weapon)
     steps = []
     if "Reach" not in weapon.tags:
@@ -383,6 +386,11 @@ def reach_first_strike(weapon: Weapon, start: str, end: str) -> FirstStrike:
     elif end not in zones:
         steps.append(step(f"The foe closes {start} → {end}, still outside the weapon's zones "
                           f"({', '.join(zones)})", ref("Tags")))
+        first = False
+    elif reaction_used:
+        steps.append(step(f"The foe closes {start} → {end}, into the weapon's reach, but your "
+                          "Reaction is already spent this round: no first strike",
+                          ref("Your Turn")))
         first = False
     else:
         steps.append(step(f"The foe closes {start} → {end}, into the weapon's reach "
