@@ -352,9 +352,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--project", type=Path, help="folder holding jupyter_book.yml")
     p.add_argument("--out", type=Path, help="copy the built HTML here as well")
     args = p.parse_args(argv)
+    from .patches import PatchError
     try:
         out = build(args.project, args.out)
-    except (BookBuildError, ValueError) as exc:
+    except (BookBuildError, PatchError, ValueError) as exc:
         print(f"rulebook build: {exc}", file=sys.stderr)
         return 1
     print(f"Built the static book: {out / 'index.html'}")
