@@ -79,11 +79,13 @@ class InjuryWalker(Tool):
         self.helpless = w.Checkbox(value=False, indent=False,
                                    description="Helpless victim: the attacker picks the spot")
         self.spot = _int("Picked location number (LN)", 1, 1, 10)
+        self.beast = w.Checkbox(value=False, indent=False,
+                                description="The victim is a beast (average Strength)")
         self.inputs = [self.zone_die, self.aim, self.precision, self.zone_pick, self.impact_die,
                        self.modifier, self.strength, self.impact_tas, self.aspect, self.armour,
                        self.shock_eml, self.strength_eml, self.fatigue, self.state,
                        self.existing, self.cover, self.spot, self.rigid, self.projectile,
-                       self.reroll, self.helpless]
+                       self.reroll, self.helpless, self.beast]
         self.error = ErrorLine()
         self.odds = w.HTML()
         self.entry = DiceEntry("the dice in order, e.g. 2, 7, 8, 75")
@@ -131,6 +133,7 @@ class InjuryWalker(Tool):
             projectile=self.projectile.value, reroll=self.reroll.value,
             existing=self._existing(), hard_cover=self._cover(),
             helpless=(self.aim.value, self.spot.value) if self.helpless.value else None,
+            beast=self.beast.value,
             **dice)
 
     def _cover(self) -> list[str]:
@@ -143,6 +146,7 @@ class InjuryWalker(Tool):
         self._show(0)
         self.zone_pick.max = 1 + self.precision.value
         self.spot.disabled = not self.helpless.value
+        self.strength_eml.disabled = self.beast.value
         try:
             self._call()  # validates every input before any die is asked for
             if self.helpless.value:

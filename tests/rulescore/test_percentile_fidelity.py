@@ -243,3 +243,16 @@ def test_the_named_readings_hold():
     assert pc.heft_penalty(15, 14, grip="off-handed", shield_block=True) == 0
     assert pc.missile_skill("crossbow", archery=40, archery_sb=15) == 45
     assert pc.missile_skill("crossbow", archery=50, archery_sb=15) == 50
+
+
+def test_a_beast_walked_through_an_amputation_test():
+    """Injury 3.4, beasts at average Strength: a helpless beast's neck (ZN1, LN9; white
+    triangle) takes d10 10 + 12 = 22E, a G5 edge injury: the amputation test is against ML70,
+    whatever Strength EML is typed, and 70 is a CS: not severed. Shock: neck 5 + injury 5 +
+    roll 61 against 65 (S, +0) = SHK 10, killed."""
+    walk = pc.injury_sequence(helpless=(1, 9), impact_modifier=12, beast=True, strength_eml=10,
+                              dice=[10, 70, 61])
+    assert (walk.amputation.level, walk.amputation.severed) == ("CS", False)
+    assert walk.amputation.trace[0].text == ("Neck: a beast tests ML70 at a white triangle; "
+                                             "roll 70: CS")
+    assert (walk.shock.shk, walk.state) == (10, "KIA")

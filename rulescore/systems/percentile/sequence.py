@@ -93,7 +93,7 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
                     current_state: str | None = None, projectile: bool = False,
                     reroll: bool = False, record: InjuryRecord | None = None,
                     existing: Sequence[str] = (), hard_cover: Sequence[str] = (),
-                    helpless: tuple[int, int] | None = None,
+                    helpless: tuple[int, int] | None = None, beast: bool = False,
                     dice: Sequence[int] = (), rng: random.Random | None = None
                     ) -> InjurySequence:
     """Walk one strike from the Zone Die to its effect (Injury 1-5).
@@ -108,7 +108,8 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     test) and off the reroll (Shock ML - 20 - fatigue). Locations named in *hard_cover* stop
     the strike. Against a helpless target a melee attacker who concentrated for a round names
     the spot: *helpless* = (zone number, location number), and no Zone or Location Die is
-    rolled.
+    rolled. A *beast* tests amputation at its fixed ML by triangle; *strength_eml* is then
+    not used.
     """
     if aspect not in ASPECTS:
         raise RulesError(f"aspect must be one of {', '.join(ASPECTS)}, got {shown(aspect)}")
@@ -125,7 +126,7 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     require_int("armour", armour, minimum=0)
     require_int("impact_tas", impact_tas, minimum=0)
     for name, flag in (("rigid_armour", rigid_armour), ("projectile", projectile),
-                       ("reroll", reroll)):
+                       ("reroll", reroll), ("beast", beast)):
         require_bool(name, flag)
     require_shock_state("current_state", current_state)
     _sheet(existing, "Skull")  # checks every code before any die is asked for
@@ -199,7 +200,8 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
         if cut is None:
             return walk.done(level, "a G5 edge injury: test Strength for amputation",
                              needs="amputation d100")
-        chopped = amputation_test(cut, strength_eml, where.outcome)
+        chopped = amputation_test(cut, None if beast else strength_eml, where.outcome,
+                                  beast=beast)
         walk.add("3.4 Amputation", chopped, "amputation")
         walk.rows.append(("amputation_results", _row_index("amputation_results", "level",
                                                            chopped.level)))
