@@ -447,7 +447,7 @@ def utility_edge(tag: str, *, applies: bool) -> Resolution:
     row = _tag_row(tag)
     _check_flag("applies", applies)
     if row["family"] != "Utility":
-        raise RulesError(f"tag must be a Utility tag ("
+        raise RulesError("tag must be a Utility tag ("
                          + ", ".join(r["tag"] for r in _tables()["tags"]
                                      if r["family"] == "Utility")
                          + f"), got {tag} ({row['family']})")
