@@ -25,6 +25,7 @@ from ..trace import RuleRef
 if TYPE_CHECKING:  # pragma: no cover
     from .distribution import Distribution
     from .rolling import DiceRoll
+    from .source import DiceSource
 
 MAX_DICE = 100          # dice in one expression (before explosions)
 MAX_SIDES = 1000        # faces of one die
@@ -153,9 +154,11 @@ class DiceExpr:
             return None
         return sum(b * t.sign for b, t in zip(bounds, self.terms))
 
-    def roll(self, rng: random.Random | None = None, *, dice: Sequence[int] | None = None,
+    def roll(self, rng: random.Random | None = None, *,
+             dice: "DiceSource | Sequence[int] | None" = None,
              seed: int | None = None) -> "DiceRoll":
-        """Roll with ``rng`` (or ``seed``), or read the values a player rolled (``dice``)."""
+        """Roll from ``dice``: a DiceSource (seeded or typed) or the values a player rolled;
+        ``rng`` and ``seed`` are kept for existing callers."""
         from .rolling import roll
         return roll(self, rng, dice=dice, seed=seed)
 

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from itertools import islice
 from typing import Sequence
 
 from ..errors import DiceError, DiceLimitError, RulesError
 from ..trace import Resolution, Step, step
 from .notation import Constant, DiceExpr, DiceTerm, rule
-
-MAX_CHAIN = 100  # rolls of one exploding die before we call it a runaway
+from .source import MAX_CHAIN, DiceSource
 
 
 def max_values(expr: DiceExpr) -> int:
@@ -110,67 +108,33 @@ def d100_from_digits(tens: int, ones: int) -> int:
 
 
 class _Source:
-    """Where faces come from: a random generator, or a list a player typed (validated)."""
+    """The faces one roll reads from a :class:`DiceSource`, with the dice chapter's wording
+    for a typed value that is missing or off its die."""
 
-    def __init__(self, rng: random.Random | None, typed: Sequence[int] | None,
-                 most: int) -> None:
-        self.rng = rng
-        self.typed = None
-        self.given = "0"
-        if typed is not None:
-            # no roll uses more than *most* values: read ten past it (to show some extras),
-            # so an endless or huge iterable is refused without being read to its end
-            self.typed = list(islice(iter(typed), most + 10))
-            self.given = str(len(self.typed))
-            if len(self.typed) == most + 10:
-                self.given = str(len(typed)) if hasattr(typed, "__len__") else \
-                    f"more than {most + 9}"
-        self.used = 0
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
 
-    def next(self, term: DiceTerm, die: int, chain: list[int]) -> int:
-        if self.rng is not None:
-            return self.rng.randint(1, term.sides)
-        assert self.typed is not None
-        if self.used >= len(self.typed):
-            raise DiceError(self._shortage(term, die, chain))
-        value = self.typed[self.used]
-        self.used += 1
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise DiceError(f"die value {self.used} must be a whole number, got {value!r}")
-        if not 1 <= value <= term.sides:
-            raise DiceError(f"die value {self.used} ({value}) is not on a d{term.sides}: "
-                            f"{term.notation()} dice show 1 to {term.sides}")
-        return value
+    def chain(self, term: DiceTerm, die: int) -> list[int]:
+        shows = f"{term.notation()} dice show 1 to {term.sides}"
+        if not term.explode:
+            return [self.source.d(term.sides, shows=shows,
+                                  missing=self._shortage(term, die, []))]
+        return list(self.source.chain(term.sides, die=f"die {die} of {term.notation()}",
+                                      shows=shows,
+                                      shortage=lambda chain: self._shortage(term, die, chain)))
 
-    def _shortage(self, term: DiceTerm, die: int, chain: list[int]) -> str:
+    @staticmethod
+    def _shortage(term: DiceTerm, die: int, chain: list[int]) -> str:
         if chain:
             return (f"not enough dice: die {die} of {term.notation()} showed {chain[-1]}, "
                     f"so it explodes — type the next roll of its chain")
         return f"not enough dice: {term.notation()} needs a value for die {die} of {term.count}"
 
-    def finish(self) -> None:
-        if self.typed is not None and self.used < len(self.typed):
-            extra = self.typed[self.used:]
-            more = len(extra) > 10 or self.given != str(len(self.typed))
-            shown = ", ".join(map(str, extra[:10])) + (", …" if more else "")
-            raise DiceError(f"too many dice: this roll used {self.used} values, got "
-                            f"{self.given} (extra: {shown})")
-
-
-def _chain(term: DiceTerm, die: int, source: _Source) -> list[int]:
-    chain = [source.next(term, die, [])]
-    while term.explode and chain[-1] == term.sides:
-        if len(chain) >= MAX_CHAIN:
-            raise DiceLimitError(f"die {die} of {term.notation()} exploded {MAX_CHAIN} times; "
-                                 "stopping a runaway chain")
-        chain.append(source.next(term, die, chain))
-    return chain
-
 
 def _roll_term(index: int, term: DiceTerm, source: _Source) -> list[DieRoll]:
     dice: list[DieRoll] = []
     for n in range(1, term.count + 1):
-        chain = _chain(term, n, source)
+        chain = source.chain(term, n)
         if term.explode == "explode":
             dice.extend(DieRoll(index, n, (v,), v, exploded=i > 0) for i, v in enumerate(chain))
         else:
@@ -228,23 +192,25 @@ def _term_steps(term: DiceTerm, dice: list[DieRoll], value: int) -> list[Step]:
 
 
 def roll(expr: DiceExpr, rng: random.Random | None = None, *,
-         dice: Sequence[int] | None = None, seed: int | None = None) -> DiceRoll:
-    """Roll *expr* with *rng* or *seed*, or read the typed values *dice* (in term order)."""
+         dice: DiceSource | Sequence[int] | None = None, seed: int | None = None) -> DiceRoll:
+    """Roll *expr* from *dice*, a :class:`DiceSource` (seeded or typed); typed values as a
+    list, *rng* and *seed* are kept for existing callers (dice §Seeds and typed dice)."""
     given = sum(x is not None for x in (rng, dice, seed))
     if given != 1:
-        raise RulesError("roll needs exactly one of: rng (a random.Random), seed, or dice "
-                         "(the values you rolled)")
+        raise RulesError("roll needs exactly one of: dice (a DiceSource, or the values you "
+                         "rolled), seed, or rng (a random.Random)")
     if seed is not None:
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RulesError(f"seed must be a whole number, got {seed!r}")
-        rng = random.Random(seed)
-    if dice is not None and (isinstance(dice, (str, bytes)) or not hasattr(dice, "__iter__")):
-        raise DiceError(f"dice must be a list of numbers, got {dice!r}")
-    if rng is not None and not isinstance(rng, random.Random):
-        raise RulesError(f"rng must be a random.Random, got {type(rng).__name__}")
-    source = _Source(rng, dice, max_values(expr))
-    how = (f"Rolled with seed {seed}" if seed is not None else
-           "Read the dice you typed" if dice is not None else "Rolled with the given generator")
+        source = DiceSource.seeded(seed)
+    elif rng is not None:
+        source = DiceSource.from_rng(rng)
+    elif isinstance(dice, DiceSource):
+        source = dice
+    else:
+        source = DiceSource.typed(dice, limit=max_values(expr) + 10)
+    how = (f"Rolled with seed {source.seed}" if source.seed is not None else
+           "Read the dice you typed" if source.is_typed else "Rolled with the given generator")
+    typed = source.is_typed
+    rolled_from = _Source(source)
     steps = [step(f"{how}: {expr}", rule("Seeds and typed dice"))]
     all_dice: list[DieRoll] = []
     values: list[int] = []
@@ -254,7 +220,7 @@ def roll(expr: DiceExpr, rng: random.Random | None = None, *,
             steps.append(step(f"{'Added' if term.sign > 0 else 'Subtracted'} {term.value}",
                               rule("Notation"), constant=term.value))
             continue
-        rolled = _select(term, _roll_term(index, term, source))
+        rolled = _select(term, _roll_term(index, term, rolled_from))
         value = (sum(1 for d in rolled if d.success) if term.count_at_least is not None
                  else sum(d.value for d in rolled if d.kept))
         steps.extend(_term_steps(term, rolled, value))
@@ -265,6 +231,6 @@ def roll(expr: DiceExpr, rng: random.Random | None = None, *,
     source.finish()
     total = sum(values)
     steps.append(step(f"Total: {total}", rule("Notation"), total=total))
-    return DiceRoll(value=total, outcome="typed" if dice is not None else "rolled",
+    return DiceRoll(value=total, outcome="typed" if typed else "rolled",
                     trace=tuple(steps), expr=expr, dice=tuple(all_dice),
-                    term_values=tuple(values), seed=seed, typed=dice is not None)
+                    term_values=tuple(values), seed=source.seed, typed=typed)

@@ -243,8 +243,8 @@ def test_faces_typed_back_reproduce_the_roll(text):
 
 def test_no_source_or_two_sources():
     e = parse("2d6")
-    message = re.escape("roll needs exactly one of: rng (a random.Random), seed, or dice "
-                        "(the values you rolled)")
+    message = re.escape("roll needs exactly one of: dice (a DiceSource, or the values you "
+                        "rolled), seed, or rng (a random.Random)")
     with pytest.raises(RulesError, match=message):
         e.roll()
     with pytest.raises(RulesError, match=message):
