@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .errors import TableError
-from .tables import read_toml, system_data_dir
+from .tables import read_toml
 
 
 @dataclass(frozen=True)
@@ -47,10 +47,16 @@ class Assumption:
 _REQUIRED = ("id", "title", "seed_says", "ruling")
 
 
-@lru_cache(maxsize=None)
 def load_assumptions(system: str, path: Path | None = None) -> tuple[Assumption, ...]:
     """Every assumption of *system* (from its data folder, or from *path*)."""
-    path = path or system_data_dir(system) / "assumptions.toml"
+    if path is None:
+        from .systems import system as _system  # the registry imports this module
+        path = _system(system).folder / "assumptions.toml"
+    return _load(system, Path(path))
+
+
+@lru_cache(maxsize=None)
+def _load(system: str, path: Path) -> tuple[Assumption, ...]:
     if not path.is_file():
         return ()
     data = read_toml(path.read_text(encoding="utf-8"), path.name)

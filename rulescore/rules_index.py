@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import TableError
-from .tables import read_toml, system_data_dir
+from .tables import read_toml
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,9 @@ class RuleEntry:
 
 def load_rules_index(system: str, path: Path | None = None) -> tuple[RuleEntry, ...]:
     """The rules index of *system*; a TableError if an entry is malformed."""
-    path = path or system_data_dir(system) / "rules.toml"
+    if path is None:
+        from .systems import system as _system  # the registry imports this module
+        path = _system(system).folder / "rules.toml"
     data = read_toml(path.read_text(encoding="utf-8"), path.name)
     entries = []
     for i, raw in enumerate(data.get("rule", []), start=1):
@@ -58,9 +60,3 @@ def load_rules_index(system: str, path: Path | None = None) -> tuple[RuleEntry, 
                                  raw.get("function"), raw.get("test"), status,
                                  raw.get("reason", "")))
     return tuple(entries)
-
-
-def systems_with_index() -> tuple[str, ...]:
-    """Every system package that has a rules index."""
-    root = system_data_dir("x").parent.parent
-    return tuple(sorted(p.parent.parent.name for p in root.glob("*/data/rules.toml")))

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from rulescore.rules_index import load_rules_index, systems_with_index
+from rulescore.rules_index import load_rules_index
+from rulescore.systems import names
 
 ROOT = Path(__file__).resolve().parents[2]
-SYSTEMS = systems_with_index()
+SYSTEMS = names()
 
 
 def _test_names(path: Path) -> set[str]:

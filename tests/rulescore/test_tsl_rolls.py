@@ -10,7 +10,6 @@ import pytest
 from rulescore.dice import parse
 from rulescore.errors import RulesError, TableError
 from rulescore.systems import tsl
-from rulescore.tables import parse_tables
 
 ALL_ROLLS = list(itertools.product(range(1, 7), repeat=5))
 
@@ -129,20 +128,25 @@ def test_unknown_ladder_is_named():
         tsl.band_for(3, bands="generous")
 
 
-def test_band_ladder_is_data(tmp_path, monkeypatch):
+def test_band_ladder_is_data(tmp_path):
     """Editing a copy of the data changes the engine's answer, and a crit not at +7 is refused."""
-    from rulescore.systems.tsl import rolls
-    text = (rolls.system_data_dir("tsl") / "dice.toml").read_text()
+    import shutil
+    from rulescore.systems.tsl._system import DATA
+    text = (DATA.folder / "dice.toml").read_text()
     edited = text.replace('margin = "1..2"\nband = "mixed"\n[[bands_standard.rows]]\n'
                           'margin = "3..6"', 'margin = "1..4"\nband = "mixed"\n'
                           '[[bands_standard.rows]]\nmargin = "5..6"', 1)
     assert edited != text
-    monkeypatch.setattr(rolls, "_tables", lambda: parse_tables(edited))
-    assert tsl.band_for(4) == "mixed"
+    shutil.copytree(DATA.folder, tmp_path / "edited")
+    (tmp_path / "edited" / "dice.toml").write_text(edited)
+    with DATA.using(tmp_path / "edited"):
+        assert tsl.band_for(4) == "mixed"
+    assert tsl.band_for(4) == "success"
     broken = text.replace('margin = "7.."\nband = "crit"', 'margin = "8.."\nband = "crit"', 1)
     broken = broken.replace('margin = "3..6"\nband = "success"', 'margin = "3..7"\nband = "success"', 1)
-    monkeypatch.setattr(rolls, "_tables", lambda: parse_tables(broken))
-    with pytest.raises(TableError, match="Crit must start at a margin of \\+7"):
+    shutil.copytree(DATA.folder, tmp_path / "broken")
+    (tmp_path / "broken" / "dice.toml").write_text(broken)
+    with DATA.using(tmp_path / "broken"), pytest.raises(TableError, match="Crit must start at a margin of \\+7"):
         tsl.band_for(4)
 
 

@@ -9,13 +9,13 @@ from fractions import Fraction
 from typing import Iterable, Sequence
 
 from rulescore.errors import RulesError, require_int, require_list, require_text, shown
-from rulescore.tables import Table, load_tables, system_data_dir
 from rulescore.trace import Resolution, Step, step
 
-from .rolls import (BANDS, HIT_BANDS, MAX_LABEL, MAX_SHIFT, MAX_TARGET, SYSTEM, band_for,
+from ._system import DATA
+from .rolls import (BANDS, HIT_BANDS, MAX_LABEL, MAX_SHIFT, MAX_TARGET, band_for,
                     band_table, check_band, check_limits, check_tier, keep_count,
                     keep_distribution, opposed_band, opposed_margin_odds, opposed_roll,
-                    read_dice, ref, static_roll)
+                    read_dice, static_roll)
 from ...errors import require_choice as _choice
 from .pools import StressPools, check_pools, mark
 
@@ -32,9 +32,6 @@ MAX_USES = 99
 MAX_WEAPON_NAME = 80
 
 
-def _tables() -> dict[str, Table]:
-    return load_tables(system_data_dir(SYSTEM) / "combat.toml")
-
 
 def cell_list(value: str) -> tuple[str, ...]:
     """A data cell listing names ("Engaged, Near"); "—" or "any" list none."""
@@ -50,13 +47,13 @@ def cell_list(value: str) -> tuple[str, ...]:
 def stress(band: str) -> int:
     """Stress an attack deals for its outcome band: 0, 0, 1, 2 or 4 (§11 Damage)."""
     check_band(band)
-    return _tables()["stress"].find("band", band)["stress"]
+    return DATA.table("combat", "stress").find("band", band)["stress"]
 
 
 def band_name(band: str) -> str:
     """The band as the rules print it ("Mixed Success")."""
     check_band(band)
-    return _tables()["stress"].find("band", band)["name"]
+    return DATA.table("combat", "stress").find("band", band)["name"]
 
 
 def _step_band(band: str, by: int) -> str:
@@ -112,18 +109,18 @@ def armour_against(band: str, *, defence_catastrophic: bool = False) -> ArmourRe
     if defence_catastrophic:
         if band == "crit":
             steps = (step("Catastrophic defence: the armour is spent, but nothing undoes a "
-                          "Crit", ref("Armour")),)
+                          "Crit", DATA.rule("Armour")),)
             return ArmourResult(value=stress(band), outcome=band, trace=steps, band=band,
                                 armour_spent=True, absorbed=False)
         steps = (step(f"Catastrophic defence: the armour takes the whole blow ({band_name(band)}"
-                      " → no Stress) and is spent until repaired", ref("Armour")),)
+                      " → no Stress) and is spent until repaired", DATA.rule("Armour")),)
         return ArmourResult(value=0, outcome="failure", trace=steps, band="failure",
                             armour_spent=True, absorbed=band in HIT_BANDS)
     after = armour(band)
     text = ("Armour cannot undo a Crit" if band == "crit" else
             f"Armour drops {band_name(band)} to {band_name(after)}" if after != band else
             f"{band_name(band)} is already a miss: armour changes nothing")
-    return ArmourResult(value=stress(after), outcome=after, trace=(step(text, ref("Armour")),),
+    return ArmourResult(value=stress(after), outcome=after, trace=(step(text, DATA.rule("Armour")),),
                         band=after, armour_spent=False, absorbed=False)
 
 
@@ -132,7 +129,7 @@ def armour_against(band: str, *, defence_catastrophic: bool = False) -> ArmourRe
 def zone_step(zone: str, name: str = "zone") -> int:
     """How far out *zone* lies: Engaged 0, Near 1, Far 2, Distant 3."""
     _choice(require_text("name", name, max_length=MAX_LABEL), zone, ZONES)
-    return _tables()["zones"].find("zone", zone)["step"]
+    return DATA.table("combat", "zones").find("zone", zone)["step"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -163,9 +160,9 @@ def move(start: str, end: str, *, double: bool = False) -> Move:
     uses = ("action", "movement") if double else ("movement",)
     text = (f"{kind}: {start} → {end}, {zones} zone{'s' if zones != 1 else ''}" if zones
             else f"{kind}: stay {start}")
-    steps = (step(text, ref("Zones"), zones=zones),
+    steps = (step(text, DATA.rule("Zones"), zones=zones),
              step(f"Uses the {' and the '.join(u.capitalize() for u in uses)}",
-                  ref("Your Turn")))
+                  DATA.rule("Your Turn")))
     return Move(value=zones, outcome=kind, trace=steps, start=start, end=end, zones=zones,
                 uses=uses)
 
@@ -179,14 +176,14 @@ def tag_family(tag: str) -> str:
 
 def tag_names() -> tuple[str, ...]:
     """Every tag in the catalogue, in the order the rules list them."""
-    return tuple(r["tag"] for r in _tables()["tags"])
+    return tuple(r["tag"] for r in DATA.table("combat", "tags"))
 
 
 def _tag_row(tag: object, name: str = "tag"):
     names = tag_names()
     if tag not in names:
         raise RulesError(f"{name} must be one of {', '.join(names)}, got {shown(tag)}")
-    return _tables()["tags"].find("tag", tag)
+    return DATA.table("combat", "tags").find("tag", tag)
 
 
 @dataclass(frozen=True)
@@ -239,7 +236,7 @@ def _check_weapon(weapon: object) -> Weapon:
 def fights_at(weapon: Weapon) -> tuple[str, ...]:
     """The zones a weapon attacks into without penalty: its zone's, plus what tags add."""
     _check_weapon(weapon)
-    zones = set(cell_list(_tables()["weapon_zones"].find("weapon_zone", weapon.zone)["fights_at"]))
+    zones = set(cell_list(DATA.table("combat", "weapon_zones").find("weapon_zone", weapon.zone)["fights_at"]))
     for t in weapon.tags:
         zones.update(cell_list(_tag_row(t)["adds_zones"]))
     return tuple(z for z in ZONES if z in zones)
@@ -264,7 +261,7 @@ def zone_shift(weapon: Weapon, distance: str, *, out_of_zone: str = "flat") -> i
 def starting_uses(zone: str) -> int | None:
     """Starting ammunition uses of a weapon zone; None for Melee (no ammunition)."""
     _choice("zone", zone, WEAPON_ZONES)
-    for row in _tables()["ammunition"]:
+    for row in DATA.table("combat", "ammunition"):
         if row["weapon_zone"] == zone:
             return row["starting_uses"]
     return None
@@ -289,7 +286,7 @@ def spend_use(zone: str, uses: int) -> AmmoUse:
     left = uses - 1
     return AmmoUse(value=left, outcome="spent", uses_left=left,
                    trace=(step(f"The attack spends 1 use, hit or miss: {uses} → {left}",
-                               ref("Ammunition"), uses_left=left),))
+                               DATA.rule("Ammunition"), uses_left=left),))
 
 
 def weapon_breaks(band: str, *, improvised: bool = False) -> bool:
@@ -319,32 +316,32 @@ def weapon_profile(weapon: Weapon, *, out_of_zone: str = "flat") -> WeaponProfil
     _check_weapon(weapon)
     _choice("out_of_zone", out_of_zone, OUT_OF_ZONE)
     zones = fights_at(weapon)
-    base = cell_list(_tables()["weapon_zones"].find("weapon_zone", weapon.zone)["fights_at"])
+    base = cell_list(DATA.table("combat", "weapon_zones").find("weapon_zone", weapon.zone)["fights_at"])
     steps: list[Step] = [step(f"{weapon.zone} weapon: fights at {' or '.join(base)}",
-                              ref("Zone"))]
+                              DATA.rule("Zone"))]
     impact: list[str] = []
     for t in weapon.tags:
         row = _tag_row(t)
-        steps.append(step(f"{t} ({row['family']}): {row['effect']}", ref("Tags"),
+        steps.append(step(f"{t} ({row['family']}): {row['effect']}", DATA.rule("Tags"),
                           family=row["family"]))
         if row["family"] == "Impact":
             impact.append(t)
     if weapon.improvised:
         steps.append(step("Improvised: no tags, so no positioning and no edges",
-                          ref("Improvised Weapons")))
+                          DATA.rule("Improvised Weapons")))
     steps.append(step(f"Attacks without penalty into {', '.join(zones)}; anywhere else at "
                       + ("−1 Effective Tier" if out_of_zone == "flat" else
-                         "−1 Effective Tier a zone beyond"), ref("Zone")))
+                         "−1 Effective Tier a zone beyond"), DATA.rule("Zone")))
     uses = starting_uses(weapon.zone)
     steps.append(step(f"Starts with {uses} uses of ammunition; each attack spends one"
-                      if uses else "Uses no ammunition", ref("Ammunition")))
+                      if uses else "Uses no ammunition", DATA.rule("Ammunition")))
     breaks = ("failure", "catastrophic") if weapon.improvised else ("catastrophic",)
     steps.append(step("Breaks on " + (" or ".join(band_name(b) for b in breaks)),
-                      ref("Improvised Weapons" if weapon.improvised else "Ammunition")))
+                      DATA.rule("Improvised Weapons" if weapon.improvised else "Ammunition")))
     steps.append(step("Deals Stress by band like every weapon: 0 / 0 / 1 / 2 / 4; no tag adds "
-                      "damage", ref("Damage")))
+                      "damage", DATA.rule("Damage")))
     steps.append(step(f"Rarity {weapon.rarity}: where it came from, not how strong it is",
-                      ref("Weapons & Gear")))
+                      DATA.rule("Weapons & Gear")))
     shifts = tuple((z, zone_shift(weapon, z, out_of_zone=out_of_zone)) for z in ZONES)
     return WeaponProfile(value=uses or 0, outcome=weapon.zone, trace=tuple(steps),
                          weapon=weapon, fights_at=zones, starting_uses=uses,
@@ -377,26 +374,26 @@ def reach_first_strike(weapon: Weapon, start: str, end: str, *,
     zones = fights_at(weapon)
     steps = []
     if "Reach" not in weapon.tags:
-        steps.append(step("The weapon has no Reach tag: nobody strikes first", ref("Tags")))
+        steps.append(step("The weapon has no Reach tag: nobody strikes first", DATA.rule("Tags")))
         first = False
     elif b >= a:
         steps.append(step(f"The foe moves {start} → {end}: not closing, so Reach does not "
-                          "strike first", ref("Tags")))
+                          "strike first", DATA.rule("Tags")))
         first = False
     elif end not in zones:
         steps.append(step(f"The foe closes {start} → {end}, still outside the weapon's zones "
-                          f"({', '.join(zones)})", ref("Tags")))
+                          f"({', '.join(zones)})", DATA.rule("Tags")))
         first = False
     elif reaction_used:
         steps.append(step(f"The foe closes {start} → {end}, into the weapon's reach, but your "
                           "Reaction is already spent this round: no first strike",
-                          ref("Your Turn")))
+                          DATA.rule("Your Turn")))
         first = False
     else:
         steps.append(step(f"The foe closes {start} → {end}, into the weapon's reach "
-                          f"({', '.join(zones)}): Reach hits first", ref("Tags")))
+                          f"({', '.join(zones)}): Reach hits first", DATA.rule("Tags")))
         steps.append(step("The first strike is an attack made now, outside your turn: it "
-                          "spends your Reaction", ref("Your Turn")))
+                          "spends your Reaction", DATA.rule("Your Turn")))
         first = True
     return FirstStrike(value=int(first), outcome="strikes first" if first else
                        "no first strike", trace=tuple(steps), strikes_first=first,
@@ -426,7 +423,7 @@ def snare(weapon: Weapon, band: str, distance: str, how: str = "pull") -> Snare:
     if band not in HIT_BANDS:
         return Snare(value=here, outcome="no hit", distance=distance, pinned=False,
                      trace=(step(f"{band_name(band)} is a miss: Snaring needs a hit",
-                                 ref("Tags")),))
+                                 DATA.rule("Tags")),))
     if how == "pull":
         if here == 0:
             raise RulesError("how must be pin when the target is already Engaged: there is no "
@@ -434,10 +431,10 @@ def snare(weapon: Weapon, band: str, distance: str, how: str = "pull") -> Snare:
         nearer = ZONES[here - 1]
         return Snare(value=here - 1, outcome="pulled", distance=nearer, pinned=False,
                      trace=(step(f"{band_name(band)}, a hit: Snaring pulls the target one zone, "
-                                 f"{distance} → {nearer}", ref("Tags")),))
+                                 f"{distance} → {nearer}", DATA.rule("Tags")),))
     return Snare(value=here, outcome="pinned", distance=distance, pinned=True,
                  trace=(step(f"{band_name(band)}, a hit: Snaring pins the target at {distance};"
-                             " their next Movement cannot take them out of it", ref("Tags")),))
+                             " their next Movement cannot take them out of it", DATA.rule("Tags")),))
 
 
 def utility_edge(tag: str, *, applies: bool) -> Resolution:
@@ -448,20 +445,20 @@ def utility_edge(tag: str, *, applies: bool) -> Resolution:
     _check_flag("applies", applies)
     if row["family"] != "Utility":
         raise RulesError("tag must be a Utility tag ("
-                         + ", ".join(r["tag"] for r in _tables()["tags"]
+                         + ", ".join(r["tag"] for r in DATA.table("combat", "tags")
                                      if r["family"] == "Utility")
                          + f"), got {tag} ({row['family']})")
     shift = 1 if applies else 0
     text = (f"{tag}: {row['effect']}; it applies, so +1 Effective Tier on this roll" if applies
             else f"{tag}: {row['effect']}; not this roll, so no edge")
     return Resolution(value=shift, outcome=f"{shift:+d} Effective Tier",
-                      trace=(step(text, ref("Tags"), shift=shift),))
+                      trace=(step(text, DATA.rule("Tags"), shift=shift),))
 
 
 def rarity_origin(rarity: str) -> str:
     """Where gear of this rarity comes from (rarity never changes a number)."""
     _choice("rarity", rarity, RARITIES)
-    return _tables()["rarity"].find("rarity", rarity)["origin"]
+    return DATA.table("combat", "rarity").find("rarity", rarity)["origin"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -489,10 +486,10 @@ def repair(rarity: str, *, irreplaceable: bool = False, dice: Sequence[int] | No
     require_int("shift", shift, minimum=-MAX_SHIFT, maximum=MAX_SHIFT)
     band_table(bands)
     check_limits(tier_limits)
-    kind = "irreplaceable" if irreplaceable else _tables()["rarity"].find("rarity", rarity)["repair"]
-    row = _tables()["repairs"].find("kind", kind)
+    kind = "irreplaceable" if irreplaceable else DATA.table("combat", "rarity").find("rarity", rarity)["repair"]
+    row = DATA.table("combat", "repairs").find("kind", kind)
     first = step(f"{rarity}{' (irreplaceable)' if irreplaceable else ''}: {row['how']}",
-                 ref("Ammunition"), kind=kind)
+                 DATA.rule("Ammunition"), kind=kind)
     if kind == "irreplaceable":
         return Repair(value=0, outcome="lost", trace=(first,), kind=kind, band=None)
     if kind == "ordinary":
@@ -503,7 +500,7 @@ def repair(rarity: str, *, irreplaceable: bool = False, dice: Sequence[int] | No
     roll = static_roll(dice, tier, REPAIR_TARGET, shift=shift, bands=bands,
                        tier_limits=tier_limits)
     outcome = "repaired" if roll.hit else "not repaired"
-    last = step(f"{band_name(roll.band)}: {outcome}", ref("Ammunition"), band=roll.band)
+    last = step(f"{band_name(roll.band)}: {outcome}", DATA.rule("Ammunition"), band=roll.band)
     return Repair(value=roll.total, outcome=outcome, trace=(first,) + roll.trace + (last,),
                   kind=kind, band=roll.band)
 
@@ -512,12 +509,12 @@ def repair(rarity: str, *, irreplaceable: bool = False, dice: Sequence[int] | No
 
 def attack_types() -> tuple[str, ...]:
     """The kinds of attack the defence table lists."""
-    return tuple(r["attack"] for r in _tables()["defence"])
+    return tuple(r["attack"] for r in DATA.table("combat", "defence"))
 
 
 def _defence_row(attack: object, name: str = "attack"):
     _choice(name, attack, attack_types())
-    return _tables()["defence"].find("attack", attack)
+    return DATA.table("combat", "defence").find("attack", attack)
 
 
 def defence_domains(attack: str) -> tuple[str, tuple[str, ...]]:
@@ -568,7 +565,7 @@ def _modify(raw: str, defence_cat: bool, m: _Mods) -> tuple[str, bool, list[Step
         after = impact_tag(b, bump_misses=m.bump_misses)
         steps.append(step(f"Impact tag: {band_name(b)} → {band_name(after)}"
                           + (" (never past Success)" if after == b and b in ("success", "crit")
-                             else ""), ref("Tags")))
+                             else ""), DATA.rule("Tags")))
         return after
 
     if m.impact and m.order == "impact_first":
@@ -627,7 +624,7 @@ def _attack_setup(weapon: Weapon | None, distance: str, shift: int, impact: bool
     steps: list[Step] = []
     total_shift = shift
     if shift:
-        steps.append(step(f"Other Effective Tier shifts: {shift:+d}", ref("Tags"), shift=shift))
+        steps.append(step(f"Other Effective Tier shifts: {shift:+d}", DATA.rule("Tags"), shift=shift))
     improvised = False
     if weapon is not None:
         _check_weapon(weapon)
@@ -636,10 +633,10 @@ def _attack_setup(weapon: Weapon | None, distance: str, shift: int, impact: bool
         zones = fights_at(weapon)
         if penalty:
             steps.append(step(f"{distance} is outside the weapon's zones ({', '.join(zones)}): "
-                              f"{penalty:+d} Effective Tier", ref("Zone"), shift=penalty))
+                              f"{penalty:+d} Effective Tier", DATA.rule("Zone"), shift=penalty))
         else:
             steps.append(step(f"{distance} is in the weapon's zones ({', '.join(zones)})",
-                              ref("Zone")))
+                              DATA.rule("Zone")))
         total_shift += penalty
         if impact and not any(tag_family(t) == "Impact" for t in weapon.tags):
             raise RulesError("impact must be False: the weapon has no Impact tag"
@@ -719,7 +716,7 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
     dealt = stress(band)
     pool = stress_pool(attack_type)
     steps.append(step(f"{band_name(band)} deals {dealt} Stress"
-                      + (f" to the {pool} pool" if dealt else ""), ref("Damage"),
+                      + (f" to the {pool} pool" if dealt else ""), DATA.rule("Damage"),
                       stress=dealt, pool=pool))
     after_pools, target_breaks = None, False
     if target_pools is not None:
@@ -738,7 +735,7 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
     if breaks:
         steps.append(step(f"{band_name(raw)} with {'an improvised' if mods.improvised else 'a'} "
                           "weapon: it breaks and is useless until repaired",
-                          ref("Improvised Weapons" if mods.improvised else "Ammunition")))
+                          DATA.rule("Improvised Weapons" if mods.improvised else "Ammunition")))
     return Attack(value=dealt, outcome=band, trace=tuple(steps), kind=kind, total=roll.total,
                   against=against, margin=roll.margin, raw_band=raw, band=band, stress=dealt,
                   pool=pool, shift=total_shift, armour_spent=spent, weapon_breaks=breaks,

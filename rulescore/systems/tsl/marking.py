@@ -9,12 +9,13 @@ from dataclasses import dataclass, replace
 
 from rulescore.errors import RulesError, require_int, require_text, shown
 from rulescore.errors import require_choice as _choice
-from rulescore.tables import Row, Table, load_tables, system_data_dir
+from rulescore.tables import Row
 from rulescore.trace import Resolution, step
 
 from .combat import ZONES, Attack, band_name
 from .pools import MAX_STRESS, POOLS, StressPools, StressTaken, check_pools, mark
-from .rolls import HIT_BANDS, SYSTEM, check_band, ref
+from ._system import DATA
+from .rolls import HIT_BANDS, check_band
 
 #: A Spirit ability's name, in characters.
 MAX_ABILITY_NAME = 80
@@ -22,9 +23,6 @@ MAX_ABILITY_NAME = 80
 REROLL_STRESS = 1
 SUPPORT = "Helping Each Other: Support Actions"
 
-
-def _tables() -> dict[str, Table]:
-    return load_tables(system_data_dir(SYSTEM) / "combat.toml")
 
 
 def _check_attack(attack: object, name: str = "attack") -> Attack:
@@ -83,7 +81,7 @@ def steady_the_spirit(helper: StressPools, ally: StressPools) -> StressMoved:
     i = POOLS.index("Mind")
     eased = replace(ally, marked=ally.marked[:i] + (ally.marked[i] - 1,) + ally.marked[i + 1:])
     first = step(f"The ally's Mind pool: {ally.stress('Mind')} − 1 = {eased.stress('Mind')} of "
-                 f"{ally.size('Mind')}", ref(SUPPORT), ally_mind=eased.stress("Mind"))
+                 f"{ally.size('Mind')}", DATA.rule(SUPPORT), ally_mind=eased.stress("Mind"))
     taken = mark(helper, "Mind", 1, "Steady the Spirit: you absorb 1 Mind Stress onto your own "
                   "Mind pool", SUPPORT)
     return StressMoved(value=1, outcome=taken.outcome, trace=(first,) + taken.trace,
@@ -92,9 +90,9 @@ def steady_the_spirit(helper: StressPools, ally: StressPools) -> StressMoved:
 
 def domain_pool(domain: str) -> str:
     """The pool that pays for a roll of *domain* (ruling ``tsl:reroll_pool``)."""
-    domains = tuple(r["domain"] for r in _tables()["domain_pools"])
+    domains = tuple(r["domain"] for r in DATA.table("combat", "domain_pools"))
     _choice("domain", domain, domains)
-    return _tables()["domain_pools"].find("domain", domain)["pool"]
+    return DATA.table("combat", "domain_pools").find("domain", domain)["pool"]
 
 
 def grant_reroll(helper: StressPools, band: str, domain: str) -> StressTaken:
@@ -109,7 +107,7 @@ def grant_reroll(helper: StressPools, band: str, domain: str) -> StressTaken:
                          f"got {band}")
     pool = domain_pool(domain)
     first = step(f"The ally's {domain} roll failed ({band_name(band)}): they may roll it again",
-                 ref(SUPPORT), band=band)
+                 DATA.rule(SUPPORT), band=band)
     taken = mark(helper, pool, REROLL_STRESS, f"The reroll's {REROLL_STRESS} Stress is paid "
                   f"by you, from your {pool} pool (the pool of a {domain} roll)", SUPPORT)
     return replace(taken, trace=(first,) + taken.trace)
@@ -117,11 +115,11 @@ def grant_reroll(helper: StressPools, band: str, domain: str) -> StressTaken:
 
 def spirit_abilities() -> tuple[str, ...]:
     """The Spirit abilities the combat chapter names, with a cost."""
-    return tuple(r["ability"] for r in _tables()["spirit_abilities"])
+    return tuple(r["ability"] for r in DATA.table("combat", "spirit_abilities"))
 
 
 def _ability_row(ability: str) -> Row | None:
-    for row in _tables()["spirit_abilities"]:
+    for row in DATA.table("combat", "spirit_abilities"):
         if row["ability"] == ability:
             return row
     return None
@@ -148,6 +146,6 @@ def spirit_ability(pools: StressPools, ability: str = "Sense the Local Reality",
         raise RulesError(f"ability {shown(ability)} has no cost in this chapter (it names "
                          f"{', '.join(spirit_abilities())}): give its cost")
     first = step(f"{ability}: a Spirit ability, no roll; the user spends the points",
-                 ref("A Worked Example"), cost=cost)
+                 DATA.rule("A Worked Example"), cost=cost)
     taken = mark(pools, "Spirit", cost, f"Mark {cost} Spirit Stress", "A Worked Example")
     return replace(taken, trace=(first,) + taken.trace)

@@ -13,10 +13,9 @@ from dataclasses import dataclass, replace
 
 from rulescore.errors import RulesError, require_int, shown
 from rulescore.errors import require_choice as _choice
-from rulescore.tables import Table, load_tables, system_data_dir
 from rulescore.trace import Resolution, Step, step
 
-from .rolls import SYSTEM, ref
+from ._system import DATA
 
 POOLS = ("Body", "Mind", "Spirit")
 FIGHTER_KINDS = ("character", "grunt")
@@ -26,15 +25,12 @@ MAX_POOL = 40
 MAX_STRESS = MAX_POOL
 
 
-def _tables() -> dict[str, Table]:
-    return load_tables(system_data_dir(SYSTEM) / "combat.toml")
-
 
 def pool_size(kind: str) -> int:
     """The size of each starting pool of a *kind* of fighter: 4 for a character, 2 for a Grunt
     (§11 Damage; ruling ``tsl:stress_pool_size``)."""
     _choice("kind", kind, FIGHTER_KINDS)
-    return _tables()["pool_sizes"].find("kind", kind)["size"]
+    return DATA.table("combat", "pool_sizes").find("kind", kind)["size"]
 
 
 @dataclass(frozen=True)
@@ -118,24 +114,24 @@ def mark(pools: StressPools, pool: str, amount: int, why: str, rule_section: str
     overflow = before + amount - after
     i = POOLS.index(pool)
     new = replace(pools, marked=pools.marked[:i] + (after,) + pools.marked[i + 1:])
-    steps: list[Step] = [step(why, ref(rule_section), stress=amount, pool=pool)]
+    steps: list[Step] = [step(why, DATA.rule(rule_section), stress=amount, pool=pool)]
     if amount == 0:
         outcome = "no Stress"
         steps.append(step(f"Nothing is marked: the {pool} pool stays at {before} of {size}",
-                          ref("Damage"), marked=before))
+                          DATA.rule("Damage"), marked=before))
     elif before >= size:
         outcome = "already Broken"
         steps.append(step(f"The {pool} pool is already full ({size} of {size}): the fighter has "
                           f"Broken already, and the {amount} Stress has nowhere to go",
-                          ref("Damage"), marked=after))
+                          DATA.rule("Damage"), marked=after))
     else:
         steps.append(step(f"{pool} pool: {before} + {amount} = {before + amount} of {size}"
                           + (f" (full at {size}; {overflow} more has nowhere to go)"
-                             if overflow else ""), ref("Damage"), marked=after))
+                             if overflow else ""), DATA.rule("Damage"), marked=after))
         outcome = "Breaks" if after >= size else "holds"
         steps.append(step(f"The {pool} pool is full: the fighter Breaks" if after >= size else
                           f"{size - after} left on the {pool} pool: the fighter holds",
-                          ref("Damage"), left=size - after))
+                          DATA.rule("Damage"), left=size - after))
     return StressTaken(value=amount, outcome=outcome, trace=tuple(steps), pools=new, pool=pool,
                        stress=amount, before=before, after=after, size=size,
                        breaks=outcome == "Breaks", overflow=overflow)

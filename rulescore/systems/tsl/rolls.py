@@ -16,10 +16,11 @@ from typing import Sequence
 from rulescore.dice import Distribution, parse
 from rulescore.errors import (RulesError, TableError, require_int, require_seed, require_text,
                               shown)
-from rulescore.tables import Table, load_tables, system_data_dir
-from rulescore.trace import Resolution, RuleRef, step
+from rulescore.tables import Table
+from rulescore.trace import Resolution, step
 
-SYSTEM = "tsl"
+from ._system import DATA
+
 BANDS = ("catastrophic", "failure", "mixed", "success", "crit")
 HIT_BANDS = ("mixed", "success", "crit")
 TIERS = ("Untrained", "Trained", "Proficient")
@@ -35,14 +36,6 @@ MAX_MARGIN = 100
 MAX_LABEL = 40
 
 
-def ref(section: str) -> RuleRef:
-    """A reference to a section of the TSL primer's §11 (Combat)."""
-    return RuleRef(SYSTEM, f"11 {section}")
-
-
-def _tables() -> dict[str, Table]:
-    return load_tables(system_data_dir(SYSTEM) / "dice.toml")
-
 
 def check_band(band: object, name: str = "band") -> str:
     """*band* if it is one of the five outcome bands; a RulesError naming them if not."""
@@ -53,7 +46,7 @@ def check_band(band: object, name: str = "band") -> str:
 
 def band_schemes() -> tuple[str, ...]:
     """The names of the band ladders in the data (``bands=`` option), default first."""
-    names = [n[len("bands_"):] for n in _tables() if n.startswith("bands_")]
+    names = [n[len("bands_"):] for n in DATA.tables("dice") if n.startswith("bands_")]
     return tuple(sorted(names, key=lambda n: (n != "standard", n)))
 
 
@@ -61,7 +54,7 @@ def band_table(bands: str = "standard") -> Table:
     """The band ladder *bands* (a data table), checked: five bands in order, Crit from +7."""
     if bands not in band_schemes():
         raise RulesError(f"bands must be one of {', '.join(band_schemes())}, got {shown(bands)}")
-    table = _tables()[f"bands_{bands}"]
+    table = DATA.table("dice", f"bands_{bands}")
     order = tuple(row["band"] for row in sorted(table, key=lambda r: r.span.low
                                                 if r.span.low is not None else -10**9))
     if order != BANDS:
@@ -124,7 +117,7 @@ def _effective(tier: object, shift: object, tier_limits: object, tier_name: str 
     rank = TIERS.index(tier) + shift  # type: ignore[arg-type, operator]
     if tier_limits == "clamp":
         rank = max(0, min(len(TIERS) - 1, rank))
-    row = _tables()["tiers"].lookup(rank)
+    row = DATA.table("dice", "tiers").lookup(rank)
     return EffectiveTier(tier, shift, rank, row["tier"], row["keep"])  # type: ignore[arg-type]
 
 
@@ -194,13 +187,13 @@ def _roll_total(dice: object, tier: object, shift: object, tier_limits: object, 
     steps = []
     if shift:
         steps.append(step(f"{prefix}{tier} shifted {shift:+d} Effective Tier → {et.name}",
-                          ref("Tags"), shift=shift, rank=et.rank))
+                          DATA.rule("Tags"), shift=shift, rank=et.rank))
     steps.append(step(f"{prefix}{et.name} keeps the highest {et.keep} of 5d6",
-                      ref("Combat"), keep=et.keep))
+                      DATA.rule("Combat"), keep=et.keep))
     steps.append(step(f"{prefix}rolled {', '.join(map(str, faces))}; kept "
                       f"{' + '.join(map(str, kept))} = {total}"
                       + (f"; dropped {', '.join(map(str, dropped))}" if dropped else ""),
-                      ref("Combat"), total=total))
+                      DATA.rule("Combat"), total=total))
     return RollTotal(value=total, outcome=et.name, trace=tuple(steps), dice=faces,
                      keep=et.keep, kept=kept, dropped=dropped, tier=et)
 
@@ -238,9 +231,9 @@ def static_roll(dice: Sequence[int], tier: str, target: int, *, shift: int = 0,
     band = band_for(margin, bands=bands)
     steps = rolled.trace + (
         step(f"Static T-number {target}: margin {rolled.value} − {target} = {margin:+d}",
-             ref("Attacking"), target=target, margin=margin),
+             DATA.rule("Attacking"), target=target, margin=margin),
         step(f"Margin {margin:+d} is {band.capitalize()} on the {bands} band ladder",
-             ref("Damage"), band=band),
+             DATA.rule("Damage"), band=band),
     )
     return StaticRoll(value=rolled.value, outcome=band, trace=steps, total=rolled.value,
                       target=target, margin=margin, band=band, keep=rolled.keep,
@@ -299,14 +292,14 @@ def opposed_roll(attacker_dice: Sequence[int], attacker_tier: str,
     defence_cat = band_for(-margin, bands=bands) == "catastrophic"
     steps = att.trace + dfn.trace + (
         step(f"Opposed: {att.value} against {dfn.value}, margin {margin:+d}; {why}",
-             ref("Attacking"), margin=margin, winner=winner),
+             DATA.rule("Attacking"), margin=margin, winner=winner),
         step(f"Margin {margin:+d} is {band.capitalize()} on the {bands} band ladder"
              + (" (a tie or loss is never a hit)" if margin <= 0 else ""),
-             ref("Damage"), band=band),
+             DATA.rule("Damage"), band=band),
     )
     if defence_cat:
         steps += (step(f"The defence fell {margin} short: a Catastrophic defence roll",
-                       ref("Armour"), defence_margin=-margin),)
+                       DATA.rule("Armour"), defence_margin=-margin),)
     return OpposedRoll(value=att.value, outcome=band, trace=steps, total=att.value,
                        defender_total=dfn.value, margin=margin, band=band, winner=winner,
                        defence_catastrophic=defence_cat, keep=att.keep,

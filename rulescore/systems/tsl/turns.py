@@ -11,11 +11,11 @@ from typing import Iterable, Sequence
 from rulescore import saved
 from rulescore.errors import (RulesError, require_bool, require_int, require_list, require_text,
                               shown)
-from rulescore.tables import Row, load_tables, system_data_dir
+from rulescore.tables import Row
 from rulescore.trace import Resolution, step
 
 from .combat import ZONES, _choice, cell_list
-from .rolls import SYSTEM, ref
+from ._system import DATA
 
 OPTIONS = ("Action", "Movement", "Double Movement", "Reaction")
 READY_LIMIT = 3
@@ -26,23 +26,20 @@ _USES = {"Action": ("action",), "Movement": ("movement",),
          "Double Movement": ("action", "movement"), "Reaction": ("reaction",)}
 
 
-def _tables():
-    return load_tables(system_data_dir(SYSTEM) / "combat.toml")
-
 
 def support_action_names() -> tuple[str, ...]:
     """The six standard support actions, in the order the rules list them."""
-    return tuple(r["action"] for r in _tables()["support_actions"])
+    return tuple(r["action"] for r in DATA.table("combat", "support_actions"))
 
 
 def _support_row(name: object) -> Row:
     _choice("support action", name, support_action_names())
-    return _tables()["support_actions"].find("action", name)
+    return DATA.table("combat", "support_actions").find("action", name)
 
 
 def perk_names() -> tuple[str, ...]:
     """Perks that stand in for a support action (the Steward's Steady Presence)."""
-    return tuple(r["perk"] for r in _tables()["perks"])
+    return tuple(r["perk"] for r in DATA.table("combat", "perks"))
 
 
 def turn_options() -> tuple[str, ...]:
@@ -87,7 +84,7 @@ def uses_of(option: str) -> tuple[str, ...]:
     if option in _USES:
         return _USES[option]
     if option in perk_names():
-        return tuple(cell_list(_tables()["perks"].find("perk", option)["uses"]))
+        return tuple(cell_list(DATA.table("combat", "perks").find("perk", option)["uses"]))
     return tuple(p.lower() for p in cell_list(_support_row(option)["uses"]))
 
 
@@ -126,10 +123,10 @@ def spend(state: TurnState, option: str, *, ally_zone: str | None = None) -> Spe
     steps = []
     if option in _USES:
         section = "Your Turn"
-        effect = _tables()["turn"].find("option", option)["does"]
+        effect = DATA.table("combat", "turn").find("option", option)["does"]
     elif option in perk_names():
         section = "Helping Each Other: Support Actions"
-        row = _tables()["perks"].find("perk", option)
+        row = DATA.table("combat", "perks").find("perk", option)
         effect = f"{row['same_as']}: {_support_row(row['same_as'])['effect']}"
         cost_text = f"perk of {row['who']}, free once a scene (no Action)"
         _ally_in_reach(option, ally_zone, cell_list(row["ally_range"]), steps, section)
@@ -139,11 +136,11 @@ def spend(state: TurnState, option: str, *, ally_zone: str | None = None) -> Spe
         pool, cost, effect = row["stress_pool"], row["stress_cost"], row["effect"]
         _ally_in_reach(option, ally_zone, cell_list(row["ally_range"]), steps, section)
     steps.insert(0, step(f"{option} uses the {cost_text}" if option not in perk_names() else
-                         f"{option}: the {cost_text}", ref(section), option=option))
+                         f"{option}: the {cost_text}", DATA.rule(section), option=option))
     if cost:
-        steps.append(step(f"It also costs you {cost} {pool} Stress", ref(section),
+        steps.append(step(f"It also costs you {cost} {pool} Stress", DATA.rule(section),
                           stress=cost, pool=pool))
-    steps.append(step(f"Effect: {effect}", ref(section)))
+    steps.append(step(f"Effect: {effect}", DATA.rule(section)))
     return Spend(value=cost, outcome=option, trace=tuple(steps), option=option, state=new,
                  uses=uses, stress_pool=pool, effect=effect)
 
@@ -160,7 +157,7 @@ def _ally_in_reach(option: str, ally_zone: str | None, reach: tuple[str, ...], s
     if ally_zone not in reach:
         raise RulesError(f"ally_zone must be {' or '.join(reach)} for {option}, got {ally_zone}")
     steps.append(step(f"The ally is {ally_zone}: within reach ({' or '.join(reach)})",
-                      ref(section)))
+                      DATA.rule(section)))
 
 
 def turn_order(names: Iterable[str]) -> tuple[str, ...]:
@@ -373,9 +370,9 @@ def ready_item(loadout: Loadout, item: str, *, in_scene: bool = True,
     cost = "Action" if in_scene else "free"
     new = replace(loadout, ready=ready + (item,), stowed=stowed)
     steps = (step(f"{item}: Stowed → Ready"
-                  + (f" ({stow} goes to Stowed)" if stow else ""), ref("Your Ready Loadout")),
+                  + (f" ({stow} goes to Stowed)" if stow else ""), DATA.rule("Your Ready Loadout")),
              step("Mid-scene this costs an Action" if in_scene else "In downtime this is free",
-                  ref("Your Ready Loadout")))
+                  DATA.rule("Your Ready Loadout")))
     return ReadyChange(value=len(new.ready), outcome=cost, trace=steps, loadout=new, cost=cost)
 
 

@@ -1,0 +1,6 @@
+"""The percentile system's rules text and data: every module of the system reads them through
+:data:`DATA`."""
+
+from rulescore.systems import SystemData
+
+DATA = SystemData("percentile")
