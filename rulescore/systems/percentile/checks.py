@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ...dice import DiceSource
 from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, step
 from ._data import LEVELS, MAX_TYPED_DICE, ref, setting, table
@@ -145,35 +146,37 @@ def skill_test(roll: int, eml: int, *, test: str = "attack", eml_floor: int | No
 
 
 class DiceDraw:
-    """Dice for a walker (any sequence): a keyword value, else the next typed die, else one
-    rolled with *rng*; ``rolled`` lists every die used by name, ``finish`` refuses extras."""
+    """Dice for a walker (any sequence): a keyword value, else the next die of its
+    :class:`DiceSource` (typed values first, then a generator if one is given); ``rolled``
+    lists every die used by name, ``finish`` refuses typed values left over. Typed values as a
+    list and *rng* are kept for existing callers."""
 
-    def __init__(self, dice: Sequence[int], rng: random.Random | None,
+    def __init__(self, dice: DiceSource | Sequence[int], rng: random.Random | None = None,
                  what: str = "shot") -> None:
-        if not isinstance(dice, (list, tuple)):
-            raise RulesError(f"dice must be a list of numbers, got {shown(dice)}")
-        if len(dice) > MAX_TYPED_DICE:
-            raise RulesError(f"dice may hold at most {MAX_TYPED_DICE} values, got {len(dice)}")
-        for value in dice:  # each is checked against its own die when it is drawn
-            require_int("dice", value)
+        if not isinstance(dice, DiceSource):
+            if not isinstance(dice, (list, tuple)):
+                raise RulesError(f"dice must be a list of numbers, got {shown(dice)}")
+            if len(dice) > MAX_TYPED_DICE:
+                raise RulesError(f"dice may hold at most {MAX_TYPED_DICE} values, "
+                                 f"got {len(dice)}")
+            for value in dice:  # each is checked against its own die when it is drawn
+                require_int("dice", value)
         if rng is not None and not isinstance(rng, random.Random):
             raise RulesError(f"rng must be a random.Random (seeded) or None, got {shown(rng)}")
-        self.typed, self.rng, self.what = list(dice), rng, what
+        self.source, self.what = DiceSource.of(dice, rng), what
         self.rolled: list[tuple[str, int]] = []
 
     def __call__(self, name: str, sides: int, given: int | None = None) -> int | None:
-        label = name
-        if given is None and self.typed:
-            given = self.typed.pop(0)
-            label = f"dice: {name}"  # the caller typed it in dice, so say so
-        elif given is None and self.rng is not None:
-            given = self.rng.randint(1, sides)
+        if given is None and self.source is not None and self.source.has_next():
+            # a typed value is named as the caller typed it, in dice
+            given = self.source.d(sides, f"dice: {name}")
         if given is not None:
-            require_int(label, given, minimum=1, maximum=sides)
+            require_int(name, given, minimum=1, maximum=sides)
             self.rolled.append((name, given))
         return given
 
     def finish(self) -> None:
-        if self.typed:
-            raise RulesError(f"dice: {len(self.typed)} more typed than this {self.what} uses "
+        extra = () if self.source is None else self.source.leftover()
+        if extra:
+            raise RulesError(f"dice: {len(extra)} more typed than this {self.what} uses "
                              f"({', '.join(n for n, _ in self.rolled) or 'none'} used)")

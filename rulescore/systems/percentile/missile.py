@@ -10,6 +10,7 @@ from fractions import Fraction
 from ...errors import RulesError, require_bool, require_choice, require_int, shown
 from ...trace import Resolution, step
 from ._data import MAX_DIE, ref, setting, table
+from ...dice import DiceSource
 from .checks import DiceDraw, effective_eml, mishap_type, success_level
 from .injury import zone_count
 
@@ -464,7 +465,7 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
                  target_roll: int | None = None, impact_d10: int | None = None,
                  deviation_d8: int | None = None, wet: bool = False, charge_ft: int = 0,
                  spoiled_as: str = "auto_fail", body_zones: int | None = None,
-                 dice: Sequence[int] = (), rng: random.Random | None = None,
+                 dice: DiceSource | Sequence[int] = (), rng: random.Random | None = None,
                  **modifiers: object) -> MissileShot:
     """Walk one shot through the missile sequence (steps 2-4): range type, test EML, the Direct
     or Volley result and, when the result calls for it, who is struck.
@@ -480,9 +481,10 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     *body_zones*, if larger) for a stray or volley strike. ``needs`` names the dice still to
     roll.
 
-    Dice not given by keyword are taken in order from *dice* (as typed at the table: d100,
-    then the deviation d8 if asked, then the target die and the impact d10), then rolled with
-    *rng*; ``rolled`` lists every die used, by name.
+    Dice not given by keyword are drawn from *dice*, a :class:`~rulescore.dice.DiceSource`
+    (typed in table order: d100, then the deviation d8 if asked, then the target die and the
+    impact d10); ``rolled`` lists every die used, by name. Typed values as a list, then *rng*,
+    are kept for existing callers.
     """
     draw = DiceDraw(dice, rng)
     if not isinstance(weapon, str) or weapon not in LAUNCHERS:

@@ -25,6 +25,7 @@ from .healing import (TREATMENT_ASPECTS, TreatmentResolution, blood_regeneration
                       current_impairment, healing_roll, infection_course,
                       infection_healing_rate, infection_weakness,
                       permanent_impairment)
+from ...dice import DiceSource
 from .checks import DiceDraw, effective_eml, success_level_probabilities
 from .injury import location_names, location_row
 
@@ -379,12 +380,13 @@ def next_roll_odds(record: InjuryRecord) -> tuple[str, int, dict[str, Fraction]]
     return f"Day {day}: {kind} ({what})", used, success_level_probabilities(used)
 
 
-def recover(record: InjuryRecord, *, dice: Sequence[int] = (), rng: random.Random | None = None,
-            until_day: int | None = None) -> Recovery:
-    """Advance the recovery (Healing 6-8) roll by roll: typed *dice* first (one d100 each, in
-    the order the rolls fall due), then *rng*; stop when neither is left, at *until_day*, on
-    death, or when nothing is left to heal. Untreated injuries do not heal: treat them (or
-    apply :func:`untreated`) first."""
+def recover(record: InjuryRecord, *, dice: DiceSource | Sequence[int] = (),
+            rng: random.Random | None = None, until_day: int | None = None) -> Recovery:
+    """Advance the recovery (Healing 6-8) roll by roll, one d100 each from *dice* (a
+    :class:`~rulescore.dice.DiceSource`, in the order the rolls fall due); stop when typed dice
+    run out, at *until_day*, on death, or when nothing is left to heal. Untreated injuries do
+    not heal: treat them (or apply :func:`untreated`) first. Typed values as a list, then
+    *rng*, are kept for existing callers."""
     record = _require_record(record)
     draw = DiceDraw(dice, rng, "recovery")
     if until_day is not None:

@@ -1,8 +1,8 @@
 """The whole injury sequence for one strike (Injury 1-5), walked step by step.
 
 :func:`injury_sequence` chains the step functions of :mod:`.injury` — location, impact, injury,
-compound injury, amputation, shock, shock reroll and effect — takes each die from the typed
-dice or a seeded ``random.Random`` only when the step needs it, and keeps each step's trace
+compound injury, amputation, shock, shock reroll and effect — takes each die from one
+:class:`~rulescore.dice.DiceSource` (seeded or typed) only when the step needs it, and keeps each step's trace
 apart (``stages``) with the table row it used (``rows``), so a walker can show them one at a
 time with the row highlighted. Given an :class:`InjuryRecord`, earlier injuries at the struck
 location compound, and the new injury is written into the returned record.
@@ -14,6 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ...dice import DiceSource
 from ...errors import RulesError, require_bool, require_int, shown
 from ...trace import Resolution, Step, step
 from ._data import MAX_DIE, MAX_ZONE_DICE, ref, table
@@ -94,8 +95,8 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
                     reroll: bool = False, record: InjuryRecord | None = None,
                     existing: Sequence[str] = (), hard_cover: Sequence[str] = (),
                     helpless: tuple[int, int] | None = None, beast: bool = False,
-                    dice: Sequence[int] = (), rng: random.Random | None = None
-                    ) -> InjurySequence:
+                    dice: DiceSource | Sequence[int] = (),
+                    rng: random.Random | None = None) -> InjurySequence:
     """Walk one strike from the Zone Die to its effect (Injury 1-5).
 
     Dice in order, each only when its step needs it: the Zone Dice (1 + *precision*, each a
@@ -110,6 +111,10 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     the spot: *helpless* = (zone number, location number), and no Zone or Location Die is
     rolled. A *beast* tests amputation at its fixed ML by triangle; *strength_eml* is then
     not used.
+
+    *dice* is a :class:`~rulescore.dice.DiceSource`: seeded, the whole walk is rolled; typed,
+    the walk goes as far as the values reach and ``needs`` names the next die. Typed values as
+    a list, and *rng* to roll on after them, are kept for existing callers.
     """
     if aspect not in ASPECTS:
         raise RulesError(f"aspect must be one of {', '.join(ASPECTS)}, got {shown(aspect)}")
