@@ -7,7 +7,7 @@ import pytest
 from rulescore import RulesError
 from rulescore.assumptions import load_assumptions
 from rulescore.systems import range_bands as rb
-from rulescore.systems.range_bands import _data
+from rulescore.systems.range_bands._system import DATA
 from rulescore.trace import RuleRef
 
 SYSTEM = "range_bands"
@@ -179,7 +179,7 @@ def test_dash_difficulties_and_fall_damage():
         falls[terrain] = rb.dash("close", "closer", terrain, skill, diff).damage_dice
     assert falls == {"difficult": 2, "hard": 2, "very_hard": 3}
     # the printed table agrees with the formula
-    for row in _data.table("bands", "dash_terrain"):
+    for row in DATA.table("bands", "dash_terrain"):
         assert row["fall_damage"] == -(-row["difficulty"] // 2)
     with pytest.raises(RulesError, match="terrain must be one of .*got 'lava'"):
         rb.dash_difficulty("lava")
@@ -297,7 +297,7 @@ def test_snapshot_called_shot_and_close_contact():
 
 
 def test_shooting_difficulties_table():
-    rows = {r["modifier"]: r["dice"] for r in _data.table("shooting", "shot_modifiers")}
+    rows = {r["modifier"]: r["dice"] for r in DATA.table("shooting", "shot_modifiers")}
     assert (rows["close_contact"], rows["optimal"], rows["per_band"], rows["snapshot"],
             rows["extreme_very_far"], rows["extreme_far"]) == (3, 4, 1, 1, 5, 6)
     assert rb.modifier("called_shot") == 2 and rb.modifier("area_fire") == 2
@@ -510,8 +510,8 @@ def test_roll_groups_seed_replays_and_typed_dice_split():
 
 # --- Tables are data -------------------------------------------------------------------------
 
-def test_editing_a_table_changes_the_engine(tmp_path, monkeypatch):
-    for f in _data.DATA_DIR.glob("*.toml"):
+def test_editing_a_table_changes_the_engine(tmp_path):
+    for f in DATA.folder.glob("*.toml"):
         shutil.copy(f, tmp_path / f.name)
     text = (tmp_path / "shooting.toml").read_text()
     text = text.replace('modifier = "optimal"\nname = "Optimal band"\ndice = 4',
@@ -521,9 +521,10 @@ def test_editing_a_table_changes_the_engine(tmp_path, monkeypatch):
         'cover = "light"\nname = "Light cover"\ndice = 1', 'cover = "light"\nname = "Light cover"\ndice = 2')
     (tmp_path / "bands.toml").write_text(bands)
     before = rb.shot_difficulty("close", "close", "light").value
-    monkeypatch.setattr(_data, "DATA_DIR", tmp_path)
     assert before == 5
-    assert rb.shot_difficulty("close", "close", "light").value == 7
+    with DATA.using(tmp_path):
+        assert rb.shot_difficulty("close", "close", "light").value == 7
+    assert rb.shot_difficulty("close", "close", "light").value == 5
 
 
 # --- Hostile input: each refused naming the input --------------------------------------

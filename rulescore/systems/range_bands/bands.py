@@ -11,8 +11,10 @@ from rulescore.errors import RulesError, require_int, shown
 from rulescore.formulas import Formula
 from rulescore.tables import Row
 from rulescore.trace import Resolution, step
+from rulescore.errors import require_bool as flag, require_choice as one_of, require_row as choice
 
-from ._data import bonus, choice, d6_faces, flag, one_of, pool, rule, table
+from ._system import DATA
+from .inputs import bonus, d6_faces, pool
 from .checks import Odds, check, check_odds, check_rulings
 
 DIRECTIONS = ("closer", "away")
@@ -21,7 +23,7 @@ MAX_METRES = 100_000
 EDGES = ("nearer", "farther")
 
 #: Critical failure on a dash: half the check's difficulty, rounded up, in dice of damage.
-DASH_FALL_DAMAGE = Formula("damage", "ceil(difficulty / 2)", rule("Dashing"))
+DASH_FALL_DAMAGE = Formula("damage", "ceil(difficulty / 2)", DATA.rule("Dashing"))
 
 
 @dataclass(frozen=True)
@@ -41,9 +43,9 @@ def _band(row: Row, metres: str) -> Band:
 
 def bands() -> tuple[Band, ...]:
     """Every band from close contact outward to extreme (a plain lookup)."""
-    cc = table("bands", "close_contact").rows[0]
+    cc = DATA.table("bands", "close_contact").rows[0]
     out = [_band(cc, "touching")]
-    out += [_band(r, f"{r.span} m") for r in table("bands", "range_bands").rows]
+    out += [_band(r, f"{r.span} m") for r in DATA.table("bands", "range_bands").rows]
     return tuple(out)
 
 
@@ -73,7 +75,7 @@ def band_for_distance(metres: int, *, edge: str = "nearer") -> str:
     """
     require_int("metres", metres, minimum=0, maximum=MAX_METRES)
     one_of("edge", edge, EDGES)
-    tbl = table("bands", "range_bands")
+    tbl = DATA.table("bands", "range_bands")
     row = tbl.lookup(metres)
     index = tbl.rows.index(row)
     if edge == "farther" and row.span.high == metres and index + 1 < len(tbl.rows):
@@ -102,7 +104,7 @@ class MoveResult(Resolution):
 
 
 def _movement(kind: str) -> Row:
-    return table("bands", "movement").find("kind", kind)
+    return DATA.table("bands", "movement").find("kind", kind)
 
 
 def _direction(direction: str) -> int:
@@ -140,7 +142,7 @@ def move(start_band: str, direction: str = "closer") -> MoveResult:
     start = find_band("start_band", start_band)
     row = _movement("move")
     end, moved = _travel(start, direction, row["bands"])
-    ref = rule("Ordinary movement")
+    ref = DATA.rule("Ordinary movement")
     steps = [step(f"An ordinary move takes {row['actions']} action and covers "
                   f"{row['bands']} band, or enters close contact within the band", ref,
                   actions=row["actions"])]
@@ -151,7 +153,7 @@ def move(start_band: str, direction: str = "closer") -> MoveResult:
         steps.append(step(f"Moved {_describe(start, end)}; no check is needed", ref))
     if end.band == "extreme":
         steps.append(step("Past very far the fight leaves combat phasing (extreme range)",
-                          rule("Range bands")))
+                          DATA.rule("Range bands")))
     steps.append(step("A character moving this way uses the terrain and keeps its cover",
                       ref))
     return MoveResult(value=moved, outcome=end.band, trace=tuple(steps), start=start.band,
@@ -161,12 +163,12 @@ def move(start_band: str, direction: str = "closer") -> MoveResult:
 
 def dash_difficulty(terrain: str) -> int:
     """The check a dash over *terrain* needs, in dice (0 = easy terrain, no check)."""
-    return choice("terrain", terrain, table("bands", "dash_terrain"), "terrain")["difficulty"]
+    return choice("terrain", terrain, DATA.table("bands", "dash_terrain"), "terrain")["difficulty"]
 
 
 def impassable_difficulty(terrain: str) -> int:
     """The check every band of impassable *terrain* needs, in dice (4D, 5D or 6D)."""
-    return choice("terrain", terrain, table("bands", "impassable_terrain"),
+    return choice("terrain", terrain, DATA.table("bands", "impassable_terrain"),
                   "terrain")["difficulty"]
 
 
@@ -183,10 +185,10 @@ def dash(start_band: str, direction: str = "closer", terrain: str = "easy",
     """
     start = find_band("start_band", start_band)
     _direction(direction)
-    row = choice("terrain", terrain, table("bands", "dash_terrain"), "terrain")
+    row = choice("terrain", terrain, DATA.table("bands", "dash_terrain"), "terrain")
     wounded = flag("seriously_wounded", seriously_wounded)
     move_row = _movement("dash")
-    ref = rule("Dashing")
+    ref = DATA.rule("Dashing")
     steps = [step(f"A dash takes {move_row['actions']} actions and covers up to "
                   f"{move_row['bands']} bands (entering close contact counts as one)", ref,
                   actions=move_row["actions"])]
@@ -204,11 +206,11 @@ def dash(start_band: str, direction: str = "closer", terrain: str = "easy",
         bonus("roll_bonus", roll_bonus)
         check_rulings(nd_rule, critical_margin)
         steps.append(step(f"{row['name']} terrain ({row['examples']}): no check", 
-                          rule("Dashing difficulties")))
+                          DATA.rule("Dashing difficulties")))
     else:
         steps.append(step(f"{row['name']} terrain ({row['examples']}): an Acrobatics or "
-                          f"Athletics check against {difficulty}D", rule("Dashing difficulties"),
-                          difficulty=difficulty))
+                          f"Athletics check against {difficulty}D",
+                          DATA.rule("Dashing difficulties"), difficulty=difficulty))
         result_check = check(skill_dice, difficulty, difficulty_dice, roll_bonus,
                              nd_rule=nd_rule, critical_margin=critical_margin,
                              section="Dashing", what="Dash check")
@@ -254,17 +256,17 @@ def cross_impassable(start_band: str, direction: str = "closer", terrain: str = 
     """
     start = find_band("start_band", start_band)
     _direction(direction)
-    row = choice("terrain", terrain, table("bands", "impassable_terrain"), "terrain")
+    row = choice("terrain", terrain, DATA.table("bands", "impassable_terrain"), "terrain")
     covered = flag("terrain_gives_cover", terrain_gives_cover)
     move_row = _movement("impassable")
-    ref = rule("Impassable terrain")
+    ref = DATA.rule("Impassable terrain")
     difficulty = row["difficulty"]
     steps = [step(f"Impassable terrain: {move_row['actions']} move actions for "
                   f"{move_row['bands']} band, always with a check", ref,
                   actions=move_row["actions"]),
              step(f"{row['name']} impassable terrain ({row['examples']}): {difficulty}D "
                   "(Swimming in water, otherwise Acrobatics or Athletics)",
-                  rule("Impassable terrains"), difficulty=difficulty)]
+                  DATA.rule("Impassable terrains"), difficulty=difficulty)]
     result_check = check(skill_dice, difficulty, difficulty_dice, roll_bonus, nd_rule=nd_rule,
                          critical_margin=critical_margin, section="Impassable terrain",
                          what="Terrain check")
@@ -340,5 +342,5 @@ class Terrain:
 def terrains(kind: str = "dash") -> tuple[Terrain, ...]:
     """The terrains of the dashing table (*kind* ``"dash"``) or the impassable one (a lookup)."""
     one_of("kind", kind, ("dash", "impassable"))
-    tbl = table("bands", "dash_terrain" if kind == "dash" else "impassable_terrain")
+    tbl = DATA.table("bands", "dash_terrain" if kind == "dash" else "impassable_terrain")
     return tuple(Terrain(r["terrain"], r["name"], r["difficulty"], r["examples"]) for r in tbl)

@@ -25,8 +25,10 @@ from typing import Mapping, Sequence
 from rulescore.dice import Distribution, parse
 from rulescore.errors import RulesError, require_int, require_seed, shown
 from rulescore.trace import Resolution, step
+from rulescore.errors import require_choice as one_of, require_text as text
 
-from ._data import MAX_DIFFICULTY, MAX_POOL, bonus, d6_faces, one_of, pool, rule, text
+from ._system import DATA
+from .inputs import MAX_DIFFICULTY, MAX_POOL, bonus, d6_faces, pool
 
 ND_RULES = ("opposed", "average")
 OUTCOMES = ("critical success", "success", "failure", "critical failure")
@@ -120,7 +122,7 @@ def check(skill_dice: Sequence[int], difficulty: int, difficulty_dice: Sequence[
                       maximum=MAX_DIFFICULTY)
     extra = bonus("roll_bonus", roll_bonus)
     crit = _critical_margin(critical_margin)
-    ref = rule(text("section", section))
+    ref = DATA.rule(text("section", section))
     text("what", what)
     total = sum(skill) + extra
     plus = f" {'+' if extra >= 0 else '−'} {abs(extra)}" if extra else ""
@@ -132,20 +134,20 @@ def check(skill_dice: Sequence[int], difficulty: int, difficulty_dice: Sequence[
                              f"got {len(rolled)}")
         target = sum(rolled)
         steps.append(step(f"The {difficulty}D difficulty is rolled: {', '.join(map(str, rolled))}"
-                          f" = {target}", rule(CHECK_SECTION), target=target))
+                          f" = {target}", DATA.rule(CHECK_SECTION), target=target))
     else:
         if rolled:
             raise RulesError("difficulty_dice must be empty when nd_rule is 'average' "
                              f"(the difficulty is a fixed number), got {list(rolled)}")
         target = fixed_target(difficulty)
         steps.append(step(f"The {difficulty}D difficulty is the fixed number 3.5 × {difficulty}, "
-                          f"rounded up: {target}", rule(CHECK_SECTION), target=target))
+                          f"rounded up: {target}", DATA.rule(CHECK_SECTION), target=target))
     margin = total - target
     outcome = _outcome(margin, crit)
     verb = "meets or beats" if margin >= 0 else "falls short of"
     steps.append(step(f"{total} {verb} {target}: margin {margin:+d}, a {outcome}"
                       + (f" (criticals at a margin of ±{crit})" if "critical" in outcome else ""),
-                      rule("Criticals (assumption criticals)"), margin=margin))
+                      DATA.rule("Criticals (assumption criticals)"), margin=margin))
     return CheckResult(value=total, outcome=outcome, trace=tuple(steps), difficulty=difficulty,
                        target=target, margin=margin, success=margin >= 0,
                        critical="critical" in outcome, nd_rule=nd_rule)
@@ -223,14 +225,14 @@ def opposed(active_dice: Sequence[int], passive_dice: Sequence[int], active_bonu
     text("passive", passive)
     at, pt = sum(a) + ab, sum(b) + pb
     margin = at - pt
-    ref = rule(text("section", section))
+    ref = DATA.rule(text("section", section))
     steps = (step(f"{active} rolls {', '.join(map(str, a))}" + (f" {ab:+d}" if ab else "")
                   + f" = {at}", ref, total=at),
              step(f"{passive[:1].upper() + passive[1:]} rolls {', '.join(map(str, b))}"
                   + (f" {pb:+d}" if pb else "") + f" = {pt}", ref, total=pt),
              step(f"{at} against {pt}: margin {margin:+d}; "
                   + ("the active side wins (a tie goes to it)" if margin >= 0 else
-                     "the other side wins"), rule("Ties (assumption ties)"), margin=margin))
+                     "the other side wins"), DATA.rule("Ties (assumption ties)"), margin=margin))
     return OpposedResult(value=margin, outcome="wins" if margin >= 0 else "loses", trace=steps,
                          active_total=at, passive_total=pt, margin=margin, success=margin >= 0)
 
@@ -295,6 +297,6 @@ def roll_groups(counts: Mapping[str, int], *, seed: int | None = None,
         at += n
     listed = "; ".join(f"{_LABELS.get(k, k)}: {', '.join(map(str, v))}"
                       for k, v in groups.items() if v)
-    trace = (step(f"{how} ({order}). {listed}", rule(CHECK_SECTION)),)
+    trace = (step(f"{how} ({order}). {listed}", DATA.rule(CHECK_SECTION)),)
     return RolledDice(value=total, outcome="rolled" if seed is not None else "typed",
                       trace=trace, groups=groups, seed=seed)

@@ -9,8 +9,10 @@ from typing import Sequence
 from rulescore.dice import Distribution
 from rulescore.errors import require_int
 from rulescore.trace import Resolution, step
+from rulescore.errors import require_bool as flag, require_choice as one_of, require_row as choice
 
-from ._data import bonus, choice, d6_faces, flag, one_of, pool, rule, table, yes
+from ._system import DATA
+from .inputs import bonus, d6_faces, pool, yes
 from .checks import Odds, margin_counts
 
 #: What the target did with its movement this turn.
@@ -36,7 +38,7 @@ class CoverResult(Resolution):
 
 def cover_dice(cover: str) -> int:
     """The dice a kind of cover adds, by the table (a plain lookup): none 0 … heavy 3."""
-    return choice("cover", cover, table("bands", "cover"), "cover")["dice"]
+    return choice("cover", cover, DATA.table("bands", "cover"), "cover")["dice"]
 
 
 def cover_modifier(cover: str = "none", *, movement: str = "still",
@@ -47,12 +49,12 @@ def cover_modifier(cover: str = "none", *, movement: str = "still",
     it; it never counts in close contact. For impassable terrain the GM picks the cover the
     terrain gives (none on a bare cliff). Medium and heavy cover bring bulk penalties.
     """
-    row = choice("cover", cover, table("bands", "cover"), "cover")
+    row = choice("cover", cover, DATA.table("bands", "cover"), "cover")
     one_of("movement", movement, MOVEMENT)
     flag("close_contact", close_contact)
-    ref = rule("Cover")
+    ref = DATA.rule("Cover")
     steps = [step(f"{row['name']} ({row['examples']}): +{row['dice']}D",
-                  rule("Cover types"), dice=row["dice"])]
+                  DATA.rule("Cover types"), dice=row["dice"])]
     applies = row["dice"] > 0
     if close_contact and applies:
         applies = False
@@ -125,7 +127,7 @@ def stealth(stealth_dice: Sequence[int], perception_dice: Sequence[int], cover: 
     c = cover_modifier(cover, movement=movement, close_contact=close_contact)
     before = require_int("streak", streak, minimum=0, maximum=99)
     sb, pb = bonus("stealth_bonus", stealth_bonus), bonus("perception_bonus", perception_bonus)
-    ref = rule("Stealth")
+    ref = DATA.rule("Stealth")
     steps = list(c.trace)
     if movement not in STEALTHY:
         # No check is rolled, but typed dice are still read: a slip is never ignored.
@@ -150,7 +152,7 @@ def stealth(stealth_dice: Sequence[int], perception_dice: Sequence[int], cover: 
     now = before + 1 if hidden else 0
     steps.append(step(f"{hide_total} against {look_total}: "
                       + ("hidden (a tie goes to the hider)" if hidden else "seen"),
-                      rule("Ties (assumption ties)"), margin=margin))
+                      DATA.rule("Ties (assumption ties)"), margin=margin))
     if hidden:
         steps.append(step("Hidden: only area fire can target the character", ref))
     unaware = now >= UNAWARE_AFTER

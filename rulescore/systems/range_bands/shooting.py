@@ -11,8 +11,10 @@ from typing import Sequence
 from rulescore.errors import RulesError, require_int, shown
 from rulescore.formulas import Formula
 from rulescore.trace import Resolution, step
+from rulescore.errors import require_bool as flag, require_choice as one_of, require_row as choice
 
-from ._data import bonus as _bonus, choice, d6_faces, flag, one_of, rule, table, yes
+from ._system import DATA
+from .inputs import bonus as _bonus, d6_faces, yes
 from .bands import band, find_band
 from .checks import CheckResult, Odds, OpposedResult, check, check_odds, opposed
 from .cover import MOVEMENT, cover_modifier
@@ -21,12 +23,12 @@ COMBAT_BANDS = ("very_close", "close", "distant", "far", "very_far")
 MISS_READINGS = ("up_to", "exactly")
 AREA_HIT_BY = 3
 EXTENDED_AIM_ROUNDS = 3
-HALF_RELOAD = Formula("actions", "ceil(reload_time / 2)", rule("Quick loading"))
+HALF_RELOAD = Formula("actions", "ceil(reload_time / 2)", DATA.rule("Quick loading"))
 
 
 def modifier(name: str) -> int:
     """Dice a shooting modifier adds, from the table (e.g. ``"snapshot"`` → 1)."""
-    return choice("name", name, table("shooting", "shot_modifiers"), "modifier")["dice"]
+    return choice("name", name, DATA.table("shooting", "shot_modifiers"), "modifier")["dice"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,9 +86,9 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
     one_of("target_movement", target_movement, MOVEMENT)
     rounds = require_int("aim_rounds", aim_rounds, minimum=0, maximum=100)
     gm = require_int("gm_dice", gm_dice, minimum=-5, maximum=5)
-    kind = choice("weapon", weapon, table("shooting", "weapon_kinds"), "weapon")
+    kind = choice("weapon", weapon, DATA.table("shooting", "weapon_kinds"), "weapon")
     if area_fire and not yes(kind, "area_fire"):
-        area_kinds = [r["weapon"] for r in table("shooting", "weapon_kinds")
+        area_kinds = [r["weapon"] for r in DATA.table("shooting", "weapon_kinds")
                       if yes(r, "area_fire")]
         raise RulesError(f"weapon {shown(weapon)} ({kind['name'].lower()}) cannot use area "
                          "fire: it needs a burst weapon, an explosive or another area weapon "
@@ -97,7 +99,7 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
     if snapshot and (aim_action or rounds):
         raise RulesError("snapshot is a shot without aiming: it cannot follow an aim action "
                          "or aim_rounds")
-    ref, tab = rule("Ranged attacks"), rule("Shooting difficulties")
+    ref, tab = DATA.rule("Ranged attacks"), DATA.rule("Shooting difficulties")
     steps = []
     close_contact = b.band == "close_contact"
     bands_off = 0
@@ -138,7 +140,7 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
     elif cover != "none":
         cover_modifier(cover)  # still a valid kind of cover
         steps.append(step(f"{cover.capitalize()} cover does not count in close contact",
-                          rule("Cover")))
+                          DATA.rule("Cover")))
     for on, key, why in ((snapshot, "snapshot", "Snapshot, taken without aiming"),
                          (called_shot, "called_shot", "Called shot at a chosen hit location"),
                          (area_fire, "area_fire", "Area fire raking the whole band")):
@@ -160,18 +162,18 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
     if gm:
         dice += gm
         steps.append(step(f"GM's adjustment (e.g. a formation or crowd is easier): {gm:+d}D "
-                          f"→ {dice}D", rule("Ranged attacks — formations and crowds "
+                          f"→ {dice}D", DATA.rule("Ranged attacks — formations and crowds "
                                              "(assumption crowd_targets)"), dice=dice))
     if dice < 1:
         dice = 1
         steps.append(step("A shot is never easier than 1D (assumption minimum_difficulty)",
-                          rule("Minimum difficulty (assumption minimum_difficulty)")))
-    actions_row = table("shooting", "shot_actions").find("shot",
+                          DATA.rule("Minimum difficulty (assumption minimum_difficulty)")))
+    actions_row = DATA.table("shooting", "shot_actions").find("shot",
                                                          "snapshot" if snapshot else "aimed")
     actions = actions_row["actions"]
     roll_bonus = 0
     if aim_action:
-        roll_bonus = table("shooting", "shot_modifiers").find("modifier",
+        roll_bonus = DATA.table("shooting", "shot_modifiers").find("modifier",
                                                               "aim_action")["roll_bonus"]
         actions += 1
         steps.append(step(f"An action spent aiming first: +{roll_bonus} to the shot's roll "
@@ -182,10 +184,10 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
     if area_fire:
         steps.append(step(f"Area fire with a {kind['name'].lower()} (a weapon that can rake a "
                           "band); if it hits, everyone in the band is hit as if by three and "
-                          "takes a Terror check", rule("Area fire")))
+                          "takes a Terror check", DATA.rule("Area fire")))
     defense = "melee" if close_contact else ("none" if target_movement == "dash" else "ranged")
     if defense == "none":
-        steps.append(step("A dashing target cannot use its Defense Pool", rule("Dashing")))
+        steps.append(step("A dashing target cannot use its Defense Pool", DATA.rule("Dashing")))
     steps.append(step(f"Difficulty: {dice}D", tab, dice=dice))
     return ShotDifficulty(value=dice, outcome=f"{dice}D", trace=tuple(steps),
                           roll_bonus=roll_bonus, actions=actions, cover_dice=cover_dice,
@@ -210,9 +212,9 @@ def miss_effect(margin: int, situation: str = "single", *,
     exactly 3).
     """
     m = require_int("margin", margin, minimum=-200, maximum=200)
-    row = choice("situation", situation, table("shooting", "miss_effects"), "situation")
+    row = choice("situation", situation, DATA.table("shooting", "miss_effects"), "situation")
     reading = one_of("miss_reading", miss_reading, MISS_READINGS)
-    ref = rule("Ranged attacks — misses by three or six")
+    ref = DATA.rule("Ranged attacks — misses by three or six")
     if m >= 0:
         return MissEffect(value=0, outcome="hit", situation=situation, applies=False,
                           trace=(step(f"Margin {m:+d}: the shot hits", ref),))
@@ -257,12 +259,12 @@ def shot(difficulty: int, skill_dice: Sequence[int], difficulty_dice: Sequence[i
     if c.success and area:
         value = AREA_HIT_BY
         steps.append(step(f"Area fire hits: every target in the band is hit as if by "
-                          f"{AREA_HIT_BY} and takes a Terror check", rule("Area fire"),
+                          f"{AREA_HIT_BY} and takes a Terror check", DATA.rule("Area fire"),
                           hit_by=value))
         outcome = "area hit"
     elif c.success:
         outcome = "critical hit" if c.critical else "hit"
-        steps.append(step(f"Hit by {c.margin}", rule("Ranged attacks")))
+        steps.append(step(f"Hit by {c.margin}", DATA.rule("Ranged attacks")))
     else:
         steps.extend(miss.trace)
         outcome = "miss" if not miss.applies else f"miss: {miss.outcome}"
@@ -276,7 +278,7 @@ def shot_odds(difficulty: int, skill_pool: int, roll_bonus: int = 0, *, situatio
     """Exact odds of a shot: "hit" (criticals included), "miss with effect" and "miss"."""
     base = check_odds(skill_pool, difficulty, roll_bonus, nd_rule=nd_rule,
                       critical_margin=critical_margin)
-    row = choice("situation", situation, table("shooting", "miss_effects"), "situation")
+    row = choice("situation", situation, DATA.table("shooting", "miss_effects"), "situation")
     one_of("miss_reading", miss_reading, MISS_READINGS)
     within = row["within"]
     hit = base.margins.p_at_least(0)
@@ -308,7 +310,7 @@ def extreme_engagement(first_dice: Sequence[int], second_dice: Sequence[int],
                 passive="the second side")
     who = "first" if r.success else "second"
     trace = r.trace + (step(f"The {who} side gets to take the shot at extreme range",
-                            rule("Extreme range engagements")),)
+                            DATA.rule("Extreme range engagements")),)
     return OpposedResult(value=r.value, outcome=f"{who} side shoots", trace=trace,
                          active_total=r.active_total, passive_total=r.passive_total,
                          margin=r.margin, success=r.success)
@@ -325,7 +327,7 @@ class QuickLoadResult(Resolution):
 
 def quick_load_skill(weapon: str) -> tuple[str, str, int]:
     """(skill, attribute, difficulty) of quick loading *weapon*; a RulesError if it cannot."""
-    row = choice("weapon", weapon, table("shooting", "weapon_kinds"), "weapon")
+    row = choice("weapon", weapon, DATA.table("shooting", "weapon_kinds"), "weapon")
     if not row["quick_load_difficulty"]:
         raise RulesError(f"weapon {shown(weapon)} cannot be quick loaded: only bows, firearms and "
                          "crossbows can")
@@ -344,7 +346,7 @@ def quick_load(weapon: str, reload_time: int, skill_dice: Sequence[int],
     """
     skill, attribute, difficulty = quick_load_skill(weapon)
     t = require_int("reload_time", reload_time, minimum=1, maximum=100)
-    ref = rule("Quick loading")
+    ref = DATA.rule("Quick loading")
     half = HALF_RELOAD.evaluate(reload_time=t)
     steps = [step(f"Quick loading: a {difficulty}D check with {skill} ({attribute}); the "
                   f"normal reload takes {t} action{'s' if t != 1 else ''}", ref,

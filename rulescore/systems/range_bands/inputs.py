@@ -1,22 +1,12 @@
-"""Shared plumbing of the range-band system: its data tables, rule references and checks of
-plain inputs. Nothing here is a rule; the rules live in the modules that use it."""
+"""Checks of the range-band system's plain values: dice typed in, pools and bonuses, and the
+yes/no cells of its tables. Nothing here is a rule; the rules live in the modules that use it."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from rulescore.errors import RulesError, TableError, require_int, require_list, shown
-from rulescore.errors import require_text as text  # noqa: F401
-from rulescore.errors import require_bool as flag  # noqa: F401  (shared checks, re-exported)
-from rulescore.errors import require_choice as one_of  # noqa: F401
-from rulescore.errors import require_row as choice  # noqa: F401
-from rulescore.tables import Row, Table, load_tables, system_data_dir
-from rulescore.trace import RuleRef
-
-SYSTEM = "range_bands"
-#: Folder of the data files; a test may point it at an edited copy.
-DATA_DIR: Path = system_data_dir(SYSTEM)
+from rulescore.tables import Row
 
 MAX_POOL = 30
 #: Dice of a difficulty: a little past the hardest shot the rules build, 21D (a target four
@@ -24,16 +14,6 @@ MAX_POOL = 30
 #: fire +2D and the GM's largest adjustment +5D).
 MAX_DIFFICULTY = 24
 MAX_BONUS = 30
-
-
-def rule(section: str) -> RuleRef:
-    """A reference to a section of the range-band chapter."""
-    return RuleRef(SYSTEM, section)
-
-
-def table(file: str, name: str) -> Table:
-    """Table *name* of ``data/<file>.toml`` (read from :data:`DATA_DIR`)."""
-    return load_tables(DATA_DIR / f"{file}.toml")[name]
 
 
 def yes(row: Row, column: str) -> bool:
