@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Iterable
 from itertools import islice
 
-from ..errors import DiceError, DiceLimitError, RulesError, require_int, shown
+from ..errors import DiceError, DiceLimitError, RulesError, require_int, require_seed, shown
 
 MAX_CHAIN = 100      # rolls of one exploding die before we call it a runaway
 MAX_TYPED = 10_000   # typed values read at most: the most any roll the notation allows can use
@@ -64,6 +64,17 @@ class DiceSource:
             given = str(len(values)) if hasattr(values, "__len__") else f"more than {limit - 1}"
         label = "your dice" if then is None else f"your dice, then {then.describe()}"
         return cls(values=read, given=given, then=then, label=label)
+
+    @classmethod
+    def from_seed_or_source(cls, dice: DiceSource | int, name: str = "dice") -> DiceSource:
+        """*dice* as it is when it is a DiceSource; a whole number is a seed (kept for callers
+        that pass one)."""
+        if isinstance(dice, DiceSource):
+            return dice
+        if isinstance(dice, bool) or not isinstance(dice, int):
+            raise RulesError(f"{name} must be a whole number or a DiceSource, "
+                             f"got {shown(dice)}")
+        return cls.seeded(require_seed(name, dice))
 
     @classmethod
     def from_rng(cls, rng: random.Random) -> DiceSource:

@@ -102,6 +102,11 @@ class MoveResult(Resolution):
     check: Resolution | None = None
     bulk_penalties: bool = False
 
+    @property
+    def success(self) -> bool:
+        """Whether the move went as asked: its check succeeded, or none was needed."""
+        return True if self.check is None else bool(self.check.success)
+
 
 def _movement(kind: str) -> Row:
     return DATA.table("bands", "movement").find("kind", kind)

@@ -16,13 +16,12 @@ The margin is the character's total minus the difficulty's. Criticals (assumptio
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Mapping, Sequence
 
-from rulescore.dice import Distribution, parse
+from rulescore.dice import DiceSource, Distribution
 from rulescore.errors import RulesError, require_int, require_seed, shown
 from rulescore.trace import Resolution, step
 from rulescore.errors import require_choice as one_of, require_text as text
@@ -261,9 +260,11 @@ _LABELS = {"skill_dice": "the character", "difficulty_dice": "the difficulty",
            "stealth_dice": "Stealth", "cover_dice": "cover", "perception_dice": "Perception"}
 
 
-def roll_groups(counts: Mapping[str, int], *, seed: int | None = None,
-                dice: Sequence[int] | None = None) -> RolledDice:
-    """Roll the d6 groups *counts* (name → how many) with *seed*, or split typed *dice*.
+def roll_groups(counts: Mapping[str, int], *, dice: DiceSource | Sequence[int] | None = None,
+                seed: int | None = None) -> RolledDice:
+    """Roll the d6 groups *counts* (name → how many) from *dice*, a
+    :class:`~rulescore.dice.DiceSource` (seeded or typed); typed faces as a list and *seed*
+    are kept for existing callers.
 
     Typed dice are read in the order of *counts*: e.g. the character's dice, then the
     difficulty's. Groups of zero dice are skipped.
@@ -280,17 +281,22 @@ def roll_groups(counts: Mapping[str, int], *, seed: int | None = None,
     if total > MAX_ROLLED:
         raise RulesError(f"counts must add up to at most {MAX_ROLLED} d6, got {total}")
     if (seed is None) == (dice is None):
-        raise RulesError("roll_groups needs exactly one of: seed, or dice (the faces you rolled)")
+        raise RulesError("roll_groups needs exactly one of: dice (a DiceSource, or the faces "
+                         "you rolled), or seed")
     order = ", then ".join(f"{n} for {_LABELS.get(k, k)}" for k, n in wanted.items() if n)
     if seed is not None:
-        require_seed("seed", seed)
-        faces = parse(f"{total}d6").roll(random.Random(seed)).faces() if total else ()
-        how = f"Rolled {total} d6 with seed {seed}"
+        source = DiceSource.seeded(require_seed("seed", seed))
+    elif isinstance(dice, DiceSource):
+        source = dice
     else:
-        faces = d6_faces("dice", dice, minimum=0, maximum=MAX_ROLLED)
-        if len(faces) != total:
-            raise RulesError(f"dice: type {total} d6 ({order}), got {len(faces)}")
-        how = f"Read the {total} d6 you typed"
+        typed = d6_faces("dice", dice, minimum=0, maximum=MAX_ROLLED)
+        if len(typed) != total:
+            raise RulesError(f"dice: type {total} d6 ({order}), got {len(typed)}")
+        source = DiceSource.typed(typed)
+    faces = [f for name, n in wanted.items() for f in source.dice(n, 6, f"dice: {name} die")]
+    source.finish()
+    how = (f"Rolled {total} d6 with {source.describe()}" if not source.is_typed
+           else f"Read the {total} d6 you typed")
     groups, at = {}, 0
     for name, n in wanted.items():
         groups[name] = tuple(faces[at:at + n])
@@ -298,5 +304,5 @@ def roll_groups(counts: Mapping[str, int], *, seed: int | None = None,
     listed = "; ".join(f"{_LABELS.get(k, k)}: {', '.join(map(str, v))}"
                       for k, v in groups.items() if v)
     trace = (step(f"{how} ({order}). {listed}", DATA.rule(CHECK_SECTION)),)
-    return RolledDice(value=total, outcome="rolled" if seed is not None else "typed",
-                      trace=trace, groups=groups, seed=seed)
+    return RolledDice(value=total, outcome="typed" if source.is_typed else "rolled",
+                      trace=trace, groups=groups, seed=source.seed)

@@ -97,6 +97,11 @@ class StealthResult(Resolution):
     unaware: bool
     margin: int
 
+    @property
+    def success(self) -> bool:
+        """Whether the Stealth check succeeded: the character is hidden."""
+        return self.hidden
+
 
 def stealth_dice_needed(stealth_pool: int, perception_pool: int, cover: str = "none", *,
                         movement: str = "still", close_contact: bool = False) -> dict[str, int]:

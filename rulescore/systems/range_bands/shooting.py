@@ -240,6 +240,11 @@ class ShotResult(Resolution):
     check: CheckResult
     terror_check: bool
 
+    @property
+    def success(self) -> bool:
+        """Whether the shot hit (area fire: its targets are hit)."""
+        return self.hit
+
 
 def shot(difficulty: int, skill_dice: Sequence[int], difficulty_dice: Sequence[int] | None = None,
          roll_bonus: int = 0, *, area_fire: bool = False, situation: str = "single",
@@ -323,6 +328,11 @@ class QuickLoadResult(Resolution):
     loaded: bool
     reliability_failure: bool
     check: CheckResult
+
+    @property
+    def success(self) -> bool:
+        """Whether the Quick Load check succeeded (a reliability failure may still jam it)."""
+        return self.check.success
 
 
 def quick_load_skill(weapon: str) -> tuple[str, str, int]:

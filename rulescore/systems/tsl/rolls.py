@@ -13,8 +13,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Sequence
 
-from rulescore.dice import Distribution, parse
-from rulescore.errors import (RulesError, TableError, require_int, require_seed, require_text,
+from rulescore.dice import DiceSource, Distribution, parse
+from rulescore.errors import (RulesError, TableError, require_int, require_text,
                               shown)
 from rulescore.tables import Table
 from rulescore.trace import Resolution, step
@@ -143,17 +143,22 @@ def read_dice(dice: object, name: str) -> tuple[int, ...]:
     return tuple(dice)
 
 
-def roll_dice(seed: int) -> tuple[int, ...]:
-    """Five d6 rolled with *seed* (the same seed gives the same faces)."""
-    require_seed("seed", seed)
-    return parse("5d6").roll(seed=seed).faces()
+def roll_dice(dice: DiceSource | int) -> tuple[int, ...]:
+    """Five d6 from *dice*, a :class:`~rulescore.dice.DiceSource` (the same seed gives the same
+    faces; a seed as a whole number is kept for existing callers)."""
+    source = DiceSource.from_seed_or_source(dice, "seed")
+    faces = source.dice(DICE, FACES, "die")
+    source.finish()
+    return faces
 
 
-def roll_pair(seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Ten d6 rolled with *seed*: the attacker's five, then the defender's five."""
-    require_seed("seed", seed)
-    faces = parse("10d6").roll(seed=seed).faces()
-    return faces[:DICE], faces[DICE:]
+def roll_pair(dice: DiceSource | int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Ten d6 from *dice* (a DiceSource; a seed is kept for existing callers): the
+    attacker's five, then the defender's five."""
+    source = DiceSource.from_seed_or_source(dice, "seed")
+    faces = source.dice(DICE, FACES, "attacker's die"), source.dice(DICE, FACES, "defender's die")
+    source.finish()
+    return faces
 
 
 @dataclass(frozen=True, kw_only=True)
