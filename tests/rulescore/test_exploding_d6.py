@@ -7,7 +7,7 @@ import pytest
 
 from rulescore.errors import RulesError
 from rulescore.systems import exploding_d6 as x6
-from rulescore.systems.exploding_d6 import _common
+from rulescore.systems.exploding_d6._system import DATA
 
 
 # --- Start of combat -------------------------------------------------------------------------
@@ -541,7 +541,7 @@ def test_throw_deviation_clock():
 def _edited_copy(tmp_path, name, edits):
     folder = tmp_path / name
     folder.mkdir()
-    for f in _common.DATA_DIR.glob("*.toml"):
+    for f in DATA.folder.glob("*.toml"):
         shutil.copy(f, folder / f.name)
     path = folder / "combat.toml"
     text = path.read_text()
@@ -552,15 +552,16 @@ def _edited_copy(tmp_path, name, edits):
     return folder
 
 
-def test_editing_the_tables_changes_the_engine(tmp_path, monkeypatch):
+def test_editing_the_tables_changes_the_engine(tmp_path):
     folder = _edited_copy(tmp_path, "a", [("min_roll = 2\ncrit_at = 2", "min_roll = 3\ncrit_at = 3")])
-    monkeypatch.setattr(_common, "DATA_DIR", folder)
-    assert x6.recoil_malus(2) == 3
+    with DATA.using(folder):
+        assert x6.recoil_malus(2) == 3
     folder = _edited_copy(tmp_path, "b", [('total = "11..16"', 'total = "11..15"'),
                                           ('total = "17..22"', 'total = "16..22"')])
-    monkeypatch.setattr(_common, "DATA_DIR", folder)
-    assert x6.megacritical_step() == 5
-    assert x6.classify(16) == ("megacritical", 1)
+    with DATA.using(folder):
+        assert x6.megacritical_step() == 5
+        assert x6.classify(16) == ("megacritical", 1)
+    assert x6.recoil_malus(2) == 2
 
 
 # --- Helpers the tools use ------------------------------------------------------------------------

@@ -6,7 +6,7 @@ Every die is a compounding d6: a 6 is rolled again and added, so one die's total
 chain (6 + 6 + 5 = 17). Functions take those totals; rolling is separate (:func:`roll_dice`).
 """
 
-from ._common import MAX_DICE, attribute
+from .inputs import MAX_DICE, attribute
 from .defence import (PREVENT, REACTIONS, CoverRoll, Dodge, Parry, Protection, ReactionResult,
                       ShieldUse, Wounds, cover_levels, cover_roll, dodge, dodge_value, parry,
                       protection, reaction, shield_cover, shield_use, wounds)

@@ -7,16 +7,17 @@ from typing import Sequence
 
 from rulescore.errors import RulesError, require_int, require_list, shown
 from rulescore.trace import Resolution, Step, step
+from rulescore.errors import require_bool as flag, require_choice as one_of, require_row as choice
 
-from ._common import (MAX_DICE, attribute, choice, count, d6_faces, die_totals, flag, one_of,
-                      per_hit, plural, rule, table, threshold)
+from ._system import DATA
+from .inputs import MAX_DICE, attribute, count, d6_faces, die_totals, per_hit, plural, threshold
 
 PREVENT = ("heaviest", "lightest")
 
 
 def cover_levels() -> tuple[int, ...]:
     """The cover values there are (4+, 5+, 6+), from the data."""
-    return tuple(r["threshold"] for r in table("cover_levels"))
+    return tuple(r["threshold"] for r in DATA.table("combat", "cover_levels"))
 
 
 def _cover(value: int) -> int:
@@ -71,7 +72,7 @@ def cover_roll(hits: int, criticals: int, normal_faces: Sequence[int],
     extras = _extras(criticals, critical_extras)
     nf = d6_faces("normal_faces", normal_faces, expected=hits)
     cf = d6_faces("critical_faces", critical_faces, expected=criticals)
-    ref = rule("Cover")
+    ref = DATA.rule("Cover")
     stop_n = sum(1 for f in nf if f >= cover)
     stop_c = sum(1 for f in cf if f >= cover)
     left = _remove(extras, stop_c, prevent)
@@ -85,7 +86,7 @@ def cover_roll(hits: int, criticals: int, normal_faces: Sequence[int],
                       prevented=stop_n))
     if stop_c and any(extras):
         steps.append(step(f"The {prevent} criticals are stopped first; the criticals left add "
-                          f"{sum(left)} extra wound(s)", rule("Megacritical hits"),
+                          f"{sum(left)} extra wound(s)", DATA.rule("Megacritical hits"),
                           extra_wounds=sum(left)))
     h, c = hits - stop_n, criticals - stop_c
     steps.append(step(f"Left after cover: {plural(c, 'critical')}, {plural(h, 'normal hit')}",
@@ -97,7 +98,7 @@ def cover_roll(hits: int, criticals: int, normal_faces: Sequence[int],
 
 def shield_cover(shield: str = "round shield") -> int:
     """The cover value of a shield (§Shields): a round shield gives 5+."""
-    return choice("shield", shield, table("shields"), "shield")["cover"]
+    return choice("shield", shield, DATA.table("combat", "shields"), "shield")["cover"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -116,7 +117,7 @@ def shield_use(use: str, shield: str = "round shield", *, one_handed_weapon: boo
     """Shield Block or Shield Parry (§Shields). Only beside a one-handed weapon. A block costs
     two actions in one's own turn, covers every attack from the next round on and halves
     movement; a parry costs one action as a reaction and covers one attack."""
-    row = choice("use", use, table("shield_uses"), "use")
+    row = choice("use", use, DATA.table("combat", "shield_uses"), "use")
     cover = shield_cover(shield)
     if not flag("one_handed_weapon", one_handed_weapon):
         raise RulesError("one_handed_weapon must be True: a shield is used only beside a "
@@ -126,7 +127,7 @@ def shield_use(use: str, shield: str = "round shield", *, one_handed_weapon: boo
         if left < row["actions"]:
             raise RulesError(f"actions_left must be at least {row['actions']} for a "
                              f"{row['label']}, got {left}")
-    ref = rule("Shields")
+    ref = DATA.rule("Shields")
     block = use == "block"
     steps = (step(f"{row['label']} with a {shield}: cover {cover}+ ({row['lasts']})", ref,
                   cover=cover),
@@ -183,7 +184,7 @@ def protection(hits: int, criticals: int, pool: int, critical_pool: int = 0, *,
     extras = _extras(criticals, critical_extras)
     budget = None if spend is None else require_int("spend", spend, minimum=0, maximum=pool)
     usable_ordinary = max(0, pool - cpool - pierce)
-    ref = rule("Protection Pool")
+    ref = DATA.rule("Protection Pool")
     steps: list[Step] = [step(f"Protection pool {pool} ({cpool} of it against criticals)"
                               + (f"; Piercing {pierce}: {usable_ordinary} ordinary units usable"
                                  if pierce else ""), ref, pool=pool)]
@@ -196,9 +197,9 @@ def protection(hits: int, criticals: int, pool: int, critical_pool: int = 0, *,
     if criticals:
         steps.append(step(f"Criticals ignore ordinary armour: {used_c_on_crit} of "
                           f"{criticals} stopped by protection against critical hits",
-                          rule("Critical hits"), prevented=used_c_on_crit))
+                          DATA.rule("Critical hits"), prevented=used_c_on_crit))
     steps.append(step(f"{used_o + used_c_on_hit} of {plural(hits, 'normal hit')} stopped, "
-                      f"one unit each", rule("Wounds and Piercing"),
+                      f"one unit each", DATA.rule("Wounds and Piercing"),
                       prevented=used_o + used_c_on_hit))
     steps.append(step(f"Spent {spent} unit(s); {pool - spent} left in the pool for this fight",
                       ref, spent=spent))
@@ -229,8 +230,9 @@ def wounds(hits: int, criticals: int = 0, extra_wounds: int = 0,
     total = (hits + criticals) * per + extra
     steps = (step(f"{hits + criticals} hit(s) through × {per} wound(s) a hit"
                   + (f" + {extra} from megacriticals" if extra else "") + f" = {total}",
-                  rule("Wounds and Piercing"), wounds=total),
-             step(f"{plural(total, 'wound')} added to the wounds already taken", rule("Wounds")))
+                  DATA.rule("Wounds and Piercing"), wounds=total),
+             step(f"{plural(total, 'wound')} added to the wounds already taken",
+                  DATA.rule("Wounds")))
     return Wounds(value=total, outcome="wounded" if total else "unhurt", trace=steps,
                   hits=hits + criticals, extra_wounds=extra)
 
@@ -263,7 +265,7 @@ def dodge(dice_totals: Sequence[int], attacker_hits: int, min_roll: int = 5, *,
     totals = die_totals("dice_totals", dice_totals)
     hits = count("attacker_hits", attacker_hits)
     base = threshold("min_roll", min_roll)
-    row = choice("mode", mode, table("attack_modes"), "mode")
+    row = choice("mode", mode, DATA.table("combat", "attack_modes"), "mode")
     if not row["dodge"]:
         raise RulesError(f"mode must be a melee attack to dodge it, got {shown(mode)}")
     if not flag("perceives", perceives):
@@ -271,7 +273,7 @@ def dodge(dice_totals: Sequence[int], attacker_hits: int, min_roll: int = 5, *,
                          "(from behind) cannot be dodged, got False")
     need = base + hits
     successes = sum(1 for t in totals if t >= need)
-    ref = rule("Dodge")
+    ref = DATA.rule("Dodge")
     steps = (step(f"Minimum roll {base}+ raised by the attacker's {plural(hits, 'hit')}: "
                   f"{need}+", ref, min_roll=need),
              step(f"Rolled {', '.join(map(str, totals)) or 'nothing'}: "
@@ -299,12 +301,12 @@ def parry(dice_totals: Sequence[int], hits: int, criticals: int = 0, min_roll: i
     hits = count("hits", hits)
     criticals = count("criticals", criticals)
     base = threshold("min_roll", min_roll)
-    row = choice("mode", mode, table("attack_modes"), "mode")
+    row = choice("mode", mode, DATA.table("combat", "attack_modes"), "mode")
     if not row["parry"]:
         raise RulesError(f"mode must be a melee attack to parry it, got {shown(mode)}")
     successes = sum(1 for t in totals if t >= base)
     stopped = min(successes, hits)
-    ref = rule("Parry melee attacks")
+    ref = DATA.rule("Parry melee attacks")
     steps = (step(f"Parry roll {', '.join(map(str, totals)) or 'nothing'} on {base}+: "
                   f"{plural(successes, 'success', 'successes')}", ref, successes=successes),
              step(f"{stopped} of {plural(hits, 'normal hit')} parried"

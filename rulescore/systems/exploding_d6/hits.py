@@ -12,9 +12,10 @@ from typing import Any, Sequence
 
 from rulescore.errors import RulesError, require_int, require_list, shown
 from rulescore.trace import Resolution, Step, step
+from rulescore.errors import require_bool as flag, require_choice as one_of, require_row as choice
 
-from ._common import (attribute, choice, count, d6_faces, die_totals, flag, one_of, plural,
-                      rule, table, threshold)
+from ._system import DATA
+from .inputs import attribute, count, d6_faces, die_totals, plural, threshold
 
 BASE_MIN_ROLL = 5
 BASE_CRIT_AT = 11
@@ -24,7 +25,7 @@ SPECIALS = ("none", "ko", "massive", "disarm")
 
 def _band_constants() -> tuple[int, int, int]:
     """Base minimum roll, base critical threshold and the megacritical step, from the data."""
-    bands = table("hit_bands")
+    bands = DATA.table("combat", "hit_bands")
     hit = next(r for r in bands if r["result"] == "hit").span.low
     crit = next(r for r in bands if r["result"] == "critical").span.low
     mega = next(r for r in bands if r["result"] == "megacritical").span.low
@@ -103,12 +104,12 @@ def hit_roll(dice_totals: Sequence[int], min_roll: int = BASE_MIN_ROLL,
     min_roll = threshold("min_roll", min_roll)
     crit_at = threshold("crit_at", crit_at)
     flag("burst", burst)
-    ref = rule("The hit roll")
+    ref = DATA.rule("The hit roll")
     rolled = ", ".join(map(str, totals)) or "none"
     steps: list[Step] = [step(f"Rolled {plural(len(totals), 'die', 'dice')}: {rolled} "
                               "(each die's chain added up)", ref, dice=len(totals))]
     if burst:
-        steps.append(step("Burst: no die can be critical", rule("Burst")))
+        steps.append(step("Burst: no die can be critical", DATA.rule("Burst")))
         limit = f"hit on {min_roll}+"
     else:
         limit = f"hit on {min_roll}+, critical on {crit_at}+"
@@ -123,10 +124,10 @@ def hit_roll(dice_totals: Sequence[int], min_roll: int = BASE_MIN_ROLL,
         steps.append(step(f"{plural(len(extras), 'critical hit')} (ignore ordinary armour)"
                           + (f", {mega} of them megacritical for {sum(extras)} extra "
                              f"wound{'s' if sum(extras) != 1 else ''}" if mega else ""),
-                          rule("Megacritical hits" if mega else "Critical hits"),
+                          DATA.rule("Megacritical hits" if mega else "Critical hits"),
                           criticals=len(extras), extra_wounds=sum(extras)))
     text = announce(hits, len(extras))
-    steps.append(step(f"Announced: {text}", rule("Critical hits"), hits=hits,
+    steps.append(step(f"Announced: {text}", DATA.rule("Critical hits"), hits=hits,
                       criticals=len(extras)))
     outcome = "miss" if not hits and not extras else ("critical" if extras else "hit")
     return HitRoll(value=hits + len(extras), outcome=outcome, trace=tuple(steps), hits=hits,
@@ -168,7 +169,7 @@ def recoil_malus(attack_number: int, compensation: int = 0) -> int:
     adds 2 less the weapon's compensation (compensation 2 or more removes recoil)."""
     n = require_int("attack_number", attack_number, minimum=1, maximum=MAX_ATTACKS)
     comp = require_int("compensation", compensation, minimum=0, maximum=10)
-    per = next(r for r in table("hit_modifiers") if r["modifier"] == "recoil")["min_roll"]
+    per = DATA.table("combat", "hit_modifiers").find("modifier", "recoil")["min_roll"]
     return max(0, per - comp) * (n - 1)
 
 
@@ -201,7 +202,7 @@ def round_recoil(actions: Sequence[str], compensation: int = 0,
 def attack_mode(mode: str) -> dict[str, Any]:
     """The row of the attack-modes table for *mode* (§Attack modes): extra dice, ammunition,
     whether it can be parried or dodged, cause criticals, or be aimed."""
-    return choice("mode", mode, table("attack_modes"), "mode").as_dict()
+    return choice("mode", mode, DATA.table("combat", "attack_modes"), "mode").as_dict()
 
 
 def aim_bonus(aim_actions: int, perception: int, mode: str = "melee",
@@ -212,7 +213,7 @@ def aim_bonus(aim_actions: int, perception: int, mode: str = "melee",
     throwing, and none if the aimer was hit while aiming.
     """
     n = count("aim_actions", aim_actions)
-    per = -next(r for r in table("hit_modifiers") if r["modifier"] == "aim")["crit_at"]
+    per = -DATA.table("combat", "hit_modifiers").find("modifier", "aim")["crit_at"]
     cap = attribute("perception", perception)
     flag("interrupted", interrupted)
     if n and not attack_mode(mode)["aim"]:
@@ -239,7 +240,7 @@ def distance_penalty(distance: int, weapon_range: int) -> int | None:
     0 up to the weapon's distance, +2 up to twice it, ``None`` beyond (no attack possible)."""
     d = require_int("distance", distance, minimum=0, maximum=MAX_DISTANCE)
     r = require_int("weapon_range", weapon_range, minimum=1, maximum=MAX_DISTANCE)
-    rows = table("distance").rows
+    rows = DATA.table("combat", "distance").rows
     if d <= r:
         return rows[0]["min_roll"]
     if d <= 2 * r:
@@ -265,7 +266,7 @@ class AttackSetup(Resolution):
 
 
 def _mod(name: str) -> int:
-    return next(r for r in table("hit_modifiers") if r["modifier"] == name)["min_roll"]
+    return DATA.table("combat", "hit_modifiers").find("modifier", name)["min_roll"]
 
 
 def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
@@ -296,18 +297,19 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
                         ("recoil", recoil)):
         flag(name, value)
     special = one_of("special", special, SPECIALS)
-    steps = [step(f"Dice: skill {skill} + weapon {weapon}", rule("The hit roll"),
+    steps = [step(f"Dice: skill {skill} + weapon {weapon}", DATA.rule("The hit roll"),
                   skill=skill, weapon_dice=weapon)]
     dice = skill + weapon
     if row["extra_dice"]:
         dice += row["extra_dice"]
-        steps.append(step(f"{row['label']}: +{row['extra_dice']} dice", rule("Burst"),
+        steps.append(step(f"{row['label']}: +{row['extra_dice']} dice", DATA.rule("Burst"),
                           extra=row["extra_dice"]))
     if special == "massive":
         extra = massive_dice(massive_actions, strength)
         dice += extra
         steps.append(step(f"Massive attack: {massive_actions} more action(s): +{extra} dice "
-                          f"(at most Strength {strength})", rule("Massive attack"), extra=extra))
+                          f"(at most Strength {strength})", DATA.rule("Massive attack"),
+                          extra=extra))
     low = base
     crit = BASE_CRIT_AT
     malus = recoil_malus(attack_number, compensation)
@@ -318,18 +320,18 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
             # Aiming is an action of its own, taken just before this shot: the run is broken.
             steps.append(step(f"Recoil: attack {attack_number} this round, but "
                               f"{plural(between, 'action')} of aiming came before it, so it "
-                              "does not follow a shot directly: no recoil", rule("Recoil")))
+                              "does not follow a shot directly: no recoil", DATA.rule("Recoil")))
         else:
             low += malus
             crit += malus
             steps.append(step(f"Recoil: attack {attack_number} in a row: +{malus} to the "
-                              f"minimum roll and the critical threshold", rule("Recoil"),
+                              f"minimum roll and the critical threshold", DATA.rule("Recoil"),
                               malus=malus))
     bonus = aim_bonus(aim_actions, perception, mode)
     if bonus:
         crit -= bonus
         steps.append(step(f"Aimed {aim_actions} action(s): critical threshold −{bonus} "
-                          f"(at most Perception {perception})", rule("Aiming"), bonus=bonus))
+                          f"(at most Perception {perception})", DATA.rule("Aiming"), bonus=bonus))
     for on, name, section in ((walking, "walking", "Actor and actions"),
                               (supported, "supported", "Support weapon"),
                               (off_hand, "off_hand", "Two-handed fighting"),
@@ -337,8 +339,8 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
         if on:
             change = _mod(name)
             low += change
-            label = next(r for r in table("hit_modifiers") if r["modifier"] == name)["label"]
-            steps.append(step(f"{label}: minimum roll {change:+d}", rule(section),
+            label = DATA.table("combat", "hit_modifiers").find("modifier", name)["label"]
+            steps.append(step(f"{label}: minimum roll {change:+d}", DATA.rule(section),
                               change=change))
     if distance is not None or weapon_range is not None:
         if distance is None or weapon_range is None:
@@ -351,7 +353,7 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
         if pen:
             low += pen
             steps.append(step(f"Target at {distance} m, beyond the weapon's {weapon_range} m: "
-                              f"minimum roll +{pen}", rule("Hit rolls for incorrect distance"),
+                              f"minimum roll +{pen}", DATA.rule("Hit rolls for incorrect distance"),
                               change=pen))
     if accurate_actions:
         if not row["aim"]:
@@ -361,14 +363,14 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
         low = accurate_min_roll(low, accurate_actions, perception)
         steps.append(step(f"Accurate attack, {accurate_actions} action(s): minimum roll "
                           f"{before}+ → {low}+ (at most Perception {perception}, never below 2+)",
-                          rule("Accurate Attack"), min_roll=low))
+                          DATA.rule("Accurate Attack"), min_roll=low))
     low = max(1, low)
     burst = not row["criticals"]
     steps.append(step(f"Roll {dice} dice: hit on {low}+" +
-                      ("" if burst else f", critical on {crit}+"), rule("Sequence of an attack"),
-                      dice=dice, min_roll=low, crit_at=crit))
+                      ("" if burst else f", critical on {crit}+"),
+                      DATA.rule("Sequence of an attack"), dice=dice, min_roll=low, crit_at=crit))
     if special in ("ko", "disarm"):
-        steps.append(step("This attack causes no wounds", rule(
+        steps.append(step("This attack causes no wounds", DATA.rule(
             "K.O. Attack" if special == "ko" else "Disarming attack")))
     return AttackSetup(value=dice, outcome=mode, trace=tuple(steps), dice=dice, min_roll=low,
                        crit_at=crit, burst=burst, ammunition=row["ammunition"],
@@ -399,7 +401,7 @@ def unarmed_attack(hand_to_hand: int, strength: int, quickness: int) -> UnarmedA
     h = attribute("hand_to_hand", hand_to_hand)
     s = attribute("strength", strength)
     q = attribute("quickness", quickness)
-    ref = rule("Weaponless melee")
+    ref = DATA.rule("Weaponless melee")
     dice = h + (1 if q > 2 else 0)
     piercing = 1 if s > 2 else 0
     steps = (step(f"Hand-to-hand {h} dice" + (f", +1 for Quickness {q} (above 2)" if q > 2 else

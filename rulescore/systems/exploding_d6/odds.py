@@ -15,8 +15,9 @@ from itertools import combinations_with_replacement
 from math import comb, factorial
 
 from rulescore.errors import DiceLimitError, require_int
+from rulescore.errors import require_bool as flag, require_choice as one_of
 
-from ._common import count, flag, one_of, per_hit, threshold
+from .inputs import count, per_hit, threshold
 from .defence import PREVENT, REACTIONS, _cover, protection_use, shield_use
 from .hits import BASE_CRIT_AT, BASE_MIN_ROLL, classify
 

@@ -8,8 +8,10 @@ from typing import Sequence
 
 from rulescore.errors import RulesError, require_seed
 from rulescore.trace import Resolution, step
+from rulescore.errors import require_bool as flag
 
-from ._common import count, d6_faces, flag, per_hit, rule, threshold
+from ._system import DATA
+from .inputs import count, d6_faces, per_hit, threshold
 from .defence import CoverRoll, Protection, Wounds, _cover, cover_roll, protection, wounds
 from .hits import BASE_CRIT_AT, BASE_MIN_ROLL, HitRoll, hit_roll
 
@@ -66,7 +68,7 @@ def resolve_attack(dice_totals: Sequence[int], *, min_roll: int = BASE_MIN_ROLL,
         wound = None
         value = 0
         steps.append(step(f"{prot.value} hit(s) landed, but this attack deals no wounds",
-                          rule("Sequence of an attack")))
+                          DATA.rule("Sequence of an attack")))
     return AttackResult(value=value, outcome="wounded" if value else
                         ("landed" if prot.value else "no effect"), trace=tuple(steps), hit=hit,
                         cover=cov, protection=prot, wounds=wound)

@@ -9,8 +9,10 @@ from typing import Sequence
 
 from rulescore.errors import RulesError, require_int, require_seed, shown
 from rulescore.trace import Resolution, step
+from rulescore.errors import require_bool as flag, require_choice as one_of
 
-from ._common import count, die_totals, flag, one_of, plural, rule, table, threshold
+from ._system import DATA
+from .inputs import count, die_totals, plural, threshold
 
 STATES = ("unconscious", "sleeping", "dying")
 
@@ -33,7 +35,7 @@ def ko_attack(hits: int, resistance_successes: int, *, blunt: bool = True) -> Co
     h = count("hits", hits)
     r = count("resistance_successes", resistance_successes)
     out = h > 0 and r < h
-    ref = rule("K.O. Attack")
+    ref = DATA.rule("K.O. Attack")
     steps = (step(f"{plural(h, 'hit')} after cover and armour; resistance "
                   f"{plural(r, 'success', 'successes')}", ref, hits=h, successes=r),
              step("Knocked out" if out else "Stays conscious", ref),
@@ -49,7 +51,7 @@ def disarm(attacker_hits: int, defender_successes: int) -> Contest:
     h = count("attacker_hits", attacker_hits)
     r = count("defender_successes", defender_successes)
     out = h > 0 and r < h
-    ref = rule("Disarming attack")
+    ref = DATA.rule("Disarming attack")
     steps = (step(f"Attacker {plural(h, 'hit')}; defender {plural(r, 'success', 'successes')}"
                   f" on Strength or Deftness", ref, hits=h, successes=r),
              step("Disarmed" if out else "Keeps the weapon", ref),
@@ -75,8 +77,8 @@ def two_weapons(one_handed: bool, same_type: bool, min_roll: int = 5) -> TwoWeap
         raise RulesError("same_type must be True: both weapons must be of the same type, "
                          "got False")
     base = threshold("min_roll", min_roll)
-    off = base + next(r for r in table("hit_modifiers") if r["modifier"] == "off_hand")["min_roll"]
-    ref = rule("Two-handed fighting")
+    off = base + DATA.table("combat", "hit_modifiers").find("modifier", "off_hand")["min_roll"]
+    ref = DATA.rule("Two-handed fighting")
     steps = (step("One more action a round", ref, actions=1),
              step(f"Off-hand attacks hit on {off}+", ref, min_roll=off))
     return TwoWeapons(value=1, outcome="two weapons", trace=steps, off_hand_min_roll=off)
@@ -89,7 +91,7 @@ def supported_min_roll(min_roll: int, weapon: str = "firearm") -> int:
     one_of("weapon", weapon, ("firearm", "bow"))
     if weapon == "bow":
         raise RulesError("weapon must be a firearm to be supported: a bow cannot, got 'bow'")
-    change = next(r for r in table("hit_modifiers") if r["modifier"] == "supported")["min_roll"]
+    change = DATA.table("combat", "hit_modifiers").find("modifier", "supported")["min_roll"]
     return max(1, base + change)
 
 
@@ -111,7 +113,7 @@ def coup_de_grace(successes: int, state: str, dying_level: int = 0) -> CoupDeGra
     level = require_int("dying_level", dying_level, minimum=0, maximum=50)
     if level and state != "dying":
         raise RulesError(f"dying_level must be 0 unless the state is 'dying', got {level}")
-    ref = rule("Coup de grâce")
+    ref = DATA.rule("Coup de grâce")
     if not s:
         wake = state == "sleeping"
         return CoupDeGrace(value=0, outcome="failed", trace=(step(
@@ -171,21 +173,21 @@ def throw(dice_totals: Sequence[int], min_roll: int = 5, *, clock: int | None = 
         _metres(metres)
     successes = sum(1 for t in totals if t >= base)
     steps = [step(f"Throw: {', '.join(map(str, totals)) or 'no dice'} on {base}+: "
-                  f"{plural(successes, 'success', 'successes')}", rule("Throwing objects"),
+                  f"{plural(successes, 'success', 'successes')}", DATA.rule("Throwing objects"),
                   successes=successes)]
     if successes:
         steps.append(step("On target" + ("; the deviation dice are not needed" if
                                          clock is not None or metres is not None else ""),
-                          rule("Throwing objects")))
+                          DATA.rule("Throwing objects")))
         return Throw(value=successes, outcome="hit", trace=tuple(steps), hit=True, clock=None,
                      metres=None, direction=None, offset=None)
     if clock is None or metres is None:
         raise RulesError("a missed throw deviates: give clock (the d12, 1–12) and metres "
                          f"(the d6, 1–6), got clock={shown(clock)}, metres={shown(metres)}")
     offset = deviation_offset(clock, metres)
-    direction = table("deviation").lookup(clock)["direction"]
+    direction = DATA.table("combat", "deviation").lookup(clock)["direction"]
     steps.append(step(f"Missed: d12 shows {clock} o'clock ({direction}), d6 shows {metres}: "
-                      f"lands {metres} m {direction} of the target", rule("Deviation"),
+                      f"lands {metres} m {direction} of the target", DATA.rule("Deviation"),
                       clock=clock, metres=metres))
     return Throw(value=0, outcome="deviated", trace=tuple(steps), hit=False, clock=clock,
                  metres=metres, direction=direction, offset=offset)

@@ -8,9 +8,11 @@ from typing import Sequence
 
 from rulescore.errors import RulesError, require_int, require_list, shown
 from rulescore.trace import Resolution, step
+from rulescore.errors import require_bool as flag, require_choice as one_of
+from rulescore.errors import require_row as choice, require_text as text
 
-from ._common import (MAX_DICE, MAX_LABEL, MAX_TOTAL, attribute, choice, count, die_totals,
-                      flag, one_of, plural, rule, table, text)
+from ._system import DATA
+from .inputs import MAX_DICE, MAX_LABEL, MAX_TOTAL, attribute, count, die_totals, plural
 
 MAX_ACTIONS = 12      # actions a round, templates and two weapons included
 MAX_AVAILABLE = 40    # actions in hand, bonus and destiny dice included
@@ -43,11 +45,11 @@ def initiative(dice_totals: Sequence[int], quickness: int, deftness: int = 0,
     total = sum(totals)
     chains = [t for t in totals if t > 6]
     steps = [step(f"{name}: Quickness {q}, so {plural(q, 'die', 'dice')}: "
-                  f"{', '.join(map(str, totals))}", rule("Start of combat"), dice=q)]
+                  f"{', '.join(map(str, totals))}", DATA.rule("Start of combat"), dice=q)]
     if chains:
         steps.append(step(f"Rolled on after a 6: {', '.join(map(str, chains))} (whole chains)",
-                          rule("Start of combat")))
-    steps.append(step(f"Initiative {total}", rule("Start of combat"), initiative=total))
+                          DATA.rule("Start of combat")))
+    steps.append(step(f"Initiative {total}", DATA.rule("Start of combat"), initiative=total))
     return Initiative(value=total, outcome="rolled", trace=tuple(steps), name=name,
                       quickness=q, deftness=d, dice=totals)
 
@@ -80,7 +82,7 @@ def initiative_order(rolls: Sequence[Initiative]) -> InitiativeOrder:
         raise RulesError(f"rolls: combatant names must differ, got {names}")
     key = lambda r: (-r.value, -r.quickness, -r.deftness)  # noqa: E731
     ordered = sorted(rolls, key=key)  # stable: full ties stay in the order given
-    ref = rule("Start of combat")
+    ref = DATA.rule("Start of combat")
     steps = []
     for a, b in zip(ordered, ordered[1:]):
         if a.value == b.value:
@@ -127,7 +129,7 @@ def initiative_table(combatants: Sequence[tuple[str, int, int]],
 def max_actions(lineage: str = "human", extra: int = 0, two_weapons: bool = False) -> int:
     """Actions a round (§Actor and actions): the lineage's (a human has 2), plus any from
     templates, plus one for fighting with two weapons (§Two-handed fighting)."""
-    row = choice("lineage", lineage, table("lineages"), "lineage")
+    row = choice("lineage", lineage, DATA.table("combat", "lineages"), "lineage")
     return row["actions"] + count("extra", extra, maximum=10) + int(flag("two_weapons",
                                                                           two_weapons))
 
@@ -184,7 +186,7 @@ class Spend(Resolution):
 def spend(pool: ActionPool, action: str) -> Spend:
     """Spend actions on *action* (§Actor and actions); the table gives its cost."""
     _pool(pool)
-    row = choice("action", action, table("actions"), "action")
+    row = choice("action", action, DATA.table("combat", "actions"), "action")
     cost = row["cost"]
     if pool.available < cost:
         raise RulesError(f"action '{action}' costs {cost}, but only {pool.available} "
@@ -192,7 +194,7 @@ def spend(pool: ActionPool, action: str) -> Spend:
     left = replace(pool, available=pool.available - cost)
     s = step(f"{row['label']}: {plural(cost, 'action')}" + (f" ({row['note']})" if row["note"]
                                                              else "") +
-             f"; {left.available} left", rule("Actor and actions"), cost=cost)
+             f"; {left.available} left", DATA.rule("Actor and actions"), cost=cost)
     return Spend(value=cost, outcome=action, trace=(s,), pool=left)
 
 
@@ -221,7 +223,7 @@ def reactions(reactors: Sequence[tuple[str, int, ActionPool, bool]]) -> Reaction
     """
     require_list("reactors", reactors, "(name, initiative, pool, perceives)",
                  max_length=MAX_COMBATANTS)
-    ref = rule("Reactions")
+    ref = DATA.rule("Reactions")
     entries = []
     steps = []
     seen = set()
@@ -267,7 +269,8 @@ def bonus_die_action(pool: ActionPool) -> DiceForActions:
     (§Bonus dice actions). Spending the die costs no action."""
     _pool(pool)
     new = replace(pool, available=pool.available + 1)
-    s = step(f"Bonus die spent: one more action, now {new.available}", rule("Bonus dice actions"))
+    s = step(f"Bonus die spent: one more action, now {new.available}",
+             DATA.rule("Bonus dice actions"))
     return DiceForActions(value=1, outcome="gained", trace=(s,), pool=new, victim=None)
 
 
@@ -280,7 +283,7 @@ def destiny_die_action(pool: ActionPool, victim: ActionPool) -> DiceForActions:
     new = replace(pool, available=pool.available + 1)
     taken = replace(victim, available=max(0, victim.available - 1))
     s = step(f"Destiny die spent: an action stolen; spender has {new.available}, the "
-             f"opponent {taken.available}", rule("Bonus dice actions"))
+             f"opponent {taken.available}", DATA.rule("Bonus dice actions"))
     return DiceForActions(value=1, outcome="stolen", trace=(s,), pool=new, victim=taken)
 
 

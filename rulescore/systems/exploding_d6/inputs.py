@@ -1,39 +1,17 @@
-"""Shared plumbing of the exploding-d6 system: data tables, rule references and input checks.
-
-Nothing here is a rule; the rules live in the modules that use it.
+"""Checks of the exploding-d6 system's plain inputs: counts, attributes, thresholds and dice
+typed in. Nothing here is a rule; the rules live in the modules that use it.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from rulescore.errors import RulesError, require_int, require_list, shown
-from rulescore.errors import require_text as text  # noqa: F401
-from rulescore.errors import require_bool as flag  # noqa: F401  (shared checks, re-exported)
-from rulescore.errors import require_choice as one_of  # noqa: F401
-from rulescore.errors import require_row as choice  # noqa: F401
-from rulescore.tables import Table, load_tables, system_data_dir
-from rulescore.trace import RuleRef
-
-SYSTEM = "exploding_d6"
-#: Folder of the data files; a test may point it at an edited copy.
-DATA_DIR: Path = system_data_dir(SYSTEM)
+from rulescore.errors import RulesError, require_int, require_list, require_text, shown
 
 MAX_DICE = 40
 MAX_TOTAL = 600  # a compounding d6 total past this is a runaway chain (100 sixes)
 MAX_WOUNDS_PER_HIT = 20
 MAX_LABEL = 80   # a name a message uses for an input or a combatant
-
-
-def rule(section: str) -> RuleRef:
-    """A reference to a section of the exploding-d6 combat chapter."""
-    return RuleRef(SYSTEM, section)
-
-
-def table(name: str, file: str = "combat") -> Table:
-    """Table *name* of ``data/<file>.toml`` (read from :data:`DATA_DIR`)."""
-    return load_tables(DATA_DIR / f"{file}.toml")[name]
 
 
 def count(name: str, value: Any, maximum: int = MAX_DICE) -> int:
@@ -44,7 +22,7 @@ def count(name: str, value: Any, maximum: int = MAX_DICE) -> int:
 def attribute(name: str, value: Any) -> int:
     """An attribute or skill value (Quickness, Deftness, Perception, Strength…); *name* is
     how a message calls it."""
-    return require_int(text("name", name, max_length=MAX_LABEL), value, minimum=0,
+    return require_int(require_text("name", name, max_length=MAX_LABEL), value, minimum=0,
                        maximum=MAX_DICE)
 
 
