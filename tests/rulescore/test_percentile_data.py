@@ -10,18 +10,17 @@ from rulescore.assumptions import load_assumptions
 from rulescore.errors import TableError
 from rulescore.rules_index import load_rules_index
 from rulescore.systems import percentile as pc
-from rulescore.systems.percentile import _data
-from rulescore.tables import system_data_dir
+from rulescore.systems.percentile._system import DATA as SYSTEM
 
-DATA = system_data_dir("percentile")
+DATA = SYSTEM.package_folder
 
 
 @pytest.fixture
-def data_copy(tmp_path, monkeypatch):
+def data_copy(tmp_path):
     copy = tmp_path / "data"
     shutil.copytree(DATA, copy)
-    monkeypatch.setattr(_data, "DATA_DIR", copy)
-    return copy
+    with SYSTEM.using(copy):
+        yield copy
 
 
 def _edit(path, old, new, count=1):
@@ -35,7 +34,7 @@ def test_every_table_loads_and_validates():
     assert {"missile.toml", "melee.toml", "injury.toml", "tests.toml", "healing.toml",
             "rules.toml", "assumptions.toml"} <= names
     for file in ("missile.toml", "melee.toml", "injury.toml", "tests.toml", "healing.toml"):
-        tables = _data._checked(DATA / file)
+        tables = SYSTEM.tables(file.removesuffix(".toml"))
         assert tables and all(t.source for t in tables.values())
 
 

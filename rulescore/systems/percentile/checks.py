@@ -10,14 +10,15 @@ from fractions import Fraction
 from ...dice import DiceSource
 from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, step
-from ._data import LEVELS, MAX_TYPED_DICE, ref, setting, table
+from ._system import DATA
+from .terms import LEVELS, MAX_TYPED_DICE
 
 TESTS = "Tests and success levels"
 MISHAPS = "Melee Test Results"
 
 
 def _critical_multiple() -> int:
-    return setting("tests.toml", "test_rules", "critical_multiple")
+    return DATA.setting("tests", "test_rules", "critical_multiple")
 
 
 def d100(tens: int, ones: int) -> int:
@@ -52,7 +53,7 @@ def success_level_probabilities(eml: int) -> dict[str, Fraction]:
 
 def level_rank(level: str) -> int:
     """0 for CF up to 3 for CS (the order of the success levels table)."""
-    return table("tests.toml", "success_levels").find("level", level)["rank"]
+    return DATA.table("tests", "success_levels").find("level", level)["rank"]
 
 
 def shift_level(level: str, steps: int) -> str:
@@ -99,7 +100,7 @@ def mishap_type(test: str, roll: int) -> str:
 
 
 def _mishap_row(test: str):
-    tests = table("tests.toml", "mishap_types")
+    tests = DATA.table("tests", "mishap_types")
     if not isinstance(test, str) or test.lower() not in [r["test"] for r in tests]:
         raise RulesError(f"test must be one of {', '.join(r['test'] for r in tests)}, "
                          f"got {shown(test)}")
@@ -131,16 +132,16 @@ def skill_test(roll: int, eml: int, *, test: str = "attack", eml_floor: int | No
     level = success_level(roll, used)
     trace = []
     if used != eml:
-        trace.append(step(f"EML {eml} is tested as EML {used}", ref(TESTS), eml=eml, used=used))
+        trace.append(step(f"EML {eml} is tested as EML {used}", DATA.rule(TESTS), eml=eml, used=used))
     how = "at or under" if roll <= used else "over"
     crit = " and a multiple of 5 (critical)" if level in ("CF", "CS") else ""
-    trace.append(step(f"Roll {roll} is {how} EML {used}{crit}: {level}", ref(TESTS),
+    trace.append(step(f"Roll {roll} is {how} EML {used}{crit}: {level}", DATA.rule(TESTS),
                       roll=roll, eml=used, level=level))
     mishap = None
     if level == "CF":
         mishap = mishap_type(test, roll)
         trace.append(step(f"CF with ones die {roll % 10} on a {test} test: {mishap} roll",
-                          ref(MISHAPS), mishap=mishap))
+                          DATA.rule(MISHAPS), mishap=mishap))
     return TestResolution(value=roll, outcome=level, trace=tuple(trace), level=level,
                           eml=used, mishap=mishap)
 

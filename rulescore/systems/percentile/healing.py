@@ -9,7 +9,7 @@ from fractions import Fraction
 from ...errors import RulesError, require_bool, require_int, require_list, shown
 from ...formulas import Formula
 from ...trace import Resolution, step
-from ._data import ref, setting, table
+from ._system import DATA
 from .checks import effective_eml, success_level
 from .injury import combine_shock_states, require_shock_state
 
@@ -23,12 +23,12 @@ IMPAIRMENT = "Healing 8 Impairment"
 MAX_HEALERS = 20  # healers' Treatment Rolls combined for one injury
 MAX_SOURCES = 20  # arcane sources offering a bonus to one roll
 
-COMA_HR = Formula("HR", "12 - location_shock - injury_level", ref(COMA))
+COMA_HR = Formula("HR", "12 - location_shock - injury_level", DATA.rule(COMA))
 _CODES = {5: "G5", 4: "G4", 3: "S3", 2: "S2", 1: "M1"}
 
 
-def _rule(name: str, file: str = "healing.toml", tab: str = "course_rules") -> int:
-    return setting(file, tab, name)
+def _rule(name: str, file: str = "healing", tab: str = "course_rules") -> int:
+    return DATA.setting(file, tab, name)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,7 +50,7 @@ def blood_stoppage(roll: int, physician_eml: int, *, bleeders: int = 1,
     require_int("bleeders", bleeders, minimum=1)
     require_bool("cauterise", cauterise)
     require_bool("tourniquet", tourniquet)
-    mods = table("healing.toml", "blood_stoppage_modifiers")
+    mods = DATA.table("healing", "blood_stoppage_modifiers")
     eml = physician_eml + mods.find("modifier", "per_extra_bleeder")["value"] * (bleeders - 1)
     if cauterise:
         eml += mods.find("modifier", "cauterisation")["value"]
@@ -58,11 +58,11 @@ def blood_stoppage(roll: int, physician_eml: int, *, bleeders: int = 1,
         eml += mods.find("modifier", "tourniquet")["value"]
     used = effective_eml(eml)
     level = success_level(roll, used)
-    row = table("healing.toml", "blood_stoppage").find("level", level)
+    row = DATA.table("healing", "blood_stoppage").find("level", level)
     trace = [step(f"Physician EML {physician_eml} → {used} (bleeders {bleeders}"
                   f"{', cauterisation' if cauterise else ''}{', tourniquet' if tourniquet else ''}"
-                  f"); roll {roll}: {level}", ref(BLEEDING), roll=roll, eml=used, level=level),
-             step(row["result"], ref(BLEEDING))]
+                  f"); roll {roll}: {level}", DATA.rule(BLEEDING), roll=roll, eml=used, level=level),
+             step(row["result"], DATA.rule(BLEEDING))]
     return BloodStoppageResolution(value=roll, outcome="stopped" if row["stopped"] else
                                    "bleeding", trace=tuple(trace), level=level,
                                    stopped=bool(row["stopped"]),
@@ -73,7 +73,7 @@ def blood_stoppage(roll: int, physician_eml: int, *, bleeders: int = 1,
 def blood_loss_state(bp: int) -> str | None:
     """The Shock State the blood loss track gives for *bp* Blood Loss Points (4: KIA)."""
     require_int("bp", bp, minimum=0)
-    return table("healing.toml", "blood_loss_states").lookup(bp)["state"] or None
+    return DATA.table("healing", "blood_loss_states").lookup(bp)["state"] or None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,19 +107,19 @@ def blood_loss_advance(roll: int, strength_eml: int | None, bp: int = 0,
     require_shock_state("state", state)
     used = effective_eml(strength_eml)
     level = success_level(roll, used)
-    gained = table("healing.toml", "blood_loss_advance").find("level", level)["bp"]
+    gained = DATA.table("healing", "blood_loss_advance").find("level", level)["bp"]
     total = bp + gained
     new_state = state
     trace = [step(f"Strength EML {used}; roll {roll}: {level}: +{gained} BP, {total} in all",
-                  ref(BLEEDING), roll=roll, eml=used, gained=gained, bp=total)]
+                  DATA.rule(BLEEDING), roll=roll, eml=used, gained=gained, bp=total)]
     for box in range(bp + 1, total + 1):
         box_state = blood_loss_state(box)
         before = new_state
         new_state = combine_shock_states(new_state, box_state)
         trace.append(step(f"Box {box}: {box_state}" + (f" while {before}: now {new_state}"
-                                                       if before else ""), ref(BLEEDING)))
+                                                       if before else ""), DATA.rule(BLEEDING)))
     fatigue = total * _rule("anaemia_fatigue_per_bp", tab="blood_loss_rules")
-    trace.append(step(f"Anaemia: {fatigue} weakness fatigue", ref(BLEEDING), fatigue=fatigue))
+    trace.append(step(f"Anaemia: {fatigue} weakness fatigue", DATA.rule(BLEEDING), fatigue=fatigue))
     return BloodLossResolution(value=total, outcome=new_state or "none", trace=tuple(trace),
                                level=level, gained=gained, bp=total, state=new_state,
                                anaemia_fatigue=fatigue)
@@ -158,10 +158,10 @@ def _course(roll: int, healing_base: int, hr: int, fatigue: int, bonus: int, sec
     magic = _arcane("arcane", arcane)
     eml = effective_eml(healing_base * hr - fatigue + bonus + magic)
     level = success_level(roll, eml)
-    change = table("healing.toml", "course_roll").find("level", level)["hr_change"]
+    change = DATA.table("healing", "course_roll").find("level", level)["hr_change"]
     extra = f" + arcane {magic}" if magic else ""
     trace = [step(f"{what}: HB {healing_base} × HR {hr} - fatigue {fatigue} + bonus {bonus}"
-                  f"{extra} = EML {eml}; roll {roll}: {level}: HR {change:+d}", ref(section),
+                  f"{extra} = EML {eml}; roll {roll}: {level}: HR {change:+d}", DATA.rule(section),
                   roll=roll, eml=eml, level=level)]
     return level, eml, hr + change, trace
 
@@ -179,7 +179,7 @@ def extended_shock_course(roll: int, healing_base: int, hr: int, *, fatigue: int
         outcome = "recovered"
     else:
         outcome = "continues"
-    trace.append(step(f"HR {hr} → {new}: {outcome}", ref(EXTENDED), hr=new))
+    trace.append(step(f"HR {hr} → {new}: {outcome}", DATA.rule(EXTENDED), hr=new))
     return CourseResolution(value=new, outcome=outcome, trace=tuple(trace), level=level,
                             eml=eml, healing_rate=new)
 
@@ -214,7 +214,7 @@ def extended_shock_movement(state: str, minutes: int, *, supported: bool = True)
     times = minutes // period
     trace = [step(f"INC in Extended Shock, helped along for {minutes} minutes at a Difficult "
                   f"half Move: Personal Fatigue accrued {times} time(s) (once per {period} "
-                  "minutes)", ref(EXTENDED), minutes=minutes, accruals=times)]
+                  "minutes)", DATA.rule(EXTENDED), minutes=minutes, accruals=times)]
     return Resolution(value=times, outcome=f"{times} fatigue accrual(s)", trace=tuple(trace))
 
 
@@ -235,7 +235,7 @@ def coma_course(roll: int, healing_base: int, hr: int, *, fatigue: int = 0,
                                      "Coma Course Roll", arcane)
     new = max(new, _rule("coma_minimum_hr"))
     outcome = "recovered" if new >= _rule("recovered_at") else "continues"
-    trace.append(step(f"HR {hr} → {new} (at least 1): {outcome}", ref(COMA), hr=new))
+    trace.append(step(f"HR {hr} → {new} (at least 1): {outcome}", DATA.rule(COMA), hr=new))
     return CourseResolution(value=new, outcome=outcome, trace=tuple(trace), level=level,
                             eml=eml, healing_rate=new)
 
@@ -264,7 +264,7 @@ def infection_course(roll: int, healing_base: int, hr: int, *, bonus: int = 0,
         outcome = "recovered"
     else:
         outcome = "continues"
-    trace.append(step(f"Infection HR {hr} → {new}: {outcome}", ref(INFECTION), hr=new))
+    trace.append(step(f"Infection HR {hr} → {new}: {outcome}", DATA.rule(INFECTION), hr=new))
     return CourseResolution(value=new, outcome=outcome, trace=tuple(trace), level=level,
                             eml=eml, healing_rate=new)
 
@@ -272,7 +272,7 @@ def infection_course(roll: int, healing_base: int, hr: int, *, bonus: int = 0,
 def infection_weakness(hr: int) -> int:
     """Weakness fatigue while infected, by Infection HR (1-2: 10, 3-4: 5, 5: none)."""
     require_int("hr", hr, minimum=1, maximum=5)
-    return table("healing.toml", "infection_weakness").lookup(hr)["fatigue"]
+    return DATA.table("healing", "infection_weakness").lookup(hr)["fatigue"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -302,14 +302,14 @@ def healing_roll(roll: int, healing_base: int, hr: int, injury_level: int, *,
     eml = effective_eml(healing_base * hr + magic)
     level = success_level(roll, eml)
     trace = [step(f"HB {healing_base} × HR {hr}" + (f" + arcane {magic}" if magic else "")
-                  + f" = EML {eml}; roll {roll}: {level}", ref(HEALING), roll=roll, eml=eml,
+                  + f" = EML {eml}; roll {roll}: {level}", DATA.rule(HEALING), roll=roll, eml=eml,
                   level=level)]
     if wider_cf and level == "F" and roll % 10 in {r["ones"] for r in
-                                                   table("healing.toml", "wider_cf")}:
+                                                   DATA.table("healing", "wider_cf")}:
         level = "CF"
         trace.append(step(f"Failed with ones die {roll % 10}: CF (cauterised or Area injury)",
-                          ref(HEALING), level=level))
-    row = table("healing.toml", "healing_roll").find("level", level)
+                          DATA.rule(HEALING), level=level))
+    row = DATA.table("healing", "healing_roll").find("level", level)
     new = max(0, injury_level - row["il_reduction"])
     infected = bool(row["infection"]) and infection_chance
     code = _CODES.get(new)
@@ -317,7 +317,7 @@ def healing_roll(roll: int, healing_base: int, hr: int, injury_level: int, *,
         "no healing this period"
     if infected:
         text += "; the injury is infected"
-    trace.append(step(text, ref(HEALING), injury_level=new))
+    trace.append(step(text, DATA.rule(HEALING), injury_level=new))
     return HealingResolution(value=new, outcome=code or "healed", trace=tuple(trace),
                              level=level, injury_level=new, injury=code, infected=infected)
 
@@ -338,11 +338,11 @@ def blood_regeneration(roll: int, endurance_eml: int, bp: int) -> RegenerationRe
     require_int("bp", bp, minimum=1)
     eml = effective_eml(endurance_eml)
     level = success_level(roll, eml)
-    row = table("healing.toml", "blood_regeneration").find("level", level)
+    row = DATA.table("healing", "blood_regeneration").find("level", level)
     left = max(0, bp - row["bp_reduction"])
     trace = [step(f"Endurance EML {eml}; roll {roll}: {level}: BP {bp} → {left}"
                   + ("; no regeneration next period either" if row["skip_next"] else ""),
-                  ref(HEALING), roll=roll, eml=eml, bp=left)]
+                  DATA.rule(HEALING), roll=roll, eml=eml, bp=left)]
     return RegenerationResolution(value=left, outcome=f"{left} BP", trace=tuple(trace),
                                   level=level, bp=left, skip_next=bool(row["skip_next"]))
 
@@ -351,7 +351,7 @@ def permanent_impairment(days: int) -> int:
     """Permanent impairment for the days an injury took to heal to Minor (5 per 20 days, at
     most 25)."""
     require_int("days", days, minimum=0)
-    return table("healing.toml", "permanent_impairment").lookup(days)["impairment"]
+    return DATA.table("healing", "permanent_impairment").lookup(days)["impairment"]
 
 
 TREATMENT = "Healing 5 Treatment"
@@ -401,14 +401,14 @@ def required_treatment(aspect: str, injury: str) -> str:
 
 
 def _requirements(aspect: str, sev: str):
-    for row in table("healing.toml", "treatment_requirements"):
+    for row in DATA.table("healing", "treatment_requirements"):
         if row["aspect"] == aspect and row["severity"] == sev:
             return row
     raise RulesError(f"no treatment is listed for {aspect} {sev}")
 
 
 def _cell(aspect: str, sev: str, level: str):
-    for row in table("healing.toml", "treatment_results"):
+    for row in DATA.table("healing", "treatment_results"):
         if (row["aspect"], row["severity"], row["level"]) == (aspect, sev, level):
             return row
     raise RulesError(f"no treatment result is listed for {aspect} {sev} {level}")
@@ -424,12 +424,12 @@ def _treated(aspect: str, injury: str, level: str, trace: list,
             and cf_row["result"].startswith("HR")):
         cap = max(physician_index, int(cf_row["result"][2:]))
         if int(result[2:]) > cap:
-            capped = next(r for r in table("healing.toml", "treatment_results")
+            capped = next(r for r in DATA.table("healing", "treatment_results")
                           if (r["aspect"], r["severity"], r["result"]) == (aspect, sev,
                                                                            f"HR{cap}"))
             trace.append(step(f"Grievous injury: HR at most the Physician Index "
                               f"{physician_index} (or the CF HR): HR{cap}, with that result's "
-                              "effects", ref(TREATMENT), cap=cap))
+                              "effects", DATA.rule(TREATMENT), cap=cap))
             row, result = capped, capped["result"]
     healed = result == "HEAL"
     hr = int(result[2:]) if result.startswith("HR") else None
@@ -438,7 +438,7 @@ def _treated(aspect: str, injury: str, level: str, trace: list,
     if area and sev == "G" and aspect in ("Fire", "Frost"):
         grim = True  # Area G4/G5 fire and frost: grim whatever the treatment
         trace.append(step("Area fire/frost Grievous injury: always a grim wound",
-                          ref("Healing Area Injury Treatment")))
+                          DATA.rule("Healing Area Injury Treatment")))
     effects = [name for name, on in (("infection chance", row["infection"]),
                                      ("permanent impairment chance", row["impairment"]),
                                      ("a Bleeder", row["bleeding"]),
@@ -446,7 +446,7 @@ def _treated(aspect: str, injury: str, level: str, trace: list,
     text = ("healed at once" if healed else f"Healing Rate {hr}" if hr
             else f"amputation inflicts a {new_injury} injury")
     trace.append(step(f"{aspect} {injury}, {level}: {text}"
-                      + (f"; {', '.join(effects)}" if effects else ""), ref(TREATMENT),
+                      + (f"; {', '.join(effects)}" if effects else ""), DATA.rule(TREATMENT),
                       result=result))
     return TreatmentResolution(value=hr or 0, outcome=result, trace=tuple(trace), level=level,
                                treatment=required_treatment(aspect, injury), healing_rate=hr,
@@ -480,7 +480,7 @@ def treatment_roll(roll: int, physician_eml: int, aspect: str, injury: str, *, d
     if frozen_compress and trt != "CMP":
         raise RulesError(f"frozen_compress applies to the Compress treatment (CMP) only; "
                          f"{aspect} {injury} takes {trt}")
-    rules = table("healing.toml", "treatment_rules")
+    rules = DATA.table("healing", "treatment_rules")
     eml = physician_eml + req["modifier"]
     parts = [f"Physician {physician_eml}", f"{trt} modifier {req['modifier']:+d}"]
     if days:
@@ -490,7 +490,7 @@ def treatment_roll(roll: int, physician_eml: int, aspect: str, injury: str, *, d
     if broadhead and req["broadhead"]:
         eml += req["broadhead"]
         parts.append(f"broadhead {req['broadhead']:+d}")
-    if dex_modifier and table("healing.toml", "treatments").find("abbr", trt)["dex"]:
+    if dex_modifier and DATA.table("healing", "treatments").find("abbr", trt)["dex"]:
         eml += dex_modifier
         parts.append(f"DEX {dex_modifier:+d}")
     if area:
@@ -502,7 +502,7 @@ def treatment_roll(roll: int, physician_eml: int, aspect: str, injury: str, *, d
         parts.append(f"frozen compress {cold:+d}")
     used = effective_eml(eml)
     level = success_level(roll, used)
-    trace = [step(f"{', '.join(parts)} = EML {used}; roll {roll}: {level}", ref(TREATMENT),
+    trace = [step(f"{', '.join(parts)} = EML {used}; roll {roll}: {level}", DATA.rule(TREATMENT),
                   roll=roll, eml=used, level=level)]
     return _treated(aspect, injury, level, trace, physician_index, area)
 
@@ -527,7 +527,7 @@ def untreated(aspect: str, injury: str) -> TreatmentResolution:
     _aspect(aspect)
     _severity(injury)
     trace = [step("No Treatment Roll: the injury is treated as a CF result",
-                  ref("Healing 5 Untreated Injury"))]
+                  DATA.rule("Healing 5 Untreated Injury"))]
     return _treated(aspect, injury, "CF", trace, None)
 
 
@@ -573,11 +573,11 @@ def combine_treatment_rolls(rolls: Sequence[tuple[str, int, str]]) -> Resolution
                              "a higher index")
         seen.append(healer.strip().lower())
         best_index = index
-        trace.append(step(f"{healer} (Physician Index {index}): {level}", ref(TREATMENT),
+        trace.append(step(f"{healer} (Physician Index {index}): {level}", DATA.rule(TREATMENT),
                           level=level))
     final = combined_treatment_level([e[2] for e in entries])
     trace.append(step(("A CF among them replaces every other result" if final == "CF"
-                       else "The highest level applies") + f": {final}", ref(TREATMENT),
+                       else "The highest level applies") + f": {final}", DATA.rule(TREATMENT),
                       level=final))
     return Resolution(value=final, outcome=final, trace=tuple(trace))
 
@@ -604,7 +604,7 @@ def infection_amputation(roll: int, physician_eml: int, location: str, *,
                          f"{shown(location)} in the {zone} zone")
     done = treatment_roll(roll, physician_eml, "Frost", "G4", dex_modifier=dex_modifier)
     more = step(f"The infected {location.lower()} is amputated: the infection is defeated; the "
-                f"amputation inflicts a new {done.new_injury} injury", ref(INFECTION))
+                f"amputation inflicts a new {done.new_injury} injury", DATA.rule(INFECTION))
     return replace(done, trace=done.trace + (more,))
 
 
@@ -615,7 +615,7 @@ def current_impairment(injury: str, hr: int, permanent: int = 0) -> int | None:
     sev = _severity(injury)
     require_int("hr", hr, minimum=1, maximum=6)
     require_int("permanent", permanent, minimum=0)
-    row = table("healing.toml", "indefinite_impairment").find("severity", sev)
+    row = DATA.table("healing", "indefinite_impairment").find("severity", sev)
     if row["impairment"] < 0:
         return None
     indefinite = row["impairment"] if hr <= row["max_hr"] else 0
@@ -628,7 +628,7 @@ def concentration_broken(conditions: list[str] | tuple[str, ...]) -> bool:
     for c in require_list("conditions", conditions, "names", max_length=MAX_CONDITIONS):
         if not isinstance(c, str):
             raise RulesError(f"conditions must hold names such as 'STN', got {shown(c)}")
-    breaking = {r["condition"] for r in table("healing.toml", "concentration")}
+    breaking = {r["condition"] for r in DATA.table("healing", "concentration")}
     return any(c in breaking for c in conditions)
 
 
@@ -641,7 +641,7 @@ def aggravation_check(roll: int, shock_eml: int, hr: int) -> Resolution:
     level = success_level(roll, eml)
     new = max(1, hr - 1) if level in ("CF", "F") else hr
     trace = [step(f"Aggravation Shock test: roll {roll} against EML {eml}: {level}; HR {hr} → "
-                  f"{new}", ref("Healing 8 Serious Injury Aggravation Option"), roll=roll,
+                  f"{new}", DATA.rule("Healing 8 Serious Injury Aggravation Option"), roll=roll,
                   eml=eml, hr=new)]
     return Resolution(value=new, outcome="aggravated" if new != hr or level in ("CF", "F")
                       else "steady", trace=tuple(trace))
@@ -650,7 +650,7 @@ def aggravation_check(roll: int, shock_eml: int, hr: int) -> Resolution:
 def aggravation_period(rate: str) -> str:
     """How often a Serious head, torso or leg injury calls for an Agility test at a move rate
     (optional aggravation rule)."""
-    rows = table("healing.toml", "aggravation_periods")
+    rows = DATA.table("healing", "aggravation_periods")
     names = [r["rate"] for r in rows]
     if rate not in names:
         raise RulesError(f"rate must be one of {', '.join(names)}, got {shown(rate)}")
@@ -659,7 +659,7 @@ def aggravation_period(rate: str) -> str:
 
 def injury_description(severity: str, aspect: str) -> str:
     """What an injury of this severity and aspect looks like."""
-    rows = table("healing.toml", "injury_descriptions")
+    rows = DATA.table("healing", "injury_descriptions")
     if severity not in [r["severity"] for r in rows]:
         raise RulesError(f"severity must be Minor, Serious or Grievous, got {shown(severity)}")
     _aspect(aspect)

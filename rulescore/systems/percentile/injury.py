@@ -10,7 +10,8 @@ from typing import Sequence
 from ...errors import RulesError, require_bool, require_int, require_list, shown
 from ...tables import Row
 from ...trace import Resolution, step
-from ._data import ASPECTS, MAX_DIE, MAX_ZONE_DICE, SHOCK_STATES, ref, setting, table
+from ._system import DATA
+from .terms import ASPECTS, MAX_DIE, MAX_ZONE_DICE, SHOCK_STATES
 from .checks import TestResolution, effective_eml, success_level
 
 LOCATION = "Injury 1 Location"
@@ -30,7 +31,7 @@ EFFECT = "Injury 5 Injury Effect"
 # --- step 1: location -------------------------------------------------------------------
 
 def _zones():
-    return table("injury.toml", "body_zones")
+    return DATA.table("injury", "body_zones")
 
 
 def zone_count() -> int:
@@ -45,7 +46,7 @@ def _zone_row(zn: int) -> Row | None:
 
 
 def _location_row(zone: Row, ln: int) -> Row:
-    return table("injury.toml", zone["locations"]).lookup(ln)
+    return DATA.table("injury", zone["locations"]).lookup(ln)
 
 
 def strike_location(zone_roll: int, location_roll: int, aim_zone: int = 1) -> str | None:
@@ -69,12 +70,12 @@ def location_row(location: str) -> dict:
     wanted = location.strip().lower()
     names = []
     for zone in _zones():
-        for row in table("injury.toml", zone["locations"]):
+        for row in DATA.table("injury", zone["locations"]):
             names.append(row["location"])
             if row["location"].lower() == wanted:
                 return {**row.as_dict(), "zone": zone["zone"]}
     face = location_row("Face") if wanted != "face" else None
-    for row in table("injury.toml", "face_features"):
+    for row in DATA.table("injury", "face_features"):
         names.append(row["feature"])
         if row["feature"].lower() == wanted and face is not None:
             return {**face, "location": row["feature"], "location_shock": row["location_shock"],
@@ -85,13 +86,13 @@ def location_row(location: str) -> dict:
 def location_names() -> tuple[str, ...]:
     """Every location of the body location table, head to feet."""
     return tuple(row["location"] for zone in _zones()
-                 for row in table("injury.toml", zone["locations"]))
+                 for row in DATA.table("injury", zone["locations"]))
 
 
 def face_feature(d20: int) -> str:
     """The feature a Face strike hits on the optional d20 Face table."""
     require_int("d20", d20, minimum=1, maximum=20)
-    return table("injury.toml", "face_features").lookup(d20)["feature"]
+    return DATA.table("injury", "face_features").lookup(d20)["feature"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,12 +132,12 @@ def locate_strike(zone_rolls: Sequence[int], location_rolls: Sequence[int],
         raise RulesError(f"side_from must be 'location' or 'zone', got {shown(side_from)}")
     zns = [aim_zone + z - 1 for z in zs]
     trace = [step("Zone Dice " + ", ".join(f"{z} → ZN{n}" for z, n in zip(zs, zns))
-                  + f" (aimed at ZN{aim_zone})", ref(LOCATION), aim_zone=aim_zone)]
+                  + f" (aimed at ZN{aim_zone})", DATA.rule(LOCATION), aim_zone=aim_zone)]
     zn = zns[zone_pick]
     zone = _zone_row(zn)
     if zone is None:
         trace.append(step(f"ZN{zn} is not on the {zone_count()}-zone table: the strike misses",
-                          ref(LOCATION), zn=zn))
+                          DATA.rule(LOCATION), zn=zn))
         return LocationResolution(value=0, outcome="miss", trace=tuple(trace), zone_number=zn,
                                   zone=None, location=None, location_shock=None, side=None)
     same = sum(1 for i, n in enumerate(zns) if i != zone_pick and _zone_row(n) is not None
@@ -148,7 +149,7 @@ def locate_strike(zone_rolls: Sequence[int], location_rolls: Sequence[int],
     require_int("location_pick", location_pick, minimum=0, maximum=len(ls) - 1)
     trace.append(step(f"ZN{zn} is in the {zone['zone']} zone"
                       + (f"; {same} other Zone Die in it: {1 + same} Location Dice" if same
-                         else ""), ref(LOCATION), zn=zn))
+                         else ""), DATA.rule(LOCATION), zn=zn))
     ln = ls[location_pick]
     row = _location_row(zone, ln)
     side = None
@@ -157,7 +158,7 @@ def locate_strike(zone_rolls: Sequence[int], location_rolls: Sequence[int],
         side = "left" if die % 2 else "right"
     where = f"{side} {row['location'].lower()}" if side else row["location"]
     trace.append(step(f"Location Die {ln}: {where} (location shock {row['location_shock']})",
-                      ref(LOCATION), ln=ln, location=row["location"]))
+                      DATA.rule(LOCATION), ln=ln, location=row["location"]))
     if row["location"].lower() in covered:
         return _behind_cover(trace, zn, zone["zone"], row["location"], side)
     return LocationResolution(value=zn, outcome=row["location"], trace=tuple(trace),
@@ -181,7 +182,7 @@ def require_cover(hard_cover: object) -> set[str]:
 def _behind_cover(trace: list, zn: int, zone: str, location: str, side: str | None
                   ) -> LocationResolution:
     trace.append(step(f"The {location.lower()} is behind hard cover: the strike fails",
-                      ref(LOCATION), location=location))
+                      DATA.rule(LOCATION), location=location))
     return LocationResolution(value=0, outcome="hard cover", trace=tuple(trace), zone_number=zn,
                               zone=zone, location=location, location_shock=None, side=side)
 
@@ -202,7 +203,7 @@ def helpless_location(zone_number: int, location_number: int, *,
     where = f"{side} {row['location'].lower()}" if side else row["location"]
     trace = [step(f"Helpless target, a round spent concentrating: ZN{zone_number} "
                   f"({zone['zone']}) and LN{location_number} are chosen, not rolled: {where} "
-                  f"(location shock {row['location_shock']})", ref(HELPLESS),
+                  f"(location shock {row['location_shock']})", DATA.rule(HELPLESS),
                   zn=zone_number, ln=location_number, location=row["location"])]
     if row["location"].lower() in covered:
         return _behind_cover(trace, zone_number, zone["zone"], row["location"], side)
@@ -249,7 +250,7 @@ def _aspect_arg(aspect: object) -> str:
 
 def impact_ta_bonus(aspect: str) -> int:
     """The extra impact one Impact TA adds for a strike *aspect* (3B, 5E, 4P, 2F)."""
-    return table("melee.toml", "impact_ta").find("aspect", _aspect_arg(aspect))["bonus"]
+    return DATA.table("melee", "impact_ta").find("aspect", _aspect_arg(aspect))["bonus"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -285,13 +286,13 @@ def impact(impact_roll: int, impact_modifier: int, armour: int = 0, *, aspect: s
         parts += f" + {impact_tas} Impact TA {ta}"
     if range_modifier:
         parts += f" + range {range_modifier}"
-    trace = [step(f"Strike impact {parts} = {strike}{aspect}", ref(IMPACT), strike=strike)]
+    trace = [step(f"Strike impact {parts} = {strike}{aspect}", DATA.rule(IMPACT), strike=strike)]
     av = max(0, armour - armour_reduction)
     if armour_reduction:
         trace.append(step(f"Armour reduction {armour_reduction}: AV {armour} → {av}",
-                          ref(IMPACT), av=av))
+                          DATA.rule(IMPACT), av=av))
     effective = strike - av
-    trace.append(step(f"Effective impact {strike} - AV {av} = {effective}{aspect}", ref(IMPACT),
+    trace.append(step(f"Effective impact {strike} - AV {av} = {effective}{aspect}", DATA.rule(IMPACT),
                       effective=effective))
     return ImpactResolution(value=effective, outcome=f"{effective}{aspect}", trace=tuple(trace),
                             strike_impact=strike, armour=av, aspect=aspect)
@@ -301,7 +302,7 @@ def impact(impact_roll: int, impact_modifier: int, armour: int = 0, *, aspect: s
 
 def _injury_row(effective_impact: int) -> Row:
     require_int("effective_impact", effective_impact)
-    return table("injury.toml", "injury_levels").lookup(effective_impact)
+    return DATA.table("injury", "injury_levels").lookup(effective_impact)
 
 
 def injury_level(effective_impact: int) -> str | None:
@@ -341,7 +342,7 @@ def injury_level_distribution(impact_die: int, impact_modifier: int, armour: int
 
 
 def _glancing_aspects() -> str:
-    return setting("injury.toml", "glancing_blow", "aspects")
+    return DATA.setting("injury", "glancing_blow", "aspects")
 
 
 def bleeder(location: str, injury: str | None, aspect: str) -> bool:
@@ -355,7 +356,7 @@ def bleeder(location: str, injury: str | None, aspect: str) -> bool:
         return False
     if injury in ("M1", "S2"):
         return False
-    return aspect in table("injury.toml", "bleeding").find("shade", shade)[injury]
+    return aspect in DATA.table("injury", "bleeding").find("shade", shade)[injury]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -382,18 +383,18 @@ def injury(effective_impact: int, aspect: str, location: str | None = None, *,
     loc = location_row(location) if location is not None else None
     inj = row["injury"] or None
     trace = [step(f"Effective impact {effective_impact}: "
-                  + (f"{inj} ({row['severity']})" if inj else "no injury"), ref(INJURY),
+                  + (f"{inj} ({row['severity']})" if inj else "no injury"), DATA.rule(INJURY),
                   impact=effective_impact)]
     if inj is None:
         return InjuryResolution(value=0, outcome="none", trace=tuple(trace), injury=None,
                                 severity=None, glancing=False, injury_shock=0, shock_bonus=0,
                                 bleeder=False, amputation_test=False, mishap_check=False)
     if row["glancing"] and rigid_armour and aspect in _glancing_aspects():
-        shock = setting("injury.toml", "glancing_blow", "injury_shock")
-        bonus = setting("injury.toml", "glancing_blow", "shock_bonus")
+        shock = DATA.setting("injury", "glancing_blow", "injury_shock")
+        bonus = DATA.setting("injury", "glancing_blow", "shock_bonus")
         trace.append(step(f"{aspect} strike of 1-4 against rigid armour: a Glancing Blow, no "
                           f"injury; injury shock {shock} and +{bonus} to the Shock test",
-                          ref(GLANCING), injury_shock=shock, shock_bonus=bonus))
+                          DATA.rule(GLANCING), injury_shock=shock, shock_bonus=bonus))
         return InjuryResolution(value=0, outcome="glancing blow", trace=tuple(trace),
                                 injury=None, severity=None, glancing=True, injury_shock=shock,
                                 shock_bonus=bonus, bleeder=False, amputation_test=False,
@@ -404,14 +405,14 @@ def injury(effective_impact: int, aspect: str, location: str | None = None, *,
         bleeds = bleeder(location, inj, aspect)
         trace.append(step(f"{loc['location']} has a {loc['bleeding']} bleeding circle: "
                           f"{inj}{aspect} is {'a Bleeder' if bleeds else 'not a Bleeder'}",
-                          ref(BLEEDING), bleeder=int(bleeds)))
+                          DATA.rule(BLEEDING), bleeder=int(bleeds)))
         amputate = bool(row["amputation"]) and aspect == "E" and loc["amputation"] != "none"
         if amputate:
             trace.append(step(f"G5 edge injury where the location has a {loc['amputation']} "
-                              "triangle: test Strength for amputation", ref(AMPUTATION)))
+                              "triangle: test Strength for amputation", DATA.rule(AMPUTATION)))
     if row["mishap"]:
         trace.append(step(f"{row['severity']} injury: check the injury mishap for the zone",
-                          ref(EFFECT)))
+                          DATA.rule(EFFECT)))
     return InjuryResolution(value=row["level"], outcome=f"{inj}{aspect}", trace=tuple(trace),
                             injury=inj, severity=row["severity"], glancing=False,
                             injury_shock=row["level"], shock_bonus=0, bleeder=bleeds,
@@ -446,16 +447,16 @@ def compound_injury(existing: Sequence[str], new: str, d10: int) -> CompoundReso
     skipped = len(old) - len(kept)
     if skipped:
         trace.append(step(f"{skipped} injury(ies) of the other kind (fire/frost against "
-                          "physical) do not compound", ref(COMPOUND)))
+                          "physical) do not compound", DATA.rule(COMPOUND)))
     levels = [lv for _, lv in kept] + [level]
-    cap = setting("injury.toml", "compound_injury", "max_level")
+    cap = DATA.setting("injury", "compound_injury", "max_level")
     if not kept:
-        trace.append(step("No earlier injury in this location to compound with", ref(COMPOUND)))
+        trace.append(step("No earlier injury in this location to compound with", DATA.rule(COMPOUND)))
         return CompoundResolution(value=level, outcome="no compound roll", trace=tuple(trace),
                                   compounded=False, levels=tuple(levels), raised=None)
     total = sum(levels)
     if d10 > total:
-        trace.append(step(f"d10 {d10} > total IL {total}: no compound injury", ref(COMPOUND),
+        trace.append(step(f"d10 {d10} > total IL {total}: no compound injury", DATA.rule(COMPOUND),
                           roll=d10, tn=total))
         return CompoundResolution(value=level, outcome="not compounded", trace=tuple(trace),
                                   compounded=False, levels=tuple(levels), raised=None)
@@ -463,11 +464,11 @@ def compound_injury(existing: Sequence[str], new: str, d10: int) -> CompoundReso
     idx = max(i for i, lv in enumerate(levels) if lv == top)
     shock = top + 1
     if top >= cap:
-        shock = setting("injury.toml", "compound_injury", "g5_compound_injury_shock")
+        shock = DATA.setting("injury", "compound_injury", "g5_compound_injury_shock")
     levels[idx] = min(cap, top + 1)
     trace.append(step(f"d10 {d10} ≤ total IL {total}: the IL{top} injury "
                       f"{'(the new one) ' if idx == len(levels) - 1 else ''}compounds to "
-                      f"IL{levels[idx]}; injury shock {shock}", ref(COMPOUND), roll=d10,
+                      f"IL{levels[idx]}; injury shock {shock}", DATA.rule(COMPOUND), roll=d10,
                       tn=total, injury_shock=shock))
     return CompoundResolution(value=shock, outcome="compounded", trace=tuple(trace),
                               compounded=True, levels=tuple(levels), raised=idx)
@@ -516,7 +517,7 @@ def amputation_test(roll: int, strength_eml: int | None, location: str, *,
     loc = location_row(location)
     if loc["amputation"] == "none":
         raise RulesError(f"location {loc['location']} has no amputation triangle: no test")
-    mod = table("injury.toml", "amputation_modifiers").find("shade", loc["amputation"])
+    mod = DATA.table("injury", "amputation_modifiers").find("shade", loc["amputation"])
     if beast:
         if strength_eml is not None:
             raise RulesError(f"strength_eml must be None for a beast (its test is ML"
@@ -530,8 +531,8 @@ def amputation_test(roll: int, strength_eml: int | None, location: str, *,
                f"{strength_eml} → {eml}")
     require_int("roll", roll, minimum=1, maximum=100)
     level = success_level(roll, eml)
-    row = table("injury.toml", "amputation_results").find("level", level)
-    trace = [step(f"{loc['location']}: {how}; roll {roll}: {level}", ref(AMPUTATION),
+    row = DATA.table("injury", "amputation_results").find("level", level)
+    trace = [step(f"{loc['location']}: {how}; roll {roll}: {level}", DATA.rule(AMPUTATION),
                   roll=roll, eml=eml, level=level)]
     bleeds = row["bleeder"] == "always" or (row["bleeder"] == "if the location bleeds"
                                             and loc["bleeding"] != "none")
@@ -542,7 +543,7 @@ def amputation_test(roll: int, strength_eml: int | None, location: str, *,
         text += "; the injury is a Bleeder"
     if row["shock_modifier"]:
         text += f"; Shock test {row['shock_modifier']:+d}"
-    trace.append(step(f"{level}: {text}", ref(AMPUTATION)))
+    trace.append(step(f"{level}: {text}", DATA.rule(AMPUTATION)))
     return AmputationResolution(value=roll, outcome="severed" if row["severed"] else
                                 "not severed", trace=tuple(trace), level=level,
                                 severed=bool(row["severed"]), bleeder=bleeds,
@@ -554,7 +555,7 @@ def amputation_test(roll: int, strength_eml: int | None, location: str, *,
 def shock_state(shk: int) -> str | None:
     """The Shock State for a Shock State Index: None (6 or less), STN, INC, UNC or KIA."""
     require_int("shk", shk)
-    return table("injury.toml", "shock_states").lookup(shk)["state"] or None
+    return DATA.table("injury", "shock_states").lookup(shk)["state"] or None
 
 
 def require_shock_state(name: str, state: object) -> str | None:
@@ -594,13 +595,13 @@ def shock(location_shock: int, injury_shock: int, roll: int, shock_eml: int, *,
     require_int("shock_eml", shock_eml)
     eml = effective_eml(shock_eml + bonus)
     level = success_level(roll, eml)
-    mod = table("injury.toml", "shock_roll").find("level", level)["shk"]
+    mod = DATA.table("injury", "shock_roll").find("level", level)["shk"]
     shk = location_shock + injury_shock + mod
     state = shock_state(shk)
     trace = [step(f"Shock test: roll {roll} against EML {eml}: {level} → {mod:+d} SHK",
-                  ref(SHOCK), roll=roll, eml=eml, level=level),
+                  DATA.rule(SHOCK), roll=roll, eml=eml, level=level),
              step(f"SHK = location {location_shock} + injury {injury_shock} + shock roll "
-                  f"{mod} = {shk}: {state or 'no effect'}", ref(SHOCK), shk=shk)]
+                  f"{mod} = {shk}: {state or 'no effect'}", DATA.rule(SHOCK), shk=shk)]
     return ShockResolution(value=shk, outcome=state or "none", trace=tuple(trace), level=level,
                            shk=shk, state=state)
 
@@ -623,12 +624,12 @@ def shock_reroll(roll: int, shock_ml: int, state: str, *, fatigue: int = 0
         raise RulesError(f"state must be INC or UNC for a Shock Reroll, got {shown(state)}")
     require_int("shock_ml", shock_ml)
     require_int("fatigue", fatigue, minimum=0)
-    penalty = setting("injury.toml", "shock_reroll_rules", "penalty")
+    penalty = DATA.setting("injury", "shock_reroll_rules", "penalty")
     eml = effective_eml(shock_ml + penalty - fatigue)
     level = success_level(roll, eml)
-    row = table("injury.toml", "shock_reroll").find("level", level)
+    row = DATA.table("injury", "shock_reroll").find("level", level)
     trace = [step(f"Shock ML {shock_ml} {penalty} - fatigue {fatigue} = EML {eml}; roll "
-                  f"{roll}: {level}", ref(SHOCK), roll=roll, eml=eml, level=level)]
+                  f"{roll}: {level}", DATA.rule(SHOCK), roll=roll, eml=eml, level=level)]
     hr = row["healing_rate"] or None
     coma = bool(row["coma_if_unc"]) and state == "UNC"
     if hr:
@@ -638,7 +639,7 @@ def shock_reroll(roll: int, shock_ml: int, state: str, *, fatigue: int = 0
         new_state, text = "STN", "the state improves to Stunned"
     else:
         new_state, text = None, "the Shock State is removed"
-    trace.append(step(f"{level}: {text}", ref(SHOCK)))
+    trace.append(step(f"{level}: {text}", DATA.rule(SHOCK)))
     return ShockRerollResolution(value=roll, outcome="Extended shock" if hr else
                                  (new_state or "recovered"), trace=tuple(trace), level=level,
                                  state=new_state, extended_shock_hr=hr, coma=coma)
@@ -651,7 +652,7 @@ def location_shock(location: str) -> int:
 
 def area_location_shock() -> int:
     """The location shock an Area attack imparts."""
-    return setting("injury.toml", "area_attack", "location_shock")
+    return DATA.setting("injury", "area_attack", "location_shock")
 
 
 # --- step 5: effect ---------------------------------------------------------------------
@@ -659,7 +660,7 @@ def area_location_shock() -> int:
 def injury_mishap(zone: str, severity: str) -> str:
     """The mishap a Serious or Grievous injury to *zone* brings (the INJURY MISHAP table). An
     "Area" injury brings the head's mishaps."""
-    zones = table("injury.toml", "injury_mishap")
+    zones = DATA.table("injury", "injury_mishap")
     names = [r["zone"] for r in zones]
     if zone == "Area":
         zone = "Head"
@@ -673,7 +674,7 @@ def injury_mishap(zone: str, severity: str) -> str:
 def impaired_test(test: str, zone: str) -> bool:
     """Whether an injury in *zone* impairs *test* (the IMPAIRED TESTS table). An "Area"
     injury impairs every test and movement."""
-    rows = table("injury.toml", "impaired_tests")
+    rows = DATA.table("injury", "impaired_tests")
     names = [r["test"] for r in rows]
     if test not in names:
         raise RulesError(f"test must be one of {', '.join(names)}, got {shown(test)}")
@@ -691,13 +692,13 @@ def injury_impairment(severity: str, *, shock_succeeded: bool = True,
     """
     require_int("minutes", minutes, minimum=0)
     require_bool("shock_succeeded", shock_succeeded)
-    rows = table("injury.toml", "injury_effects")
+    rows = DATA.table("injury", "injury_effects")
     if severity not in [r["severity"] for r in rows]:
         raise RulesError(f"severity must be Minor, Serious or Grievous, got {shown(severity)}")
     value = rows.find("severity", severity)["impairment"]
     if value < 0:
         return None
-    deferred = setting("injury.toml", "injury_rules", "minor_deferred_minutes")
+    deferred = DATA.setting("injury", "injury_rules", "minor_deferred_minutes")
     if severity == "Minor" and shock_succeeded and minutes < deferred:
         return 0
     return value
@@ -708,7 +709,7 @@ def impaled(injury: str | None, projectile: bool) -> bool:
     require_bool("projectile", projectile)
     if injury not in (None, "M1", "S2", "S3", "G4", "G5"):
         raise RulesError(f"injury must be None, M1, S2, S3, G4 or G5, got {shown(injury)}")
-    least = setting("injury.toml", "injury_rules", "impalement_min_level")
+    least = DATA.setting("injury", "injury_rules", "impalement_min_level")
     return projectile and injury is not None and int(injury[1]) >= least
 
 
@@ -727,9 +728,9 @@ def evade_area_attack(roll: int, dodge_eml: int) -> EvasionResolution:
     require_int("dodge_eml", dodge_eml)
     eml = effective_eml(dodge_eml)
     level = success_level(roll, eml)
-    cut = table("injury.toml", "evasion").find("level", level)["shk_reduction"]
+    cut = DATA.table("injury", "evasion").find("level", level)["shk_reduction"]
     trace = [step(f"Dodge EML {eml}; roll {roll}: {level}: Area attack SHK -{cut}; the evader "
-                  "is now prone", ref("Evasion Action"), roll=roll, eml=eml, reduction=cut)]
+                  "is now prone", DATA.rule("Evasion Action"), roll=roll, eml=eml, reduction=cut)]
     return EvasionResolution(value=cut, outcome=f"SHK -{cut}", trace=tuple(trace), level=level,
                              shk_reduction=cut, prone=True)
 
@@ -755,7 +756,7 @@ def grim_wound_shock(roll: int, shock_eml: int, location: str, injury: str) -> S
                          f"got {shown(injury)}")
     r = shock(location_shock(location), codes[injury], roll, shock_eml)
     first = step(f"Grim wound ({injury} {location}): daily Shock Roll",
-                 ref("Healing 5 Grim Wound"))
+                 DATA.rule("Healing 5 Grim Wound"))
     return ShockResolution(value=r.value, outcome=r.outcome, trace=(first,) + r.trace,
                            level=r.level, shk=r.shk, state=r.state)
 
@@ -771,14 +772,14 @@ def grievous_zone_test(zone: str, action: str = "action") -> TestResolution:
                          f"got {shown(action)}")
     mishap = injury_mishap(zone, "Grievous")
     trace = (step(f"{action.strip()} with the {zone.lower()} zone unusable (Grievous injury): "
-                  f"an automatic CF, no roll; {mishap.lower()}", ref(GRIEVOUS_TESTS),
+                  f"an automatic CF, no roll; {mishap.lower()}", DATA.rule(GRIEVOUS_TESTS),
                   level="CF", mishap=mishap),)
     return TestResolution(value=0, outcome="CF", trace=trace, level="CF", eml=0, mishap=mishap)
 
 
 def require_zone(name: str, zone: object) -> str:
     """A body zone of the INJURY MISHAP table (Head, Arms, Torso, Legs); else a RulesError."""
-    zones = [r["zone"] for r in table("injury.toml", "injury_mishap")]
+    zones = [r["zone"] for r in DATA.table("injury", "injury_mishap")]
     if zone not in zones:
         raise RulesError(f"{name} must be one of {', '.join(zones)}, got {shown(zone)}")
     return zone  # type: ignore[return-value]

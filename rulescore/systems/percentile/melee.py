@@ -8,7 +8,8 @@ from fractions import Fraction
 
 from ...errors import RulesError, require_bool, require_int, shown
 from ...trace import Resolution, step
-from ._data import DEFENCES, LEVELS, MAX_DIE, ref, table
+from ._system import DATA
+from .terms import DEFENCES, LEVELS, MAX_DIE
 from .checks import effective_eml, mishap_type, shift_level, success_level
 from .injury import grievous_zone_test, require_zone, zone_count
 
@@ -54,7 +55,7 @@ _INDEX: dict[int, tuple[object, dict]] = {}
 
 
 def _cell(defence: str, attack: str, defend: str):
-    matrix = table("melee.toml", "melee_matrix")
+    matrix = DATA.table("melee", "melee_matrix")
     held = _INDEX.get(id(matrix))
     if held is None or held[0] is not matrix:  # index the (validated) matrix once
         held = (matrix, {(r["defence"], r["attack"], r["defend"]): r for r in matrix})
@@ -74,7 +75,7 @@ def _decide(defence: str, attack_level: str, defence_level: str | None, attack_r
         return None, 0, False, "both failed" if defence != "Ignore" else "attacker CF"
     if winner != "tie":
         return winner, row["stars"], False, "matrix"
-    tie = table("melee.toml", "tied_success").find("defence", defence)
+    tie = DATA.table("melee", "tied_success").find("defence", defence)
     who = tie["winner"]
     if who == "higher roll":
         if attack_roll != defence_roll:
@@ -110,7 +111,7 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
     require_int("attack_roll", attack_roll, minimum=1, maximum=100)
     a_eml = effective_eml(require_int("attack_eml", attack_eml), eml_cap=eml_cap)
     a_level = success_level(attack_roll, a_eml)
-    trace = [step(f"Attacker rolls {attack_roll} against EML {a_eml}: {a_level}", ref(OUTCOME),
+    trace = [step(f"Attacker rolls {attack_roll} against EML {a_eml}: {a_level}", DATA.rule(OUTCOME),
                   roll=attack_roll, eml=a_eml, level=a_level)]
     d_level = None
     if defence == "Ignore":
@@ -119,7 +120,7 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
                              f"defence (no roll), got {shown(defence_roll)} and "
                              f"{shown(defence_eml)}")
         trace.append(step("The defender Ignores: the attacker's test is unopposed",
-                          ref("Melee Defence Result — Ignore")))
+                          DATA.rule("Melee Defence Result — Ignore")))
     elif defender_unusable_zone is not None:
         if defence_roll is not None:
             raise RulesError(f"defence_roll must be empty when the defender's "
@@ -135,7 +136,7 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
         d_eml = effective_eml(require_int("defence_eml", defence_eml), eml_cap=eml_cap)
         d_level = success_level(defence_roll, d_eml)
         trace.append(step(f"Defender's {defence} roll {defence_roll} against EML {d_eml}: "
-                          f"{d_level}", ref(OUTCOME), roll=defence_roll, eml=d_eml,
+                          f"{d_level}", DATA.rule(OUTCOME), roll=defence_roll, eml=d_eml,
                           level=d_level))
     winner, stars, damage, how = _decide(defence, a_level, d_level, attack_roll, defence_roll,
                                          dodge_equal_rolls)
@@ -145,14 +146,14 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
                 "Dodge": f"a Dodge tie goes to the higher roll ({attack_roll} against "
                          f"{defence_roll})"}[defence]
         trace.append(step(f"Tied successes ({a_level}): {rule}: the {winner} wins one star",
-                          ref(OUTCOME), winner=winner, stars=stars))
+                          DATA.rule(OUTCOME), winner=winner, stars=stars))
     elif winner is None:
         text = ("Both tests failed: no strike" if how == "both failed"
                 else "Attacker's CF against Ignore: no strike")
-        trace.append(step(text, ref(OUTCOME)))
+        trace.append(step(text, DATA.rule(OUTCOME)))
     else:
         trace.append(step(f"{a_level} against {d_level or 'no roll'}: the {winner} wins "
-                          f"{stars} star{'s' if stars > 1 else ''}", ref(RESULTS),
+                          f"{stars} star{'s' if stars > 1 else ''}", DATA.rule(RESULTS),
                           winner=winner, stars=stars))
     striker = None
     if winner == "attacker":
@@ -167,16 +168,16 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
     else:
         outcome, option = "no strike", None
     tas = max(0, stars - 1)
-    choices = tuple(table("melee.toml", "tactical_advantages").find("option", option)["choices"]
+    choices = tuple(DATA.table("melee", "tactical_advantages").find("option", option)["choices"]
                     ) if option else ()
     if striker:
         trace.append(step(f"The {striker}'s blow lands with base impact: go to the Injury "
-                          "Sequence", ref(RESULTS)))
+                          "Sequence", DATA.rule(RESULTS)))
     if tas:
         trace.append(step(f"{tas} tactical advantage(s), each one of: {', '.join(choices)}",
-                          ref(RESULTS), tactical_advantages=tas))
+                          DATA.rule(RESULTS), tactical_advantages=tas))
     if damage:
-        trace.append(step("Block wins the tie: check for weapon damage", ref(OUTCOME)))
+        trace.append(step("Block wins the tie: check for weapon damage", DATA.rule(OUTCOME)))
     a_mishap = mishap_type("ignore" if defence == "Ignore" else "attack", attack_roll) \
         if a_level == "CF" else None
     d_mishap = None
@@ -189,7 +190,7 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
             if roll is None:  # the automatic CF of an unusable zone: already explained
                 continue
             trace.append(step(f"{who} CF (ones die {roll % 10}): {m} roll, whatever the other "
-                              "result", ref(RESULTS), mishap=m))
+                              "result", DATA.rule(RESULTS), mishap=m))
     return MeleeResolution(value=stars, outcome=outcome, trace=tuple(trace), defence=defence,
                            attack_level=a_level, defence_level=d_level, winner=winner,
                            stars=stars, striker=striker, tactical_advantages=tas,
@@ -264,7 +265,7 @@ def heft_penalty(strength: int, heft: int, *, grip: str = "one-handed",
     if grip not in GRIPS:
         raise RulesError(f"grip must be 'one-handed', 'two-handed' or 'off-handed', "
                          f"got {shown(grip)}")
-    row = table("melee.toml", "melee_modifiers").find("modifier", "heft")
+    row = DATA.table("melee", "melee_modifiers").find("modifier", "heft")
     hft = heft - 5 if grip == "two-handed" else heft + 5 if grip == "off-handed" and \
         not shield_block else heft
     penalty = row["amount"] * max(0, hft - strength)
@@ -284,7 +285,7 @@ def reach_modifier(reach: int, opponent_reach: int, *, thrust: bool = False,
     require_int("opponent_reach", opponent_reach, minimum=0)
     require_bool("thrust", thrust)
     require_bool("close", close)
-    rows = table("melee.toml", "melee_modifiers")
+    rows = DATA.table("melee", "melee_modifiers")
     diff = reach - opponent_reach
     if close:
         diff = -diff
@@ -310,9 +311,9 @@ def melee_eml(ml: int, *, defence: bool = False, aim: bool = False, heft: int = 
     require_int("outnumbered", outnumbered, minimum=1)
     require_int("reach", reach)
     require_int("trauma", trauma, minimum=0)
-    rows = table("melee.toml", "melee_modifiers")
+    rows = DATA.table("melee", "melee_modifiers")
     total = ml
-    trace = [step(f"Melee ML {ml}", ref(MODIFIERS), ml=ml)]
+    trace = [step(f"Melee ML {ml}", DATA.rule(MODIFIERS), ml=ml)]
     parts = [("Aim at a non-default zone", rows.find("modifier", "aim")["amount"] if aim
               else 0),
              ("Heft penalty", heft),
@@ -324,7 +325,7 @@ def melee_eml(ml: int, *, defence: bool = False, aim: bool = False, heft: int = 
     for label, amount in parts:
         if amount:
             total += amount
-            trace.append(step(f"{label}: {amount:+d} → {total}", ref(MODIFIERS),
+            trace.append(step(f"{label}: {amount:+d} → {total}", DATA.rule(MODIFIERS),
                               amount=amount, eml=total))
     return Resolution(value=total, outcome=f"EML {total}", trace=tuple(trace))
 
@@ -413,14 +414,14 @@ def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
         require_bool(name, flag)
     trace = [step(f"Attacker strikes with {weapon.name} ({weapon.aspect}, Zone Die "
                   f"d{weapon.zone_die}, reach {weapon.reach}) aimed at ZN{aim_zone}",
-                  ref(DECLARATION))]
+                  DATA.rule(DECLARATION))]
     if area:
         if defence is not None:
             raise RulesError(f"defence must be None for an area attack (its targets declare "
                              f"no defence), got {shown(defence)}")
         eml = melee_eml(attacker_ml, trauma=attacker_trauma, prone=attacker_prone)
         trace += [step("Area attack: no defence is declared; the attack engulfs its area",
-                       ref(DECLARATION))] + list(eml.trace)
+                       DATA.rule(DECLARATION))] + list(eml.trace)
         return MeleeDeclaration(value=eml.value, outcome=eml.outcome, trace=tuple(trace),
                                 attack_eml=eml.value, defence=None, defence_eml=None,
                                 zone_die=weapon.zone_die, aim_zone=aim_zone,
@@ -438,7 +439,7 @@ def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
     free_aim = defender_prone and not attacker_prone
     if aim_zone != 1 and free_aim:
         trace.append(step(f"The attacker stands over a prone defender: aiming at ZN{aim_zone} "
-                          "costs nothing", ref(AIM)))
+                          "costs nothing", DATA.rule(AIM)))
     attack = melee_eml(
         attacker_ml, aim=aim_zone != 1 and not free_aim,
         heft=heft_penalty(strength, weapon.heft, grip=weapon.grip),
@@ -457,16 +458,16 @@ def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
         counter_free = attacker_prone and not defender_prone
         if counter_aims and counter_free:
             trace.append(step(f"The defender stands over a prone attacker: the counterstrike "
-                              f"may aim at ZN{counter_aim_zone} at no cost", ref(AIM)))
+                              f"may aim at ZN{counter_aim_zone} at no cost", DATA.rule(AIM)))
         d = melee_eml(defender_ml, defence=True, aim=counter_aims and not counter_free,
                       heft=heft, outnumbered=outnumbered,
                       prone=defender_prone, reach=reach, trauma=defender_trauma)
-        trace.append(step(f"Defender declares {defence} with {other.name}", ref(DECLARATION)))
+        trace.append(step(f"Defender declares {defence} with {other.name}", DATA.rule(DECLARATION)))
         trace += [step(f"Defender's test: {s.text}", s.rule) for s in d.trace]
         defence_eml = d.value
     else:
         trace.append(step("Defender Ignores: the attacker's test is unopposed",
-                          ref(DECLARATION)))
+                          DATA.rule(DECLARATION)))
     return MeleeDeclaration(value=attack.value, outcome=f"EML {attack.value} against "
                             + (f"{defence} EML {defence_eml}" if other else "Ignore"),
                             trace=tuple(trace), attack_eml=attack.value, defence=defence,
@@ -496,7 +497,7 @@ def spend_advantages(result: MeleeResolution, choices: list[str] | tuple[str, ..
     if not isinstance(result, MeleeResolution):
         raise RulesError(f"result must be a melee exchange result, got {shown(result)}")
     # A result edited by hand is checked like any input before its fields are used.
-    most = max(r["stars"] for r in table("melee.toml", "melee_matrix")) - 1
+    most = max(r["stars"] for r in DATA.table("melee", "melee_matrix")) - 1
     require_int("result tactical_advantages", result.tactical_advantages, minimum=0,
                 maximum=most)
     if not isinstance(result.ta_choices, tuple) or any(c not in TA_CHOICES
@@ -516,7 +517,7 @@ def spend_advantages(result: MeleeResolution, choices: list[str] | tuple[str, ..
     words = {"impact": "extra impact", "precision": "one more Zone Die",
              "action": "a bonus action (after injury and mishaps)",
              "setup": "one success level better on a Melee or Dodge test next round"}
-    trace = [step(f"{n} × {c}: {words[c]}", ref(RESULTS)) for c, n in count.items()]
+    trace = [step(f"{n} × {c}: {words[c]}", DATA.rule(RESULTS)) for c, n in count.items()]
     return AdvantagesSpent(value=len(choices), outcome=", ".join(choices) or "none",
                            trace=tuple(trace), impact_tas=count["impact"],
                            precision_dice=count["precision"], bonus_actions=count["action"],
@@ -561,6 +562,6 @@ def after_injury(result: MeleeResolution, spent: AdvantagesSpent | None = None, 
     trace = [step("After the injury: " + ("; then ".join(f"{i}) {what}" for i, what in
                                                           enumerate(order, start=1))
                                           if order else "nothing more follows"),
-                  ref(AFTER_INJURY), count=len(order))]
+                  DATA.rule(AFTER_INJURY), count=len(order))]
     return Resolution(value=len(order), outcome=", ".join(order) or "nothing",
                       trace=tuple(trace))

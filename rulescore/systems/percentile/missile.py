@@ -9,7 +9,8 @@ from fractions import Fraction
 
 from ...errors import RulesError, require_bool, require_choice, require_int, shown
 from ...trace import Resolution, step
-from ._data import MAX_DIE, ref, setting, table
+from ._system import DATA
+from .terms import MAX_DIE
 from ...dice import DiceSource
 from .checks import DiceDraw, effective_eml, mishap_type, success_level
 from .injury import zone_count
@@ -25,7 +26,7 @@ MAX_VOLLEY_D10 = 10  # a d10 for CS and one per level beyond it, which no table 
 
 
 def _limit(name: str) -> int:
-    return setting("missile.toml", "missile_limits", name)
+    return DATA.setting("missile", "missile_limits", name)
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class MissileRange:
 
 def missile_actions(weapon: str) -> tuple[dict, ...]:
     """The missile actions of a weapon type ("Bow · Sling", "Crossbow", "Thrown")."""
-    rows = table("missile.toml", "missile_actions")
+    rows = DATA.table("missile", "missile_actions")
     kinds = sorted({r["weapon"] for r in rows})
     if weapon not in kinds:
         raise RulesError(f"weapon must be one of {', '.join(kinds)}, got {shown(weapon)}")
@@ -80,7 +81,7 @@ def missile_range(range_ft: int, base_range: int, *, thrown_pb_zone_die: int | N
     require_bool("wet", wet)
     if thrown_pb_zone_die is not None:
         require_int("thrown_pb_zone_die", thrown_pb_zone_die, minimum=1, maximum=MAX_DIE)
-    rows = table("missile.toml", "missile_range")
+    rows = DATA.table("missile", "missile_range")
     base = Fraction(base_range, 2) if wet else Fraction(base_range)
     for row in rows:
         reach = base * row["br_numerator"] / row["br_denominator"]
@@ -135,8 +136,8 @@ def missile_eml(ml: int, attack_type: str, target: str = "still", *,
     require_bool("aimed", aimed)
     if eml_cap is not None:
         require_int("eml_cap", eml_cap)
-    rng = table("missile.toml", "missile_range").find("attack_type", attack_type)
-    mods = table("missile.toml", "missile_modifiers")
+    rng = DATA.table("missile", "missile_range").find("attack_type", attack_type)
+    mods = DATA.table("missile", "missile_modifiers")
     if target not in TARGETS:
         raise RulesError(f"target must be one of {', '.join(TARGETS)}, got {shown(target)}")
     if thrown not in THROWN:
@@ -156,18 +157,18 @@ def missile_eml(ml: int, attack_type: str, target: str = "still", *,
             raise RulesError(f"attack_type {attack_type} is not possible under an overhead of "
                              f"{overhead_ft} ft (Volley needs {_limit('overhead_volley_min')} "
                              "ft or more)")
-    trace = [step(f"Missile ML {ml}", ref(TEST), ml=ml)]
+    trace = [step(f"Missile ML {ml}", DATA.rule(TEST), ml=ml)]
     total = ml
     if target_grievous and target != "still":
         trace.append(step(f"The target has a Grievous injury: it counts as Still, not "
-                          f"{target}", ref("Injury 5 Tests with Grievous Injury")))
+                          f"{target}", DATA.rule("Injury 5 Tests with Grievous Injury")))
         target = "still"
 
     def add(label: str, amount: int, section: str = TEST) -> None:
         nonlocal total
         if amount:
             total += amount
-            trace.append(step(f"{label}: {amount:+d} → {total}", ref(section), amount=amount,
+            trace.append(step(f"{label}: {amount:+d} → {total}", DATA.rule(section), amount=amount,
                               eml=total))
 
     add(f"{attack_type} range", rng["modifier"], RANGE)
@@ -201,12 +202,12 @@ def missile_eml(ml: int, attack_type: str, target: str = "still", *,
         add(f"Massive target, TAR {tar}", mods.find("situation", "massive_target")["modifier"] * tar)
     if total <= _limit("spoiled_at"):
         trace.append(step(f"EML {total} is {_limit('spoiled_at')} or worse: the attack is "
-                          "spoiled (no EML 05 floor)", ref(TEST), eml=total))
+                          "spoiled (no EML 05 floor)", DATA.rule(TEST), eml=total))
         return MissileEML(value=total, outcome="spoiled", trace=tuple(trace), spoiled=True,
                           test_eml=None)
     used = effective_eml(total, eml_cap=eml_cap)
     if used != total:
-        trace.append(step(f"Tested as EML {used}", ref(TEST), eml=used))
+        trace.append(step(f"Tested as EML {used}", DATA.rule(TEST), eml=used))
     return MissileEML(value=total, outcome=f"EML {used}", trace=tuple(trace), spoiled=False,
                       test_eml=used)
 
@@ -230,7 +231,7 @@ def _missile_level(roll: int | None, eml: int, spoiled_as: str, section: str,
     require_choice("spoiled_as", spoiled_as, SPOILED_AS)
     spoiled = eml <= _limit("spoiled_at")
     if spoiled and spoiled_as == "no_attack":
-        trace.append(step(f"EML {eml} spoils the attack: no attack takes place", ref(TEST)))
+        trace.append(step(f"EML {eml} spoils the attack: no attack takes place", DATA.rule(TEST)))
         return None
     if roll is None:
         raise RulesError("roll is missing: type the d100 roll (1-100)")
@@ -239,11 +240,11 @@ def _missile_level(roll: int | None, eml: int, spoiled_as: str, section: str,
         if level in ("S", "CS"):
             level = "F"
         trace.append(step(f"EML {eml} spoils the attack: it fails; roll {roll} against EML 05 "
-                          f"only checks for a CF: {level}", ref(TEST), roll=roll, level=level))
+                          f"only checks for a CF: {level}", DATA.rule(TEST), roll=roll, level=level))
         return level
     used = effective_eml(eml)
     level = success_level(roll, used)
-    trace.append(step(f"Roll {roll} against EML {used}: {level}", ref(section), roll=roll,
+    trace.append(step(f"Roll {roll} against EML {used}: {level}", DATA.rule(section), roll=roll,
                       eml=used, level=level))
     return level
 
@@ -264,24 +265,24 @@ def direct_missile_attack(roll: int | None, eml: int, *, still: bool = True,
         return MissileAttack(value=0, outcome="no attack", trace=tuple(trace), level=None,
                              stars=0, tactical_advantages=0, precision=0, mishap=None,
                              stray_possible=False)
-    row = table("missile.toml", "direct_missile_results").find("level", level)
+    row = DATA.table("missile", "direct_missile_results").find("level", level)
     stars, mishap, precision = row["stars"], None, 0
     stray = False
     if row["result"] == "mishap":
         mishap = mishap_type("missile", roll)
-        trace.append(step(f"CF: {mishap} roll; the attack does not take place", ref(DIRECT),
+        trace.append(step(f"CF: {mishap} roll; the attack does not take place", DATA.rule(DIRECT),
                           mishap=mishap))
     elif row["result"] == "miss":
         stray = effective_eml(eml) > _limit("stray_eml_above") and eml > _limit("spoiled_at")
         more = " it may strike another target within 5 feet" if stray else ""
-        trace.append(step(f"F: the attack misses;{more}", ref(DIRECT)))
+        trace.append(step(f"F: the attack misses;{more}", DATA.rule(DIRECT)))
     else:
         trace.append(step(f"{level}: {stars} star{'s' if stars > 1 else ''}: a base impact "
                           f"strike and {stars - 1} tactical advantage(s) (impact or precision)",
-                          ref(DIRECT), stars=stars))
+                          DATA.rule(DIRECT), stars=stars))
         if still:
             precision = 1
-            trace.append(step("Still target: one free Precision TA", ref(DIRECT)))
+            trace.append(step("Still target: one free Precision TA", DATA.rule(DIRECT)))
     return MissileAttack(value=stars, outcome=row["result"], trace=tuple(trace), level=level,
                          stars=stars, tactical_advantages=max(0, stars - 1),
                          precision=precision, mishap=mishap, stray_possible=stray)
@@ -305,27 +306,27 @@ def volley_missile_attack(roll: int | None, eml: int, *, spoiled_as: str = "auto
         return MissileAttack(value=0, outcome="no attack", trace=tuple(trace), level=None,
                              stars=0, tactical_advantages=0, precision=0, mishap=None,
                              stray_possible=False)
-    row = table("missile.toml", "volley_missile_results").find("level", level)
+    row = DATA.table("missile", "volley_missile_results").find("level", level)
     stars, mishap, precision, stray = row["stars"], None, 0, False
     deviation = None
     if row["result"] == "mishap":
         mishap = mishap_type("missile", roll)
-        trace.append(step(f"CF: {mishap} roll; the attack does not take place", ref(VOLLEY),
+        trace.append(step(f"CF: {mishap} roll; the attack does not take place", DATA.rule(VOLLEY),
                           mishap=mishap))
     elif row["result"] == "deviation":
         stray = effective_eml(eml) > _limit("stray_eml_above") and eml > _limit("spoiled_at")
         trace.append(step("F: deviation; " + ("roll d8 for the neighbouring 15-foot area it "
                                               "lands in" if stray else "it lands harmlessly"),
-                          ref(VOLLEY)))
+                          DATA.rule(VOLLEY)))
         if stray and deviation_d8 is not None:
             deviation = deviation_d8
             trace.append(step(f"d8 {deviation}: it lands in neighbouring area {deviation}; "
-                              "anyone there is a potential strike", ref(VOLLEY)))
+                              "anyone there is a potential strike", DATA.rule(VOLLEY)))
     else:
         precision = 1 if level == "CS" else 0
         die = "d10 (Volley Precision)" if precision else "d20"
         trace.append(step(f"{level}: a potential strike in the area; roll {die} against the "
-                          "target count", ref(VOLLEY), stars=stars))
+                          "target count", DATA.rule(VOLLEY), stars=stars))
     return MissileAttack(value=stars, outcome=row["result"], trace=tuple(trace), level=level,
                          stars=stars, tactical_advantages=max(0, stars - 1),
                          precision=precision, mishap=mishap, stray_possible=stray,
@@ -383,17 +384,17 @@ def stray_strike(target_rolls: list[int] | tuple[int, ...], impact_d10: int,
     trace = [step(f"Target count {target_count}; d{die} roll {chosen} "
                   f"{'≤' if hit else '>'} {target_count}: "
                   + (f"target {chosen} is struck" if hit else "no strike"),
-                  ref(section), roll=chosen, target_count=target_count)]
+                  DATA.rule(section), roll=chosen, target_count=target_count)]
     impact_ta = hit and impact_d10 in (5, 10)
     zone_die = None
     if hit:
         face = 0 if impact_d10 == 10 else impact_d10
         trace.append(step(f"Impact d10 shows {face}: " + ("add the projectile's Impact TA bonus"
-                          if impact_ta else "no bonus Impact TA"), ref(section), d10=impact_d10))
+                          if impact_ta else "no bonus Impact TA"), DATA.rule(section), d10=impact_d10))
         zone_die = max(_limit("stray_zone_die"), body_zones)
         trace.append(step(f"Locate the strike with a d{zone_die} Zone Die (a d10, or one side "
                           f"per body zone if the one struck has more; {body_zones} here)",
-                          ref(section), zone_die=zone_die))
+                          DATA.rule(section), zone_die=zone_die))
     return StrayStrike(value=chosen if hit else 0, outcome="strike" if hit else "miss",
                        trace=tuple(trace), hit=hit, target=chosen if hit else 0,
                        impact_ta=impact_ta, zone_die=zone_die)
@@ -510,7 +511,7 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     trace = [step(f"Range {range_ft} ft with Base Range {base_range}"
                   + (" (halved: wet string)" if wet and thrown is None else "")
                   + f" → {band.attack_type} (up to {band.max_range} ft): EML {band.modifier:+d}, "
-                  f"Zone Die d{band.zone_die}, impact {band.impact:+d}", ref(RANGE),
+                  f"Zone Die d{band.zone_die}, impact {band.impact:+d}", DATA.rule(RANGE),
                   attack_type=band.attack_type)]
     eml = missile_eml(ml, band.attack_type, target, thrown=thrown, launcher=launcher,
                       **modifiers)  # type: ignore[arg-type]

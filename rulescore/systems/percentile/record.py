@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, fields, is_dataclass, replace
 from ... import saved
 from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, Step, step
-from ._data import ref, table
+from ._system import DATA
 from .healing import (TREATMENT_ASPECTS, TreatmentResolution, blood_regeneration,
                       current_impairment, healing_roll, infection_course,
                       infection_healing_rate, infection_weakness,
@@ -255,8 +255,7 @@ def _from_body(body: dict, where: str) -> InjuryRecord:
 def record_format() -> saved.SavedFormat:
     """The injury record file, field by field: every bound here is one the walker keeps."""
     day = saved.Int(0, MAX_DAY)
-    places = location_names() + tuple(r["feature"] for r in table("injury.toml",
-                                                                  "face_features"))
+    places = location_names() + tuple(r["feature"] for r in DATA.table("injury", "face_features"))
     injury = saved.Record({
         "location": saved.Text(40, places), "aspect": saved.Text(20, TREATMENT_ASPECTS),
         "level": saved.Int(0, 5), "day": day,
@@ -396,7 +395,7 @@ def recover(record: InjuryRecord, *, dice: DiceSource | Sequence[int] = (),
     if waiting:
         trace.append(step(f"{len(waiting)} injury(ies) not yet treated: untreated injuries "
                           "heal as a CF treatment (apply it first)",
-                          ref("Healing 5 Untreated Injury")))
+                          DATA.rule("Healing 5 Untreated Injury")))
     needs = None
     start = record.day
     while True:
@@ -407,7 +406,7 @@ def recover(record: InjuryRecord, *, dice: DiceSource | Sequence[int] = (),
             break
         if due[0] > MAX_DAY:
             trace.append(step(f"Day {MAX_DAY} is the last day an injury record keeps",
-                              ref("Healing 6 Healing")))
+                              DATA.rule("Healing 6 Healing")))
             break
         if due[0] - start > MAX_DAYS:
             break
@@ -441,7 +440,7 @@ def _apply(record: InjuryRecord, due: tuple[int, str, int | None], roll: int
     if kind == "Blood Loss Healing Roll":
         if record.skip_regeneration:
             steps.append(step(f"Day {day}: no blood regeneration this period (the last roll "
-                              "was a CF)", ref("Healing 6 Healing")))
+                              "was a CF)", DATA.rule("Healing 6 Healing")))
             record = replace(record, skip_regeneration=False,
                              next_regeneration=day + REGENERATION_EVERY)
             return record._with(text=steps[-1].text), steps
@@ -468,7 +467,7 @@ def _healing(record: InjuryRecord, index: int, roll: int
         new = replace(new, minor_day=record.day)
         if new.permanent:
             steps.append(step(f"Minor after {record.day - inj.day} days: {new.permanent} "
-                              "permanent impairment to its zone", ref("Healing 8 Impairment")))
+                              "permanent impairment to its zone", DATA.rule("Healing 8 Impairment")))
     if result.injury_level == 0:
         new = replace(new, healed_day=record.day)
     record = replace(record, injuries=_put(record.injuries, index, new),
@@ -476,7 +475,7 @@ def _healing(record: InjuryRecord, index: int, roll: int
     if result.infected:
         ihr = infection_healing_rate(inj.hr or 1)
         steps.append(step(f"Infected: an Infection Course Roll every day at HR{ihr}; all "
-                          "healing stops until it is defeated", ref("Healing 7 Infection")))
+                          "healing stops until it is defeated", DATA.rule("Healing 7 Infection")))
         record = replace(record, infection=(index, ihr), healing_done=())
     elif _healing_due(record) is None:
         record = replace(record, next_healing=record.day + HEALING_EVERY, healing_done=())
@@ -498,7 +497,7 @@ def _infection(record: InjuryRecord, roll: int) -> tuple[InjuryRecord, list[Step
     weak = infection_weakness(min(max(ihr, 1), 5))
     if weak and course.outcome != "dies":
         steps.append(step(f"Weakness while infected at HR{ihr}: {weak} fatigue",
-                          ref("Healing 7 Infection")))
+                          DATA.rule("Healing 7 Infection")))
     if course.outcome == "dies":
         record = replace(record, dead=True, infection=None)
     elif course.outcome == "recovered":

@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from ...dice import DiceSource
 from ...errors import RulesError, require_bool, require_int, shown
 from ...trace import Resolution, Step, step
-from ._data import MAX_DIE, MAX_ZONE_DICE, ref, table
+from ._system import DATA
+from .terms import MAX_DIE, MAX_ZONE_DICE
 from .checks import DiceDraw
 from .injury import (ASPECTS, AmputationResolution, CompoundResolution, ImpactResolution,
                      InjuryResolution, LocationResolution, ShockRerollResolution,
@@ -57,11 +58,11 @@ class InjurySequence(Resolution):
 
 
 def _row_index(name: str, column: str, value: object) -> int:
-    return [r[column] for r in table("injury.toml", name).rows].index(value)
+    return [r[column] for r in DATA.table("injury", name).rows].index(value)
 
 
 def _lookup_index(name: str, value: int) -> int:
-    rows = table("injury.toml", name).rows
+    rows = DATA.table("injury", name).rows
     return next(i for i, r in enumerate(rows) if r.span is not None and value in r.span)
 
 
@@ -229,7 +230,7 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     if state != shaken.state:
         walk.stages.append(("4 Shock state", (step(
             f"Already {current_state}: with the new {shaken.state or 'no effect'} the state is "
-            f"{state}", ref("Injury 4 Shock")),)))
+            f"{state}", DATA.rule("Injury 4 Shock")),)))
     combined = state
     if reroll and state in ("INC", "UNC"):
         again = draw("Shock Reroll (d100)", 100)
@@ -332,7 +333,7 @@ def _effects(walk: _Walk, hurt: InjuryResolution, where: LocationResolution,
         out.append("the missile stays impaled: it needs Extraction")
     if hurt.bleeder:
         out.append("a Bleeder: Blood Stoppage and Blood Loss rolls follow")
-    walk.stages.append(("5 Effect", tuple(step(f"{e[0].upper()}{e[1:]}", ref(EFFECT))
+    walk.stages.append(("5 Effect", tuple(step(f"{e[0].upper()}{e[1:]}", DATA.rule(EFFECT))
                                           for e in out)))
     return tuple(out)
 

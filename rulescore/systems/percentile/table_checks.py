@@ -1,71 +1,14 @@
-"""Where the percentile system's tables come from, and the checks they pass on load.
-
-Every table lives once in ``data/*.toml``. :func:`table` loads a file through the shared
-validated loader (ranges without gaps or overlaps, required columns, a source section) and
-then runs this system's own checks on it, so a malformed file fails the first time the engine
-reads it. Tests may point :data:`DATA_DIR` at an edited copy to see the engine follow the data.
-"""
+"""The percentile system's own checks on its data tables, beyond the generic ones of
+:mod:`rulescore.tables` (ranges, columns, a source section): a complete melee matrix, rising
+Base Range multiples, known shades and aspects, one row per success level. :data:`DATA` runs
+them the first time a file is read, so a malformed file fails before the engine uses it."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
+from rulescore.errors import TableError
+from rulescore.tables import Table
 
-from ...errors import TableError
-from ...tables import Table, load_tables, system_data_dir
-from ...trace import RuleRef
-
-SYSTEM = "percentile"
-DATA_DIR: Path | None = None  # None: the package's own data folder
-
-LEVELS = ("CF", "F", "S", "CS")
-SHADES = ("none", "white", "grey", "black")
-ASPECTS = ("B", "E", "P", "F")
-DEFENCES = ("Block", "Counterstrike", "Dodge", "Ignore")
-SHOCK_STATES = (None, "STN", "INC", "UNC", "KIA")  # mildest first
-MAX_DIE = 100  # the largest die the seed rolls (d100): a bound on zone and impact dice
-MAX_ZONE_DICE = 6  # one Zone Die plus five Precision TAs, beyond any victory's TAs
-MAX_TYPED_DICE = 40  # dice typed for one walker; a whole shot or strike uses fewer than 10
-
-
-def ref(section: str) -> RuleRef:
-    """A rule reference into the percentile seed."""
-    return RuleRef(SYSTEM, section)
-
-
-@lru_cache(maxsize=1)
-def _package_data() -> Path:
-    return system_data_dir(SYSTEM)
-
-
-def data_dir() -> Path:
-    """The folder the tables are read from (the package's, unless DATA_DIR points elsewhere)."""
-    return Path(DATA_DIR) if DATA_DIR is not None else _package_data()
-
-
-def table(file: str, name: str) -> Table:
-    """The validated table *name* of ``data/<file>`` (checked once per file path)."""
-    return _checked(data_dir() / file)[name]
-
-
-def setting(file: str, name: str, rule: str) -> int | str:
-    """The value of a one-number rule held in a ``rule``/``value`` table (column names vary)."""
-    t = table(file, name)
-    key = t.columns[0]
-    return t.find(key, rule)["value"]
-
-
-@lru_cache(maxsize=None)
-def _checked(path: Path) -> dict[str, Table]:
-    tables = load_tables(path)
-    for name, t in tables.items():
-        check = _CHECKS.get(name)
-        if check is None and name.startswith("locations_"):
-            check = _check_locations
-        if check is not None:
-            check(t)
-    return tables
-
+from .terms import ASPECTS, DEFENCES, LEVELS, SHADES
 
 def _fail(t: Table, message: str) -> None:
     raise TableError(f"table '{t.name}': {message}")
@@ -132,7 +75,7 @@ def _check_levels(t: Table) -> None:
         _fail(t, f"needs one row per success level in the order {LEVELS}")
 
 
-_CHECKS = {
+_BY_NAME = {
     "melee_matrix": _check_matrix,
     "missile_range": _check_range,
     "bleeding": _check_bleeding,
@@ -143,3 +86,12 @@ _CHECKS = {
     "volley_missile_results": _check_levels,
     "success_levels": _check_levels,
 }
+
+
+def check_table(t: Table) -> None:
+    """Run this system's own checks on table *t*, if it has any (a TableError if it fails)."""
+    check = _BY_NAME.get(t.name)
+    if check is None and t.name.startswith("locations_"):
+        check = _check_locations
+    if check is not None:
+        check(t)
