@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..errors import DiceError, DiceLimitError, RulesError
+from ..errors import DiceError, RulesError
 from ..trace import Resolution, Step, step
 from .notation import Constant, DiceExpr, DiceTerm, rule
 from .source import MAX_CHAIN, DiceSource

@@ -72,7 +72,7 @@ class DiceSource:
         if isinstance(dice, DiceSource):
             return dice
         if isinstance(dice, bool) or not isinstance(dice, int):
-            raise RulesError(f"{name} must be a whole number or a DiceSource, "
+            raise RulesError(f"{name} must be a DiceSource or a seed (a whole number), "
                              f"got {shown(dice)}")
         return cls.seeded(require_seed(name, dice))
 

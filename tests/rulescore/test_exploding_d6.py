@@ -619,7 +619,7 @@ def test_every_cited_section_is_in_the_rules_index():
 @pytest.mark.parametrize("call, message", [
     (lambda: x6.resolve_attack([2, 15, 7, 4], cover_faces=float("nan")),
      "cover_faces must be a list of d6 faces, got nan"),
-    (lambda: x6.roll_attack(1, None), "dice must be a whole number, got None"),
+    (lambda: x6.roll_attack(1, None), "pool must be a whole number, got None"),
     (lambda: x6.roll_attack(1, 3, crit_at="x"), "crit_at must be a whole number"),
     (lambda: x6.attack_setup(3, 2, accurate_actions=10**9),
      "accurate_actions must be from 0 to 40, got 1000000000"),

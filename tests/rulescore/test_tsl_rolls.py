@@ -92,7 +92,7 @@ def test_roll_pair_is_ten_dice_split():
     att, dfn = tsl.roll_pair(11)
     assert att + dfn == parse("10d6").roll(seed=11).faces()
     assert tsl.roll_pair(11) == (att, dfn) and len(att) == len(dfn) == 5
-    with pytest.raises(RulesError, match="seed must be a whole number"):
+    with pytest.raises(RulesError, match="dice must be a DiceSource or a seed"):
         tsl.roll_pair("x")
 
 

@@ -1,12 +1,12 @@
-"""One attack from the hit roll to the wounds, and rolling its dice from a seed."""
+"""One attack from the hit roll to the wounds, and rolling its dice from a DiceSource."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from rulescore.errors import RulesError, require_seed
+from rulescore.dice import DiceSource
+from rulescore.errors import RulesError
 from rulescore.trace import Resolution, step
 from rulescore.errors import require_bool as flag
 
@@ -14,8 +14,6 @@ from ._system import DATA
 from .inputs import count, d6_faces, per_hit, threshold
 from .defence import CoverRoll, Protection, Wounds, _cover, cover_roll, protection, wounds
 from .hits import BASE_CRIT_AT, BASE_MIN_ROLL, HitRoll, hit_roll
-
-MAX_CHAIN = 100
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,9 +74,10 @@ def resolve_attack(dice_totals: Sequence[int], *, min_roll: int = BASE_MIN_ROLL,
 
 @dataclass(frozen=True)
 class RolledDice:
-    """Dice rolled from a seed: the chains of the exploding dice, their totals, and plain d6."""
+    """Rolled dice: the chains of the exploding dice, their totals, and plain d6; ``seed``
+    replays them (None when they were typed)."""
 
-    seed: int
+    seed: int | None
     chains: tuple[tuple[int, ...], ...]
     plain: tuple[int, ...]
 
@@ -87,35 +86,37 @@ class RolledDice:
         return tuple(sum(c) for c in self.chains)
 
 
-def _chain(rng: random.Random) -> tuple[int, ...]:
-    faces = [rng.randint(1, 6)]
-    while faces[-1] == 6 and len(faces) < MAX_CHAIN:
-        faces.append(rng.randint(1, 6))
-    return tuple(faces)
+def _draw(source: DiceSource, exploding: int, plain: int) -> RolledDice:
+    chains = tuple(source.chain(6, f"exploding die {i}") for i in range(1, exploding + 1))
+    return RolledDice(source.seed, chains, source.dice(plain, 6, "plain die"))
 
 
-def roll_dice(seed: int, exploding: int, plain: int = 0) -> RolledDice:
-    """Roll *exploding* compounding d6 and then *plain* d6 from *seed* (replayable)."""
-    require_seed("seed", seed)
-    rng = random.Random(seed)
-    chains = tuple(_chain(rng) for _ in range(count("exploding", exploding)))
-    return RolledDice(seed, chains, tuple(rng.randint(1, 6) for _ in range(count("plain",
-                                                                                   plain))))
+def roll_dice(dice: DiceSource | int, exploding: int, plain: int = 0) -> RolledDice:
+    """Roll *exploding* compounding d6 (each a chain while it shows 6), then *plain* d6, from
+    *dice*: a :class:`~rulescore.dice.DiceSource` (a seed, a whole number, is kept for existing
+    callers). Typed dice must all be used (§The hit roll)."""
+    source = DiceSource.from_seed_or_source(dice)
+    rolled = _draw(source, count("exploding", exploding), count("plain", plain))
+    source.finish()
+    return rolled
 
 
-def roll_attack(seed: int, dice: int, *, min_roll: int = BASE_MIN_ROLL,
+def roll_attack(dice: DiceSource | int, pool: int, *, min_roll: int = BASE_MIN_ROLL,
                 crit_at: int = BASE_CRIT_AT, burst: bool = False,
                 cover: int | None = None) -> RolledDice:
-    """Roll an attack's dice from *seed*: the hit dice, then one cover die a hit if there is
-    cover (so :func:`resolve_attack` can read them)."""
-    count("dice", dice)
+    """Roll an attack's dice from *dice* (a DiceSource; a seed is kept for existing callers):
+    the *pool* hit dice, then one cover die a hit if there is cover (so
+    :func:`resolve_attack` can read them)."""
+    source = DiceSource.from_seed_or_source(dice)
+    count("pool", pool)
     threshold("min_roll", min_roll)
     threshold("crit_at", crit_at)
     flag("burst", burst)
     if cover is not None:
         _cover(cover)
-    first = roll_dice(seed, dice)
-    if cover is None:
-        return first
-    hit = hit_roll(first.totals, min_roll, crit_at, burst)
-    return roll_dice(seed, dice, hit.value)
+    first = _draw(source, pool, 0)
+    if cover is not None:
+        hit = hit_roll(first.totals, min_roll, crit_at, burst)
+        first = RolledDice(first.seed, first.chains, source.dice(hit.value, 6, "cover die"))
+    source.finish()
+    return first

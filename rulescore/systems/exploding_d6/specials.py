@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from rulescore.errors import RulesError, require_int, require_seed, shown
+from rulescore.dice import DiceSource
+from rulescore.errors import RulesError, require_int, shown
 from rulescore.trace import Resolution, step
 from rulescore.errors import require_bool as flag, require_choice as one_of
 
@@ -195,10 +195,10 @@ def throw(dice_totals: Sequence[int], min_roll: int = 5, *, clock: int | None = 
 
 @dataclass(frozen=True)
 class ThrowDice:
-    """A throw rolled from a seed: the chains of the throwing dice, then a d12 and a d6 for
-    the deviation (read only if the throw misses)."""
+    """A throw's dice: the chains of the throwing dice, then a d12 and a d6 for the deviation
+    (read only if the throw misses); ``seed`` replays them (None when they were typed)."""
 
-    seed: int
+    seed: int | None
     chains: tuple[tuple[int, ...], ...]
     clock: int
     metres: int
@@ -208,15 +208,14 @@ class ThrowDice:
         return tuple(sum(c) for c in self.chains)
 
 
-def roll_throw(seed: int, dice: int) -> ThrowDice:
-    """Roll a throw's dice from *seed* (replayable): *dice* compounding d6, a d12 and a d6."""
-    require_seed("seed", seed)
-    n = count("dice", dice)
-    rng = random.Random(seed)
-    chains = []
-    for _ in range(n):
-        chain = [rng.randint(1, 6)]
-        while chain[-1] == 6 and len(chain) < 100:
-            chain.append(rng.randint(1, 6))
-        chains.append(tuple(chain))
-    return ThrowDice(seed, tuple(chains), rng.randint(1, 12), rng.randint(1, 6))
+def roll_throw(dice: DiceSource | int, pool: int) -> ThrowDice:
+    """Roll a throw's dice from *dice* (a DiceSource; a seed is kept for existing callers):
+    *pool* compounding d6, then a d12 and a d6 for the deviation (§Throwing objects,
+    §Deviation)."""
+    source = DiceSource.from_seed_or_source(dice)
+    n = count("pool", pool)
+    chains = tuple(source.chain(6, f"throwing die {i}") for i in range(1, n + 1))
+    rolled = ThrowDice(source.seed, chains, source.d(12, "deviation d12"),
+                       source.d(6, "deviation d6"))
+    source.finish()
+    return rolled

@@ -146,7 +146,7 @@ def read_dice(dice: object, name: str) -> tuple[int, ...]:
 def roll_dice(dice: DiceSource | int) -> tuple[int, ...]:
     """Five d6 from *dice*, a :class:`~rulescore.dice.DiceSource` (the same seed gives the same
     faces; a seed as a whole number is kept for existing callers)."""
-    source = DiceSource.from_seed_or_source(dice, "seed")
+    source = DiceSource.from_seed_or_source(dice)
     faces = source.dice(DICE, FACES, "die")
     source.finish()
     return faces
@@ -155,7 +155,7 @@ def roll_dice(dice: DiceSource | int) -> tuple[int, ...]:
 def roll_pair(dice: DiceSource | int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Ten d6 from *dice* (a DiceSource; a seed is kept for existing callers): the
     attacker's five, then the defender's five."""
-    source = DiceSource.from_seed_or_source(dice, "seed")
+    source = DiceSource.from_seed_or_source(dice)
     faces = source.dice(DICE, FACES, "attacker's die"), source.dice(DICE, FACES, "defender's die")
     source.finish()
     return faces

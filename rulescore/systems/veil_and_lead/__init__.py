@@ -21,7 +21,8 @@ from .combat import (ATTACK_POOL, ATTACK_TN, HORDE_CASUALTIES, HORDE_POOL, INITI
 from .core import (DEFENSE, SPEED, VITALITY, CheckResolution, MoveResolution, advance,
                    aim_bonus, check, defense, dice_rolled, effective_speed, exposes,
                    hit_probability, margin_distribution, move_distance, move_token,
-                   pool_after_penalties, range_band, red_lines, speed, starting_tick,
+                   pool_after_penalties, range_band, red_lines, roll_pools, speed,
+                   starting_tick,
                    sum_distribution, tempo, tempo_text, action_rows, two_highest,
                    vitality)
 from ._data import BANDS, actions
@@ -49,7 +50,7 @@ FORMULAS = (DEFENSE, VITALITY, SPEED, INITIATIVE_POOL, ATTACK_POOL, ATTACK_TN, S
 
 __all__ = [
     # core (§I–§VI)
-    "check", "CheckResolution", "two_highest", "hit_probability", "sum_distribution",
+    "check", "CheckResolution", "roll_pools", "two_highest", "hit_probability", "sum_distribution",
     "margin_distribution", "dice_rolled", "starting_tick", "advance", "move_token",
     "MoveResolution", "red_lines", "aim_bonus", "tempo", "tempo_text", "action_rows", "exposes",
     "defense", "vitality",

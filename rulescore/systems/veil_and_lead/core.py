@@ -11,7 +11,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Sequence
 
-from ...dice import Distribution
+from ...dice import DiceSource, Distribution
 from ...errors import RulesError, require_bool, require_int, shown
 from ...formulas import Formula
 from ...trace import Resolution, step
@@ -120,6 +120,24 @@ def two_highest(dice: Sequence[int]) -> tuple[int, ...]:
     """The two highest faces (fewer if fewer dice were rolled), highest first (§VI The Attack
     Sequence, step 5)."""
     return tuple(sorted(require_dice("dice", dice), reverse=True)[:2])
+
+
+def roll_pools(dice: DiceSource | int, pools: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Roll each pool of d8 in turn from *dice*, a :class:`~rulescore.dice.DiceSource` (a
+    seed as a whole number is kept for existing callers): ``roll_pools(src, (3, 4))`` gives the
+    three faces of the first pool, then the four of the second (§VI The Attack Sequence, step
+    5: roll). Typed dice must all be used."""
+    source = DiceSource.from_seed_or_source(dice)
+    if isinstance(pools, (str, bytes)) or not isinstance(pools, Sequence) or not pools:
+        raise RulesError(f"pools must be a list of pool sizes, got {shown(pools)}")
+    if len(pools) > MAX_POOL:
+        raise RulesError(f"pools may list at most {MAX_POOL} pools, got {len(pools)}")
+    sizes = [require_int(f"pools: pool {i}", n, minimum=0, maximum=MAX_POOL)
+             for i, n in enumerate(pools, start=1)]
+    faces = tuple(source.dice(n, DIE, f"pool {i} die" if len(sizes) > 1 else "die")
+                  for i, n in enumerate(sizes, start=1))
+    source.finish()
+    return faces
 
 
 def check(dice: Sequence[int], tn: int, roll_bonus: int = 0, *,
