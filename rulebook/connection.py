@@ -128,15 +128,22 @@ class ReaderConnection(ZMQChannelsWebsocketConnection):
         self._readers[kernel_id] = self
         self._watch(kernel_id)
 
+    _open = False      # between connect (the websocket opened) and disconnect (it closed)
+
+    def connect(self) -> Any:
+        self._open = True
+        return super().connect()
+
     def disconnect(self) -> None:
+        self._open = False
         if self._readers.get(self.kernel_id) is self:
             del self._readers[self.kernel_id]
         return super().disconnect()
 
     def is_open(self) -> bool:
-        """Whether this connection's websocket is open (tornado drops ``ws_connection`` once the
-        socket closes, and before it was ever opened)."""
-        return getattr(self.websocket_handler, "ws_connection", None) is not None
+        """Whether this connection's websocket is open: jupyter_server's websocket handler calls
+        :meth:`connect` when the socket opens and :meth:`disconnect` when it closes."""
+        return self._open
 
     def _watch(self, kernel_id: str) -> None:
         if kernel_id in self._watches:

@@ -142,20 +142,6 @@ PATCHES: tuple[Patch, ...] = (
                "(tests/browser/test_book_full.py, tests/book/test_admission.py).",
     ),
     Patch(
-        name="tornado-ws-connection",
-        where="rulebook/connection.py: ReaderConnection.is_open",
-        library="tornado",
-        target="tornado/websocket.py",
-        marker="self.ws_connection = None",
-        versions=">=6.3,<7",
-        why="Whether a page's websocket is still open: tornado's WebSocketHandler drops its "
-            "ws_connection when the socket closes (its own write_message checks it the same "
-            "way) and has no public is-open test.",
-        breaks="A second tab could be refused while the first is already closed, or a lost "
-               "kernel's page never told (tests/rulebook/test_connection.py, "
-               "tests/browser/test_connection_lost.py).",
-    ),
-    Patch(
         name="voila-jupyterapp",
         where="share/jupyter/voila/templates/rulebook/index.html.j2: block html_head_js (the "
               "lost-connection notice)",

@@ -145,16 +145,16 @@ class Kernels:
 
 
 class Socket:
-    def __init__(self):
-        self.ws_connection, self.closed = object(), None
+    closed = None
 
     def close(self, code=None, reason=None):
-        self.closed, self.ws_connection = (code, reason), None
+        self.closed = (code, reason)
 
 
 class Reader:
     def __init__(self):
         self.websocket_handler = Socket()
+        self._open = True                     # connected: its websocket is open
 
     is_open = rc.ReaderConnection.is_open
 
@@ -230,3 +230,22 @@ def test_voilas_page_still_publishes_what_the_lost_connection_notice_watches():
     text = "".join(f.read_text(errors="replace") for f in scripts)
     assert "window.jupyterapp=" in text, "Voilà no longer publishes window.jupyterapp"
     assert "widgetManagerPromise" in text, "Voilà's application has no widgetManagerPromise"
+
+
+def test_a_connection_is_open_from_connect_to_disconnect(monkeypatch):
+    """Whether a page's websocket is open is tracked from jupyter_server's own calls (connect
+    when the socket opens, disconnect when it closes), not read from tornado's internals."""
+    from jupyter_server.services.kernels.connection.channels import (
+        ZMQChannelsWebsocketConnection,
+    )
+
+    monkeypatch.setattr(ZMQChannelsWebsocketConnection, "connect", lambda self: "connected")
+    monkeypatch.setattr(ZMQChannelsWebsocketConnection, "disconnect", lambda self: None)
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(rc.ReaderConnection, "kernel_manager", SimpleNamespace(kernel_id="k-open"))
+    connection = rc.ReaderConnection.__new__(rc.ReaderConnection)
+    assert not connection.is_open()
+    assert connection.connect() == "connected" and connection.is_open()
+    connection.disconnect()
+    assert not connection.is_open()
