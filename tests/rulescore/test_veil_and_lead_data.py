@@ -9,26 +9,26 @@ from rulescore.assumptions import load_assumptions
 from rulescore.errors import TableError
 from rulescore.rules_index import load_rules_index
 from rulescore.systems import veil_and_lead as vl
-from rulescore.systems.veil_and_lead import _data
-from rulescore.tables import load_tables, system_data_dir
+from rulescore.systems.veil_and_lead._system import DATA as SYSTEM
+from rulescore.tables import load_tables
 
-DATA = system_data_dir("veil_and_lead")
+DATA = SYSTEM.package_folder
 FILES = ["timeline", "equipment", "actions", "ranges", "injury", "conditions"]
 
 
 @pytest.fixture
-def copy(tmp_path, monkeypatch):
+def copy(tmp_path):
     """A copy of the data folder the engine reads instead of its own."""
     folder = tmp_path / "data"
     shutil.copytree(DATA, folder)
-    monkeypatch.setattr(_data, "DATA_DIR", folder)
 
     def edit(file, old, new):
         path = folder / f"{file}.toml"
         text = path.read_text()
         assert old in text
         path.write_text(text.replace(old, new, 1))
-    return edit
+    with SYSTEM.using(folder):
+        yield edit
 
 
 @pytest.mark.parametrize("file", FILES)

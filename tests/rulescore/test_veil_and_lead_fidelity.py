@@ -207,8 +207,8 @@ def test_a_scatter_gun_risks_the_ally_on_any_miss():
     kw = dict(attribute=2, skill=2, defense=9, firing_into_melee=True)
     assert vl.attack([2, 3], **kw, weapon="Coach Gun", band="Close").ally_risk
     assert not vl.attack([2, 3], **kw, weapon="Peacemaker", band="Close").ally_risk
-    from rulescore.systems.veil_and_lead import _data
-    rows = {r["weapon"]: r for r in _data.table("conditions", "firing_into_melee")}
+    from rulescore.systems.veil_and_lead._system import DATA
+    rows = {r["weapon"]: r for r in DATA.table("conditions", "firing_into_melee")}
     assert rows["scatter"]["misses_that_risk_the_ally"].startswith("Any miss")
     assert rows["ordinary"]["misses_that_risk_the_ally"] == "A miss by 1 or 2"
     assert [vl.wrong_target(d, scatter=True) for d in range(1, 7)].count(True) == 4
@@ -216,7 +216,7 @@ def test_a_scatter_gun_risks_the_ally_on_any_miss():
 
 def test_an_overturned_wagon_is_hard_cover():
     """§V Cover: an overturned wagon is among the examples of Hard Cover, +4 to the TN."""
-    from rulescore.systems.veil_and_lead import _data
-    hard = [r for r in _data.table("ranges", "cover") if "wagon" in r["examples"]]
+    from rulescore.systems.veil_and_lead._system import DATA
+    hard = [r for r in DATA.table("ranges", "cover") if "wagon" in r["examples"]]
     assert [r["cover"] for r in hard] == ["Hard Cover"]
     assert vl.attack_tn(9, cover="Hard Cover") == 13

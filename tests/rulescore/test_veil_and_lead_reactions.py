@@ -95,23 +95,17 @@ def test_medical_attention():
         vl.medical_attention(5, 3, -1)
 
 
-def test_reaction_numbers_are_read_from_the_data(tmp_path, monkeypatch):
+def test_reaction_numbers_are_read_from_the_data(tmp_path):
     import shutil
-    from rulescore.systems.veil_and_lead import _data
-    from rulescore.tables import load_tables
+    from rulescore.systems.veil_and_lead._system import DATA
     copy = tmp_path / "data"
-    shutil.copytree(_data.data_dir(), copy)
+    shutil.copytree(DATA.folder, copy)
     path = copy / "reactions.toml"
     path.write_text(path.read_text().replace(
         'setting = "mettle_cost"          # assumption reaction_cost: the chapter names no amount\nvalue = 1',
         'setting = "mettle_cost"\nvalue = 2'))
-    monkeypatch.setattr(_data, "DATA_DIR", copy)
-    load_tables.cache_clear()
-    try:
+    with DATA.using(copy):
         assert vl.free_reaction("Dodge", 3).value == 1
-    finally:
-        monkeypatch.setattr(_data, "DATA_DIR", None)
-        load_tables.cache_clear()
 
 
 # --- properties: a result or a RulesError naming the bad input ----------------------------------

@@ -11,7 +11,7 @@ grievous wounds, bleeding out, conditions, holds and duels, hordes and healing.
 4
 """
 
-from ._data import Action, Armour, Condition, GrievousWound, RangeModifier, Weapon
+from .records import Action, Armour, Condition, GrievousWound, RangeModifier, Weapon
 from .combat import (ATTACK_POOL, ATTACK_TN, HORDE_CASUALTIES, HORDE_POOL, INITIATIVE_POOL,
                      AttackPlan, AttackResolution, HordeResolution, InitiativePlan,
                      InitiativeResolution, attack,
@@ -25,9 +25,8 @@ from .core import (DEFENSE, SPEED, VITALITY, CheckResolution, MoveResolution, ad
                    starting_tick,
                    sum_distribution, tempo, tempo_text, action_rows, two_highest,
                    vitality)
-from ._data import BANDS, actions
-from .data_access import (action, armour, armours, condition, conditions, cover, cover_names,
-                          range_modifier, weapon, weapons)
+from .records import (BANDS, action, actions, armour, armours, condition, conditions, cover,
+                      cover_names, range_modifier, weapon, weapons)
 from .encounter import Encounter, Fighter
 from .injury import (DAMAGE, DEATH_AT, STABILIZATION_TN, STEPS, BleedResolution,
                      DamageResolution, GrievousResolution, StabilizeResolution, bleed_out_turn,

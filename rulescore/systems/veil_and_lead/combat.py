@@ -12,8 +12,8 @@ from ...dice import Distribution
 from ...errors import RulesError, require_int, shown
 from ...formulas import Formula
 from ...trace import Resolution, RuleRef, Step, step
-from . import _data
-from ._data import ref
+from . import records
+from ._system import DATA
 from .core import (CHARGE, aim_bonus, check, dice_rolled, exposes, margin_distribution,
                    require_attribute, require_dice, require_skill, require_small_pool, signed,
                    starting_tick, tempo, two_highest)
@@ -21,29 +21,29 @@ from .injury import DamageResolution, damage
 from .odds import AttackOdds
 from ...errors import require_bool as _flag
 
-INITIATIVE = ref("II The Initiative Roll")
-START = ref("II Determining Starting Tick")
-SEQUENCE = ref("VI The Attack Sequence")
-DEFENSE_RULE = ref("VI Defense Rating")
-RANGE = ref("V Range and Weapons")
-COVER = ref("V Cover")
-EXPOSURE = ref("IV Becoming Exposed")
-MELEE = ref("VII Firing into Melee")
-AVOID = ref("VII Avoiding the Risk")
-SCATTER = ref("VII Scatter Weapons")
-CONDITIONS = ref("XI Combat Conditions")
-EXPOSED = ref("XI Exposed")
-WOUNDED = ref("VIII The Wounded Threshold")
-SUPPRESSED = ref("XI Suppressed")
-CALLED = ref("III Called Shot")
-CLEAVE = ref("III Heavy Cleave")
-BLEED = ref("VI The Attack Sequence")
-HORDE = ref("XIII The Horde")
-COUP = ref("XIII Coup de Grâce")
-TWO_WEAPONS = ref("XIII Two-Weapon Fighting")
-GRAPPLE = ref("III Grapple")
-STUNNED = ref("XI Stunned")
-CHARGE_RULE = ref("V Movement Actions")
+INITIATIVE = DATA.rule("II The Initiative Roll")
+START = DATA.rule("II Determining Starting Tick")
+SEQUENCE = DATA.rule("VI The Attack Sequence")
+DEFENSE_RULE = DATA.rule("VI Defense Rating")
+RANGE = DATA.rule("V Range and Weapons")
+COVER = DATA.rule("V Cover")
+EXPOSURE = DATA.rule("IV Becoming Exposed")
+MELEE = DATA.rule("VII Firing into Melee")
+AVOID = DATA.rule("VII Avoiding the Risk")
+SCATTER = DATA.rule("VII Scatter Weapons")
+CONDITIONS = DATA.rule("XI Combat Conditions")
+EXPOSED = DATA.rule("XI Exposed")
+WOUNDED = DATA.rule("VIII The Wounded Threshold")
+SUPPRESSED = DATA.rule("XI Suppressed")
+CALLED = DATA.rule("III Called Shot")
+CLEAVE = DATA.rule("III Heavy Cleave")
+BLEED = DATA.rule("VI The Attack Sequence")
+HORDE = DATA.rule("XIII The Horde")
+COUP = DATA.rule("XIII Coup de Grâce")
+TWO_WEAPONS = DATA.rule("XIII Two-Weapon Fighting")
+GRAPPLE = DATA.rule("III Grapple")
+STUNNED = DATA.rule("XI Stunned")
+CHARGE_RULE = DATA.rule("V Movement Actions")
 DOWNED = "Downed"
 
 INITIATIVE_POOL = Formula("Pool", "QUICK + Awareness", INITIATIVE)
@@ -65,13 +65,13 @@ def _names(name: str, value: object) -> tuple[str, ...]:
     for item in value:
         if not isinstance(item, str):
             raise RulesError(f"{name} must hold condition names, got {shown(item)}")
-        _data.condition(item, param=name)
+        records.find_condition(item, param=name)
     return tuple(dict.fromkeys(value))  # a condition counts once
 
 
 def _capped(penalties: list[tuple[str, int]], trace: list[Step], rule: RuleRef) -> int:
     """Total pool penalty, at most the cap (5 dice)."""
-    cap = _data.settings("injury", "damage_rules")["pool_penalty_cap"]
+    cap = records.settings("injury", "damage_rules")["pool_penalty_cap"]
     total = sum(n for _, n in penalties)
     for why, n in penalties:
         trace.append(step(f"{why}: −{n} dice", rule, penalty=n))
@@ -133,8 +133,8 @@ def plan_initiative(quick: int, awareness: int, *, ambush: bool = False,
         _flag(name, flag)
     require_int("supernatural", supernatural)
     small_pool = require_small_pool(small_pool)
-    settings = _data.settings("timeline", "initiative_roll")
-    worn = _data.armour(armour)
+    settings = records.settings("timeline", "initiative_roll")
+    worn = records.find_armour(armour)
     trace: list[Step] = []
     q = max(quick + worn.quick_timing_modifier, 0)
     base = INITIATIVE_POOL.evaluate(QUICK=q, Awareness=awareness)
@@ -176,7 +176,7 @@ def initiative(dice: Sequence[int], quick: int, awareness: int, *, ambush: bool 
     faces = require_dice("dice", dice)
     # Name every input the count depends on, so a caller sees which one disagrees.
     why = [f"quick {quick} + awareness {awareness}"]
-    if _data.armour(armour).quick_timing_modifier:
+    if records.find_armour(armour).quick_timing_modifier:
         why.append(f"armour {shown(armour)}")
     if fatigued:
         why.append("fatigued −1")
@@ -330,7 +330,7 @@ def pool_with_conditions(pool: int, conditions: Sequence[str], *, kind: str) -> 
     trace: list[Step] = []
     penalties = []
     for name in _names("conditions", conditions):
-        c = _data.condition(name)
+        c = records.find_condition(name)
         if c.pool_penalty and _applies(c.penalty_on, kind):
             penalties.append((f"{name} ({c.effect})", c.pool_penalty))
     left = pool - _capped(penalties, trace, CONDITIONS)
@@ -367,11 +367,11 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     small_pool = require_small_pool(small_pool)
     mine = _names("attacker_conditions", attacker_conditions)
     theirs = _names("target_conditions", target_conditions)
-    arm = _data.weapon(weapon)
-    act = _data.action(action)
+    arm = records.find_weapon(weapon)
+    act = records.find_action(action)
     kind = arm.kind
     if act.attack in ("none", "grapple"):
-        attacks = ", ".join(n for n, a in _data.actions().items()
+        attacks = ", ".join(n for n, a in records.actions().items()
                             if a.attack not in ("none", "grapple"))
         raise RulesError(f"action must be an attack ({attacks}), got {shown(action)}")
     if DOWNED in mine:
@@ -383,7 +383,7 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     if action == "Heavy Cleave" and not arm.two_handed:
         raise RulesError(f"weapon must be a two-handed melee weapon for Heavy Cleave, "
                          f"got {shown(weapon)}")
-    locations = [r["location"] for r in _data.table("conditions", "called_shots")]
+    locations = [r["location"] for r in DATA.table("conditions", "called_shots")]
     if action == "Called Shot":
         if called_location not in locations:
             raise RulesError(f"called_location must be one of {', '.join(locations)} for a "
@@ -423,15 +423,15 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     if act.pool_penalty:
         penalties.append((action, act.pool_penalty))
     for name in mine:
-        c = _data.condition(name)
+        c = records.find_condition(name)
         if c.pool_penalty and _applies(c.penalty_on, kind):
             penalties.append((f"{name} ({c.effect})", c.pool_penalty))
     if off_hand:
         penalties.append(("Off-hand attack",
-                          _data.settings("conditions", "two_weapons")["off_hand_pool_penalty"]))
+                          records.settings("conditions", "two_weapons")["off_hand_pool_penalty"]))
     if firing_into_melee:
         penalties.append(("Firing into melee",
-                          _data.table("conditions", "firing_into_melee")
+                          DATA.table("conditions", "firing_into_melee")
                           .find("weapon", "ordinary")["pool_penalty"]))
     if pool_penalty:
         penalties.append(("Other pool penalties", pool_penalty))
@@ -444,7 +444,7 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
 
     # 3. TN
     mods: list[tuple[str, int]] = []
-    cover_mod, targetable = _data.cover(cover)
+    cover_mod, targetable = records.find_cover(cover)
     if not targetable:
         raise RulesError(f"cover {shown(cover)}: a target behind total cover cannot be attacked")
     if cover_mod:
@@ -455,8 +455,8 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
         if band != "Point-Blank":
             raise RulesError(f"band must be Point-Blank for a melee attack, got {shown(band)}")
     else:
-        rm = _data.range_modifier(arm.range_class, band)
-        if "Blinded" in mine and _data.BANDS.index(band) > _data.BANDS.index("Close"):
+        rm = records.range_modifier(arm.range_class, band)
+        if "Blinded" in mine and records.BANDS.index(band) > records.BANDS.index("Close"):
             raise RulesError(f"band {shown(band)}: a Blinded attacker cannot shoot beyond Close")
         if not rm.allowed:
             automatic = True
@@ -466,7 +466,7 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
             mods.append((f"{band} range ({arm.range_class})", rm.tn_modifier))
         scope_bonus = rm.roll_modifier
     for name in theirs:
-        c = _data.condition(name)
+        c = records.find_condition(name)
         m = c.tn_melee if kind == "melee" else c.tn_ranged
         if name == "Exposed" and cover == "Exposed":
             trace.append(step("Exposed counts once, whether from haste or from standing in the "
@@ -488,7 +488,7 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     if scope_bonus:
         bonuses.append((f"scope at {band}", scope_bonus))
     if braced and kind == "ranged" and "Prone" in mine:
-        bonuses.append(("braced while Prone", _data.condition("Prone").ranged_roll_bonus))
+        bonuses.append(("braced while Prone", records.find_condition("Prone").ranged_roll_bonus))
     if roll_bonus:
         bonuses.append(("other roll modifiers", roll_bonus))
     return AttackPlan(
@@ -599,7 +599,7 @@ def attack(dice: Sequence[int], *, bleed: Sequence[int] = (),
         trace.extend(hurt.trace)
         dealt, n_steps, grievous = hurt.value, hurt.steps, hurt.grievous
         if plan.action == "Called Shot":
-            effect = _data.table("conditions", "called_shots").find(
+            effect = DATA.table("conditions", "called_shots").find(
                 "location", plan.called_location)["effect"]
             trace.append(step(f"Called Shot to the {plan.called_location}: {effect}", CALLED))
         if plan.action == "Heavy Cleave":
@@ -623,21 +623,21 @@ def attack_tn(defense: int, *, cover: str = "No Cover", weapon: str | None = Non
     (§VI step 3). Melee weapons take no range modifier."""
     require_int("defense", defense, minimum=0)
     require_int("tn_modifier", tn_modifier)
-    if band not in _data.BANDS:  # checked even for a melee weapon, which ignores it
-        raise RulesError(f"band must be one of {', '.join(_data.BANDS)}, got {shown(band)}")
-    mod, targetable = _data.cover(cover)
+    if band not in records.BANDS:  # checked even for a melee weapon, which ignores it
+        raise RulesError(f"band must be one of {', '.join(records.BANDS)}, got {shown(band)}")
+    mod, targetable = records.find_cover(cover)
     if not targetable:
         raise RulesError(f"cover {shown(cover)}: a target behind total cover cannot be attacked")
     kind = "ranged"
     if weapon is not None:
-        arm = _data.weapon(weapon)
+        arm = records.find_weapon(weapon)
         kind = arm.kind
         if kind == "ranged":
-            mod += _data.range_modifier(arm.range_class, band).tn_modifier
+            mod += records.range_modifier(arm.range_class, band).tn_modifier
     for name in _names("target_conditions", target_conditions):
         if name == "Exposed" and cover == "Exposed":
             continue  # counted once (assumption exposed_once)
-        c = _data.condition(name)
+        c = records.find_condition(name)
         mod += c.tn_melee if kind == "melee" else c.tn_ranged
     return defense + mod + tn_modifier
 
@@ -646,7 +646,7 @@ def wrong_target(d6: int, *, scatter: bool = False) -> bool:
     """After a miss into a melee: does the shot hit an ally? (§VII) 1–3 on the d6 does, 1–4 for
     a Scatter weapon."""
     require_int("d6", d6, minimum=1, maximum=6)
-    row = _data.table("conditions", "firing_into_melee").find(
+    row = DATA.table("conditions", "firing_into_melee").find(
         "weapon", "scatter" if _flag("scatter", scatter) else "ordinary")
     return d6 <= row["ally_hit_d6_max"]
 
@@ -702,16 +702,16 @@ def coup_de_grace(wr: int, tn: int, ar: int, *, roll_bonus: int = 0,
 def two_weapon_tempo(main_weapon: str, off_weapon: str) -> int:
     """Tempo of a two-weapon attack: the slower weapon's base tempo + 1 (§XIII Two-Weapon
     Fighting; two knives at 3 → 4). The off-hand attack rolls at −2 dice."""
-    extra = _data.settings("conditions", "two_weapons")["extra_tempo"]
-    main = _data.weapon(main_weapon, param="main_weapon")
-    off = _data.weapon(off_weapon, param="off_weapon")
+    extra = records.settings("conditions", "two_weapons")["extra_tempo"]
+    main = records.find_weapon(main_weapon, param="main_weapon")
+    off = records.find_weapon(off_weapon, param="off_weapon")
     return max(main.base_tempo, off.base_tempo) + extra
 
 
 # --- the horde -----------------------------------------------------------------------------------
 
 def _horde() -> dict[str, int]:
-    return _data.settings("conditions", "horde")
+    return records.settings("conditions", "horde")
 
 
 def horde_pool(base_pool: int, size: int) -> int:
@@ -739,7 +739,7 @@ def horde_casualties(margin: int, wr: int, size: int, *,
     require_int("wr", wr, minimum=0)
     require_int("size", size, minimum=h["breaks_at"] + 1, maximum=h["max_size"])
     _flag("mass_destruction", mass_destruction)
-    n_steps = margin // _data.settings("injury", "damage_rules")["steps_divisor"]
+    n_steps = margin // records.settings("injury", "damage_rules")["steps_divisor"]
     heavy = h["heavy_weapon_casualties"] if wr >= h["heavy_weapon_wr"] else 0
     mult = h["mass_destruction_multiplier"] if mass_destruction else 1
     dead = HORDE_CASUALTIES.evaluate(Steps=n_steps, Heavy=heavy, Multiplier=mult)
@@ -783,7 +783,7 @@ def escape(dice: Sequence[int], grappler_dice: Sequence[int], *, iron: int, braw
         step(f"Escape {sums[0]} against the grappler's {sums[1]}: "
              + ("free" if free else "still Grappled (a tie keeps the hold: assumption "
                                     "escape_ties)" if sums[0] == sums[1] else "still Grappled"),
-             ref("XI Grappled"), escape=sums[0], hold=sums[1]),))
+             DATA.rule("XI Grappled"), escape=sums[0], hold=sums[1]),))
 
 
 def stray_shot(d6: int, wr: int, ar: int, *, scatter: bool = False) -> DamageResolution:

@@ -15,8 +15,8 @@ from ...dice import DiceSource, Distribution
 from ...errors import RulesError, require_bool, require_int, shown
 from ...formulas import Formula
 from ...trace import Resolution, step
-from . import _data
-from ._data import ref
+from . import records
+from ._system import DATA
 
 DIE = 8
 TICKS = 20                    # the Cylinder: segments 0..19
@@ -25,13 +25,13 @@ ATTRIBUTE_RANGE = (1, 5)      # "+1 to +5" (§VI Defense Rating); QUICK 5 is the
 SKILL_RANGE = (0, 4)          # Awareness 4 is the highest natural skill (§II Initiative Ceiling)
 SMALL_POOL_RULES = ("literal", "floor_two")
 
-CHECK = ref("VI The Attack Sequence")
-CYLINDER = ref("I The Setup: The Cylinder")
-FLOW = ref("I The Flow of Combat")
+CHECK = DATA.rule("VI The Attack Sequence")
+CYLINDER = DATA.rule("I The Setup: The Cylinder")
+FLOW = DATA.rule("I The Flow of Combat")
 
-DEFENSE = Formula("Defense", "8 + max(QUICK, SAVVY) + equipment", ref("VI Defense Rating"))
-VITALITY = Formula("Vitality", "IRON + 8", ref("VIII The Health Track"))
-SPEED = Formula("Speed", "QUICK + Athletics + 3", ref("V Speed Calculation"))
+DEFENSE = Formula("Defense", "8 + max(QUICK, SAVVY) + equipment", DATA.rule("VI Defense Rating"))
+VITALITY = Formula("Vitality", "IRON + 8", DATA.rule("VIII The Health Track"))
+SPEED = Formula("Speed", "QUICK + Athletics + 3", DATA.rule("V Speed Calculation"))
 MARGIN = Formula("Margin", "Sum - TN", CHECK)
 
 
@@ -264,7 +264,7 @@ def move_token(tick: int, tempo: int) -> MoveResolution:
 
 def red_lines() -> tuple[int, ...]:
     """The Tension Lines of the Cylinder (ticks 0 and 10)."""
-    t = _data.table("timeline", "cylinder")
+    t = DATA.table("timeline", "cylinder")
     return tuple(r["value"] for r in t if r["setting"] == "red_line")
 
 
@@ -276,14 +276,14 @@ def starting_tick(margin: int | None) -> tuple[int, str]:
     if margin is None:
         margin = -1
     require_int("margin", margin)
-    row = _data.table("timeline", "initiative_bands").lookup(margin)
+    row = DATA.table("timeline", "initiative_bands").lookup(margin)
     return row["tick"], row["state"]
 
 
 def aim_bonus(aim_actions: int) -> int:
     """Roll bonus banked by Aim actions: 0 → 0, 1 → +2, 2 → +3, 3 or more → +4 (§III Aim)."""
     require_int("aim_actions", aim_actions, minimum=0)
-    return _data.table("timeline", "aim_bonus").lookup(aim_actions)["roll_bonus"]
+    return DATA.table("timeline", "aim_bonus").lookup(aim_actions)["roll_bonus"]
 
 
 def tempo(action: str, weapon: str | None = None, *, chosen: int | None = None,
@@ -297,10 +297,10 @@ def tempo(action: str, weapon: str | None = None, *, chosen: int | None = None,
     with a melee attack on the enemy reached costs 1 more tick (§V Movement Actions; assumption
     charge_attack_tempo).
     """
-    act = _data.action(action)
+    act = records.find_action(action)
     if chosen is not None:
         require_int("chosen", chosen, minimum=0, maximum=TICKS - 1)
-    arm = None if weapon is None else _data.weapon(weapon)
+    arm = None if weapon is None else records.find_weapon(weapon)
     require_bool("attack_on_arrival", attack_on_arrival)
     if attack_on_arrival:
         return _charge_tempo(act, arm)
@@ -318,27 +318,27 @@ def tempo(action: str, weapon: str | None = None, *, chosen: int | None = None,
     return max(act.tempo_min, arm.base_tempo + act.tempo)
 
 
-def require_weapon_suits(act: _data.Action, arm: _data.Weapon) -> None:
+def require_weapon_suits(act: records.Action, arm: records.Weapon) -> None:
     """Refuse an attack action the weapon cannot make (§III: Quick Shot is a ranged attack,
     Heavy Cleave a two-handed swing), naming the weapons it allows."""
     if act.name == "Heavy Cleave" and not arm.two_handed:
-        allowed = ", ".join(n for n, w in _data.weapons().items() if w.two_handed)
+        allowed = ", ".join(n for n, w in records.weapons().items() if w.two_handed)
         raise RulesError(f"weapon {shown(arm.name)} cannot make a Heavy Cleave: it needs a "
                          f"two-handed melee weapon ({allowed})")
     if act.attack in ("ranged", "melee") and arm.kind != act.attack:
-        allowed = ", ".join(n for n, w in _data.weapons().items() if w.kind == act.attack)
+        allowed = ", ".join(n for n, w in records.weapons().items() if w.kind == act.attack)
         raise RulesError(f"weapon {shown(arm.name)} cannot make a {act.name}: it is a "
                          f"{act.attack} attack, so the weapon must be a {act.attack} weapon "
                          f"({allowed})")
 
 
-def _charge_tempo(act: _data.Action, arm: _data.Weapon | None) -> int:
+def _charge_tempo(act: records.Action, arm: records.Weapon | None) -> int:
     """Rush / Charge with a melee attack on arrival: the move's tempo + 1 (§V)."""
-    extra = _data.settings("actions", "charge")["arrival_attack_extra_tempo"]
+    extra = records.settings("actions", "charge")["arrival_attack_extra_tempo"]
     if act.name != CHARGE:
         raise RulesError(f"attack_on_arrival is only for {CHARGE}, got action {shown(act.name)}")
     if arm is None or arm.kind != "melee":
-        allowed = ", ".join(n for n, w in _data.weapons().items() if w.kind == "melee")
+        allowed = ", ".join(n for n, w in records.weapons().items() if w.kind == "melee")
         raise RulesError(f"weapon must be a melee weapon for an attack on arrival ({allowed}), "
                          f"got {shown(None if arm is None else arm.name)}")
     return act.tempo + extra
@@ -350,7 +350,7 @@ CHARGE = "Rush / Charge"
 def tempo_text(action: str) -> str:
     """The tempo of *action* as a reader reads it (§III): "3", "Weapon base",
     "Base − 1 (at least 3)", "Base + 2", "4–9 (chosen)"."""
-    act = _data.action(action)
+    act = records.find_action(action)
     if act.tempo_rule == "fixed":
         return str(act.tempo)
     if act.tempo_rule == "varies":
@@ -370,7 +370,7 @@ def action_rows() -> list[dict[str, str]]:
     whether the seed marks it Exposed, and what it does."""
     return [{"Action": a.name, "Kind": a.category, "Tempo": tempo_text(a.name),
              "Exposed?": PRINTED_EXPOSURE[a.printed], "What it does": a.description}
-            for a in _data.actions().values()]
+            for a in records.actions().values()]
 
 
 EXPOSURE_RULES = ("by_tempo", "as_printed")
@@ -388,7 +388,7 @@ def exposes(action: str, tempo_used: int, *, exposure: str = "by_tempo",
     if exposure not in EXPOSURE_RULES:
         raise RulesError(f"exposure must be one of {', '.join(EXPOSURE_RULES)}, "
                          f"got {shown(exposure)}")
-    act = _data.action(action)
+    act = records.find_action(action)
     require_int("tempo_used", tempo_used, minimum=0)
     require_bool("light_weapon", light_weapon)
     if exposure == "as_printed":
@@ -399,7 +399,7 @@ def exposes(action: str, tempo_used: int, *, exposure: str = "by_tempo",
     if act.exposure == "varies":
         raise RulesError(f"action {shown(action)} exposes or not by the power used; "
                          "decide it at the table")
-    limit = _data.settings("actions", "exposure")["max_tempo"]
+    limit = records.settings("actions", "exposure")["max_tempo"]
     return {"exempt": False, "none": False, "always": True}.get(act.exposure,
                                                                  tempo_used <= limit)
 
@@ -432,7 +432,7 @@ def move_distance(action: str, speed_m: int) -> int:
     Shift: half Speed rounded down; Scramble: Speed + 4; Rush / Charge: double; Sprint: triple.
     """
     require_int("speed_m", speed_m, minimum=0)
-    t = _data.table("ranges", "movement")
+    t = DATA.table("ranges", "movement")
     row = t.find("action", action)
     return speed_m * row["multiplier"] // row["divisor"] + row["extra"]
 
@@ -440,7 +440,7 @@ def move_distance(action: str, speed_m: int) -> int:
 def range_band(metres: int) -> str:
     """The range band of a distance in metres (§V Range Bands)."""
     require_int("metres", metres, minimum=0)
-    return _data.table("ranges", "range_bands").lookup(metres)["band"]
+    return DATA.table("ranges", "range_bands").lookup(metres)["band"]
 
 
 def pool_after_penalties(base: int, penalties: int) -> int:
@@ -448,7 +448,7 @@ def pool_after_penalties(base: int, penalties: int) -> int:
     Threshold: pool penalties stack to the −5 cap)."""
     require_int("base", base, minimum=0)
     require_int("penalties", penalties, minimum=0)
-    cap = _data.settings("injury", "damage_rules")["pool_penalty_cap"]
+    cap = records.settings("injury", "damage_rules")["pool_penalty_cap"]
     return base - min(penalties, cap)
 
 

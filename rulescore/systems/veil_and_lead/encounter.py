@@ -14,7 +14,7 @@ from typing import Any
 
 from ... import saved
 from ...errors import RulesError, require_bool, require_int, shown
-from . import _data
+from . import records
 from .core import ATTRIBUTE_RANGE, advance, require_attribute, starting_tick
 from .timing import NextTurn, Token, next_turn, tension_dice
 
@@ -94,7 +94,7 @@ class Encounter:
         Surprised on a failed roll (``None`` or a negative margin). *horde* makes the token a
         Horde of that many identical NPCs (§XIII The Horde, 3-10)."""
         if horde:
-            h = _data.settings("conditions", "horde")
+            h = records.settings("conditions", "horde")
             require_int("horde", horde, minimum=h["min_size"], maximum=h["max_size"])
             if pc:
                 raise RulesError("pc must be False for a Horde (a Horde is of enemies)")
@@ -127,7 +127,7 @@ class Encounter:
             raise RulesError(f"name {shown(name)} is not a Horde")
         require_int("casualties", casualties, minimum=0)
         size = max(0, f.horde - casualties)
-        if size > _data.settings("conditions", "horde")["breaks_at"]:
+        if size > records.settings("conditions", "horde")["breaks_at"]:
             return self._with(replace(f, horde=size)), f"{name} is down to {size}"
         names = [f"{name} {i}" for i in (1, 2)]
         for n in names:
@@ -297,7 +297,7 @@ def encounter_spec() -> saved.Record:
         "stunned": flag, "holding": saved.Maybe(saved.Text(MAX_TRIGGER, blank=False)),
         "conditions": saved.ListOf(saved.Text(20, TRACKED), len(TRACKED)),
         "aim": saved.Int(0, MAX_AIM),
-        "horde": saved.Int(0, _data.settings("conditions", "horde")["max_size"]),
+        "horde": saved.Int(0, records.settings("conditions", "horde")["max_size"]),
     }, optional=frozenset({"conditions", "aim", "horde"}))
     return saved.Record({"hammer": saved.Int(0, 19), "elapsed": saved.Int(0, MAX_ELAPSED),
                          "fighters": saved.ListOf(fighter, MAX_FIGHTERS)})
@@ -320,7 +320,7 @@ def _encounter(data: dict, path: str) -> Encounter:
 
 def _apply_action(f: Fighter, action: str, tempo: int, clears: str | None) -> Fighter:
     """What a named action does to the acting fighter's conditions and Aim."""
-    act = _data.action(action)
+    act = records.find_action(action)
     moves = act.name in MOVING
     if "Grappled" in f.conditions:
         if moves:

@@ -6,25 +6,25 @@ from __future__ import annotations
 
 from ...errors import require_int
 from ...trace import Resolution, step
-from . import _data
-from ._data import ref
+from . import records
+from ._system import DATA
 
-STALLED = ref("XV Solutions for Stalled Combat")
+STALLED = DATA.rule("XV Solutions for Stalled Combat")
 
 
 def dragging_signs() -> tuple[str, ...]:
     """The signs that a fight is dragging (§XV Signs Combat is Dragging)."""
-    return tuple(r["sign"] for r in _data.table("gm_guidance", "dragging_signs"))
+    return tuple(r["sign"] for r in DATA.table("gm_guidance", "dragging_signs"))
 
 
 def stall_remedies() -> tuple[str, ...]:
     """The ways to break a stalled fight, by name (§XV Solutions for Stalled Combat)."""
-    return tuple(r["remedy"] for r in _data.table("gm_guidance", "stall_remedies"))
+    return tuple(r["remedy"] for r in DATA.table("gm_guidance", "stall_remedies"))
 
 
 def aftermath_steps() -> tuple[str, ...]:
     """The five questions of the beat after a fight, in order (§XV Post-Combat Beat)."""
-    rows = sorted(_data.table("gm_guidance", "aftermath"), key=lambda r: r["step"])
+    rows = sorted(DATA.table("gm_guidance", "aftermath"), key=lambda r: r["step"])
     return tuple(r["question"] for r in rows)
 
 
@@ -34,7 +34,7 @@ def narrative_cut(ammunition_spent: int, characters: int) -> Resolution:
     ``value`` is the ammunition to mark off; ``.strain`` the Strain each takes."""
     spent = require_int("ammunition_spent", ammunition_spent, minimum=0)
     people = require_int("characters", characters, minimum=1)
-    price = _data.settings("gm_guidance", "narrative_cut")
+    price = records.settings("gm_guidance", "narrative_cut")
     mark = spent * price["ammunition_multiplier"]
     strain = price["strain_each"]
     return Resolution(value=mark, outcome="Narrative cut", trace=(

@@ -9,23 +9,24 @@ from typing import Sequence
 from ...errors import RulesError, require_bool, require_int, shown
 from ...formulas import Formula
 from ...trace import Resolution, step
-from . import _data
-from ._data import GrievousWound, ref
+from . import records
+from ._system import DATA
+from .records import GrievousWound
 from .core import (ATTRIBUTE_RANGE, VITALITY, check, require_attribute, require_dice,
                    signed)
 from .core import require_vitality
 from .core import vitality as full_vitality
 
-DAMAGE_RULE = ref("VIII Calculating Damage")
-HEALTH = ref("VIII The Health Track")
-GRIEVOUS = ref("IX Triggering a Grievous Wound")
-GRIEVOUS_TABLE = ref("IX The Grievous Wound Table")
-GRIEVOUS_NOTES = ref("IX Grievous Wound Notes")
-BLEEDING = ref("X Bleeding Out")
-DEATH = ref("X Death Threshold")
-STABILIZATION = ref("X Stabilization")
-HEALING = ref("XIV In-Combat Healing")
-LONG_REST = ref("XIV Long Rest")
+DAMAGE_RULE = DATA.rule("VIII Calculating Damage")
+HEALTH = DATA.rule("VIII The Health Track")
+GRIEVOUS = DATA.rule("IX Triggering a Grievous Wound")
+GRIEVOUS_TABLE = DATA.rule("IX The Grievous Wound Table")
+GRIEVOUS_NOTES = DATA.rule("IX Grievous Wound Notes")
+BLEEDING = DATA.rule("X Bleeding Out")
+DEATH = DATA.rule("X Death Threshold")
+STABILIZATION = DATA.rule("X Stabilization")
+HEALING = DATA.rule("XIV In-Combat Healing")
+LONG_REST = DATA.rule("XIV Long Rest")
 
 STEPS = Formula("Steps", "Margin // 3 + Critical", DAMAGE_RULE)
 DAMAGE = Formula("Damage", "max(WR + Steps - AR, 0)", DAMAGE_RULE)
@@ -36,7 +37,7 @@ FUMBLE_RULES = ("all_ones", "declared")
 
 
 def _rules() -> dict[str, int]:
-    return _data.settings("injury", "damage_rules")
+    return records.settings("injury", "damage_rules")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -101,7 +102,7 @@ def damage(wr: int, margin: int, ar: int, critical: int = 0, *, step_modifier: i
 
 def death_threshold(iron: int) -> int:
     """The Vitality at which a character dies: −(IRON + 2) (§X Death Threshold)."""
-    _data.check_formula_tables()
+    records.check_formula_tables()
     return DEATH_AT.evaluate(IRON=require_attribute("iron", iron))
 
 
@@ -149,7 +150,7 @@ def grievous_wound(roll: int, *, called_limb: str | None = None) -> GrievousReso
     if called_limb is not None and called_limb not in limbs:
         raise RulesError(f"called_limb must be one of {', '.join(limbs)} or None, "
                          f"got {shown(called_limb)}")
-    row = _data.grievous_row(roll)
+    row = records.grievous_row(roll)
     trace = [step(f"d8 {roll}: {row.wound} — {row.effect} (treatment: {row.treatment})",
                   GRIEVOUS_TABLE, roll=roll, wound=row.wound)]
     limb = None
@@ -181,7 +182,7 @@ def bleed_out_turn(vitality: int, iron: int) -> BleedResolution:
         raise RulesError(f"vitality {vitality} is at or below the death threshold "
                          f"{death_threshold(iron)} for iron {iron}: the character is already "
                          "dead")
-    loss = _data.settings("injury", "bleeding_out")["vitality_loss_per_turn"]
+    loss = records.settings("injury", "bleeding_out")["vitality_loss_per_turn"]
     new = vitality - loss
     new_state = health_state(new, iron)
     left = max(new - death_threshold(iron), 0)
@@ -212,8 +213,8 @@ def stabilization_tn(vitality: int) -> int:
     that of a living character: from −6 (IRON 5 dies at −7) to 13 (full Vitality at IRON 5).
     """
     require_patient_vitality(vitality)
-    _data.check_formula_tables()
-    base = _data.settings("injury", "stabilization_rules")["base_tn"]
+    records.check_formula_tables()
+    base = records.settings("injury", "stabilization_rules")["base_tn"]
     return base + max(0, -vitality)
 
 
@@ -252,7 +253,7 @@ def stabilize(dice: Sequence[int], vitality: int, *, medical_kit: bool = False,
                          f"got {shown(fumble_rule)}")
     require_bool("medical_kit", medical_kit)
     require_bool("fumble", fumble)
-    rules = _data.settings("injury", "stabilization_rules")
+    rules = records.settings("injury", "stabilization_rules")
     tn = stabilization_tn(vitality)
     bonus = require_int("roll_bonus", roll_bonus) + (rules["medical_kit_bonus"] if medical_kit
                                                      else 0)
@@ -293,7 +294,7 @@ def first_aid(dice: Sequence[int], vitality: int, iron: int, *, roll_bonus: int 
     require_bool("already_treated", already_treated)
     if already_treated:
         raise RulesError("already_treated is True: First Aid heals a character once a scene")
-    tn = _data.settings("conditions", "rest_rules")["first_aid_tn"]
+    tn = records.settings("conditions", "rest_rules")["first_aid_tn"]
     result = check(dice, tn, roll_bonus)
     after = min(vitality + 1, full) if result.success else vitality
     said = (f"succeeds: bleeding stops, +1 HP → {after}" if result.success
@@ -314,7 +315,7 @@ def treat_grievous(dice: Sequence[int], wound: str, *, roll_bonus: int = 0) -> R
     """A Medicine check to treat or clear a Grievous Wound at its TN (§IX table, §XIV Long
     Rest): Flesh Wound 9, Broken Bone 13 (then a day's recovery), Internal Bleeding 15
     (surgery). Concussion needs 24 hours' rest and an Arterial Hit stabilisation instead."""
-    row = _data.grievous_by_name(wound)
+    row = records.grievous_by_name(wound)
     if not row.treatment_tn:
         raise RulesError(f"wound {shown(wound)} is not treated by a Medicine check: "
                          f"{row.treatment}")

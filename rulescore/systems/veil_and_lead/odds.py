@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from ...dice import Distribution
 from ...errors import RulesError, require_int, shown
-from . import _data
+from . import records
 from .core import MAX_POOL, margin_distribution, starting_tick, sum_distribution
 from .injury import damage, death_threshold, health_state, stabilization_tn
 
@@ -17,7 +17,7 @@ def starting_tick_distribution(pool: int, roll_bonus: int = 0, *,
                                small_pool: str = "literal") -> dict[tuple[int, str], Fraction]:
     """Exact chance of each (starting tick, state) for an initiative pool of *pool* d8 with
     *roll_bonus* (ambush +2, off-guard −2, …) against TN 11 (§II)."""
-    tn = _data.settings("timeline", "initiative_roll")["tn"]
+    tn = records.settings("timeline", "initiative_roll")["tn"]
     out: dict[tuple[int, str], Fraction] = {}
     for margin, p in margin_distribution(pool, tn, roll_bonus, small_pool=small_pool).items():
         key = starting_tick(margin)
@@ -74,7 +74,7 @@ def stabilization_probability(pool: int, vitality: int, *, medical_kit: bool = F
     if not isinstance(medical_kit, bool):
         raise RulesError(f"medical_kit must be True or False, got {shown(medical_kit)}")
     bonus = require_int("roll_bonus", roll_bonus) + (
-        _data.settings("injury", "stabilization_rules")["medical_kit_bonus"] if medical_kit
+        records.settings("injury", "stabilization_rules")["medical_kit_bonus"] if medical_kit
         else 0)
     tn = stabilization_tn(vitality)
     return sum((p for m, p in margin_distribution(pool, tn, bonus, small_pool=small_pool).items()

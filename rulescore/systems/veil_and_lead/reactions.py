@@ -10,23 +10,23 @@ from typing import Sequence
 
 from ...errors import RulesError, require_bool, require_int, shown
 from ...trace import Resolution, step
-from . import _data
-from ._data import ref
+from . import records
+from ._system import DATA
 from .core import require_vitality
 from .core import vitality as full_vitality
 from .timing import MAX_TOKENS
 
-FREE_REACTION = ref("III Free Reaction")
-SURPRISED = ref("II The Surprised State")
-ENGAGED = ref("XI Engaged")
-MULTIPLE_ALLIES = ref("VII Firing into Melee — Multiple Allies")
-IN_COMBAT_HEALING = ref("XIV In-Combat Healing")
-MEDICAL = ref("XIV Medical Attention")
+FREE_REACTION = DATA.rule("III Free Reaction")
+SURPRISED = DATA.rule("II The Surprised State")
+ENGAGED = DATA.rule("XI Engaged")
+MULTIPLE_ALLIES = DATA.rule("VII Firing into Melee — Multiple Allies")
+IN_COMBAT_HEALING = DATA.rule("XIV In-Combat Healing")
+MEDICAL = DATA.rule("XIV Medical Attention")
 
 
 def reaction_names() -> tuple[str, ...]:
     """The Reactions the chapter names (their own effects live in another chapter)."""
-    return tuple(r["reaction"] for r in _data.table("reactions", "reactions"))
+    return tuple(r["reaction"] for r in DATA.table("reactions", "reactions"))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -48,7 +48,7 @@ def free_reaction(reaction: str, mettle: int, *, reactions_since_turn: int = 0,
     require_int("mettle", mettle, minimum=0)
     require_int("reactions_since_turn", reactions_since_turn, minimum=0)
     require_bool("surprised", surprised)
-    rules = _data.settings("reactions", "reaction_rules")
+    rules = records.settings("reactions", "reaction_rules")
     cost, limit = rules["mettle_cost"], rules["per_gap_between_turns"]
     said = step(f"{reaction}: a Reaction costs Tempo {rules['tempo']} and {cost} Mettle "
                 "(assumption reaction_cost)", FREE_REACTION, cost=cost)
@@ -73,7 +73,7 @@ def free_reaction(reaction: str, mettle: int, *, reactions_since_turn: int = 0,
 
 def engaged_ways() -> tuple[str, ...]:
     """The ways of leaving (or acting while) Engaged that the chapter names."""
-    return tuple(r["way"] for r in _data.table("reactions", "engaged_triggers"))
+    return tuple(r["way"] for r in DATA.table("reactions", "engaged_triggers"))
 
 
 def engaged_exit(way: str) -> Resolution:
@@ -81,11 +81,11 @@ def engaged_exit(way: str) -> Resolution:
     away or shooting lets them spend 1 Mettle for a free melee attack; Disengage, a fighting
     withdrawal, killing them or an ally pulling them off does not. ``value`` is True when the
     enemy may attack."""
-    row = _data.table("reactions", "engaged_triggers").find("way", way) \
+    row = DATA.table("reactions", "engaged_triggers").find("way", way) \
         if way in engaged_ways() else None
     if row is None:
         raise RulesError(f"way must be one of {', '.join(engaged_ways())}, got {shown(way)}")
-    cost = _data.settings("reactions", "engaged_rules")["free_attack_mettle"]
+    cost = records.settings("reactions", "engaged_rules")["free_attack_mettle"]
     if row["free_attack"]:
         text = f"{way}: the engaging enemy may spend {cost} Mettle for a free melee attack"
         outcome = "Free attack possible"
@@ -128,7 +128,7 @@ def stray_ally(allies: Sequence[str], die: int) -> Resolution:
 def laudanum(d3: int, strain: int) -> Resolution:
     """A dose of laudanum (§XIV In-Combat Healing): Tempo 4, clears 1d3 Strain (never below 0);
     a consumable, and addictive. ``value`` is the Strain left."""
-    rules = _data.settings("reactions", "laudanum")
+    rules = records.settings("reactions", "laudanum")
     require_int("d3", d3, minimum=1, maximum=rules["strain_die"])
     require_int("strain", strain, minimum=0)
     left = max(strain - d3, 0)
@@ -149,7 +149,7 @@ def medical_attention(vitality: int, iron: int, hours: int, *,
     require_vitality(vitality, iron)
     require_int("hours", hours, minimum=0)
     require_int("grievous_wounds", grievous_wounds, minimum=0)
-    rules = _data.settings("reactions", "medical_attention")
+    rules = records.settings("reactions", "medical_attention")
     needed = rules["max_hours"] if grievous_wounds else rules["min_hours"]
     cost = f"§{rules['min_cost']}–{rules['max_cost']}"
     plan = step(f"Under a doctor's care: full HP after {needed} hours "

@@ -7,19 +7,19 @@ from typing import Sequence
 
 from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, Step, step
-from . import _data
-from ._data import ref
+from . import records
+from ._system import DATA
 from .core import check, require_attribute, require_dice, require_skill
 from .core import require_vitality
 from .core import vitality as full_vitality
 from .injury import health_state
 from ...errors import require_bool as _flag
 
-MOUNTED = ref("XIII Mounted Combat")
-SHORT_REST = ref("XIV Short Rest")
-PACING = ref("XV Ideal Combat Duration")
-DRAGGING = ref("XV Signs Combat is Dragging")
-TENSION = ref("XV Tension Pool in Combat")
+MOUNTED = DATA.rule("XIII Mounted Combat")
+SHORT_REST = DATA.rule("XIV Short Rest")
+PACING = DATA.rule("XV Ideal Combat Duration")
+DRAGGING = DATA.rule("XV Signs Combat is Dragging")
+TENSION = DATA.rule("XV Tension Pool in Combat")
 
 
 
@@ -44,8 +44,8 @@ def mounted_modifiers(weapon: str, *, target_mounted: bool = False,
                        ("first_charge_attack", first_charge_attack),
                        ("mount_stationary", mount_stationary)):
         _flag(name, flag)
-    rules = _data.settings("conditions", "mounted_rules")
-    arm = _data.weapon(weapon)
+    rules = records.settings("conditions", "mounted_rules")
+    arm = records.find_weapon(weapon)
     pool = steps = bonus = 0
     trace: list[Step] = []
     if arm.kind == "melee":
@@ -72,7 +72,7 @@ def short_rest(dice: Sequence[int], vitality: int, iron: int, tension_pool: int,
     ``value`` is the new Vitality."""
     full = full_vitality(iron)
     require_vitality(vitality, iron)
-    rules = _data.settings("conditions", "rest_rules")
+    rules = records.settings("conditions", "rest_rules")
     require_int("tension_pool", tension_pool, minimum=0)
     if tension_pool >= rules["short_rest_tension_limit"]:
         raise RulesError(f"tension_pool must be below {rules['short_rest_tension_limit']} for a "
@@ -92,8 +92,8 @@ def combat_pacing(ticks_elapsed: int) -> Resolution:
     10 ticks), whether it is within the ideal 10–20 ticks, and past 30 ticks a sign it drags.
     ``value`` is the Tension dice added; ``outcome`` "Short", "Ideal", "Long" or "Dragging"."""
     require_int("ticks_elapsed", ticks_elapsed, minimum=0)
-    p = _data.settings("conditions", "pacing")
-    start, per_ten = (r["dice"] for r in _data.table("timeline", "tension"))
+    p = records.settings("conditions", "pacing")
+    start, per_ten = (r["dice"] for r in DATA.table("timeline", "tension"))
     dice = start + per_ten * (ticks_elapsed // 10)
     if ticks_elapsed > p["dragging_after_ticks"]:
         outcome, rule = "Dragging", DRAGGING
@@ -119,7 +119,7 @@ def ride_check(dice: Sequence[int], attribute: int, ride: int, *,
     require_skill("ride", ride)
     if situation not in ("mount", "panic"):
         raise RulesError(f"situation must be mount or panic, got {shown(situation)}")
-    rules = _data.settings("conditions", "mounted_rules")
+    rules = records.settings("conditions", "mounted_rules")
     tn = rules["mount_check_tn"] if situation == "mount" else rules["panic_control_tn"]
     faces = require_dice("dice", dice)
     if len(faces) != attribute + ride:
@@ -138,7 +138,7 @@ def mount_fall(d3: int, vitality: int, iron: int) -> Resolution:
     """Falling from a mount that was killed or panicked (§XIII Mounted Combat): 1d3 damage
     and the rider is Prone. The fall is not an attack, so armour does not absorb it
     (assumption fall_damage). *d3* is the die rolled; ``value`` is the Vitality left."""
-    sides = _data.settings("conditions", "mounted_rules")["fall_damage_die"]
+    sides = records.settings("conditions", "mounted_rules")["fall_damage_die"]
     require_int("d3", d3, minimum=1, maximum=sides)
     require_vitality(vitality, iron)
     after = vitality - d3

@@ -8,16 +8,15 @@ from typing import Sequence
 
 from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, Step, step
-from . import _data
-from ._data import ref
+from ._system import DATA
 from .core import advance, check, require_attribute, require_dice, require_skill, require_tick
 
-TIES = ref("II Handling Ties")
-WAIT = ref("XII The Wait (Nudging)")
-HOLD = ref("XII The Hold (Overwatch)")
-DUEL = ref("XII Duel Resolution")
-STUNNED = ref("XI Stunned")
-TENSION = ref("XV Tension Pool in Combat")
+TIES = DATA.rule("II Handling Ties")
+WAIT = DATA.rule("XII The Wait (Nudging)")
+HOLD = DATA.rule("XII The Hold (Overwatch)")
+DUEL = DATA.rule("XII Duel Resolution")
+STUNNED = DATA.rule("XI Stunned")
+TENSION = DATA.rule("XV Tension Pool in Combat")
 MAX_TOKENS = 100  # tokens in one fight (a Horde is one): far more than a table runs
 
 
@@ -42,7 +41,7 @@ class TieResolution(Resolution):
 
 def _rule_names() -> tuple[str, ...]:
     """The names of the tie-break steps, in order, from the tie-order table."""
-    rows = sorted(_data.table("timeline", "tie_order"), key=lambda r: r["order"])
+    rows = sorted(DATA.table("timeline", "tie_order"), key=lambda r: r["order"])
     return tuple(r["rule"] for r in rows)
 
 
@@ -100,13 +99,13 @@ def tie_order(combatants: Sequence[Combatant]) -> TieResolution:
 def wait(tick: int, times: int = 1) -> int:
     """Wait (nudge): +1 to your tick each time, as often as you like (§XII The Wait)."""
     require_int("times", times, minimum=1)
-    return advance(tick, times * _data.table("timeline", "timing").find("move", "Wait")["ticks"])
+    return advance(tick, times * DATA.table("timeline", "timing").find("move", "Wait")["ticks"])
 
 
 def stunned_turn(tick: int) -> Resolution:
     """A Stunned character's tick comes: no action (Reactions still allowed), the token moves
     3 ticks, and the Stun ends (§XI Stunned). ``value`` is the new tick."""
-    ticks = _data.table("timeline", "timing").find("move", "Stunned")["ticks"]
+    ticks = DATA.table("timeline", "timing").find("move", "Stunned")["ticks"]
     new = advance(tick, ticks)
     return Resolution(value=new, outcome="No action", trace=(
         step(f"Stunned at Tick {tick}: no action; the token moves {ticks} ticks to Tick {new}; "
@@ -173,7 +172,7 @@ def tension_dice(ticks_elapsed: int) -> int:
     (§XV Tension Pool in Combat), that is each time the Hammer crosses a red Tension Line
     (assumption tension_lines)."""
     require_int("ticks_elapsed", ticks_elapsed, minimum=0)
-    start, per_ten = (r["dice"] for r in _data.table("timeline", "tension"))
+    start, per_ten = (r["dice"] for r in DATA.table("timeline", "tension"))
     return start + per_ten * (ticks_elapsed // 10)
 
 
@@ -215,7 +214,7 @@ def next_turn(hammer: int, tokens: Sequence[Token]) -> NextTurn:
     here = [Combatant(t.name, t.pc, t.margin, t.quick) for t in tokens if t.tick == tick]
     ties = tie_order(here)
     trace = (step(f"The Hammer turns {wait_for} tick{'s' if wait_for != 1 else ''} from "
-                  f"{hammer} to {tick}", ref("I The Flow of Combat"), tick=tick),) + (
+                  f"{hammer} to {tick}", DATA.rule("I The Flow of Combat"), tick=tick),) + (
         ties.trace if len(here) > 1 else ())
     return NextTurn(value=tick, outcome=ties.outcome, trace=trace, order=ties.order,
                     ticks=wait_for)
