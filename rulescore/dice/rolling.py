@@ -1,4 +1,5 @@
-"""Rolling: with a seedable ``random.Random``, or from the values a player rolled at the table.
+"""Rolling: faces from one :class:`~rulescore.dice.DiceSource`, seeded (replayable) or the
+values a player rolled at the table.
 
 Either way the same evaluation runs: every die is recorded (its chain of rolls when it
 explodes, whether it was kept, whether it counted as a success) and the trace says what was
