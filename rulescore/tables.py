@@ -241,10 +241,3 @@ def load_tables(path: Path) -> dict[str, Table]:
     """Load and validate every table of a TOML file (cached by path)."""
     return parse_tables(Path(path).read_text(encoding="utf-8"), str(path))
 
-
-@lru_cache(maxsize=None)
-def system_data_dir(system: str) -> Path:
-    """The folder of a system's data files inside the installed package (beside this module:
-    the package is installed as files, so a plain path is enough and cheaper than
-    importlib.resources on a kernel's first table)."""
-    return Path(__file__).resolve().parent / "systems" / system / "data"

@@ -20,7 +20,8 @@ from IPython.display import HTML, display
 from rulescore.assumptions import Assumption, load_assumptions
 from rulebook.toc import Book, Chapter, load_book
 from rulescore.dice import DiceRoll, Distribution, parse
-from rulescore.tables import Table, load_tables, system_data_dir
+from rulescore.systems import system as system_data
+from rulescore.tables import Table
 from rulescore.text import odds, yes_no
 from rulescore.trace import Resolution
 
@@ -205,15 +206,15 @@ def print_rows(title: str, source: str, rows: list[Mapping[str, object]]) -> HTM
 
 def data_table(system: str, file: str, name: str) -> Table:
     """Table *name* of ``systems/<system>/data/<file>.toml``, as the engine reads it."""
-    return load_tables(system_data_dir(system) / f"{file}.toml")[name]
+    return system_data(system).table(file, name)
 
 
 def file_table_html(system: str, file: str, name: str,
                     highlight: Callable[[int], bool] | None = None) -> str:
     """:func:`table_html` of table *name* of a data file; a cell naming another table of the
     same file shows that table's title."""
-    tables = load_tables(system_data_dir(system) / f"{file}.toml")
-    return table_html(tables[name], highlight, {k: t.title for k, t in tables.items()})
+    tables = system_data(system).tables(file)
+    return table_html(system_data(system).table(file, name), highlight, {k: t.title for k, t in tables.items()})
 
 
 def print_table(system: str, file: str, name: str) -> HTML:

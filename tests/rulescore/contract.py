@@ -20,7 +20,6 @@ import copy
 import dataclasses
 import importlib
 import inspect
-import pkgutil
 import re
 import signal
 import threading
@@ -63,8 +62,8 @@ class Target:
 
 
 def system_names() -> list[str]:
-    """Every system package under ``rulescore/systems``, found by pkgutil."""
-    return sorted(m.name for m in pkgutil.iter_modules(rulescore.systems.__path__) if m.ispkg)
+    """Every system the registry finds (:func:`rulescore.systems.names`)."""
+    return list(rulescore.systems.names())
 
 
 def _is_public_function(obj: object) -> bool:

@@ -5,6 +5,7 @@ import pytest
 from rulescore.assumptions import load_assumptions
 from rulescore.errors import TableError
 from rulescore.rules_index import load_rules_index
+from rulescore.systems import names
 
 
 def test_assumptions_load_from_toml(tmp_path):
@@ -69,7 +70,7 @@ def test_control_and_tool_go_together_with_an_option(tmp_path):
     assert (a.option, a.control, a.tool) == ("o", "C", "the T")
 
 
-SYSTEMS = ["veil_and_lead", "percentile", "tsl", "exploding_d6", "range_bands"]
+SYSTEMS = names()
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -94,6 +95,16 @@ SWITCHED = {
 }
 
 
+def test_every_system_lists_its_switches():
+    """SWITCHED is keyed by the systems the registry finds: a new system adds its entry (an
+    empty set if no tool switches any of its readings), a removed one drops it."""
+    missing = sorted(set(SYSTEMS) - set(SWITCHED))
+    unknown = sorted(set(SWITCHED) - set(SYSTEMS))
+    assert not missing, f"add {missing} to SWITCHED (the readings its tools let a reader switch)"
+    assert not unknown, f"SWITCHED names {unknown}, which the registry does not find"
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_the_switches_the_tools_offer(system):
+    assert system in SWITCHED, f"add {system!r} to SWITCHED (see test_every_system_lists_its_switches)"
     assert {a.id for a in load_assumptions(system) if a.control} == SWITCHED[system]

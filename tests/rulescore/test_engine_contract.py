@@ -37,7 +37,6 @@ def _params(known: dict[str, str]) -> list:
 def test_every_system_is_found():
     systems = {t.system for t in TARGETS.values()}
     assert systems == set(contract.system_names())
-    assert {"exploding_d6", "percentile", "range_bands", "tsl", "veil_and_lead"} <= systems
     assert len(TARGETS) >= 300
 
 
