@@ -30,7 +30,7 @@ class DiceSource:
     already holds (:meth:`from_rng`). How it was made is fixed; only the count of values used
     moves as it is drawn from."""
 
-    __slots__ = ("_seed", "_rng", "_values", "_given", "_then", "_used", "_label")
+    __slots__ = ("_given", "_label", "_rng", "_seed", "_then", "_used", "_values")
 
     def __init__(self, *, seed: int | None = None, rng: random.Random | None = None,
                  values: tuple[object, ...] | None = None, given: str = "0",
