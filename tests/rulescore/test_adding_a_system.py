@@ -1,13 +1,15 @@
-"""docs/adding-a-system.md, followed: a small sixth system written with exactly the files the
-guide lists is found by the registry and passes the generic checks every system passes (rules
-index, assumptions, tables, the data override, the engine contract, the book's rulings and
-printed tables)."""
+"""docs/adding-a-system.md, followed: a small sixth system written with the engine and test
+files the guide lists (each one a code block of the guide) is found by the registry and passes
+the generic checks every system passes (rules index, assumptions, tables, the data override,
+the engine contract, the book's rulings and printed tables)."""
 
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -90,13 +92,34 @@ ruling = "A 12 is an ordinary hit."
 alternatives = ["A 12 hits twice"]
 ''',
     f"tests/rulescore/test_{NAME}.py": '''\
+import shutil
+
 from rulescore.systems import sixth
+from rulescore.systems.sixth._system import DATA
 
 
 def test_a_ten_hits():
     assert sixth.reading(10).outcome == "hit"
+
+
+def test_the_table_is_data(tmp_path):
+    shutil.copytree(DATA.folder, tmp_path / "data")
+    path = tmp_path / "data" / "duel.toml"
+    path.write_text(path.read_text().replace('"7-9"', '"7-10"').replace('"10-12"', '"11-12"'))
+    with DATA.using(tmp_path / "data"):
+        assert sixth.reading(10).outcome == "graze"
 ''',
 }
+
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "adding-a-system.md"
+
+
+def test_the_guide_shows_every_file_it_lists():
+    blocks = re.findall(r"```(?:python|toml)\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S)
+    for path, text in FILES.items():
+        assert text in blocks, f"docs/adding-a-system.md no longer shows {path} as written here"
+        assert f"`{path.replace(NAME, 'sixth')}`" in GUIDE.read_text(encoding="utf-8"), path
 
 
 @pytest.fixture
@@ -131,6 +154,9 @@ def test_the_new_system_passes_the_generic_checks(sixth):
     test_module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(test_module)
     test_module.test_a_ten_hits()
+    copy = sixth / "copy"
+    copy.mkdir()
+    test_module.test_the_table_is_data(copy)
 
 
 def test_the_new_system_keeps_the_engine_contract(sixth):
