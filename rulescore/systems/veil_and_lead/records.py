@@ -328,6 +328,8 @@ def _range_grid(folder: Path) -> dict[tuple[str, str], RangeModifier]:
 
 
 def range_modifier(range_class: str, band: str) -> RangeModifier:
+    """TN and roll modifiers of a range class (pistol, shotgun, rifle, scoped rifle) at a band
+    (§V Range and Weapons; our reading of the printed grid: assumption range_table_reading)."""
     grid = _range_grid(DATA.folder)
     _pick("band", band, dict.fromkeys(BANDS))
     _pick("range_class", range_class, dict.fromkeys(RANGE_CLASSES))
