@@ -25,8 +25,10 @@ from rulescore.tables import Table
 from rulescore.text import odds, yes_no
 from rulescore.trace import Resolution
 
-from .common import LINK, dice_faces_html, odds_html, steps_html, value_note
+from .common import dice_faces_html, odds_html, steps_html, value_note
 from .lean import book_target
+from .theme import HIGHLIGHT as HIGHLIGHT_COLOUR
+from .theme import LINK
 
 
 _STYLE = (f"<style>.rulebook-contents a,.rulebook-nav a,.rulebook-live-note a{{color:{LINK};"
@@ -107,7 +109,7 @@ def worked_odds(expression: str, *, at_least: int | None = None) -> Distribution
     return dist
 
 
-HIGHLIGHT = " class='rulebook-row-used' style='background:#fff3c4;font-weight:600'"
+HIGHLIGHT = f" class='rulebook-row-used' style='background:{HIGHLIGHT_COLOUR};font-weight:600'"
 
 # Short words of the rules that are written in capitals (a header "tn" reads "TN").
 ABBREVIATIONS = frozenset({

@@ -28,15 +28,23 @@ from .lean import (
     set_style,
     shared_layout,
 )
-
-SUCCESS = "#2e7d32"
-OTHER = "#90a4ae"
-ERROR = "#b00020"
-LINK = "#1565c0"  # the book's link colour, links underlined
-LABEL_WIDTH = "11em"
-CHAR_EM = 0.55         # a generous width of one character of the widgets' 13px font, in em
-DEFAULT_LABEL_EM = 6.1  # ipywidgets' own label width (80px) when a style sets none
-MAX_WIDTH_EM = 64.0    # widest a fitted input grows (the page's text column is ~70em)
+from .theme import (
+    CHAR_EM,
+    DEFAULT_LABEL_EM,
+    ERROR,
+    FAINT,
+    FRAME,
+    FRAME_MARGIN,
+    FRAME_PADDING,
+    INK,
+    LABEL_WIDTH,
+    MAX_WIDTH_EM,
+    NOTE_SIZE,
+    OTHER,
+    RULE_LINE,
+    SUCCESS,
+    TICK_CHAR_PX,
+)
 
 RollRequest = dict  # {"seed": int} or {"dice": [int, ...]}
 
@@ -168,7 +176,7 @@ def labelled_text(label: str, value: str = "", placeholder: str = "", width: str
 
 def tool_layout() -> w.Layout:
     """The frame around a whole tool, setting it apart from the prose around it."""
-    return shared_layout(border="1px solid #c9c4b8", padding="6px 14px 10px", margin="10px 0",
+    return shared_layout(border=f"1px solid {FRAME}", padding=FRAME_PADDING, margin=FRAME_MARGIN,
                          width="100%")
 
 
@@ -331,9 +339,6 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
         self._send_read(read)
 
 
-TICK_CHAR_PX = 7  # the width of one digit of an 11px axis label, with room to spare
-
-
 def tick_indices(values: list[int], bar: float) -> set[int]:
     """Which bars of a chart get an axis label: evenly spaced so that no two labels (each
     *bar* px apart) overlap, the first and the last always labelled."""
@@ -371,14 +376,14 @@ def _svg_chart(items: list[tuple[int, Fraction]], success: Callable[[int], bool]
     axis = (f'<text x="{pad}" y="{pad - 10}" font-size="11">{percent(Fraction(top))} '
             f'(tallest bar)</text>'
             f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" '
-            f'stroke="#555"/>')
+            f'stroke="{FAINT}"/>')
     return (f'<svg role="img" aria-label="{html.escape(title)}" viewBox="0 0 {width} {height}"'
             f' style="width:100%;max-width:{width}px">{axis}{"".join(bars)}{"".join(labels)}</svg>')
 
 
 _TABLE_STYLE = ("<style>.rulebook-odds{border-collapse:collapse}.rulebook-odds td,"
                 ".rulebook-odds th{padding:2px 10px;text-align:right;"
-                "border-bottom:1px solid #ddd}</style>")
+                f"border-bottom:1px solid {RULE_LINE}}}</style>")
 
 
 def odds_table_html(rows: Iterable[tuple[str, Fraction]], head: str) -> str:
@@ -410,10 +415,10 @@ def odds_html(dist: Distribution, success: Callable[[int], bool] | None = None,
         parts.append(f'<p class="rulebook-headline"><b>{html.escape(headline)}</b></p>')
     legend = (f'<span style="color:{SUCCESS}">■ succeeds</span> ' if success else "")
     parts.append(_svg_chart(items, succeed, f"Chart of the odds of each {label.lower()}"))
-    parts.append(f"<div style='font-size:90%'>{legend}Mean {float(dist.mean()):.3g}; "
+    parts.append(f"<div style='font-size:{NOTE_SIZE}'>{legend}Mean {float(dist.mean()):.3g}; "
                  f"{len(items)} possible results.</div>")
     if dist.truncated:
-        parts.append(f"<div style='font-size:90%'>Exact up to {dist.explode_depth} explosions "
+        parts.append(f"<div style='font-size:{NOTE_SIZE}'>Exact up to {dist.explode_depth} explosions "
                      f"a die; the chance of more ({percent(dist.truncated)}) is not listed.</div>")
     parts.append(f"<details{opened}><summary>Table of all {len(items)} results</summary>"
                  f"{table}</details>")
@@ -442,7 +447,7 @@ def value_note(result: Resolution) -> str:
 
 def steps_html(steps: Iterable[Step]) -> str:
     """A trace as numbered steps, each with its rule reference."""
-    items = "".join(f"<li>{html.escape(s.text)} <small style='color:#555'>"
+    items = "".join(f"<li>{html.escape(s.text)} <small style='color:{FAINT}'>"
                     f"[{html.escape(str(s.rule))}]</small></li>" for s in steps)
     return f"<ol class='rulebook-trace'>{items}</ol>"
 
@@ -463,7 +468,7 @@ def dice_faces_html(result: DiceRoll) -> str:
     for d in result.dice:
         face = "→".join(map(str, d.rolls))
         style = "display:inline-block;min-width:1.6em;padding:2px 5px;margin:2px;" \
-                "border:1px solid #444;border-radius:4px;text-align:center;"
+                f"border:1px solid {INK};border-radius:4px;text-align:center;"
         if not d.kept:
             style += "opacity:.5;text-decoration:line-through;"
         if d.success:

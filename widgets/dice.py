@@ -13,6 +13,7 @@ from rulescore.text import odds
 from .common import (SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, Tool,
                      dice_faces_html, labelled_text, section)
 from .lean import set_layout, shared_layout
+from .theme import ERROR, TOTAL_SIZE
 
 WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
 
@@ -113,10 +114,10 @@ class DiceRoller(Tool):
         verdict = ""
         if self.goal is not None:
             ok = self.last.total >= self.goal
-            verdict = (f" — <span style='color:{SUCCESS if ok else '#b00020'}'>"
+            verdict = (f" — <span style='color:{SUCCESS if ok else ERROR}'>"
                        f"{'success' if ok else 'failure'} against {self.goal}</span>")
         how = (f"seed {self.last.seed}" if self.last.seed is not None else "your dice")
-        self.result.value = (f"<div class='rulebook-total' style='font-size:140%'>"
+        self.result.value = (f"<div class='rulebook-total' style='font-size:{TOTAL_SIZE}'>"
                              f"Total <b>{self.last.total}</b>{verdict}</div>"
                              f"<div>{dice_faces_html(self.last)} <small>({how})</small></div>")
         self.explanation.show(self.last.trace)

@@ -19,11 +19,11 @@ from rulescore.text import odds, percent
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool, button,
                      labelled_text, odds_table_html, parse_roster, section)
 from .lean import shared_layout
+from .theme import ACCENT, CRIT, INK, TOTAL_SIZE, VERDICT_SIZE
 
 WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
-CRIT = "#6a1b9a"
-_BOX = ("display:inline-block;min-width:1.6em;padding:2px 5px;margin:2px;border:1px solid #444;"
-        "border-radius:4px;text-align:center;")
+_BOX = ("display:inline-block;min-width:1.6em;padding:2px 5px;margin:2px;border:1px solid "
+        f"{INK};border-radius:4px;text-align:center;")
 
 
 def chain_html(chain: Sequence[int], kind: str = "") -> str:
@@ -325,7 +325,7 @@ class AttackPipeline(Tool):
         stages.append(f"<li>Protection: {r.protection.spent} unit(s) spent, "
                       f"{r.protection.pool_left} left</li>")
         self.result.value = (f"<ol class='rulebook-x6-stages'>{''.join(stages)}</ol>"
-                             f"<div class='rulebook-total' style='font-size:140%'>Wounds "
+                             f"<div class='rulebook-total' style='font-size:{TOTAL_SIZE}'>Wounds "
                              f"<b>{r.value}</b></div><small>({how})</small>")
         self.explanation.show(r.trace)
 
@@ -421,7 +421,7 @@ class ReactionHelper(Tool):
         how = f"seed {request['seed']}" if "seed" in request else "your dice"
         colour = SUCCESS if r.value == 0 else ERROR
         self.result.value = (f"<div>{''.join(chain_html(ch) for ch in chains)}</div>"
-                             f"<div class='rulebook-total' style='font-size:140%;color:{colour}'>"
+                             f"<div class='rulebook-total' style='font-size:{TOTAL_SIZE};color:{colour}'>"
                              f"Hits left <b>{r.value}</b> ({r.criticals} critical)</div>"
                              f"<small>({how})</small>")
         self.explanation.show(r.trace)
@@ -438,12 +438,12 @@ def clock_svg(clock: int | None = None, metres: int | None = None) -> str:
         weight = "700" if h == clock else "400"
         parts.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" text-anchor="middle" '
                      f'font-weight="{weight}">{h}</text>')
-    parts.append(f'<circle cx="{cx}" cy="{cy}" r="5" fill="#1565c0"><title>target</title>'
+    parts.append(f'<circle cx="{cx}" cy="{cy}" r="5" fill="{ACCENT}"><title>target</title>'
                  f'</circle>')
-    parts.append(f'<text x="{cx + 8}" y="{cy - 6}" font-size="11" fill="#1565c0">target</text>')
-    parts.append(f'<rect x="{cx - 5}" y="272" width="10" height="10" fill="#444"/>'
+    parts.append(f'<text x="{cx + 8}" y="{cy - 6}" font-size="11" fill="{ACCENT}">target</text>')
+    parts.append(f'<rect x="{cx - 5}" y="272" width="10" height="10" fill="{INK}"/>'
                  f'<text x="{cx + 10}" y="281" font-size="11">thrower</text>'
-                 f'<line x1="{cx}" y1="270" x2="{cx}" y2="246" stroke="#444" '
+                 f'<line x1="{cx}" y1="270" x2="{cx}" y2="246" stroke="{INK}" '
                  f'stroke-dasharray="4 3"/>')
     label = "Clock face seen from the thrower"
     if clock is not None and metres is not None:
@@ -528,7 +528,7 @@ class ThrowDeviation(Tool):
         verdict = ("On target" if r.hit else
                    f"Missed: lands {r.metres} m {html.escape(r.direction)} of the target")
         self.result.value = (f"<div>{''.join(chain_html(c) for c in chains)}</div>"
-                             f"<div class='rulebook-total' style='font-size:130%'>{verdict}</div>"
+                             f"<div class='rulebook-total' style='font-size:{VERDICT_SIZE}'>{verdict}</div>"
                              f"<small>({how})</small>")
         self.picture.value = clock_svg(r.clock, r.metres)
         self.explanation.show(r.trace)

@@ -24,10 +24,11 @@ from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, button, labell
 from .lean import shared_layout
 from .percentile_table import LEVEL_NAMES, STYLE, _d100s
 from .storage import KeptState
+from .theme import ERROR, INFECTED, MUTED, PALETTE
 
 STORE_KEY = "rulebook/percentile/injury-record"
 WIDE = shared_layout(width="20em")
-COLOURS = ("#b00020", "#1f5fa8", "#2e7d32", "#8e44ad", "#d35400", "#00838f")
+COLOURS = PALETTE
 
 
 def timeline_svg(record: pc.InjuryRecord, width: int = 640, height: int = 220) -> str:
@@ -53,7 +54,7 @@ def timeline_svg(record: pc.InjuryRecord, width: int = 640, height: int = 220) -
         if a.infected:
             end = b.day if b else a.day + 1
             parts.append(f"<rect x='{x(a.day)}' y='{top}' width='{max(2, x(end) - x(a.day))}' "
-                         f"height='{height - top - bottom}' fill='#fbe3e3'/>")
+                         f"height='{height - top - bottom}' fill='{INFECTED}'/>")
     for i, inj in enumerate(record.injuries):
         points, prev = [], None
         shift = 3 * (i % 4) - 4  # overlapping lines stay visible side by side
@@ -71,7 +72,7 @@ def timeline_svg(record: pc.InjuryRecord, width: int = 640, height: int = 220) -
     if any(s.blood_loss for s in snaps):
         top_bp = max(s.blood_loss for s in snaps)
         pts = " ".join(f"{x(s.day):.1f},{y(5 * s.blood_loss / top_bp):.1f}" for s in snaps)
-        parts.append(f"<polyline fill='none' stroke='#777' stroke-dasharray='4 3' "
+        parts.append(f"<polyline fill='none' stroke='{MUTED}' stroke-dasharray='4 3' "
                      f"points='{pts}'><title>blood loss</title></polyline>")
     for d in range(0, last + 1, max(5, (last // 10) // 5 * 5 or 5)):
         parts.append(f"<text x='{x(d)}' y='{height - 10}' text-anchor='middle'>{d}</text>")
@@ -81,9 +82,9 @@ def timeline_svg(record: pc.InjuryRecord, width: int = 640, height: int = 220) -
                      f"{i + 1}. {html.escape(inj.location)}</span>"
                      for i, inj in enumerate(record.injuries))
     if any(s.blood_loss for s in snaps):
-        legend += "<span style='color:#777;margin-right:1em'>┄ blood loss</span>"
+        legend += f"<span style='color:{MUTED};margin-right:1em'>┄ blood loss</span>"
     if any(s.infected for s in snaps):
-        legend += "<span style='background:#fbe3e3'>infected</span>"
+        legend += f"<span style='background:{INFECTED}'>infected</span>"
     return "".join(parts) + f"<div><small>{legend}</small></div>"
 
 
@@ -99,7 +100,7 @@ def sheet_html(record: pc.InjuryRecord) -> str:
     who = (f"<p class='rulebook-pc-who'><b>{e(record.name)}</b>: Healing Base "
            f"{e(record.healing_base)}, Endurance EML {e(record.endurance_eml)}. Day "
            f"<b>{e(record.day)}</b>, blood loss <b>{e(record.blood_loss)} BP</b>."
-           + (" <b style='color:#b00020'>Dead.</b>" if record.dead else "") + "</p>")
+           + (f" <b style='color:{ERROR}'>Dead.</b>" if record.dead else "") + "</p>")
     if not record.injuries:
         return who + "<p><i>No injuries on the record.</i></p>"
     rows = []

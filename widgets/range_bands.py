@@ -22,6 +22,7 @@ from IPython.display import HTML, display
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, Tool,
                      labelled_text, section, steps_html)
 from .lean import set_shown, shared_layout
+from .theme import ACCENT, VERDICT_SIZE
 
 ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"),
               ("nD is a fixed number, 3.5 × n rounded up", "average")]
@@ -160,7 +161,8 @@ class _CheckTool(Tool):
         if good is None:
             good = result.check.success if getattr(result, "check", None) else True
         colour = SUCCESS if good else ERROR
-        self.result.value = (f"<div class='rulebook-total' style='font-size:130%;color:{colour}'>"
+        self.result.value = (f"<div class='rulebook-total' "
+                             f"style='font-size:{VERDICT_SIZE};color:{colour}'>"
                              f"{html.escape(self._headline(result))}</div>")
         self.explanation.show(rolled.trace + result.trace)
         self._after(result)
@@ -206,7 +208,7 @@ def band_picture(target_band: str, optimal: tuple[str, ...], cover: str,
         if b.band == target_band:
             target_x = x + col / 2 - 2
     cy = top + 62
-    parts.append(f'<circle cx="40" cy="{cy}" r="15" fill="#1565c0"/>'
+    parts.append(f'<circle cx="40" cy="{cy}" r="15" fill="{ACCENT}"/>'
                  f'<text x="40" y="{cy + 5}" font-size="14" fill="white" font-weight="700" '
                  f'text-anchor="middle">S</text>'
                  f'<text x="40" y="{cy + 32}" font-size="11" text-anchor="middle">shooter</text>')

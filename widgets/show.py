@@ -30,9 +30,11 @@ from rulescore.text import odds, percent, yes_no
 
 from .book import header
 from .common import odds_table_html
+from .theme import RULE_LINE
 
 _STYLE = ("<style>.rulebook-show{border-collapse:collapse;margin:.3em 0 .8em}"
-          ".rulebook-show td,.rulebook-show th{padding:2px 12px;border-bottom:1px solid #ddd}"
+          ".rulebook-show td,.rulebook-show th{padding:2px 12px;"
+          f"border-bottom:1px solid {RULE_LINE}}}"
           "</style>")
 # Inline, so the notebook's own table style (numbers to the right) cannot override them.
 _LEFT = " style='text-align:left'"

@@ -32,8 +32,9 @@ import traitlets as t
 from rulescore.errors import RulesError
 from rulescore.saved import MAX_BYTES, megabytes
 
-from .common import LINK, ErrorLine
+from .common import ErrorLine
 from .lean import book_target, set_shown, shared_layout
+from .theme import ERROR, LINK, MUTED
 
 MAX_UPLOAD_BYTES = MAX_BYTES
 """Largest file the upload accepts; a saved encounter or record is a few kilobytes."""
@@ -163,7 +164,7 @@ function render({ model, el }) {
   button.textContent = model.get("description");
   const note = document.createElement("div");
   note.className = "rulebook-upload-refused";
-  note.style.cssText = "color:#b00020;font-weight:600";
+  note.style.cssText = "color:__ERROR__;font-weight:600";
   button.addEventListener("click", () => input.click());
   input.addEventListener("change", async () => {
     const file = input.files && input.files[0];
@@ -193,7 +194,7 @@ def _live_upload_class() -> type:
         """The live picker: the browser refuses a file over ``max_bytes`` itself and sends
         a smaller one as a binary buffer; ``on_file`` handlers get its name and bytes."""
 
-        _esm = _UPLOAD_ESM
+        _esm = _UPLOAD_ESM.replace("__ERROR__", ERROR)
         description = t.Unicode("").tag(sync=True)
         accept = t.Unicode("").tag(sync=True)
         max_bytes = t.Int(MAX_UPLOAD_BYTES).tag(sync=True)
@@ -298,7 +299,7 @@ class JsonTransfer(w.VBox):
         name = html.escape(self.filename)
         title = html.escape(f"Download {self.label} (JSON)")
         if not text:
-            self.link.value = f'<span style="color:#777;margin-right:1em">{title}</span>'
+            self.link.value = f'<span style="color:{MUTED};margin-right:1em">{title}</span>'
             return
         self.link.value = (f'<a href="{download_href(text)}" download="{name}" '
                            f'style="color:{LINK};text-decoration:underline;margin-right:1em;'

@@ -23,6 +23,7 @@ from .common import (ERROR, LABEL_WIDTH, SUCCESS, DiceEntry, ErrorLine, Explanat
                      button, fit_label, labelled_text, section)
 from .lean import set_shown, shared_layout
 from .storage import KeptState
+from .theme import RULE_LINE, TOTAL_SIZE
 
 NO_WEAPON = "No weapon"
 NO_TAG = "(none)"
@@ -32,7 +33,7 @@ BAND_COLOURS = {"catastrophic": "#7f0000", "failure": ERROR, "mixed": "#b26a00",
 STYLE = {"description_width": LABEL_WIDTH}
 TABLE_STYLE = ("<style>.rulebook-tsl-table{border-collapse:collapse;margin:.3em 0}"
                ".rulebook-tsl-table td,.rulebook-tsl-table th{padding:3px 12px;text-align:left;"
-               "border-bottom:1px solid #ddd}</style>")
+               f"border-bottom:1px solid {RULE_LINE}}}</style>")
 STORE_KEY = "rulebook/tsl/turn-board"
 
 
@@ -319,7 +320,7 @@ class AttackResolver(Tool):
                          else f"the target is pinned at {a.snared.distance}")
         pool = f" to the {a.pool} pool" if a.stress else ""
         self.result.value = (
-            f"<div class='rulebook-tsl-result' style='font-size:140%'>"
+            f"<div class='rulebook-tsl-result' style='font-size:{TOTAL_SIZE}'>"
             f"<span style='color:{colour};font-weight:700'>{html.escape(tsl.band_name(a.band))}"
             f"</span>: <b>{a.stress} Stress</b>{pool}"
             f"{' — <b>the target Breaks</b>' if a.target_breaks else ''}</div>"

@@ -22,6 +22,7 @@ from rulescore.systems.veil_and_lead.encounter import (TRACKED, EncounterHistory
 from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, button, labelled_text, section)
 from .lean import shared_layout
 from .storage import KeptState
+from .theme import ACCENT, ERROR, FAINT
 
 STORE_KEY = "rulebook/veil_and_lead/count"
 
@@ -37,7 +38,7 @@ def _describe_fight(text: str) -> str | None:
 
 
 STYLE = {"description_width": "9em"}
-RED = "#b00020"
+RED = ERROR  # the hammer's arc: the ticks it has to run
 
 
 def cylinder_svg(enc: vl.Encounter) -> str:
@@ -61,9 +62,9 @@ def cylinder_svg(enc: vl.Encounter) -> str:
             x2, y2 = cx + (r + 18) * math.cos(angle), cy + (r + 18) * math.sin(angle)
             parts.append(f"<line x1='{x1:.1f}' y1='{y1:.1f}' x2='{x2:.1f}' y2='{y2:.1f}' "
                          f"stroke='{RED}' stroke-width='4'/>")
-        fill = "#1565c0" if tick == enc.hammer else ("#fff" if tick not in at else "#e8f0e8")
+        fill = ACCENT if tick == enc.hammer else ("#fff" if tick not in at else "#e8f0e8")
         colour = "#fff" if tick == enc.hammer else "#222"
-        parts.append(f"<circle cx='{x:.1f}' cy='{y:.1f}' r='13' fill='{fill}' stroke='#555'/>"
+        parts.append(f"<circle cx='{x:.1f}' cy='{y:.1f}' r='13' fill='{fill}' stroke='{FAINT}'/>"
                      f"<text x='{x:.1f}' y='{y + 4:.1f}' font-size='11' text-anchor='middle' "
                      f"fill='{colour}'>{tick}</text>")
         names = at.get(tick, [])
@@ -74,12 +75,12 @@ def cylinder_svg(enc: vl.Encounter) -> str:
                          f"{html.escape(name)}</text>")
     hx, hy = (cx + (r - 30) * math.cos(2 * math.pi * enc.hammer / 20 - math.pi / 2),
               cy + (r - 30) * math.sin(2 * math.pi * enc.hammer / 20 - math.pi / 2))
-    parts.append(f"<line x1='{cx}' y1='{cy}' x2='{hx:.1f}' y2='{hy:.1f}' stroke='#1565c0' "
+    parts.append(f"<line x1='{cx}' y1='{cy}' x2='{hx:.1f}' y2='{hy:.1f}' stroke='{ACCENT}' "
                  f"stroke-width='5' stroke-linecap='round'/>"
                  f"<text x='{cx}' y='{cy + 30}' font-size='12' text-anchor='middle'>Hammer: "
                  f"Tick {enc.hammer}</text>"
                  f"<text x='{cx}' y='{cy + 46}' font-size='11' text-anchor='middle' "
-                 f"fill='#555'>{enc.elapsed} ticks run · Tension dice {enc.tension_dice}</text>")
+                 f"fill='{FAINT}'>{enc.elapsed} ticks run · Tension dice {enc.tension_dice}</text>")
     parts.append("</svg>")
     return "".join(parts)
 

@@ -18,6 +18,7 @@ from rulescore.trace import step
 
 from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, section)
 from .lean import shared_layout
+from .theme import ERROR
 
 STYLE = {"description_width": "10em"}
 WIDE = shared_layout(width="22em")
@@ -83,7 +84,7 @@ class TempoCalculator(Tool):
             f"<p class='rulebook-vl-tempo-result'><b>{html.escape(act.name)}</b> with "
             f"{html.escape(weapon.name)}: tempo <b>{tempo}</b> ({rule}); {where}; "
             + ("Exposed or not as the power used decides" if exposed is None else
-               "<b style='color:#b00020'>Exposed</b> until the fighter's next turn"
+               f"<b style='color:{ERROR}'>Exposed</b> until the fighter's next turn"
                if exposed else "not Exposed") + ".</p>")
         steps = [step(f"{act.name}: {act.description}", act.section)] + \
             (list(moved.trace) if moved else [])
