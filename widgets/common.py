@@ -180,11 +180,24 @@ def tool_layout() -> w.Layout:
                          width="100%")
 
 
+def waiting_html(what: str = "the dice") -> str:
+    """The result line of a tool before its first roll: how to roll, or to type *what* the
+    reader rolled at the table ("the dice", "the d100", "the d8s")."""
+    return f"<i>Press Roll, or type {what} you rolled and press Use my dice.</i>"
+
+
 class Tool(w.VBox, metaclass=BuiltWhole):
     """A whole tool: framed apart from the prose, its labels fitted to their text, and its
     ``rulebook-…`` CSS class (the book's style and the browser tests find a tool by it). It is
     built whole (lean.py): its widgets share their layouts and styles and are opened once it
     is built, each with its final state."""
+
+    waiting_for = "the dice"  # what the reader types instead of rolling, in the tool's words
+
+    @property
+    def waiting(self) -> str:
+        """The result line before a roll (see :func:`waiting_html`)."""
+        return waiting_html(self.waiting_for)
 
     def __init__(self, children: list[w.Widget | Section], css_class: str = "") -> None:
         super().__init__([widget for child in children

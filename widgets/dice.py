@@ -15,7 +15,6 @@ from .common import (SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, T
 from .lean import set_layout, shared_layout
 from .theme import ERROR, TOTAL_SIZE
 
-WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
 
 
 def _is_single_d100(expr: DiceExpr) -> bool:
@@ -59,7 +58,7 @@ class DiceRoller(Tool):
         exact odds (DiceTooLargeError) can still be rolled: only its odds are refused."""
         self.error.clear()
         self.entry.error.clear()          # a roll's error belongs to the old expression
-        self.result.value = WAITING
+        self.result.value = self.waiting
         self.explanation.clear()
         self.reading.value = ""
         self.odds.value = ""
@@ -108,7 +107,7 @@ class DiceRoller(Tool):
             self.last = self.expr.roll(**request)
         except RulesError as exc:
             self.entry.error.show(str(exc))
-            self.result.value = WAITING
+            self.result.value = self.waiting
             self.explanation.clear()
             return
         verdict = ""

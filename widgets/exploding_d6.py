@@ -21,7 +21,6 @@ from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool
 from .lean import shared_layout
 from .theme import ACCENT, CRIT, INK, TOTAL_SIZE, VERDICT_SIZE
 
-WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
 _BOX = ("display:inline-block;min-width:1.6em;padding:2px 5px;margin:2px;border:1px solid "
         f"{INK};border-radius:4px;text-align:center;")
 
@@ -63,7 +62,7 @@ class InitiativeRoller(Tool):
         self.error = ErrorLine()
         self.odds = w.HTML()
         self.entry = DiceEntry("faces in order, e.g. 4, 5, 1, 6, 6, 5, …")
-        self.result = w.HTML(WAITING)
+        self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.people: list[tuple[str, int, int]] = []
         self.last: x6.InitiativeOrder | None = None
@@ -87,7 +86,7 @@ class InitiativeRoller(Tool):
     def update(self) -> None:
         """Read the combatants; show each one's dice and average initiative."""
         self.error.clear()
-        self.result.value = WAITING
+        self.result.value = self.waiting
         self.explanation.clear()
         try:
             self.people = self._parse()
@@ -115,7 +114,7 @@ class InitiativeRoller(Tool):
             self.last = x6.initiative_table(self.people, [sum(c) for c in chains])
         except RulesError as exc:
             self.entry.error.show(str(exc))
-            self.result.value = WAITING
+            self.result.value = self.waiting
             self.explanation.clear()
             return
         by_name, start = {}, 0
@@ -182,7 +181,7 @@ class AttackPipeline(Tool):
         self.entry = DiceEntry("hit dice as chains, e.g. 4, 5, 6, 6, 5")
         self.cover_dice = labelled_text("Cover dice", "", "criticals' dice first, then the "
                                         "normal hits'", width="30em")
-        self.result = w.HTML(WAITING)
+        self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.setup: x6.AttackSetup | None = None
         self.last: x6.AttackResult | None = None
@@ -232,7 +231,7 @@ class AttackPipeline(Tool):
     def update(self) -> None:
         """Assemble the attack and show its odds: hits and criticals, then wounds."""
         self.error.clear()
-        self.result.value = WAITING
+        self.result.value = self.waiting
         self.explanation.clear()
         try:
             mode = self.mode.value
@@ -312,7 +311,7 @@ class AttackPipeline(Tool):
                                           causes_wounds=s.wounds)
         except RulesError as exc:
             self.entry.error.show(str(exc))
-            self.result.value = WAITING
+            self.result.value = self.waiting
             self.explanation.clear()
             return
         r = self.last
@@ -355,7 +354,7 @@ class ReactionHelper(Tool):
         self.error = ErrorLine()
         self.odds = w.HTML()
         self.entry = DiceEntry()
-        self.result = w.HTML(WAITING)
+        self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.last = None
         super().__init__([self.kind, self.hits, self.criticals, self.dice, self.min_roll,
@@ -375,7 +374,7 @@ class ReactionHelper(Tool):
 
     def update(self) -> None:
         self.error.clear()
-        self.result.value = WAITING
+        self.result.value = self.waiting
         self.explanation.clear()
         notes = {"dodge": "Roll your Dodge value in exploding d6; your minimum roll rises by "
                           "every hit the attacker scored. One success and the attack misses.",
@@ -414,7 +413,7 @@ class ReactionHelper(Tool):
             self.last = x6.reaction(self.kind.value, dice, h, c, m)
         except RulesError as exc:
             self.entry.error.show(str(exc))
-            self.result.value = WAITING
+            self.result.value = self.waiting
             self.explanation.clear()
             return
         r = self.last
@@ -471,7 +470,7 @@ class ThrowDeviation(Tool):
         self.error = ErrorLine()
         self.odds = w.HTML()
         self.entry = DiceEntry("throw dice as chains, e.g. 2, 4, 1")
-        self.result = w.HTML(WAITING)
+        self.result = w.HTML(self.waiting)
         self.picture = w.HTML(clock_svg())
         self.explanation = ExplanationView()
         self.last: x6.Throw | None = None
@@ -488,7 +487,7 @@ class ThrowDeviation(Tool):
 
     def update(self) -> None:
         self.error.clear()
-        self.result.value = WAITING
+        self.result.value = self.waiting
         self.explanation.clear()
         self.picture.value = clock_svg()
         try:
@@ -520,7 +519,7 @@ class ThrowDeviation(Tool):
             self.last = x6.throw(list(totals), m, clock=clock, metres=metres)
         except RulesError as exc:
             self.entry.error.show(str(exc))
-            self.result.value = WAITING
+            self.result.value = self.waiting
             self.explanation.clear()
             return
         r = self.last

@@ -18,7 +18,6 @@ from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool
                      odds_table_html, section, steps_html)
 from .lean import set_shown, shared_layout
 
-WAITING = "<i>Press Roll, or type the d100 you rolled and press Use my dice.</i>"
 STYLE = {"description_width": "12em"}
 LEVEL_NAMES = {"CF": "Critical Failure", "F": "Failure", "S": "Success",
                "CS": "Critical Success"}
@@ -43,6 +42,8 @@ class TestRoller(Tool):
     """A d100 test against an EML: the exact chance of each success level, then the roll (seeded,
     typed, or as tens and ones dice), its level and, on a critical failure, the mishap."""
 
+    waiting_for = "the d100"
+
     __test__ = False  # a widget, not a pytest test class
 
     def __init__(self, eml: int = 65, test: str = "attack") -> None:
@@ -53,7 +54,7 @@ class TestRoller(Tool):
         self.error = ErrorLine()
         self.odds = w.HTML()
         self.entry = DiceEntry("one d100, e.g. 37", percentile=True)
-        self.result = w.HTML(WAITING)
+        self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         super().__init__([w.HBox([self.eml, self.test]), self.error,
                           section("Odds before you roll", self.odds),
@@ -68,7 +69,7 @@ class TestRoller(Tool):
     def update(self) -> None:
         """Show the exact chance of each success level at this EML (after its floor)."""
         self.error.clear()
-        self.result.value = WAITING
+        self.result.value = self.waiting
         self.explanation.clear()
         try:
             used = pc.effective_eml(self.eml.value)
@@ -91,7 +92,7 @@ class TestRoller(Tool):
             result = pc.skill_test(rolls[0], self.eml.value, test=self.test.value)
         except RulesError as exc:
             self.entry.error.show(str(exc))
-            self.result.value = WAITING
+            self.result.value = self.waiting
             self.explanation.clear()
             return
         colour = SUCCESS if result.succeeded else ERROR
@@ -112,6 +113,8 @@ class MeleeExchange(Tool):
     """One melee exchange: both sides' Mastery Levels and declared modifiers, the defence, the
     exact odds of every outcome, then both d100 rolls (seeded or typed) through the MELEE TEST
     matrix, and the winner's tactical advantages spent."""
+
+    waiting_for = "the d100"
 
     def __init__(self, attack_eml: int = 70, defence: str = "Block",
                  defence_eml: int = 60) -> None:
@@ -148,7 +151,7 @@ class MeleeExchange(Tool):
         self.odds = w.HTML()
         self.entry = DiceEntry("attacker's d100, defender's d100, e.g. 34, 71")
         self.entry.set_percentile(False)
-        self.result = w.HTML(WAITING)
+        self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.spend_text = labelled_text("Advantages to take", placeholder="e.g. impact, precision",
                                         width="26em", label_width="11em")
@@ -197,7 +200,7 @@ class MeleeExchange(Tool):
     def update(self) -> None:
         """Show both EMLs and the exact odds of each outcome of the exchange."""
         self.error.clear()
-        self.result.value = WAITING
+        self.result.value = self.waiting
         self.explanation.clear()
         set_shown(self.spend_box, False)
         ignoring = self._ignoring()
@@ -243,7 +246,7 @@ class MeleeExchange(Tool):
                 defender_unusable_zone=None if self._ignoring() else self.d_lost.value)
         except RulesError as exc:
             self.entry.error.show(str(exc))
-            self.result.value = WAITING
+            self.result.value = self.waiting
             self.explanation.clear()
             return
         self.last = result

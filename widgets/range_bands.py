@@ -26,7 +26,6 @@ from .theme import ACCENT, VERDICT_SIZE
 
 ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"),
               ("nD is a fixed number, 3.5 × n rounded up", "average")]
-WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
 WIDE = "15em"
 
 
@@ -97,7 +96,7 @@ class _CheckTool(Tool):
         self.odds = OddsView()
         self.dice_order = w.HTML()
         self.entry = DiceEntry("e.g. 6, 4, 3, 2, 5, 1, 1")
-        self.result = w.HTML(WAITING)
+        self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.counts: dict[str, int] | None = None
         controls = ([self.pool, self.bonus] + inputs if pool_first else
@@ -151,7 +150,7 @@ class _CheckTool(Tool):
             result = self._resolve(rolled.groups)
         except RulesError as exc:
             self.entry.error.show(str(exc))
-            self.result.value = WAITING
+            self.result.value = self.waiting
             self.explanation.clear()
             return
         self.last = result
@@ -171,7 +170,7 @@ class _CheckTool(Tool):
         """Carry state forward after a roll (the stealth streak); nothing by default."""
 
     def _clear_result(self) -> None:
-        self.result.value = WAITING
+        self.result.value = self.waiting
         self.explanation.clear()
         self.entry.error.clear()
 

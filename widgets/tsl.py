@@ -27,7 +27,6 @@ from .theme import RULE_LINE, TOTAL_SIZE
 
 NO_WEAPON = "No weapon"
 NO_TAG = "(none)"
-WAITING = "<i>Press Roll, or type the dice you rolled and press Use my dice.</i>"
 BAND_COLOURS = {"catastrophic": "#7f0000", "failure": ERROR, "mixed": "#b26a00",
                 "success": SUCCESS, "crit": "#1b5e20"}
 STYLE = {"description_width": LABEL_WIDTH}
@@ -159,7 +158,7 @@ class AttackResolver(Tool):
         self.error = ErrorLine()
         self.odds = w.HTML()
         self.entry = DiceEntry()
-        self.result = w.HTML(WAITING)
+        self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.last: tsl.Attack | None = None
         self._quiet = False
@@ -253,7 +252,7 @@ class AttackResolver(Tool):
             return
         self.error.clear()
         self._show_fields()
-        self.result.value = WAITING
+        self.result.value = self.waiting
         self.explanation.clear()
         try:
             setup = self._setup()
@@ -295,7 +294,7 @@ class AttackResolver(Tool):
             if message.startswith("snaring "):
                 message = "Snaring on a hit " + message[len("snaring "):]
             self.entry.error.show(message)
-            self.result.value = WAITING
+            self.result.value = self.waiting
             self.explanation.clear()
             return
         a = self.last

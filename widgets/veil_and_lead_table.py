@@ -21,7 +21,6 @@ from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool
                      odds_table_html, parse_roster, section)
 from .lean import shared_layout
 
-WAITING = "<i>Press Roll, or type the d8s you rolled and press Use my dice.</i>"
 STYLE = {"description_width": "13em"}
 
 
@@ -45,6 +44,8 @@ class PartyInitiative(Tool):
     """Initiative for a whole party and their foes: one line each, name QUICK Awareness
     [modifier], rolled with one seed or from the dice each player typed (§II)."""
 
+    waiting_for = "the d8s"
+
     def __init__(self, party: str = "Ada 3 2; Bo 2 1 ambush; Bandit 2 1") -> None:
         self.party = labelled_text("Combatants", party, "name QUICK Awareness [modifier]; …",
                                    width="40em", label_width="8em")
@@ -57,7 +58,7 @@ class PartyInitiative(Tool):
         self.error = ErrorLine()
         self.odds = w.HTML()
         self.entry = DiceEntry("d8s per combatant, separated by |")
-        self.result = w.HTML(WAITING)
+        self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.people: list[tuple[str, dict]] = []
         super().__init__([self.party, self.help, self.error,
@@ -93,7 +94,7 @@ class PartyInitiative(Tool):
     def update(self) -> None:
         """Read the party; show the exact odds of each starting tick for everyone."""
         self.error.clear()
-        self.result.value = WAITING
+        self.result.value = self.waiting
         self.explanation.clear()
         try:
             self.people = self._parse()
@@ -141,7 +142,7 @@ class PartyInitiative(Tool):
                        for (name, setup), faces in zip(self.people, dice)]
         except RulesError as exc:
             self.entry.error.show(str(exc))
-            self.result.value = WAITING
+            self.result.value = self.waiting
             self.explanation.clear()
             return
         rolled = {name: faces for (name, _), faces in zip(self.people, dice)}
@@ -169,6 +170,8 @@ def _attack_actions() -> list[str]:
 class AttackCalculator(Tool):
     """One attack through the nine steps of §VI: pool and TN from their parts, the exact odds
     of hitting, of each damage and of a Grievous Wound, then the roll and its explanation."""
+
+    waiting_for = "the d8s"
 
     def __init__(self) -> None:
         self.attribute = _number("Attribute (QUICK or IRON)", 3, 0, 10)
@@ -204,7 +207,7 @@ class AttackCalculator(Tool):
         self.setup = w.HTML()
         self.odds = w.HTML()
         self.entry = DiceEntry("the pool's d8s, e.g. 7, 3, 5")
-        self.result = w.HTML(WAITING)
+        self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.plan: vl.AttackPlan | None = None
         super().__init__([
@@ -232,7 +235,7 @@ class AttackCalculator(Tool):
     def update(self) -> None:
         """Plan the attack and show its exact odds."""
         self.error.clear()
-        self.result.value = WAITING
+        self.result.value = self.waiting
         self.explanation.clear()
         try:
             self.plan = vl.plan_attack(**self._setup())
@@ -268,7 +271,7 @@ class AttackCalculator(Tool):
             result = vl.attack(dice, **self._setup())
         except RulesError as exc:
             self.entry.error.show(str(exc))
-            self.result.value = WAITING
+            self.result.value = self.waiting
             self.explanation.clear()
             return
         colour = SUCCESS if result.hit else ERROR
