@@ -6,6 +6,7 @@ returns. Every input carries a visible label that is also its accessible name.
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import random
@@ -236,6 +237,53 @@ class ErrorLine(w.HTML, metaclass=BuiltWhole):
         if not self.value:
             return ""
         return html.unescape(self.value.split("⚠ ", 1)[1].rsplit("</div>", 1)[0])
+
+
+def answers(*blank: str, line: str = "error") -> Callable[[Callable[..., None]],
+                                                        Callable[..., None]]:
+    """Make a tool method one answer to the reader's input. Its error line (the attribute
+    *line*) clears first, so a message goes once the input is fixed; a RulesError raised
+    inside shows there in place, in the words of the field it names, and the views named in
+    *blank* are emptied rather than left showing the last good answer."""
+    def wrap(method: Callable[..., None]) -> Callable[..., None]:
+        @functools.wraps(method)
+        def run(self: w.Widget, *args: object, **kwargs: object) -> None:
+            error = getattr(self, line)
+            error.clear()
+            try:
+                method(self, *args, **kwargs)
+            except RulesError as exc:
+                for name in blank:
+                    view = getattr(self, name)
+                    if isinstance(view, ExplanationView):
+                        view.clear()
+                    else:
+                        view.value = ""
+                error.show(str(exc))
+        return run
+    return wrap
+
+
+@built_whole
+def int_field(label: str, value: int, low: int | None = None, high: int | None = None, *,
+              style: dict[str, str] | None = None, layout: w.Layout | None = None) -> w.IntText:
+    """A whole-number field with its visible label; with *low* it keeps to *low*..*high* (no
+    upper end when *high* is None)."""
+    common = {"description": label, "style": style or {"description_width": LABEL_WIDTH},
+              "layout": layout or shared_layout(width="20em")}
+    if low is None:
+        return w.IntText(value=value, **common)
+    return w.BoundedIntText(value=value, min=low, max=high if high is not None else 10**6,
+                            **common)
+
+
+def read_int(label: str, field: w.Text, minimum: int = 0, blank: int | None = None) -> int:
+    """The whole number the reader typed in the text *field*, at least *minimum*; *blank*
+    stands for an empty field (an error when None). Errors name the field by *label*."""
+    value = parse_int_text(label, field.value, blank=blank)
+    if value < minimum:
+        raise RulesError(f"{label} must be {minimum} or more, got {value}")
+    return value
 
 
 def new_seed() -> int:

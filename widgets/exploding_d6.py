@@ -17,7 +17,7 @@ from rulescore.systems import exploding_d6 as x6
 from rulescore.text import odds, percent
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool, button,
-                     labelled_text, odds_table_html, parse_roster, section)
+                     labelled_text, odds_table_html, parse_roster, read_int, section)
 from .lean import shared_layout
 from .theme import ACCENT, CRIT, INK, TOTAL_SIZE, VERDICT_SIZE
 
@@ -39,13 +39,6 @@ def chain_html(chain: Sequence[int], kind: str = "") -> str:
     title = kind or "die"
     return (f'<span class="rulebook-chain" style="{style}" title="{title}">'
             f'{html.escape(text)}</span>')
-
-
-def _int(label: str, field: w.Text, minimum: int = 0, blank: int | None = None) -> int:
-    value = parse_int_text(label, field.value, blank=blank)
-    if value < minimum:
-        raise RulesError(f"{label} must be {minimum} or more, got {value}")
-    return value
 
 
 
@@ -211,7 +204,7 @@ class AttackPipeline(Tool):
         last one has no aim actions, so the aim field goes back to 0; when aiming broke the run
         before the last shot, that shot was the first of a new run."""
         try:
-            n = _int("Attack in a row", self.attack_number, 1)
+            n = read_int("Attack in a row", self.attack_number, 1)
         except RulesError:
             n = 0
         if self.setup is not None and self.setup.recoil_broken:
@@ -224,9 +217,9 @@ class AttackPipeline(Tool):
         self.attack_number.value = "1"
 
     def _pool(self) -> tuple[int, int, int]:
-        return (_int("Protection pool", self.pool), _int("Of it against crits",
+        return (read_int("Protection pool", self.pool), read_int("Of it against crits",
                                                          self.critical_pool),
-                _int("Wounds a hit", self.per_hit, 1))
+                read_int("Wounds a hit", self.per_hit, 1))
 
     def update(self) -> None:
         """Assemble the attack and show its odds: hits and criticals, then wounds."""
@@ -235,12 +228,12 @@ class AttackPipeline(Tool):
         self.explanation.clear()
         try:
             mode = self.mode.value
-            aim = _int("Aim actions", self.aim) if mode != "burst" else 0
+            aim = read_int("Aim actions", self.aim) if mode != "burst" else 0
             self.setup = x6.attack_setup(
-                _int("Skill", self.skill), _int("Weapon dice", self.weapon), mode,
-                attack_number=_int("Attack in a row", self.attack_number, 1),
-                compensation=_int("Recoil compensation", self.compensation),
-                aim_actions=aim, perception=_int("Perception", self.perception),
+                read_int("Skill", self.skill), read_int("Weapon dice", self.weapon), mode,
+                attack_number=read_int("Attack in a row", self.attack_number, 1),
+                compensation=read_int("Recoil compensation", self.compensation),
+                aim_actions=aim, perception=read_int("Perception", self.perception),
                 special=self.special.value, walking=self.walking.value,
                 supported=self.supported.value)
             pool, cpool, per = self._pool()
@@ -368,9 +361,9 @@ class ReactionHelper(Tool):
         self.update()
 
     def _inputs(self) -> tuple[int, int, int, int]:
-        return (_int("Attacker's normal hits", self.hits),
-                _int("Attacker's criticals", self.criticals), _int("Your dice", self.dice),
-                _int("Your minimum roll", self.min_roll, 1))
+        return (read_int("Attacker's normal hits", self.hits),
+                read_int("Attacker's criticals", self.criticals), read_int("Your dice", self.dice),
+                read_int("Your minimum roll", self.min_roll, 1))
 
     def update(self) -> None:
         self.error.clear()
@@ -483,7 +476,7 @@ class ThrowDeviation(Tool):
         self.update()
 
     def _inputs(self) -> tuple[int, int]:
-        return _int("Throw dice", self.dice), _int("Minimum roll", self.min_roll, 1)
+        return read_int("Throw dice", self.dice), read_int("Minimum roll", self.min_roll, 1)
 
     def update(self) -> None:
         self.error.clear()

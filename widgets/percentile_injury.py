@@ -19,6 +19,7 @@ from rulescore.systems import percentile as pc
 from .book import file_table_html
 from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, button, labelled_text, section,
                      steps_html)
+from .common import int_field
 from .lean import shared_layout
 from .percentile_table import ASPECTS, DIE_SIZES, STYLE, blow_odds_html
 
@@ -29,11 +30,6 @@ STAGE_TABLES = {"1 Location": ("body_zones", "locations_"), "3 Injury": ("injury
                 "3.1 Compound injury": ("compound_injury",),
                 "3.4 Amputation": ("amputation_results",), "4 Shock": ("shock_states",),
                 "4 Shock Reroll": ("shock_reroll",)}
-
-
-def _int(label: str, value: int, low: int, high: int) -> w.BoundedIntText:
-    return w.BoundedIntText(value=value, min=low, max=high, description=label, style=STYLE,
-                            layout=WIDE)
 
 
 def _die(label: str, value: int) -> w.Dropdown:
@@ -47,23 +43,23 @@ class InjuryWalker(Tool):
 
     def __init__(self) -> None:
         self.zone_die = _die("Zone Die", 6)
-        self.aim = _int("Aimed zone (ZN)", 1, 1, pc.zone_count())
-        self.precision = _int("Precision TAs", 0, 0, 5)
-        self.zone_pick = _int("Use Zone Die number", 1, 1, 6)
+        self.aim = int_field("Aimed zone (ZN)", 1, 1, pc.zone_count(), style=STYLE, layout=WIDE)
+        self.precision = int_field("Precision TAs", 0, 0, 5, style=STYLE, layout=WIDE)
+        self.zone_pick = int_field("Use Zone Die number", 1, 1, 6, style=STYLE, layout=WIDE)
         self.impact_die = _die("Impact die", 10)
         self.modifier = w.IntText(value=3, description="Impact modifier", style=STYLE,
                                   layout=WIDE)
         self.strength = w.IntText(value=0, description="Strength modifier", style=STYLE,
                                   layout=WIDE)
-        self.impact_tas = _int("Impact TAs", 0, 0, 5)
+        self.impact_tas = int_field("Impact TAs", 0, 0, 5, style=STYLE, layout=WIDE)
         self.aspect = w.Dropdown(options=ASPECTS, value="E", description="Aspect",
                                  style=STYLE, layout=WIDE)
-        self.armour = _int("Armour value there", 0, 0, 40)
+        self.armour = int_field("Armour value there", 0, 0, 40, style=STYLE, layout=WIDE)
         self.shock_eml = w.IntText(value=65, description="Shock ML", style=STYLE,
                                    layout=WIDE)
         self.strength_eml = w.IntText(value=60, description="Strength EML (amputation)",
                                       style=STYLE, layout=WIDE)
-        self.fatigue = _int("Fatigue", 0, 0, 100)
+        self.fatigue = int_field("Fatigue", 0, 0, 100, style=STYLE, layout=WIDE)
         self.state = w.Dropdown(options=STATES, value=None, description="Shock state now",
                                 style=STYLE, layout=WIDE)
         self.existing = labelled_text("Earlier injuries there", placeholder="e.g. S2E, M1E",
@@ -78,7 +74,7 @@ class InjuryWalker(Tool):
                                    width="20em")
         self.helpless = w.Checkbox(value=False, indent=False,
                                    description="Helpless victim: the attacker picks the spot")
-        self.spot = _int("Picked location number (LN)", 1, 1, 10)
+        self.spot = int_field("Picked location number (LN)", 1, 1, 10, style=STYLE, layout=WIDE)
         self.beast = w.Checkbox(value=False, indent=False,
                                 description="The victim is a beast (average Strength)")
         self.inputs = [self.zone_die, self.aim, self.precision, self.zone_pick, self.impact_die,

@@ -17,6 +17,7 @@ from rulescore.systems import percentile as pc
 
 from .book import data_table, table_html
 from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, odds_table_html, section)
+from .common import int_field
 from .lean import shared_layout
 from .percentile_table import STYLE
 
@@ -32,13 +33,6 @@ RESULTS = {("mishap", 0): "Critical failure: a mishap, no attack",
            ("no attack", 0): "Spoiled: no attack"}
 
 
-def _int(label: str, value: int, low: int | None = None, high: int | None = None) -> w.Widget:
-    if low is None:
-        return w.IntText(value=value, description=label, style=STYLE, layout=WIDE)
-    return w.BoundedIntText(value=value, min=low, max=high if high is not None else 10**6,
-                            description=label, style=STYLE, layout=WIDE)
-
-
 class MissileWalker(Tool):
     """A missile attack walked through the sequence: range type, modifiers, the d100 test, then
     the Direct or Volley result and, when it calls for one, the d20/d10 that says who is struck.
@@ -47,19 +41,19 @@ class MissileWalker(Tool):
     def __init__(self, ml: int = 60, base_range: int = 40, range_ft: int = 40) -> None:
         self.weapon = w.Dropdown(options=list(pc.LAUNCHERS), value="bow",
                                  description="Weapon", style=STYLE, layout=WIDE)
-        self.ml = _int("Missile ML", ml)
-        self.base_range = _int("Base Range (ft)", base_range, 1)
-        self.range_ft = _int("Range to target (ft)", range_ft, 0)
+        self.ml = int_field("Missile ML", ml, style=STYLE, layout=WIDE)
+        self.base_range = int_field("Base Range (ft)", base_range, 1, style=STYLE, layout=WIDE)
+        self.range_ft = int_field("Range to target (ft)", range_ft, 0, style=STYLE, layout=WIDE)
         self.target = w.Dropdown(options=TARGETS, value="still", description="Target is",
                                  style=STYLE, layout=WIDE)
-        self.dodge_index = _int("Target's Dodge index", 0, 0, 20)
-        self.count = _int("People near the target", 1, 0, 20)
-        self.windforce = _int("Crosswind (windforce)", 0, 0, 4)
-        self.trauma = _int("Trauma penalty", 0, 0, 200)
-        self.heft = _int("Heft penalty (thrown)", 0, 0, 200)
-        self.tar = _int("Target size (TAR)", 1, 1, 20)
-        self.overhead = _int("Low ceiling (ft)", 0, 0, 1000)
-        self.zones = _int("Body zones of anyone hit", 10, 1, 100)
+        self.dodge_index = int_field("Target's Dodge index", 0, 0, 20, style=STYLE, layout=WIDE)
+        self.count = int_field("People near the target", 1, 0, 20, style=STYLE, layout=WIDE)
+        self.windforce = int_field("Crosswind (windforce)", 0, 0, 4, style=STYLE, layout=WIDE)
+        self.trauma = int_field("Trauma penalty", 0, 0, 200, style=STYLE, layout=WIDE)
+        self.heft = int_field("Heft penalty (thrown)", 0, 0, 200, style=STYLE, layout=WIDE)
+        self.tar = int_field("Target size (TAR)", 1, 1, 20, style=STYLE, layout=WIDE)
+        self.overhead = int_field("Low ceiling (ft)", 0, 0, 1000, style=STYLE, layout=WIDE)
+        self.zones = int_field("Body zones of anyone hit", 10, 1, 100, style=STYLE, layout=WIDE)
         self.moving = w.Checkbox(value=False, description="The shooter moves this turn",
                                  indent=False)
         self.aimed = w.Checkbox(value=False, description="Aimed the previous round",
