@@ -12,11 +12,12 @@ import math
 import random
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import ipywidgets as w
 
-from rulescore.dice import DiceRoll, Distribution, d100_from_digits
+from rulescore.dice import DiceRoll, DiceSource, Distribution, d100_from_digits
 from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.text import percent
 from rulescore.trace import Resolution, Step
@@ -47,7 +48,52 @@ from .theme import (
     TICK_CHAR_PX,
 )
 
-RollRequest = dict  # {"seed": int} or {"dice": [int, ...]}
+
+@dataclass(frozen=True)
+class RollRequest:
+    """What a :class:`DiceEntry` hands its tool: the dice to resolve with (seeded or the
+    reader's own, a :class:`~rulescore.dice.DiceSource`) and, for an entry that takes one list
+    per side, the reader's typed lists as they separated them (empty when rolled by seed)."""
+
+    dice: DiceSource
+    groups: tuple[tuple[int, ...], ...] = ()
+
+    @classmethod
+    def seeded(cls, seed: int) -> RollRequest:
+        """A roll with *seed*: the same seed gives the same dice."""
+        return cls(DiceSource.seeded(seed))
+
+    @classmethod
+    def typed(cls, values: Iterable[int]) -> RollRequest:
+        """The dice the reader typed, in the order the rules ask for them."""
+        return cls(DiceSource.typed(list(values)))
+
+    @classmethod
+    def typed_groups(cls, groups: Iterable[Iterable[int]]) -> RollRequest:
+        """One typed list per side; the source reads them one after another."""
+        kept = tuple(tuple(g) for g in groups)
+        return cls(DiceSource.typed([v for g in kept for v in g]), kept)
+
+    @property
+    def seed(self) -> int | None:
+        """The seed that replays this roll (None for typed dice)."""
+        return self.dice.seed
+
+    def describe(self) -> str:
+        """How the dice were made, as the reader reads it: "seed 7" or "your dice"."""
+        return self.dice.describe()
+
+    def expect_typed(self, count: int, what: str) -> None:
+        """Refuse typed dice that are not *count* values, in the reader's words ("My dice
+        must be *what*, got N numbers"); a seeded roll rolls what it needs."""
+        given = len(self.dice.leftover())
+        if self.dice.is_typed and given != count:
+            raise RulesError(f"My dice must be {what}, got {given} "
+                             f"{'number' if given == 1 else 'numbers'}")
+
+    def fresh(self) -> RollRequest:
+        """The same request with nothing drawn yet (each handler reads its own dice)."""
+        return replace(self, dice=self.dice.replay())
 
 
 def text_em(text: str) -> float:
@@ -294,14 +340,16 @@ def new_seed() -> int:
 class DiceEntry(w.VBox, metaclass=BuiltWhole):
     """Roll with a visible seed, replay a seed, or type the dice rolled at the table.
 
-    Handlers registered with :meth:`on_request` receive ``{"seed": n}`` or
-    ``{"dice": [...]}``; they make the rules call. With ``percentile=True`` a d100 can also be
-    typed as a tens die and a ones die.
+    Handlers registered with :meth:`on_request` receive a :class:`RollRequest` holding a
+    seeded or typed :class:`~rulescore.dice.DiceSource`; they make the rules call. With
+    ``percentile=True`` a d100 can also be typed as a tens die and a ones die. With *groups*
+    the reader types one list a side separated by "|"; *each* says whose list is whose.
     """
 
     def __init__(self, dice_hint: str = "e.g. 6, 6, 3", percentile: bool = False,
-                 groups: int = 0) -> None:
+                 groups: int = 0, each: str = "") -> None:
         self.groups = groups  # > 0: My dice holds that many lists separated by "|"
+        self.each = each
         self.roll_button = button("Roll", "Roll with a new random seed", primary=True)
         self.seed = labelled_text("Seed", placeholder="a number", width="14em",
                                   label_width="4em")
@@ -355,13 +403,13 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
         of sending a widget's state to the page, which a page asks for when it reconnects.)"""
         self.error.clear()
         for handler in self._handlers:
-            handler(request)
+            handler(request.fresh())
 
     def roll(self, seed: int | None = None) -> None:
         """Roll with *seed* (a fresh one if None) and show it in the seed field."""
         seed = new_seed() if seed is None else seed
         self.seed.value = str(seed)
-        self._hand_over({"seed": seed})
+        self._hand_over(RollRequest.seeded(seed))
 
     def _send_read(self, read: Callable[[], RollRequest]) -> None:
         """Read the reader's fields into a request; show a RulesError in place instead."""
@@ -374,20 +422,23 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
 
     def replay(self) -> None:
         """Roll again with the seed typed in the Seed field."""
-        self._send_read(lambda: {"seed": parse_int_text("Seed", self.seed.value)})
+        self._send_read(lambda: RollRequest.seeded(parse_int_text("Seed", self.seed.value)))
 
     def use_dice(self) -> None:
         """Read the faces typed in My dice."""
         if not self.groups:
-            self._send_read(lambda: {"dice": parse_int_list("My dice", self.my_dice.value)})
+            self._send_read(lambda: RollRequest.typed(parse_int_list("My dice",
+                                                                     self.my_dice.value)))
             return
 
         def read() -> RollRequest:
             parts = self.my_dice.value.split("|")
             if len(parts) != self.groups:
-                raise RulesError(f"My dice must be {self.groups} lists separated by |, got "
-                                 f"{len(parts)}")
-            return {"dice": [parse_int_list("My dice", part) for part in parts]}
+                lists = "list" if self.groups == 1 else "lists"
+                each = f", {self.each}" if self.each else ""
+                raise RulesError(f"My dice must be {self.groups} {lists} separated by |{each}, "
+                                 f"got {len(parts)}")
+            return RollRequest.typed_groups(parse_int_list("My dice", part) for part in parts)
         self._send_read(read)
 
     def use_tens_ones(self) -> None:
@@ -396,7 +447,7 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
             value = d100_from_digits(parse_int_text("Tens die", self.tens.value),
                                      parse_int_text("Ones die", self.ones.value))
             self.my_dice.value = str(value)
-            return {"dice": [value]}
+            return RollRequest.typed([value])
         self._send_read(read)
 
 

@@ -10,8 +10,8 @@ from rulescore.dice import DiceExpr, DiceRoll, DiceTooLargeError, Distribution, 
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.text import odds
 
-from .common import (SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, Tool,
-                     dice_faces_html, labelled_text, section)
+from .common import (SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, RollRequest, Tool,
+                     answers, dice_faces_html, labelled_text, section)
 from .lean import set_layout, shared_layout
 from .theme import ERROR, TOTAL_SIZE
 
@@ -98,13 +98,13 @@ class DiceRoller(Tool):
             return f"Average total {float(dist.mean()):.3g}, from {dist.min()} to {dist.max()}"
         return f"Chance of {self.goal} or more: {odds(dist.p_at_least(self.goal))}"
 
-    def roll(self, request: dict) -> None:
-        """Roll (``{"seed": n}``) or read typed dice (``{"dice": [...]}``) and show the result."""
+    def roll(self, request: RollRequest) -> None:
+        """Roll from the request's dice (seeded or typed) and show the result."""
         if self.expr is None:
             self.entry.error.show("Fix the dice expression first.")
             return
         try:
-            self.last = self.expr.roll(**request)
+            self.last = self.expr.roll(dice=request.dice)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.result.value = self.waiting
@@ -115,7 +115,7 @@ class DiceRoller(Tool):
             ok = self.last.total >= self.goal
             verdict = (f" — <span style='color:{SUCCESS if ok else ERROR}'>"
                        f"{'success' if ok else 'failure'} against {self.goal}</span>")
-        how = (f"seed {self.last.seed}" if self.last.seed is not None else "your dice")
+        how = request.describe()
         self.result.value = (f"<div class='rulebook-total' style='font-size:{TOTAL_SIZE}'>"
                              f"Total <b>{self.last.total}</b>{verdict}</div>"
                              f"<div>{dice_faces_html(self.last)} <small>({how})</small></div>")
@@ -143,20 +143,14 @@ class OddsExplorer(Tool):
             field.observe(lambda _: self.update(), "value")
         self.update()
 
+    @answers("summary", "odds_first", "odds_second")
     def update(self) -> None:
-        self.error.clear()
-        try:
-            goal = parse_int_text("Target", self.target.value)
-            texts = [t for t in (self.first.value, self.second.value) if t.strip()]
-            if not texts:
-                raise RulesError("First expression is empty: type dice such as 3d6")
-            exprs = [parse(t) for t in texts]
-            dists = [e.distribution() for e in exprs]
-        except RulesError as exc:
-            self.error.show(str(exc))
-            self.summary.value = ""
-            self.odds_first.value = self.odds_second.value = ""
-            return
+        goal = parse_int_text("Target", self.target.value)
+        texts = [t for t in (self.first.value, self.second.value) if t.strip()]
+        if not texts:
+            raise RulesError("First expression is empty: type dice such as 3d6")
+        exprs = [parse(t) for t in texts]
+        dists = [e.distribution() for e in exprs]
         rows = "".join(
             f"<tr><td><code>{html.escape(str(e))}</code></td>"
             f"<td>{html.escape(odds(d.p_at_least(goal)))}</td>"

@@ -16,8 +16,9 @@ from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.systems import exploding_d6 as x6
 from rulescore.text import odds, percent
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool, button,
-                     labelled_text, odds_table_html, parse_roster, read_int, section)
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool,
+                     answers, button, labelled_text, odds_table_html, parse_roster, read_int,
+                     section)
 from .lean import shared_layout
 from .theme import ACCENT, CRIT, INK, TOTAL_SIZE, VERDICT_SIZE
 
@@ -76,34 +77,27 @@ class InitiativeRoller(Tool):
                            x6.attribute(f"Deftness of {name}", d)))
         return people
 
+    @answers("odds")
     def update(self) -> None:
         """Read the combatants; show each one's dice and average initiative."""
-        self.error.clear()
+        self.people = []
         self.result.value = self.waiting
         self.explanation.clear()
-        try:
-            self.people = self._parse()
-            means = [(n, q, x6.initiative_mean(q)) for n, q, _ in self.people]
-        except RulesError as exc:
-            self.people = []
-            self.error.show(str(exc))
-            self.odds.value = ""
-            return
+        self.people = self._parse()
+        means = [(n, q, x6.initiative_mean(q)) for n, q, _ in self.people]
         rows = "".join(f"<li>{html.escape(n)}: {q} dice, {float(m):.1f} on average</li>"
                        for n, q, m in means)
         self.odds.value = f"<ul class='rulebook-x6-init-odds'>{rows}</ul>"
 
-    def roll(self, request: dict) -> None:
-        """Roll (``{"seed": n}``) or read typed faces (``{"dice": [...]}``)."""
+    def roll(self, request: RollRequest) -> None:
+        """Roll everyone's dice from the request (seeded, or the faces typed in rolling
+        order)."""
         if not self.people:
             self.entry.error.show("Fix the combatants first.")
             return
         need = sum(q for _, q, _ in self.people)
         try:
-            if "seed" in request:
-                chains = x6.roll_dice(request["seed"], need).chains
-            else:
-                chains = x6.chains_from_faces(request["dice"])
+            chains = x6.roll_dice(request.dice, need).chains
             self.last = x6.initiative_table(self.people, [sum(c) for c in chains])
         except RulesError as exc:
             self.entry.error.show(str(exc))
@@ -119,7 +113,7 @@ class InitiativeRoller(Tool):
             + "".join(chain_html(c) for c in by_name[r.name])
             + f"</td><td class='rulebook-x6-init-total'><b>{r.value}</b></td></tr>"
             for i, r in enumerate(self.last.rolls, start=1))
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        how = request.describe()
         ties = "".join(f"<div>Tied on everything: {', '.join(map(html.escape, t))} — "
                        f"roll off at the table.</div>" for t in self.last.ties)
         self.result.value = (f"<table class='rulebook-x6-order'><thead><tr><th>Turn</th>"
@@ -221,33 +215,28 @@ class AttackPipeline(Tool):
                                                          self.critical_pool),
                 read_int("Wounds a hit", self.per_hit, 1))
 
+    @answers("setup_view", "odds")
     def update(self) -> None:
         """Assemble the attack and show its odds: hits and criticals, then wounds."""
-        self.error.clear()
+        self.setup = None
         self.result.value = self.waiting
         self.explanation.clear()
-        try:
-            mode = self.mode.value
-            aim = read_int("Aim actions", self.aim) if mode != "burst" else 0
-            self.setup = x6.attack_setup(
-                read_int("Skill", self.skill), read_int("Weapon dice", self.weapon), mode,
-                attack_number=read_int("Attack in a row", self.attack_number, 1),
-                compensation=read_int("Recoil compensation", self.compensation),
-                aim_actions=aim, perception=read_int("Perception", self.perception),
-                special=self.special.value, walking=self.walking.value,
-                supported=self.supported.value)
-            pool, cpool, per = self._pool()
-            s = self.setup
-            hit = x6.hit_odds(s.dice, s.min_roll, s.crit_at, s.burst)
-            wounds = None if not s.wounds else x6.wound_distribution(s.dice, s.min_roll, s.crit_at, s.burst,
-                                           cover=self.cover.value or None, pool=pool,
-                                           critical_pool=cpool, wounds_per_hit=per) \
-                if s.dice <= 12 else "too many"
-        except RulesError as exc:
-            self.setup = None
-            self.error.show(str(exc))
-            self.setup_view.value = self.odds.value = ""
-            return
+        mode = self.mode.value
+        aim = read_int("Aim actions", self.aim) if mode != "burst" else 0
+        self.setup = x6.attack_setup(
+            read_int("Skill", self.skill), read_int("Weapon dice", self.weapon), mode,
+            attack_number=read_int("Attack in a row", self.attack_number, 1),
+            compensation=read_int("Recoil compensation", self.compensation),
+            aim_actions=aim, perception=read_int("Perception", self.perception),
+            special=self.special.value, walking=self.walking.value,
+            supported=self.supported.value)
+        pool, cpool, per = self._pool()
+        s = self.setup
+        hit = x6.hit_odds(s.dice, s.min_roll, s.crit_at, s.burst)
+        wounds = None if not s.wounds else x6.wound_distribution(s.dice, s.min_roll, s.crit_at, s.burst,
+                                       cover=self.cover.value or None, pool=pool,
+                                       critical_pool=cpool, wounds_per_hit=per) \
+            if s.dice <= 12 else "too many"
         s = self.setup
         crit = "no criticals (burst)" if s.burst else f"critical on <b>{s.crit_at}+</b>"
         harmless = "" if s.wounds else " This attack deals no wounds."
@@ -276,7 +265,7 @@ class AttackPipeline(Tool):
             out += "<p><small>Wound odds are worked out for up to 12 dice.</small></p>"
         return out
 
-    def roll(self, request: dict) -> None:
+    def roll(self, request: RollRequest) -> None:
         """Roll the attack from a seed, or read the typed hit and cover dice."""
         s = self.setup
         if s is None:
@@ -285,18 +274,16 @@ class AttackPipeline(Tool):
         cover = self.cover.value or None
         try:
             pool, cpool, per = self._pool()
-            if "seed" in request:
-                rolled = x6.roll_attack(request["seed"], s.dice, min_roll=s.min_roll,
+            if request.dice.is_typed:
+                # The cover dice have their own field: how many depends on the hits.
+                chains = x6.roll_dice(request.dice, s.dice).chains
+                cover_faces = (parse_int_list("Cover dice", self.cover_dice.value)
+                               if cover and self.cover_dice.value.strip() else [])
+            else:
+                rolled = x6.roll_attack(request.dice, s.dice, min_roll=s.min_roll,
                                         crit_at=s.crit_at, burst=s.burst, cover=cover)
                 chains, cover_faces = rolled.chains, list(rolled.plain)
                 self.cover_dice.value = ", ".join(map(str, cover_faces))
-            else:
-                chains = x6.chains_from_faces(request["dice"])
-                if len(chains) != s.dice:
-                    raise RulesError(f"My dice must hold {s.dice} dice (as chains), "
-                                     f"got {len(chains)}")
-                cover_faces = (parse_int_list("Cover dice", self.cover_dice.value)
-                               if cover and self.cover_dice.value.strip() else [])
             self.last = x6.resolve_attack([sum(c) for c in chains], min_roll=s.min_roll,
                                           crit_at=s.crit_at, burst=s.burst, cover=cover,
                                           cover_faces=cover_faces, pool=pool,
@@ -309,7 +296,7 @@ class AttackPipeline(Tool):
             return
         r = self.last
         dice = "".join(chain_html(c, kind) for c, (_, kind, _) in zip(chains, r.hit.dice))
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        how = request.describe()
         stages = [f"<li>Hit roll: <b>{html.escape(r.hit.announcement)}</b> {dice}</li>"]
         if r.cover is not None:
             stages.append(f"<li>Cover {cover}+: {r.cover.prevented_criticals} crit(s) and "
@@ -365,8 +352,8 @@ class ReactionHelper(Tool):
                 read_int("Attacker's criticals", self.criticals), read_int("Your dice", self.dice),
                 read_int("Your minimum roll", self.min_roll, 1))
 
+    @answers("odds")
     def update(self) -> None:
-        self.error.clear()
         self.result.value = self.waiting
         self.explanation.clear()
         notes = {"dodge": "Roll your Dodge value in exploding d6; your minimum roll rises by "
@@ -377,32 +364,20 @@ class ReactionHelper(Tool):
                                  "cover (a round shield: 5+) stops a hit. 'Your dice' is "
                                  "not used."}
         self.note.value = f"<small>{notes[self.kind.value]}</small>"
-        try:
-            h, c, n, m = self._inputs()
-            dist = x6.reaction_odds(self.kind.value, n, h, c, m)
-        except RulesError as exc:
-            self.error.show(str(exc))
-            self.odds.value = ""
-            return
+        h, c, n, m = self._inputs()
+        dist = x6.reaction_odds(self.kind.value, n, h, c, m)
         none_left = dist.get(0, Fraction(0))
         rows = [(f"{k} hit{'s' if k != 1 else ''} left", p) for k, p in dist.items()]
         self.odds.value = (f"<p class='rulebook-headline'><b>Chance that nothing gets through: "
                            f"{odds(none_left)}</b></p>" + odds_table_html(rows, "Hits left"))
 
-    def roll(self, request: dict) -> None:
+    def roll(self, request: RollRequest) -> None:
         try:
             h, c, n, m = self._inputs()
             shield = self.kind.value == "shield parry"
-            if "seed" in request:
-                rolled = x6.roll_dice(request["seed"], 0 if shield else n, h + c if shield else 0)
-                dice = list(rolled.plain) if shield else list(rolled.totals)
-                chains = [(f,) for f in rolled.plain] if shield else list(rolled.chains)
-            else:
-                chains = ([(f,) for f in request["dice"]] if shield
-                          else list(x6.chains_from_faces(request["dice"])))
-                dice = [sum(ch) for ch in chains]
-                if not shield and len(dice) != n:
-                    raise RulesError(f"My dice must hold {n} dice (as chains), got {len(dice)}")
+            rolled = x6.roll_dice(request.dice, 0 if shield else n, h + c if shield else 0)
+            dice = list(rolled.plain) if shield else list(rolled.totals)
+            chains = [(f,) for f in rolled.plain] if shield else list(rolled.chains)
             self.last = x6.reaction(self.kind.value, dice, h, c, m)
         except RulesError as exc:
             self.entry.error.show(str(exc))
@@ -410,7 +385,7 @@ class ReactionHelper(Tool):
             self.explanation.clear()
             return
         r = self.last
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        how = request.describe()
         colour = SUCCESS if r.value == 0 else ERROR
         self.result.value = (f"<div>{''.join(chain_html(ch) for ch in chains)}</div>"
                              f"<div class='rulebook-total' style='font-size:{TOTAL_SIZE};color:{colour}'>"
@@ -478,37 +453,30 @@ class ThrowDeviation(Tool):
     def _inputs(self) -> tuple[int, int]:
         return read_int("Throw dice", self.dice), read_int("Minimum roll", self.min_roll, 1)
 
+    @answers("odds")
     def update(self) -> None:
-        self.error.clear()
         self.result.value = self.waiting
         self.explanation.clear()
         self.picture.value = clock_svg()
-        try:
-            n, m = self._inputs()
-            p = x6.hit_odds(n, m, m, True).p_at_least(1)
-        except RulesError as exc:
-            self.error.show(str(exc))
-            self.odds.value = ""
-            return
+        n, m = self._inputs()
+        p = x6.hit_odds(n, m, m, True).p_at_least(1)
         self.odds.value = (f"<p class='rulebook-headline'><b>Chance to hit: {odds(p)}</b></p>"
                            f"<small>A miss lands 1 to 6 metres away, each of the 12 clock "
                            f"directions equally likely.</small>")
 
-    def roll(self, request: dict) -> None:
+    def roll(self, request: RollRequest) -> None:
         try:
             n, m = self._inputs()
-            if "seed" in request:
-                rolled = x6.roll_throw(request["seed"], n)
-                chains, totals = rolled.chains, rolled.totals
-                clock, metres = rolled.clock, rolled.metres
-                self.clock.value, self.metres.value = str(clock), str(metres)
-            else:
-                chains = x6.chains_from_faces(request["dice"])
-                if len(chains) != n:
-                    raise RulesError(f"My dice must hold {n} dice (as chains), got {len(chains)}")
-                totals = [sum(c) for c in chains]
+            if request.dice.is_typed:
+                # A throw that hits needs no deviation roll, so typed dice may leave it blank.
+                chains = x6.roll_dice(request.dice, n).chains
                 clock = parse_int_text("d12 (clock)", self.clock.value, blank=0) or None
                 metres = parse_int_text("d6 (metres)", self.metres.value, blank=0) or None
+            else:
+                rolled = x6.roll_throw(request.dice, n)
+                chains, clock, metres = rolled.chains, rolled.clock, rolled.metres
+                self.clock.value, self.metres.value = str(clock), str(metres)
+            totals = [sum(c) for c in chains]
             self.last = x6.throw(list(totals), m, clock=clock, metres=metres)
         except RulesError as exc:
             self.entry.error.show(str(exc))
@@ -516,7 +484,7 @@ class ThrowDeviation(Tool):
             self.explanation.clear()
             return
         r = self.last
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        how = request.describe()
         verdict = ("On target" if r.hit else
                    f"Missed: lands {r.metres} m {html.escape(r.direction)} of the target")
         self.result.value = (f"<div>{''.join(chain_html(c) for c in chains)}</div>"

@@ -10,7 +10,6 @@ reader's browser and can be downloaded or uploaded as JSON.
 from __future__ import annotations
 
 import html
-import random
 
 import ipywidgets as w
 
@@ -19,10 +18,10 @@ from rulescore.systems import percentile as pc
 from rulescore.systems.percentile.healing import TREATMENT_ASPECTS
 from rulescore.systems.percentile.record import EML_LIMIT, LEVEL_CODES
 
-from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, button, labelled_text,
-                     odds_table_html, section)
+from .common import (DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool, button,
+                     labelled_text, odds_table_html, section)
 from .lean import shared_layout
-from .percentile_table import LEVEL_NAMES, STYLE, _d100s
+from .percentile_table import LEVEL_NAMES, STYLE
 from .storage import KeptState
 from .theme import ERROR, INFECTED, MUTED, PALETTE
 
@@ -257,12 +256,11 @@ class HealingWalker(Tool):
                              "record is treated already")
         return self.record.injuries[self.which.value]
 
-    def _treat(self, request: dict) -> None:
+    def _treat(self, request: RollRequest) -> None:
         try:
-            rolls = _d100s(request["seed"], 1) if "seed" in request else request["dice"]
-            if len(rolls) != 1:
-                raise RulesError(f"My dice must be one d100, got {len(rolls)} numbers")
-            treated = self._treatment(rolls[0])
+            request.expect_typed(1, "one d100")
+            roll = request.dice.d(100, "the d100 roll")
+            treated = self._treatment(roll)
         except RulesError as exc:
             self.treat_entry.error.show(str(exc))
             return
@@ -273,11 +271,11 @@ class HealingWalker(Tool):
         result = pc.untreated(inj.aspect, LEVEL_CODES[inj.level])
         return self.record.treat(self.which.value, result), result.trace
 
-    def _heal(self, request: dict) -> None:
+    def _heal(self, request: RollRequest) -> None:
+        # Typed rolls heal as far as they reach; a seeded run stops at the chosen day.
+        until = None if request.dice.is_typed else (self.until.value or None)
         try:
-            run = (pc.recover(self.record, rng=random.Random(request["seed"]),
-                              until_day=self.until.value or None) if "seed" in request
-                   else pc.recover(self.record, dice=request["dice"]))
+            run = pc.recover(self.record, dice=request.dice, until_day=until)
         except RulesError as exc:
             self.heal_entry.error.show(str(exc))
             return

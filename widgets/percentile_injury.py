@@ -8,17 +8,17 @@ data table it used, highlighted.
 from __future__ import annotations
 
 import html
-import random
 from fractions import Fraction
 
 import ipywidgets as w
 
+from rulescore.dice import DiceSource
 from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 
 from .book import file_table_html
-from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, button, labelled_text, section,
-                     steps_html)
+from .common import (DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool, answers, button,
+                     labelled_text, section, steps_html)
 from .common import int_field
 from .lean import shared_layout
 from .percentile_table import ASPECTS, DIE_SIZES, STYLE, blow_odds_html
@@ -116,7 +116,7 @@ class InjuryWalker(Tool):
     def _existing(self) -> list[str]:
         return [c.strip().upper() for c in self.existing.value.split(",") if c.strip()]
 
-    def _call(self, **dice: object) -> pc.InjurySequence:
+    def _call(self, dice: DiceSource | None = None) -> pc.InjurySequence:
         """The one rules call: the strike as the inputs describe it, with the given dice."""
         return pc.injury_sequence(
             zone_die=self.zone_die.value, aim_zone=self.aim.value,
@@ -130,44 +130,39 @@ class InjuryWalker(Tool):
             existing=self._existing(), hard_cover=self._cover(),
             helpless=(self.aim.value, self.spot.value) if self.helpless.value else None,
             beast=self.beast.value,
-            **dice)
+            dice=() if dice is None else dice)
 
     def _cover(self) -> list[str]:
         return [c.strip() for c in self.cover.value.split(",") if c.strip()]
 
+    @answers("odds")
     def update(self) -> None:
         """New inputs: exact odds of the location and injury level; the old walk is cleared."""
-        self.error.clear()
         self.walk, self.typed = None, []
         self._show(0)
         self.zone_pick.max = 1 + self.precision.value
         self.spot.disabled = not self.helpless.value
         self.strength_eml.disabled = self.beast.value
-        try:
-            self._call()  # validates every input before any die is asked for
-            if self.helpless.value:
-                picked = pc.helpless_location(self.aim.value, self.spot.value,
-                                              hard_cover=self._cover())
-                where = {picked.outcome: Fraction(1)}
-            else:
-                where = pc.location_distribution(self.zone_die.value, self.aim.value,
-                                                 hard_cover=self._cover())
-            hurt = pc.injury_level_distribution(
-                self.impact_die.value, self.modifier.value, self.armour.value,
-                aspect=self.aspect.value, rigid_armour=self.rigid.value,
-                strength_modifier=self.strength.value, impact_tas=self.impact_tas.value)
-        except RulesError as exc:
-            self.odds.value = ""
-            self.error.show(str(exc))
-            return
+        self._call()  # validates every input before any die is asked for
+        if self.helpless.value:
+            picked = pc.helpless_location(self.aim.value, self.spot.value,
+                                          hard_cover=self._cover())
+            where = {picked.outcome: Fraction(1)}
+        else:
+            where = pc.location_distribution(self.zone_die.value, self.aim.value,
+                                             hard_cover=self._cover())
+        hurt = pc.injury_level_distribution(
+            self.impact_die.value, self.modifier.value, self.armour.value,
+            aspect=self.aspect.value, rigid_armour=self.rigid.value,
+            strength_modifier=self.strength.value, impact_tas=self.impact_tas.value)
         note = ("<p><small>With precision the odds are those of one Zone Die; the extra dice "
                 "let you choose.</small></p>" if self.precision.value else "")
         head = "Location (picked)" if self.helpless.value else "Location (one Zone Die)"
         self.odds.value = blow_odds_html(where, hurt, head) + note
 
-    def roll(self, request: dict) -> None:
+    def roll(self, request: RollRequest) -> None:
         """The whole walk with a seed, or with the dice typed so far."""
-        self.typed = [] if "seed" in request else list(request["dice"])
+        self.typed = list(request.dice.leftover())
         self._run(request)
 
     def add_one(self) -> None:
@@ -180,20 +175,19 @@ class InjuryWalker(Tool):
             return
         self.next_die.value = ""
         self.typed.append(value)
-        self._run({"dice": list(self.typed)}, step_by_step=True)
+        self._run(RollRequest.typed(self.typed), step_by_step=True)
 
-    def _run(self, request: dict, step_by_step: bool = False) -> None:
+    def _run(self, request: RollRequest, step_by_step: bool = False) -> None:
         self.entry.error.clear()
         try:
-            walk = (self._call(rng=random.Random(request["seed"])) if "seed" in request
-                    else self._call(dice=request["dice"]))
+            walk = self._call(request.dice)
         except RulesError as exc:
             if step_by_step:
                 self.typed.pop()
             self.entry.error.show(str(exc))
             return
         self.walk = walk
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        how = request.describe()
         dice = ", ".join(f"{n} {v}" for n, v in walk.rolled)
         more = f" — next: roll the {walk.needs}" if walk.needs else ""
         self.summary.value = (f"<div class='rulebook-pc-injury-result' style='font-weight:600'>"

@@ -8,15 +8,16 @@ shot step by step with every die it used.
 from __future__ import annotations
 
 import html
-import random
 
 import ipywidgets as w
 
+from rulescore.dice import DiceSource
 from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 
 from .book import data_table, table_html
-from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, odds_table_html, section)
+from .common import (DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool, answers,
+                     odds_table_html, section)
 from .common import int_field
 from .lean import shared_layout
 from .percentile_table import STYLE
@@ -86,7 +87,7 @@ class MissileWalker(Tool):
         self.entry.on_request(self.roll)
         self.update()
 
-    def _call(self, **dice: object) -> pc.MissileShot:
+    def _call(self, dice: DiceSource | None = None) -> pc.MissileShot:
         """The one rules call: the shot as the inputs describe it, with the given dice."""
         return pc.missile_shot(
             self.ml.value, self.range_ft.value, self.base_range.value, weapon=self.weapon.value,
@@ -95,24 +96,19 @@ class MissileWalker(Tool):
             trauma=self.trauma.value, heft_penalty=self.heft.value, tar=self.tar.value,
             overhead_ft=self.overhead.value or None, shooter_moving=self.moving.value,
             aimed=self.aimed.value, wet=self.wet.value, spoiled_as=self.spoiled.value,
-            body_zones=self.zones.value, target_grievous=self.grievous.value, **dice)
+            body_zones=self.zones.value, target_grievous=self.grievous.value, dice=() if dice is None else dice)
 
+    @answers("setup", "odds")
     def update(self) -> None:
         """The range row and EML of this shot, and the exact odds of its test."""
-        self.error.clear()
         self.result.value = "<i>Press Roll, or type the dice you rolled and press Use my dice."\
                             "</i>"
         self.explanation.clear()
         self.heft.disabled = not self.weapon.value.startswith("thrown")
         self.dodge_index.disabled = self.target.value != "evading"
-        try:
-            shot = self._call()
-            dist = pc.missile_outcome_distribution(shot.eml.value, volley=shot.range.volley,
-                                                   spoiled_as=self.spoiled.value)
-        except RulesError as exc:
-            self.setup.value = self.odds.value = ""
-            self.error.show(str(exc))
-            return
+        shot = self._call()
+        dist = pc.missile_outcome_distribution(shot.eml.value, volley=shot.range.volley,
+                                               spoiled_as=self.spoiled.value)
         table = data_table("percentile", "missile", "missile_range")
         used = [r["attack_type"] for r in table.rows].index(shot.range.attack_type)
         eml = (f"spoiled at {shot.eml.value}" if shot.eml.spoiled
@@ -127,16 +123,15 @@ class MissileWalker(Tool):
         self.odds.value = odds_table_html(
             [(RESULTS.get(k, f"{k[0]}, {k[1]} stars"), p) for k, p in rows], "Test result")
 
-    def roll(self, request: dict) -> None:
+    def roll(self, request: RollRequest) -> None:
         """Walk the shot with a seed (only the dice it needs are rolled) or typed dice."""
         try:
-            shot = (self._call(rng=random.Random(request["seed"])) if "seed" in request
-                    else self._call(dice=request["dice"]))
+            shot = self._call(request.dice)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.explanation.clear()
             return
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        how = request.describe()
         dice = ", ".join(f"{name} {value}" for name, value in shot.rolled)
         more = (f" — still to roll: {', '.join(shot.needs)} (type it after the others)"
                 if shot.needs else "")

@@ -7,15 +7,14 @@ what comes back: the exact odds before the roll, the result and its explanation.
 from __future__ import annotations
 
 import html
-import random
 
 import ipywidgets as w
 
 from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool, labelled_text,
-                     odds_table_html, section, steps_html)
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool,
+                     answers, labelled_text, odds_table_html, section, steps_html)
 from .lean import set_shown, shared_layout
 
 STYLE = {"description_width": "12em"}
@@ -24,12 +23,6 @@ LEVEL_NAMES = {"CF": "Critical Failure", "F": "Failure", "S": "Success",
 DEFENCES = ("Block", "Dodge", "Counterstrike", "Ignore")
 OUTCOME_NAMES = {"strike": "the attacker strikes", "counterstrike": "the defender strikes back",
                  "blocked": "blocked", "dodged": "dodged", "no strike": "no blow lands"}
-
-
-def _d100s(seed: int, count: int) -> list[int]:
-    """*count* d100 rolled with *seed* (the same seed gives the same rolls)."""
-    rng = random.Random(seed)
-    return [rng.randint(1, 100) for _ in range(count)]
 
 
 def _eml(label: str, value: int) -> w.IntText:
@@ -66,30 +59,24 @@ class TestRoller(Tool):
         self.entry.on_request(self.roll)
         self.update()
 
+    @answers("odds")
     def update(self) -> None:
         """Show the exact chance of each success level at this EML (after its floor)."""
-        self.error.clear()
         self.result.value = self.waiting
         self.explanation.clear()
-        try:
-            used = pc.effective_eml(self.eml.value)
-            probs = pc.success_level_probabilities(used)
-        except RulesError as exc:
-            self.odds.value = ""
-            self.error.show(str(exc))
-            return
+        used = pc.effective_eml(self.eml.value)
+        probs = pc.success_level_probabilities(used)
         note = (f"<p>EML {self.eml.value} is tested as <b>{used}</b>.</p>"
                 if used != self.eml.value else "")
         self.odds.value = note + odds_table_html(
             [(f"{LEVEL_NAMES[k]} ({k})", p) for k, p in probs.items()], "Success level")
 
-    def roll(self, request: dict) -> None:
+    def roll(self, request: RollRequest) -> None:
         """Roll a d100 with a seed, or read the typed roll, and name its success level."""
         try:
-            rolls = _d100s(request["seed"], 1) if "seed" in request else request["dice"]
-            if len(rolls) != 1:
-                raise RulesError(f"My dice must be one d100, got {len(rolls)} numbers")
-            result = pc.skill_test(rolls[0], self.eml.value, test=self.test.value)
+            request.expect_typed(1, "one d100")
+            roll = request.dice.d(100, "the d100 roll")
+            result = pc.skill_test(roll, self.eml.value, test=self.test.value)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.result.value = self.waiting
@@ -97,7 +84,7 @@ class TestRoller(Tool):
             return
         colour = SUCCESS if result.succeeded else ERROR
         mishap = f" — roll on the <b>{result.mishap}</b> table" if result.mishap else ""
-        how = f"seed {request['seed']}" if "seed" in request else "your roll"
+        how = request.describe()
         self.result.value = (
             f"<div class='rulebook-pc-result' style='color:{colour};font-weight:600'>"
             f"Rolled {result.value} against EML {result.eml}: {LEVEL_NAMES[result.level]} "
@@ -197,9 +184,9 @@ class MeleeExchange(Tool):
             defender_strength=self.d_str.value, attacker_trauma=self.a_trauma.value,
             defender_trauma=self.d_trauma.value)
 
+    @answers("odds", "emls")
     def update(self) -> None:
         """Show both EMLs and the exact odds of each outcome of the exchange."""
-        self.error.clear()
         self.result.value = self.waiting
         self.explanation.clear()
         set_shown(self.spend_box, False)
@@ -207,15 +194,10 @@ class MeleeExchange(Tool):
         for field in (self.defence_eml, self.d_reach, self.d_thrust, self.d_heft, self.d_str,
                       self.d_trauma, self.outnumbered, self.d_prone, self.d_lost):
             field.disabled = ignoring
-        try:
-            told = self._declared()
-            dist = pc.melee_outcome_distribution(
-                told.attack_eml, self.defence.value, told.defence_eml,
-                defender_unusable_zone=None if ignoring else self.d_lost.value)
-        except RulesError as exc:
-            self.odds.value = self.emls.value = ""
-            self.error.show(str(exc))
-            return
+        told = self._declared()
+        dist = pc.melee_outcome_distribution(
+            told.attack_eml, self.defence.value, told.defence_eml,
+            defender_unusable_zone=None if ignoring else self.d_lost.value)
         self.told = told
         self.emls.value = (f"<p class='rulebook-pc-emls'>The attacker tests at EML "
                            f"<b>{told.attack_eml}</b>" + (
@@ -230,16 +212,15 @@ class MeleeExchange(Tool):
                 for (o, s), p in sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))]
         self.odds.value = odds_table_html(rows, "Outcome")
 
-    def roll(self, request: dict) -> None:
+    def roll(self, request: RollRequest) -> None:
         """Roll both d100s with a seed, or read the typed rolls, and resolve the exchange."""
-        need = 2 if self._rolling_defender() else 1
+        names = ("the attacker's d100", "the defender's d100")
         try:
             told = self._declared()
-            rolls = _d100s(request["seed"], need) if "seed" in request else request["dice"]
-            if len(rolls) != need:
-                raise RulesError(f"My dice must be {need} d100 "
-                                 f"({'the attacker' if need == 1 else 'attacker, then defender'}),"
-                                 f" got {len(rolls)} numbers")
+            need = 2 if self._rolling_defender() else 1
+            request.expect_typed(need, f"{need} d100 "
+                                 f"({'the attacker' if need == 1 else 'attacker, then defender'})")
+            rolls = [request.dice.d(100, name) for name in names[:need]]
             result = pc.melee_exchange(
                 rolls[0], told.attack_eml, self.defence.value,
                 rolls[1] if self._rolling_defender() else None, told.defence_eml,
@@ -259,7 +240,7 @@ class MeleeExchange(Tool):
                           else f"; {who} rolls a {m}" for who, m in
                           (("the attacker", result.attacker_mishap),
                            ("the defender", result.defender_mishap)) if m)
-        how = f"seed {request['seed']}" if "seed" in request else "your rolls"
+        how = request.describe()
         levels = f"attacker {result.attack_level}" + (
             f", defender {result.defence_level}" if result.defence_level else "")
         self.result.value = (
@@ -347,69 +328,57 @@ class BlowWalker(Tool):
         self.entry.on_request(self.roll)
         self.update()
 
+    @answers("odds")
     def update(self) -> None:
         """Exact odds of the location and of the injury level for this weapon and armour."""
-        self.error.clear()
         self.explanation.clear()
-        try:
-            where = pc.location_distribution(self.zone_die.value, self.aim.value)
-            hurt = pc.injury_level_distribution(self.impact_die.value, self.modifier.value,
-                                                self.armour.value, aspect=self.aspect.value,
-                                                rigid_armour=self.rigid.value)
-        except RulesError as exc:
-            self.odds.value = ""
-            self.error.show(str(exc))
-            return
+        where = pc.location_distribution(self.zone_die.value, self.aim.value)
+        hurt = pc.injury_level_distribution(self.impact_die.value, self.modifier.value,
+                                            self.armour.value, aspect=self.aspect.value,
+                                            rigid_armour=self.rigid.value)
         self.odds.value = blow_odds_html(where, hurt, "Location")
 
-    def roll(self, request: dict) -> None:
-        """Walk the blow with seeded or typed dice."""
-        sizes = (self.zone_die.value, 10, self.impact_die.value, 100)
+    def roll(self, request: RollRequest) -> None:
+        """Walk the blow with seeded or typed dice: one injury-sequence call (Injury 1-4)."""
         try:
-            if "seed" in request:
-                rng = random.Random(request["seed"])
-                dice = [rng.randint(1, n) for n in sizes]
-            else:
-                dice = request["dice"]
-            if len(dice) != 4:
-                raise RulesError(f"My dice must be 4 numbers (zone, location, impact, shock "
-                                 f"d100), got {len(dice)}")
-            for value, n, name in zip(dice, sizes, ("zone", "location", "impact", "shock")):
-                if not 1 <= value <= n:
-                    raise RulesError(f"the {name} die must be from 1 to {n}, got {value}")
-            zone, loc_die, imp, shock_roll = dice
-            located = pc.locate_strike([zone], [loc_die], self.aim.value)
-            steps = list(located.trace)
-            if located.outcome == "miss":
-                self._show(dice, "The Zone Die carries the blow past the body: a miss", steps,
-                           request)
-                return
-            where = located.outcome
-            blow = pc.impact(imp, self.modifier.value, self.armour.value,
-                             aspect=self.aspect.value)
-            hurt = pc.injury(blow.value, self.aspect.value, where, rigid_armour=self.rigid.value)
-            steps += list(blow.trace) + list(hurt.trace)
-            if hurt.injury is None and not hurt.glancing:
-                self._show(dice, f"{where}: the armour stops it — no injury", steps, request)
-                return
-            shk = pc.shock(pc.location_shock(where), hurt.injury_shock, shock_roll,
-                           self.shock_eml.value, bonus=hurt.shock_bonus)
+            walk = pc.injury_sequence(
+                zone_die=self.zone_die.value, aim_zone=self.aim.value,
+                impact_die=self.impact_die.value, impact_modifier=self.modifier.value,
+                aspect=self.aspect.value, armour=self.armour.value,
+                rigid_armour=self.rigid.value, shock_eml=self.shock_eml.value,
+                dice=request.dice)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.explanation.clear()
             return
-        steps += list(shk.trace)
-        flags = [t for t, on in (("a Bleeder", hurt.bleeder),
-                                 ("an amputation test is due", hurt.amputation_test),
-                                 ("check for an injury mishap", hurt.mishap_check)) if on]
-        label = "Glancing blow" if hurt.glancing else f"{hurt.injury}{self.aspect.value}"
-        self._show(dice, f"{where}: {label} injury; shock {shk.shk} → "
-                   f"{STATE_NAMES.get(shk.state, shk.state)}"
-                   + (f"; {', '.join(flags)}" if flags else ""), steps, request)
+        self._show([v for _, v in walk.rolled], _blow_headline(walk, self.aspect.value),
+                   list(walk.trace), request)
 
-    def _show(self, dice: list[int], headline: str, steps: list, request: dict) -> None:
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+    def _show(self, dice: list[int], headline: str, steps: list,
+              request: RollRequest) -> None:
         self.result.value = (f"<div class='rulebook-pc-blow-result' style='font-weight:600'>"
                              f"Dice {', '.join(map(str, dice))}: {html.escape(headline)}</div>"
-                             f"<small>({how})</small>")
+                             f"<small>({request.describe()})</small>")
         self.explanation.show(steps)
+
+
+def _blow_headline(walk: pc.InjurySequence, aspect: str) -> str:
+    """The blow in one line, in the reader's words: where it landed, the injury, the shock."""
+    where = walk.location.outcome if walk.location else ""
+    if walk.needs:
+        return f"{walk.outcome} (type the {walk.needs} next)"
+    if where == "miss":
+        return "The Zone Die carries the blow past the body: a miss"
+    hurt = walk.injury
+    if hurt is None or walk.shock is None:
+        if hurt is not None and hurt.injury is None and not hurt.glancing:
+            return f"{where}: the armour stops it — no injury"
+        return walk.outcome
+    flags = [t for t, on in (("a Bleeder", hurt.bleeder),
+                             ("check for an injury mishap", hurt.mishap_check)) if on]
+    if walk.amputation is not None:
+        flags.insert(1 if hurt.bleeder else 0, f"amputation test: {walk.amputation.outcome}")
+    label = "Glancing blow" if hurt.glancing else f"{hurt.injury}{aspect}"
+    return (f"{where}: {label} injury; shock {walk.shock.shk} → "
+            f"{STATE_NAMES.get(walk.state, walk.state)}"
+            + (f"; {', '.join(flags)}" if flags else ""))

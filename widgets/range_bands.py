@@ -19,8 +19,8 @@ from rulescore.text import odds as odds_text
 
 from IPython.display import HTML, display
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, Tool,
-                     labelled_text, section, steps_html)
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
+                     RollRequest, Tool, labelled_text, section, steps_html)
 from .lean import set_shown, shared_layout
 from .theme import ACCENT, VERDICT_SIZE
 
@@ -140,13 +140,13 @@ class _CheckTool(Tool):
             self.odds.value = ""
         self.dice_order.value = dice_order_html(self.counts)
 
-    def roll(self, request: dict) -> None:
+    def roll(self, request: RollRequest) -> None:
         """Roll with a seed or read typed dice, then resolve and show the result."""
         if self.counts is None:
             self.entry.error.show("Fix the inputs above first.")
             return
         try:
-            rolled = rb.roll_groups(self.counts, **request)
+            rolled = rb.roll_groups(self.counts, dice=request.dice)
             result = self._resolve(rolled.groups)
         except RulesError as exc:
             self.entry.error.show(str(exc))
@@ -154,12 +154,7 @@ class _CheckTool(Tool):
             self.explanation.clear()
             return
         self.last = result
-        good = getattr(result, "hit", None)
-        if good is None:
-            good = getattr(result, "hidden", None)
-        if good is None:
-            good = result.check.success if getattr(result, "check", None) else True
-        colour = SUCCESS if good else ERROR
+        colour = SUCCESS if result.success else ERROR
         self.result.value = (f"<div class='rulebook-total' "
                              f"style='font-size:{VERDICT_SIZE};color:{colour}'>"
                              f"{html.escape(self._headline(result))}</div>")

@@ -19,8 +19,8 @@ from rulescore.systems.tsl.turns import encounter_from_json
 from rulescore.text import odds, percent
 
 from .book import explain as book_explain
-from .common import (ERROR, LABEL_WIDTH, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool,
-                     button, fit_label, labelled_text, section)
+from .common import (ERROR, LABEL_WIDTH, SUCCESS, DiceEntry, ErrorLine, ExplanationView,
+                     RollRequest, Tool, answers, button, fit_label, labelled_text, section)
 from .lean import set_shown, shared_layout
 from .storage import KeptState
 from .theme import RULE_LINE, TOTAL_SIZE
@@ -246,43 +246,31 @@ class AttackResolver(Tool):
         fit_label(self.entry.my_dice)
 
     # -- observers -------------------------------------------------------------------------------
+    @answers("odds")
     def update(self) -> None:
         """Show the exact odds of every band for the current setup (one rules call)."""
+        self.current_odds = None
         if self._quiet:
             return
-        self.error.clear()
         self._show_fields()
         self.result.value = self.waiting
         self.explanation.clear()
-        try:
-            setup = self._setup()
-            if self.kind.value == "opposed":
-                setup["defender_tier"] = self.defender_tier.value
-            setup.pop("snaring", None)  # where the target ends up changes no odds
-            self.current_odds = tsl.attack_odds(self.tier.value, **setup)
-        except RulesError as exc:
-            self.current_odds = None
-            self.error.show(str(exc))
-            self.odds.value = ""
-            return
+        setup = self._setup()
+        if self.kind.value == "opposed":
+            setup["defender_tier"] = self.defender_tier.value
+        setup.pop("snaring", None)  # where the target ends up changes no odds
+        self.current_odds = tsl.attack_odds(self.tier.value, **setup)
         self.odds.value = band_odds_html(self.current_odds)
 
-    def roll(self, request: dict) -> None:
-        """Resolve the attack with a seed (``{"seed": n}``) or typed dice (``{"dice": [...]}``)."""
+    def roll(self, request: RollRequest) -> None:
+        """Resolve the attack with seeded or typed dice."""
         opposed = self.kind.value == "opposed"
         try:
             setup = self._setup()
-            if "seed" in request:
-                faces = tsl.roll_pair(request["seed"]) if opposed else \
-                    (tsl.roll_dice(request["seed"]),)
-            else:
-                typed = list(request["dice"])
-                wanted = 10 if opposed else 5
-                if len(typed) != wanted:
-                    raise RulesError(f"My dice must be {wanted} faces"
-                                     + (" (yours, then the defender's)" if opposed else "")
-                                     + f", got {len(typed)}")
-                faces = (typed[:5], typed[5:]) if opposed else (typed,)
+            request.expect_typed(10 if opposed else 5,
+                                 "10 faces (yours, then the defender's)" if opposed
+                                 else "5 faces")
+            faces = tsl.roll_pair(request.dice) if opposed else (tsl.roll_dice(request.dice),)
             if opposed:
                 setup.update(defender_dice=faces[1], defender_tier=self.defender_tier.value)
             uses = self.uses.value.strip()
@@ -303,7 +291,7 @@ class AttackResolver(Tool):
             self.uses.value = str(a.uses_left)
             self._quiet = False
         colour = BAND_COLOURS[a.band]
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        how = request.describe()
         against = f"T{a.against}" if a.kind == "static" else f"the defender's {a.against}"
         extra = []
         if a.raw_band != a.band:
@@ -512,23 +500,17 @@ class WeaponBuilder(Tool):
             field.observe(lambda _: self.update(), "value")
         self.update()
 
+    @answers("summary", "explanation")
     def update(self) -> None:
         """Build the weapon and show its profile (one rules call)."""
-        self.error.clear()
+        self.profile = None
         tags = [] if self.improvised.value else \
             [t for t in (self.tag1.value, self.tag2.value) if t != NO_TAG]
         for field in (self.tag1, self.tag2):
             set_shown(field, not self.improvised.value)
-        try:
-            weapon = tsl.make_weapon(self.zone.value, tags, name=self.name.value,
-                                     rarity=self.rarity.value, improvised=self.improvised.value)
-            self.profile = tsl.weapon_profile(weapon, out_of_zone=self.out_of_zone.value)
-        except RulesError as exc:
-            self.profile = None
-            self.error.show(str(exc))
-            self.summary.value = ""
-            self.explanation.clear()
-            return
+        weapon = tsl.make_weapon(self.zone.value, tags, name=self.name.value,
+                                 rarity=self.rarity.value, improvised=self.improvised.value)
+        self.profile = tsl.weapon_profile(weapon, out_of_zone=self.out_of_zone.value)
         p = self.profile
         cells = "".join(f"<td>{'in zone' if s == 0 else f'−{-s} Effective Tier'}</td>"
                         for _, s in p.shifts)

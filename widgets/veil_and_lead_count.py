@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import math
-import random
 
 import ipywidgets as w
 
@@ -19,7 +18,8 @@ from rulescore.systems import veil_and_lead as vl
 from rulescore.systems.veil_and_lead.encounter import (TRACKED, EncounterHistory,
                                                        remove_fighter)
 
-from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, button, labelled_text, section)
+from .common import (DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool, answers, button,
+                     labelled_text, section)
 from .lean import shared_layout
 from .storage import KeptState
 from .theme import ACCENT, ERROR, FAINT
@@ -211,25 +211,17 @@ class CountTracker(Tool):
     def encounter(self) -> vl.Encounter:
         return self.history.encounter
 
+    @answers()
     def _move(self, make) -> None:
         """Make one move; on success record it, redraw and keep it in the browser."""
-        self.error.clear()
-        try:
-            enc, line, trace = make()
-        except RulesError as exc:
-            self.error.show(str(exc))
-            return
+        enc, line, trace = make()
         self.history = self.history.push(enc, line)
         self.explanation.show(trace) if trace else self.explanation.clear()
         self._changed()
 
+    @answers()
     def _step(self, go) -> None:
-        self.error.clear()
-        try:
-            self.history = go()
-        except RulesError as exc:
-            self.error.show(str(exc))
-            return
+        self.history = go()
         self.explanation.clear()
         self._changed()
 
@@ -266,19 +258,15 @@ class CountTracker(Tool):
         enc, line = self.encounter.hit_horde(name, self.casualties.value)
         return enc, line, ()
 
-    def _duel(self, request: dict):
+    def _duel(self, request: RollRequest):
         first, second = self.duel_a.value, self.duel_b.value
         if not first or not second:
             raise RulesError("Duel: choose two fighters who are holding")
         a, b = self.encounter.fighter(first), self.encounter.fighter(second)
         sizes = tuple(int(vl.INITIATIVE_POOL.evaluate(QUICK=f.quick, Awareness=aw))
                       for f, aw in ((a, self.aware_a.value), (b, self.aware_b.value)))
-        if "seed" in request:
-            rng = random.Random(request["seed"])
-            dice_a = [rng.randint(1, 8) for _ in range(sizes[0])]
-            dice_b = [rng.randint(1, 8) for _ in range(sizes[1])]
-        else:
-            dice_a, dice_b = request["dice"]
+        # Typed lists go to the duel as the reader split them: it names a pool of the wrong size.
+        dice_a, dice_b = request.groups or vl.roll_pools(request.dice, sizes)
         result = vl.duel(dice_a, dice_b, quick_a=a.quick, awareness_a=self.aware_a.value,
                          quick_b=b.quick, awareness_b=self.aware_b.value, name_a=first,
                          name_b=second)
@@ -287,7 +275,7 @@ class CountTracker(Tool):
         exposed = self._exposed(tempo)
         enc = self.encounter.duel(*order, tempo, tempo, exposed_first=exposed,
                                   exposed_second=exposed)
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        how = request.describe()
         who = ("both at once" if result.value == 0 else f"{order[0]} first, then {order[1]}")
         return enc, (f"Duel {first} {result.sums[0]} against {second} {result.sums[1]} "
                      f"({how}): {who}; {self.action.value}, tempo {tempo}"), result.trace

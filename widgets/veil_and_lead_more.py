@@ -7,7 +7,6 @@ the rule it applied; bad input is answered in place.
 from __future__ import annotations
 
 import html
-import random
 
 import ipywidgets as w
 
@@ -16,7 +15,7 @@ from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 from rulescore.trace import step
 
-from .common import (DiceEntry, ErrorLine, ExplanationView, Tool, section)
+from .common import (DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool, answers, section)
 from .lean import shared_layout
 from .theme import ERROR
 
@@ -56,24 +55,18 @@ class TempoCalculator(Tool):
             field.observe(lambda _: self.update(), "value")
         self.update()
 
+    @answers("result", "explanation")
     def update(self) -> None:
-        self.error.clear()
         act = vl.action(self.action.value)
         self.chosen.disabled = act.tempo_rule != "varies"
-        try:
-            weapon = vl.weapon(self.weapon.value)
-            chosen = self.chosen.value if act.tempo_rule == "varies" else None
-            tempo = vl.tempo(act.name, weapon.name, chosen=chosen,
-                             attack_on_arrival=self.arrival.value)
-            exposed = (None if act.exposure == "varies" else
-                       vl.exposes(act.name, tempo, exposure=self.exposure.value,
-                                  light_weapon=weapon.light))
-            moved = vl.move_token(self.tick.value, tempo) if tempo else None
-        except RulesError as exc:
-            self.result.value = ""
-            self.explanation.clear()
-            self.error.show(str(exc))
-            return
+        weapon = vl.weapon(self.weapon.value)
+        chosen = self.chosen.value if act.tempo_rule == "varies" else None
+        tempo = vl.tempo(act.name, weapon.name, chosen=chosen,
+                         attack_on_arrival=self.arrival.value)
+        exposed = (None if act.exposure == "varies" else
+                   vl.exposes(act.name, tempo, exposure=self.exposure.value,
+                              light_weapon=weapon.light))
+        moved = vl.move_token(self.tick.value, tempo) if tempo else None
         rule = {"fixed": "a fixed tempo", "base": f"from {weapon.name}'s base tempo "
                 f"{weapon.base_tempo}", "varies": "the tempo you choose"}[act.tempo_rule]
         if self.arrival.value:
@@ -122,22 +115,17 @@ class MovementAndRange(Tool):
             field.observe(lambda _: self.update(), "value")
         self.update()
 
+    @answers("moves", "shot")
     def update(self) -> None:
-        self.error.clear()
-        try:
-            base = vl.speed(self.quick.value, self.athletics.value)
-            speed = vl.effective_speed(base, prone=self.prone.value, leg_hit=self.leg.value)
-            moves = [(a, vl.move_distance(a, speed)) for a in
-                     ("Shift", "Scramble", "Rush / Charge", "Sprint")]
-            band = vl.range_band(self.metres.value)
-            weapon = vl.weapon(self.weapon.value)
-            mod = (vl.range_modifier(weapon.range_class, band) if weapon.kind == "ranged"
-                   else None)
-            cover_tn, targetable = vl.cover(self.cover.value)
-        except RulesError as exc:
-            self.moves.value = self.shot.value = ""
-            self.error.show(str(exc))
-            return
+        base = vl.speed(self.quick.value, self.athletics.value)
+        speed = vl.effective_speed(base, prone=self.prone.value, leg_hit=self.leg.value)
+        moves = [(a, vl.move_distance(a, speed)) for a in
+                 ("Shift", "Scramble", "Rush / Charge", "Sprint")]
+        band = vl.range_band(self.metres.value)
+        weapon = vl.weapon(self.weapon.value)
+        mod = (vl.range_modifier(weapon.range_class, band) if weapon.kind == "ranged"
+               else None)
+        cover_tn, targetable = vl.cover(self.cover.value)
         rows = "".join(f"<tr><td>{html.escape(a)}</td><td>{vl.tempo(a)}</td><td>{d} m</td></tr>"
                        for a, d in moves)
         self.moves.value = (
@@ -197,17 +185,12 @@ class DuelRoller(Tool):
         return tuple(int(vl.INITIATIVE_POOL.evaluate(QUICK=q.value, Awareness=a.value))
                      for q, a in ((self.quick_a, self.aware_a), (self.quick_b, self.aware_b)))
 
+    @answers("odds")
     def update(self) -> None:
-        self.error.clear()
         self.result.value = ""
         self.explanation.clear()
-        try:
-            a, b = self._pools()
-            odds = vl.duel_odds(a, b, self.bonus_a.value, self.bonus_b.value)
-        except RulesError as exc:
-            self.odds.value = ""
-            self.error.show(str(exc))
-            return
+        a, b = self._pools()
+        odds = vl.duel_odds(a, b, self.bonus_a.value, self.bonus_b.value)
         one, other = html.escape(self.name_a.value), html.escape(self.name_b.value)
         rows = [(f"{one} first", odds.a_first), (f"{other} first", odds.b_first),
                 ("Equal sums (then the higher QUICK, else both at once)", odds.equal_sums)]
@@ -216,15 +199,11 @@ class DuelRoller(Tool):
                                f"<tr><td>{k}</td><td>{percent(p)}</td><td>{p}</td></tr>"
                                for k, p in rows) + "</tbody></table>")
 
-    def roll(self, request: dict) -> None:
+    def roll(self, request: RollRequest) -> None:
         a, b = self._pools()
         try:
-            if "seed" in request:
-                rng = random.Random(request["seed"])
-                dice_a = [rng.randint(1, 8) for _ in range(a)]
-                dice_b = [rng.randint(1, 8) for _ in range(b)]
-            else:
-                dice_a, dice_b = request["dice"]
+            # Typed lists go to the duel as the reader split them: it names a wrong pool.
+            dice_a, dice_b = request.groups or vl.roll_pools(request.dice, (a, b))
             r = vl.duel(dice_a, dice_b, quick_a=self.quick_a.value,
                         awareness_a=self.aware_a.value, quick_b=self.quick_b.value,
                         awareness_b=self.aware_b.value, bonus_a=self.bonus_a.value,
@@ -233,7 +212,7 @@ class DuelRoller(Tool):
         except RulesError as exc:
             self.entry.error.show(str(exc))
             return
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        how = request.describe()
         head = ("Both fire at once" if r.value == 0 else f"{html.escape(r.outcome)} fires first")
         self.result.value = (f"<div class='rulebook-vl-duel-result' style='font-weight:600'>"
                              f"{head} ({r.sums[0]} against {r.sums[1]}; "

@@ -7,29 +7,19 @@ renders what comes back: the exact odds before the roll, the result and its expl
 from __future__ import annotations
 
 import html
-import random
 from dataclasses import replace
 
 import ipywidgets as w
 
-from rulescore.dice import parse
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Tool, labelled_text,
-                     odds_table_html, parse_roster, section)
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool,
+                     answers, labelled_text, odds_table_html, parse_roster, section)
 from .lean import shared_layout
 
 STYLE = {"description_width": "13em"}
-
-
-def _d8s(seed: int, count: int) -> list[int]:
-    """*count* d8 rolled with *seed* (the same seed gives the same dice)."""
-    if count == 0:
-        return []
-    roll = parse(f"{count}d8").roll(random.Random(seed))
-    return [d.value for d in roll.dice]
 
 
 def _number(label: str, value: int, minimum: int = 0, maximum: int = 20) -> w.BoundedIntText:
@@ -57,7 +47,7 @@ class PartyInitiative(Tool):
                            "pool in order, e.g. <code>7 3 5 | 8 2 | 1 4</code>.</small>")
         self.error = ErrorLine()
         self.odds = w.HTML()
-        self.entry = DiceEntry("d8s per combatant, separated by |")
+        self.entry = DiceEntry("d8s per combatant, separated by |", each="one per combatant")
         self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.people: list[tuple[str, dict]] = []
@@ -68,8 +58,6 @@ class PartyInitiative(Tool):
                          "rulebook-vl-initiative")
         self.party.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
-        # Typed dice come in groups (one a combatant), so this tool reads the field itself.
-        self.entry.use_dice = lambda: self.roll({"typed": True})
         self.update()
 
     def _parse(self) -> list[tuple[str, dict]]:
@@ -91,46 +79,33 @@ class PartyInitiative(Tool):
             people.append((name, setup))
         return people
 
+    @answers("odds")
     def update(self) -> None:
         """Read the party; show the exact odds of each starting tick for everyone."""
-        self.error.clear()
+        self.people = []
         self.result.value = self.waiting
         self.explanation.clear()
-        try:
-            self.people = self._parse()
-            rows = []
-            for name, setup in self.people:
-                plan = vl.plan_initiative(**setup)
-                cells = " · ".join(f"Tick {t} {s}: {percent(p)}"
-                                   for (t, s), p in plan.odds().items())
-                bonus = plan.roll_bonus
-                rows.append(f"<li><b>{html.escape(name)}</b> ({plan.dice_to_roll}d8"
-                            f"{f', {bonus:+d}' if bonus else ''}): {cells}</li>")
-        except RulesError as exc:
-            self.people = []
-            self.odds.value = ""
-            self.error.show(str(exc))
-            return
+        self.people = self._parse()
+        self.entry.groups = len(self.people)  # typed dice: one list a combatant
+        rows = []
+        for name, setup in self.people:
+            plan = vl.plan_initiative(**setup)
+            cells = " · ".join(f"Tick {t} {s}: {percent(p)}"
+                               for (t, s), p in plan.odds().items())
+            bonus = plan.roll_bonus
+            rows.append(f"<li><b>{html.escape(name)}</b> ({plan.dice_to_roll}d8"
+                        f"{f', {bonus:+d}' if bonus else ''}): {cells}</li>")
         self.odds.value = f"<ul class='rulebook-vl-init-odds'>{''.join(rows)}</ul>"
 
-    def _dice(self, request: dict) -> list[list[int]]:
+    def _dice(self, request: RollRequest) -> tuple[tuple[int, ...], ...]:
+        """Everyone's d8s in party order: rolled from one seed, or the lists typed (§II)."""
         sizes = [vl.plan_initiative(**setup).dice_to_roll for _, setup in self.people]
-        if "seed" in request:
-            rng = random.Random(request["seed"])
-            return [[rng.randint(1, 8) for _ in range(n)] for n in sizes]
-        groups = [g for g in self.entry.my_dice.value.split("|")]
-        if len(groups) != len(sizes):
-            raise RulesError(f"My dice must hold {len(sizes)} groups separated by |, one per "
-                             f"combatant, got {len(groups)}")
-        out = []
-        for (name, _), group, n in zip(self.people, groups, sizes):
-            faces = [parse_int_text(f"a die of {name}", f) for f in group.replace(",", " ").split()]
-            if len(faces) != n:
-                raise RulesError(f"{name} rolls {n}d8, got {len(faces)} dice")
-            out.append(faces)
-        return out
+        for (name, _), group, n in zip(self.people, request.groups, sizes):
+            if len(group) != n:
+                raise RulesError(f"{name} rolls {n}d8, got {len(group)} dice")
+        return vl.roll_pools(request.dice, sizes)
 
-    def roll(self, request: dict) -> None:
+    def roll(self, request: RollRequest) -> None:
         """Roll everyone with one seed, or read each combatant's typed dice."""
         if not self.people:
             self.entry.error.show("Fix the combatants first.")
@@ -151,7 +126,7 @@ class PartyInitiative(Tool):
             f"<tr><td>{html.escape(n)}</td><td>{' '.join(map(str, rolled[n]))}</td>"
             f"<td>{r.margin:+d}</td><td class='rulebook-vl-tick'><b>Tick {r.tick}</b></td>"
             f"<td>{html.escape(r.state)}</td></tr>" for n, r in order)
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        how = request.describe()
         self.result.value = (
             "<table class='rulebook-vl-start'><thead><tr><th>Combatant</th><th>d8s</th>"
             "<th>Margin</th><th>Starts</th><th>State</th></tr></thead>"
@@ -232,19 +207,14 @@ class AttackCalculator(Tool):
                     off_hand=self.off_hand.value,
                     attacker_conditions=["Arm Hit"] if self.hurt_arm.value else [])
 
+    @answers("setup", "odds")
     def update(self) -> None:
         """Plan the attack and show its exact odds."""
-        self.error.clear()
+        self.plan = None
         self.result.value = self.waiting
         self.explanation.clear()
-        try:
-            self.plan = vl.plan_attack(**self._setup())
-            odds = self.plan.odds()
-        except RulesError as exc:
-            self.plan = None
-            self.setup.value = self.odds.value = ""
-            self.error.show(str(exc))
-            return
+        self.plan = vl.plan_attack(**self._setup())
+        odds = self.plan.odds()
         plan = self.plan
         self.setup.value = (
             f"<p class='rulebook-vl-setup'>Roll <b>{plan.dice_to_roll}d8</b>, keep the two "
@@ -260,14 +230,13 @@ class AttackCalculator(Tool):
             f"Grievous Wound: {percent(odds.p_grievous)}</p>"
             + odds_table_html(damage, "Damage"))
 
-    def roll(self, request: dict) -> None:
+    def roll(self, request: RollRequest) -> None:
         """Roll the pool with a seed, or read the typed dice, and resolve the attack."""
         if self.plan is None:
             self.entry.error.show("Fix the attack first.")
             return
         try:
-            dice = (_d8s(request["seed"], self.plan.dice_to_roll) if "seed" in request
-                    else request["dice"])
+            (dice,) = vl.roll_pools(request.dice, (self.plan.dice_to_roll,))
             result = vl.attack(dice, **self._setup())
         except RulesError as exc:
             self.entry.error.show(str(exc))
@@ -279,7 +248,7 @@ class AttackCalculator(Tool):
                 if result.suppresses else "Near miss" if result.near_miss else "Miss")
         extra = " — <b>Grievous Wound</b>" if result.grievous else ""
         risk = " — the shot may strike an ally (roll a d6)" if result.ally_risk else ""
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        how = request.describe()
         self.result.value = (
             f"<div class='rulebook-vl-result' style='color:{colour};font-weight:600'>"
             f"{said}: dice {', '.join(map(str, result.dice))} → {result.final_sum} vs TN "
@@ -329,20 +298,15 @@ class DownedWalker(Tool):
         self.entry.on_request(self.stabilise)
         self.update()
 
+    @answers("status", "odds")
     def update(self) -> None:
         """The health state, the death threshold, the turns left and the exact odds."""
-        self.error.clear()
-        try:
-            state = vl.health_state(self.vitality.value, self.iron.value)
-            dies_at = vl.death_threshold(self.iron.value)
-            left = vl.turns_to_death(self.vitality.value, self.iron.value)
-            tn = vl.stabilization_tn(self.vitality.value)
-            p = vl.stabilization_probability(self.pool.value, self.vitality.value,
-                                             medical_kit=self.kit.value)
-        except RulesError as exc:
-            self.status.value = self.odds.value = ""
-            self.error.show(str(exc))
-            return
+        state = vl.health_state(self.vitality.value, self.iron.value)
+        dies_at = vl.death_threshold(self.iron.value)
+        left = vl.turns_to_death(self.vitality.value, self.iron.value)
+        tn = vl.stabilization_tn(self.vitality.value)
+        p = vl.stabilization_probability(self.pool.value, self.vitality.value,
+                                         medical_kit=self.kit.value)
         full = vl.vitality(self.iron.value)
         self.status.value = (
             f"<p class='rulebook-vl-status'><b>{state}</b> at Vitality {self.vitality.value} "
@@ -354,38 +318,30 @@ class DownedWalker(Tool):
                            f"{self.pool.value}d8{' and a kit' if self.kit.value else ''} "
                            f"succeeds <b>{percent(p)}</b> ({p}).</p>")
 
+    @answers()
     def read_wound(self) -> None:
         """The Grievous Wound table row for the d8."""
-        try:
-            wound = vl.grievous_wound(self.wound_roll.value)
-        except RulesError as exc:
-            self.error.show(str(exc))
-            return
+        wound = vl.grievous_wound(self.wound_roll.value)
         self._show(f"Grievous Wound: {wound.outcome}", wound.trace)
 
+    @answers()
     def bleed(self) -> None:
         """One start-of-turn loss while Bleeding Out."""
-        try:
-            lost = vl.bleed_out_turn(self.vitality.value, self.iron.value)
-        except RulesError as exc:
-            self.error.show(str(exc))
-            return
+        lost = vl.bleed_out_turn(self.vitality.value, self.iron.value)
         self.vitality.value = lost.value
         self._show(f"Bleeding out: Vitality {lost.value}, {lost.state}", lost.trace)
 
-    def stabilise(self, request: dict) -> None:
+    def stabilise(self, request: RollRequest) -> None:
         """A Medicine check to stop the bleeding, rolled with a seed or typed."""
         try:
-            dice = (_d8s(request["seed"], self.pool.value) if "seed" in request
-                    else request["dice"])
-            if len(dice) != self.pool.value:
-                raise RulesError(f"My dice must be {self.pool.value} d8 (the healer's "
-                                 f"Medicine dice), got {len(dice)}")
+            request.expect_typed(self.pool.value,
+                                 f"{self.pool.value} d8 (the healer's Medicine dice)")
+            (dice,) = vl.roll_pools(request.dice, (self.pool.value,))
             done = vl.stabilize(dice, self.vitality.value, medical_kit=self.kit.value)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             return
-        how = f"seed {request['seed']}" if "seed" in request else "your dice"
+        how = request.describe()
         said = ("Stabilised" if done.stabilized else
                 f"Fumble — the patient loses 1 more Vitality, now {done.value}" if done.fumble
                 else "Still bleeding")
@@ -431,20 +387,14 @@ class HordeCalculator(Tool):
             field.observe(lambda _: self.update(), "value")
         self.update()
 
+    @answers("volley", "result", "explanation")
     def update(self) -> None:
         """Recompute the pool, tempo, volley odds and the casualties of the hit."""
-        self.error.clear()
-        try:
-            pool = vl.horde_pool(self.base.value, self.size.value)
-            tempo = vl.horde_tempo(self.kind.value)
-            p = vl.hit_probability(pool, self.target_tn.value)
-            hit = vl.horde_casualties(self.margin.value, self.wr.value, self.size.value,
-                                      mass_destruction=self.mass.value)
-        except RulesError as exc:
-            self.volley.value = self.result.value = ""
-            self.explanation.clear()
-            self.error.show(str(exc))
-            return
+        pool = vl.horde_pool(self.base.value, self.size.value)
+        tempo = vl.horde_tempo(self.kind.value)
+        p = vl.hit_probability(pool, self.target_tn.value)
+        hit = vl.horde_casualties(self.margin.value, self.wr.value, self.size.value,
+                                  mass_destruction=self.mass.value)
         self.volley.value = (f"<p class='rulebook-vl-horde-volley'>Pool {self.base.value} + "
                              f"size {self.size.value} = <b>{pool}d8</b>, tempo {tempo}; against "
                              f"TN {self.target_tn.value} it hits <b>{percent(p)}</b> ({p}).</p>")

@@ -283,7 +283,7 @@ def test_reaction_helper_every_input(page: Page, book_url):
     expect(tool.locator(".rulebook-total")).to_have_text("Hits left 0 (0 critical)")
     expect(tool.get_by_text("6→1 = 7")).to_be_visible()
     _type_dice(tool, "4")
-    expect(tool.get_by_role("alert")).to_have_text("⚠ My dice must hold 2 dice (as chains), got 1")
+    expect(tool.get_by_role("alert")).to_have_text("⚠ not enough dice: exploding die 2 needs a value")
     _roll_and_replay(tool)
 
     tool.get_by_label("Reaction").select_option(label="Parry")

@@ -5,6 +5,7 @@ import random
 
 from playwright.sync_api import Page, expect
 
+from rulescore.dice import DiceSource
 from rulescore.systems import percentile as pc
 from rulescore.text import percent
 from tests.browser.reader import open_chapter, set_value
@@ -103,12 +104,12 @@ def test_blow_walker(page: Page, book_url):
     tool.get_by_role("button", name="Roll", exact=True).click()
     expect(tool.get_by_label("Seed")).not_to_have_value("")
     seed = int(tool.get_by_label("Seed").input_value())
-    rng = random.Random(seed)
-    dice = [rng.randint(1, n) for n in (6, 10, 10, 100)]
-    expect(result).to_contain_text(f"Dice {', '.join(map(str, dice))}:")
-    tool.get_by_label("My dice").fill("1, 2")
+    walk = pc.injury_sequence(aim_zone=4, impact_modifier=4, armour=4, aspect="E",
+                              rigid_armour=True, shock_eml=65, dice=DiceSource.seeded(seed))
+    expect(result).to_contain_text(f"Dice {', '.join(str(v) for _, v in walk.rolled)}:")
+    tool.get_by_label("My dice").fill("1, 11")
     tool.get_by_role("button", name="Use my dice").click()
-    expect(tool.get_by_role("alert")).to_contain_text("My dice must be 4 numbers")
+    expect(tool.get_by_role("alert")).to_contain_text("Location Die 1 (d10) must be from 1 to 10")
 
 
 def test_melee_modifiers_and_advantages(page: Page, book_url):

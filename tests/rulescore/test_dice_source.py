@@ -154,7 +154,7 @@ def test_range_bands_groups():
     seeded = rb.roll_groups(counts, dice=DiceSource.seeded(3))
     assert seeded == rb.roll_groups(counts, dice=DiceSource.seeded(3))
     assert seeded.groups == rb.roll_groups(counts, seed=3).groups
-    with pytest.raises(DiceError, match="dice: difficulty_dice die 2 must be from 1 to 6"):
+    with pytest.raises(DiceError, match="dice: die 4 must be from 1 to 6, got 9"):
         rb.roll_groups(counts, dice=DiceSource.typed([5, 3, 4, 9]))
 
 

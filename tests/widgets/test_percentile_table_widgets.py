@@ -84,10 +84,10 @@ def test_melee_seed_typed_and_errors():
         in tool.result.value
     tool.entry.my_dice.value = "36"
     tool.entry.use_dice_button.click()
-    assert "My dice must be 2 d100 (attacker, then defender), got 1" in tool.entry.error.value
+    assert "My dice must be 2 d100 (attacker, then defender), got 1 number" in tool.entry.error.value
     tool.entry.my_dice.value = "0, 50"
     tool.entry.use_dice_button.click()
-    assert "attack_roll must be from 1 to 100, got 0" in tool.entry.error.value
+    assert "the attacker&#x27;s d100 must be from 1 to 100, got 0" in tool.entry.error.value
 
 
 def test_blow_walker_odds_follow_the_inputs():
@@ -115,17 +115,21 @@ def test_blow_walker_walks_the_seed_example():
     tool.aim.value = 6
     tool.entry.my_dice.value = "6, 7, 8, 75"
     tool.entry.use_dice_button.click()
-    assert "a miss" in tool.result.value
+    assert "3 more typed than this injury sequence uses" in tool.entry.error.value
+    tool.entry.my_dice.value = "6"  # a miss needs only the Zone Die
+    tool.entry.use_dice_button.click()
+    assert "Dice 6: The Zone Die carries the blow past the body: a miss" in tool.result.value
     tool.entry.roll(4)
     first = tool.result.value
     tool.entry.replay_button.click()
     assert tool.result.value == first and "(seed 4)" in first
     tool.entry.my_dice.value = "1, 11, 8, 75"
     tool.entry.use_dice_button.click()
-    assert "the location die must be from 1 to 10, got 11" in tool.entry.error.value
-    tool.entry.my_dice.value = "1, 2"
+    assert "Location Die 1 (d10) must be from 1 to 10, got 11" in tool.entry.error.value
+    tool.entry.my_dice.value = "1, 2"  # the walk goes as far as the typed dice reach
     tool.entry.use_dice_button.click()
-    assert "My dice must be 4 numbers" in tool.entry.error.value
+    assert "Dice 1, 2: Thorax: roll the impact die (type the impact d10 next)" in \
+        tool.result.value
 
 
 def test_melee_declared_modifiers_reach_both_emls_and_the_odds():

@@ -136,7 +136,7 @@ def test_shot_builder_bad_typed_dice():
         s.entry.error.message
     s.entry.my_dice.value = "1, 2, 3, 4, 5, 9"
     s.entry.use_dice()
-    assert "die 6 must be a d6 face from 1 to 6, got 9" in s.entry.error.message
+    assert "dice: die 6 must be from 1 to 6, got 9" in s.entry.error.message
 
 
 def test_shot_builder_average_rule_needs_only_your_dice():

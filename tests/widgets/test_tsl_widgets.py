@@ -122,7 +122,7 @@ def test_resolver_bad_dice_and_impact_without_tag():
     assert "My dice must be 5 faces, got 3" in r.entry.error.message
     r.entry.my_dice.value = "1, 2, 3, 4, 9"
     r.entry.use_dice()
-    assert "dice face 5 must be a whole number from 1 to 6, got 9" in r.entry.error.message
+    assert "die 5 must be from 1 to 6, got 9" in r.entry.error.message
     r.impact.value = True
     assert "impact must be False without a weapon" in r.error.message
     r.weapon_zone.value = "Melee"

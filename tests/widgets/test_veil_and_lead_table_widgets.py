@@ -51,7 +51,8 @@ def test_initiative_errors_in_place():
     assert "Ada rolls 5d8, got 3 dice" in tool.entry.error.value
     tool.entry.my_dice.value = "1 2 3 4 5 | 1 2"
     tool.entry.use_dice_button.click()
-    assert "must hold 1 groups" in tool.entry.error.value
+    assert "My dice must be 1 list separated by |, one per combatant, got 2" in \
+        tool.entry.error.value
     tool.entry.my_dice.value = "1 2 3 4 9"
     tool.entry.use_dice_button.click()
     assert "9" in tool.entry.error.value

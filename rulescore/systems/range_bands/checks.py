@@ -293,7 +293,12 @@ def roll_groups(counts: Mapping[str, int], *, dice: DiceSource | Sequence[int] |
         if len(typed) != total:
             raise RulesError(f"dice: type {total} d6 ({order}), got {len(typed)}")
         source = DiceSource.typed(typed)
-    faces = [f for name, n in wanted.items() for f in source.dice(n, 6, f"dice: {name} die")]
+    # Typed dice that are too few or too many are named by the count the roll wants.
+    given = len(source.leftover())
+    wrong = f"dice: type {total} d6 ({order}), got {given}"
+    if given > total:
+        raise RulesError(wrong)
+    faces = [source.d(6, f"dice: die {i}", missing=wrong) for i in range(1, total + 1)]
     source.finish()
     how = (f"Rolled {total} d6 with {source.describe()}" if not source.is_typed
            else f"Read the {total} d6 you typed")
