@@ -249,9 +249,9 @@ class AttackResolver(Tool):
     @answers("odds")
     def update(self) -> None:
         """Show the exact odds of every band for the current setup (one rules call)."""
-        self.current_odds = None
         if self._quiet:
             return
+        self.current_odds = None
         self._show_fields()
         self.result.value = self.waiting
         self.explanation.clear()
