@@ -96,7 +96,8 @@ class MissileWalker(Tool):
             trauma=self.trauma.value, heft_penalty=self.heft.value, tar=self.tar.value,
             overhead_ft=self.overhead.value or None, shooter_moving=self.moving.value,
             aimed=self.aimed.value, wet=self.wet.value, spoiled_as=self.spoiled.value,
-            body_zones=self.zones.value, target_grievous=self.grievous.value, dice=() if dice is None else dice)
+            body_zones=self.zones.value, target_grievous=self.grievous.value,
+            dice=() if dice is None else dice)
 
     @answers("setup", "odds")
     def update(self) -> None:
