@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import posixpath
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from IPython.display import HTML, display
 
@@ -23,7 +23,7 @@ from rulescore.dice import DiceRoll, Distribution, parse
 from rulescore.systems import system as system_data
 from rulescore.tables import Table
 from rulescore.text import odds, yes_no
-from rulescore.trace import Resolution
+from rulescore.trace import Resolution, Step
 
 from .common import dice_faces_html, odds_html, steps_html, value_note
 from .lean import book_target
@@ -92,9 +92,9 @@ def worked_roll(expression: str, *, dice: list[int] | None = None,
     """Roll *expression* with typed *dice* or a *seed*, show the result, and return it."""
     expr = parse(expression)
     result = expr.roll(dice=dice) if dice is not None else expr.roll(seed=seed)
-    display(HTML(f"<div><code>{html.escape(str(expr))}</code> → total "
-                 f"<b>{result.total}</b> {dice_faces_html(result)}</div>"
-                 f"{steps_html(result.trace)}"))
+    display(HTML(worked_html(f"<div><code>{html.escape(str(expr))}</code> → total "
+                             f"<b>{result.total}</b> {dice_faces_html(result)}</div>",
+                             result.trace)))
     return result
 
 
@@ -251,10 +251,19 @@ def rulings(system: str) -> HTML:
     return HTML("".join(items) or "<p>No assumptions recorded.</p>")
 
 
-def explain(result: Resolution, outcome: str | None = None) -> HTML:
-    """A worked example's result for the book: its outcome (in the words *outcome* gives, if
-    any), its value where that adds to the outcome, and its numbered steps, each with the rule
-    it applied. Plain HTML, not a widget: the live book keeps it once for every reader."""
-    headline = (f"<p><b>{html.escape(str(result.outcome) if outcome is None else outcome)}</b>"
-                f"{html.escape(value_note(result))}</p>")
-    return HTML(f"<div class='rulebook-worked'>{headline}{steps_html(result.trace)}</div>")
+def worked_html(headline: str, steps: Iterable[Step]) -> str:
+    """The one look of every worked result in the book: a headline (markup the caller has
+    escaped) over the numbered steps, each with the rule it applied."""
+    return f"<div class='rulebook-worked'>{headline}{steps_html(steps)}</div>"
+
+
+def explain(result: Resolution, outcome: str | None = None, *, title: str | None = None,
+            value: bool = True) -> HTML:
+    """A worked example's result for the book: its *title* if any, its outcome (in the words
+    *outcome* gives, if any), its value where that adds to the outcome (unless *value* is
+    False) and its numbered steps. Plain HTML, not a widget: the live book keeps it once for
+    every reader."""
+    lead = f"<b>{html.escape(title)}</b> → " if title else ""
+    shown = html.escape(str(result.outcome) if outcome is None else outcome)
+    note = html.escape(value_note(result)) if value else ""
+    return HTML(worked_html(f"<p>{lead}<b>{shown}</b>{note}</p>", result.trace))

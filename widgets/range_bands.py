@@ -19,6 +19,7 @@ from rulescore.text import odds as odds_text
 
 from IPython.display import HTML, display
 
+from .book import explain
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
                      RollRequest, Tool, labelled_text, section, steps_html)
 from .lean import set_shown, shared_layout
@@ -536,8 +537,7 @@ def worked(result, title: str):
     if isinstance(result, rb.MoveResult):
         head = (f"moves {result.value} band{'s' if result.value != 1 else ''}, ends at "
                 f"{rb.band(result.end).name.lower()}")
-    display(HTML(f"<div class='rulebook-worked'><p><b>{html.escape(title)}</b> → "
-                 f"<b>{html.escape(head)}</b></p>{steps_html(result.trace)}</div>"))
+    display(explain(result, head, title=title, value=False))
     return result
 
 

@@ -89,3 +89,20 @@ def test_an_answer_lets_other_errors_through() -> None:
     tool.number = None  # a bug, not the reader's input: it must not be shown as a message
     with pytest.raises(AttributeError):
         tool.update()
+
+
+
+def test_every_worked_result_has_one_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulescore.systems import range_bands as rb
+    from widgets import book, range_bands
+
+    shown: list[str] = []
+    for module in (book, range_bands):  # what the notebook would show, kept as text
+        monkeypatch.setattr(module, "display", lambda page: shown.append(page.data))
+    book.worked_roll("2d6", dice=[3, 4])
+    move = range_bands.worked(rb.move("far", "closer"), "One move")
+    for page in [*shown, book.explain(move).data]:
+        assert page.startswith("<div class='rulebook-worked'>")
+        assert page.endswith("</ol></div>") and "<ol class='rulebook-trace'>" in page
+    assert shown[0].startswith("<div class='rulebook-worked'><div><code>2d6</code> → total <b>7</b>")
+    assert shown[1].startswith("<div class='rulebook-worked'><p><b>One move</b> → <b>moves 1 band")
