@@ -43,6 +43,15 @@ def chain_html(chain: Sequence[int], kind: str = "") -> str:
 
 
 
+def expect_chains(request: RollRequest, count: int) -> None:
+    """Typed faces must make *count* dice once split into chains (a 6 rolls on): refused in
+    the reader's words before any die is read. A seeded roll rolls what it needs."""
+    if request.dice.is_typed:
+        got = len(x6.chains_from_faces(request.dice.leftover()))
+        if got != count:
+            raise RulesError(f"My dice must hold {count} dice (as chains), got {got}")
+
+
 class InitiativeRoller(Tool):
     """Roll initiative for several combatants: each rolls Quickness in exploding d6; ties go to
     Quickness, then Deftness. Each die is shown as its chain."""
@@ -97,6 +106,7 @@ class InitiativeRoller(Tool):
             return
         need = sum(q for _, q, _ in self.people)
         try:
+            expect_chains(request, need)
             chains = x6.roll_dice(request.dice, need).chains
             self.last = x6.initiative_table(self.people, [sum(c) for c in chains])
         except RulesError as exc:
@@ -276,6 +286,7 @@ class AttackPipeline(Tool):
             pool, cpool, per = self._pool()
             if request.dice.is_typed:
                 # The cover dice have their own field: how many depends on the hits.
+                expect_chains(request, s.dice)
                 chains = x6.roll_dice(request.dice, s.dice).chains
                 cover_faces = (parse_int_list("Cover dice", self.cover_dice.value)
                                if cover and self.cover_dice.value.strip() else [])
@@ -375,6 +386,8 @@ class ReactionHelper(Tool):
         try:
             h, c, n, m = self._inputs()
             shield = self.kind.value == "shield parry"
+            if not shield:
+                expect_chains(request, n)
             rolled = x6.roll_dice(request.dice, 0 if shield else n, h + c if shield else 0)
             dice = list(rolled.plain) if shield else list(rolled.totals)
             chains = [(f,) for f in rolled.plain] if shield else list(rolled.chains)
@@ -469,6 +482,7 @@ class ThrowDeviation(Tool):
             n, m = self._inputs()
             if request.dice.is_typed:
                 # A throw that hits needs no deviation roll, so typed dice may leave it blank.
+                expect_chains(request, n)
                 chains = x6.roll_dice(request.dice, n).chains
                 clock = parse_int_text("d12 (clock)", self.clock.value, blank=0) or None
                 metres = parse_int_text("d6 (metres)", self.metres.value, blank=0) or None

@@ -95,7 +95,7 @@ def test_reaction_helper_shield_parry(page: Page, book_url):
     _type_dice(tool, "5, 5, 2")
     expect(tool.locator(".rulebook-total")).to_contain_text("Hits left 1")
     _type_dice(tool, "5, 9, 2")
-    expect(tool.get_by_role("alert")).to_contain_text("die 2 must be a d6 face from 1 to 6")
+    expect(tool.get_by_role("alert")).to_contain_text("plain die 2 must be from 1 to 6, got 9")
 
 
 def test_throw_deviation_picture(page: Page, book_url):
@@ -171,7 +171,7 @@ def test_initiative_bad_combatants_and_dice_in_place(page: Page, book_url):
         "⚠ faces: die 3 must be a d6 face from 1 to 6, got 9")
     _type_dice(tool, "4, 5")
     expect(tool.get_by_role("alert")).to_have_text(
-        "⚠ dice_totals must hold exactly 3 dice, got 2")
+        "⚠ My dice must hold 3 dice (as chains), got 2")
     _type_dice(tool, "4, 5, 3")
     expect(tool.get_by_role("row", name=re.compile("^1 Rogue"))).to_contain_text("9")
     expect(tool.get_by_role("row", name=re.compile("^2 Robber"))).to_contain_text("3")
@@ -283,7 +283,7 @@ def test_reaction_helper_every_input(page: Page, book_url):
     expect(tool.locator(".rulebook-total")).to_have_text("Hits left 0 (0 critical)")
     expect(tool.get_by_text("6→1 = 7")).to_be_visible()
     _type_dice(tool, "4")
-    expect(tool.get_by_role("alert")).to_have_text("⚠ not enough dice: exploding die 2 needs a value")
+    expect(tool.get_by_role("alert")).to_have_text("⚠ My dice must hold 2 dice (as chains), got 1")
     _roll_and_replay(tool)
 
     tool.get_by_label("Reaction").select_option(label="Parry")

@@ -52,7 +52,8 @@ def test_initiative_errors_in_place(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-vl-initiative")
     tool.get_by_label("My dice").fill("1 2 3")
     tool.get_by_role("button", name="Use my dice").click()
-    expect(tool.get_by_role("alert")).to_contain_text("must hold 4 groups")
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "My dice must be 4 lists separated by |, one per combatant, got 1")
     set_value(tool.get_by_label("Combatants"), "Ada three 2")
     expect(tool.get_by_role("alert").first).to_contain_text("QUICK of Ada must be a whole number")
 

@@ -42,10 +42,10 @@ def test_initiative_errors_in_place():
     assert t.error.message == ""
     t.entry.my_dice.value = "4, 5, 1"
     t.entry.use_dice()
-    assert "not enough dice: exploding die 4 needs a value" in t.entry.error.message
+    assert "My dice must hold 4 dice (as chains), got 3" in t.entry.error.message
     t.entry.my_dice.value = "4, 5, 1, 6"
     t.entry.use_dice()
-    assert "exploding die 4 showed 6, so it explodes" in t.entry.error.message
+    assert "faces end on a 6" in t.entry.error.message
 
 
 def test_initiative_takes_any_quickness_the_engine_takes():
@@ -156,7 +156,7 @@ def test_reaction_dodge_and_parry():
     assert "Hits left <b>1</b> (1 critical)" in r.result.value
     r.entry.my_dice.value = "5"
     r.entry.use_dice()
-    assert "not enough dice: exploding die 2 needs a value" in r.entry.error.message
+    assert "My dice must hold 2 dice" in r.entry.error.message
     r.hits.value = "-1"
     assert "Attacker's normal hits must be 0 or more, got -1" in r.error.message
 
