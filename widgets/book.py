@@ -69,7 +69,12 @@ def landing_page() -> HTML:
 
 
 def chapter_nav(file: str) -> HTML:
-    """Previous / contents / next links for the chapter *file* (e.g. ``"00_dice/dice"``)."""
+    """Previous / contents / next links for the chapter *file* (e.g. ``"00_dice/dice"``).
+
+    A chapter names itself once, at its top (``nav = chapter_nav("00_dice/dice")`` then
+    ``nav``), and shows the same bar at its foot with ``nav``. The path is given rather than
+    found: nbval and the static build tell the kernel only its folder, which holds several
+    chapters, and Voilà's request details reach only the kernels it starts for a request."""
     book = load_book()
     before, after = book.neighbours(file)
     links = []

@@ -106,3 +106,19 @@ def test_every_worked_result_has_one_look(monkeypatch: pytest.MonkeyPatch) -> No
         assert page.endswith("</ol></div>") and "<ol class='rulebook-trace'>" in page
     assert shown[0].startswith("<div class='rulebook-worked'><div><code>2d6</code> → total <b>7</b>")
     assert shown[1].startswith("<div class='rulebook-worked'><p><b>One move</b> → <b>moves 1 band")
+
+
+def test_every_chapter_names_its_own_path_once_and_shows_the_bar_at_both_ends() -> None:
+    import json
+    from pathlib import Path
+
+    from rulebook.toc import load_book
+
+    book = load_book()
+    root = Path(__file__).resolve().parents[2] / "book"
+    for chapter in book.chapters:
+        cells = json.loads((root / chapter.notebook).read_text(encoding="utf-8"))["cells"]
+        code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+        named = [s for s in code if "chapter_nav(" in s and "import" not in s]
+        assert named == [f'nav = chapter_nav("{chapter.file}")\nnav'], chapter.file
+        assert code[-1] == "nav", chapter.file
