@@ -21,7 +21,7 @@ from IPython.display import HTML, display
 
 from .book import explain
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
-                     RollRequest, Tool, labelled_text, section, steps_html)
+                     RollRequest, Tool, answers, labelled_text, section, steps_html)
 from .lean import set_shown, shared_layout
 from .theme import ACCENT, VERDICT_SIZE
 
@@ -378,17 +378,14 @@ class DashHelper(_CheckTool):
         set_shown(self.covered, kind == "impassable")
         self.update()
 
+    @answers("summary", "outcomes", "odds", "dice_order")
     def update(self) -> None:
         """Read the inputs and show the odds of each result."""
-        self.error.clear()
+        self.counts = None
         self._clear_result()
-        try:
-            pool, bonus = self._ints()
-            odds = rb.terrain_odds(self.kind.value, self.terrain.value, pool, bonus,
-                                   **self._rule())
-        except RulesError as exc:
-            self._fail(exc)
-            return
+        pool, bonus = self._ints()
+        odds = rb.terrain_odds(self.kind.value, self.terrain.value, pool, bonus,
+                               **self._rule())
         full = odds.outcomes["full move"]
         self.summary.value = ""
         self._show_odds(odds, f"Chance of the full move: {odds_text(full)}")
@@ -425,17 +422,14 @@ class QuickLoadHelper(_CheckTool):
         self.add_class("rulebook-range-quickload")
         self.update()
 
+    @answers("summary", "outcomes", "odds", "dice_order")
     def update(self) -> None:
         """Read the inputs and show the odds of each result."""
-        self.error.clear()
+        self.counts = None
         self._clear_result()
-        try:
-            pool, bonus = self._ints()
-            parse_int_text("Normal reload", self.reload_time.value)
-            odds = rb.quick_load_odds(self.weapon.value, pool, bonus, **self._rule())
-        except RulesError as exc:
-            self._fail(exc)
-            return
+        pool, bonus = self._ints()
+        parse_int_text("Normal reload", self.reload_time.value)
+        odds = rb.quick_load_odds(self.weapon.value, pool, bonus, **self._rule())
         names = {"critical success": "critical success: loaded at once, no action",
                  "success": "success: loaded in half the time",
                  "failure": "failure: half the time wasted",
@@ -489,21 +483,18 @@ class StealthHelper(_CheckTool):
         return dict(cover=self.cover.value, movement=self.movement.value,
                     close_contact=self.close_contact.value)
 
+    @answers("summary", "outcomes", "odds", "dice_order")
     def update(self) -> None:
         """Read the inputs and show the odds of staying hidden."""
-        self.error.clear()
+        self.counts = None
         self._clear_result()
-        try:
-            pool, bonus = self._ints()
-            odds = rb.stealth_odds(
-                pool, parse_int_text("Observer's Perception dice", self.perception.value),
-                stealth_bonus=bonus,
-                perception_bonus=parse_int_text("Observer's bonus", self.perception_bonus.value,
-                                                blank=0), **self._inputs())
-            parse_int_text("Successes in a row so far", self.streak.value, blank=0)
-        except RulesError as exc:
-            self._fail(exc)
-            return
+        pool, bonus = self._ints()
+        odds = rb.stealth_odds(
+            pool, parse_int_text("Observer's Perception dice", self.perception.value),
+            stealth_bonus=bonus,
+            perception_bonus=parse_int_text("Observer's bonus", self.perception_bonus.value,
+                                            blank=0), **self._inputs())
+        parse_int_text("Successes in a row so far", self.streak.value, blank=0)
         self.summary.value = ""
         self._show_odds(odds, f"Chance to stay hidden: {odds_text(odds.outcomes['hidden'])}")
 
