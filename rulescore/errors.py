@@ -169,3 +169,14 @@ def require_list(name: str, value: object, what: str, *, max_length: int) -> tup
         raise RulesError(f"{name} must hold at most {max_length} {what}, got {len(value)}")
     return tuple(value)
 
+
+def require_faces(name: str, value: object, sides: int, *, max_length: int) -> tuple[int, ...]:
+    """Check a list of plain die faces, each a whole number from 1 to *sides*, naming the first
+    wrong die by its place (the reader counts dice from 1)."""
+    faces = require_list(name, value, f"d{sides} faces", max_length=max_length)
+    for i, face in enumerate(faces, start=1):
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
+            raise RulesError(f"{name}: die {i} must be a d{sides} face from 1 to {sides}, "
+                             f"got {shown(face)}")
+    return faces
+

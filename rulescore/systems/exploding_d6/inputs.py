@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulescore.errors import RulesError, require_int, require_list, require_text, shown
+from rulescore.errors import RulesError, require_faces, require_int, require_list, require_text, shown
 
 MAX_DICE = 40
 MAX_TOTAL = 600  # a compounding d6 total past this is a runaway chain (100 sixes)
@@ -60,10 +60,7 @@ def die_totals(name: str, values: Any, *, expected: int | None = None) -> tuple[
 def d6_faces(name: str, values: Any, *, expected: int | None = None) -> tuple[int, ...]:
     """A list of plain d6 faces (cover dice), and if given exactly *expected* of them."""
     # One die a hit, normal and critical together: up to twice the largest pool.
-    out = require_list(name, values, "d6 faces", max_length=2 * MAX_DICE)
-    for i, face in enumerate(out, start=1):
-        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise RulesError(f"{name}: die {i} must be a d6 face from 1 to 6, got {shown(face)}")
+    out = require_faces(name, values, 6, max_length=2 * MAX_DICE)
     if expected is not None and len(out) != expected:
         raise RulesError(f"{name} must hold exactly {expected} dice (one a hit), got {len(out)}")
     return out

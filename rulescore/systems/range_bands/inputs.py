@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulescore.errors import RulesError, TableError, require_int, require_list, shown
+from rulescore.errors import RulesError, TableError, require_faces, require_int, shown
 from rulescore.tables import Row
 
 MAX_POOL = 30
@@ -27,10 +27,7 @@ def yes(row: Row, column: str) -> bool:
 def d6_faces(name: str, dice: Any, count: int | None = None, *, minimum: int = 0,
              maximum: int = MAX_POOL) -> tuple[int, ...]:
     """Check a list of d6 faces (and, if given, that there are exactly *count* of them)."""
-    faces = require_list(name, dice, "d6 faces", max_length=3 * MAX_POOL)
-    for i, face in enumerate(faces, start=1):
-        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise RulesError(f"{name}: die {i} must be a d6 face from 1 to 6, got {shown(face)}")
+    faces = require_faces(name, dice, 6, max_length=3 * MAX_POOL)
     if count is not None and len(faces) != count:
         raise RulesError(f"{name} must hold exactly {count} d6, got {len(faces)}")
     if not minimum <= len(faces) <= maximum:
