@@ -27,7 +27,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-import rtoml
+import tomllib
+
+try:
+    import rtoml
+except ImportError:  # no compiled wheel (e.g. Python in the browser): the standard library's
+    rtoml = None     # parser reads the same files, only slower
 
 from .errors import TableError, shown
 
@@ -223,10 +228,22 @@ def read_toml(text: str, origin: str = "<text>") -> dict[str, Any]:
     """The data of a TOML text; a TableError naming *origin* if it is not valid TOML.
 
     rtoml (compiled) parses our data files about eight times faster than the standard
-    library's tomllib, and every kernel of the live book parses some on its first table."""
+    library's tomllib, and every kernel of the live book parses some on its first table.
+    Where rtoml cannot be installed (Python in the browser has no compiled wheel of it),
+    tomllib reads the same files to the same data."""
+    if rtoml is None:
+        return _read_tomllib(text, origin)
     try:
         return rtoml.loads(text)
     except rtoml.TomlParsingError as exc:
+        raise TableError(f"{origin} is not valid TOML: {exc}") from None
+
+
+def _read_tomllib(text: str, origin: str) -> dict[str, Any]:
+    """The standard library's reading of a TOML text, refused the same way as rtoml's."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise TableError(f"{origin} is not valid TOML: {exc}") from None
 
 
