@@ -73,6 +73,17 @@ def _pc_weapon():
     return pc.Weapon("broadsword", reach=3, heft=5, zone_die=6, aspect="E")
 
 
+def _pc_shot():
+    from rulescore.systems import percentile as pc
+    return pc.missile_shot(75, 20, 60, roll=45)
+
+
+def _pc_walk():
+    from rulescore.systems import percentile as pc
+    return pc.injury_sequence(zone_die=6, aim_zone=4, impact_die=10, impact_modifier=3,
+                              dice=[2, 7, 8, 75])
+
+
 def _pc_record():
     from rulescore.systems import percentile as pc
     return pc.InjuryRecord().add_injury("Abdomen", "Edge", 2)
@@ -178,6 +189,9 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "percentile.combine_treatment_rolls": _call([("Ana", 2, "S"), ("Bo", 3, "F")]),
     "percentile.healing_period": _call(2),
     "percentile.infection_amputation": _call(45, 50, "Forearm"),
+    "percentile.strike_from_missile": _call(_pc_shot),
+    "percentile.strike_from_melee": _call(lambda: pc_win(), _pc_weapon),
+    "percentile.record_injury": _call(_pc_record, _pc_walk),
     "range_bands.band": _call("close"),
     "range_bands.cross_impassable": _call("distant", "closer", "hard", [5, 3], [2, 2, 2, 2]),
     "range_bands.impassable_difficulty": _call("hard"),

@@ -128,3 +128,85 @@ def test_existing_injuries_typed_as_codes_compound_without_a_record():
     with pytest.raises(RulesError, match="existing must be an injury code"):
         pc.injury_sequence(zone_die=6, aim_zone=4, impact_modifier=3, dice=[2, 7, 8, 3, 1],
                            existing=["S9X"])
+
+
+def test_nolora_s_point_blank_critical_hands_the_injury_walk_its_zone_die_and_precision():
+    """Missile 4a: EML 85, roll 45 is CS: the target is struck with one Precision TA and one
+    TA of choice; Direct PB: Zone Die d6, impact +2 (MISSILE RANGE table)."""
+    strike = pc.strike_from_missile(pc.missile_shot(75, 20, 60, roll=45))
+    assert strike == pc.StrikeInputs(zone_die=6, precision=1, impact_tas=0, range_modifier=2,
+                                      aspect="P", projectile=True, free_tas=1,
+                                      source=strike.source)
+    assert strike.as_keywords() == {"zone_die": 6, "precision": 1, "impact_tas": 0,
+                                    "range_modifier": 2, "aspect": "P", "projectile": True}
+
+
+def test_the_volley_strike_on_the_horse_uses_the_target_die_not_precision_and_range_minus_3():
+    """Missile 4b: Volley 3 (impact -3); Volley Precision picks the target (d10 7), so no
+    extra Zone Die; the special-impact d10 2 adds no Impact TA. body_zones 20 (the destrier)
+    makes the Zone Die a d20."""
+    shot = pc.missile_shot(75, 500, 200, windforce=1, target_count=7, body_zones=20,
+                           dice=[25, 7, 2])
+    strike = pc.strike_from_missile(shot)
+    assert (strike.zone_die, strike.precision, strike.impact_tas, strike.range_modifier,
+            strike.free_tas) == (20, 0, 0, -3, 0)
+
+
+def test_a_stray_strike_with_a_5_on_the_impact_d10_brings_one_impact_ta():
+    # Direct range (impact 0) at EML 60: 61 is F, a stray may follow; d20 3 of 5 people
+    # strikes number 3; impact d10 5 adds the Impact TA.
+    shot = pc.missile_shot(60, 40, 40, target_count=5, dice=[61, 3, 5])
+    assert shot.value == 3 and shot.strike.impact_ta
+    assert pc.strike_from_missile(shot).impact_tas == 1
+
+
+def test_a_shot_that_struck_nobody_hands_nothing_on():
+    with pytest.raises(RulesError, match="shot must have struck someone"):
+        pc.strike_from_missile(pc.missile_shot(60, 40, 40, roll=100))
+    with pytest.raises(RulesError, match="shot must be a walked missile shot"):
+        pc.strike_from_missile({"zone_die": 6})
+
+
+def test_the_ignored_blow_spends_precision_and_impact_into_the_injury_walk():
+    """Melee Ignore example: 36 against ML60 with no defence roll is three stars, two TAs;
+    one Precision (an extra d6 Zone Die for the broadsword) and one Impact (+5E)."""
+    ignored = pc.melee_exchange(36, 60, "Ignore")
+    sword = pc.Weapon("broadsword", reach=3, heft=5, zone_die=6, aspect="E")
+    spent = pc.spend_advantages(ignored, ["precision", "impact"])
+    strike = pc.strike_from_melee(ignored, sword, spent)
+    assert (strike.zone_die, strike.precision, strike.impact_tas, strike.aspect,
+            strike.projectile, strike.free_tas) == (6, 1, 1, "E", False, 0)
+    assert pc.strike_from_melee(ignored, sword).free_tas == 2
+    walk = pc.injury_sequence(**{**SWORD, **strike.as_keywords()}, dice=[2, 5, 7, 8, 75])
+    assert walk.impact.strike_impact == 8 + 3 + 1 + 5
+
+
+def test_a_blow_that_did_not_land_hands_nothing_on():
+    dodged = pc.melee_exchange(36, 60, "Dodge", 51, 60)
+    sword = pc.Weapon("broadsword")
+    with pytest.raises(RulesError, match="a blow that landed"):
+        pc.strike_from_melee(dodged, sword)
+
+
+def test_the_walked_sword_blow_is_written_to_the_record_in_one_call():
+    walk = pc.injury_sequence(**SWORD, dice=[2, 7, 8, 75])
+    record = pc.record_injury(pc.InjuryRecord("Ana"), walk)
+    (inj,) = record.injuries
+    assert (inj.location, inj.aspect, inj.level, inj.code) == ("Abdomen", "Edge", 2, "S2E")
+    assert record.log[-1] == "Day 0: S2E to the abdomen"
+
+
+def test_an_arrow_is_recorded_as_a_projectile_wound():
+    walk = pc.injury_sequence(zone_die=6, aim_zone=4, impact_die=12, impact_modifier=4,
+                              aspect="P", projectile=True, shock_eml=65, dice=[2, 7, 8, 75])
+    inj = pc.record_injury(pc.InjuryRecord(), walk).injuries[0]
+    assert (inj.aspect, inj.code) == ("Projectile", "S3P")
+
+
+def test_an_unfinished_or_harmless_walk_is_not_recorded():
+    half = pc.injury_sequence(**SWORD, dice=[2, 7])
+    with pytest.raises(RulesError, match="walk must be finished: roll the impact d10"):
+        pc.record_injury(pc.InjuryRecord(), half)
+    missed = pc.injury_sequence(**{**SWORD, "armour": 40}, dice=[2, 7, 8])
+    with pytest.raises(RulesError, match="walk must have inflicted an injury"):
+        pc.record_injury(pc.InjuryRecord(), missed)

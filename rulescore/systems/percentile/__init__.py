@@ -30,7 +30,8 @@ from .healing import (COMA_HR, BloodLossResolution, BloodStoppageResolution, Cou
                       combine_treatment_rolls, healing_period, infection_amputation)
 from .record import (InjuryRecord, RecordedInjury, Recovery, next_roll, next_roll_odds,
                      recover)
-from .sequence import InjurySequence, injury_sequence
+from .sequence import (InjurySequence, StrikeInputs, injury_sequence, record_injury,
+                       strike_from_melee, strike_from_missile)
 from .melee import (AdvantagesSpent, MeleeDeclaration, MeleeResolution, Weapon,
                     declare_melee, heft_penalty, melee_eml, melee_exchange,
                     melee_outcome_distribution, reach_modifier, setup_level, spend_advantages,
@@ -76,4 +77,6 @@ __all__ = [
     # the injury record and its recovery
     "InjuryRecord", "RecordedInjury", "Recovery", "recover", "next_roll", "next_roll_odds", "treatment_odds", "location_names",
     "injury_sequence", "InjurySequence",
+    # one strike handed on: shot or blow -> injury walk -> injury record
+    "StrikeInputs", "strike_from_missile", "strike_from_melee", "record_injury",
 ]

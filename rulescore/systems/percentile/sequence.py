@@ -55,6 +55,7 @@ class InjurySequence(Resolution):
     rolled: tuple[tuple[str, int], ...] = ()
     needs: str | None = None
     record: InjuryRecord | None = None
+    projectile: bool = False
 
 
 def _row_index(name: str, column: str, value: object) -> int:
@@ -69,8 +70,9 @@ def _lookup_index(name: str, value: int) -> int:
 class _Walk:
     """The growing state of one walk: the stages, rows and parts found so far."""
 
-    def __init__(self, draw: DiceDraw) -> None:
+    def __init__(self, draw: DiceDraw, projectile: bool = False) -> None:
         self.draw, self.stages, self.rows, self.parts = draw, [], [], {}
+        self.projectile = projectile
 
     def add(self, title: str, result: Resolution, key: str) -> None:
         self.stages.append((title, tuple(result.trace)))
@@ -84,7 +86,7 @@ class _Walk:
         return InjurySequence(value=value, outcome=outcome, trace=trace,
                               stages=tuple(self.stages), rows=tuple(self.rows),
                               rolled=tuple(self.draw.rolled), needs=needs,
-                              **self.parts, **more)
+                              projectile=self.projectile, **self.parts, **more)
 
 
 def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
@@ -145,7 +147,7 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
         require_int("helpless location number", helpless[1], minimum=1, maximum=10)
     if record is not None and not isinstance(record, InjuryRecord):
         raise RulesError(f"record must be an InjuryRecord or None, got {shown(record)}")
-    walk = _Walk(DiceDraw(dice, rng, "injury sequence"))
+    walk = _Walk(DiceDraw(dice, rng, "injury sequence"), projectile)
     draw = walk.draw
 
     # 1 Location: every Zone Die, then as many Location Dice as the chosen zone calls for
@@ -351,3 +353,92 @@ def _recorded(record: InjuryRecord | None, where: LocationResolution, aspect: st
                          + record.injuries[raised + 1:])
     kind = "Projectile" if projectile and aspect == "P" else RECORD_ASPECT[aspect]
     return record.add_injury(where.outcome, kind, level, bleeder=hurt.bleeder)
+
+
+@dataclass(frozen=True)
+class StrikeInputs:
+    """What a landed shot or blow hands the injury sequence: the keywords of
+    :func:`injury_sequence` it settles (``as_keywords``), and ``free_tas``, the tactical
+    advantages of the reader's choice still to spend on Precision or Impact."""
+
+    zone_die: int
+    precision: int = 0
+    impact_tas: int = 0
+    range_modifier: int = 0
+    aspect: str = "E"
+    projectile: bool = False
+    free_tas: int = 0
+    source: str = ""
+
+    def as_keywords(self) -> dict[str, object]:
+        """The injury_sequence keywords this strike fixes."""
+        return {"zone_die": self.zone_die, "precision": self.precision,
+                "impact_tas": self.impact_tas, "range_modifier": self.range_modifier,
+                "aspect": self.aspect, "projectile": self.projectile}
+
+
+def strike_from_missile(shot: object) -> StrikeInputs:
+    """The injury sequence's inputs from a walked missile shot that struck someone: its Zone
+    Die (the range's for a Direct hit, d10 or larger for a stray or volley strike), the
+    range's impact adjustment, a Direct critical's Precision TA (Volley Precision picks the
+    target, not the spot) and its TA of choice, and the bonus Impact TA of a stray or
+    volley strike whose d10 showed 5 or 0. Point aspect, a projectile. Missile 4a, 4b."""
+    from .missile import MissileShot  # the missile walker's result
+    if not isinstance(shot, MissileShot):
+        raise RulesError(f"shot must be a walked missile shot (missile_shot), got {shown(shot)}")
+    if shot.needs or not shot.value or shot.zone_die is None:
+        raise RulesError("shot must have struck someone (the shot walked to a strike), got "
+                         f"{shot.outcome!r}")
+    stray = shot.strike is not None
+    direct = not stray and shot.attack is not None
+    return StrikeInputs(
+        zone_die=shot.zone_die,
+        precision=shot.attack.precision if direct else 0,
+        impact_tas=1 if stray and shot.strike.impact_ta else 0,
+        range_modifier=shot.range.impact, aspect="P", projectile=True,
+        free_tas=shot.attack.tactical_advantages if direct else 0,
+        source=f"{shot.range.attack_type} shot: {shot.outcome}")
+
+
+def strike_from_melee(result: object, weapon: object, spent: object = None) -> StrikeInputs:
+    """The injury sequence's inputs from a melee exchange whose blow landed: the striker's
+    *weapon* gives the Zone Die and aspect; the tactical advantages *spent*
+    (:func:`spend_advantages`) add Precision Zone Dice and Impact TAs; any left unspent stay
+    the reader's to choose. Melee 4 Melee Test Results, Injury 1-2."""
+    from .melee import AdvantagesSpent, MeleeResolution, Weapon, _weapon_arg
+    if not isinstance(result, MeleeResolution):
+        raise RulesError(f"result must be a melee exchange result, got {shown(result)}")
+    if result.outcome not in ("strike", "counterstrike"):
+        raise RulesError(f"result must be a blow that landed (a strike or counterstrike), got "
+                         f"{result.outcome!r}")
+    if not isinstance(weapon, Weapon):
+        raise RulesError(f"weapon must be the striker's Weapon, got {shown(weapon)}")
+    _weapon_arg("weapon", weapon)
+    if spent is not None and not isinstance(spent, AdvantagesSpent):
+        raise RulesError(f"spent must be the advantages spent (spend_advantages) or None, "
+                         f"got {shown(spent)}")
+    used = 0 if spent is None else spent.value
+    return StrikeInputs(
+        zone_die=weapon.zone_die, aspect=weapon.aspect,
+        precision=0 if spent is None else spent.precision_dice,
+        impact_tas=0 if spent is None else spent.impact_tas,
+        free_tas=max(0, result.tactical_advantages - used),
+        source=f"{result.striker or 'the striker'}'s {weapon.name}: {result.outcome}, "
+               f"{result.stars} star(s)")
+
+
+def record_injury(record: InjuryRecord, walk: InjurySequence) -> InjuryRecord:
+    """*record* with the injury a walked strike inflicted written in (Injury 3, Healing 5):
+    its location, aspect (an arrow's or bolt's point as Projectile), level (after any
+    compounding the walk made) and bleeder. A walk made with ``record=`` already holds its
+    record (``walk.record``, with an earlier injury raised by compounding): use that one."""
+    if not isinstance(record, InjuryRecord):
+        raise RulesError(f"record must be an InjuryRecord, got {shown(record)}")
+    if not isinstance(walk, InjurySequence):
+        raise RulesError(f"walk must be a walked strike (injury_sequence), got {shown(walk)}")
+    if walk.needs:
+        raise RulesError(f"walk must be finished: roll the {walk.needs} first")
+    if walk.injury is None or not walk.injury.injury or walk.location is None:
+        raise RulesError(f"walk must have inflicted an injury, got {walk.outcome!r}")
+    return _recorded(record, walk.location, walk.impact.aspect, walk.value, walk.injury, None,
+                     walk.projectile)
