@@ -31,15 +31,15 @@ def test_check_doubles_count_twice():
 def test_check_with_one_die_or_none_small_pool_rule():
     assert vl.check([7], 7).value == 7
     assert vl.check([], 2, roll_bonus=2).value == 2 and vl.check([], 2, roll_bonus=2).success
-    with pytest.raises(RulesError, match="dice must hold at least 2"):
+    with pytest.raises(RulesError, match="faces must hold at least 2"):
         vl.check([7], 7, small_pool="floor_two")
     with pytest.raises(RulesError, match="small_pool must be one of"):
         vl.check([7, 7], 7, small_pool="three")
 
 
 @pytest.mark.parametrize("dice, message", [
-    ([0, 3], "dice must hold d8 faces from 1 to 8, got 0"),
-    ([9], "got 9"), ("88", "dice must be a list"), ([True, 3], "got True"),
+    ([0, 3], "faces must hold d8 faces from 1 to 8, got 0"),
+    ([9], "got 9"), ("88", "faces must be a list"), ([True, 3], "got True"),
 ])
 def test_check_rejects_bad_dice(dice, message):
     with pytest.raises(RulesError, match=message):

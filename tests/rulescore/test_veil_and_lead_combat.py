@@ -37,7 +37,7 @@ def test_initiative_ceiling_and_ambush():
 def test_initiative_fatigue_costs_a_die_and_dice_must_match():
     r = vl.initiative([8, 8, 1, 1, 1], quick=3, awareness=3, fatigued=True)
     assert r.pool == 5 and r.margin == 5
-    with pytest.raises(RulesError, match=r"dice must be 5 d8 \(quick 3 \+ awareness 3, fatigued −1\), got 6"):
+    with pytest.raises(RulesError, match=r"faces must be 5 d8 \(quick 3 \+ awareness 3, fatigued −1\), got 6"):
         vl.initiative([8] * 6, quick=3, awareness=3, fatigued=True)
 
 
@@ -95,7 +95,7 @@ def test_pool_penalties_stack_to_five():
                   band="Close")
     assert r.pool == 1 and r.final_sum == 8
     assert any("stop at −5" in s.text for s in r.trace)
-    with pytest.raises(RulesError, match=r"dice must be 1 d8 \(a pool of 1\), got 2"):
+    with pytest.raises(RulesError, match=r"faces must be 1 d8 \(a pool of 1\), got 2"):
         vl.attack([8, 8], attribute=3, skill=3, defense=9, action="Quick Shot",
                   attacker_conditions=["Suppressed", "Blinded"], band="Close")
 
@@ -245,7 +245,7 @@ def test_grapple_and_resist():
     assert vl.grapple([6, 4, 1], iron=2, brawl=1, defense=11).outcome == "Failed"
     assert vl.resist([6, 5], grit=1, resilience=1).outcome == "Resisted"
     assert vl.resist([6, 4], grit=1, resilience=1, effect="Prone").outcome == "Prone"
-    with pytest.raises(RulesError, match=r"dice must be 3 d8 \(iron 2 \+ brawl 1\)"):
+    with pytest.raises(RulesError, match=r"faces must be 3 d8 \(iron 2 \+ brawl 1\)"):
         vl.grapple([6, 5], iron=2, brawl=1, defense=11)
 
 

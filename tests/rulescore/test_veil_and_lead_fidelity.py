@@ -111,7 +111,7 @@ def test_the_off_hand_attack_rolls_two_dice_fewer():
     assert off.pool == 4 and off.dice_to_roll == 4
     assert any(s.text == "Off-hand attack: −2 dice" for s in off.trace)
     assert vl.two_weapon_tempo("Bowie Knife", "Bowie Knife") == 4
-    with pytest.raises(RulesError, match=r"dice must be 4 d8"):
+    with pytest.raises(RulesError, match=r"faces must be 4 d8"):
         vl.attack([5] * 6, **knife, off_hand=True)
 
 

@@ -45,16 +45,16 @@ def test_duel_names_and_dice_counts():
 
 
 def test_dice_counts_name_what_they_depend_on():
-    refused("dice must be 5 d8 (quick 3 + awareness 3, fatigued −1), got 6",
+    refused("faces must be 5 d8 (quick 3 + awareness 3, fatigued −1), got 6",
             lambda: vl.initiative([1] * 6, 3, 3, fatigued=True))
-    refused("dice must be 4 d8 (quick 3 + awareness 2, armour 'Ironbrand Suit'), got 5",
+    refused("faces must be 4 d8 (quick 3 + awareness 2, armour 'Ironbrand Suit'), got 5",
             lambda: vl.initiative([1] * 5, 3, 2, armour="Ironbrand Suit"))
-    refused("dice must be 3 d8 (grit 2 + resilience 1), got 2",
+    refused("faces must be 3 d8 (grit 2 + resilience 1), got 2",
             lambda: vl.resist([5, 4], 2, 1))
     refused("grappler_dice must be 3 d8 (grappler_iron 2 + grappler_brawl 1), got 2",
             lambda: vl.escape([5, 4], [5, 4], iron=1, brawl=1, grappler_iron=2,
                               grappler_brawl=1))
-    refused("dice must be 3 d8 (attribute 2 + ride 1), got 2",
+    refused("faces must be 3 d8 (attribute 2 + ride 1), got 2",
             lambda: vl.ride_check([5, 4], 2, 1))
 
 

@@ -122,7 +122,7 @@ def test_ride_check():
     assert vl.ride_check([6, 6, 1], 2, 1, situation="panic").outcome == "The mount panics"
     assert vl.ride_check([7, 6, 1], 2, 1, situation="panic").outcome == \
         "The mount is under control"
-    with pytest.raises(RulesError, match=r"dice must be 3 d8"):
+    with pytest.raises(RulesError, match=r"faces must be 3 d8"):
         vl.ride_check([6, 5], 2, 1)
 
 

@@ -26,7 +26,7 @@ def returns_or_names(fn, names, *args, **kwargs):
 @SETTINGS
 @given(faces, anything, anything)
 def test_check_type_or_error(dice, tn, bonus):
-    r = returns_or_names(vl.check, ("dice", "tn", "roll_bonus"), dice, tn, bonus)
+    r = returns_or_names(vl.check, ("faces", "tn", "roll_bonus"), dice, tn, bonus)
     if r is not None:
         assert isinstance(r, vl.CheckResolution)
         assert r.margin == r.value - tn and r.success == (r.margin >= 0)
@@ -131,7 +131,7 @@ def test_tie_order_is_a_partition(_, combatants):
 
 ATTACK_FIELDS = ("attribute", "skill", "defense", "weapon", "action", "band", "cover",
                  "pool_penalty", "tn_modifier", "roll_bonus", "aim_actions", "ar", "critical",
-                 "dice", "bleed", "attacker_conditions", "target_conditions", "small_pool")
+                 "faces", "bleed", "attacker_conditions", "target_conditions", "small_pool")
 
 
 @SETTINGS
@@ -141,10 +141,10 @@ ATTACK_FIELDS = ("attribute", "skill", "defense", "weapon", "action", "band", "c
        st.integers(1, 5), st.integers(0, 4), st.integers(0, 15), faces)
 def test_attack_type_or_error(extra, attribute, skill, defense, dice):
     kwargs = dict(attribute=attribute, skill=skill, defense=defense)
-    kwargs.update({k: v for k, v in extra.items() if k != "dice"})
+    kwargs.update({k: v for k, v in extra.items() if k != "faces"})
     r = returns_or_names(vl.attack, ATTACK_FIELDS + ("Point-Blank", "melee", "ranged",
                                                      "total cover"),
-                         extra.get("dice", dice), **kwargs)
+                         extra.get("faces", dice), **kwargs)
     if r is not None:
         assert isinstance(r, vl.AttackResolution) and r.value >= 0
 
@@ -188,19 +188,19 @@ CALLS = [
     (vl.held_action, ("trigger_tick", "tempo"), 2),
     (vl.turns_to_death, ("vitality", "iron"), 2),
     (vl.combat_pacing, ("ticks_elapsed",), 1),
-    (vl.treat_grievous, ("dice", "wound"), 2),
-    (vl.stabilize, ("dice", "vitality"), 2),
+    (vl.treat_grievous, ("faces", "wound"), 2),
+    (vl.stabilize, ("faces", "vitality"), 2),
     (vl.bleed_out_turn, ("vitality", "iron", "dead"), 2),
     (vl.starting_tick_distribution, ("pool", "roll_bonus"), 2),
     (vl.duel_odds, ("pool_a", "pool_b", "pool"), 2),
     (vl.attack_odds, ("pool", "tn", "wr", "ar"), 4),
     (vl.coup_de_grace, ("wr", "tn", "ar", "margin"), 3),
-    (vl.initiative, ("dice", "quick", "awareness"), 3),
-    (vl.grapple, ("dice", "iron", "brawl", "defense"), 4),
-    (vl.resist, ("dice", "grit", "resilience"), 3),
-    (vl.first_aid, ("dice", "vitality", "iron"), 3),
-    (vl.short_rest, ("dice", "vitality", "iron", "tension_pool"), 4),
-    (vl.ride_check, ("dice", "attribute", "ride"), 3),
+    (vl.initiative, ("faces", "quick", "awareness"), 3),
+    (vl.grapple, ("faces", "iron", "brawl", "defense"), 4),
+    (vl.resist, ("faces", "grit", "resilience"), 3),
+    (vl.first_aid, ("faces", "vitality", "iron"), 3),
+    (vl.short_rest, ("faces", "vitality", "iron", "tension_pool"), 4),
+    (vl.ride_check, ("faces", "attribute", "ride"), 3),
     (vl.stray_shot, ("d6", "wr", "ar"), 3),
     (vl.effective_speed, ("base_speed",), 1),
     (vl.horde_casualties, ("margin", "wr", "size"), 3),

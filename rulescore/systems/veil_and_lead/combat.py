@@ -8,14 +8,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from ...dice import Distribution
+from ...dice import DiceSource, Distribution
 from ...errors import RulesError, require_int, shown
 from ...formulas import Formula
 from ...trace import Resolution, RuleRef, Step, step
 from . import records
 from ._system import DATA
 from .core import (CHARGE, aim_bonus, check, dice_rolled, exposes, margin_distribution,
-                   require_attribute, require_dice, require_skill, require_small_pool, signed,
+                   read_faces, require_attribute, require_dice, require_skill,
+                   require_small_pool, signed,
                    starting_tick, tempo, two_highest)
 from .injury import DamageResolution, damage
 from .odds import AttackOdds
@@ -158,22 +159,23 @@ def plan_initiative(quick: int, awareness: int, *, ambush: bool = False,
                           trace=tuple(trace))
 
 
-def initiative(dice: Sequence[int], quick: int, awareness: int, *, ambush: bool = False,
-               off_guard: bool = False, supernatural: int = 0, fatigued: bool = False,
-               bleed: Sequence[int] = (), armour: str = "None",
-               small_pool: str = "literal") -> InitiativeResolution:
+def initiative(faces: Sequence[int] | None, quick: int, awareness: int, *,
+               ambush: bool = False, off_guard: bool = False, supernatural: int = 0,
+               fatigued: bool = False, bleed: Sequence[int] = (), armour: str = "None",
+               small_pool: str = "literal",
+               dice: DiceSource | None = None) -> InitiativeResolution:
     """Roll initiative: QUICK + Awareness d8 against TN 11 (§II The Initiative Roll).
 
     Roll modifiers: ambush prepared +2, caught off-guard −2, *supernatural* as the ability
     says. Fatigued costs one die. *bleed* are Bleed Dice added to the roll (assumption
     bleed_dice). Ironbrand armour's −1 QUICK for tempo lowers the QUICK in the pool (assumption
-    ironbrand_quick). The margin sets the starting tick and state. *dice* must number the pool.
+    ironbrand_quick). The margin sets the starting tick and state. *faces* must number the
+    pool; or give *dice*, a DiceSource, and the pool is drawn from it.
     """
     plan = plan_initiative(quick, awareness, ambush=ambush, off_guard=off_guard,
                            supernatural=supernatural, fatigued=fatigued, armour=armour,
                            small_pool=small_pool)
     trace = list(plan.trace)
-    faces = require_dice("dice", dice)
     # Name every input the count depends on, so a caller sees which one disagrees.
     why = [f"quick {quick} + awareness {awareness}"]
     if records.find_armour(armour).quick_timing_modifier:
@@ -182,7 +184,7 @@ def initiative(dice: Sequence[int], quick: int, awareness: int, *, ambush: bool 
         why.append("fatigued −1")
     if plan.dice_to_roll != max(plan.pool, 0):
         why.append(f"small_pool {shown(small_pool)}")
-    _check_count("dice", faces, plan.dice_to_roll, ", ".join(why))
+    faces = read_faces("faces", faces, dice, plan.dice_to_roll, why=", ".join(why))
     extra = require_dice("bleed", bleed)
     if len(extra) > MAX_BLEED:
         raise RulesError(f"bleed must be 0 to {MAX_BLEED} Bleed Dice, got {len(extra)}")
@@ -228,6 +230,7 @@ class AttackResolution(Resolution):
     grievous: bool
     backlash: bool | None
     effect: str
+    grievous_negated: bool = False  # Hardened armour spent its negation for the scene on it
 
 
 @dataclass(frozen=True)
@@ -259,6 +262,7 @@ class AttackPlan:
     called_location: str | None
     stationary_target: bool
     trace: tuple[Step, ...]
+    hardened_spent: bool = False
 
     def _outcome(self, margin: int) -> tuple[bool, int]:
         """(hit, margin used for damage) for a rolled margin."""
@@ -291,7 +295,7 @@ class AttackPlan:
                 hit += p
                 d = damage(self.wr, used, self.ar, self.critical,
                            step_modifier=self.step_modifier, damage_bonus=self.damage_bonus,
-                           hardened=self.hardened)
+                           hardened=self.hardened, hardened_spent=self.hardened_spent)
                 amount = d.value
                 grievous += p if d.grievous else 0
             elif not self.automatic and -2 <= margin <= -1:
@@ -343,7 +347,8 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
                 attacker_conditions: Sequence[str] = (), target_conditions: Sequence[str] = (),
                 pool_penalty: int = 0, tn_modifier: int = 0, roll_bonus: int = 0,
                 aim_actions: int = 0, ar: int = 0, critical: int = 0, step_modifier: int = 0,
-                damage_bonus: int = 0, hardened: bool = False, firing_into_melee: bool = False,
+                damage_bonus: int = 0, hardened: bool = False, hardened_spent: bool = False,
+                firing_into_melee: bool = False,
                 braced: bool = False, called_location: str | None = None,
                 stationary_target: bool = False, small_pool: str = "literal",
                 exposure: str = "by_tempo", off_hand: bool = False) -> AttackPlan:
@@ -360,7 +365,8 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     for name, value in (("aim_actions", aim_actions), ("ar", ar), ("critical", critical),
                         ("pool_penalty", pool_penalty)):
         require_int(name, value, minimum=0)
-    for name, flag in (("hardened", hardened), ("firing_into_melee", firing_into_melee),
+    for name, flag in (("hardened", hardened), ("hardened_spent", hardened_spent),
+                       ("firing_into_melee", firing_into_melee),
                        ("braced", braced), ("stationary_target", stationary_target),
                        ("off_hand", off_hand)):
         _flag(name, flag)
@@ -498,11 +504,12 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
         step_modifier=act.step_modifier + step_modifier, damage_bonus=damage_bonus,
         hardened=hardened, scatter=arm.scatter, firing_into_melee=firing_into_melee,
         called_location=called_location, stationary_target=stationary_target,
-        trace=tuple(trace))
+        trace=tuple(trace), hardened_spent=hardened_spent)
 
 
-def attack(dice: Sequence[int], *, bleed: Sequence[int] = (),
-           backlash_rule: str = "unresolved", **setup) -> AttackResolution:
+def attack(faces: Sequence[int] | None = None, *, bleed: Sequence[int] = (),
+           backlash_rule: str = "unresolved", dice: DiceSource | None = None,
+           **setup) -> AttackResolution:
     """Resolve one attack through the nine steps of §VI The Attack Sequence.
 
     1 declare (*action* with *weapon*: tempo and exposure; a Rush / Charge is the melee attack
@@ -510,12 +517,14 @@ def attack(dice: Sequence[int], *, bleed: Sequence[int] = (),
     (the action's, *attacker_conditions* such as an Arm Hit, *off_hand* −2, *firing_into_melee*,
     *pool_penalty*), at most −5 in all; a Downed attacker is refused; 3 TN = *defense* + *cover* + range (*band*) +
     *target_conditions* + *tn_modifier*; 4 Bleed Dice (*bleed*, 0–3 d8); 5 sum the two highest
-    of *dice* (exactly the pool) and *bleed*; 6 roll modifiers (*aim_actions*, scope, *braced*
+    of *faces* (exactly the pool) and *bleed*; 6 roll modifiers (*aim_actions*, scope, *braced*
     while Prone, *roll_bonus*); 7 compare; 8 margin and Steps (a ranged miss by 1–2
     Suppresses); 9 damage = WR + Steps (+ *critical*, *step_modifier*) − *ar*
-    (+ *damage_bonus*), *hardened* armour negating a Grievous Wound.
+    (+ *damage_bonus*), *hardened* armour negating the scene's first Grievous Wound unless
+    *hardened_spent* says this scene's negation is used (§IX Grievous Wound Notes).
 
-    The other keywords are those of :func:`plan_attack`. Options: *small_pool* (assumption
+    *faces* are the pool's d8; or give *dice*, a DiceSource (seeded or typed), and the pool
+    is drawn from it. The other keywords are those of :func:`plan_attack`. Options: *small_pool* (assumption
     small_pools), *backlash_rule* (assumption bleed_dice), *exposure* (assumption
     exposure_by_tempo), *stationary_target* (assumption point_blank_stationary).
     """
@@ -525,8 +534,8 @@ def attack(dice: Sequence[int], *, bleed: Sequence[int] = (),
     known = inspect.signature(plan_attack).parameters
     unknown = sorted(set(setup) - set(known))
     if unknown:
-        raise RulesError(f"attack does not take {', '.join(unknown)}; it takes dice, bleed, "
-                         f"backlash_rule and {', '.join(known)}")
+        raise RulesError(f"attack does not take {', '.join(unknown)}; it takes faces, dice, "
+                         f"bleed, backlash_rule and {', '.join(known)}")
     missing = [n for n in ("attribute", "skill", "defense") if n not in setup]
     if missing:
         raise RulesError(f"attack needs {', '.join(missing)}")
@@ -534,8 +543,7 @@ def attack(dice: Sequence[int], *, bleed: Sequence[int] = (),
     trace = list(plan.trace)
 
     # 4. bleed dice
-    faces = require_dice("dice", dice)
-    _check_count("dice", faces, plan.dice_to_roll, f"a pool of {plan.pool}")
+    faces = read_faces("faces", faces, dice, plan.dice_to_roll, why=f"a pool of {plan.pool}")
     extra = require_dice("bleed", bleed)
     if len(extra) > MAX_BLEED:
         raise RulesError(f"bleed must be 0 to {MAX_BLEED} Bleed Dice, got {len(extra)}")
@@ -588,16 +596,18 @@ def attack(dice: Sequence[int], *, bleed: Sequence[int] = (),
         trace.append(step("A Called Shot high over the ally: no risk of hitting them "
                           "(assumption called_shot_high)", AVOID))
     dealt = n_steps = 0
-    grievous = False
+    grievous = negated = False
     effect = ""
     if hit:
         hurt: DamageResolution = damage(plan.wr, margin, plan.ar, plan.critical,
                                         step_modifier=plan.step_modifier,
-                                        damage_bonus=plan.damage_bonus, hardened=plan.hardened)
+                                        damage_bonus=plan.damage_bonus, hardened=plan.hardened,
+                                        hardened_spent=plan.hardened_spent)
         trace.append(step(f"Margin: {final} − {plan.tn} = {rolled_margin}", SEQUENCE,
                           margin=rolled_margin))
         trace.extend(hurt.trace)
         dealt, n_steps, grievous = hurt.value, hurt.steps, hurt.grievous
+        negated = hurt.grievous_negated
         if plan.action == "Called Shot":
             effect = DATA.table("conditions", "called_shots").find(
                 "location", plan.called_location)["effect"]
@@ -613,7 +623,8 @@ def attack(dice: Sequence[int], *, bleed: Sequence[int] = (),
         tn=plan.tn, dice=faces, bleed=extra, kept=kept, base_sum=base_sum,
         roll_bonus=plan.roll_bonus, final_sum=final, margin=margin, hit=hit,
         automatic=plan.automatic, near_miss=near, suppresses=suppresses, ally_risk=ally_risk,
-        steps=n_steps, damage=dealt, grievous=grievous, backlash=backlash, effect=effect)
+        steps=n_steps, damage=dealt, grievous=grievous, backlash=backlash, effect=effect,
+        grievous_negated=negated)
 
 
 def attack_tn(defense: int, *, cover: str = "No Cover", weapon: str | None = None,
@@ -651,15 +662,15 @@ def wrong_target(d6: int, *, scatter: bool = False) -> bool:
     return d6 <= row["ally_hit_d6_max"]
 
 
-def grapple(dice: Sequence[int], iron: int, brawl: int, defense: int, *,
-            roll_bonus: int = 0) -> Resolution:
+def grapple(faces: Sequence[int] | None, iron: int, brawl: int, defense: int, *,
+            roll_bonus: int = 0, dice: DiceSource | None = None) -> Resolution:
     """Grapple (Tempo 5): IRON + Brawl against the target's Defense; on success both are
-    Grappled (§III Grapple). *dice* must number IRON + Brawl."""
+    Grappled (§III Grapple). *faces* must number IRON + Brawl (or give *dice*, a
+    DiceSource)."""
     require_attribute("iron", iron)
     require_skill("brawl", brawl)
     require_int("defense", defense, minimum=0)
-    faces = require_dice("dice", dice)
-    _check_count("dice", faces, iron + brawl, f"iron {iron} + brawl {brawl}")
+    faces = read_faces("faces", faces, dice, iron + brawl, why=f"iron {iron} + brawl {brawl}")
     result = check(faces, defense, roll_bonus)
     outcome = "Grappled" if result.success else "Failed"
     return Resolution(value=result.margin, outcome=outcome, trace=result.trace + (
@@ -667,16 +678,18 @@ def grapple(dice: Sequence[int], iron: int, brawl: int, defense: int, *,
              else "Failure: no hold", GRAPPLE),))
 
 
-def resist(dice: Sequence[int], grit: int, resilience: int, *, effect: str = "Stunned",
-           roll_bonus: int = 0) -> Resolution:
+def resist(faces: Sequence[int] | None, grit: int, resilience: int, *,
+           effect: str = "Stunned", roll_bonus: int = 0,
+           dice: DiceSource | None = None) -> Resolution:
     """GRIT + Resilience against TN 11 to resist being Stunned (§XI Stunned) or knocked Prone
-    by a Heavy Cleave (§III). ``outcome`` is "Resisted" or the *effect* suffered."""
+    by a Heavy Cleave (§III). ``outcome`` is "Resisted" or the *effect* suffered. *faces*
+    number GRIT + Resilience (or give *dice*, a DiceSource)."""
     require_attribute("grit", grit)
     require_skill("resilience", resilience)
     if effect not in ("Stunned", "Prone"):
         raise RulesError(f"effect must be Stunned or Prone, got {shown(effect)}")
-    faces = require_dice("dice", dice)
-    _check_count("dice", faces, grit + resilience, f"grit {grit} + resilience {resilience}")
+    faces = read_faces("faces", faces, dice, grit + resilience,
+                       why=f"grit {grit} + resilience {resilience}")
     result = check(faces, 11, roll_bonus)
     rule = STUNNED if effect == "Stunned" else CLEAVE
     return Resolution(value=result.margin, outcome="Resisted" if result.success else effect,
@@ -684,17 +697,19 @@ def resist(dice: Sequence[int], grit: int, resilience: int, *, effect: str = "St
                           "Resisted" if result.success else f"Failed: {effect}", rule),))
 
 
-def coup_de_grace(wr: int, tn: int, ar: int, *, roll_bonus: int = 0,
-                  critical: int = 0) -> DamageResolution:
+def coup_de_grace(wr: int, tn: int, ar: int, *, roll_bonus: int = 0, critical: int = 0,
+                  hardened: bool = False, hardened_spent: bool = False) -> DamageResolution:
     """Coup de grâce on a helpless target: an automatic hit with the highest possible sum
-    (8 + 8), so the most Steps that sum earns against *tn* (§XIII Coup de Grâce)."""
+    (8 + 8), so the most Steps that sum earns against *tn* (§XIII Coup de Grâce). *hardened*
+    and *hardened_spent* are the target's armour, as for :func:`damage`."""
     require_int("tn", tn)
     require_int("roll_bonus", roll_bonus)
     best = 16 + roll_bonus
     margin = max(best - tn, 0)
-    hurt = damage(wr, margin, ar, critical)
+    hurt = damage(wr, margin, ar, critical, hardened=hardened, hardened_spent=hardened_spent)
     return DamageResolution(
         value=hurt.value, outcome=hurt.outcome, steps=hurt.steps, grievous=hurt.grievous,
+        grievous_negated=hurt.grievous_negated,
         trace=(step(f"Automatic hit at the highest sum 16 {signed(roll_bonus)} = {best} against "
                     f"TN {tn}: margin {margin}", COUP, margin=margin),) + hurt.trace)
 
@@ -763,21 +778,32 @@ def horde_tempo(kind: str) -> int:
     return _horde()[f"{kind}_tempo"]
 
 
-def escape(dice: Sequence[int], grappler_dice: Sequence[int], *, iron: int, brawl: int,
-           grappler_iron: int, grappler_brawl: int) -> Resolution:
+def escape(faces: Sequence[int] | None, grappler_dice: Sequence[int] | None, *, iron: int,
+           brawl: int, grappler_iron: int, grappler_brawl: int,
+           dice: DiceSource | None = None) -> Resolution:
     """Escape a grapple (§XI Grappled): opposed IRON + Brawl; the grappled character must beat
     the grappler's sum, a tie keeps the hold (assumption escape_ties). ``value`` is the
-    difference of the sums."""
+    difference of the sums. *faces* and *grappler_dice* are each side's d8; or give *dice*, a
+    DiceSource, and the escaper's pool then the grappler's are drawn from it."""
+    if dice is not None and (faces is not None or grappler_dice is not None):
+        raise RulesError("give faces and grappler_dice (the faces rolled) or dice (a "
+                         "DiceSource), not both")
     sums = []
-    for name, faces, iron_, brawl_ in (("dice", dice, iron, brawl),
+    for name, given, iron_, brawl_ in (("faces", faces, iron, brawl),
                                        ("grappler_dice", grappler_dice, grappler_iron,
                                         grappler_brawl)):
-        prefix = "" if name == "dice" else "grappler_"
+        prefix = "" if name == "faces" else "grappler_"
         require_attribute(f"{prefix}iron", iron_)
         require_skill(f"{prefix}brawl", brawl_)
-        got = require_dice(name, faces)
-        _check_count(name, got, iron_ + brawl_, f"{prefix}iron {iron_} + {prefix}brawl {brawl_}")
+        if dice is not None and not isinstance(dice, DiceSource):
+            raise RulesError(f"dice must be a DiceSource (seeded or typed) or None, "
+                             f"got {shown(dice)}")
+        got = (dice.dice(iron_ + brawl_, 8, f"{prefix or 'escaper '}die") if dice is not None
+               else read_faces(name, given, None, iron_ + brawl_,
+                               why=f"{prefix}iron {iron_} + {prefix}brawl {brawl_}"))
         sums.append(sum(two_highest(got)))
+    if dice is not None:
+        dice.finish("escape")
     free = sums[0] > sums[1]
     return Resolution(value=sums[0] - sums[1], outcome="Escaped" if free else "Held", trace=(
         step(f"Escape {sums[0]} against the grappler's {sums[1]}: "

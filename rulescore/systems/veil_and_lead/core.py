@@ -52,6 +52,50 @@ def require_dice(name: str, dice: object, *, minimum: int = 0) -> tuple[int, ...
     return faces
 
 
+def read_faces(name: str, faces: object, dice: object, count: object, *,
+               count_name: str = "pool", why: str = "") -> tuple[int, ...]:
+    """The d8 faces of one roll: *faces* as the caller gives them, or *count* d8 drawn from
+    *dice*, a :class:`~rulescore.dice.DiceSource` (seeded or the reader's typed dice; typed
+    dice left over are refused). Give one of the two, not both (dice §Seeds and typed dice).
+    *count* None: any number of *faces*, and *count_name* must be given with *dice*; *why*
+    says where a fixed count comes from."""
+    if count is not None:
+        count = require_int(count_name, count, minimum=0, maximum=MAX_POOL)
+    if dice is not None and faces is not None:
+        raise RulesError(f"give {name} (the faces rolled) or dice (a DiceSource), not both")
+    if dice is None:
+        if faces is None:
+            raise RulesError(f"{name} must be the d8 faces rolled, or give dice (a DiceSource)")
+        got = require_dice(name, faces)
+        if count is not None and len(got) != count:
+            raise RulesError(f"{name} must be {count} d8{f' ({why})' if why else ''}, "
+                             f"got {len(got)}")
+        return got
+    if not isinstance(dice, DiceSource):
+        raise RulesError(f"dice must be a DiceSource (seeded or typed) or None, got {shown(dice)}")
+    if count is None:
+        raise RulesError(f"{count_name} must say how many d8 to draw from dice, got None")
+    got = dice.dice(count, DIE, "die")
+    dice.finish()
+    return got
+
+
+def read_die(name: str, value: object, dice: object, sides: int) -> int:
+    """One die: *value* as the caller gives it (1 to *sides*), or drawn from *dice*, a
+    :class:`~rulescore.dice.DiceSource`; one of the two, not both."""
+    if dice is not None and value is not None:
+        raise RulesError(f"give {name} (the d{sides} rolled) or dice (a DiceSource), not both")
+    if dice is None:
+        if value is None:
+            raise RulesError(f"{name} must be the d{sides} rolled, or give dice (a DiceSource)")
+        return require_int(name, value, minimum=1, maximum=sides)
+    if not isinstance(dice, DiceSource):
+        raise RulesError(f"dice must be a DiceSource (seeded or typed) or None, got {shown(dice)}")
+    got = dice.d(sides, f"{name} (d{sides})")
+    dice.finish()
+    return got
+
+
 def require_small_pool(small_pool: object) -> str:
     if small_pool not in SMALL_POOL_RULES:
         raise RulesError(f"small_pool must be one of {', '.join(SMALL_POOL_RULES)}, "
@@ -140,17 +184,22 @@ def roll_pools(dice: DiceSource | int, pools: Sequence[int]) -> tuple[tuple[int,
     return faces
 
 
-def check(dice: Sequence[int], tn: int, roll_bonus: int = 0, *,
-          small_pool: str = "literal") -> CheckResolution:
+def check(faces: Sequence[int] | None, tn: int, roll_bonus: int = 0, *,
+          small_pool: str = "literal", dice: DiceSource | None = None,
+          pool: int | None = None) -> CheckResolution:
     """Resolve a d8 check: sum the two highest dice, add the roll bonus, compare with the TN.
 
     §VI The Attack Sequence, steps 5–8. ``value`` is the final sum, ``margin`` = sum − TN
     (negative on a miss), ``success`` when the margin is 0 or more. With one die the die alone
     counts; with none the sum is 0 (assumption small_pools; ``small_pool="floor_two"`` demands at
-    least two dice).
+    least two dice). *faces* are the dice rolled; or give *dice*, a DiceSource, and the *pool*
+    to draw from it.
     """
     require_small_pool(small_pool)
-    faces = require_dice("dice", dice, minimum=2 if small_pool == "floor_two" else 0)
+    faces = read_faces("faces", faces, dice, pool)
+    if small_pool == "floor_two" and len(faces) < 2:
+        raise RulesError(f"faces must hold at least 2 d8 with small_pool 'floor_two', "
+                         f"got {len(faces)}")
     require_int("tn", tn)
     require_int("roll_bonus", roll_bonus)
     kept = two_highest(faces)

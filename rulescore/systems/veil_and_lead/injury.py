@@ -12,8 +12,9 @@ from ...trace import Resolution, step
 from . import records
 from ._system import DATA
 from .records import GrievousWound
-from .core import (ATTRIBUTE_RANGE, VITALITY, check, require_attribute, require_dice,
-                   signed)
+from ...dice import DiceSource
+from .core import (ATTRIBUTE_RANGE, VITALITY, check, read_die, read_faces,
+                   require_attribute, signed)
 from .core import require_vitality
 from .core import vitality as full_vitality
 
@@ -58,20 +59,23 @@ def steps(margin: int, critical: int = 0, step_modifier: int = 0) -> int:
 
 
 def damage(wr: int, margin: int, ar: int, critical: int = 0, *, step_modifier: int = 0,
-           damage_bonus: int = 0, hardened: bool = False) -> DamageResolution:
+           damage_bonus: int = 0, hardened: bool = False,
+           hardened_spent: bool = False) -> DamageResolution:
     """Damage = WR + Steps − AR, never below 0 (§VIII Calculating Damage).
 
     *margin* is the hit's margin (0 or more: a miss deals no damage). Steps = margin ÷ 3
     (rounded down) + *critical* (the Critical bonus, which the chapter does not define: see
     assumption critical_bonus) + *step_modifier* (Shiv −1, melee from horseback +1).
     *damage_bonus* adds to the damage (a mounted Charge, +2). 5 or more damage after armour is a
-    Grievous Wound (§IX), unless *hardened* armour still has its first-of-the-scene negation.
+    Grievous Wound (§IX), unless *hardened* armour negates it: Hardened armour negates only the
+    first Grievous Wound of the scene, so the caller says with *hardened_spent* whether this
+    scene's negation is already used (``grievous_negated`` on the result says it was used now).
     """
     require_int("wr", wr, minimum=0)
     require_int("ar", ar, minimum=0)
     require_int("damage_bonus", damage_bonus)
-    if not isinstance(hardened, bool):
-        raise RulesError(f"hardened must be True or False, got {shown(hardened)}")
+    require_bool("hardened", hardened)
+    require_bool("hardened_spent", hardened_spent)
     n = steps(margin, critical, step_modifier)
     divisor = _rules()["steps_divisor"]
     trace = [step(f"Steps: margin {margin} ÷ {divisor} = {margin // divisor}"
@@ -88,10 +92,13 @@ def damage(wr: int, margin: int, ar: int, critical: int = 0, *, step_modifier: i
     threshold = _rules()["grievous_at"]
     grievous = dealt >= threshold
     negated = False
-    if grievous and hardened:
+    if grievous and hardened and not hardened_spent:
         grievous, negated = False, True
         trace.append(step(f"{dealt} damage is a Grievous Wound, but Hardened armour negates the "
                           "first one of the scene; the damage still applies", GRIEVOUS_NOTES))
+    elif grievous and hardened:
+        trace.append(step("Hardened armour already negated a Grievous Wound this scene: this "
+                          "one stands", GRIEVOUS_NOTES))
     elif grievous:
         trace.append(step(f"{dealt} damage (≥ {threshold}) after armour: a Grievous Wound; roll "
                           "1d8 on the Grievous Wound table", GRIEVOUS, threshold=threshold))
@@ -139,17 +146,19 @@ class GrievousResolution(Resolution):
     bleeding_out: bool
 
 
-def grievous_wound(roll: int, *, called_limb: str | None = None) -> GrievousResolution:
-    """The Grievous Wound for a d8 *roll* (§IX The Grievous Wound Table).
+def grievous_wound(roll: int | None = None, *, called_limb: str | None = None,
+                   dice: DiceSource | None = None) -> GrievousResolution:
+    """The Grievous Wound for a d8 *roll* (§IX The Grievous Wound Table), or for the d8 drawn
+    from *dice*, a DiceSource (seeded or typed).
 
     A Broken Bone from a Called Shot at a limb affects that limb (§IX Grievous Wound Notes); an
     Arterial Hit starts Bleeding Out even with Vitality left.
     """
-    require_int("roll", roll, minimum=1, maximum=8)
     limbs = ("Arm/Hand", "Leg")
     if called_limb is not None and called_limb not in limbs:
         raise RulesError(f"called_limb must be one of {', '.join(limbs)} or None, "
                          f"got {shown(called_limb)}")
+    roll = read_die("roll", roll, dice, 8)
     row = records.grievous_row(roll)
     trace = [step(f"d8 {roll}: {row.wound} — {row.effect} (treatment: {row.treatment})",
                   GRIEVOUS_TABLE, roll=roll, wound=row.wound)]
@@ -236,18 +245,19 @@ class StabilizeResolution(Resolution):
     fumble: bool
 
 
-def stabilize(dice: Sequence[int], vitality: int, *, medical_kit: bool = False,
-              roll_bonus: int = 0, fumble: bool = False,
-              fumble_rule: str = "all_ones") -> StabilizeResolution:
+def stabilize(faces: Sequence[int] | None, vitality: int, *, medical_kit: bool = False,
+              roll_bonus: int = 0, fumble: bool = False, fumble_rule: str = "all_ones",
+              dice: DiceSource | None = None, pool: int | None = None) -> StabilizeResolution:
     """A Medicine check (Tempo 6) to stop Bleeding Out (§X Stabilization).
 
     TN from :func:`stabilization_tn`; a Medical Kit gives +2. Success: the bleeding stops at the
     current Vitality. Failure: it goes on. Fumble: the patient loses 1 more Vitality. The
     chapter does not define a fumble (assumption fumble): by default (``fumble_rule=
     "all_ones"``) every die showing 1 is one, and the table may also declare one with
-    *fumble*; with ``"declared"`` only the table's *fumble* counts.
+    *fumble*; with ``"declared"`` only the table's *fumble* counts. *faces* are the healer's
+    Medicine dice; or give *dice*, a DiceSource, and the healer's *pool* to draw.
     """
-    faces = require_dice("dice", dice)
+    faces = read_faces("faces", faces, dice, pool)
     if fumble_rule not in FUMBLE_RULES:
         raise RulesError(f"fumble_rule must be one of {', '.join(FUMBLE_RULES)}, "
                          f"got {shown(fumble_rule)}")
@@ -285,17 +295,19 @@ def stabilize(dice: Sequence[int], vitality: int, *, medical_kit: bool = False,
                                fumble=fumble and not result.success)
 
 
-def first_aid(dice: Sequence[int], vitality: int, iron: int, *, roll_bonus: int = 0,
-              already_treated: bool = False) -> Resolution:
+def first_aid(faces: Sequence[int] | None, vitality: int, iron: int, *, roll_bonus: int = 0,
+              already_treated: bool = False, dice: DiceSource | None = None,
+              pool: int | None = None) -> Resolution:
     """First Aid (Tempo 6, Medicine TN 11): stop bleeding and heal 1 HP (§XIV In-Combat
-    Healing). Once per character per scene."""
+    Healing). Once per character per scene. *faces* are the Medicine dice; or give *dice*, a
+    DiceSource, and the *pool* to draw."""
     full = full_vitality(iron)
     require_vitality(vitality, iron)
     require_bool("already_treated", already_treated)
     if already_treated:
         raise RulesError("already_treated is True: First Aid heals a character once a scene")
     tn = records.settings("conditions", "rest_rules")["first_aid_tn"]
-    result = check(dice, tn, roll_bonus)
+    result = check(read_faces("faces", faces, dice, pool), tn, roll_bonus)
     after = min(vitality + 1, full) if result.success else vitality
     said = (f"succeeds: bleeding stops, +1 HP → {after}" if result.success
             else "fails: no healing")
@@ -311,15 +323,17 @@ def long_rest(vitality: int, iron: int) -> int:
     return min(vitality + iron, full)
 
 
-def treat_grievous(dice: Sequence[int], wound: str, *, roll_bonus: int = 0) -> Resolution:
+def treat_grievous(faces: Sequence[int] | None, wound: str, *, roll_bonus: int = 0,
+                   dice: DiceSource | None = None, pool: int | None = None) -> Resolution:
     """A Medicine check to treat or clear a Grievous Wound at its TN (§IX table, §XIV Long
     Rest): Flesh Wound 9, Broken Bone 13 (then a day's recovery), Internal Bleeding 15
-    (surgery). Concussion needs 24 hours' rest and an Arterial Hit stabilisation instead."""
+    (surgery). Concussion needs 24 hours' rest and an Arterial Hit stabilisation instead.
+    *faces* are the Medicine dice; or give *dice*, a DiceSource, and the *pool* to draw."""
     row = records.grievous_by_name(wound)
     if not row.treatment_tn:
         raise RulesError(f"wound {shown(wound)} is not treated by a Medicine check: "
                          f"{row.treatment}")
-    result = check(dice, row.treatment_tn, roll_bonus)
+    result = check(read_faces("faces", faces, dice, pool), row.treatment_tn, roll_bonus)
     trace = (step(f"{wound}: {row.treatment}", GRIEVOUS_TABLE, tn=row.treatment_tn),
              *result.trace,
              step("Treated" if result.success else "Not treated; the wound stays", LONG_REST))

@@ -9,7 +9,8 @@ from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, Step, step
 from . import records
 from ._system import DATA
-from .core import check, require_attribute, require_dice, require_skill
+from ...dice import DiceSource
+from .core import check, read_faces, require_attribute, require_skill
 from .core import require_vitality
 from .core import vitality as full_vitality
 from .injury import health_state
@@ -65,11 +66,13 @@ def mounted_modifiers(weapon: str, *, target_mounted: bool = False,
                              pool_penalty=pool, step_modifier=steps, damage_bonus=bonus)
 
 
-def short_rest(dice: Sequence[int], vitality: int, iron: int, tension_pool: int, *,
-               roll_bonus: int = 0) -> Resolution:
+def short_rest(faces: Sequence[int] | None, vitality: int, iron: int, tension_pool: int, *,
+               roll_bonus: int = 0, dice: DiceSource | None = None,
+               pool: int | None = None) -> Resolution:
     """A Short Rest of 10 minutes (§XIV Short Rest): +1 HP on Medicine TN 11 (Strain: recover 1;
     Suppressed and Stunned clear). Refused with 4 or more Tension dice; it adds 1 die.
-    ``value`` is the new Vitality."""
+    ``value`` is the new Vitality. *faces* are the Medicine dice; or give *dice*, a DiceSource,
+    and the *pool* to draw."""
     full = full_vitality(iron)
     require_vitality(vitality, iron)
     rules = records.settings("conditions", "rest_rules")
@@ -77,7 +80,8 @@ def short_rest(dice: Sequence[int], vitality: int, iron: int, tension_pool: int,
     if tension_pool >= rules["short_rest_tension_limit"]:
         raise RulesError(f"tension_pool must be below {rules['short_rest_tension_limit']} for a "
                          f"Short Rest, got {shown(tension_pool)}")
-    result = check(dice, rules["short_rest_medicine_tn"], roll_bonus)
+    result = check(read_faces("faces", faces, dice, pool), rules["short_rest_medicine_tn"],
+                   roll_bonus)
     after = min(vitality + 1, full) if result.success else vitality
     trace = result.trace + (
         step(f"Medicine {'succeeds: +1 HP → ' + str(after) if result.success else 'fails: no HP'}"
@@ -110,21 +114,20 @@ def combat_pacing(ticks_elapsed: int) -> Resolution:
              f"{p['dragging_after_ticks']} the fight drags)", rule)))
 
 
-def ride_check(dice: Sequence[int], attribute: int, ride: int, *,
-               situation: str = "mount") -> Resolution:
+def ride_check(faces: Sequence[int] | None, attribute: int, ride: int, *,
+               situation: str = "mount", dice: DiceSource | None = None) -> Resolution:
     """A riding check (§XIII Mounted Combat): when the mount is killed or panics, QUICK + Ride
     against TN 11 or fall (1d3 damage, Prone); to control a panicking mount near the
-    supernatural, ECHO + Ride against TN 13 (*situation* "mount" or "panic")."""
+    supernatural, ECHO + Ride against TN 13 (*situation* "mount" or "panic"). *faces* number
+    the attribute + Ride (or give *dice*, a DiceSource)."""
     require_attribute("attribute", attribute)
     require_skill("ride", ride)
     if situation not in ("mount", "panic"):
         raise RulesError(f"situation must be mount or panic, got {shown(situation)}")
     rules = records.settings("conditions", "mounted_rules")
     tn = rules["mount_check_tn"] if situation == "mount" else rules["panic_control_tn"]
-    faces = require_dice("dice", dice)
-    if len(faces) != attribute + ride:
-        raise RulesError(f"dice must be {attribute + ride} d8 (attribute {attribute} + ride "
-                         f"{ride}), got {len(faces)}")
+    faces = read_faces("faces", faces, dice, attribute + ride,
+                       why=f"attribute {attribute} + ride {ride}")
     result = check(faces, tn)
     if situation == "mount":
         said = "Stays in the saddle" if result.success else "Falls: 1d3 damage and Prone"

@@ -9,7 +9,9 @@ from typing import Sequence
 from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, Step, step
 from ._system import DATA
-from .core import advance, check, require_attribute, require_dice, require_skill, require_tick
+from ...dice import DiceSource
+from .core import (DIE, advance, check, read_faces, require_attribute,
+                   require_skill, require_tick)
 
 TIES = DATA.rule("II Handling Ties")
 WAIT = DATA.rule("XII The Wait (Nudging)")
@@ -128,24 +130,35 @@ class DuelResolution(Resolution):
     decided_by: str
 
 
-def duel(dice_a: Sequence[int], dice_b: Sequence[int], *, quick_a: int, awareness_a: int,
-         quick_b: int, awareness_b: int, bonus_a: int = 0, bonus_b: int = 0,
-         name_a: str = "A", name_b: str = "B") -> DuelResolution:
+def duel(dice_a: Sequence[int] | None, dice_b: Sequence[int] | None, *, quick_a: int,
+         awareness_a: int, quick_b: int, awareness_b: int, bonus_a: int = 0, bonus_b: int = 0,
+         name_a: str = "A", name_b: str = "B",
+         dice: DiceSource | None = None) -> DuelResolution:
     """Held against held (§XII Duel Resolution): opposed QUICK + Awareness with roll modifiers;
     the higher sum acts first, the other right after. Equal sums: the higher QUICK, then
-    simultaneous (assumption duel_ties). ``value`` is 1 when A acts first, 2 for B, 0 for both."""
+    simultaneous (assumption duel_ties). ``value`` is 1 when A acts first, 2 for B, 0 for both.
+    *dice_a* and *dice_b* are each side's faces; or give *dice*, a DiceSource, and A's pool then
+    B's are drawn from it."""
+    if dice is not None and (dice_a is not None or dice_b is not None):
+        raise RulesError("give dice_a and dice_b (the faces rolled) or dice (a DiceSource), "
+                         "not both")
+    if dice is not None and not isinstance(dice, DiceSource):
+        raise RulesError(f"dice must be a DiceSource (seeded or typed) or None, got {shown(dice)}")
     for name, text in (("name_a", name_a), ("name_b", name_b)):
         if not isinstance(text, str) or not text.strip():
             raise RulesError(f"{name} must be a non-empty name, got {shown(text)}")
     sums = []
-    for side, dice, q, aw, bonus in (("a", dice_a, quick_a, awareness_a, bonus_a),
+    for side, roll, q, aw, bonus in (("a", dice_a, quick_a, awareness_a, bonus_a),
                                      ("b", dice_b, quick_b, awareness_b, bonus_b)):
         require_attribute(f"quick_{side}", q)
         require_skill(f"awareness_{side}", aw)
-        faces = require_dice(f"dice_{side}", dice)
-        if len(faces) != q + aw:
-            raise RulesError(f"dice_{side} must be {q + aw} d8 (quick_{side} {q} + "
-                             f"awareness_{side} {aw}), got {len(faces)}")
+        if dice is not None:
+            faces = dice.dice(q + aw, DIE, f"die of {'A' if side == 'a' else 'B'}")
+            if side == "b":
+                dice.finish("duel")
+        else:
+            faces = read_faces(f"dice_{side}", roll, None, q + aw,
+                               why=f"quick_{side} {q} + awareness_{side} {aw}")
         sums.append(check(faces, 0, require_int(f"bonus_{side}", bonus)).value)
     trace = [step(f"{name_a} {sums[0]} against {name_b} {sums[1]}", DUEL, a=sums[0], b=sums[1])]
     if sums[0] != sums[1]:
