@@ -28,6 +28,8 @@ from .core import (DEFENSE, SPEED, VITALITY, CheckResolution, MoveResolution, ad
 from .records import (BANDS, action, actions, armour, armours, condition, conditions, cover,
                       cover_names, range_modifier, weapon, weapons)
 from .encounter import Encounter, Fighter
+from .fight import Fight, Health, Move
+from .roster import ROSTER
 from .injury import (DAMAGE, DEATH_AT, STABILIZATION_TN, STEPS, BleedResolution,
                      DamageResolution, GrievousResolution, StabilizeResolution, bleed_out_turn,
                      damage, death_threshold, first_aid, grievous_wound, health_state,
@@ -70,6 +72,8 @@ __all__ = [
     # timing (§II ties, §XI Stunned, §XII, §XV)
     "Combatant", "tie_order", "TieResolution", "wait", "stunned_turn", "held_action", "duel",
     "DuelResolution", "tension_dice", "Token", "next_turn", "NextTurn", "Encounter", "Fighter",
+    # a whole fight: the roster and each token's health (§VI, §VIII–§XI, §XIII)
+    "ROSTER", "Fight", "Health", "Move",
     # situations (§XIII mounted, §XIV rests, §XV pacing)
     "mounted_modifiers", "MountedResolution", "short_rest", "combat_pacing", "ride_check",
     "mount_fall",
