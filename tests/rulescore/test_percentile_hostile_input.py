@@ -26,11 +26,14 @@ def test_concentration_broken_refuses_a_list_inside_the_list():
             lambda: pc.concentration_broken([["Stunned"]]))
 
 
-def test_missile_shot_refuses_keywords_its_weapon_sets():
-    refused("thrown is not a keyword of missile_shot (its missile_eml keywords are "
-            "shooter_moving, heft_penalty, windforce, trauma, aimed, tar, dodge_index, "
-            "overhead_ft, eml_cap, target_grievous)",
-            lambda: pc.missile_shot(60, 40, 40, thrown=None))
+def test_missile_shot_names_every_modifier_and_leaves_out_those_its_weapon_sets():
+    import inspect
+    params = inspect.signature(pc.missile_shot).parameters
+    from rulescore.systems.percentile.missile import SHOT_MODIFIERS
+    assert set(SHOT_MODIFIERS) <= set(params)
+    assert not {"thrown", "launcher"} & set(params)
+    with pytest.raises(TypeError):
+        pc.missile_shot(60, 40, 40, thrown=None)
 
 
 def test_missile_shot_refuses_a_weapon_that_is_not_a_name():

@@ -334,3 +334,13 @@ def test_injury_distribution_rigid_armour_without_aspect_counts_m1():
     """Rigid armour alone does not glance: only an E or P aspect does."""
     assert pc.injury_level_distribution(10, 0, 0, rigid_armour=True) == {
         "M1": Fraction(4, 10), "S2": Fraction(5, 10), "S3": Fraction(1, 10)}
+
+
+@pytest.mark.parametrize("die, mod, armour, rng", [(12, 4, 3, -3), (10, 3, 0, 2), (6, 0, 0, -4)])
+def test_injury_level_distribution_counts_a_missiles_range_impact(die, mod, armour, rng):
+    """Missile 2 IMPACT column: the range adjusts strike impact; the odds follow impact()."""
+    counts = Counter(pc.injury(pc.impact(face, mod, armour, aspect="P",
+                                         range_modifier=rng).value, "P", "Thorax").injury
+                     for face in range(1, die + 1))
+    assert pc.injury_level_distribution(die, mod, armour, aspect="P", range_modifier=rng) == \
+        {k: Fraction(v, die) for k, v in counts.items()}

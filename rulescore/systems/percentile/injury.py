@@ -312,10 +312,11 @@ def injury_level(effective_impact: int) -> str | None:
 
 def injury_level_distribution(impact_die: int, impact_modifier: int, armour: int = 0, *,
                               aspect: str | None = None, rigid_armour: bool = False,
-                              strength_modifier: int = 0, impact_tas: int = 0
-                              ) -> dict[str | None, Fraction]:
+                              strength_modifier: int = 0, impact_tas: int = 0,
+                              range_modifier: int = 0) -> dict[str | None, Fraction]:
     """Exact chance of each injury (None = no injury) for a weapon's d*impact_die* + modifier
-    (+ Strength modifier, + the aspect's bonus per Impact TA) against an armour value. With
+    (+ Strength modifier, + the aspect's bonus per Impact TA, + a missile's *range_modifier*)
+    against an armour value. With
     *rigid_armour* and an E or P *aspect*, impacts 1-4 are counted under "glancing" (a
     Glancing Blow, not an M1). The impact die has at most 100 faces (Injury 2 Impact)."""
     require_int("impact_die", impact_die, minimum=1, maximum=MAX_DIE)
@@ -324,12 +325,14 @@ def injury_level_distribution(impact_die: int, impact_modifier: int, armour: int
     require_int("armour", armour, minimum=0)
     require_int("strength_modifier", strength_modifier)
     require_int("impact_tas", impact_tas, minimum=0)
+    require_int("range_modifier", range_modifier)
     if aspect is not None:
         _aspect_arg(aspect)
     elif impact_tas:
         raise RulesError(f"impact_tas {shown(impact_tas)} needs an aspect (the bonus of an "
                          "Impact TA depends on it), got aspect None")
-    bonus = strength_modifier + (impact_ta_bonus(aspect) * impact_tas if impact_tas else 0)
+    bonus = strength_modifier + range_modifier + (impact_ta_bonus(aspect) * impact_tas
+                                                  if impact_tas else 0)
     counts: Counter = Counter()
     for face in range(1, impact_die + 1):
         eff = face + impact_modifier + bonus - armour

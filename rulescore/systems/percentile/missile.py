@@ -467,11 +467,14 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
                  deviation_d8: int | None = None, wet: bool = False, charge_ft: int = 0,
                  spoiled_as: str = "auto_fail", body_zones: int | None = None,
                  dice: DiceSource | Sequence[int] = (), rng: random.Random | None = None,
-                 **modifiers: object) -> MissileShot:
+                 shooter_moving: bool = False, heft_penalty: int = 0, windforce: int = 0,
+                 trauma: int = 0, aimed: bool = False, tar: int = 1, dodge_index: int = 0,
+                 overhead_ft: int | None = None, eml_cap: int | None = None,
+                 target_grievous: bool = False) -> MissileShot:
     """Walk one shot through the missile sequence (steps 2-4): range type, test EML, the Direct
     or Volley result and, when the result calls for it, who is struck.
 
-    *weapon* is a key of ``LAUNCHERS``; *modifiers* go to :func:`missile_eml` (shooter_moving,
+    *weapon* is a key of ``LAUNCHERS``; the situational modifiers go to :func:`missile_eml` (shooter_moving,
     heft_penalty, windforce, trauma, aimed, tar, dodge_index, overhead_ft, eml_cap,
     target_grievous). A Direct
     shot that strikes hits its target (value 1). A missed Direct shot with a stray possible, or
@@ -490,10 +493,10 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     draw = DiceDraw(dice, rng)
     if not isinstance(weapon, str) or weapon not in LAUNCHERS:
         raise RulesError(f"weapon must be one of {', '.join(LAUNCHERS)}, got {shown(weapon)}")
-    unknown = sorted(set(modifiers) - set(SHOT_MODIFIERS))
-    if unknown:
-        raise RulesError(f"{unknown[0]} is not a keyword of missile_shot (its missile_eml "
-                         f"keywords are {', '.join(SHOT_MODIFIERS)})")
+    modifiers = dict(shooter_moving=shooter_moving, heft_penalty=heft_penalty,
+                     windforce=windforce, trauma=trauma, aimed=aimed, tar=tar,
+                     dodge_index=dodge_index, overhead_ft=overhead_ft, eml_cap=eml_cap,
+                     target_grievous=target_grievous)
     require_bool("wet", wet)
     require_choice("spoiled_as", spoiled_as, SPOILED_AS)
     require_int("target_count", target_count, minimum=0)
@@ -522,7 +525,7 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
         return MissileShot(value=0, outcome=f"{band.attack_type}, {eml.outcome}: roll d100",
                            trace=tuple(trace), range=band, eml=eml, attack=None, strike=None,
                            needs=("d100",), rolled=tuple(draw.rolled))
-    still = target == "still" or modifiers.get("target_grievous") is True
+    still = target == "still" or target_grievous is True
     attack = (direct_missile_attack(roll, eml.value, still=still,
                                     spoiled_as=spoiled_as) if not band.volley else
               volley_missile_attack(roll, eml.value, spoiled_as=spoiled_as))
