@@ -1,0 +1,389 @@
+"""The roster editor: a system's fighters, one row each, entered once and kept in the browser.
+
+Every field is one cell of a table whose headers show once (grouped under their headings), so a
+GM reads the whole party at a glance in the middle of a fight. Each change is one call on
+:class:`rulescore.roster.Roster`; a refused value shows its message under the table, its field
+marked, and changes nothing until it is fixed.
+
+The roster is kept in the reader's browser under ``rulebook-roster-<system>``, one key for every
+chapter of that system, and loaded again, without a click, on every page that shows the editor:
+the fighters typed on one page are there on the next. It can also be downloaded and uploaded as
+JSON (a refused file changes nothing).
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+from collections.abc import Callable
+
+import ipywidgets as w
+
+from rulescore import saved
+from rulescore.errors import RulesError
+from rulescore.roster import NAME_LABEL, PC_LABEL, Column, Roster, RosterFormat
+from rulescore.systems import system as system_data
+
+from .common import ErrorLine, Tool, button, text_em
+from .lean import built_whole, set_shown, shared_layout
+from .storage import BrowserStore, JsonTransfer
+from .theme import ERROR, FAINT, RULE_LINE
+
+__all__ = ["RosterEditor", "roster", "store_key", "roster_format"]
+
+RESTORED = "the fighters kept in this browser"
+"""What :attr:`RosterEditor.last_line` says after the roster came back from the browser."""
+
+_CSS = f"""<style>
+.rulebook-roster-grid .widget-inline-hbox, .rulebook-roster-grid .widget-checkbox
+  {{margin: 0}}
+.rulebook-roster-grid input, .rulebook-roster-grid select {{padding: 0 3px}}
+.rulebook-roster-bad input, .rulebook-roster-bad select
+  {{border: 2px solid {ERROR} !important}}
+.rulebook-roster-head {{font-weight: 600; line-height: 1.15; align-self: end;
+  border-bottom: 1px solid {RULE_LINE}}}
+.rulebook-roster-group {{color: {FAINT}; font-size: 90%; text-align: center;
+  border-bottom: 1px solid {RULE_LINE}}}
+</style>"""
+
+
+def store_key(system: str) -> str:
+    """The localStorage key of a system's roster, the same on every chapter of the system."""
+    return f"rulebook-roster-{system}"
+
+
+def roster_format(system: str) -> RosterFormat:
+    """The :class:`RosterFormat` a system declares as ``ROSTER`` in its package."""
+    system_data(system)  # a RulesError naming the systems for an unknown one
+    fmt = getattr(importlib.import_module(f"rulescore.systems.{system}"), "ROSTER", None)
+    if not isinstance(fmt, RosterFormat):
+        raise RulesError(f"system {system!r} declares no roster yet")
+    return fmt
+
+
+def _column_em(column: Column) -> float:
+    """How wide a column's cells are, in em: its widest value, and its label up to 7em (a
+    longer label wraps onto two lines in the header)."""
+    spec = column.spec
+    if isinstance(spec, saved.Flag):
+        field = 2.0
+    elif isinstance(spec, saved.Int):
+        field = text_em(str(max(abs(spec.minimum), abs(spec.maximum)))) + 2.2
+    elif spec.choices:
+        field = max(text_em(c) for c in spec.choices) + 2.4
+    else:
+        field = min(text_em("x" * spec.max_length), 12.0)
+    return round(max(field, min(text_em(column.label), 7.0), 2.6), 1)
+
+
+class RosterEditor(Tool):
+    """The fighters of a fight, one row each: name, PC, then every column of the format."""
+
+    def __init__(self, fmt: RosterFormat, *, starter: Roster | None = None) -> None:
+        if starter is not None and starter.format != fmt:
+            raise RulesError(f"the starting roster must be a {fmt.name} roster")
+        self.format = fmt
+        self.starter = starter or Roster(fmt)
+        self._roster = self.starter
+        self._touched = False          # the reader changed the roster before the browser spoke
+        self._before_new: Roster | None = None
+        self._bad: dict[tuple[int, str], str] = {}
+        self._callbacks: list[Callable[[Roster], None]] = []
+        self._quiet = False            # True while fields are set from the roster
+        self.last_line = "start"
+        self._keys = ("name", "pc", *(c.key for c in fmt.columns))
+        self._damaged = ""             # why the roster the browser kept cannot be read
+        self.rows: list[list[w.DOMWidget]] = []
+
+        self.store = BrowserStore(store_key(fmt.system))
+        self.kept_note = w.HTML()
+        self.new_button = button("Start a new roster", "Remove every fighter and start again")
+        self.kept_line = w.HBox([self.kept_note, self.new_button],
+                                layout=shared_layout(align_items="center"))
+        self.headers = self._headers()
+        self.grid = w.GridBox(layout=shared_layout(
+            grid_template_columns=" ".join(f"{x:g}em" for x in self._widths()),
+            grid_gap="2px 6px", align_items="center", width="fit-content", max_width="100%",
+            overflow="auto"))
+        self.grid.add_class("rulebook-roster-grid")
+        self.error = ErrorLine()
+        self.new_name = w.Text(placeholder="name", tooltip="Name of the new fighter",
+                               layout=shared_layout(width="12em"))
+        self.new_pc = w.Checkbox(value=False, description=PC_LABEL, indent=False,
+                                 layout=shared_layout(width="4em"))
+        self.add_button = button("Add fighter", primary=True)
+        self.pick = w.Dropdown(options=[], tooltip="Fighter to duplicate or remove",
+                               layout=shared_layout(width="12em"))
+        self.how_many = w.IntText(value=1, description="How many",
+                                  style={"description_width": "5em"},
+                                  layout=shared_layout(width="9em"))
+        self.duplicate_button = button("Duplicate", "Add copies of the chosen fighter, numbered")
+        self.remove_button = button("Remove", "Remove the chosen fighter from the roster")
+        self.transfer = JsonTransfer(f"roster-{fmt.system}.json", "roster", self.load_json)
+        super().__init__([
+            w.HTML(_CSS), self.store, self.kept_line, self.grid, self.error,
+            w.HBox([self.new_name, self.new_pc, self.add_button, w.HTML("&emsp;"), self.pick,
+                    self.how_many, self.duplicate_button, self.remove_button],
+                   layout=shared_layout(align_items="center")),
+            self.transfer,
+        ], "rulebook-roster")
+        self.add_button.on_click(lambda _: self.add())
+        self.duplicate_button.on_click(lambda _: self.duplicate())
+        self.remove_button.on_click(lambda _: self.remove())
+        self.new_button.on_click(lambda _: self.start_new())
+        self.store.observe(self._found, "stored")
+        self.store.observe(lambda _: self._show_kept(), "ready")
+        self._render()
+
+    # --- the table ------------------------------------------------------------------------------
+
+    def _widths(self) -> list[float]:
+        return [12.0, 2.2] + [_column_em(c) for c in self.format.columns]
+
+    def _headers(self) -> list[w.HTML]:
+        """The header cells: a row of group headings (when the format has any), then labels."""
+        cells: list[w.HTML] = []
+        columns = self.format.columns
+        if any(c.group for c in columns):
+            cells.append(w.HTML("", layout=shared_layout(grid_column="span 2")))
+            i = 0
+            while i < len(columns):
+                j = i
+                while j < len(columns) and columns[j].group == columns[i].group:
+                    j += 1
+                cell = w.HTML(html.escape(columns[i].group),
+                              layout=shared_layout(grid_column=f"span {j - i}"))
+                cell.add_class("rulebook-roster-group")
+                cells.append(cell)
+                i = j
+        for label, tip in [(NAME_LABEL, ""), (PC_LABEL, "Player character")] + [
+                (c.label, c.help) for c in columns]:
+            title = f' title="{html.escape(tip)}"' if tip else ""
+            cell = w.HTML(f"<span{title}>{html.escape(label)}</span>")
+            cell.add_class("rulebook-roster-head")
+            cells.append(cell)
+        return cells
+
+    @built_whole
+    def _new_row(self, i: int) -> list[w.DOMWidget]:
+        """The fields of row *i*; each reads its fighter from the roster when it changes."""
+        fill = shared_layout(width="100%")
+        name = w.Text(layout=fill, continuous_update=False)
+        name.observe(lambda ch: self._edit(i, "name", ch["new"]), "value")
+        pc = w.Checkbox(indent=False, layout=fill)
+        pc.observe(lambda ch: self._edit(i, "pc", ch["new"]), "value")
+        row: list[w.DOMWidget] = [name, pc]
+        for column in self.format.columns:
+            spec = column.spec
+            if isinstance(spec, saved.Flag):
+                field: w.DOMWidget = w.Checkbox(indent=False, layout=fill)
+            elif isinstance(spec, saved.Int):
+                field = w.IntText(layout=fill)
+            elif spec.choices:
+                field = w.Dropdown(options=list(spec.choices), layout=fill)
+            else:
+                field = w.Text(layout=fill, continuous_update=False)
+            field.observe(lambda ch, key=column.key: self._edit(i, key, ch["new"]), "value")
+            row.append(field)
+        return row
+
+    def _render(self) -> None:
+        """Show the roster: one row of fields per fighter, the menus and the kept line."""
+        self._quiet = True
+        try:
+            while len(self.rows) < len(self._roster):
+                self.rows.append(self._new_row(len(self.rows)))
+            for n, (fighter, row) in enumerate(zip(self._roster.fighters, self.rows), start=1):
+                for key, field in zip(self._keys, row):
+                    field.value = fighter[key]
+                    field.tooltip = (f"{NAME_LABEL} of fighter {n}" if key == "name"
+                                     else f"{self._label(key)} of {fighter.name}")
+                    field.remove_class("rulebook-roster-bad")
+            cells = [cell for row in self.rows[:len(self._roster)] for cell in row]
+            if len(self.grid.children) != len(self.headers) + len(cells):
+                self.grid.children = (*self.headers, *cells)
+            names = self._roster.names()
+            keep = self.pick.value if self.pick.value in names else (names[-1] if names else None)
+            self.pick.options = names
+            self.pick.value = keep
+        finally:
+            self._quiet = False
+        self._bad.clear()
+        self.error.clear()
+        self._show_kept()
+
+    def _label(self, key: str) -> str:
+        return PC_LABEL if key == "pc" else self.format.column(key).label
+
+    def _show_kept(self) -> None:
+        """The one line about what the browser keeps (nothing before the browser has spoken)."""
+        if self._before_new is not None:
+            self.kept_note.value = (f"Started a new roster.&ensp;")
+            self.new_button.description = (f"Put back the {len(self._before_new)} "
+                                            f"fighter{'s' if len(self._before_new) != 1 else ''}")
+            set_shown(self.new_button, True)
+            return
+        self.new_button.description = "Start a new roster"
+        count = len(self._roster)
+        if self._damaged:
+            self.kept_note.value = (f"<b>The roster kept in this browser cannot be read</b> "
+                                    f"({html.escape(self._damaged)}); it stays there until "
+                                    "you change this one.&ensp;")
+        elif getattr(self.store, "ready", False):
+            self.kept_note.value = f"Fighters kept in this browser: {count}&ensp;"
+        set_shown(self.new_button, count > 0)
+
+    # --- changes --------------------------------------------------------------------------------
+
+    @property
+    def roster(self) -> Roster:
+        """The current roster."""
+        return self._roster
+
+    def on_change(self, callback: Callable[[Roster], None]) -> None:
+        """Call *callback* with the roster after every change (edits, loads, set_roster)."""
+        self._callbacks.append(callback)
+
+    def set_roster(self, roster: Roster, *, notify: bool = True, line: str = "") -> None:
+        """Replace the roster: re-render, keep it in the browser, and (unless *notify* is
+        False, as for a page's own undo) tell every callback. *line* says what changed."""
+        if roster.format != self.format:
+            raise RulesError(f"this editor keeps {self.format.name} fighters")
+        self._roster = roster
+        self._touched = True
+        self.last_line = line or "the roster changed"
+        self._keep()
+        self._render()
+        if notify:
+            for callback in self._callbacks:
+                callback(roster)
+
+    def _keep(self) -> None:
+        self._damaged = ""  # the browser now keeps this roster instead
+        text = self._roster.to_json()
+        self.store.save(text)
+        self.transfer.set_text(text)
+
+    def _commit(self, roster: Roster, line: str) -> None:
+        self._before_new = None
+        self.set_roster(roster, line=line)
+
+    def _edit(self, i: int, key: str, value: object) -> None:
+        """One field of row *i* changed: apply it, or mark it and say why nothing changed."""
+        if self._quiet or i >= len(self._roster):
+            return
+        fighter = self._roster.fighters[i]
+        try:
+            if key == "name":
+                new = self._roster.rename(fighter.name, value)  # type: ignore[arg-type]
+                line = f"{fighter.name} is now called {new.fighters[i].name}"
+            else:
+                new = self._roster.set(fighter.name, key, value)
+                line = f"{fighter.name}: {self._label(key)} {_shown(fighter[key])} → {_shown(value)}"
+        except RulesError as exc:
+            self._bad[(i, key)] = str(exc)
+            self._mark(i, key, True)
+            self.error.show(str(exc))
+            return
+        bad = {k: m for k, m in self._bad.items() if k != (i, key)}
+        self._commit(new, line)
+        self._restore_bad(bad)
+
+    def _restore_bad(self, bad: dict[tuple[int, str], str]) -> None:
+        """Keep naming the other fields still refused after a re-render (the roster kept
+        their last good values, which the re-render put back in them)."""
+        for (i, key), message in bad.items():
+            if i < len(self._roster):
+                self._bad[(i, key)] = message
+                self._mark(i, key, True)
+        if self._bad:
+            self.error.show(next(iter(self._bad.values())))
+
+    def _mark(self, i: int, key: str, on: bool) -> None:
+        field = self.rows[i][self._keys.index(key)]
+        (field.add_class if on else field.remove_class)("rulebook-roster-bad")
+
+    def _act(self, make: Callable[[], tuple[Roster, str]]) -> None:
+        """One button's change; a refusal shows under the table and changes nothing."""
+        self.error.clear()
+        try:
+            roster, line = make()
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self._commit(roster, line)
+
+    def add(self) -> None:
+        """Add the fighter named in the new-fighter field, every column at its default."""
+        name = self.new_name.value
+
+        def make() -> tuple[Roster, str]:
+            roster = self._roster.add(name, pc=self.new_pc.value)
+            return roster, f"{roster.names()[-1]} joins the roster"
+        self._act(make)
+        if self._roster.names() and self._roster.names()[-1] == name.strip():
+            self._quiet = True
+            self.new_name.value = ""
+            self._quiet = False
+            self.pick.value = name.strip()
+
+    def duplicate(self) -> None:
+        """Add *How many* numbered copies of the chosen fighter."""
+        def make() -> tuple[Roster, str]:
+            if self.pick.value is None:
+                raise RulesError("Duplicate: add a fighter first")
+            count = self.how_many.value
+            roster = self._roster.duplicate(self.pick.value, count)
+            return roster, f"{count} cop{'y' if count == 1 else 'ies'} of {self.pick.value}"
+        self._act(make)
+
+    def remove(self) -> None:
+        """Remove the chosen fighter."""
+        def make() -> tuple[Roster, str]:
+            if self.pick.value is None:
+                raise RulesError("Remove: the roster has no fighter to remove")
+            return self._roster.remove(self.pick.value), f"{self.pick.value} leaves the roster"
+        self._act(make)
+
+    def start_new(self) -> None:
+        """Start an empty roster; pressed again straight after, put the old one back."""
+        if self._before_new is not None:
+            back, self._before_new = self._before_new, None
+            self.set_roster(back, line="the previous roster put back")
+            return
+        before = self._roster
+        self.set_roster(Roster(self.format), line="a new roster")
+        self._before_new = before
+        self._show_kept()
+
+    def load_json(self, text: str) -> None:
+        """Replace the roster with a saved file's (a RulesError changes nothing)."""
+        roster = Roster.from_json(self.format, text)
+        self._commit(roster, "the roster loaded from a file")
+
+    def _found(self, change: dict) -> None:
+        """The browser kept a roster: carry on with it, without a click, unless the reader has
+        already changed this page's roster; a damaged one is named and left until replaced."""
+        text = change["new"]
+        if not text or self._touched:
+            self._show_kept()
+            return
+        try:
+            roster = Roster.from_json(self.format, text)
+        except RulesError as exc:
+            self._damaged = str(exc)
+            self._show_kept()
+            return
+        self.set_roster(roster, line=RESTORED)
+        self._touched = False
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def roster(system: str) -> RosterEditor:
+    """The roster editor of *system*, e.g. ``roster("veil_and_lead")``."""
+    return RosterEditor(roster_format(system))
