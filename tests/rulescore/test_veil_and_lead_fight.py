@@ -40,8 +40,7 @@ def shoot(fight, attacker, target, dice, **choices):
     setup = fight.attack_inputs(ROSTER.fighter(attacker), ROSTER.fighter(target), attacker,
                                 target, **choices)
     result = vl.attack(dice, critical=critical, **setup)
-    return setup, result, fight.apply_attack(ROSTER.fighter(attacker), ROSTER.fighter(target),
-                                             attacker, target, result)
+    return setup, result, fight.apply_attack(attacker, target, result)
 
 
 def test_calebs_shot_from_the_roster_gives_five_and_wounds_the_enforcer():
@@ -124,7 +123,9 @@ def test_hardened_armour_spends_its_one_negation_of_the_scene():
     assert after.of("Plated").hardened_spent and not after.of("Plated").grievous_pending
     again = after.attack_inputs(ROSTER.fighter("Caleb"), ROSTER.fighter("Plated"), "Caleb",
                                 "Plated")
-    assert again["hardened"] is False
+    assert again["hardened"] and again["hardened_spent"]
+    second = vl.attack([8, 8, 1, 1, 1, 1], **again)
+    assert (second.damage, second.grievous) == (5, True)
 
 
 def test_a_horde_acts_at_its_fixed_tempo_and_breaks_at_two():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ... import saved
@@ -19,11 +19,23 @@ from ...errors import RulesError, require_int, shown
 from ...trace import Step, step
 from . import records
 from ._system import DATA
-from .combat import AttackResolution, attack_tn, coup_de_grace, horde_casualties, horde_tempo
+from .combat import (
+    AttackResolution,
+    attack_tn,
+    coup_de_grace,
+    horde_casualties,
+    horde_tempo,
+)
 from .core import ATTRIBUTE_RANGE, defense, tempo, vitality
 from .encounter import MAX_FIGHTERS, Encounter, encounter_spec, remove_fighter
-from .injury import (BleedResolution, StabilizeResolution, bleed_out_turn, death_threshold,
-                     grievous_wound, health_state)
+from .injury import (
+    BleedResolution,
+    StabilizeResolution,
+    bleed_out_turn,
+    death_threshold,
+    grievous_wound,
+    health_state,
+)
 
 BLEEDING = DATA.rule("X Bleeding Out")
 HEALTH = DATA.rule("VIII The Health Track")
@@ -92,7 +104,7 @@ class Move:
 class Fight:
     """The Count (:class:`Encounter`) and the health of every token, alive or dead."""
 
-    encounter: Encounter = Encounter()
+    encounter: Encounter = field(default_factory=Encounter)
     health: tuple[Health, ...] = ()
 
     # --- reading ---------------------------------------------------------------------------
@@ -238,11 +250,11 @@ class Fight:
             "band": "Point-Blank" if arm.kind == "melee" else band, "cover": cover,
             "attacker_conditions": tuple(mine), "target_conditions": tuple(theirs),
             "roll_bonus": attacker["weapon_bonus"], "aim_actions": aim, "ar": armour.ar,
-            "hardened": armour.hardened and not them.hardened_spent,
+            "hardened": armour.hardened, "hardened_spent": them.hardened_spent,
         }
 
-    def apply_attack(self, attacker: Row, target: Row, attacker_name: str, target_name: str,
-                     result: AttackResolution, *, called_location: str | None = None) -> Move:
+    def apply_attack(self, attacker_name: str, target_name: str, result: AttackResolution, *,
+                     called_location: str | None = None) -> Move:
         """Write an attack's result to the fight in one step.
 
         The attacker's token moves on by the attack's tempo — a Horde's by its fixed tempo, 5
@@ -287,19 +299,15 @@ class Fight:
                 fight = replace(fight, health=tuple(x for x in fight.health
                                                     if x.name != target_name) + singles)
             return Move(fight, f"{line}, {lost.value} casualties: {said}", tuple(trace))
-        return fight._hurt(target, target_name, result.damage, result.grievous,
+        return fight._hurt(target_name, result.damage, result.grievous, result.grievous_negated,
                            called_location if result.action == "Called Shot" else None,
                            line, trace)
 
-    def _hurt(self, target: Row, name: str, dealt: int, grievous: bool,
+    def _hurt(self, name: str, dealt: int, grievous: bool, negated: bool,
               called_location: str | None, line: str, trace: list[Step]) -> Move:
         """Damage to one fighter: Vitality, the health state, Aim, Grievous Wounds."""
         h = self.of(name)
-        armour = records.find_armour(target["armour"])
-        threshold = records.settings("injury", "damage_rules")["grievous_at"]
-        spent = h.hardened_spent
-        if dealt >= threshold and armour.hardened and not spent:
-            spent = True  # the attack's own trace says the Grievous Wound was negated
+        spent = h.hardened_spent or negated
         limb = called_location if called_location in LIMBS else None
         marks = h.marks
         if limb and LIMB_MARKS[limb] not in marks:
@@ -384,12 +392,14 @@ class Fight:
         tn = attack_tn(setup["defense"], weapon=arm.name, band="Point-Blank",
                        target_conditions=setup["target_conditions"])
         hurt = coup_de_grace(arm.wr, tn, setup["ar"], roll_bonus=setup["roll_bonus"],
-                             critical=critical)
+                             critical=critical, hardened=setup["hardened"],
+                             hardened_spent=setup["hardened_spent"])
         action = "Strike" if arm.kind == "melee" else "Steady Shot"
         enc = self.encounter.act(attacker_name, tempo(action, arm.name), action=action)
         fight = replace(self, encounter=enc)
         line = f"{attacker_name}: coup de grâce on {target_name}"
-        return fight._hurt(target, target_name, hurt.value, hurt.grievous, None, line,
+        return fight._hurt(target_name, hurt.value, hurt.grievous, hurt.grievous_negated, None,
+                           line,
                            [step(f"Coup de grâce with the {arm.name}", COUP), *hurt.trace])
 
     # --- saving ----------------------------------------------------------------------------
