@@ -89,6 +89,32 @@ def _pc_record():
     return pc.InjuryRecord().add_injury("Abdomen", "Edge", 2)
 
 
+def _pc_roster():
+    from rulescore.roster import Roster
+    from rulescore.systems import percentile as pc
+    return Roster(pc.ROSTER).add("Ann", archery=75).add("Bo", shock=65)
+
+
+def _pc_fight():
+    from rulescore.systems import percentile as pc
+    return pc.fight_for(_pc_roster())
+
+
+def _pc_row(name):
+    return lambda: _pc_roster().fighter(name)
+
+
+def _pc_dice(*values):
+    from rulescore.dice import DiceSource
+    return lambda: DiceSource.typed(list(values))
+
+
+def _pc_strike():
+    from rulescore.systems import percentile as pc
+    return pc.missile_attack(_pc_fight(), _pc_row("Ann")(), _pc_row("Bo")(), range_ft=20,
+                             dice=_pc_dice(45, 4, 4, 6, 6, 1, 9, 7, 75)())
+
+
 def _tsl_weapon():
     from rulescore.systems import tsl
     return tsl.make_weapon("Melee", ["Reach"])
@@ -192,6 +218,17 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "percentile.strike_from_missile": _call(_pc_shot),
     "percentile.strike_from_melee": _call(lambda: pc_win(), _pc_weapon),
     "percentile.record_injury": _call(_pc_record, _pc_walk),
+    "percentile.fight_for": _call(_pc_roster),
+    "percentile.next_turn": _call(_pc_fight),
+    "percentile.missile_attack": _call(_pc_fight, _pc_row("Ann"), _pc_row("Bo"), range_ft=20,
+                                       dice=_pc_dice(45, 4, 4, 6, 6, 1, 9, 7, 75)),
+    "percentile.melee_attack": _call(_pc_fight, _pc_row("Ann"), _pc_row("Bo"),
+                                     dice=_pc_dice(71, 35)),
+    "percentile.apply_strike": _call(_pc_fight, _pc_row("Bo"), _pc_strike),
+    "percentile.shock_check": _call(lambda: __import__("rulescore").systems.percentile
+                                    .apply_strike(_pc_fight(), _pc_row("Bo")(), _pc_strike()),
+                                    _pc_row("Bo"), dice=_pc_dice(42)),
+    "percentile.heal_day": _call(_pc_fight, _pc_row("Bo"), dice=_pc_dice()),
     "range_bands.band": _call("close"),
     "range_bands.cross_impassable": _call("distant", "closer", "hard", [5, 3], [2, 2, 2, 2]),
     "range_bands.impassable_difficulty": _call("hard"),

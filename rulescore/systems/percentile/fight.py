@@ -1,0 +1,595 @@
+"""Running a fight: every fighter's injury record and Shock state, the turn order, and the
+strikes, Shock checks and days of healing that change them.
+
+A fight reads the roster's rows (:data:`.roster.ROSTER`: skills, weapons, armour by zone,
+Healing Base) and keeps, per fighter, what the rows do not: the injury record
+(:class:`.record.InjuryRecord`) and the Shock state of Injury 4. A shot or a melee blow is
+resolved in one call from the rows of the two fighters (:func:`missile_attack`,
+:func:`melee_attack`): the test, then the injury sequence on whoever is struck, with the Zone
+Die, precision and impact the test earned and the armour of the zone struck. :func:`apply_strike`
+writes its result into the struck fighter's record and Shock state. Every state is frozen and
+saves to a file checked field by field (:func:`fight_format`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, fields, is_dataclass, replace
+
+from ... import saved
+from ...roster import Fighter, Roster
+from ...dice import DiceSource
+from ...errors import RulesError, require_choice, require_int, shown
+from ...trace import Resolution, Step, step
+from ._system import DATA
+from .checks import effective_eml, success_level
+from .injury import ShockRerollResolution, location_shock, shock_reroll, zone_count
+from .healing import coma_healing_rate
+from .melee import (MeleeDeclaration, MeleeResolution, Weapon, declare_melee, melee_exchange,
+                    spend_advantages)
+from .missile import LAUNCHERS, MissileShot, missile_range, missile_shot, missile_skill
+from .roster import ROSTER
+from .record import InjuryRecord, Recovery, _from_body, record_format, recover
+from .sequence import (InjurySequence, injury_sequence, strike_from_melee,
+                       strike_from_missile)
+from .terms import DEFENCES, MAX_ZONE_DICE, SHOCK_STATES
+
+
+FORMAT = "rulebook/pc-fight"
+VERSION = 1
+MAX_FIGHTERS = 60
+MAX_ROUND = 10_000
+ZONES = ("Head", "Arms", "Torso", "Legs")
+ADVANTAGES = ("precision", "impact")
+TARGET_MOVES = ("still", "moving", "evading")
+UNAWARE = ("INC", "UNC")  # Injury 4: both must Ignore melee attacks
+STILL_STATES = ("INC", "UNC", "KIA")  # a fallen target does not move
+
+
+def armour_key(zone: str, aspect: str) -> str:
+    """The roster column of the armour value of *zone* against *aspect* (B, E, P, F)."""
+    return f"av_{zone.lower()}_{aspect.lower()}"
+
+
+def rigid_key(zone: str) -> str:
+    """The roster column saying whether the armour of *zone* is rigid (Injury 3.2)."""
+    return f"rigid_{zone.lower()}"
+
+
+def die_sides(menu: object) -> int:
+    """A die as the roster's menus show it ("d6") → its number of sides."""
+    m = re.fullmatch(r"d(\d+)", menu) if isinstance(menu, str) else None
+    if m is None:
+        raise RulesError(f"a die must be written like d6, got {shown(menu)}")
+    return int(m.group(1))
+
+
+# --- the state -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Combatant:
+    """One fighter in the fight: the injury record and the Shock state (Injury 4), with the
+    Extended Shock HR and coma a failed Shock Reroll brings (Healing 2-3)."""
+
+    name: str
+    record: InjuryRecord
+    shock: str | None = None
+    extended_hr: int | None = None
+    coma_hr: int | None = None
+
+    @property
+    def dead(self) -> bool:
+        return self.shock == "KIA" or self.record.dead
+
+    @property
+    def status(self) -> str:
+        """The Shock state in words, e.g. "Incapacitated, Extended Shock HR5"."""
+        if self.dead:
+            return "dead"
+        words = {None: "fighting", "STN": "Stunned", "INC": "Incapacitated",
+                 "UNC": "Unconscious"}[self.shock]
+        more = [f"Extended Shock HR{self.extended_hr}"] if self.extended_hr else []
+        more += [f"coma HR{self.coma_hr}"] if self.coma_hr else []
+        return ", ".join([words, *more])
+
+
+@dataclass(frozen=True)
+class Fight:
+    """The fight: its combatants in turn order, who acts now and the round."""
+
+    combatants: tuple[Combatant, ...] = ()
+    acting: int = 0
+    round: int = 1
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.combatants)
+
+    def combatant(self, name: str) -> Combatant:
+        for c in self.combatants:
+            if c.name == name:
+                return c
+        raise RulesError(f"no fighter called {shown(name)} in the fight (it has "
+                         f"{', '.join(self.order) or 'nobody'})")
+
+    @property
+    def actor(self) -> Combatant | None:
+        return self.combatants[self.acting] if self.combatants else None
+
+    def with_combatant(self, new: Combatant) -> Fight:
+        self.combatant(new.name)
+        return replace(self, combatants=tuple(new if c.name == new.name else c
+                                              for c in self.combatants))
+
+    def to_json(self) -> str:
+        return saved_json(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> Fight:
+        """Read a fight file; anything foreign or corrupt raises RulesError naming the field."""
+        return _fight_from_body(saved.read(fight_format(), text))
+
+
+def _fresh(row: Fighter) -> Combatant:
+    return Combatant(row.name, InjuryRecord(name=row.name, healing_base=row["healing_base"],
+                                            endurance_eml=row["endurance"]))
+
+
+def fight_for(roster: Roster, fight: Fight | None = None) -> Fight:
+    """The fight for *roster*: a fighter already in *fight* keeps its record and Shock state
+    (with its Healing Base and Endurance as the roster now gives them), a new one starts
+    unhurt, one no longer in the roster leaves. The turn order is by Initiative, highest
+    first, roster order among equals: a higher Initiative Rank acts first (Volley Missile
+    Attack example: IR76 shoots before IR60). The acting fighter stays the same if still
+    there."""
+    if not isinstance(roster, Roster) or roster.format != ROSTER:
+        raise RulesError(f"roster must be a roster of percentile fighters, got {shown(roster)}")
+    fight = Fight() if fight is None else _require_fight(fight)
+    kept = {c.name: c for c in fight.combatants}
+    rows = sorted(roster.fighters, key=lambda r: -r["initiative"])
+    combatants = []
+    for row in rows:
+        old = kept.get(row.name)
+        if old is None:
+            combatants.append(_fresh(row))
+            continue
+        rec = old.record
+        if (rec.healing_base, rec.endurance_eml) != (row["healing_base"], row["endurance"]):
+            rec = rec.with_character(row.name, row["healing_base"], row["endurance"])
+        combatants.append(replace(old, record=rec))
+    actor = fight.actor.name if fight.actor else None
+    names = [c.name for c in combatants]
+    acting = names.index(actor) if actor in names else 0
+    return Fight(tuple(combatants), acting, fight.round)
+
+
+def next_turn(fight: Fight) -> Fight:
+    """The next fighter in the turn order acts; past the last, a new round begins with the
+    first. The dead are passed over (Injury 4, Killed in Action)."""
+    fight = _require_fight(fight)
+    if not fight.combatants or all(c.dead for c in fight.combatants):
+        raise RulesError("nobody in the fight can act: add fighters to the roster")
+    acting, rnd = fight.acting, fight.round
+    for _ in range(len(fight.combatants)):
+        acting += 1
+        if acting >= len(fight.combatants):
+            acting, rnd = 0, min(rnd + 1, MAX_ROUND)
+        if not fight.combatants[acting].dead:
+            break
+    return replace(fight, acting=acting, round=rnd)
+
+
+# --- strikes ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class Strike(Resolution):
+    """A missile shot or a melee exchange with the injury it causes: value = the injury
+    level (0: none), outcome a summary. ``struck`` names who takes the injury (None: nobody)
+    and ``before`` is that fighter's record the walk started from; :func:`apply_strike`
+    writes ``walk`` into the fight."""
+
+    attacker: str
+    defender: str
+    struck: str | None
+    shot: MissileShot | None = None
+    declaration: MeleeDeclaration | None = None
+    exchange: MeleeResolution | None = None
+    walk: InjurySequence | None = None
+    before: InjuryRecord | None = None
+    rolled: tuple[tuple[str, int], ...] = ()
+
+
+_DIE = re.compile(r"d(\d+)")
+
+
+def _walk_on(call: Callable[[Sequence[int]], Resolution], source: DiceSource,
+             rolled: list[tuple[str, int]], what: str) -> Resolution:
+    """Run *call* with the dice drawn so far, drawing the die it ``needs`` next from *source*
+    until it needs none: each step of a sequence takes its dice only when it comes to them,
+    so one source feeds the test and then the injury it leads to."""
+    drawn: list[int] = []
+    for _ in range(40):
+        result = call(drawn)
+        needs = result.needs  # type: ignore[attr-defined]
+        wanted = needs[0] if isinstance(needs, tuple) and needs else needs
+        if not wanted:
+            rolled += list(result.rolled)  # type: ignore[attr-defined]
+            return result
+        sides = int(_DIE.findall(wanted)[-1])
+        drawn.append(source.d(sides, f"{what}: {wanted}"))
+    raise RulesError(f"the {what} asked for more than 40 dice")  # pragma: no cover
+
+
+def _armour(row: Fighter, zone: str, aspect: str) -> tuple[int, bool]:
+    return row[armour_key(zone, aspect)], bool(row[rigid_key(zone)])
+
+
+def _injure(fight: Fight, striker: Fighter, struck: Fighter, source: DiceSource,
+            rolled: list[tuple[str, int]], *, zone_die: int, aim_zone: int, precision: int,
+            zone_pick: int, impact_die: int, impact_modifier: int, aspect: str,
+            strength_modifier: int, impact_tas: int, range_modifier: int = 0,
+            projectile: bool = False) -> InjurySequence:
+    """The injury sequence on *struck* from its record and Shock state, with the armour of
+    the zone the Location Die finds (Injury 2: effective impact = strike impact - AV there)."""
+    target = fight.combatant(struck.name)
+    zone: list[str] = []
+
+    def call(drawn: Sequence[int]) -> InjurySequence:
+        av, rigid = _armour(struck, zone[0], aspect) if zone else (0, False)
+        walk = injury_sequence(
+            zone_die=zone_die, aim_zone=aim_zone, precision=precision, zone_pick=zone_pick,
+            impact_die=impact_die, impact_modifier=impact_modifier, aspect=aspect,
+            armour=av, rigid_armour=rigid, strength_modifier=strength_modifier,
+            impact_tas=impact_tas, range_modifier=range_modifier,
+            shock_eml=struck["shock"], strength_eml=struck["strength_eml"],
+            current_state=target.shock, projectile=projectile, record=target.record,
+            dice=DiceSource.typed(drawn))
+        found = walk.location.zone if walk.location is not None else None
+        if found and not zone:
+            zone.append(found)
+            return call(drawn)  # the same dice again, now with that zone's armour
+        return walk
+
+    return _walk_on(call, source, rolled, "injury")  # type: ignore[return-value]
+
+
+def _fighter(name: str, row: object) -> Fighter:
+    """*row* as the fight can read it: a fighter of the percentile roster with every field
+    allowed (a row built by hand is held to :data:`.roster.ROSTER`); a refusal names *name*."""
+    wrong = RulesError(f"{name} must be a fighter of the percentile roster, got {shown(row)}")
+    if not isinstance(row, Fighter) or not isinstance(row.name, str) \
+            or not isinstance(row.values, tuple):
+        raise wrong
+    if not all(isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str)
+               for v in row.values):
+        raise wrong
+    values = dict(row.values)
+    if len(values) != len(row.values) or set(values) != {c.key for c in ROSTER.columns}:
+        raise RulesError(f"{name} must carry the fields of the percentile roster")
+    for column in ROSTER.columns:
+        try:
+            column.check(values[column.key], row.name)
+        except RulesError as exc:
+            raise RulesError(f"{name}: {exc}") from None
+    return row
+
+
+def _data(value: object, depth: int = 0) -> object:
+    """A state as its file holds it: each record a dict of its fields, each tuple a list.
+    Deeper than any saved field nests, a value is left as it is for the check to refuse."""
+    if depth > 8:
+        return value
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _data(getattr(value, f.name), depth + 1) for f in fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [_data(item, depth + 1) for item in value]
+    return value
+
+
+def _require_fight(fight: object) -> Fight:
+    """*fight* held to its file's declaration (a state edited by hand is refused naming the
+    field, as a loaded file would be)."""
+    if not isinstance(fight, Fight):
+        raise RulesError(f"fight must be a Fight, got {shown(fight)}")
+    data = _data(fight)
+    saved.check_field(fight_format().body, data, "fight")
+    return _fight_from_body(data)  # type: ignore[arg-type]
+
+
+def _source(dice: object) -> DiceSource:
+    if not isinstance(dice, DiceSource):
+        raise RulesError(f"dice must be a DiceSource (seeded or typed), got {shown(dice)}")
+    return dice
+
+
+def _aims(aim_zone: object, zone_pick: object, advantage: object) -> None:
+    """Check the choices a strike's injury uses, before any die is rolled."""
+    require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
+    require_int("zone_pick", zone_pick, minimum=0, maximum=MAX_ZONE_DICE - 1)
+    require_choice("advantage", advantage, ADVANTAGES)
+
+
+def _alive(fight: Fight, row: Fighter, who: str) -> Combatant:
+    c = fight.combatant(row.name)
+    if c.dead:
+        raise RulesError(f"{who} {row.name} is dead")
+    return c
+
+
+def missile_attack(fight: Fight, shooter: Fighter, target: Fighter, *, range_ft: int,
+                   target_moves: str = "still", aim_zone: int = 1,
+                   advantage: str = "precision", zone_pick: int = 0, near_target: int = 0,
+                   dice: DiceSource) -> Strike:
+    """A shot from *shooter* at *target*, from their rows (Missile 2-4, then Injury 1-5).
+
+    The shooter's missile weapon sets the skill (Missile 3 Missile Skill), Base Range, impact
+    die, modifier and aspect; the range sets the Zone Die and the impact modifier. A strike
+    on a Still target carries its free Precision TA, and a CS's tactical advantage goes to
+    *advantage* (one more Zone Die or the weapon's Impact TA bonus); *zone_pick* chooses
+    which Zone Die counts (0 the first). The injury then takes the armour of the zone struck.
+    A missed Direct shot may strike one of the *near_target* others within five feet (Direct
+    Missile Results): that strike is named, not applied. A Volley's area holds the target
+    and *near_target* others; the target is number 1. A fallen target (INC, UNC) counts as
+    Still whatever *target_moves* says (Injury 4: it falls prone and cannot act).
+    """
+    fight, dice = _require_fight(fight), _source(dice)
+    shooter, target = _fighter("shooter", shooter), _fighter("target", target)
+    _alive(fight, shooter, "the shooter")
+    victim = _alive(fight, target, "the target")
+    _aims(aim_zone, zone_pick, advantage)
+    require_choice("target_moves", target_moves, TARGET_MOVES)
+    require_int("near_target", near_target, minimum=0, maximum=MAX_FIGHTERS)
+    if shooter.name == target.name:
+        raise RulesError(f"the target must be another fighter than the shooter, got "
+                         f"{shown(target.name)} for both")
+    kind = shooter["missile"]
+    thrown, launcher = LAUNCHERS[kind]
+    ml = missile_skill("thrown" if thrown else kind, archery=shooter["archery"],
+                       slings=shooter["slings"], throwing=shooter["throwing"])
+    moves = "still" if victim.shock in STILL_STATES else target_moves
+    rolled: list[tuple[str, int]] = []
+    # A Volley's area counts the target among those in it; a Direct stray only the others.
+    volley = missile_range(range_ft, shooter["base_range"]).volley
+    count = near_target + 1 if volley else near_target
+
+    def shoot(drawn: Sequence[int]) -> MissileShot:
+        return missile_shot(ml, range_ft, shooter["base_range"], weapon=kind, target=moves,
+                            target_count=count, dodge_index=target["dodge_index"],
+                            dice=DiceSource.typed(drawn))
+
+    shot: MissileShot = _walk_on(shoot, dice, rolled, "shot")  # type: ignore[assignment]
+    trace: list[Step] = [step(f"{shooter.name} shoots a {kind} at {target.name} with ML {ml}",
+                              DATA.rule("Missile 3 Missile skill"))]
+    trace += shot.trace
+    direct_hit = shot.value == 1 and not shot.range.volley and shot.strike is None
+    volley_hit = shot.range.volley and shot.strike is not None and shot.strike.target == 1
+    if not (direct_hit or volley_hit):
+        note = (f"; someone near {target.name} is struck (stray): walk that injury apart"
+                if shot.value else "")
+        dice.finish("shot")
+        return Strike(value=0, outcome=shot.outcome + note, trace=tuple(trace),
+                      attacker=shooter.name, defender=target.name, struck=None, shot=shot,
+                      rolled=tuple(rolled))
+    handed = strike_from_missile(shot)
+    free = handed.free_tas
+    walk = _injure(fight, shooter, target, dice, rolled, zone_die=handed.zone_die,
+                   aim_zone=aim_zone, zone_pick=zone_pick,
+                   precision=handed.precision + (free if advantage == "precision" else 0),
+                   impact_tas=handed.impact_tas + (free if advantage == "impact" else 0),
+                   impact_die=die_sides(shooter["missile_die"]),
+                   impact_modifier=shooter["missile_mod"], aspect=shooter["missile_aspect"],
+                   strength_modifier=shooter["str_impact"] if thrown else 0,
+                   range_modifier=handed.range_modifier,
+                   projectile=thrown is None and launcher in ("bow", "crossbow"))
+    dice.finish("shot and its injury")
+    trace += walk.trace
+    return Strike(value=walk.value, outcome=f"{target.name}: {walk.outcome}", trace=tuple(trace),
+                  attacker=shooter.name, defender=target.name, struck=target.name, shot=shot,
+                  walk=walk, before=victim.record, rolled=tuple(rolled))
+
+
+def weapon_of(row: Fighter) -> Weapon:
+    """The readied melee weapon a roster row describes."""
+    return Weapon(row["weapon"], reach=row["reach"], thrust=bool(row["thrust"]),
+                  heft=row["heft"], grip=row["grip"], zone_die=die_sides(row["zone_die"]),
+                  aspect=row["aspect"])
+
+
+def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *, defence: str | None = None,
+                 aim_zone: int = 1, advantage: str = "impact", zone_pick: int = 0,
+                 dice: DiceSource) -> Strike:
+    """One melee exchange from the two rows (Melee 2-3), then the injury of whoever's blow
+    lands (Injury 1-5). The defender declares *defence* (by default the row's); an
+    Incapacitated or Unconscious defender is unaware and must Ignore (Injury 4). Both tests
+    are rolled (the defender's unless Ignore), each of the striker's tactical advantages goes
+    to *advantage*, and the blow takes the struck one's armour in the zone it lands on.
+    """
+    fight, dice = _require_fight(fight), _source(dice)
+    attacker, defender = _fighter("attacker", attacker), _fighter("defender", defender)
+    _alive(fight, attacker, "the attacker")
+    target = _alive(fight, defender, "the defender")
+    if attacker.name == defender.name:
+        raise RulesError(f"the defender must be another fighter than the attacker, got "
+                         f"{shown(defender.name)} for both")
+    _aims(aim_zone, zone_pick, advantage)
+    chosen = defender["defence"] if defence is None else defence
+    require_choice("defence", chosen, DEFENCES)
+    trace: list[Step] = []
+    if target.shock in UNAWARE and chosen != "Ignore":
+        trace.append(step(f"{defender.name} is {target.status}: unaware, so must Ignore the "
+                          "attack", DATA.rule("Injury 4 Shock — states")))
+        chosen = "Ignore"
+    declared = declare_melee(
+        attacker["melee"], weapon_of(attacker), chosen,
+        defender_ml=defender["dodge"] if chosen == "Dodge" else defender["melee"],
+        defender_weapon=None if chosen == "Ignore" else weapon_of(defender),
+        aim_zone=aim_zone, strength=attacker["strength"],
+        defender_strength=defender["strength"])
+    trace += declared.trace
+    rolled: list[tuple[str, int]] = []
+    a_roll = dice.d(100, "attacker's d100")
+    rolled.append(("attacker's d100", a_roll))
+    d_roll = None
+    if chosen != "Ignore":
+        d_roll = dice.d(100, "defender's d100")
+        rolled.append(("defender's d100", d_roll))
+    exchange = melee_exchange(a_roll, declared.attack_eml, chosen, d_roll,
+                              declared.defence_eml)
+    trace += exchange.trace
+    base = dict(attacker=attacker.name, defender=defender.name, declaration=declared,
+                exchange=exchange)
+    if exchange.striker is None:
+        dice.finish("melee exchange")
+        return Strike(value=0, outcome=f"{exchange.outcome}: nobody is struck",
+                      trace=tuple(trace), struck=None, rolled=tuple(rolled), **base)
+    spent = spend_advantages(exchange, [advantage] * exchange.tactical_advantages)
+    trace += spent.trace
+    hitter, hit = (attacker, defender) if exchange.striker == "attacker" else (defender, attacker)
+    handed = strike_from_melee(exchange, weapon_of(hitter), spent)
+    walk = _injure(fight, hitter, hit, dice, rolled, zone_die=handed.zone_die,
+                   aim_zone=aim_zone if hitter is attacker else 1,
+                   precision=handed.precision, zone_pick=zone_pick,
+                   impact_die=die_sides(hitter["impact_die"]),
+                   impact_modifier=hitter["impact_mod"], aspect=handed.aspect,
+                   strength_modifier=hitter["str_impact"], impact_tas=handed.impact_tas)
+    dice.finish("melee exchange and its injury")
+    trace += walk.trace
+    return Strike(value=walk.value, outcome=f"{hit.name}: {walk.outcome}", trace=tuple(trace),
+                  struck=hit.name, walk=walk, before=fight.combatant(hit.name).record,
+                  rolled=tuple(rolled), **base)
+
+
+def apply_strike(fight: Fight, row: Fighter, strike: Strike) -> Fight:
+    """Write *strike* into the fight: the struck fighter's record gains the injury (and any
+    compounding), and the Shock state becomes the walk's (Injury 3-4); KIA is death. *row*
+    is the struck fighter's roster row. A strike rolled against a record that has changed
+    since is refused: roll it again."""
+    fight, row = _require_fight(fight), _fighter("row", row)
+    if not isinstance(strike, Strike):
+        raise RulesError(f"strike must be a resolved shot or melee exchange, got {shown(strike)}")
+    if strike.struck is None or strike.walk is None:
+        raise RulesError("nobody is struck: there is nothing to write into a record")
+    if row.name != strike.struck:
+        raise RulesError(f"this strike hit {strike.struck}, not {row.name}")
+    c = fight.combatant(row.name)
+    if c.record != strike.before:
+        raise RulesError(f"the record of {row.name} has changed since this strike was rolled: "
+                         "roll it again")
+    walk = strike.walk
+    record = walk.record if walk.record is not None else c.record
+    state = c.shock if walk.shock is None else walk.state
+    return fight.with_combatant(replace(c, record=record, shock=state))
+
+
+# --- after the blow --------------------------------------------------------------------------
+
+@dataclass(frozen=True, kw_only=True)
+class FightStep(Resolution):
+    """A Shock check or a day of healing for one fighter: the fight after it (``fight``)."""
+
+    fight: Fight
+    rolled: tuple[tuple[str, int], ...] = ()
+
+
+def shock_check(fight: Fight, row: Fighter, *, dice: DiceSource) -> FightStep:
+    """The Shock roll a fighter makes at the end of their next turn (Injury 4): Stunned, a
+    Shock test (Shock ML) whose S or CS removes the state; Incapacitated or Unconscious, the
+    Shock Reroll (Shock ML - 20): CS recovers, S leaves them Stunned, F brings Extended Shock
+    HR5 and CF HR4 (and, if Unconscious, a coma whose HR is 12 - location shock - injury
+    level of the last injury, Healing 3)."""
+    fight, row, dice = _require_fight(fight), _fighter("row", row), _source(dice)
+    c = _alive(fight, row, "the fighter")
+    if c.shock is None:
+        raise RulesError(f"{row.name} is in no Shock state: there is nothing to roll")
+    if c.extended_hr is not None:
+        raise RulesError(f"{row.name} is in Extended Shock: only its Course Roll every four "
+                         "hours lifts it (Healing 2)")
+    roll = dice.d(100, "Shock d100")
+    dice.finish("Shock roll")
+    if c.shock == "STN":
+        eml = effective_eml(row["shock"])
+        level = success_level(roll, eml)
+        clear = level in ("S", "CS")
+        trace = (step(f"{row.name} is Stunned: Shock test, roll {roll} against EML {eml}: "
+                      f"{level}; " + ("no longer Stunned" if clear else "still Stunned"),
+                      DATA.rule("Injury 4 Shock — states"), roll=roll, eml=eml, level=level),)
+        new = replace(c, shock=None if clear else "STN")
+        outcome = new.status
+    else:
+        back: ShockRerollResolution = shock_reroll(roll, row["shock"], c.shock)
+        trace = back.trace
+        coma = None
+        if back.coma and c.record.injuries:
+            last = c.record.injuries[-1]
+            coma = coma_healing_rate(location_shock(last.location), last.level)
+        new = replace(c, shock=back.state, extended_hr=back.extended_shock_hr, coma_hr=coma)
+        outcome = new.status
+    return FightStep(value=roll, outcome=f"{row.name}: {outcome}", trace=tuple(trace),
+                     fight=fight.with_combatant(new), rolled=(("Shock d100", roll),))
+
+
+def heal_day(fight: Fight, row: Fighter, *, dice: DiceSource) -> FightStep:
+    """One day of recovery for a fighter's record (Healing 6-7): the rolls that fall due that
+    day (a Healing Roll every five days for each treated injury, the daily Infection Course
+    Roll, the Blood Loss Healing Roll every ten days), each a d100."""
+    fight, row, dice = _require_fight(fight), _fighter("row", row), _source(dice)
+    c = fight.combatant(row.name)
+    if c.dead:
+        raise RulesError(f"{row.name} is dead: there is nothing to heal")
+    done: Recovery = recover(c.record, dice=dice, until_day=c.record.day + 1)
+    rolled = done.rolled
+    trace = done.trace or (step(f"Day {done.record.day}: no roll falls due today",
+                                DATA.rule("Healing 6 Healing")),)
+    return FightStep(value=done.value, outcome=f"{row.name}: {done.outcome}", trace=trace,
+                     fight=fight.with_combatant(replace(c, record=done.record)),
+                     rolled=rolled)
+
+
+# --- files -----------------------------------------------------------------------------------
+
+def saved_json(fight: Fight) -> str:
+    """The fight as its file holds it (see :func:`fight_format`)."""
+    body = {"combatants": [{"name": c.name, "record": asdict(c.record), "shock": c.shock,
+                            "extended_hr": c.extended_hr, "coma_hr": c.coma_hr}
+                           for c in fight.combatants],
+            "acting": fight.acting, "round": fight.round}
+    return json.dumps({"format": FORMAT, "version": VERSION, "fight": body},
+                      separators=(",", ":"))
+
+
+@functools.cache
+def fight_format() -> saved.SavedFormat:
+    """The fight file, field by field; each fighter's record as the injury record file has it."""
+    combatant = saved.Record({
+        "name": saved.Text(saved.NAME_LENGTH, blank=False),
+        "record": record_format().body,
+        "shock": saved.Maybe(saved.Text(3, tuple(s for s in SHOCK_STATES if s))),
+        "extended_hr": saved.Maybe(saved.Int(1, 5)),
+        "coma_hr": saved.Maybe(saved.Int(1, 12)),
+    })
+    return saved.SavedFormat("fight", FORMAT, VERSION, envelope="fight", body=saved.Record({
+        "combatants": saved.ListOf(combatant, MAX_FIGHTERS),
+        "acting": saved.Int(0, MAX_FIGHTERS - 1), "round": saved.Int(1, MAX_ROUND)}))
+
+
+def _fight_from_body(body: dict) -> Fight:
+    """The fight a checked body holds, after the rules no one field states: distinct names,
+    each record under its fighter's name, the acting fighter one of them."""
+    people = body["combatants"]
+    names = [p["name"] for p in people]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise RulesError(f"fight: combatants[{i + 1}].name {shown(name)} is used twice")
+    if people and body["acting"] >= len(people):
+        raise RulesError(f"fight: acting must be the number of a fighter (0 to "
+                         f"{len(people) - 1}), got {body['acting']}")
+    combatants = []
+    for i, p in enumerate(people, start=1):
+        record = _from_body(p["record"], f"fight: combatants[{i}].record.")
+        combatants.append(Combatant(p["name"], record, p["shock"], p["extended_hr"],
+                                    p["coma_hr"]))
+    return Fight(tuple(combatants), body["acting"] if people else 0, body["round"])
+

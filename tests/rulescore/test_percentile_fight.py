@@ -1,0 +1,143 @@
+"""A percentile fight run from the roster: the seed's worked examples walked from the rows of
+two fighters into the struck one's record and Shock state (rulescore.systems.percentile.fight)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rulescore import RulesError
+from rulescore.dice import DiceSource
+from rulescore.roster import Roster
+from rulescore.systems import percentile as pc
+from rulescore.systems.percentile.fight import fight_format
+
+
+def roster() -> Roster:
+    """Nolora the archer and a brigand in a quilt coat (AV4 on the torso against edge and
+    point), with the Shock ML65 of the seed's Shock example."""
+    return (Roster(pc.ROSTER)
+            .add("Nolora", archery=75, initiative=76, missile="bow", base_range=40,
+                 missile_die="d12", missile_mod=4, missile_aspect="P")
+            .add("Brigand", initiative=60, melee=60, shock=65, defence="Counterstrike",
+                 av_torso_e=4, av_torso_p=4)
+            .add("Swordsman", initiative=60, melee=60, weapon="broadsword", impact_die="d10",
+                 impact_mod=3, aspect="E", zone_die="d6", str_impact=1))
+
+
+def test_the_turn_order_is_by_initiative_and_passes_over_the_dead():
+    fight = pc.fight_for(roster())
+    assert fight.order == ("Nolora", "Brigand", "Swordsman")
+    assert fight.actor.name == "Nolora"
+    fight = pc.next_turn(pc.next_turn(fight))
+    assert (fight.actor.name, fight.round) == ("Swordsman", 1)
+    dead = fight.with_combatant(fight.combatant("Nolora").__class__("Nolora",
+                                fight.combatant("Nolora").record, "KIA"))
+    after = pc.next_turn(dead)
+    assert (after.actor.name, after.round) == ("Brigand", 2)
+
+
+def test_nolora_s_point_blank_critical_goes_into_the_brigand_s_record():
+    """Direct Missile example: ML75 at point blank is EML85; 45 is a CS: a free Precision TA
+    (still target) and one TA of choice, taken as Precision: three d6 Zone Dice. Dice 4, 4, 6
+    are ZN4, ZN4, ZN6, all Torso: three Location Dice, the first (6) the abdomen. Impact d12
+    7 + 4 + 2 (point blank) = 13P, less AV4 = 9: S2. Shock: 75 against ML65 is a CF (+2):
+    SHK 4 + 2 + 2 = 8, Incapacitated (the seed's Shock example)."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    strike = pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
+                               range_ft=20, advantage="precision",
+                               dice=DiceSource.typed([45, 4, 4, 6, 6, 1, 9, 7, 75]))
+    assert strike.shot.eml.test_eml == 85 and strike.shot.attack.level == "CS"
+    assert [v for n, v in strike.rolled if n.startswith("Zone Die")] == [4, 4, 6]
+    assert strike.walk.impact.value == 9
+    assert strike.outcome == "Brigand: Abdomen: S2P injury; shock 8 → INC"
+    after = pc.apply_strike(fight, rows.fighter("Brigand"), strike)
+    brigand = after.combatant("Brigand")
+    assert [i.code for i in brigand.record.injuries] == ["S2P"]
+    assert brigand.record.injuries[0].aspect == "Projectile"
+    assert (brigand.shock, brigand.status) == ("INC", "Incapacitated")
+    with pytest.raises(RulesError, match="has changed since this strike was rolled"):
+        pc.apply_strike(after, rows.fighter("Brigand"), strike)
+    # Shock Reroll at the end of the next turn: ML65 - 20 = 45, 42 is S: Stunned; then the
+    # Shock test 61 against 65 succeeds and the stun is gone (the seed's Shock example).
+    stunned = pc.shock_check(after, rows.fighter("Brigand"), dice=DiceSource.typed([42]))
+    assert stunned.fight.combatant("Brigand").shock == "STN"
+    clear = pc.shock_check(stunned.fight, rows.fighter("Brigand"), dice=DiceSource.typed([61]))
+    assert clear.fight.combatant("Brigand").shock is None
+    assert clear.outcome == "Brigand: fighting"
+
+
+def test_the_seed_s_sword_blow_walked_from_the_rows():
+    """Melee and Injury examples: aiming at ZN4 costs 10 (EML50); 36 is S against the
+    Counterstrike's 51 (S): a tie the attacker wins, one star. d6 2 from ZN4 is ZN5 (Torso),
+    Location Die 7 the abdomen; d10 8 + 3 + STR 1 = 12E, less the quilt coat's AV4 = 8E: S2E.
+    Shock 75 against ML65: CF, SHK 8, INC."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    strike = pc.melee_attack(fight, rows.fighter("Swordsman"), rows.fighter("Brigand"),
+                             aim_zone=4, dice=DiceSource.typed([36, 51, 2, 7, 8, 75]))
+    assert strike.declaration.attack_eml == 50
+    assert (strike.exchange.winner, strike.exchange.stars) == ("attacker", 1)
+    assert strike.walk.impact.value == 8
+    assert strike.struck == "Brigand"
+    assert strike.outcome == "Brigand: Abdomen: S2E injury; shock 8 → INC"
+    after = pc.apply_strike(fight, rows.fighter("Brigand"), strike)
+    assert [i.code for i in after.combatant("Brigand").record.injuries] == ["S2E"]
+    # An incapacitated defender is unaware: the next attack is unopposed (one d100 only).
+    again = pc.melee_attack(after, rows.fighter("Swordsman"), rows.fighter("Brigand"),
+                            dice=DiceSource.typed([95]))
+    assert again.exchange.defence == "Ignore" and again.struck is None
+
+
+def test_a_blocked_blow_strikes_nobody_and_cannot_be_applied():
+    rows = roster().set("Brigand", "defence", "Block")
+    fight = pc.fight_for(rows)
+    strike = pc.melee_attack(fight, rows.fighter("Swordsman"), rows.fighter("Brigand"),
+                             dice=DiceSource.typed([71, 35]))
+    assert strike.exchange.outcome == "blocked" and strike.struck is None
+    with pytest.raises(RulesError, match="nobody is struck"):
+        pc.apply_strike(fight, rows.fighter("Brigand"), strike)
+
+
+def test_a_day_of_healing_moves_the_record_on_one_day():
+    rows = roster()
+    fight = pc.fight_for(rows)
+    step = pc.heal_day(fight, rows.fighter("Brigand"), dice=DiceSource.typed([]))
+    assert step.fight.combatant("Brigand").record.day == 1
+    assert step.outcome == "Brigand: recovered"
+
+
+def test_a_fight_file_round_trips_and_a_corrupt_one_names_the_field():
+    rows = roster()
+    fight = pc.fight_for(rows)
+    strike = pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
+                               range_ft=20, dice=DiceSource.typed([45, 4, 4, 6, 6, 1, 9, 7, 75]))
+    after = pc.apply_strike(fight, rows.fighter("Brigand"), strike)
+    assert pc.Fight.from_json(after.to_json()) == after
+    data = json.loads(after.to_json())
+    data["fight"]["combatants"][1]["shock"] = "DAZED"
+    with pytest.raises(RulesError, match=r"fight: combatants\[2\]\.shock must be one of"):
+        pc.Fight.from_json(json.dumps(data))
+    data["fight"]["combatants"][1]["shock"] = None
+    data["fight"]["combatants"][1]["name"] = "Nolora"
+    with pytest.raises(RulesError, match="used twice"):
+        pc.Fight.from_json(json.dumps(data))
+    assert fight_format().noun == "fight"
+
+
+def test_bad_inputs_name_what_is_wrong():
+    rows = roster()
+    fight = pc.fight_for(rows)
+    with pytest.raises(RulesError, match="range_ft must be at most 160"):
+        pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
+                          range_ft=500, dice=DiceSource.seeded(1))
+    with pytest.raises(RulesError, match="the target must be another fighter"):
+        pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Nolora"),
+                          range_ft=20, dice=DiceSource.seeded(1))
+    with pytest.raises(RulesError, match="shooter must be a fighter"):
+        pc.missile_attack(fight, "Nolora", rows.fighter("Brigand"), range_ft=20,
+                          dice=DiceSource.seeded(1))
+    with pytest.raises(RulesError, match="is in no Shock state"):
+        pc.shock_check(fight, rows.fighter("Brigand"), dice=DiceSource.seeded(1))
