@@ -1,0 +1,171 @@
+"""The fight page frame (widgets.fight): page-wide undo/redo over the roster and a toy state,
+one step per apply, the state kept in the browser, both restored on open, and the roll log."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import ipywidgets as w
+import pytest
+
+from rulescore.errors import RulesError
+from rulescore.roster import Roster
+from tests.rulescore.test_roster_model import OTHER, TOY, party
+from widgets.common import RollRequest
+from widgets.fight import FightPage, RollLog, dice_words, fight_key
+from widgets.roster import RESTORED
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A toy fight state: a round counter."""
+
+    round: int = 1
+
+
+def save(state: Tally) -> str:
+    return json.dumps({"round": state.round})
+
+
+def load(text: str) -> Tally:
+    data = json.loads(text)
+    if not isinstance(data, dict) or not isinstance(data.get("round"), int):
+        raise RulesError("fight: round must be a whole number")
+    return Tally(data["round"])
+
+
+@pytest.fixture(autouse=True)
+def live(monkeypatch):
+    monkeypatch.delenv("RULEBOOK_TARGET", raising=False)
+
+
+def page(monkeypatch=None, saves=None, starter=None) -> FightPage:
+    panel = w.HTML("panel")
+    p = FightPage(TOY, Tally(), save=save, load=load, panels=[panel], title="Running a fight",
+                  starter=starter if starter is not None else party())
+    if saves is not None:
+        monkeypatch.setattr(p.store, "save", saves.append)
+    return p
+
+
+def hello(store, text: str) -> None:
+    store._from_browser(store, {"op": "hello", "stored": text}, [])
+
+
+def test_one_step_per_apply_and_undo_redo_over_roster_and_state(monkeypatch):
+    saves, seen = [], []
+    p = page(monkeypatch, saves)
+    p.on_change(lambda r, s: seen.append((r.names(), s.round)))
+    assert p.undo_button.disabled and p.redo_button.disabled
+    p.apply("round 2", state=Tally(2))
+    p.apply("Bandit hurt", roster=p.roster.set("Bandit", "vitality", 2), state=Tally(3))
+    assert (p.state, p.roster.fighter("Bandit")["vitality"]) == (Tally(3), 2)
+    assert p.editor.roster == p.roster and saves == [save(Tally(2)), save(Tally(3))]
+    assert p.undo_button.tooltip == "Undo: Bandit hurt" and "Last: Bandit hurt" in p.last.value
+    p.undo_button.click()
+    assert (p.state, p.roster.fighter("Bandit")["vitality"]) == (Tally(2), 6)
+    assert p.editor.roster.fighter("Bandit")["vitality"] == 6 and saves[-1] == save(Tally(2))
+    assert p.redo_button.tooltip == "Redo: Bandit hurt" and not p.redo_button.disabled
+    p.redo_button.click()
+    assert (p.state, p.roster.fighter("Bandit")["vitality"]) == (Tally(3), 2)
+    assert seen == [(("Ada", "Bandit"), 2), (("Ada", "Bandit"), 3), (("Ada", "Bandit"), 2),
+                    (("Ada", "Bandit"), 3)]
+    assert p.history.log == ("start", "round 2", "Bandit hurt")
+
+
+def test_an_edit_in_the_roster_is_one_step_of_the_page():
+    p = page()
+    p.apply("round 2", state=Tally(2))
+    p.editor.rows[1][3].value = 4  # Bandit's Vitality
+    assert p.roster.fighter("Bandit")["vitality"] == 4 and p.state == Tally(2)
+    assert p.history.log[-1] == "Bandit: Vitality 6 → 4"
+    p.editor.new_name.value = "Cy"
+    p.editor.add_button.click()
+    p.undo()
+    p.undo()
+    assert p.roster == party() and p.state == Tally(2)
+    assert p.editor.rows[1][3].value == 6 and p.editor.roster == party()
+    p.undo()
+    assert p.state == Tally(1) and p.undo_button.disabled
+
+
+def test_nothing_to_undo_and_a_wrong_roster():
+    p = page()
+    p.undo()
+    assert p.error.message == "Undo: there is nothing to undo"
+    p.redo()
+    assert p.error.message == "Redo: there is nothing to redo"
+    p.apply("round 2", state=Tally(2))
+    p.undo()
+    assert p.error.message == ""
+    with pytest.raises(RulesError, match="this page keeps Toy Game fighters"):
+        p.apply("x", roster=Roster(OTHER))
+
+
+def test_a_new_step_after_undo_drops_the_redo_tail_and_a_new_fight_keeps_the_fighters():
+    p = page()
+    p.apply("round 2", state=Tally(2))
+    p.apply("round 3", state=Tally(3))
+    p.undo()
+    p.apply("round 5", state=Tally(5))
+    assert not p.history.can_redo and p.history.log[-1] == "round 5"
+    p.new_fight_button.click()
+    assert p.state == Tally(1) and p.roster == party()
+    p.undo()
+    assert p.state == Tally(5)
+
+
+def test_both_come_back_from_the_browser_without_a_click(monkeypatch):
+    p = page(starter=Roster(TOY))
+    hello(p.editor.store, party().duplicate("Bandit", 2).to_json())
+    hello(p.store, save(Tally(7)))
+    assert p.roster.names() == ("Ada", "Bandit", "Bandit 2", "Bandit 3")
+    assert p.state == Tally(7) and p.editor.roster == p.roster
+    # what the browser kept is the page's start: undo does not empty the page
+    assert not p.history.can_undo and p.history.log == ("the fight kept in this browser",)
+    # the other order: the state first, then the roster
+    q = page(starter=Roster(TOY))
+    hello(q.store, save(Tally(4)))
+    hello(q.editor.store, party().to_json())
+    assert (q.state, q.roster, q.history.log) == (Tally(4), party(), (RESTORED,))
+    assert fight_key("toy") == q.store.key == "rulebook-fight-toy"
+
+
+def test_a_damaged_kept_fight_is_named_and_the_fight_starts_afresh():
+    p = page()
+    hello(p.store, '{"round": "x"}')
+    assert p.state == Tally() and "cannot be read, so this one starts afresh: fight: round" \
+        in p.error.message
+
+
+def test_a_kept_fight_does_not_replace_steps_already_taken():
+    p = page()
+    p.apply("round 2", state=Tally(2))
+    hello(p.store, save(Tally(9)))
+    assert p.state == Tally(2)
+
+
+def test_roll_log_lines_newest_first_and_replay_with_the_same_dice():
+    log = RollLog()
+    replays = []
+    log.add("Ada shoots Bo", RollRequest.seeded(123), "hit, 5 damage", replays.append)
+    log.add("Bo bleeds", RollRequest.typed([6, 2, 1]), "stable", replays.append)
+    log.add("Duel", RollRequest.typed_groups([[7, 5], [8]]), "Bo first", replays.append)
+    texts = [line.children[1].value for line in log.children]
+    assert "Duel" in texts[0] and "your dice 7, 5 | 8" in texts[0]
+    assert "<b>Bo bleeds</b> · your dice 6, 2, 1 · stable" == texts[1]
+    assert "seed 123" in texts[2] and "hit, 5 damage" in texts[2]
+    log.children[2].children[0].click()
+    log.children[1].children[0].click()
+    assert replays[0].seed == 123 and replays[1].dice.leftover() == (6, 2, 1)
+    assert dice_words(RollRequest.seeded(7)) == "seed 7"
+
+
+def test_roll_log_escapes_and_keeps_the_newest_fifty():
+    log = RollLog()
+    assert "No rolls yet" in log.children[0].value
+    for i in range(60):
+        log.add(f"<b>roll {i}</b>", RollRequest.seeded(i), "ok", lambda r: None)
+    assert len(log.children) == 50 and len(log.entries) == 50
+    assert "&lt;b&gt;roll 59&lt;/b&gt;" in log.children[0].children[1].value

@@ -1,0 +1,219 @@
+"""The frame of every "Running a fight" page: the roster, a system's fight state, page-wide undo
+and redo over both, and a log of every roll.
+
+A system's fight page (``widgets/<system>_fight.py``) builds its panels (turn order, attack,
+apply, walkers) around one :class:`FightPage`: each panel reads ``page.roster`` and
+``page.state`` and calls ``page.apply(line, roster=…, state=…)`` once per result, which is one
+step of the page's :class:`~rulescore.history.History`; Undo and Redo at the top of the page
+step back and forth over every panel at once. No rule lives here: the state is whatever frozen
+value the system's engine keeps, saved and loaded by the functions the system gives.
+
+The roster is kept in the browser by its editor (``rulebook-roster-<system>``, shared with every
+chapter of the system); the fight state is kept beside it under ``rulebook-fight-<system>``, and
+both come back, without a click, when the page is opened again.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as w
+
+from rulescore.errors import RulesError
+from rulescore.history import History
+from rulescore.roster import Roster, RosterFormat
+
+from .common import ErrorLine, RollRequest, Tool, button, section
+from .lean import built_whole, shared_layout
+from .roster import RESTORED, RosterEditor
+from .storage import BrowserStore
+from .theme import FAINT, RULE_LINE
+
+__all__ = ["FightPage", "RollLog", "fight_key"]
+
+LOG_LINES = 50
+"""How many rolls the log shows (the newest)."""
+KEPT_FIGHT = "the fight kept in this browser"
+
+
+def fight_key(system: str) -> str:
+    """The localStorage key of a system's fight state."""
+    return f"rulebook-fight-{system}"
+
+
+def dice_words(request: RollRequest) -> str:
+    """How a roll's dice were made, replayably: "seed 123" or "your dice 6, 2, 1"."""
+    if request.seed is not None:
+        return f"seed {request.seed}"
+    if request.groups:
+        return "your dice " + " | ".join(", ".join(map(str, g)) for g in request.groups)
+    return "your dice " + ", ".join(map(str, request.fresh().dice.leftover()))
+
+
+class RollLog(w.VBox):
+    """One line per roll, newest first: what was rolled, its seed or typed dice, the outcome,
+    and a Replay button that rolls it again with the same dice."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[str, RollRequest, str]] = []
+        self.empty = w.HTML(f"<i style='color:{FAINT}'>No rolls yet.</i>")
+        super().__init__([self.empty])
+        self.add_class("rulebook-roll-log")
+
+    @built_whole
+    def _line(self, text: str, request: RollRequest,
+              replay: Callable[[RollRequest], None]) -> w.HBox:
+        again = button("Replay", f"Roll again with the same dice ({dice_words(request)})")
+        again.on_click(lambda _: replay(request.fresh()))
+        return w.HBox([again, w.HTML(text)],
+                      layout=shared_layout(align_items="center",
+                                           border_bottom=f"1px solid {RULE_LINE}"))
+
+    def add(self, what: str, request: RollRequest, outcome: str,
+            replay: Callable[[RollRequest], None]) -> None:
+        """Log a roll: *what* was rolled, with *request*'s dice, giving *outcome*; its Replay
+        button calls *replay* with the same seed or the same typed dice."""
+        self.entries.insert(0, (what, request, outcome))
+        text = (f"<b>{html.escape(what)}</b> · {html.escape(dice_words(request))} · "
+                f"{html.escape(outcome)}")
+        lines = [self._line(text, request, replay), *self.children[:LOG_LINES - 1]]
+        self.children = [c for c in lines if c is not self.empty]
+        del self.entries[LOG_LINES:]
+
+
+class FightPage(Tool):
+    """A roster, a system's fight state, page-wide undo/redo over both, and a roll log
+    (``rolls``: not ``log``, which every widget already has for its logger)."""
+
+    def __init__(self, fmt: RosterFormat, state: Any, *, save: Callable[[Any], str],
+                 load: Callable[[str], Any], panels: Sequence[w.Widget], title: str,
+                 starter: Roster | None = None) -> None:
+        self.format = fmt
+        self.first_state = state
+        self._save, self._load = save, load
+        self._callbacks: list[Callable[[Roster, Any], None]] = []
+        self.editor = RosterEditor(fmt, starter=starter)
+        self.history: History[tuple[Roster, Any]] = History.start((self.editor.roster, state))
+        self.store = BrowserStore(fight_key(fmt.system))
+        self.undo_button = button("Undo", "Nothing to undo yet")
+        self.redo_button = button("Redo", "Nothing to redo")
+        self.new_fight_button = button("Start a new fight",
+                                       "Back to the start of the fight; the fighters stay")
+        self.last = w.HTML()
+        self.error = ErrorLine()
+        self.rolls = RollLog()
+        super().__init__([
+            w.HTML(f"<h3 style='margin:.3em 0'>{html.escape(title)}</h3>"), self.store,
+            w.HBox([self.undo_button, self.redo_button, self.new_fight_button, self.last],
+                   layout=shared_layout(align_items="center")),
+            self.error,
+            section("Fighters", self.editor),
+            *panels,
+            section("Rolls", self.rolls),
+        ], "rulebook-fight")
+        self.undo_button.on_click(lambda _: self.undo())
+        self.redo_button.on_click(lambda _: self.redo())
+        self.new_fight_button.on_click(lambda _: self.apply("a new fight",
+                                                            state=self.first_state))
+        self.editor.on_change(self._edited)
+        self.store.observe(self._found, "stored")
+        self._show_history()
+
+    @property
+    def roster(self) -> Roster:
+        return self.history.current[0]
+
+    @property
+    def state(self) -> Any:
+        return self.history.current[1]
+
+    def on_change(self, callback: Callable[[Roster, Any], None]) -> None:
+        """Call *callback(roster, state)* after every step, undo and redo included."""
+        self._callbacks.append(callback)
+
+    def apply(self, line: str, *, roster: Roster | None = None, state: Any = None) -> None:
+        """One step: a new roster and/or state (None keeps the current one), made by *line*;
+        one undoable step, kept in the browser, every panel told."""
+        new_roster = self.roster if roster is None else roster
+        new_state = self.state if state is None else state
+        if new_roster.format != self.format:
+            raise RulesError(f"this page keeps {self.format.name} fighters")
+        self._step(self.history.push((new_roster, new_state), line))
+
+    def undo(self) -> None:
+        """Step back over the last change of any panel, roster or state."""
+        self._move(lambda: self.history.undo())
+
+    def redo(self) -> None:
+        """Step forward again over a change undone."""
+        self._move(lambda: self.history.redo())
+
+    def _move(self, go: Callable[[], History]) -> None:
+        self.error.clear()
+        try:
+            history = go()
+        except RulesError as exc:
+            self.error.show(str(exc))
+            return
+        self._step(history)
+
+    def _step(self, history: History) -> None:
+        """Make *history* the page's: show its roster, keep both, tell every panel."""
+        before = self.history.current
+        self.history = history
+        roster, state = history.current
+        if roster is not before[0]:
+            self.editor.set_roster(roster, notify=False, line=history.lines[history.position])
+        if state is not before[1]:
+            self.store.save(self._save(state))
+        self._changed()
+
+    def _changed(self) -> None:
+        self._show_history()
+        for callback in self._callbacks:
+            callback(self.roster, self.state)
+
+    def _show_history(self) -> None:
+        h = self.history
+        self.undo_button.disabled = not h.can_undo
+        self.redo_button.disabled = not h.can_redo
+        self.undo_button.tooltip = (f"Undo: {h.lines[h.position]}" if h.can_undo
+                                    else "Nothing to undo yet")
+        self.redo_button.tooltip = (f"Redo: {h.lines[h.position + 1]}" if h.can_redo
+                                    else "Nothing to redo")
+        self.last.value = (f"<span style='color:{FAINT}'>&ensp;Last: "
+                           f"{html.escape(h.lines[h.position])}</span>" if h.can_undo else "")
+
+    def _restart_or_push(self, roster: Roster, state: Any, line: str) -> None:
+        """What the browser kept becomes the page's start while nothing has been done yet
+        (undo never empties the page); after a step it is one more step."""
+        if len(self.history.states) == 1:
+            self.history = History.start((roster, state), line)
+            self._changed()
+        else:
+            self.history = self.history.push((roster, state), line)
+            self._changed()
+
+    def _edited(self, roster: Roster) -> None:
+        """The reader changed the roster in its editor: one step of the page."""
+        if self.editor.last_line == RESTORED:
+            self._restart_or_push(roster, self.state, RESTORED)
+            return
+        self.history = self.history.push((roster, self.state), self.editor.last_line)
+        self._changed()
+
+    def _found(self, change: dict) -> None:
+        """The browser kept a fight: carry on with it, without a click; a damaged one is
+        named and the fight starts afresh."""
+        text = change["new"]
+        if not text or len(self.history.states) > 1:
+            return
+        try:
+            state = self._load(text)
+        except RulesError as exc:
+            self.error.show(f"The fight kept in this browser cannot be read, so this one "
+                            f"starts afresh: {exc}")
+            return
+        self._restart_or_push(self.roster, state, KEPT_FIGHT)
