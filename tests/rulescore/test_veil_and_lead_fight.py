@@ -179,6 +179,9 @@ def test_joining_from_the_roster_and_the_saved_file_round_trip():
     assert [(t.name, t.tick, t.surprised, t.horde) for t in fight.encounter.fighters] == [
         ("Caleb", 2, False, 0), ("Enforcer", 6, True, 0), ("Posse", 4, False, 6)]
     assert fight.of("Caleb").vitality == 10
+    # The Hammer turns from 0 to Tick 2, Caleb's (margin 7); nobody acts in an empty fight.
+    fight = fight.next_turn().fight
+    assert fight.acting() == ("Caleb",) and vl.Fight().acting() == ()
     fight = fight.set_strain("Caleb", 2).fight.mark("Enforcer", "Prone").fight
     assert vl.Fight.from_json(fight.to_json()) == fight
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ... import saved
+from ...dice import DiceSource
 from ...errors import RulesError, require_int, shown
 from ...trace import Step, step
 from . import records
@@ -36,6 +37,7 @@ from .injury import (
     grievous_wound,
     health_state,
 )
+from .timing import Combatant, tie_order
 
 BLEEDING = DATA.rule("X Bleeding Out")
 HEALTH = DATA.rule("VIII The Health Track")
@@ -186,12 +188,11 @@ class Fight:
 
     def acting(self) -> tuple[str, ...]:
         """The tokens at the Hammer's tick, in the order they act (§II Handling Ties)."""
-        from .timing import Token, tie_order
         enc = self.encounter
         here = [f for f in enc.fighters if f.tick == enc.hammer]
         if not here:
             return ()
-        order = tie_order([Token(f.name, f.tick, f.pc, f.margin, f.quick) for f in here])
+        order = tie_order([Combatant(f.name, f.pc, f.margin, f.quick) for f in here])
         return tuple(n for group in order.order for n in group)
 
     def set_strain(self, name: str, strain: int) -> Move:
@@ -348,14 +349,17 @@ class Fight:
             fight = replace(fight, encounter=fight.encounter.set_condition(h.name, "Downed"))
         return fight
 
-    def grievous(self, name: str, roll: int) -> Move:
-        """The d8 of the Grievous Wound the last hit left waiting (§IX The Grievous Wound
-        Table): the wound is kept on the token; an Arterial Hit starts Bleeding Out even with
-        Vitality left; a Broken Bone from a Called Shot at a limb breaks that limb."""
+    def grievous(self, name: str, roll: int | None = None, *,
+                 dice: DiceSource | None = None) -> Move:
+        """The d8 (*roll*, or drawn from *dice*) of the Grievous Wound the last hit left
+        waiting (§IX The Grievous Wound Table): the wound is kept on the token; an Arterial Hit
+        starts Bleeding Out even with Vitality left; a Called Shot's Broken Bone breaks that
+        limb."""
         h = self.of(name)
         if not h.grievous_pending:
             raise RulesError(f"{name} has no Grievous Wound waiting for its d8")
-        wound = grievous_wound(roll, called_limb=h.called_limb)
+        wound = grievous_wound(roll, called_limb=h.called_limb, dice=dice)
+        roll = wound.value
         new = replace(h, wounds=h.wounds + (wound.outcome,), grievous_pending=False,
                       called_limb=None,
                       bleeding=h.bleeding or wound.bleeding_out,
