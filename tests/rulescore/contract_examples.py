@@ -84,6 +84,11 @@ def _pc_walk():
                               dice=[2, 7, 8, 75])
 
 
+def _typed(values):
+    from rulescore.dice import DiceSource
+    return DiceSource.typed(values)
+
+
 def _pc_record():
     from rulescore.systems import percentile as pc
     return pc.InjuryRecord().add_injury("Abdomen", "Edge", 2)
@@ -218,6 +223,8 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "percentile.strike_from_missile": _call(_pc_shot),
     "percentile.strike_from_melee": _call(lambda: pc_win(), _pc_weapon),
     "percentile.record_injury": _call(_pc_record, _pc_walk),
+    "percentile.bleeding_period": _call(60, 1, "INC", physician_eml=40,
+                                        dice=lambda: _typed([33, 33])),
     "percentile.fight_for": _call(_pc_roster),
     "percentile.next_turn": _call(_pc_fight),
     "percentile.missile_attack": _call(_pc_fight, _pc_row("Ann"), _pc_row("Bo"), range_ft=20,

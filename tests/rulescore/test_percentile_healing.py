@@ -4,6 +4,7 @@ melee/injury pieces (melee EML, evasion, injury effect)."""
 import pytest
 
 from rulescore import RulesError
+from rulescore.dice import DiceSource
 from rulescore.systems import percentile as pc
 
 
@@ -18,6 +19,65 @@ def test_bleeding_example():
     assert (staunch.level, staunch.stopped, staunch.extra_advance_roll) == ("S", True, True)
     last = pc.blood_loss_advance(41, 60, bp=2, state="UNC")
     assert (last.gained, last.bp, last.state, last.anaemia_fatigue) == (1, 3, "UNC", 15)
+
+
+def test_the_bleeding_example_as_two_five_minute_periods():
+    """Healing 1 example: first five minutes with no healer, Strength ML60 rolls 62 (F): 2 BP,
+    INC while INC is UNC. Next period the ally's Staunch (Physician ML40) rolls 33 (S): stopped
+    after one more Blood Loss roll, 33 (S): 3 BP in all, still UNC, 15 anaemia fatigue."""
+    first = pc.bleeding_period(60, 0, "INC", dice=DiceSource.typed([62]))
+    assert (first.stoppage, first.advance.level, first.bp, first.state, first.outcome) == \
+        (None, "F", 2, "UNC", "bleeding")
+    second = pc.bleeding_period(60, 2, "UNC", physician_eml=40, dice=DiceSource.typed([33, 33]))
+    assert (second.stoppage.level, second.advance.level, second.bp, second.state) == \
+        ("S", "S", 3, "UNC")
+    assert (second.outcome, second.stopped, second.anaemia_fatigue) == ("stopped", True, 15)
+
+
+def test_a_critical_staunch_stops_the_bleeding_with_no_more_blood_lost():
+    done = pc.bleeding_period(60, 1, "STN", physician_eml=40, dice=DiceSource.typed([35]))
+    assert (done.outcome, done.advance, done.bp, done.anaemia_fatigue) == ("stopped", None, 1, 5)
+
+
+def test_a_failed_staunch_leaves_ten_for_the_next_and_a_fourth_bp_kills():
+    failed = pc.bleeding_period(60, 2, "INC", physician_eml=40, dice=DiceSource.typed([41, 70]))
+    assert (failed.stoppage.level, failed.next_bonus, failed.outcome, failed.state) == \
+        ("F", 10, "dead", "KIA")
+    again = pc.bleeding_period(60, 1, None, physician_eml=40, staunch_bonus=10,
+                               dice=DiceSource.typed([48, 30]))
+    assert again.stoppage.trace[0].value("eml") == 50 and again.stoppage.level == "S"
+    assert "The last Staunch failed: +10 to this one" in again.trace[0].text
+
+
+def test_bleeding_period_odds_match_enumeration_of_both_d100s():
+    """Healer EML 40, Strength EML 60, 1 BP: count every pair of d100 faces."""
+    from collections import Counter
+    from fractions import Fraction
+    counts = Counter()
+    for stop in range(1, 101):
+        for loss in range(1, 101):
+            # a CS stoppage never reads the loss die: each pair is still one of 10 000
+            r = pc.bleeding_period(60, 1, None, physician_eml=40,
+                                   dice=DiceSource.typed([stop, loss]) if stop % 5 or stop > 40
+                                   else DiceSource.typed([stop]))
+            counts[(r.outcome, r.bp)] += 1
+    # Against EML 40: CS on 5, 10, ..., 40 (8 faces), S on the other 32 faces up to 40.
+    # Against EML 60: CS on 12 faces, CF on 65, 70, ..., 100 (8 faces), which from 1 BP is 4.
+    assert counts[("stopped", 1)] == 8 * 100 + 32 * 12
+    assert counts[("dead", 4)] == (100 - 8) * 8
+    assert sum(v for (o, _), v in counts.items() if o == "stopped") == 8 * 100 + 32 * 92
+    assert Fraction(counts[("dead", 4)], 10000) == Fraction(92, 100) * Fraction(8, 100)
+
+
+def test_dice_or_a_value_not_both():
+    with pytest.raises(RulesError, match="give roll or dice, not both: got roll 33 and dice"):
+        pc.blood_stoppage(33, 40, dice=DiceSource.seeded(3))
+    with pytest.raises(RulesError, match="roll is needed: give the d100 rolled, or dice"):
+        pc.skill_test(None, 60)
+    assert pc.skill_test(None, 60, dice=DiceSource.typed([44])).level == "S"
+    seeded = pc.extended_shock_course(None, 13, 5, dice=DiceSource.seeded(8))
+    assert seeded.value == pc.extended_shock_course(
+        seeded.trace[0].value("roll"), 13, 5).value
 
 
 def test_blood_loss_track_and_death():

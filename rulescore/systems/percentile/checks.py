@@ -120,14 +120,33 @@ class TestResolution(Resolution):
         return self.level in ("S", "CS")
 
 
-def skill_test(roll: int, eml: int, *, test: str = "attack", eml_floor: int | None = 5,
-               eml_cap: int | None = None) -> TestResolution:
+def rolled(name: str, value: int | None, dice: DiceSource | None, sides: int = 100,
+           what: str = "") -> int:
+    """The die a resolving function uses: *value* as given, or (None) the next die of *dice*
+    (seeded or the reader's own). Giving both, or neither, is refused naming both."""
+    if dice is not None and not isinstance(dice, DiceSource):
+        raise RulesError(f"dice must be a DiceSource (seeded or typed) or None, got {shown(dice)}")
+    if dice is not None and value is not None:
+        raise RulesError(f"give {name} or dice, not both: got {name} {shown(value)} and dice "
+                         f"({dice.describe()})")
+    if dice is not None:
+        return dice.d(sides, what or f"{name} (d{sides})")
+    if value is None:
+        raise RulesError(f"{name} is needed: give the d{sides} rolled, or dice to roll it")
+    return value
+
+
+def skill_test(roll: int | None, eml: int, *, test: str = "attack", eml_floor: int | None = 5,
+               eml_cap: int | None = None, dice: DiceSource | None = None) -> TestResolution:
     """Roll a d100 test: the success level, and on a CF the mishap its ones die names.
 
     *test* is the kind of test (attack, block, counterstrike, dodge, ignore, missile): a Dodge
-    CF is always a Stumble, the others Fumble on a 0 and Stumble on a 5.
+    CF is always a Stumble, the others Fumble on a 0 and Stumble on a 5. *roll* None draws the
+    d100 from *dice*.
     """
     _mishap_row(test)
+    require_int("eml", eml)
+    roll = rolled("roll", roll, dice)
     used = effective_eml(eml, eml_floor=eml_floor, eml_cap=eml_cap)
     level = success_level(roll, used)
     trace = []

@@ -8,9 +8,10 @@ from fractions import Fraction
 
 from ...errors import RulesError, require_bool, require_int, require_list, shown
 from ...formulas import Formula
-from ...trace import Resolution, step
+from ...trace import Resolution, Step, step
 from ._system import DATA
-from .checks import effective_eml, success_level
+from ...dice import DiceSource
+from .checks import effective_eml, rolled, success_level
 from .injury import combine_shock_states, require_shock_state
 
 BLEEDING = "Healing 1 Bleeding"
@@ -41,12 +42,14 @@ class BloodStoppageResolution(Resolution):
     next_bonus: int
 
 
-def blood_stoppage(roll: int, physician_eml: int, *, bleeders: int = 1,
-                   cauterise: bool = False, tourniquet: bool = False
-                   ) -> BloodStoppageResolution:
+def blood_stoppage(roll: int | None, physician_eml: int, *, bleeders: int = 1,
+                   cauterise: bool = False, tourniquet: bool = False,
+                   dice: DiceSource | None = None) -> BloodStoppageResolution:
     """Step 1: a Physician test to stop one bleeder (Staunch, or Cauterisation +30; a
-    tourniquet on a limb +20), -10 for each other bleeder treated in the same 5 minutes."""
+    tourniquet on a limb +20), -10 for each other bleeder treated in the same 5 minutes.
+    *roll* None draws the d100 from *dice*."""
     require_int("physician_eml", physician_eml)
+    roll = rolled("roll", roll, dice, what="Blood Stoppage Roll (d100)")
     require_int("bleeders", bleeders, minimum=1)
     require_bool("cauterise", cauterise)
     require_bool("tourniquet", tourniquet)
@@ -87,14 +90,14 @@ class BloodLossResolution(Resolution):
     anaemia_fatigue: int
 
 
-def blood_loss_advance(roll: int, strength_eml: int | None, bp: int = 0,
-                       state: str | None = None, *, beast: bool = False
-                       ) -> BloodLossResolution:
+def blood_loss_advance(roll: int | None, strength_eml: int | None, bp: int = 0,
+                       state: str | None = None, *, beast: bool = False,
+                       dice: DiceSource | None = None) -> BloodLossResolution:
     """Step 1: every 5 minutes per bleeder, a Strength test (no fatigue or impairment) adds
     3/2/1/0 BP for CF/F/S/CS. Each box checked off brings its Shock State on top of the
     current *state* (INC while INC is UNC); 4 BP kills. Anaemia: 5 weakness fatigue per BP.
     A *beast* (not one of the Folk) has average Strength for its size and tests ML50; leave
-    *strength_eml* None for it."""
+    *strength_eml* None for it. *roll* None draws the d100 from *dice*."""
     require_bool("beast", beast)
     if beast:
         if strength_eml is not None:
@@ -105,6 +108,7 @@ def blood_loss_advance(roll: int, strength_eml: int | None, bp: int = 0,
     require_int("strength_eml", strength_eml)
     require_int("bp", bp, minimum=0, maximum=3)  # a fourth BP has already killed
     require_shock_state("state", state)
+    roll = rolled("roll", roll, dice, what="Blood Loss Advance Roll (d100)")
     used = effective_eml(strength_eml)
     level = success_level(roll, used)
     gained = DATA.table("healing", "blood_loss_advance").find("level", level)["bp"]
@@ -123,6 +127,62 @@ def blood_loss_advance(roll: int, strength_eml: int | None, bp: int = 0,
     return BloodLossResolution(value=total, outcome=new_state or "none", trace=tuple(trace),
                                level=level, gained=gained, bp=total, state=new_state,
                                anaemia_fatigue=fatigue)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BleedingResolution(Resolution):
+    """Five minutes of one bleeder: value = the BP in all, outcome "stopped", "bleeding" or
+    "dead" (a fourth BP). ``stoppage`` is the healer's roll (None without one), ``advance`` the
+    Blood Loss Advance Roll (None when a CS stopped the bleeding at once); ``next_bonus`` the
+    bonus a failed Staunch leaves for the next try."""
+
+    stoppage: BloodStoppageResolution | None
+    advance: BloodLossResolution | None
+    bp: int
+    state: str | None
+    stopped: bool
+    next_bonus: int
+    anaemia_fatigue: int
+
+
+def bleeding_period(strength_eml: int | None, bp: int = 0, state: str | None = None, *,
+                    physician_eml: int | None = None, bleeders: int = 1,
+                    cauterise: bool = False, tourniquet: bool = False, staunch_bonus: int = 0,
+                    beast: bool = False, dice: DiceSource | None = None
+                    ) -> BleedingResolution:
+    """One five-minute period of one bleeder (Healing 1 Bleeding): the healer's Blood Stoppage
+    Roll when there is a healer (*physician_eml*; a failed Staunch leaves +10, given back as
+    *staunch_bonus*), then the patient's Blood Loss Advance Roll, unless a CS stopped the
+    bleeding at once; an S stops it after that roll. Dice from *dice*, in that order."""
+    require_int("staunch_bonus", staunch_bonus, minimum=0)
+    require_int("bp", bp, minimum=0, maximum=3)
+    if physician_eml is None and staunch_bonus:
+        raise RulesError(f"staunch_bonus {staunch_bonus} needs a healer: give physician_eml")
+    trace: list[Step] = []
+    stoppage = None
+    if physician_eml is not None:
+        require_int("physician_eml", physician_eml)
+        bonus = 0 if cauterise else staunch_bonus
+        stoppage = blood_stoppage(None, physician_eml + bonus, bleeders=bleeders,
+                                  cauterise=cauterise, tourniquet=tourniquet, dice=dice)
+        if bonus:
+            trace.append(step(f"The last Staunch failed: +{bonus} to this one",
+                              DATA.rule(BLEEDING), bonus=bonus))
+        trace += stoppage.trace
+        if stoppage.stopped and not stoppage.extra_advance_roll:
+            return BleedingResolution(
+                value=bp, outcome="stopped", trace=tuple(trace), stoppage=stoppage,
+                advance=None, bp=bp, state=state, stopped=True, next_bonus=0,
+                anaemia_fatigue=bp * _rule("anaemia_fatigue_per_bp", tab="blood_loss_rules"))
+    advance = blood_loss_advance(None, strength_eml, bp, state, beast=beast, dice=dice)
+    trace += advance.trace
+    stopped = stoppage is not None and stoppage.stopped
+    outcome = "dead" if advance.state == "KIA" else "stopped" if stopped else "bleeding"
+    return BleedingResolution(
+        value=advance.bp, outcome=outcome, trace=tuple(trace), stoppage=stoppage,
+        advance=advance, bp=advance.bp, state=advance.state, stopped=stopped,
+        next_bonus=0 if stoppage is None or cauterise else stoppage.next_bonus,
+        anaemia_fatigue=advance.anaemia_fatigue)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -166,11 +226,15 @@ def _course(roll: int, healing_base: int, hr: int, fatigue: int, bonus: int, sec
     return level, eml, hr + change, trace
 
 
-def extended_shock_course(roll: int, healing_base: int, hr: int, *, fatigue: int = 0,
-                          bonus: int = 0, arcane: Sequence[int] = ()) -> CourseResolution:
+def extended_shock_course(roll: int | None, healing_base: int, hr: int, *, fatigue: int = 0,
+                          bonus: int = 0, arcane: Sequence[int] = (),
+                          dice: DiceSource | None = None) -> CourseResolution:
     """Step 2: every four hours, HB × HR (less fatigue, plus a healer's bonus, see
     :func:`extended_shock_healer_bonus`, plus the highest *arcane* bonus). HR 0 or less: the
-    patient dies; HR 6 or more: Extended Shock (and INC/UNC) ends."""
+    patient dies; HR 6 or more: Extended Shock (and INC/UNC) ends. *roll* None draws the d100
+    from *dice*."""
+    require_int("healing_base", healing_base, minimum=0)
+    roll = rolled("roll", roll, dice, what="Extended Shock Course Roll (d100)")
     level, eml, new, trace = _course(roll, healing_base, hr, fatigue, bonus, EXTENDED,
                                      "Extended Shock Course Roll", arcane)
     if new <= _rule("dies_at"):
@@ -225,11 +289,15 @@ def coma_healing_rate(location_shock: int, injury_level: int) -> int:
     return int(COMA_HR.evaluate(location_shock=location_shock, injury_level=injury_level))
 
 
-def coma_course(roll: int, healing_base: int, hr: int, *, fatigue: int = 0,
-                sheltered: bool = True, arcane: Sequence[int] = ()) -> CourseResolution:
+def coma_course(roll: int | None, healing_base: int, hr: int, *, fatigue: int = 0,
+                sheltered: bool = True, arcane: Sequence[int] = (),
+                dice: DiceSource | None = None) -> CourseResolution:
     """Step 3: every 10 days, HB × HR (-20 if not restful and sheltered, plus the highest
-    *arcane* bonus); HR never drops below 1; at 6 or more the coma ends."""
+    *arcane* bonus); HR never drops below 1; at 6 or more the coma ends. *roll* None draws the
+    d100 from *dice*."""
     require_bool("sheltered", sheltered)
+    require_int("healing_base", healing_base, minimum=0)
+    roll = rolled("roll", roll, dice, what="Coma Course Roll (d100)")
     bonus = 0 if sheltered else _rule("coma_unsheltered")
     level, eml, new, trace = _course(roll, healing_base, hr, fatigue, bonus, COMA,
                                      "Coma Course Roll", arcane)
@@ -456,15 +524,17 @@ def _treated(aspect: str, injury: str, level: str, trace: list,
                                grim_wound=grim)
 
 
-def treatment_roll(roll: int, physician_eml: int, aspect: str, injury: str, *, days: int = 0,
-                   broadhead: bool = False, dex_modifier: int = 0, area: bool = False,
-                   physician_index: int | None = None, frozen_compress: bool = False
+def treatment_roll(roll: int | None, physician_eml: int, aspect: str, injury: str, *,
+                   days: int = 0, broadhead: bool = False, dex_modifier: int = 0,
+                   area: bool = False, physician_index: int | None = None,
+                   frozen_compress: bool = False, dice: DiceSource | None = None
                    ) -> TreatmentResolution:
     """Step 5: the healer tests Physician with the injury type's modifier, -5 a day of delay,
     a broadhead's modifier, the DEX secondary modifier for boxed treatments (SUR, EXT, AMP),
     -20 for an Area injury and +10 for a Compress (CMP) made with something frozen
     (*frozen_compress*). The TREATMENT ROLL table gives the HR and its effects; a Grievous
-    injury's HR is capped by *physician_index* (or the CF HR, if higher)."""
+    injury's HR is capped by *physician_index* (or the CF HR, if higher). *roll* None draws
+    the d100 from *dice*."""
     _aspect(aspect)
     sev = _severity(injury)
     require_int("physician_eml", physician_eml)
@@ -477,6 +547,7 @@ def treatment_roll(roll: int, physician_eml: int, aspect: str, injury: str, *, d
         require_int("physician_index", physician_index, minimum=0)
     req = _requirements(aspect, sev)
     trt = required_treatment(aspect, injury)
+    roll = rolled("roll", roll, dice, what="Treatment Roll (d100)")
     if frozen_compress and trt != "CMP":
         raise RulesError(f"frozen_compress applies to the Compress treatment (CMP) only; "
                          f"{aspect} {injury} takes {trt}")
@@ -632,11 +703,14 @@ def concentration_broken(conditions: list[str] | tuple[str, ...]) -> bool:
     return any(c in breaking for c in conditions)
 
 
-def aggravation_check(roll: int, shock_eml: int, hr: int) -> Resolution:
+def aggravation_check(roll: int | None, shock_eml: int, hr: int, *,
+                      dice: DiceSource | None = None) -> Resolution:
     """Optional rule: after a CF impaired test using a Serious injury, a Shock test; a failure
-    lowers the injury's HR by 1 (at least HR1). value = the HR after the check."""
+    lowers the injury's HR by 1 (at least HR1). value = the HR after the check. *roll* None
+    draws the d100 from *dice*."""
     require_int("hr", hr, minimum=1, maximum=6)
     require_int("shock_eml", shock_eml)
+    roll = rolled("roll", roll, dice, what="Aggravation Shock test (d100)")
     eml = effective_eml(shock_eml)
     level = success_level(roll, eml)
     new = max(1, hr - 1) if level in ("CF", "F") else hr

@@ -11,8 +11,9 @@ from ...errors import RulesError, require_bool, require_int, require_list, shown
 from ...tables import Row
 from ...trace import Resolution, step
 from ._system import DATA
+from ...dice import DiceSource
 from .terms import ASPECTS, MAX_DIE, MAX_ZONE_DICE, SHOCK_STATES
-from .checks import TestResolution, effective_eml, success_level
+from .checks import TestResolution, effective_eml, rolled, success_level
 
 LOCATION = "Injury 1 Location"
 HELPLESS = "Injury 1 Location — Helpless Targets"
@@ -751,12 +752,17 @@ def shock_state_distribution(location_shock: int, injury_shock: int, shock_eml: 
     return out
 
 
-def grim_wound_shock(roll: int, shock_eml: int, location: str, injury: str) -> ShockResolution:
-    """A grim wound's daily Shock Roll: step 4 with the wound's location shock and level."""
+def grim_wound_shock(roll: int | None, shock_eml: int, location: str, injury: str, *,
+                     dice: DiceSource | None = None) -> ShockResolution:
+    """A grim wound's daily Shock Roll: step 4 with the wound's location shock and level.
+    *roll* None draws the d100 from *dice*. Healing 5 Grim Wound."""
     codes = {"M1": 1, "S2": 2, "S3": 3, "G4": 4, "G5": 5}
     if injury not in ("G4", "G5"):
         raise RulesError(f"injury must be G4 or G5 (only Grievous wounds are grim), "
                          f"got {shown(injury)}")
+    location_shock(location)
+    require_int("shock_eml", shock_eml)
+    roll = rolled("roll", roll, dice, what="grim wound's Shock Roll (d100)")
     r = shock(location_shock(location), codes[injury], roll, shock_eml)
     first = step(f"Grim wound ({injury} {location}): daily Shock Roll",
                  DATA.rule("Healing 5 Grim Wound"))
