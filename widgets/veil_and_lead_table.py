@@ -1,23 +1,28 @@
-"""The Veil & Lead at the table: a party initiative roller and an attack calculator.
+"""The Veil & Lead at the table: a party initiative roller, an attack calculator, the Downed
+walker, coup de grâce and the Horde.
 
 Each tool gathers its inputs, makes its call in :mod:`rulescore.systems.veil_and_lead` and
-renders what comes back: the exact odds before the roll, the result and its explanation.
+renders what comes back: the exact odds before the roll, the result and its explanation. Each
+lists in ``reaches`` the engine calls it makes and the field that fills every argument.
 """
 
 from __future__ import annotations
 
 import html
 from dataclasses import replace
+from fractions import Fraction
 
 import ipywidgets as w
 
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import veil_and_lead as vl
+from rulescore.systems.veil_and_lead.records import called_locations
 from rulescore.text import percent
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool,
-                     answers, labelled_text, odds_table_html, parse_roster, section)
-from .lean import shared_layout
+from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
+                     RollRequest, Tool, answers, button, labelled_text, new_seed,
+                     odds_table_html, parse_roster, section)
+from .lean import set_shown, shared_layout
 
 STYLE = {"description_width": "13em"}
 
@@ -27,6 +32,32 @@ def _number(label: str, value: int, minimum: int = 0, maximum: int = 20) -> w.Bo
                             style=STYLE, layout=shared_layout(width="19em"))
 
 
+def _menu(label: str, options, value) -> w.Dropdown:
+    return w.Dropdown(options=options, value=value, description=label, style=STYLE,
+                      layout=shared_layout(width="26em"))
+
+
+def _check(label: str) -> w.Checkbox:
+    return w.Checkbox(value=False, description=label, indent=False,
+                      layout=shared_layout(width="30em"))
+
+
+EXACT_INLINE = 15  # longest exact fraction written beside its percentage
+
+
+def chance_html(p: Fraction, *, strong: bool = False) -> str:
+    """A probability as the reader reads it: its percentage first (in bold with *strong*),
+    then its exact fraction when that is short; a long fraction waits behind a "show exact"
+    toggle."""
+    exact = str(p)
+    lead = f"<b>{percent(p)}</b>" if strong else percent(p)
+    if p.denominator == 1:
+        return lead
+    if len(exact) <= EXACT_INLINE:
+        return f"{lead} ({exact})"
+    return (f"{lead} <details class='rulebook-exact' style='display:inline-block'>"
+            f"<summary>show exact</summary>{exact}</details>")
+
 
 # --- initiative ------------------------------------------------------------------------------
 
@@ -35,6 +66,23 @@ class PartyInitiative(Tool):
     [modifier], rolled with one seed or from the dice each player typed (§II)."""
 
     waiting_for = "the d8s"
+    _PARTY = {"quick": "Combatants", "awareness": "Combatants", "ambush": "Combatants",
+              "off_guard": "Combatants", "supernatural": "Combatants"}
+    _LEFT_OUT = {
+        "fatigued": "not asked here: the fight page keeps each fighter's Strain",
+        "armour": "not asked here: the fight page knows each fighter's armour",
+        "small_pool": "the book's ruling: a pool rolls the dice it has (assumption "
+                      "small_pools)"}
+    reaches = (
+        Reach(vl.plan_initiative, _PARTY, _LEFT_OUT),
+        Reach(vl.roll_pools, {"dice": "My dice"},
+              {"pools": "one pool a combatant, from the Combatants line"}),
+        Reach(vl.initiative, _PARTY, {
+            **_LEFT_OUT, "faces": "each combatant's pool, drawn from the Roll / My dice row",
+            "dice": "the whole party rolls from one seed or one typed line, so the pools are "
+                    "drawn together first",
+            "bleed": "Bleed Dice are left out: their cost is in another book"}),
+    )
 
     def __init__(self, party: str = "Ada 3 2; Bo 2 1 ambush; Bandit 2 1") -> None:
         self.party = labelled_text("Combatants", party, "name QUICK Awareness [modifier]; …",
@@ -90,7 +138,7 @@ class PartyInitiative(Tool):
         rows = []
         for name, setup in self.people:
             plan = vl.plan_initiative(**setup)
-            cells = " · ".join(f"Tick {t} {s}: {percent(p)}"
+            cells = " · ".join(f"Tick {t} {s}: {chance_html(p)}"
                                for (t, s), p in plan.odds().items())
             bonus = plan.roll_bonus
             rows.append(f"<li><b>{html.escape(name)}</b> ({plan.dice_to_roll}d8"
@@ -142,42 +190,90 @@ def _attack_actions() -> list[str]:
     return [n for n, a in vl.actions().items() if a.attack in ("ranged", "melee", "any")]
 
 
+#: The attacker's conditions offered, each with what it does to the attack (§XI, §VIII, §IX).
+ATTACKER_CONDITIONS = (
+    ("Wounded (−1 die)", "Wounded"), ("Suppressed (−2 dice)", "Suppressed"),
+    ("Prone (−2 dice in melee)", "Prone"), ("Engaged (−2 dice on shots)", "Engaged"),
+    ("Blinded (−4 dice)", "Blinded"), ("Grappled (light weapons only)", "Grappled"),
+    ("Arm Hit: the hurt arm holds the weapon (−2 dice)", "Arm Hit"),
+    ("Flesh Wound (−1 die)", "Flesh Wound"))
+#: The target's conditions offered, each with what it does to the TN (§II, §III, §XI).
+TARGET_CONDITIONS = (("Prone (melee TN −2, shots TN +2)", "Prone"),
+                     ("Surprised (TN −2)", "Surprised"), ("Exposed (TN −1)", "Exposed"),
+                     ("Scrambling (TN +1)", "Scrambling"))
+SMALL_POOLS = (("A pool of 0 rolls no dice; 1 die counts alone", "literal"),
+               ("Every check rolls at least 2 dice", "floor_two"))
+EXPOSURE = (("By tempo (3 or less exposes)", "by_tempo"),
+            ("As each action prints it", "as_printed"))
 class AttackCalculator(Tool):
     """One attack through the nine steps of §VI: pool and TN from their parts, the exact odds
     of hitting, of each damage and of a Grievous Wound, then the roll and its explanation."""
 
     waiting_for = "the d8s"
+    _FIELDS = {
+        "attribute": "Attribute (QUICK or IRON)", "skill": "Skill",
+        "defense": "Target's Defense", "weapon": "Weapon", "action": "Action",
+        "band": "Range band", "cover": "Target's cover",
+        "attacker_conditions": "Attacker's conditions",
+        "target_conditions": "Target's conditions",
+        "pool_penalty": "Other pool penalties (dice)", "tn_modifier": "Other TN modifiers",
+        "roll_bonus": "Roll bonus (fine weapon, etc.)", "aim_actions": "Aim actions banked",
+        "ar": "Target's armour", "critical": "Critical bonus (Steps)",
+        "step_modifier": "Other Steps (+ or −)", "damage_bonus": "Damage bonus",
+        "hardened": "Target's armour",
+        "hardened_spent": "Hardened armour already spent this scene",
+        "firing_into_melee": "Firing into a melee with allies",
+        "braced": "Braced (a Prone shooter, +1)", "called_location": "Called Shot at",
+        "stationary_target": "Target stationary (Point-Blank cannot miss)",
+        "small_pool": "Small pools", "exposure": "Exposure rule",
+        "off_hand": "Off-hand attack (−2 dice)"}
+    reaches = (
+        Reach(vl.plan_attack, _FIELDS),
+        Reach(vl.attack, {"dice": "My dice"}, {
+            "faces": "drawn from the Roll / My dice row",
+            "bleed": "Bleed Dice are left out: their cost is in another book (see the "
+                     "rulings)",
+            "backlash_rule": "Bleed Dice are left out, so there is no Backlash to judge"}),
+    )
 
     def __init__(self) -> None:
-        self.attribute = _number("Attribute (QUICK or IRON)", 3, 0, 10)
-        self.skill = _number("Skill", 2, 0, 10)
-        self.defense = _number("Target's Defense", 10, 0, 30)
-        self.weapon = w.Dropdown(options=list(vl.weapons()), value="Peacemaker",
-                                 description="Weapon", style=STYLE,
-                                 layout=shared_layout(width="26em"))
-        self.action = w.Dropdown(options=_attack_actions(), value="Steady Shot",
-                                 description="Action", style=STYLE,
-                                 layout=shared_layout(width="26em"))
-        self.band = w.Dropdown(options=list(vl.BANDS),
-                               value="Near", description="Range band", style=STYLE,
-                               layout=shared_layout(width="26em"))
-        self.cover = w.Dropdown(options=list(vl.cover_names()), value="No Cover",
-                                description="Target's cover", style=STYLE,
-                                layout=shared_layout(width="26em"))
-        self.armour = w.Dropdown(options=list(vl.armours()), value="None",
-                                 description="Target's armour", style=STYLE,
-                                 layout=shared_layout(width="26em"))
-        self.aim = _number("Aim actions banked", 0, 0, 3)
-        self.melee = w.Checkbox(value=False, description="Firing into a melee with allies",
-                                style=STYLE, layout=shared_layout(width="30em"))
-        self.off_hand = w.Checkbox(value=False, description="Off-hand attack (−2 dice)",
-                                   style=STYLE, layout=shared_layout(width="30em"))
-        self.hurt_arm = w.Checkbox(value=False,
-                                   description="Attacking with an arm hit by a Called Shot",
-                                   style=STYLE, layout=shared_layout(width="30em"))
-        self.inputs = [self.attribute, self.skill, self.defense, self.weapon, self.action,
-                       self.band, self.cover, self.armour, self.aim, self.melee, self.off_hand,
-                       self.hurt_arm]
+        number = _number
+        self.attribute = number("Attribute (QUICK or IRON)", 3, 0, 10)
+        self.skill = number("Skill", 2, 0, 10)
+        self.weapon = _menu("Weapon", list(vl.weapons()), "Peacemaker")
+        self.action = _menu("Action", _attack_actions(), "Steady Shot")
+        self.location = _menu("Called Shot at", list(called_locations()), "Head")
+        self.aim = number("Aim actions banked", 0, 0, 3)
+        self.roll_bonus = number("Roll bonus (fine weapon, etc.)", 0, -10, 10)
+        self.critical = number("Critical bonus (Steps)", 0, 0, 5)
+        self.pool_penalty = number("Other pool penalties (dice)", 0, 0, 5)
+        self.step_modifier = number("Other Steps (+ or −)", 0, -5, 5)
+        self.damage_bonus = number("Damage bonus", 0, -10, 10)
+        self.mine = w.SelectMultiple(options=ATTACKER_CONDITIONS, value=(),
+                                     description="Attacker's conditions", rows=4, style=STYLE,
+                                     layout=shared_layout(width="30em"))
+        self.braced = _check("Braced (a Prone shooter, +1)")
+        self.off_hand = _check("Off-hand attack (−2 dice)")
+        self.melee = _check("Firing into a melee with allies")
+        self.defense = number("Target's Defense", 10, 0, 30)
+        self.band = _menu("Range band", list(vl.BANDS), "Near")
+        self.cover = _menu("Target's cover", list(vl.cover_names()), "No Cover")
+        self.armour = _menu("Target's armour", list(vl.armours()), "None")
+        self.spent = _check("Hardened armour already spent this scene")
+        self.theirs = w.SelectMultiple(options=TARGET_CONDITIONS, value=(),
+                                       description="Target's conditions", rows=4, style=STYLE,
+                                       layout=shared_layout(width="30em"))
+        self.stationary = _check("Target stationary (Point-Blank cannot miss)")
+        self.tn_modifier = number("Other TN modifiers", 0, -10, 10)
+        self.small_pool = _menu("Small pools", SMALL_POOLS, "literal")
+        self.exposure = _menu("Exposure rule", EXPOSURE, "by_tempo")
+        attacker = [self.attribute, self.skill, self.weapon, self.action, self.location,
+                    self.aim, self.roll_bonus, self.critical, self.pool_penalty,
+                    self.step_modifier, self.damage_bonus, self.mine, self.braced,
+                    self.off_hand, self.melee]
+        target = [self.defense, self.band, self.cover, self.armour, self.spent, self.theirs,
+                  self.stationary, self.tn_modifier, self.small_pool, self.exposure]
+        self.inputs = attacker + target
         self.error = ErrorLine()
         self.setup = w.HTML()
         self.odds = w.HTML()
@@ -186,7 +282,8 @@ class AttackCalculator(Tool):
         self.explanation = ExplanationView()
         self.plan: vl.AttackPlan | None = None
         super().__init__([
-            w.HBox([w.VBox(self.inputs[:6]), w.VBox(self.inputs[6:])]),
+            w.HBox([w.VBox([w.HTML("<b>The attacker</b>"), *attacker]),
+                    w.VBox([w.HTML("<b>The target and the rulings</b>"), *target])]),
             self.error,
             section("Pool and Target Number", self.setup),
             section("Odds before you roll", self.odds),
@@ -198,14 +295,25 @@ class AttackCalculator(Tool):
         self.update()
 
     def _setup(self) -> dict:
+        """The attack's inputs, by the engine's names (see :attr:`reaches`)."""
+        worn = vl.armour(self.armour.value)
+        called = self.action.value == "Called Shot"
         return dict(attribute=self.attribute.value, skill=self.skill.value,
                     defense=self.defense.value, weapon=self.weapon.value,
                     action=self.action.value, band=self.band.value, cover=self.cover.value,
-                    ar=vl.armour(self.armour.value).ar,
-                    hardened=vl.armour(self.armour.value).hardened,
-                    aim_actions=self.aim.value, firing_into_melee=self.melee.value,
-                    off_hand=self.off_hand.value,
-                    attacker_conditions=["Arm Hit"] if self.hurt_arm.value else [])
+                    attacker_conditions=list(self.mine.value),
+                    target_conditions=list(self.theirs.value),
+                    pool_penalty=self.pool_penalty.value, tn_modifier=self.tn_modifier.value,
+                    roll_bonus=self.roll_bonus.value, aim_actions=self.aim.value,
+                    ar=worn.ar, critical=self.critical.value,
+                    step_modifier=self.step_modifier.value,
+                    damage_bonus=self.damage_bonus.value, hardened=worn.hardened,
+                    hardened_spent=self.spent.value, firing_into_melee=self.melee.value,
+                    braced=self.braced.value,
+                    called_location=self.location.value if called else None,
+                    stationary_target=self.stationary.value,
+                    small_pool=self.small_pool.value, exposure=self.exposure.value,
+                    off_hand=self.off_hand.value)
 
     @answers("setup", "odds")
     def update(self) -> None:
@@ -213,6 +321,9 @@ class AttackCalculator(Tool):
         self.plan = None
         self.result.value = self.waiting
         self.explanation.clear()
+        self.entry.error.clear()
+        set_shown(self.location, self.action.value == "Called Shot")
+        set_shown(self.spent, vl.armour(self.armour.value).hardened)
         self.plan = vl.plan_attack(**self._setup())
         odds = self.plan.odds()
         plan = self.plan
@@ -224,20 +335,18 @@ class AttackCalculator(Tool):
         damage = [(f"{v} damage" if v else "0 (miss or absorbed)", p)
                   for v, p in odds.damage.items()]
         self.odds.value = (
-            f"<p class='rulebook-vl-odds'>Hit: <b>{percent(odds.p_hit)}</b> "
-            f"({odds.p_hit}) · near miss: {percent(odds.p_near_miss)} · target Suppressed "
-            f"(a near miss from gunfire): {percent(odds.p_suppressed)} · "
-            f"Grievous Wound: {percent(odds.p_grievous)}</p>"
-            + odds_table_html(damage, "Damage"))
+            f"<p class='rulebook-vl-odds'>Hit: {chance_html(odds.p_hit, strong=True)} · near miss: "
+            f"{chance_html(odds.p_near_miss)} · target Suppressed (a near miss from gunfire): "
+            f"{chance_html(odds.p_suppressed)} · Grievous Wound: "
+            f"{chance_html(odds.p_grievous)}</p>" + odds_table_html(damage, "Damage"))
 
     def roll(self, request: RollRequest) -> None:
-        """Roll the pool with a seed, or read the typed dice, and resolve the attack."""
+        """Resolve the attack with the dice of the Roll / My dice row."""
         if self.plan is None:
             self.entry.error.show("Fix the attack first.")
             return
         try:
-            (dice,) = vl.roll_pools(request.dice, (self.plan.dice_to_roll,))
-            result = vl.attack(dice, **self._setup())
+            result = vl.attack(dice=request.dice, **self._setup())
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.result.value = self.waiting
@@ -246,36 +355,73 @@ class AttackCalculator(Tool):
         colour = SUCCESS if result.hit else ERROR
         said = ("Hit" if result.hit else "Near miss — the target is Suppressed"
                 if result.suppresses else "Near miss" if result.near_miss else "Miss")
-        extra = " — <b>Grievous Wound</b>" if result.grievous else ""
+        extra = (" — <b>Grievous Wound</b>" if result.grievous else
+                 " — Hardened armour negates the Grievous Wound (spent for this scene)"
+                 if result.grievous_negated else "")
         risk = " — the shot may strike an ally (roll a d6)" if result.ally_risk else ""
-        how = request.describe()
+        effect = f" — {html.escape(result.effect)}" if result.effect else ""
+        steps = f"{result.steps} Step{'' if result.steps == 1 else 's'}"
         self.result.value = (
             f"<div class='rulebook-vl-result' style='color:{colour};font-weight:600'>"
-            f"{said}: dice {', '.join(map(str, result.dice))} → {result.final_sum} vs TN "
-            f"{result.tn}, margin {result.margin:+d}, {result.steps} Step(s), "
-            f"{result.damage} damage{extra}{risk}</div><small>({how})</small>")
+            f"{said}: dice {', '.join(map(str, result.dice))} → {result.final_sum} against TN "
+            f"{result.tn}, margin {result.margin:+d}, {steps}, {result.damage} damage"
+            f"{extra}{risk}{effect}</div><small>({request.describe()})</small>")
         self.explanation.show(result.trace)
 
 
 # --- injury and death --------------------------------------------------------------------------
+
+NO_LIMB = "No Called Shot at a limb"
+
 
 class DownedWalker(Tool):
     """A character's health track at the table: Grievous Wounds from the d8 table, Bleeding Out
     turn by turn towards the death threshold, and stabilisation attempts with their exact odds
     (§VIII–§X)."""
 
+    waiting_for = "the healer's d8s"
+    _STATE = {"vitality": "Vitality now", "iron": "IRON"}
+    reaches = (
+        Reach(vl.health_state, _STATE), Reach(vl.death_threshold, {"iron": "IRON"}),
+        Reach(vl.turns_to_death, _STATE), Reach(vl.vitality, {"iron": "IRON"}),
+        Reach(vl.stabilization_tn, {"vitality": "Vitality now"}),
+        Reach(vl.stabilization_probability, {
+            "pool": "Healer's Medicine dice", "vitality": "Vitality now",
+            "medical_kit": "Medical kit (+2)", "roll_bonus": "Healer's other roll bonus"},
+            {"small_pool": "the book's ruling: a pool rolls the dice it has (assumption "
+                           "small_pools)"}),
+        Reach(vl.rescue_probability, {
+            "pool": "Healer's Medicine dice", "vitality": "Vitality now", "iron": "IRON",
+            "medical_kit": "Medical kit (+2)", "roll_bonus": "Healer's other roll bonus"}),
+        Reach(vl.grievous_wound, {"roll": "Grievous Wound d8",
+                                  "called_limb": "Called Shot at a limb"},
+              {"dice": "the Roll the d8 button's seed (a d8 rolled at the table goes in the "
+                       "Grievous Wound d8 field)"}),
+        Reach(vl.bleed_out_turn, _STATE),
+        Reach(vl.stabilize, {
+            "vitality": "Vitality now", "medical_kit": "Medical kit (+2)",
+            "roll_bonus": "Healer's other roll bonus", "dice": "My dice",
+            "pool": "Healer's Medicine dice"},
+            {"faces": "drawn from the Roll / My dice row",
+             "fumble": "read from the dice: every die a 1 is a fumble",
+             "fumble_rule": "the book's ruling: every die a 1 (assumption fumble)"}),
+    )
+
     def __init__(self, iron: int = 1, vitality: int = 0) -> None:
         self.iron = _number("IRON", iron, 0, 10)
         self.vitality = w.IntText(value=vitality, description="Vitality now", style=STYLE,
                                   layout=shared_layout(width="19em"))
+        self.arterial = _check("Bleeding out from an Arterial Hit")
+        self.stable = _check("Stabilised (the bleeding has stopped)")
         self.pool = _number("Healer's Medicine dice", 3, 0, 12)
-        self.kit = w.Checkbox(value=False, description="Medical kit (+2)", indent=False,
-                              layout=shared_layout(width="14em", margin="0 0 0 1em"))
+        self.kit = _check("Medical kit (+2)")
+        self.bonus = _number("Healer's other roll bonus", 0, -10, 10)
         self.wound_roll = _number("Grievous Wound d8", 1, 1, 8)
-        self.wound_button = w.Button(description="Read the wound",
-                                     layout=shared_layout(width="auto"))
-        self.bleed_button = w.Button(description="Start of turn: bleed 1",
-                                     layout=shared_layout(width="auto"))
+        self.limb = _menu("Called Shot at a limb", [NO_LIMB, "Arm/Hand", "Leg"], NO_LIMB)
+        self.wound_button = button("Read the wound", "Read the d8 typed in the field")
+        self.wound_roll_button = button("Roll the d8", "Roll the Grievous Wound d8 with a new "
+                                        "random seed", primary=True)
+        self.bleed_button = button("Start of turn: bleed 1")
         self.error = ErrorLine()
         self.status = w.HTML()
         self.odds = w.HTML()
@@ -283,72 +429,129 @@ class DownedWalker(Tool):
         self.result = w.HTML()
         self.explanation = ExplanationView()
         super().__init__([
-            w.HBox([w.VBox([self.iron, self.vitality]), w.VBox([self.pool, self.kit])]),
+            w.HBox([w.VBox([self.iron, self.vitality, self.arterial, self.stable]),
+                    w.VBox([self.pool, self.kit, self.bonus])]),
             self.error,
             section("Where they stand", self.status),
-            section("A Grievous Wound", w.HBox([self.wound_roll, self.wound_button])),
+            section("A Grievous Wound", w.HBox([self.wound_roll, self.limb]),
+                    w.HBox([self.wound_roll_button, self.wound_button])),
             section("Bleeding out", w.HBox([self.bleed_button])),
             section("Stabilising them: odds of one attempt", self.odds),
             section("Stabilisation roll", self.entry),
             section("What happened", self.result, self.explanation)], "rulebook-vl-downed")
-        for field in (self.iron, self.vitality, self.pool, self.kit):
+        for field in (self.iron, self.vitality, self.arterial, self.stable, self.pool, self.kit,
+                      self.bonus):
             field.observe(lambda _: self.update(), "value")
         self.wound_button.on_click(lambda _: self.read_wound())
+        self.wound_roll_button.on_click(lambda _: self.roll_wound())
         self.bleed_button.on_click(lambda _: self.bleed())
         self.entry.on_request(self.stabilise)
         self.update()
 
+    def _state(self) -> str:
+        return vl.health_state(self.vitality.value, self.iron.value)
+
+    def _bleeding(self, state: str) -> bool:
+        """Whether the character is Bleeding Out: Downed, or hit in an artery (§X, §IX), and
+        not yet stabilised (§X Stabilization: success stops the bleeding)."""
+        if state == "Dead" or self.stable.value:
+            return False
+        return state == "Downed" or self.arterial.value
+
     @answers("status", "odds")
     def update(self) -> None:
         """The health state, the death threshold, the turns left and the exact odds."""
-        state = vl.health_state(self.vitality.value, self.iron.value)
+        self.entry.error.clear()
+        state = self._state()
         dies_at = vl.death_threshold(self.iron.value)
-        left = vl.turns_to_death(self.vitality.value, self.iron.value)
-        tn = vl.stabilization_tn(self.vitality.value)
-        p = vl.stabilization_probability(self.pool.value, self.vitality.value,
-                                         medical_kit=self.kit.value)
         full = vl.vitality(self.iron.value)
-        self.status.value = (
-            f"<p class='rulebook-vl-status'><b>{state}</b> at Vitality {self.vitality.value} "
-            f"of {full}; Wounded at half or less, Downed at 0, dead at {dies_at}. "
-            + (f"Bleeding out, they survive <b>{left}</b> more start-of-turn losses"
-               f"{' (the last one kills)' if left else ''}." if state != "Dead" else "")
-            + "</p>")
-        self.odds.value = (f"<p class='rulebook-vl-stab-odds'>TN {tn}: one attempt with "
-                           f"{self.pool.value}d8{' and a kit' if self.kit.value else ''} "
-                           f"succeeds <b>{percent(p)}</b> ({p}).</p>")
+        head = (f"<b>{state}</b> at Vitality {self.vitality.value} of {full}; Wounded at half "
+                f"or less, Downed at 0, dead at {dies_at}.")
+        if state == "Dead":
+            said = " Nothing more can be done for them."
+        elif self.stable.value:
+            said = " Stabilised: the bleeding has stopped; they lose no more Vitality."
+        elif self._bleeding(state):
+            left = vl.turns_to_death(self.vitality.value, self.iron.value)
+            said = (f" Bleeding out: they survive <b>{left}</b> more start-of-turn losses (the "
+                    "last one kills).")
+        else:
+            said = (" Not bleeding out: that starts at 0 Vitality, or at once with an Arterial "
+                    "Hit (a Grievous Wound d8 of 8).")
+        self.status.value = f"<p class='rulebook-vl-status'>{head}{said}</p>"
+        if not self._bleeding(state):
+            self.odds.value = ("<p class='rulebook-vl-stab-odds'>" + (
+                "The character is dead: no stabilisation." if state == "Dead" else
+                "Stabilised already: the bleeding has stopped." if self.stable.value else
+                "Not bleeding out: there is nothing to stabilise.") + "</p>")
+            return
+        tn = vl.stabilization_tn(self.vitality.value)
+        kit = self.kit.value
+        p = vl.stabilization_probability(self.pool.value, self.vitality.value,
+                                         medical_kit=kit, roll_bonus=self.bonus.value)
+        saved = vl.rescue_probability(self.pool.value, self.vitality.value, self.iron.value,
+                                      medical_kit=kit, roll_bonus=self.bonus.value)
+        self.odds.value = (
+            f"<p class='rulebook-vl-stab-odds'>One attempt with {self.pool.value}d8"
+            f"{' and a kit' if kit else ''} against TN {tn} succeeds "
+            f"{chance_html(p, strong=True)}. Trying once before each of their turns, the healer "
+            f"saves them {chance_html(saved)}.</p>")
 
     @answers()
     def read_wound(self) -> None:
-        """The Grievous Wound table row for the d8."""
-        wound = vl.grievous_wound(self.wound_roll.value)
-        self._show(f"Grievous Wound: {wound.outcome}", wound.trace)
+        """The Grievous Wound table row for the d8 typed in its field."""
+        self._wound(vl.grievous_wound(self.wound_roll.value, called_limb=self._limb()), "")
+
+    @answers()
+    def roll_wound(self, seed: int | None = None) -> None:
+        """Roll the Grievous Wound d8 with a fresh (or the given) seed and read its row."""
+        request = RollRequest.seeded(new_seed() if seed is None else seed)
+        wound = vl.grievous_wound(called_limb=self._limb(), dice=request.dice)
+        self.wound_roll.value = wound.value
+        self._wound(wound, f" (d8 {wound.value}, {request.describe()})")
+
+    def _limb(self) -> str | None:
+        return None if self.limb.value == NO_LIMB else self.limb.value
+
+    def _wound(self, wound: vl.GrievousResolution, how: str) -> None:
+        if wound.bleeding_out:
+            self.arterial.value = True
+        self._show(f"Grievous Wound: {wound.outcome}{how}", wound.trace)
 
     @answers()
     def bleed(self) -> None:
         """One start-of-turn loss while Bleeding Out."""
+        state = self._state()
+        if not self._bleeding(state):
+            raise RulesError("Stabilised: the bleeding has stopped" if self.stable.value
+                             else "Only a Downed character (0 Vitality or less) or one hit in "
+                             f"an artery bleeds out; this one is {state}")
         lost = vl.bleed_out_turn(self.vitality.value, self.iron.value)
         self.vitality.value = lost.value
         self._show(f"Bleeding out: Vitality {lost.value}, {lost.state}", lost.trace)
 
     def stabilise(self, request: RollRequest) -> None:
-        """A Medicine check to stop the bleeding, rolled with a seed or typed."""
+        """A Medicine check to stop the bleeding, with the dice of the Roll / My dice row."""
         try:
-            request.expect_typed(self.pool.value,
-                                 f"{self.pool.value} d8 (the healer's Medicine dice)")
-            (dice,) = vl.roll_pools(request.dice, (self.pool.value,))
-            done = vl.stabilize(dice, self.vitality.value, medical_kit=self.kit.value)
+            state = self._state()
+            if not self._bleeding(state):
+                raise RulesError("The character is dead: there is no one to stabilise"
+                                 if state == "Dead" else "Stabilised already: untick "
+                                 "Stabilised if they bleed again" if self.stable.value else
+                                 "Not bleeding out: there is nothing to stabilise")
+            done = vl.stabilize(None, self.vitality.value, medical_kit=self.kit.value,
+                                roll_bonus=self.bonus.value, dice=request.dice,
+                                pool=self.pool.value)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             return
-        how = request.describe()
-        said = ("Stabilised" if done.stabilized else
-                f"Fumble — the patient loses 1 more Vitality, now {done.value}" if done.fumble
-                else "Still bleeding")
-        if done.fumble:
-            self.vitality.value = done.value
-        self._show(f"{said}: dice {', '.join(map(str, dice))}, TN {done.tn}, margin "
-                   f"{done.margin:+d} ({how})", done.trace)
+        said = ("Stabilised: the bleeding stops" if done.stabilized else
+                f"Fumble: every die shows 1, the patient loses 1 more Vitality, now {done.value}"
+                if done.fumble else "Still bleeding")
+        self.vitality.value = done.value
+        self.stable.value = done.stabilized
+        self._show(f"{said} (dice {', '.join(map(str, done.dice))}, TN {done.tn}, margin "
+                   f"{done.margin:+d}; {request.describe()})", done.trace)
 
     def _show(self, headline: str, trace) -> None:
         self.result.value = (f"<div class='rulebook-vl-downed-result' style='font-weight:600'>"
@@ -356,11 +559,68 @@ class DownedWalker(Tool):
         self.explanation.show(trace)
 
 
+class CoupDeGrace(Tool):
+    """Coup de grâce on a helpless target (§XIII): no roll, the highest sum (8 + 8) against
+    the target's TN, so the most Steps, and the damage that deals through armour."""
+
+    reaches = (Reach(vl.coup_de_grace, {
+        "wr": "Weapon", "tn": "Target's TN", "ar": "Target's armour",
+        "roll_bonus": "Roll bonus (fine weapon, etc.)", "critical": "Critical bonus (Steps)",
+        "hardened": "Target's armour",
+        "hardened_spent": "Hardened armour already spent this scene"}),)
+
+    def __init__(self, weapon: str = "Peacemaker", tn: int = 9, armour: str = "None") -> None:
+        self.weapon = _menu("Weapon", list(vl.weapons()), weapon)
+        self.tn = _number("Target's TN", tn, 0, 40)
+        self.armour = _menu("Target's armour", list(vl.armours()), armour)
+        self.spent = _check("Hardened armour already spent this scene")
+        self.roll_bonus = _number("Roll bonus (fine weapon, etc.)", 0, -10, 10)
+        self.critical = _number("Critical bonus (Steps)", 0, 0, 5)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        inputs = [self.weapon, self.tn, self.armour, self.spent, self.roll_bonus, self.critical]
+        super().__init__([w.HBox([w.VBox(inputs[:3]), w.VBox(inputs[3:])]), self.error,
+                          section("The blow", self.result, self.explanation)],
+                         "rulebook-vl-coup")
+        for field in inputs:
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        """The coup de grâce's damage, straight from the engine."""
+        worn = vl.armour(self.armour.value)
+        set_shown(self.spent, worn.hardened)
+        blow = vl.coup_de_grace(vl.weapon(self.weapon.value).wr, self.tn.value, worn.ar,
+                                roll_bonus=self.roll_bonus.value, critical=self.critical.value,
+                                hardened=worn.hardened, hardened_spent=self.spent.value)
+        grievous = (" — <b>Grievous Wound</b>: roll the d8" if blow.grievous else
+                    " — Hardened armour negates the Grievous Wound (spent for this scene)"
+                    if blow.grievous_negated else "")
+        self.result.value = (f"<p class='rulebook-vl-coup-result'>An automatic hit: "
+                             f"<b>{blow.value} damage</b>, {blow.steps} Step"
+                             f"{'' if blow.steps == 1 else 's'}{grievous}.</p>")
+        self.explanation.show(blow.trace)
+
+
 # --- the Horde ---------------------------------------------------------------------------------
 
 class HordeCalculator(Tool):
     """A Horde as one token (§XIII The Horde): its volley pool and tempo, the exact chance its
     volley hits a target, and what one hit on it kills — and whether it breaks."""
+
+    reaches = (
+        Reach(vl.horde_pool, {"base_pool": "Base creature's pool", "size": "Horde size"}),
+        Reach(vl.horde_tempo, {"kind": "Kind"}),
+        Reach(vl.hit_probability, {"tn": "Target's TN"}, {
+            "pool": "the Horde's pool: the base creature's pool + its size",
+            "roll_bonus": "a volley takes no roll modifiers in the rules",
+            "small_pool": "a Horde always rolls 3 dice or more"}),
+        Reach(vl.horde_casualties, {"margin": "Hit's margin", "wr": "Weapon's WR",
+                                    "size": "Horde size",
+                                    "mass_destruction": "Scatter or Blast weapon"}),
+    )
 
     def __init__(self, base_pool: int = 4, size: int = 6) -> None:
         self.base = _number("Base creature's pool", base_pool, 0, 20)
@@ -397,7 +657,7 @@ class HordeCalculator(Tool):
                                   mass_destruction=self.mass.value)
         self.volley.value = (f"<p class='rulebook-vl-horde-volley'>Pool {self.base.value} + "
                              f"size {self.size.value} = <b>{pool}d8</b>, tempo {tempo}; against "
-                             f"TN {self.target_tn.value} it hits <b>{percent(p)}</b> ({p}).</p>")
+                             f"TN {self.target_tn.value} it hits {chance_html(p, strong=True)}.</p>")
         broke = (" — the Horde <b>breaks</b>: replace it with 2 ordinary NPCs"
                  if hit.broken else "")
         self.result.value = (f"<p class='rulebook-vl-horde-hit'><b>{hit.value} casualties</b>: "

@@ -4,7 +4,8 @@ import random
 
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
-from widgets.veil_and_lead_table import AttackCalculator, PartyInitiative
+from widgets.veil_and_lead_table import (AttackCalculator, CoupDeGrace, DownedWalker,
+                                         PartyInitiative, chance_html)
 
 
 def test_party_odds_for_every_combatant():
@@ -93,7 +94,7 @@ def test_attack_roll_seed_and_typed_dice():
     tool.entry.my_dice.value = "2, 3, 5, 6, 7, 8"
     tool.entry.use_dice_button.click()
     # 7 + 8 = 15 against TN 15: margin 0, a hit with no Step, WR 3 damage.
-    assert "Hit: dice 2, 3, 5, 6, 7, 8 → 15 vs TN 15, margin +0, 0 Step(s), 3 damage" \
+    assert "Hit: dice 2, 3, 5, 6, 7, 8 → 15 against TN 15, margin +0, 0 Steps, 3 damage" \
         in tool.result.value
     tool.entry.roll(12)
     first = tool.result.value
@@ -101,7 +102,7 @@ def test_attack_roll_seed_and_typed_dice():
     assert tool.result.value == first and "(seed 12)" in first
     tool.entry.my_dice.value = "1, 2"
     tool.entry.use_dice_button.click()
-    assert "dice must be 6" in tool.entry.error.value or "6" in tool.entry.error.value
+    assert tool.entry.error.message == "“My dice” must be 6 d8 (a pool of 6), got 2 numbers"
 
 
 def test_near_miss_suppresses_and_melee_risk():
@@ -117,24 +118,24 @@ def test_near_miss_suppresses_and_melee_risk():
 
 
 def test_downed_walker_bleeds_turn_by_turn_to_the_threshold():
-    from widgets.veil_and_lead_table import DownedWalker
     tool = DownedWalker(iron=1, vitality=0)
     assert "<b>Downed</b> at Vitality 0 of 9" in tool.status.value and "dead at -3" in tool.status.value
     assert "survive <b>3</b> more" in tool.status.value
     p = vl.stabilization_probability(3, 0)
-    assert f"TN 11: one attempt with 3d8 succeeds <b>{percent(p)}</b> ({p})" in tool.odds.value
+    assert f"One attempt with 3d8 against TN 11 succeeds <b>{percent(p)}</b> ({p})" \
+        in tool.odds.value
     for expected in (-1, -2):
         tool.bleed_button.click()
         assert tool.vitality.value == expected
     assert "TN 13" in tool.odds.value
     tool.bleed_button.click()
     assert "<b>Dead</b>" in tool.status.value
+    assert "no stabilisation" in tool.odds.value and "%" not in tool.odds.value
     tool.bleed_button.click()
-    assert "already dead" in tool.error.value
+    assert "this one is Dead" in tool.error.value
 
 
 def test_downed_walker_wound_and_stabilisation():
-    from widgets.veil_and_lead_table import DownedWalker
     tool = DownedWalker(iron=1, vitality=-1)
     tool.wound_roll.value = 3
     tool.wound_button.click()
@@ -143,27 +144,38 @@ def test_downed_walker_wound_and_stabilisation():
     tool.kit.value = True
     tool.entry.my_dice.value = "3, 5, 8"
     tool.entry.use_dice_button.click()
-    assert "Stabilised: dice 3, 5, 8, TN 12, margin +3 (your dice)" in tool.result.value
+    assert "Stabilised: the bleeding stops (dice 3, 5, 8, TN 12, margin +3; your dice)" \
+        in tool.result.value
+    assert "Stabilised: the bleeding has stopped" in tool.status.value
+    tool.entry.use_dice_button.click()
+    assert tool.entry.error.message.startswith("Stabilised already")
+    tool.stable.value = False
     tool.entry.my_dice.value = "1, 1, 2"
     tool.entry.use_dice_button.click()
     assert "Still bleeding" in tool.result.value
     tool.entry.roll(5)
     first = tool.result.value
+    tool.stable.value = False
     tool.entry.replay_button.click()
-    assert tool.result.value == first and "(seed 5)" in first
+    assert tool.result.value == first and "; seed 5)" in first
+    tool.stable.value = False
     tool.entry.my_dice.value = "1"
     tool.entry.use_dice_button.click()
-    assert "My dice must be 3 d8 (the healer&#x27;s Medicine dice), got 1" in tool.entry.error.value
+    assert tool.entry.error.message == "“My dice” must be 3 d8, got 1 number"
     tool.vitality.value = 99
-    assert "vitality must be 9 or less (full Vitality for iron 1), got 99" in tool.error.value
+    assert tool.error.message == ("“Vitality now” must be 9 or less (full Vitality for iron 1), "
+                                  "got 99")
+    tool.vitality.value = -1
+    assert tool.error.message == ""
 
 
 def test_horde_calculator():
     from widgets.veil_and_lead_table import HordeCalculator
     tool = HordeCalculator(base_pool=4, size=6)
     p = vl.hit_probability(10, 11)
-    assert f"= <b>10d8</b>, tempo 5; against TN 11 it hits <b>{percent(p)}</b> ({p})" \
+    assert f"= <b>10d8</b>, tempo 5; against TN 11 it hits {chance_html(p, strong=True)}" \
         in tool.volley.value
+    assert "show exact" in tool.volley.value  # 1061152809/1073741824 is too long to lead
     tool.kind.value = "melee"
     assert "tempo 6" in tool.volley.value
     tool.margin.value, tool.wr.value = 3, 4  # the chapter's Repeater hit with one Step
@@ -171,7 +183,7 @@ def test_horde_calculator():
     tool.mass.value = True
     assert "<b>6 casualties</b>: size 6 → 0 — the Horde <b>breaks</b>" in tool.result.value
     tool.size.value = 2
-    assert "size must be from 3 to 10, got 2" in tool.error.value
+    assert tool.error.message == "“Horde size” must be from 3 to 10, got 2"
 
 
 def test_a_hatchet_near_miss_is_shown_without_suppression():
@@ -197,7 +209,7 @@ def test_off_hand_and_hurt_arm_checkboxes_reach_the_engine():
     assert "Roll <b>5d8</b>" in tool.setup.value
     tool.off_hand.value = True
     assert "Roll <b>3d8</b>" in tool.setup.value
-    tool.hurt_arm.value = True
+    tool.mine.value = ("Arm Hit",)
     assert "Roll <b>1d8</b>" in tool.setup.value
     assert "Rush / Charge" in tool.action.options
 
@@ -205,9 +217,136 @@ def test_off_hand_and_hurt_arm_checkboxes_reach_the_engine():
 def test_downed_walker_shows_a_fumble():
     """§X Stabilization: healer dice 1, 1, 1 on a patient at −1 (TN 12) fumble: one more
     Vitality lost, −1 → −2."""
-    from widgets.veil_and_lead_table import DownedWalker
     tool = DownedWalker(iron=1, vitality=-1)
     tool.entry.my_dice.value = "1, 1, 1"
     tool.entry.use_dice_button.click()
-    assert "Fumble — the patient loses 1 more Vitality, now -2" in tool.result.value
+    assert "Fumble: every die shows 1, the patient loses 1 more Vitality, now -2" \
+        in tool.result.value
     assert tool.vitality.value == -2 and "TN 13" in tool.odds.value
+
+
+def _caleb(tool: AttackCalculator) -> None:
+    """§VI The Complete Attack Example, entered field by field: QUICK 3 + Ballistics 3 against
+    Defense 9 in Hard Cover at Far range, two Aim actions, a masterwork pistol (+2) and the
+    Critical bonus of 1."""
+    tool.attribute.value, tool.skill.value, tool.defense.value = 3, 3, 9
+    tool.band.value, tool.cover.value = "Far", "Hard Cover"
+    tool.aim.value, tool.roll_bonus.value, tool.critical.value = 2, 2, 1
+
+
+def test_calebs_shot_in_the_calculator_deals_the_printed_5():
+    """§VI: TN 9 + 4 + 2 = 15; [2, 3, 5, 6, 7, 8] keeps 7 + 8 = 15, + 3 (Aim) + 2 = 20; margin
+    5 → 1 Step; WR 3 + 1 Step + 1 Critical = 5 damage, a Grievous Wound (§IX: 5 or more)."""
+    tool = AttackCalculator()
+    _caleb(tool)
+    assert "Roll <b>6d8</b>, keep the two highest, +5, against <b>TN 15</b>" in tool.setup.value
+    tool.entry.my_dice.value = "2, 3, 5, 6, 7, 8"
+    tool.entry.use_dice_button.click()
+    assert ("Hit: dice 2, 3, 5, 6, 7, 8 → 20 against TN 15, margin +5, 2 Steps, 5 damage — "
+            "<b>Grievous Wound</b>") in tool.result.value
+
+
+def test_a_called_shot_asks_for_its_location_and_never_fails_on_none():
+    """§III Called Shot: −2 dice, Tempo base + 2 (Peacemaker 4 + 2 = 6), and on a hit the
+    location's effect (Head: Stunned)."""
+    tool = AttackCalculator()
+    tool.action.value = "Called Shot"
+    assert tool.error.message == "" and "Roll <b>3d8</b>" in tool.setup.value
+    assert "Tempo 6" in tool.setup.value and tool.location.layout.display != "none"
+    tool.location.value = "Leg"
+    tool.entry.my_dice.value = "8, 8, 1"          # 16 against TN 10: a hit
+    tool.entry.use_dice_button.click()
+    assert "Called Shot to the Leg" in tool.explanation.value
+    tool.action.value = "Steady Shot"
+    assert tool.location.layout.display == "none" and tool.error.message == ""
+
+
+def test_pool_penalties_and_target_conditions_reach_the_engine():
+    """QUICK 3 + skill 3 = 6 dice: Wounded −1 (§VIII) and Suppressed −2 (§XI) leave 3. The
+    target Surprised is flat-footed, TN −2 (§II): Defense 10 → 8; Prone against a shot is
+    TN +2 (§XI Prone): 10 → 12."""
+    tool = AttackCalculator()
+    tool.skill.value = 3
+    tool.mine.value = ("Wounded", "Suppressed")
+    assert "Roll <b>3d8</b>" in tool.setup.value
+    tool.mine.value = ()
+    tool.theirs.value = ("Surprised",)
+    assert "<b>TN 8</b>" in tool.setup.value
+    tool.theirs.value = ("Prone",)
+    assert "<b>TN 12</b>" in tool.setup.value
+
+
+def test_a_prone_attacker_in_melee_and_a_braced_prone_shooter():
+    """§XI Prone: your melee attacks −2 dice (5 → 3 with a Saber); your braced shots +1 to the
+    roll."""
+    tool = AttackCalculator()
+    tool.mine.value = ("Prone",)
+    assert "Roll <b>5d8</b>, keep the two highest, against" in tool.setup.value
+    tool.braced.value = True
+    assert "Roll <b>5d8</b>, keep the two highest, +1, against" in tool.setup.value
+    tool.weapon.value, tool.band.value = "Saber", "Point-Blank"
+    tool.action.value = "Strike"
+    assert "Roll <b>3d8</b>" in tool.setup.value
+
+
+def test_a_stationary_target_at_point_blank_cannot_be_missed():
+    """§V Range Bands: Point-Blank, "impossible to miss a stationary target" (assumption
+    point_blank_stationary: a hit at margin 0, so the Peacemaker's WR 3)."""
+    tool = AttackCalculator()
+    tool.band.value, tool.stationary.value = "Point-Blank", True
+    tool.entry.my_dice.value = "1, 1, 1, 1, 1"
+    tool.entry.use_dice_button.click()
+    assert "Hit: dice 1, 1, 1, 1, 1" in tool.result.value and "3 damage" in tool.result.value
+
+
+def test_hardened_armour_negates_only_the_first_grievous_wound_of_the_scene():
+    """§IX Grievous Wound Notes: Boiler Plate (AR 1) negates the first Grievous Wound of the
+    scene. Caleb's shot with a Critical bonus of 2: WR 3 + 1 + 2 − AR 1 = 5, Grievous."""
+    tool = AttackCalculator()
+    _caleb(tool)
+    tool.critical.value, tool.armour.value = 2, "Boiler Plate"
+    assert tool.spent.layout.display != "none"
+    tool.entry.my_dice.value = "2, 3, 5, 6, 7, 8"
+    tool.entry.use_dice_button.click()
+    assert "5 damage — Hardened armour negates the Grievous Wound" in tool.result.value
+    assert "Grievous Wound: 0.00%" in tool.odds.value       # the negation is still there
+    tool.spent.value = True
+    assert "Grievous Wound: 0.00%" not in tool.odds.value
+    tool.entry.use_dice_button.click()
+    assert "5 damage — <b>Grievous Wound</b>" in tool.result.value
+
+
+def test_both_faces_and_a_dice_source_are_refused_naming_both():
+    from rulescore.dice import DiceSource
+    from rulescore.errors import RulesError
+    import pytest
+    with pytest.raises(RulesError, match="give faces .* or dice .*, not both"):
+        vl.attack([1, 2, 3, 4, 5], attribute=3, skill=2, defense=10,
+                  dice=DiceSource.seeded(1))
+
+
+def test_a_healthy_character_is_not_bleeding_and_the_d8_can_be_rolled():
+    """§X: Bleeding Out starts at 0 Vitality; §IX: an Arterial Hit (d8 8) starts it at once.
+    Seed 5 rolls a d8 of 5 (random.Random(5).randint(1, 8)): Internal Bleeding."""
+    tool = DownedWalker(iron=3, vitality=11)
+    assert "Not bleeding out" in tool.status.value and "Bleeding out:" not in tool.status.value
+    assert "nothing to stabilise" in tool.odds.value
+    tool.bleed_button.click()
+    assert "this one is Healthy" in tool.error.message
+    tool.roll_wound(5)
+    assert random.Random(5).randint(1, 8) == tool.wound_roll.value == 5
+    assert "Grievous Wound: Internal Bleeding (d8 5, seed 5)" in tool.result.value
+    tool.wound_roll.value = 8
+    tool.wound_button.click()
+    assert "Arterial Hit" in tool.result.value and tool.arterial.value
+    assert "Bleeding out: they survive <b>16</b>" in tool.status.value   # 11 down to −5
+    assert "against TN 11" in tool.odds.value
+
+
+def test_coup_de_grace_takes_the_maximum():
+    """§XIII Coup de Grâce: the highest sum 16 against TN 9 is margin 7, 2 Steps; a Peacemaker
+    deals WR 3 + 2 = 5, a Grievous Wound; through Boiler Plate (AR 1) 4, not Grievous."""
+    tool = CoupDeGrace(weapon="Peacemaker", tn=9)
+    assert "<b>5 damage</b>, 2 Steps — <b>Grievous Wound</b>" in tool.result.value
+    tool.armour.value = "Boiler Plate"
+    assert "<b>4 damage</b>, 2 Steps." in tool.result.value

@@ -389,7 +389,7 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     if action == "Heavy Cleave" and not arm.two_handed:
         raise RulesError(f"weapon must be a two-handed melee weapon for Heavy Cleave, "
                          f"got {shown(weapon)}")
-    locations = [r["location"] for r in DATA.table("conditions", "called_shots")]
+    locations = records.called_locations()
     if action == "Called Shot":
         if called_location not in locations:
             raise RulesError(f"called_location must be one of {', '.join(locations)} for a "

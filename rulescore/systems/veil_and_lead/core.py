@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ...dice import DiceSource, Distribution
-from ...errors import RulesError, require_bool, require_int, shown
+from ...errors import DiceError, RulesError, require_bool, require_int, shown
 from ...formulas import Formula
 from ...trace import Resolution, step
 from . import records
@@ -75,7 +75,23 @@ def read_faces(name: str, faces: object, dice: object, count: object, *,
         raise RulesError(f"dice must be a DiceSource (seeded or typed) or None, got {shown(dice)}")
     if count is None:
         raise RulesError(f"{count_name} must say how many d8 to draw from dice, got None")
-    got = dice.dice(count, DIE, "die")
+    return _draw(dice, count, why)
+
+
+def _draw(dice: DiceSource, count: int, why: str = "") -> tuple[int, ...]:
+    """*count* d8 from *dice*; typed dice that are too few or too many are refused by the
+    count the roll wants (and, with *why*, where that count comes from)."""
+    given = len(dice.leftover()) if dice.is_typed else None
+    wrong = (f"dice must be {count} d8{f' ({why})' if why else ''}, got {given} "
+             f"{'number' if given == 1 else 'numbers'}")
+    try:
+        got = dice.dice(count, DIE, "die")
+    except DiceError:
+        if given is not None and given < count:
+            raise RulesError(wrong) from None
+        raise
+    if given is not None and given > count:
+        raise RulesError(wrong)
     dice.finish()
     return got
 
@@ -91,6 +107,9 @@ def read_die(name: str, value: object, dice: object, sides: int) -> int:
         return require_int(name, value, minimum=1, maximum=sides)
     if not isinstance(dice, DiceSource):
         raise RulesError(f"dice must be a DiceSource (seeded or typed) or None, got {shown(dice)}")
+    given = len(dice.leftover()) if dice.is_typed else None
+    if given is not None and given != 1:
+        raise RulesError(f"dice must be one d{sides} ({name}), got {given} numbers")
     got = dice.d(sides, f"{name} (d{sides})")
     dice.finish()
     return got

@@ -243,6 +243,7 @@ class StabilizeResolution(Resolution):
     margin: int
     stabilized: bool
     fumble: bool
+    dice: tuple[int, ...] = ()  # the healer's d8
 
 
 def stabilize(faces: Sequence[int] | None, vitality: int, *, medical_kit: bool = False,
@@ -292,7 +293,7 @@ def stabilize(faces: Sequence[int] | None, vitality: int, *, medical_kit: bool =
                           f"Vitality, now {after}", STABILIZATION, vitality=after))
     return StabilizeResolution(value=after, outcome=outcome, trace=tuple(trace), tn=tn,
                                margin=result.margin, stabilized=result.success,
-                               fumble=fumble and not result.success)
+                               fumble=fumble and not result.success, dice=faces)
 
 
 def first_aid(faces: Sequence[int] | None, vitality: int, iron: int, *, roll_bonus: int = 0,

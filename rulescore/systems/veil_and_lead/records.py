@@ -279,6 +279,11 @@ def find_action(name: str, *, param: str = "action") -> Action:
 
 
 @lru_cache(maxsize=None)
+def called_locations() -> tuple[str, ...]:
+    """The body locations a Called Shot may aim at, in the table's order (§III Called Shot)."""
+    return tuple(r["location"] for r in DATA.table("conditions", "called_shots"))
+
+
 def _conditions(folder: Path) -> dict[str, Condition]:
     t = DATA.table("conditions", "conditions")
     out = {}
