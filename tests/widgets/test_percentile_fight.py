@@ -1,0 +1,100 @@
+"""The percentile fight page in plain pytest: the shot from one roster row at another, through
+the injury into the target's record, undone and redone with the page; the melee exchange, the
+Shock roll and a day of healing on the same page."""
+
+from __future__ import annotations
+
+from rulescore.roster import Roster
+from rulescore.systems import percentile as pc
+from widgets.common import RollRequest
+from widgets.percentile_fight import fight_page
+
+# The seed's Direct Missile example from Nolora's row: 45 (CS) at point blank, two Precision
+# TAs, Zone Dice 4, 4, 6 (all Torso), Location Dice 6, 1, 9 (the abdomen), impact d12 7 + 4 + 2
+# = 13P, less the brigand's AV4 = 9: S2P; Shock 75 against ML65: CF, SHK 8, Incapacitated.
+SHOT = [45, 4, 4, 6, 6, 1, 9, 7, 75]
+
+
+def _typed(entry, values) -> None:
+    entry.my_dice.value = ", ".join(map(str, values))
+    entry.use_dice_button.click()
+
+
+def test_the_shot_is_filled_from_the_rows_and_written_into_the_target_s_record():
+    page = fight_page()
+    shot = page.missile
+    assert (shot.first.value, shot.second.value) == ("Nolora", "Brigand")
+    assert "Archery 75" in shot.filled.value and "Torso 4" in shot.filled.value
+    shot.range_ft.value = 20
+    shot.advantage.value = "precision"
+    _typed(shot.entry, SHOT)
+    assert "Brigand: Abdomen: S2P injury; shock 8 → INC" in shot.result.value
+    assert shot.apply_button.description == "Write it into Brigand's record"
+    shot.apply_button.click()
+    brigand = page.state.combatant("Brigand")
+    assert [i.code for i in brigand.record.injuries] == ["S2P"]
+    assert brigand.shock == "INC"
+    assert "S2P abdomen" in page.turns.table.value
+    assert "Incapacitated" in page.turns.table.value
+    assert shot.apply_button.disabled  # written once
+    assert page.missile.roll_log.entries[0][0] == "missile shot: Nolora at Brigand"
+    page.undo()
+    assert pc.fight_for(page.roster, page.state).combatant("Brigand").record.injuries == ()
+    page.redo()
+    assert page.state.combatant("Brigand").shock == "INC"
+
+
+def test_the_roll_log_replays_a_seeded_shot():
+    page = fight_page()
+    page.missile.entry.roll(11)
+    first = page.missile.result.value
+    assert len(page.missile.roll_log.entries) == 1
+    page.missile.result.value = ""
+    page.missile.roll_log.children[0].children[0].click()
+    assert page.missile.result.value == first
+
+
+def test_the_melee_exchange_and_the_shock_roll_after_it():
+    page = fight_page()
+    melee = page.melee
+    melee.first.value, melee.second.value = "Brigand", "Nolora"
+    # Brigand (Melee 60) attacks; Nolora declares Block (Melee 60): 35 (CS) against 71 (F)
+    # is two stars, the TA spent on Impact (+5E): the Block example. d6 Zone Die 1 → Skull,
+    # Location Die 3; impact d10 5 + 3 + STR 1 + 5 = 14E on an unarmoured skull: S3E.
+    # Shock 90 against ML65: CF, SHK 5 + 3 + 2 = 10: killed.
+    _typed(melee.entry, [35, 71, 1, 3, 5, 90])
+    assert "Nolora: Skull: S3E injury; shock 10 → KIA" in melee.result.value
+    melee.apply_button.click()
+    assert page.state.combatant("Nolora").dead
+    assert "dead" in page.turns.table.value
+
+
+def test_a_shock_roll_and_a_day_of_healing_change_the_fighter():
+    page = fight_page()
+    _typed(page.missile.entry, SHOT)
+    page.missile.apply_button.click()
+    after = page.after
+    assert after.who.value == "Brigand"  # the fighter in a Shock state is offered first
+    _typed(after.entry, [42])  # Shock Reroll: ML65 - 20 = 45; 42 is S: Stunned
+    assert page.state.combatant("Brigand").shock == "STN"
+    after.action.value = "heal"
+    after.entry.roll(3)
+    assert page.state.combatant("Brigand").record.day == 1
+    assert "one day of healing" in page.history.lines[page.history.position]
+
+
+def test_a_refused_input_names_the_field_as_the_reader_sees_it():
+    page = fight_page()
+    page.missile.range_ft.value = 500
+    page.missile.entry.roll(1)
+    assert "“Range (ft)” must be at most 160" in page.missile.entry.error.message
+
+
+def test_a_roster_edit_reaches_the_panels_and_the_turn_order():
+    page = fight_page()
+    page.editor.set_roster(page.roster.add("Guard", initiative=90))
+    assert "Guard" in page.missile.second.options
+    assert page.turns.table.value.index("Guard") < page.turns.table.value.index("Nolora")
+    page.turns.next_button.click()
+    assert page.state.actor.name == "Nolora"
+    assert isinstance(page.roster, Roster) and page.roster.names()[-1] == "Guard"

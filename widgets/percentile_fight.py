@@ -1,0 +1,398 @@
+"""The percentile "Running a fight" page: the roster, the turn order with every fighter's
+injuries and Shock state, a missile shot and a melee exchange filled from two roster rows, the
+Shock roll and a day of healing, a roll log and page-wide undo and redo.
+
+Each panel reads the page's roster and fight, makes one engine call
+(:mod:`rulescore.systems.percentile.fight`) and hands the result to ``page.apply``: the rules
+live in the engine, the page only gathers the reader's choices and shows what comes back.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as w
+
+from rulescore.errors import RulesError
+from rulescore.roster import Roster
+from rulescore.systems import percentile as pc
+
+from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
+                     answers, button, int_field, section)
+from .fight import FightPage, RollLog
+from .lean import shared_layout
+from .theme import FAINT, RULE_LINE
+
+__all__ = ["fight_page", "PercentileFight", "TurnOrder", "MissilePanel", "MeleePanel",
+           "AfterPanel"]
+
+STYLE = {"description_width": "11em"}
+WIDE = shared_layout(width="22em")
+THE_FIGHT = "the page's fight, kept with the roster"
+MOVES = (("Still", "still"), ("Moving", "moving"), ("Evading (dodging)", "evading"))
+ADVANTAGES = (("Precision: one more Zone Die", "precision"),
+              ("Impact: the weapon's Impact TA bonus", "impact"))
+DEFENCES = (("As on the roster", None),) + tuple((d, d) for d in ("Block", "Counterstrike",
+                                                                 "Dodge", "Ignore"))
+
+
+def starter() -> Roster:
+    """The fighters a first visit starts with: an archer and a brigand, for trying the page."""
+    return (Roster(pc.ROSTER)
+            .add("Nolora", pc=True, initiative=76, archery=75, missile="bow", base_range=40,
+                 missile_die="d12", missile_mod=4, weapon="shortsword", impact_die="d8",
+                 impact_mod=2, aspect="E")
+            .add("Brigand", initiative=60, melee=60, dodge=45, shock=65,
+                 defence="Counterstrike", weapon="broadsword", impact_die="d10",
+                 impact_mod=3, aspect="E", str_impact=1, av_torso_b=4, av_torso_e=4,
+                 av_torso_p=4, av_arms_e=4, av_arms_p=4))
+
+
+def _injuries(record: pc.InjuryRecord) -> str:
+    """The record's open injuries, e.g. "S2P abdomen, M1E left forearm"."""
+    shown = [f"{i.code} {i.location.lower()}" + (" (bleeding)" if i.bleeder else "")
+             for i in record.injuries if i.level]
+    return ", ".join(shown) or "none"
+
+
+def _dropdown(label: str, options: tuple = ()) -> w.Dropdown:
+    return w.Dropdown(options=options, description=label, style=STYLE, layout=WIDE)
+
+
+def _names(drop: w.Dropdown, names: tuple[str, ...], prefer: str | None) -> None:
+    """Offer *names*, keeping the current pick when it is still there, else *prefer*."""
+    keep = drop.value if drop.value in names else (prefer if prefer in names else None)
+    if tuple(drop.options) != names:
+        drop.options = names
+    drop.value = keep if keep is not None else (names[0] if names else None)
+
+
+class _Panel(Tool):
+    """A panel of the page: it reads the page's roster and fight and redraws on each step."""
+
+    page: FightPage
+
+    def attach(self, page: FightPage) -> None:
+        self.page = page
+        page.on_change(lambda roster, state: self.render())
+        self.render()
+
+    @property
+    def roll_log(self) -> RollLog:
+        """The page's roll log (``page.log`` is shadowed by the widget's own logger)."""
+        return next(c for c in self.page.children if isinstance(c, RollLog))
+
+    @property
+    def fight(self) -> pc.Fight:
+        """The page's fight, brought in step with the roster (fighters added or removed)."""
+        return pc.fight_for(self.page.roster, self.page.state)
+
+    def render(self) -> None:  # pragma: no cover - every panel draws itself
+        raise NotImplementedError
+
+
+class TurnOrder(_Panel):
+    """The turn order, highest Initiative first, with each fighter's injuries and state."""
+
+    reaches = (Reach(pc.next_turn, {}, {"fight": THE_FIGHT}),)
+
+    def __init__(self) -> None:
+        self.table = w.HTML()
+        self.next_button = button("Next turn", "The next fighter in the order acts",
+                                  primary=True)
+        self.error = ErrorLine()
+        super().__init__([section("Turn order", self.table, w.HBox([self.next_button]),
+                                  self.error)], "rulebook-pc-fight-order")
+        self.next_button.on_click(lambda _: self.next_turn())
+
+    def render(self) -> None:
+        fight = self.fight
+        rows = []
+        for i, c in enumerate(fight.combatants):
+            row = self.page.roster.fighter(c.name)
+            acting = i == fight.acting
+            mark = "▶ " if acting else ""
+            style = "font-weight:600" if acting else ""
+            rows.append(f"<tr data-fighter='{html.escape(c.name, quote=True)}' "
+                        f"style='{style}'><td>{mark}{html.escape(c.name)}</td>"
+                        f"<td>{row['initiative']}</td><td class='rulebook-pc-state'>"
+                        f"{html.escape(c.status)}</td><td class='rulebook-pc-injuries'>"
+                        f"{html.escape(_injuries(c.record))}</td><td>{c.record.day}</td></tr>")
+        head = ("<tr><th>Fighter</th><th>Initiative</th><th>Shock state</th>"
+                "<th>Injuries</th><th>Day</th></tr>")
+        cell = f"padding:2px 10px;border-bottom:1px solid {RULE_LINE};text-align:left"
+        self.table.value = (
+            f"<style>.rulebook-pc-order td,.rulebook-pc-order th{{{cell}}}</style>"
+            f"<p>Round {fight.round}" + (f": <b>{html.escape(fight.actor.name)}</b> acts"
+                                         if fight.actor else "") + "</p>"
+            f"<table class='rulebook-pc-order'>{head}{''.join(rows)}</table>"
+            if rows else f"<i style='color:{FAINT}'>Add fighters to the roster above.</i>")
+        self.next_button.disabled = not rows
+
+    @answers()
+    def next_turn(self) -> None:
+        after = pc.next_turn(self.fight)
+        self.page.apply(f"next turn: {after.actor.name} acts", state=after)
+
+
+class _StrikePanel(_Panel):
+    """What a missile and a melee panel share: two fighters, the roll, the result and the
+    button that writes it into the struck fighter's record."""
+
+    verb = "strike"
+
+    def _build(self, title: str, first: str, second: str, fields: list[w.Widget],
+               css: str) -> None:
+        self.first = _dropdown(first)
+        self.second = _dropdown(second)
+        self.aim = int_field("Aimed zone (ZN)", 1, 1, 10, style=STYLE, layout=WIDE)
+        self.advantage = _dropdown("Tactical advantage", ADVANTAGES)
+        self.zone_pick = int_field("Use Zone Die number", 1, 1, 6, style=STYLE, layout=WIDE)
+        self.filled = w.HTML()
+        self.error = ErrorLine()
+        self.entry = DiceEntry("the d100s, then the injury's dice in order")
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        self.apply_button = button("Write it into the record", "Nothing rolled yet",
+                                   primary=True)
+        self.inputs = [self.first, self.second, *fields, self.aim, self.advantage,
+                       self.zone_pick]
+        half = (len(self.inputs) + 1) // 2
+        super().__init__([section(title, w.HBox([w.VBox(self.inputs[:half]),
+                                                 w.VBox(self.inputs[half:])]),
+                                  self.filled, self.error, self.entry, self.result,
+                                  w.HBox([self.apply_button]), self.explanation)], css)
+        self.strike: pc.Strike | None = None
+        self.request: RollRequest | None = None
+        for field in self.inputs:
+            field.observe(lambda change: self._changed(change), "value")
+        self.entry.on_request(self.roll)
+        self.apply_button.on_click(lambda _: self.apply())
+
+    def _changed(self, change: dict) -> None:
+        if getattr(self, "_quiet", False):
+            return
+        if change["owner"] is self.zone_pick and self.request is not None:
+            self.roll(self.request.fresh(), log=False)  # the same dice, another Zone Die
+            return
+        self._clear()
+        self.show_filled()
+
+    def _clear(self) -> None:
+        self.strike, self.request = None, None
+        self.result.value = ""
+        self.explanation.clear()
+        self._show_apply()
+
+    def _show_apply(self) -> None:
+        struck = self.strike.struck if self.strike is not None else None
+        self.apply_button.disabled = struck is None
+        self.apply_button.description = (f"Write it into {struck}'s record" if struck
+                                         else "Write it into the record")
+        self.apply_button.tooltip = ("Nothing rolled yet" if self.strike is None else
+                                     "Nobody is struck" if struck is None else
+                                     f"Add the injury and the Shock state to {struck}")
+
+    def render(self) -> None:
+        names = self.page.roster.names()
+        fight = self.fight
+        living = tuple(c.name for c in fight.combatants if not c.dead)
+        actor = fight.actor.name if fight.actor else None
+        self._quiet = True
+        try:
+            _names(self.first, names, actor)
+            other = next((n for n in living if n != self.first.value), None)
+            keep = self.second.value not in (None, self.first.value)
+            _names(self.second, names, self.second.value if keep else other)
+        finally:
+            self._quiet = False
+        if self.strike is not None and self.strike.before is not None and \
+                self.strike.struck in names and \
+                fight.combatant(self.strike.struck).record != self.strike.before:
+            self._clear()
+        self.show_filled()
+
+    @answers("filled")
+    def show_filled(self) -> None:
+        if self.first.value is None or self.second.value is None:
+            self.filled.value = f"<i style='color:{FAINT}'>Two fighters are needed.</i>"
+            return
+        self.filled.value = self.describe(self.page.roster.fighter(self.first.value),
+                                          self.page.roster.fighter(self.second.value))
+
+    def roll(self, request: RollRequest, log: bool = True) -> None:
+        self.error.clear()
+        try:
+            strike = self.call(request.dice)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self._clear()
+            return
+        self.strike, self.request = strike, request
+        dice = ", ".join(f"{n} {v}" for n, v in strike.rolled)
+        self.result.value = (f"<div class='rulebook-pc-fight-result' style='font-weight:600'>"
+                             f"{html.escape(strike.outcome)}</div><small>Dice: "
+                             f"{html.escape(dice) or 'none'} ({request.describe()})</small>")
+        self.explanation.show(strike.trace)
+        self._show_apply()
+        if log:
+            self.roll_log.add(f"{self.verb}: {strike.attacker} at {strike.defender}", request,
+                              strike.outcome, lambda again: self.roll(again))
+
+    @answers()
+    def apply(self) -> None:
+        strike = self.strike
+        if strike is None or strike.struck is None:
+            raise RulesError("roll first: nobody is struck yet")
+        after = pc.apply_strike(self.fight, self.page.roster.fighter(strike.struck), strike)
+        self.page.apply(f"{strike.struck}: {strike.walk.outcome}", state=after)
+        self._clear()
+
+
+class MissilePanel(_StrikePanel):
+    """A missile shot from one roster fighter at another: the shooter's weapon and skill, the
+    range, the target's armour, then the injury and its Shock roll."""
+
+    verb = "missile shot"
+    reaches = (
+        Reach(pc.missile_attack,
+              {"shooter": "Shooter", "target": "Target", "range_ft": "Range (ft)",
+               "target_moves": "Target is", "aim_zone": "Aimed zone (ZN)",
+               "advantage": "Tactical advantage", "zone_pick": "Use Zone Die number",
+               "near_target": "Others within 5 ft"},
+              {"fight": THE_FIGHT, "dice": ROLLED}),
+        Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
+                                    "strike": "the shot rolled above"}))
+
+    def __init__(self) -> None:
+        self.range_ft = int_field("Range (ft)", 20, 0, 100_000, style=STYLE, layout=WIDE)
+        self.moves = _dropdown("Target is", MOVES)
+        self.near = int_field("Others within 5 ft", 0, 0, 60, style=STYLE, layout=WIDE)
+        self._build("A missile shot", "Shooter", "Target",
+                    [self.range_ft, self.moves, self.near], "rulebook-pc-fight-missile")
+
+    def call(self, dice) -> pc.Strike:
+        return pc.missile_attack(
+            self.fight, self.page.roster.fighter(self.first.value),
+            self.page.roster.fighter(self.second.value), range_ft=self.range_ft.value,
+            target_moves=self.moves.value, aim_zone=self.aim.value,
+            advantage=self.advantage.value, zone_pick=self.zone_pick.value - 1,
+            near_target=self.near.value, dice=dice)
+
+    @staticmethod
+    def describe(shooter, target) -> str:
+        skill = {"bow": "Archery", "crossbow": "Archery", "sling": "Slings"}.get(
+            shooter["missile"], "Throwing")
+        aspect = shooter["missile_aspect"]
+        armour = ", ".join(f"{z} {target[f'av_{z.lower()}_{aspect.lower()}']}"
+                           for z in ("Head", "Arms", "Torso", "Legs"))
+        return (f"<small>From the roster: {html.escape(shooter.name)}'s "
+                f"{html.escape(shooter['missile'])}, {skill} {shooter[skill.lower()]}, Base "
+                f"Range {shooter['base_range']} ft, impact {shooter['missile_die']}"
+                f"{shooter['missile_mod']:+d}{aspect}; {html.escape(target.name)}'s armour "
+                f"against {aspect}: {armour}; Shock {target['shock']}.</small>")
+
+
+class MeleePanel(_StrikePanel):
+    """A melee exchange between two roster fighters: the declared defence, both tests, then
+    the injury of whichever blow lands and its Shock roll."""
+
+    verb = "melee"
+    reaches = (
+        Reach(pc.melee_attack,
+              {"attacker": "Attacker", "defender": "Defender", "defence": "Defence",
+               "aim_zone": "Aimed zone (ZN)", "advantage": "Tactical advantage",
+               "zone_pick": "Use Zone Die number"},
+              {"fight": THE_FIGHT, "dice": ROLLED}),
+        Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
+                                    "strike": "the exchange rolled above"}))
+
+    def __init__(self) -> None:
+        self.defence = _dropdown("Defence", DEFENCES)
+        self._build("A melee exchange", "Attacker", "Defender", [self.defence],
+                    "rulebook-pc-fight-melee")
+        self.advantage.value = "impact"
+
+    def call(self, dice) -> pc.Strike:
+        return pc.melee_attack(
+            self.fight, self.page.roster.fighter(self.first.value),
+            self.page.roster.fighter(self.second.value), defence=self.defence.value,
+            aim_zone=self.aim.value, advantage=self.advantage.value,
+            zone_pick=self.zone_pick.value - 1, dice=dice)
+
+    @staticmethod
+    def describe(attacker, defender) -> str:
+        def arms(row) -> str:
+            return (f"{html.escape(row['weapon'])} {row['impact_die']}{row['impact_mod']:+d}"
+                    f"{row['aspect']}, Zone Die {row['zone_die']}")
+        return (f"<small>From the roster: {html.escape(attacker.name)}, Melee "
+                f"{attacker['melee']}, {arms(attacker)}; {html.escape(defender.name)} "
+                f"declares {defender['defence']} (Melee {defender['melee']}, Dodge "
+                f"{defender['dodge']}), {arms(defender)}.</small>")
+
+
+class AfterPanel(_Panel):
+    """After the blow: a fighter's Shock roll at the end of their turn, and a day of
+    healing."""
+
+    reaches = (Reach(pc.shock_check, {"row": "Fighter"}, {"fight": THE_FIGHT, "dice": ROLLED}),
+               Reach(pc.heal_day, {"row": "Fighter"}, {"fight": THE_FIGHT, "dice": ROLLED}))
+    ACTIONS = (("Shock roll at the end of the turn", "shock"), ("One day of healing", "heal"))
+
+    def __init__(self) -> None:
+        self.who = _dropdown("Fighter")
+        self.action = _dropdown("Roll for", self.ACTIONS)
+        self.entry = DiceEntry("the d100s, in order")
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        super().__init__([section("Shock and healing", w.HBox([self.who, self.action]),
+                                  self.entry, self.error, self.result, self.explanation)],
+                         "rulebook-pc-fight-after")
+        self.entry.on_request(self.roll)
+
+    def render(self) -> None:
+        fight = self.fight
+        shaken = [c.name for c in fight.combatants if c.shock and not c.dead]
+        if shaken and self.who.value not in shaken:
+            self.who.value = None  # offer the one in a Shock state first
+        _names(self.who, self.page.roster.names(), shaken[0] if shaken else None)
+
+    def roll(self, request: RollRequest) -> None:
+        self.error.clear()
+        try:
+            row = self.page.roster.fighter(self.who.value or "")
+            call = pc.shock_check if self.action.value == "shock" else pc.heal_day
+            done = call(self.fight, row, dice=request.dice)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            return
+        self.result.value = (f"<div class='rulebook-pc-fight-after-result' "
+                             f"style='font-weight:600'>{html.escape(done.outcome)}</div>")
+        self.explanation.show(done.trace)
+        what = dict((v, k) for k, v in self.ACTIONS)[self.action.value]
+        self.roll_log.add(f"{what}: {row.name}", request, done.outcome,
+                          lambda again: self.roll(again))
+        self.page.apply(f"{what.lower()}: {done.outcome}", state=done.fight)
+
+
+class PercentileFight(FightPage):
+    """The whole page: roster, turn order, missile shot, melee exchange, Shock and healing."""
+
+    reaches = ()  # the page makes no engine call of its own: its panels do
+
+    def __init__(self) -> None:
+        self.turns, self.missile = TurnOrder(), MissilePanel()
+        self.melee, self.after = MeleePanel(), AfterPanel()
+        super().__init__(pc.ROSTER, pc.Fight(), save=lambda f: f.to_json(),
+                         load=pc.Fight.from_json,
+                         panels=[self.turns, self.missile, self.melee, self.after],
+                         title="Running a percentile fight", starter=starter())
+        for panel in (self.turns, self.missile, self.melee, self.after):
+            panel.attach(self)
+
+
+def fight_page() -> PercentileFight:
+    """The one-line notebook call: ``from widgets.percentile_fight import fight_page;
+    fight_page()``."""
+    return PercentileFight()
