@@ -21,7 +21,7 @@ from rulescore.assumptions import Assumption, load_assumptions
 from rulebook.toc import Book, Chapter, load_book
 from rulescore.dice import DiceRoll, Distribution, parse
 from rulescore.systems import system as system_data
-from rulescore.tables import Table
+from rulescore.tables import Span, Table
 from rulescore.text import odds, yes_no
 from rulescore.trace import Resolution, Step
 
@@ -177,13 +177,32 @@ def cell_text(value: object, shown: str, titles: Mapping[str, str] | None = None
     return shown
 
 
+def span_text(span: Span) -> str:
+    """A range of a table as a reader reads it. A range with a negative end is written in words
+    with true minus signs ("−6 to −1", "−7 or less"): printed with a dash, "-6–-1" reads as a
+    typo. Other ranges keep the table's own way ("3–6", "7+")."""
+    def number(n: int) -> str:
+        return str(n).replace("-", "\u2212")
+    ends = [n for n in (span.low, span.high) if n is not None]
+    if not any(n < 0 for n in ends):
+        return str(span)
+    if span.low is None:
+        return f"{number(span.high)} or less"
+    if span.high is None:
+        return f"{number(span.low)} or more"
+    if span.low == span.high:
+        return number(span.low)
+    return f"{number(span.low)} to {number(span.high)}"
+
+
 def table_html(table: Table, highlight: Callable[[int], bool] | None = None,
                titles: Mapping[str, str] | None = None) -> str:
     """A data table as HTML, with its title and source section, read from the engine's data.
     Rows whose index satisfies *highlight* are marked as the row a walker used; *titles* names
     the tables a cell may refer to. A wide table scrolls inside its own box."""
     columns = shown_columns(table)
-    body = [[cell_text(row[c], shown[c], titles) for c in columns]
+    body = [[span_text(row.span) if c == table.range_column and row.span is not None
+             else cell_text(row[c], shown[c], titles) for c in columns]
             for row, shown in zip(table.rows, table.display_rows())]
     return _figure(table.title, table.source, [header(c) for c in columns], body, highlight)
 

@@ -11,8 +11,9 @@ import html
 import math
 import random
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field as dataclass_field, replace
+from typing import ClassVar
 from fractions import Fraction
 
 import ipywidgets as w
@@ -94,6 +95,42 @@ class RollRequest:
     def fresh(self) -> RollRequest:
         """The same request with nothing drawn yet (each handler reads its own dice)."""
         return replace(self, dice=self.dice.replay())
+
+
+@dataclass(frozen=True)
+class Reach:
+    """One engine call a tool makes, and how the tool reaches each of its arguments (issue
+    21, "every engine input is reachable"): *fields* maps an engine parameter to the label of
+    the field the reader fills in for it; *fixed* maps each parameter the tool sets itself to
+    why (e.g. ``"dice": "from the Roll / My dice row"``). A test holds ``fields | fixed`` to the
+    function's signature, so a new engine argument cannot silently stay out of a tool."""
+
+    call: Callable[..., object]
+    fields: Mapping[str, str]
+    fixed: Mapping[str, str] = dataclass_field(default_factory=dict)
+
+
+#: Why a tool fixes an engine call's dice: the reader gives them in the Roll / My dice row.
+ROLLED = "the dice of the Roll / My dice row"
+
+
+def _name_pattern(name: str) -> re.Pattern[str]:
+    """Where *name* stands for an input in an engine message. A name with an underscore
+    (``target_band``) is never prose, so it is matched anywhere as a whole word; a plain word
+    (``who``, ``cover``) only where the engine names an input: at the start of the message or
+    of a clause after ": " or "; " (elsewhere it is likely the word itself)."""
+    where = r"(?<![\w“])" if "_" in name else r"(?:^|(?<=: )|(?<=; ))"
+    return re.compile(where + re.escape(name) + r"(\[[^\]]*\])?(?![\w”])")
+
+
+def reader_words(message: str, words: Mapping[str, str]) -> str:
+    """*message* with each engine parameter name in *words* replaced by its field's label in
+    quotes ("target_band 'extreme' …" → "“Target's band” 'extreme' …"). Longer names go
+    first, so ``skill_dice`` is not read as a ``dice`` inside it."""
+    for name in sorted(words, key=len, reverse=True):
+        label = words[name]
+        message = _name_pattern(name).sub(lambda m: f"“{label}”{m.group(1) or ''}", message)
+    return message
 
 
 def text_em(text: str) -> float:
@@ -240,6 +277,19 @@ class Tool(w.VBox, metaclass=BuiltWhole):
     is built, each with its final state."""
 
     waiting_for = "the dice"  # what the reader types instead of rolling, in the tool's words
+    #: Every engine call the tool makes (see :class:`Reach`); a tool that makes none says so
+    #: with ``reaches = ()`` and a comment.
+    reaches: ClassVar[tuple[Reach, ...]] = ()
+
+    @classmethod
+    def words(cls) -> dict[str, str]:
+        """Engine parameter → the label of the field that sets it, over all of the tool's
+        reaches (the first reach that names a parameter wins)."""
+        words: dict[str, str] = {}
+        for reach in cls.reaches:
+            for name, label in reach.fields.items():
+                words.setdefault(name, label)
+        return words
 
     @property
     def waiting(self) -> str:
@@ -253,6 +303,18 @@ class Tool(w.VBox, metaclass=BuiltWhole):
         fit_labels(self)
         if css_class:
             self.add_class(css_class)
+        self._speak_reader_words()
+
+    def _speak_reader_words(self) -> None:
+        """Give the tool's error lines (its own and its dice entry's) the tool's words, so an
+        engine message names fields as the reader sees them. A file's error lines (upload,
+        restore) keep their own words: they name the fields of the file."""
+        words = self.words()
+        for value in vars(self).values():
+            if isinstance(value, DiceEntry):
+                value = value.error
+            if isinstance(value, ErrorLine):
+                value.words = words
 
 
 @built_whole
@@ -264,15 +326,19 @@ def button(label: str, tooltip: str = "", primary: bool = False) -> w.Button:
 
 
 class ErrorLine(w.HTML, metaclass=BuiltWhole):
-    """One line that shows a RulesError's message in place; empty when all is well."""
+    """One line that shows a RulesError's message in place; empty when all is well. The tool
+    that holds it gives it its :meth:`Tool.words`, so an engine parameter named in a message
+    shows as its field's label."""
 
     def __init__(self) -> None:
         super().__init__(value="")
+        self.words: Mapping[str, str] = {}
         self.add_class("rulebook-error")
 
     def show(self, message: str) -> None:
+        shown = reader_words(message, self.words)
         self.value = (f'<div role="alert" style="color:{ERROR};font-weight:600">'
-                      f"⚠ {html.escape(message)}</div>")
+                      f"⚠ {html.escape(shown)}</div>")
 
     def clear(self) -> None:
         self.value = ""

@@ -10,11 +10,15 @@ from rulescore.dice import DiceExpr, DiceRoll, DiceTooLargeError, Distribution, 
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.text import odds
 
-from .common import (SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, RollRequest, Tool,
-                     answers, dice_faces_html, labelled_text, section)
+from .common import (ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, Reach,
+                     RollRequest, Tool, answers, dice_faces_html, labelled_text, section)
 from .lean import set_layout, shared_layout
 from .theme import ERROR, TOTAL_SIZE
 
+
+
+#: Exact odds as far as the engine's own explosion depth goes.
+EXACT = {"explode_depth": "exact to the engine's own depth", "self": "the parsed expression"}
 
 
 def _is_single_d100(expr: DiceExpr) -> bool:
@@ -24,6 +28,14 @@ def _is_single_d100(expr: DiceExpr) -> bool:
 
 class DiceRoller(Tool):
     """Type an expression, see its exact odds, then roll it (seeded) or type your own dice."""
+
+    reaches = (
+        Reach(parse, {"text": "Dice expression"}),
+        Reach(DiceExpr.distribution, {}, EXACT),
+        Reach(DiceExpr.roll, {}, {"self": "the parsed expression", "dice": ROLLED,
+                                  "rng": "the Roll row's seed is inside its dice",
+                                  "seed": "the Roll row's seed is inside its dice"}),
+    )
 
     def __init__(self, expression: str = "2d6+1", target: str = "") -> None:
         self.expression = labelled_text("Dice expression", expression, "e.g. 6d8kh2+5")
@@ -124,6 +136,11 @@ class DiceRoller(Tool):
 
 class OddsExplorer(Tool):
     """Compare the exact odds of two expressions against a target."""
+
+    reaches = (
+        Reach(parse, {"text": "First expression"}),
+        Reach(DiceExpr.distribution, {}, EXACT),
+    )
 
     def __init__(self, first: str = "3d6", second: str = "4d6kh3", target: str = "12") -> None:
         self.first = labelled_text("First expression", first, "e.g. 3d6")

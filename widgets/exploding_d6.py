@@ -16,9 +16,9 @@ from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.systems import exploding_d6 as x6
 from rulescore.text import odds, percent
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool,
-                     answers, button, labelled_text, odds_table_html, parse_roster, read_int,
-                     section)
+from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
+                     RollRequest, Tool, answers, button, labelled_text, odds_table_html,
+                     parse_roster, read_int, section)
 from .lean import shared_layout
 from .theme import ACCENT, CRIT, INK, TOTAL_SIZE, VERDICT_SIZE
 
@@ -55,6 +55,14 @@ def expect_chains(request: RollRequest, count: int) -> None:
 class InitiativeRoller(Tool):
     """Roll initiative for several combatants: each rolls Quickness in exploding d6; ties go to
     Quickness, then Deftness. Each die is shown as its chain."""
+
+    reaches = (
+        Reach(x6.initiative_mean, {"quickness": "Combatants"}),
+        Reach(x6.initiative_table, {"combatants": "Combatants"}, {"dice_totals": ROLLED}),
+        Reach(x6.roll_dice, {}, {"dice": ROLLED,
+                                 "exploding": "one die a point of each combatant's Quickness",
+                                 "plain": "initiative rolls no plain dice"}),
+    )
 
     def __init__(self, combatants: str = "Rogue 4 3; Robber 3 2; Hagen 3 4") -> None:
         self.combatants = labelled_text("Combatants", combatants,
@@ -141,6 +149,44 @@ _SPECIALS = [("None", "none"), ("K.O. attack", "ko"), ("Disarming attack", "disa
 class AttackPipeline(Tool):
     """One attack from the hit roll to the wounds: hit roll → cover roll → protection → wounds,
     criticals kept apart, and recoil carried across a round's attacks."""
+
+    #: What the setup decides for the rolls after it (attack_setup's result).
+    _FROM_SETUP = {"min_roll": "the setup's minimum roll", "crit_at": "the setup's critical "
+                   "roll", "burst": "the setup: a burst has no criticals"}
+    _WOUNDS = {"cover": "Target's cover", "pool": "Protection pool",
+               "critical_pool": "Of it against crits", "wounds_per_hit": "Wounds a hit"}
+    _NOT_OFFERED = {"piercing": "no weapon of the chapter pierces protection",
+                    "prevent": "protection stops the heaviest hits first, as the chapter "
+                               "teaches (the rulings chapter names the other way)"}
+    reaches = (
+        Reach(x6.attack_setup, {
+            "skill": "Skill", "weapon_dice": "Weapon dice", "mode": "Attack mode",
+            "attack_number": "Attack in a row", "compensation": "Recoil compensation",
+            "aim_actions": "Aim actions", "perception": "Perception",
+            "special": "Special attack", "walking": "Walking (+1 min. roll)",
+            "supported": "Weapon supported (−1)"}, {
+            "min_roll": "the base minimum roll of 5: the modifiers above change it",
+            "accurate_actions": "this tool leaves accurate actions to the GM (none taken)",
+            "distance": "this tool leaves range penalties to the GM (none)",
+            "weapon_range": "this tool leaves range penalties to the GM (none)",
+            "off_hand": "this tool leaves off-hand attacks to the GM (main hand)",
+            "massive_actions": "this tool leaves massive attacks to the GM (none)",
+            "strength": "read only by massive attacks, which this tool leaves out",
+            "recoil": "recoil always counts; New round starts it again"}),
+        Reach(x6.hit_odds, {}, {"dice": "the setup's dice", **_FROM_SETUP,
+                                "explode_depth": "exact to the engine's own depth"}),
+        Reach(x6.wound_distribution, _WOUNDS, {
+            "dice": "the setup's dice", **_FROM_SETUP, **_NOT_OFFERED,
+            "explode_depth": "exact to the engine's own depth"}),
+        Reach(x6.roll_dice, {}, {"dice": ROLLED, "exploding": "the setup's dice",
+                                 "plain": "the cover dice have their own field"}),
+        Reach(x6.roll_attack, {"cover": "Target's cover"},
+              {"dice": ROLLED, "pool": "the setup's dice", **_FROM_SETUP}),
+        Reach(x6.resolve_attack, {**_WOUNDS, "cover_faces": "Cover dice"}, {
+            "dice_totals": ROLLED,
+            **_FROM_SETUP, **_NOT_OFFERED,
+            "causes_wounds": "the setup: a K.O. or disarming attack deals no wounds"}),
+    )
 
     def __init__(self, skill: int = 3, weapon_dice: int = 2, mode: str = "single",
                  cover: int = 0, pool: int = 2) -> None:
@@ -327,6 +373,16 @@ class ReactionHelper(Tool):
     """Answer a melee attack's hits with a dodge, a parry or a shield parry: the odds of the hits
     left, then the roll."""
 
+    _REACTION = {"kind": "Reaction", "hits": "Attacker's normal hits",
+                 "criticals": "Attacker's criticals", "min_roll": "Your minimum roll"}
+    _SHIELD = {"shield": "a round shield, the chapter's shield (stops a hit on 5+)"}
+    reaches = (
+        Reach(x6.reaction_odds, {**_REACTION, "dice": "Your dice"}, _SHIELD),
+        Reach(x6.reaction, _REACTION, {"dice": ROLLED, **_SHIELD}),
+        Reach(x6.roll_dice, {}, {"dice": ROLLED, "exploding": "Your dice (none for a shield)",
+                                 "plain": "a shield parry's one die a hit"}),
+    )
+
     def __init__(self, kind: str = "shield parry", hits: int = 3, criticals: int = 0,
                  dice: int = 4) -> None:
         self.kind = w.Dropdown(options=_REACTIONS, value=kind, description="Reaction",
@@ -439,6 +495,18 @@ def clock_svg(clock: int | None = None, metres: int | None = None) -> str:
 
 class ThrowDeviation(Tool):
     """Throw an object: one success hits; a miss deviates by a d12 clock face and d6 metres."""
+
+    reaches = (
+        Reach(x6.hit_odds, {"dice": "Throw dice", "min_roll": "Minimum roll"}, {
+            "crit_at": "a throw has no criticals: one success hits",
+            "burst": "a throw has no criticals (read as a burst)",
+            "explode_depth": "exact to the engine's own depth"}),
+        Reach(x6.roll_dice, {}, {"dice": ROLLED, "exploding": "Throw dice",
+                                 "plain": "the deviation dice have their own fields"}),
+        Reach(x6.roll_throw, {"pool": "Throw dice"}, {"dice": ROLLED}),
+        Reach(x6.throw, {"min_roll": "Minimum roll", "clock": "d12 (clock)",
+                         "metres": "d6 (metres)"}, {"dice_totals": ROLLED}),
+    )
 
     def __init__(self, dice: int = 3, min_roll: int = 5) -> None:
         self.dice = labelled_text("Throw dice", str(dice), width="16em")

@@ -20,8 +20,8 @@ from rulescore.text import odds as odds_text
 from IPython.display import HTML, display
 
 from .book import explain
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
-                     RollRequest, Tool, answers, labelled_text, section, steps_html)
+from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
+                     Reach, RollRequest, Tool, answers, labelled_text, section, steps_html)
 from .lean import set_shown, shared_layout
 from .theme import ACCENT, VERDICT_SIZE
 
@@ -48,6 +48,17 @@ def _number(label: str, value: str, hint: str) -> w.Text:
 
 def _band_options(ids) -> list[tuple[str, str]]:
     return [(f"{b.name} ({b.metres})", b.band) for b in rb.bands() if b.band in ids]
+
+
+#: The labels every check tool shows for the two rulings and the roll's bonus.
+RULINGS = {"nd_rule": "How nD is rolled", "critical_margin": "Critical at a margin of ±"}
+BONUS = {"roll_bonus": "Bonus to your roll"}
+#: The dice a check reads: the reader's pool and the difficulty's, from the Roll row.
+CHECK_DICE = {"skill_dice": ROLLED, "difficulty_dice": ROLLED}
+#: The split of the rolled dice into the groups the odds call for.
+ROLL_GROUPS = Reach(rb.roll_groups, {}, {
+    "counts": "how many dice each group needs, from the odds shown", "dice": ROLLED,
+    "seed": "the Roll row gives its seed inside the dice"})
 
 
 def outcomes_html(outcomes: dict[str, Fraction], headline: str) -> str:
@@ -237,6 +248,24 @@ def band_picture(target_band: str, optimal: tuple[str, ...], cover: str,
 class ShotBuilder(_CheckTool):
     """Build a shot's difficulty in dice, see the bands, the odds, then roll the shot."""
 
+    _SHOT = {"situation": "If it misses", "miss_reading": "A miss by three means",
+             "area_fire": "Area fire (+2D)", **RULINGS}
+    reaches = (
+        Reach(rb.plan_shot, {
+            "target_band": "Target's band", "optimal_bands": "Optimal band",
+            "cover": "Target's cover", "snapshot": "Snapshot (+1D, one action)",
+            "called_shot": "Called shot (+2D)", "skill_pool": "Your dice (shooting skill)",
+            **BONUS, "target_movement": "Target this turn",
+            "aim_action": "Aim action first (+2 to the roll)",
+            "aim_rounds": "Rounds spent aiming", "weapon": "Weapon",
+            "target_hidden": "Target is hidden (area fire only)",
+            "gm_dice": "GM's adjustment (dice)", **_SHOT}),
+        Reach(rb.shot, _SHOT, {
+            "difficulty": "the difficulty the plan built from the fields above",
+            "roll_bonus": "the plan's bonus: yours and an aim action's +2", **CHECK_DICE}),
+        ROLL_GROUPS,
+    )
+
     def __init__(self, target: str = "distant", optimal: str = "close",
                  second_optimal: str = "none", cover: str = "light", pool: str = "4") -> None:
         self.target = _dropdown("Target's band", _band_options(rb.BAND_IDS), target)
@@ -339,6 +368,20 @@ def _steps(trace) -> str:
 class DashHelper(_CheckTool):
     """A dash or a crossing of impassable terrain: the check, its odds and where you end up."""
 
+    _MOVE = {"start_band": "Starting band", "direction": "Direction", "terrain": "Terrain",
+             **BONUS, **RULINGS}
+    reaches = (
+        Reach(rb.terrain_odds, {"kind": "Movement", "terrain": "Terrain",
+                                "skill_pool": "Your dice (Acrobatics, Athletics or Swimming)",
+                                **BONUS, **RULINGS}),
+        Reach(rb.dash, {**_MOVE, "seriously_wounded": "Seriously or lethally wounded"},
+              CHECK_DICE),
+        Reach(rb.cross_impassable,
+              {**_MOVE, "terrain_gives_cover": "The impassable terrain gives cover"},
+              CHECK_DICE),
+        ROLL_GROUPS,
+    )
+
     def __init__(self, kind: str = "dash", start: str = "distant", terrain: str = "hard",
                  pool: str = "4") -> None:
         self.kind = _dropdown("Movement", [("Dash (two actions, two bands)", "dash"),
@@ -413,6 +456,15 @@ class DashHelper(_CheckTool):
 class QuickLoadHelper(_CheckTool):
     """Quick loading: the 4D check, the odds of each result and the actions it takes."""
 
+    reaches = (
+        Reach(rb.quick_load_odds, {"weapon": "Weapon",
+                                   "skill_pool": "Your dice (the loading skill)",
+                                   **BONUS, **RULINGS}),
+        Reach(rb.quick_load, {"weapon": "Weapon", "reload_time": "Normal reload (actions)",
+                              **BONUS, **RULINGS}, CHECK_DICE),
+        ROLL_GROUPS,
+    )
+
     def __init__(self, weapon: str = "crossbow", reload_time: str = "3", pool: str = "4") -> None:
         self.weapon = _dropdown("Weapon", [("bow (Archery, Agility)", "bow"),
                                            ("firearm (Firearms, Agility)", "firearm"),
@@ -458,6 +510,16 @@ class StealthHelper(_CheckTool):
     """Stealth against Perception: cover, the odds of hiding, and the streak toward unaware."""
 
     chart_title = "Margin: Stealth (with cover) minus Perception (green: hidden)"
+    _HIDER = {"cover": "Hider's cover", "movement": "Hider this turn",
+              "close_contact": "In close contact with the observer",
+              "stealth_bonus": "Bonus to your roll", "perception_bonus": "Observer's bonus"}
+    reaches = (
+        Reach(rb.stealth_odds, {"stealth_pool": "Hider's Stealth dice",
+                                "perception_pool": "Observer's Perception dice", **_HIDER}),
+        Reach(rb.stealth, {**_HIDER, "streak": "Successes in a row so far"},
+              {"stealth_dice": ROLLED, "perception_dice": ROLLED, "cover_dice": ROLLED}),
+        ROLL_GROUPS,
+    )
 
     def __init__(self, pool: str = "3", perception: str = "3", cover: str = "light") -> None:
         self.perception = _number("Observer's Perception dice", perception, "e.g. 3")

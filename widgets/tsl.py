@@ -19,8 +19,9 @@ from rulescore.systems.tsl.turns import encounter_from_json
 from rulescore.text import odds, percent
 
 from .book import explain as book_explain
-from .common import (ERROR, LABEL_WIDTH, SUCCESS, DiceEntry, ErrorLine, ExplanationView,
-                     RollRequest, Tool, answers, button, fit_label, labelled_text, section)
+from .common import (ERROR, LABEL_WIDTH, ROLLED, SUCCESS, DiceEntry, ErrorLine,
+                     ExplanationView, Reach, RollRequest, Tool, answers, button, fit_label,
+                     labelled_text, section)
 from .lean import set_shown, shared_layout
 from .storage import KeptState
 from .theme import RULE_LINE, TOTAL_SIZE
@@ -41,38 +42,16 @@ def _board_from_json(text: str) -> tsl.Encounter:
     return encounter_from_json(text)
 
 
-#: The turn board's engine inputs, named by the labels of the fields a reader fills in.
-BOARD_FIELDS = {"order": "Turn order", "who": "Combatant", "option": "Spend",
-                "ally_zone": "Ally's zone"}
-
-
-def _in_board_words(error: RulesError) -> str:
-    """*error*'s message with the engine input it opens with named by its field's label
-    ("order must not repeat…" → "Turn order must not repeat…")."""
-    message = str(error)
-    name, space, rest = message.partition(" ")
-    return f"{BOARD_FIELDS[name]} {rest}" if space and name in BOARD_FIELDS else message
-
-
 def _describe_board(text: str) -> str:
     """The restore offer for a board the browser kept (RulesError for a damaged one)."""
     enc = _board_from_json(text)
     return (f"<b>A saved board was found in this browser</b>: round {enc.round}, "
             f"{html.escape(enc.acting)} acting, {len(enc.order)} combatants.")
+OUT_OF_ZONE = [("Flat −1", "flat"), ("−1 a zone", "per_zone")]
 SHIFTS = [("−2", -2), ("−1", -1), ("0", 0), ("+1", 1), ("+2", 2)]
 TARGET_KINDS = [(f"a character (pools of {tsl.pool_size('character')})", "character"),
                 (f"a Grunt (pools of {tsl.pool_size('grunt')})", "grunt")]
 MARKED_LABEL = "Stress already on its {pool} pool"
-
-
-def _marked_field_words(error: RulesError, label: str) -> str:
-    """*error* from building the target's pools, the Stress input named by its field's label
-    ("body must be from 0 to 2…" → "Stress already on its Body pool must be from 0 to 2…")."""
-    message = str(error)
-    name, space, rest = message.partition(" ")
-    if space and name in ("body", "mind", "spirit"):
-        return f"{label} {rest}"
-    return f"Pool size {rest}" if space and name == "size" else message
 
 
 def _dropdown(label: str, options: Any, value: Any) -> w.Dropdown:
@@ -122,6 +101,33 @@ def band_odds_html(result: tsl.AttackOdds) -> str:
 class AttackResolver(Tool):
     """Resolve an attack against a T-number or an opposed roll, with its odds before rolling."""
 
+    _ATTACK = {"tier": "Attacker tier", "target": "T-number", "defender_tier": "Defender tier",
+               "distance": "Distance to target", "shift": "Other tier shifts",
+               "impact": "An Impact tag's condition holds",
+               "armour": "Target's armour is built for this blow", "attack_type": "Attack type",
+               "bands": "Band ladder", "tier_limits": "Beyond the tiers",
+               "order": "Armour and Impact", "defender_shift": "Defender's tier shifts",
+               "out_of_zone": "Out-of-zone penalty", "bump_misses": "An Impact tag on a miss"}
+    _SET = {"weapon": "built from Weapon zone, First tag, Second tag and Improvised",
+            "target_pools": "built from Target is, the Stress already marked and Pool size",
+}
+    reaches = (
+        Reach(tsl.attack_odds, _ATTACK, _SET),
+        Reach(tsl.attack, {**_ATTACK, "uses": "Ammunition uses left",
+                           "snaring": "Snaring on a hit"},
+              {**_SET, "dice": ROLLED, "defender_dice": ROLLED}),
+        Reach(tsl.new_pools, {"kind": "Target is", "size": "Pool size",
+                              **{p.lower(): MARKED_LABEL.format(pool=p)
+                                 for p in ("Body", "Mind", "Spirit")}}),
+        Reach(tsl.make_weapon, {"zone": "Weapon zone", "tags": "First tag and Second tag",
+                                "improvised": "Improvised weapon (no tags)"},
+              {"name": "an attack needs no name (the weapon builder names weapons)",
+               "rarity": "rarity changes no roll"}),
+        Reach(tsl.stress_pool, {"attack": "Attack type"}),
+        Reach(tsl.roll_dice, {}, {"dice": ROLLED}),
+        Reach(tsl.roll_pair, {}, {"dice": ROLLED}),
+    )
+
     def __init__(self, kind: str = "static", tier: str = "Proficient", target: str = "11",
                  defender_tier: str = "Untrained", weapon_zone: str = NO_WEAPON,
                  distance: str = "Engaged", attack_type: str = "Melee weapon") -> None:
@@ -132,6 +138,7 @@ class AttackResolver(Tool):
         self.target = labelled_text("T-number", target, "e.g. 11")
         self.target.continuous_update = False
         self.defender_tier = _dropdown("Defender tier", tsl.TIERS, defender_tier)
+        self.defender_shift = _dropdown("Defender's tier shifts", SHIFTS, 0)
         self.attack_type = _dropdown("Attack type", tsl.attack_types(), attack_type)
         self.weapon_zone = _dropdown("Weapon zone", (NO_WEAPON,) + tsl.WEAPON_ZONES, weapon_zone)
         self.tag1 = _dropdown("First tag", (NO_TAG,) + tsl.tag_names(), "Company-Issued")
@@ -155,6 +162,9 @@ class AttackResolver(Tool):
         self.order = _dropdown("Armour and Impact", [("Armour first", "armour_first"),
                                                      ("Impact first", "impact_first")],
                                "armour_first")
+        self.out_of_zone = _dropdown("Out-of-zone penalty", OUT_OF_ZONE, "flat")
+        self.bump_misses = _dropdown("An Impact tag on a miss", [
+            ("bumps it a step (the seed)", True), ("leaves it (only hits bumped)", False)], True)
         self.error = ErrorLine()
         self.odds = w.HTML()
         self.entry = DiceEntry()
@@ -165,12 +175,13 @@ class AttackResolver(Tool):
         self.current_odds: tsl.AttackOdds | None = None
         super().__init__([
             section("The roll", self.kind, self.tier, self.shift, self.target,
-                    self.defender_tier, self.attack_type),
+                    self.defender_tier, self.defender_shift, self.attack_type),
             section("The target's Stress", self.target_kind, self.marked, self.pool_size),
             section("Weapon and target", self.weapon_zone, self.tag1, self.tag2,
                     self.improvised, self.distance, self.impact, self.armour, self.snaring,
                     self.uses),
-            section("Rulings (see the rulings chapter)", self.bands, self.tier_limits, self.order),
+            section("Rulings (see the rulings chapter)", self.bands, self.tier_limits, self.order,
+                    self.out_of_zone, self.bump_misses),
             self.error,
             section("Odds before you roll", self.odds),
             section("Roll", self.entry),
@@ -180,7 +191,8 @@ class AttackResolver(Tool):
                       self.attack_type, self.weapon_zone, self.tag1, self.tag2,
                       self.improvised, self.distance, self.impact, self.armour, self.uses,
                       self.bands, self.tier_limits, self.order, self.target_kind, self.marked,
-                      self.snaring, self.pool_size):
+                      self.snaring, self.pool_size, self.defender_shift, self.out_of_zone,
+                      self.bump_misses):
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
         self.update()
@@ -209,11 +221,7 @@ class AttackResolver(Tool):
         size = None
         if self.pool_size.value.strip():
             size = parse_int_text("Pool size", self.pool_size.value)
-        try:
-            return tsl.new_pools(self.target_kind.value, size=size,
-                                 **{self._pool().lower(): marked})
-        except RulesError as exc:
-            raise RulesError(_marked_field_words(exc, label)) from None
+        return tsl.new_pools(self.target_kind.value, size=size, **{self._pool().lower(): marked})
 
     def _setup(self) -> dict[str, Any]:
         opposed = self.kind.value == "opposed"
@@ -222,10 +230,14 @@ class AttackResolver(Tool):
             impact=self.impact.value, armour=self.armour.value,
             attack_type=self.attack_type.value, bands=self.bands.value,
             tier_limits=self.tier_limits.value, order=self.order.value,
+            out_of_zone=self.out_of_zone.value, bump_misses=self.bump_misses.value,
             target_pools=self._target_pools())
         if self._snares():
             setup["snaring"] = self.snaring.value
-        if not opposed:
+        if opposed:
+            setup.update(defender_tier=self.defender_tier.value,
+                         defender_shift=self.defender_shift.value)
+        else:
             setup["target"] = parse_int_text("T-number", self.target.value)
         return setup
 
@@ -233,7 +245,8 @@ class AttackResolver(Tool):
         opposed = self.kind.value == "opposed"
         armed = self.weapon_zone.value != NO_WEAPON
         tagged = armed and not self.improvised.value
-        shown = {self.target: not opposed, self.defender_tier: opposed, self.tag1: tagged,
+        shown = {self.target: not opposed, self.defender_tier: opposed,
+                 self.defender_shift: opposed, self.tag1: tagged,
                  self.tag2: tagged, self.improvised: armed, self.distance: armed,
                  self.uses: armed and self.weapon_zone.value != "Melee",
                  self.snaring: self._snares()}
@@ -256,8 +269,6 @@ class AttackResolver(Tool):
         self.result.value = self.waiting
         self.explanation.clear()
         setup = self._setup()
-        if self.kind.value == "opposed":
-            setup["defender_tier"] = self.defender_tier.value
         setup.pop("snaring", None)  # where the target ends up changes no odds
         self.current_odds = tsl.attack_odds(self.tier.value, **setup)
         self.odds.value = band_odds_html(self.current_odds)
@@ -272,16 +283,13 @@ class AttackResolver(Tool):
                                  else "5 faces")
             faces = tsl.roll_pair(request.dice) if opposed else (tsl.roll_dice(request.dice),)
             if opposed:
-                setup.update(defender_dice=faces[1], defender_tier=self.defender_tier.value)
+                setup["defender_dice"] = faces[1]
             uses = self.uses.value.strip()
             if uses and setup["weapon"] is not None and setup["weapon"].zone != "Melee":
                 setup["uses"] = parse_int_text("Ammunition uses left", uses)
             self.last = tsl.attack(faces[0], self.tier.value, **setup)
         except RulesError as exc:
-            message = str(exc)
-            if message.startswith("snaring "):
-                message = "Snaring on a hit " + message[len("snaring "):]
-            self.entry.error.show(message)
+            self.entry.error.show(str(exc))
             self.result.value = self.waiting
             self.explanation.clear()
             return
@@ -329,6 +337,17 @@ class AttackResolver(Tool):
 
 class TurnBoard(Tool):
     """The GM's turn-order board: the order, whose turn, and what each combatant has used."""
+
+    _ENC = {"enc": "the board shown"}
+    reaches = (
+        Reach(tsl.new_encounter, {"order": "Turn order (GM's call)"}),
+        Reach(tsl.set_order, {"order": "Turn order (GM's call)"}, _ENC),
+        Reach(tsl.take, {"who": "Combatant", "option": "Spend", "ally_zone": "Ally's zone"},
+              _ENC),
+        Reach(tsl.next_turn, {}, _ENC),
+        Reach(encounter_from_json, {}, {"text": "the file uploaded, or the board this browser "
+                                                "kept"}),
+    )
 
     def __init__(self, order: str = "Vela, Thug, Mar, Ko, Ambusher") -> None:
         self.order = labelled_text("Turn order (GM's call)", order, "names, comma separated",
@@ -422,7 +441,7 @@ class TurnBoard(Tool):
         try:
             self.encounter = tsl.new_encounter(self._names())
         except RulesError as exc:
-            self.error.show(_in_board_words(exc))
+            self.error.show(str(exc))
             return
         self.who.options = self.encounter.order
         self.who.value = self.encounter.acting
@@ -438,7 +457,7 @@ class TurnBoard(Tool):
         try:
             self.encounter = tsl.set_order(self.encounter, self._names())
         except RulesError as exc:
-            self.error.show(_in_board_words(exc))
+            self.error.show(str(exc))
             return
         self.who.options = self.encounter.order
         self.who.value = self.encounter.acting
@@ -454,7 +473,7 @@ class TurnBoard(Tool):
             done = tsl.take(self.encounter, self.who.value, self.option.value,
                             ally_zone=self.ally_zone.value)
         except RulesError as exc:
-            self.error.show(_in_board_words(exc))
+            self.error.show(str(exc))
             return
         self.encounter = done.encounter
         self.explanation.show(done.trace)
@@ -475,6 +494,13 @@ class TurnBoard(Tool):
 class WeaponBuilder(Tool):
     """Pick a zone and tags and see what the weapon can do."""
 
+    reaches = (
+        Reach(tsl.make_weapon, {"zone": "Zone", "tags": "First tag and Second tag", "name": "Name",
+                                "rarity": "Rarity", "improvised": "Improvised (no tags)"}),
+        Reach(tsl.weapon_profile, {"out_of_zone": "Out-of-zone penalty"},
+              {"weapon": "the weapon built from the fields above"}),
+    )
+
     def __init__(self, zone: str = "Melee", first: str = "Reach", second: str = NO_TAG,
                  name: str = "Boarding pike") -> None:
         self.name = labelled_text("Name", name, "anything you like")
@@ -484,8 +510,7 @@ class WeaponBuilder(Tool):
         self.tag2 = _dropdown("Second tag", (NO_TAG,) + tsl.tag_names(), second)
         self.rarity = _dropdown("Rarity", tsl.RARITIES, "Issued")
         self.improvised = _check("Improvised (no tags)")
-        self.out_of_zone = _dropdown("Out-of-zone penalty", [("Flat −1", "flat"),
-                                                             ("−1 a zone", "per_zone")], "flat")
+        self.out_of_zone = _dropdown("Out-of-zone penalty", OUT_OF_ZONE, "flat")
         self.error = ErrorLine()
         self.summary = w.HTML()
         self.explanation = ExplanationView()

@@ -76,7 +76,7 @@ def test_attack_pipeline_recoil_and_typed_dice(page: Page, book_url):
 
     tool.get_by_label("Cover dice").fill("2")
     _type_dice(tool, "4, 5, 5, 6, 6, 2, 1")
-    expect(tool.get_by_role("alert")).to_contain_text("cover_faces must hold one die a hit")
+    expect(tool.get_by_role("alert")).to_contain_text("“Cover dice” must hold one die a hit")
 
 
 def test_attack_seeded_roll_fills_cover_dice(page: Page, book_url):

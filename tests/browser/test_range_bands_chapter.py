@@ -74,7 +74,7 @@ def test_shot_my_dice_and_errors(page: Page, book_url):
     expect(tool.get_by_role("alert")).to_contain_text(
         "dice: type 8 d6 (2 for the character, then 6 for the difficulty), got 2")
     set_value(tool.get_by_label("Your dice (shooting skill)"), "0")
-    expect(tool.get_by_role("alert").first).to_contain_text("skill_pool must be from 1 to 30, got 0")
+    expect(tool.get_by_role("alert").first).to_contain_text("“Your dice (shooting skill)” must be from 1 to 30, got 0")
     set_value(tool.get_by_label("Your dice (shooting skill)"), "3")
     expect(tool.get_by_role("alert")).to_have_count(0)
 

@@ -84,7 +84,7 @@ def test_turn_board(page: Page, book_url):
     expect(board.locator(".rulebook-trace")).to_contain_text("Action uses the Action")
     board.get_by_role("button", name="Spend", exact=True).click()
     expect(board.get_by_role("alert")).to_contain_text(
-        "Spend Action needs the Action, already used this turn")
+        "“Spend” Action needs the Action, already used this turn")
     board.get_by_role("button", name="Next turn").click()
     expect(board.locator(".rulebook-tsl-round")).to_contain_text("Round 1: Thug is acting")
     board.get_by_label("Spend", exact=True).select_option("Double Movement")
@@ -101,7 +101,7 @@ def test_weapon_builder(page: Page, book_url):
     expect(tool.get_by_text("Fights at Far, Distant.")).to_be_visible()
     expect(tool.locator(".rulebook-trace")).to_contain_text("Starts with 6 uses of ammunition")
     tool.get_by_label("First tag").select_option("(none)")
-    expect(tool.get_by_role("alert")).to_contain_text("tags must be one or two for a weapon, got 0")
+    expect(tool.get_by_role("alert")).to_contain_text("“First tag and Second tag” must be one or two for a weapon, got 0")
 
 
 def test_rulings_chapter_lists_assumptions(page: Page, book_url, external_requests):
@@ -242,12 +242,12 @@ def test_resolver_weapon_tags_impact_armour_and_ammunition(page: Page, book_url)
     expect(_headline(tool)).to_contain_text("6979/7776 (89.75%) (keeping 4 of 5d6)")
     tool.get_by_label("Second tag").select_option(label="Company-Issued")
     expect(tool.get_by_role("alert")).to_contain_text(
-        "tags must not repeat, got Company-Issued, Company-Issued")
+        "“First tag and Second tag” must not repeat, got Company-Issued, Company-Issued")
     tool.get_by_label("Second tag").select_option(label="Piercing")
     expect(tool.get_by_role("alert")).to_have_count(0)
     tool.get_by_label("Improvised weapon (no tags)").check()
     expect(tool.get_by_role("alert")).to_contain_text(
-        "zone of an improvised weapon must be Melee or Thrown, got Ranged")
+        "“Weapon zone” of an improvised weapon must be Melee or Thrown, got Ranged")
     expect(tool.get_by_label("First tag")).to_be_hidden()
     tool.get_by_label("Improvised weapon (no tags)").uncheck()
 
@@ -258,7 +258,7 @@ def test_resolver_weapon_tags_impact_armour_and_ammunition(page: Page, book_url)
     expect(tool.get_by_label("Ammunition uses left")).to_have_value("0")
     _use_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.get_by_role("alert")).to_contain_text(
-        "uses must be 1 or more to attack, got 0: the weapon cannot attack until it is restocked")
+        "“Ammunition uses left” must be 1 or more to attack, got 0: the weapon cannot attack until it is restocked")
     set_value(tool.get_by_label("Ammunition uses left"), "lots")
     _use_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.get_by_role("alert")).to_contain_text(
@@ -282,7 +282,7 @@ def test_resolver_weapon_tags_impact_armour_and_ammunition(page: Page, book_url)
     expect(tool.get_by_text(re.compile("; rolled Success"))).to_be_visible()
     tool.get_by_label("Weapon zone").select_option(label="No weapon")
     expect(tool.get_by_role("alert")).to_contain_text(
-        "impact must be False without a weapon: only a weapon's Impact tag bumps the band")
+        "“An Impact tag's condition holds” must be False without a weapon: only a weapon's Impact tag bumps the band")
     expect(page.get_by_text("Traceback")).to_have_count(0)
 
 
@@ -345,7 +345,7 @@ def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
     board.get_by_label("Spend", exact=True).select_option(label="Ground a Path-walker")
     board.get_by_role("button", name="Spend", exact=True).click()
     expect(board.get_by_role("alert")).to_contain_text(
-        "Combatant must be Ana for Ground a Path-walker (it is Ana's turn)")
+        "“Combatant” must be Ana for Ground a Path-walker (it is Ana's turn)")
     board.get_by_label("Spend", exact=True).select_option(label="Reaction")
     board.get_by_role("button", name="Spend", exact=True).click()
     expect(board.get_by_role("row", name="Cy ready ready used")).to_be_visible()
@@ -357,7 +357,7 @@ def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
     board.get_by_label("Ally's zone").select_option(label="Far")
     board.get_by_role("button", name="Spend", exact=True).click()
     expect(board.get_by_role("alert")).to_contain_text(
-        "Ally's zone must be Engaged or Near for Ground a Path-walker, got Far")
+        "“Ally's zone” must be Engaged or Near for Ground a Path-walker, got Far")
     board.get_by_label("Ally's zone").select_option(label="Near")
     board.get_by_role("button", name="Spend", exact=True).click()
     expect(board.get_by_role("alert")).to_have_count(0)
@@ -367,7 +367,7 @@ def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
     set_value(board.get_by_label("Turn order (GM's call)"), "")
     board.get_by_role("button", name="Start encounter").click()
     expect(board.get_by_role("alert")).to_have_text(
-        "⚠ Turn order must hold only non-empty names, got ''")
+        "⚠ “Turn order (GM's call)” must hold only non-empty names, got ''")
 
     page.wait_for_function(
         "() => (localStorage.getItem('rulebook/tsl/turn-board') || '').includes('Path-walker')")
@@ -389,7 +389,7 @@ def test_weapon_builder_every_input(page: Page, book_url):
     tool.get_by_label("Second tag").select_option(label="Brutal")
     expect(summary).to_contain_text("Old pike: Melee, Reach, Brutal.")
     tool.get_by_label("Second tag").select_option(label="Reach")
-    expect(tool.get_by_role("alert")).to_contain_text("tags must not repeat, got Reach, Reach")
+    expect(tool.get_by_role("alert")).to_contain_text("“First tag and Second tag” must not repeat, got Reach, Reach")
     tool.get_by_label("Second tag").select_option(label="(none)")
     tool.get_by_label("Rarity").select_option(label="Anomalous")
     expect(tool.get_by_role("listitem").filter(has_text="Rarity Anomalous")).to_contain_text(
@@ -404,7 +404,7 @@ def test_weapon_builder_every_input(page: Page, book_url):
     expect(tool.get_by_label("First tag")).to_be_hidden()
     tool.get_by_label("Zone", exact=True).select_option(label="Ranged")
     expect(tool.get_by_role("alert")).to_contain_text(
-        "zone of an improvised weapon must be Melee or Thrown, got Ranged")
+        "“Zone” of an improvised weapon must be Melee or Thrown, got Ranged")
     expect(summary).to_have_count(0)
     tool.get_by_label("Improvised (no tags)").uncheck()
     set_value(tool.get_by_label("Name", exact=True), "")
@@ -424,5 +424,5 @@ def test_resolver_target_pool_and_breaking(page: Page, book_url):
         "Target's Body pool: 2 of 2 Stress marked (Broken)")
     tool.get_by_label("Target is").select_option(label="a character (pools of 4)")
     set_value(tool.get_by_label("Stress already on its Body pool"), "5")
-    expect(tool.get_by_text("Stress already on its Body pool must be from 0 to 4, got 5")).to_be_visible()
+    expect(tool.get_by_text("“Stress already on its Body pool” must be from 0 to 4, got 5")).to_be_visible()
 

@@ -539,7 +539,6 @@ def test_editing_a_table_changes_the_engine(tmp_path):
     (lambda: rb.move("medium"), "start_band must be a band, one of"),
     (lambda: rb.melee_reach("medium"), "target_band must be a band, one of"),
     (lambda: rb.shot_difficulty("close", {"close": 1}), "optimal_bands must be one band or a list"),
-    (lambda: rb.plan_shot("close", "close", colour="red"), "colour is not an option of a shot"),
     (lambda: rb.extreme_engagement([7], [1]), "first_dice: die 1 must be a d6 face"),
     (lambda: rb.can_target(False, area_fire=1), "area_fire must be True or False"),
     (lambda: rb.dash("close", difficulty_dice=False), "difficulty_dice must be a list"),

@@ -116,7 +116,7 @@ def test_attack_with_cover_seeded_and_typed():
     assert a.last.cover.prevented_hits == 1 and a.last.value == 1
     a.cover_dice.value = "2"
     a.entry.use_dice()
-    assert "cover_faces must hold one die a hit" in a.entry.error.message
+    assert "“Cover dice” must hold one die a hit" in a.entry.error.message
 
 
 def test_attack_bad_inputs():
@@ -132,7 +132,7 @@ def test_attack_bad_inputs():
     a.perception.value = "3"
     assert "critical on <b>8+</b>" in a.setup_view.value
     a.critical_pool.value = "5"
-    assert "critical_pool must be from 0 to 2, got 5" in a.error.message
+    assert "“Of it against crits” must be from 0 to 2, got 5" in a.error.message
 
 
 def test_reaction_shield_parry_hagen():

@@ -102,11 +102,11 @@ def test_shot_builder_area_fire_hit_counts_as_three():
 
 
 @pytest.mark.parametrize("field, value, message", [
-    ("pool", "0", "skill_pool must be from 1 to 30, got 0"),
+    ("pool", "0", "“Your dice (shooting skill)” must be from 1 to 30, got 0"),
     ("pool", "many", "Your dice (shooting skill) must be a whole number, got 'many'"),
     ("bonus", "x", "Bonus to your roll must be a whole number, got 'x'"),
-    ("gm_dice", "9", "gm_dice must be from -5 to 5, got 9"),
-    ("aim_rounds", "-1", "aim_rounds must be from 0 to 100, got -1"),
+    ("gm_dice", "9", "“GM's adjustment (dice)” must be from -5 to 5, got 9"),
+    ("aim_rounds", "-1", "“Rounds spent aiming” must be from 0 to 100, got -1"),
 ])
 def test_shot_builder_errors_in_place(field, value, message):
     s = ShotBuilder()
@@ -125,7 +125,7 @@ def test_shot_builder_rule_conflicts_are_explained():
     assert s.error.message == "" and "Difficulty <b>6D</b>" in s.summary.value
     s.snapshot.value = True
     s.aim.value = True
-    assert "snapshot is a shot without aiming" in s.error.message
+    assert "“Snapshot (+1D, one action)” is a shot without aiming" in s.error.message
 
 
 def test_shot_builder_bad_typed_dice():
@@ -207,7 +207,7 @@ def test_dash_helper_impassable_terrain():
 def test_dash_helper_errors():
     h = DashHelper(start="very_close")
     h.pool.value = "-2"
-    assert "skill_pool must be from 1 to 30, got -2" in h.error.message
+    assert "“Your dice (Acrobatics, Athletics or Swimming)” must be from 1 to 30, got -2" in h.error.message
     h.pool.value = "3"
     assert h.error.message == ""
 
@@ -245,7 +245,7 @@ def test_quick_load_helper_errors():
     q.reload_time.value = "0"
     q.entry.my_dice.value = "1, 1, 1, 1, 3, 3, 3, 3"
     q.entry.use_dice()
-    assert "reload_time must be from 1 to 100, got 0" in q.entry.error.message
+    assert "“Normal reload (actions)” must be from 1 to 100, got 0" in q.entry.error.message
     q.reload_time.value = "soon"
     assert "Normal reload must be a whole number, got 'soon'" in q.error.message
 
@@ -315,7 +315,7 @@ def test_shot_builder_hidden_target_needs_area_fire():
     s.hidden.value = True
     assert "a hidden character can only be targeted by area fire" in s.error.message
     s.area.value = True
-    assert "weapon 'firearm' (firearm) cannot use area fire" in s.error.message
+    assert "“Weapon” 'firearm' (firearm) cannot use area fire" in s.error.message
     s.weapon.value = "burst"
     assert s.error.message == "" and "Difficulty <b>6D</b>" in s.summary.value
 
@@ -326,7 +326,7 @@ def test_shot_builder_refuses_area_fire_with_a_bow():
     s = ShotBuilder(target="close", optimal="close", cover="none")
     s.weapon.value = "bow"
     s.area.value = True
-    assert "weapon 'bow' (bow) cannot use area fire" in s.error.message
+    assert "“Weapon” 'bow' (bow) cannot use area fire" in s.error.message
     s.weapon.value = "explosive"
     assert s.error.message == "" and "Difficulty <b>6D</b>" in s.summary.value
 
@@ -340,7 +340,7 @@ def test_switchable_rulings_reach_the_engine():
     q.entry.use_dice()
     assert "Loaded in 0 actions (critical success)" in q.result.value
     q.critical.value = "0"
-    assert "critical_margin must be from 1 to 60, got 0" in q.error.message
+    assert "“Critical at a margin of ±” must be from 1 to 60, got 0" in q.error.message
 
     s = ShotBuilder(target="close", optimal="close", cover="none", pool="2")
     s.situation.value = "horseman"

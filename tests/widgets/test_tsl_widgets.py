@@ -105,7 +105,7 @@ def test_resolver_social_attack_hits_mind():
 
 @pytest.mark.parametrize("field, value, message", [
     ("target", "high", "T-number must be a whole number, got 'high'"),
-    ("target", "0", "target must be from 1 to 40, got 0"),
+    ("target", "0", "“T-number” must be from 1 to 40, got 0"),
     ("target", "", "T-number is empty"),
 ])
 def test_resolver_bad_inputs_show_in_place(field, value, message):
@@ -124,9 +124,9 @@ def test_resolver_bad_dice_and_impact_without_tag():
     r.entry.use_dice()
     assert "die 5 must be from 1 to 6, got 9" in r.entry.error.message
     r.impact.value = True
-    assert "impact must be False without a weapon" in r.error.message
+    assert "“An Impact tag's condition holds” must be False without a weapon" in r.error.message
     r.weapon_zone.value = "Melee"
-    assert "impact must be False: the weapon has no Impact tag" in r.error.message
+    assert "“An Impact tag's condition holds” must be False: the weapon has no Impact tag" in r.error.message
     r.uses.value = "0"
     r.tag1.value = "Brutal"
     r.weapon_zone.value = "Thrown"
@@ -160,7 +160,7 @@ def test_resolver_shows_the_pool_and_whether_a_grunt_breaks():
     r.attack_type.value = "Spirit attack"
     assert r.marked.description == "Stress already on its Spirit pool"
     r.marked.value = "5"
-    assert "Stress already on its Spirit pool must be from 0 to 4, got 5" in r.error.message
+    assert "“Stress already on its Spirit pool” must be from 0 to 4, got 5" in r.error.message
     r.marked.value = "lots"
     assert "Stress already on its Spirit pool must be a whole number, got 'lots'" in r.error.message
     # A pool that has grown (or a table's own size: ruling stress_pool_size) is typed in.
@@ -173,7 +173,7 @@ def test_resolver_shows_the_pool_and_whether_a_grunt_breaks():
     r.entry.use_dice()
     assert "Target's Body pool: 6 of 6 Stress marked (Broken)" in r.result.value
     r.pool_size.value = "0"
-    assert "Pool size must be from 1 to 40, got 0" in r.error.message
+    assert "“Pool size” must be from 1 to 40, got 0" in r.error.message
 
 
 def test_resolver_rulings_switch():
@@ -196,7 +196,7 @@ def test_turn_board_runs_a_round():
     b.spend()
     assert "Action uses the Action" in b.explanation.value
     b.spend()
-    assert "Spend Action needs the Action, already used this turn" in b.error.message
+    assert "“Spend” Action needs the Action, already used this turn" in b.error.message
     b.next_turn()
     assert b.who.value == "Thug" and "Thug is acting" in b.board.value
     b.who.value = "Mar"
@@ -207,7 +207,7 @@ def test_turn_board_runs_a_round():
     assert "Round 1: Mar — Soak the Hit" in b.history.value
     b.option.value = "Action"
     b.spend()
-    assert "Combatant must be Thug for Action" in b.error.message
+    assert "“Combatant” must be Thug for Action" in b.error.message
 
 
 def test_turn_board_support_action_cost_and_range():
@@ -215,7 +215,7 @@ def test_turn_board_support_action_cost_and_range():
     b.option.value = "Ground a Path-walker"
     b.ally_zone.value = "Far"
     b.spend()
-    assert "Ally's zone must be Engaged or Near for Ground a Path-walker, got Far" in b.error.message
+    assert "“Ally's zone” must be Engaged or Near for Ground a Path-walker, got Far" in b.error.message
     b.ally_zone.value = "Near"
     b.spend()
     assert b.error.message == ""
@@ -233,10 +233,10 @@ def test_turn_board_new_round_and_reorder():
     assert b.encounter.order == ("B", "A")
     b.order.value = "B, C"
     b.reorder()
-    assert b.error.message.startswith("Turn order must name the same combatants")
+    assert b.error.message.startswith("“Turn order (GM's call)” must name the same combatants")
     b.order.value = "A, A"
     b.start()
-    assert b.error.message == "Turn order must not repeat, got A twice"
+    assert b.error.message == "“Turn order (GM's call)” must not repeat, got A twice"
 
 
 # --- Weapon builder -----------------------------------------------------------------------
@@ -257,15 +257,15 @@ def test_weapon_builder_shows_zones_and_tags():
 def test_weapon_builder_errors_and_improvised():
     wb = WeaponBuilder()
     wb.tag1.value = "(none)"
-    assert "tags must be one or two for a weapon, got 0" in wb.error.message
+    assert "“First tag and Second tag” must be one or two for a weapon, got 0" in wb.error.message
     wb.tag1.value = "Reach"
     wb.tag2.value = "Reach"
-    assert "tags must not repeat" in wb.error.message
+    assert "“First tag and Second tag” must not repeat" in wb.error.message
     wb.improvised.value = True
     assert wb.error.message == "" and "(improvised)" in wb.summary.value
     assert "Breaks on Failure or Catastrophic" in wb.explanation.value
     wb.zone.value = "Sidearm"
-    assert "zone of an improvised weapon must be Melee or Thrown" in wb.error.message
+    assert "“Zone” of an improvised weapon must be Melee or Thrown" in wb.error.message
 
 
 def _upload(board: TurnBoard, text: str) -> None:
@@ -330,12 +330,12 @@ def test_turn_board_autosaves_after_each_change_and_offers_to_restore(monkeypatc
 def test_turn_board_messages_name_the_fields_as_the_reader_sees_them():
     b = TurnBoard("A, B")
     for typed, message in (
-            ("", "Turn order must hold only non-empty names, got ''"),
-            ("A, , B", "Turn order must hold only non-empty names, got ' '"),
+            ("", "“Turn order (GM's call)” must hold only non-empty names, got ''"),
+            ("A, , B", "“Turn order (GM's call)” must hold only non-empty names, got ' '"),
             ("A, " + "x" * 61,
-             "Turn order must hold names of at most 60 characters, got one of 61"),
+             "“Turn order (GM's call)” must hold names of at most 60 characters, got one of 61"),
             (", ".join(f"n{i}" for i in range(31)),
-             "Turn order must list at most 30 combatants, got 31")):
+             "“Turn order (GM's call)” must list at most 30 combatants, got 31")):
         b.order.value = typed
         b.start()
         assert b.error.message == message
@@ -356,7 +356,7 @@ def test_turn_board_offers_the_stewards_free_steady_presence():
     b.next_turn()
     b.option.value = "Steady Presence"
     b.spend()
-    assert "Spend Steady Presence is free once a scene, already used this scene" in b.error.message
+    assert "“Spend” Steady Presence is free once a scene, already used this scene" in b.error.message
 
 
 def test_resolver_snaring_pulls_or_pins_on_a_hit():
@@ -378,4 +378,4 @@ def test_resolver_snaring_pulls_or_pins_on_a_hit():
     r.distance.value = "Engaged"
     r.snaring.value = "pull"
     r.entry.use_dice()
-    assert "Snaring on a hit must be pin (hold them where they are)" in r.entry.error.message
+    assert "“Snaring on a hit” must be pin (hold them where they are)" in r.entry.error.message

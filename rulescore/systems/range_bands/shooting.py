@@ -3,7 +3,6 @@ engagements and quick loading."""
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
@@ -390,11 +389,6 @@ def quick_load_odds(weapon: str, skill_pool: int, roll_bonus: int = 0, *,
                       critical_margin=critical_margin)
 
 
-#: The keyword-only inputs of shot_difficulty that plan_shot passes on.
-SHOT_OPTIONS = tuple(p.name for p in inspect.signature(shot_difficulty).parameters.values()
-                     if p.kind is p.KEYWORD_ONLY)
-
-
 @dataclass(frozen=True)
 class ShotPlan:
     """A shot before the dice: its difficulty, the total bonus to the roll and the exact odds."""
@@ -408,16 +402,19 @@ def plan_shot(target_band: str, optimal_bands: str | Sequence[str], cover: str =
               snapshot: bool = False, called_shot: bool = False, *, skill_pool: int = 4,
               roll_bonus: int = 0, situation: str = "single", nd_rule: str = "opposed",
               critical_margin: int = 6, miss_reading: str = "up_to",
-              **options) -> ShotPlan:
-    """:func:`shot_difficulty` (with *options*) and the odds of a shooter with *skill_pool* d6.
+              target_movement: str = "still", area_fire: bool = False,
+              aim_action: bool = False, aim_rounds: int = 0, weapon: str = "firearm",
+              target_hidden: bool = False, gm_dice: int = 0) -> ShotPlan:
+    """:func:`shot_difficulty` (with the same inputs) and the odds of a shooter with
+    *skill_pool* d6. Every input is named in the signature, so a tool's list of the inputs it
+    reaches is checked against it.
 
     The aim action's +2 is added to *roll_bonus* (assumption ``aim_action``).
     """
-    for name in options:
-        if name not in SHOT_OPTIONS:
-            raise RulesError(f"{name} is not an option of a shot: the options are "
-                             f"{', '.join(SHOT_OPTIONS)}")
-    d = shot_difficulty(target_band, optimal_bands, cover, snapshot, called_shot, **options)
+    d = shot_difficulty(target_band, optimal_bands, cover, snapshot, called_shot,
+                        target_movement=target_movement, area_fire=area_fire,
+                        aim_action=aim_action, aim_rounds=aim_rounds, weapon=weapon,
+                        target_hidden=target_hidden, gm_dice=gm_dice)
     total_bonus = _bonus("roll_bonus", roll_bonus) + d.roll_bonus
     odds = shot_odds(d.value, skill_pool, total_bonus, situation=situation, nd_rule=nd_rule,
                      critical_margin=critical_margin, miss_reading=miss_reading)
