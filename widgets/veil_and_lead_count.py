@@ -18,8 +18,8 @@ from rulescore.systems import veil_and_lead as vl
 from rulescore.systems.veil_and_lead.encounter import (TRACKED, EncounterHistory,
                                                        remove_fighter)
 
-from .common import (DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool, answers, button,
-                     labelled_text, section)
+from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
+                     answers, button, labelled_text, section)
 from .lean import shared_layout
 from .storage import KeptState
 from .theme import ACCENT, ERROR, FAINT
@@ -88,6 +88,25 @@ def cylinder_svg(enc: vl.Encounter) -> str:
 class CountTracker(Tool):
     """Run a fight on the Count: add fighters from their initiative, turn the Hammer, act with
     an action's tempo, wait, hold and release, stun; undo and redo; kept in your browser."""
+
+    reaches = (
+        Reach(vl.tempo, {"action": "Action", "weapon": "Weapon", "chosen": "Chosen tempo",
+                         "attack_on_arrival": "Rush / Charge ends in a melee attack (+1 tempo)"}),
+        Reach(vl.exposes, {"action": "Action"}, {
+            "tempo_used": "the tempo of the action and weapon chosen",
+            "exposure": "the rule as printed: Exposed after tempo 3 or less",
+            "light_weapon": "the Weapon chosen (a light melee weapon's Strike exposes)"}),
+        Reach(vl.move_token, {}, {"tick": "the Hammer's tick",
+                                  "tempo": "the tempo of the action and weapon chosen"}),
+        Reach(vl.starting_tick, {"margin": "Initiative margin"}),
+        Reach(vl.duel, {"awareness_a": "Awareness (one)", "awareness_b": "Awareness (other)",
+                        "name_a": "Duel: one", "name_b": "Duel: other"}, {
+            "dice_a": ROLLED, "dice_b": ROLLED, "dice": ROLLED,
+            "quick_a": "the QUICK the fighter joined with", "quick_b":
+                "the QUICK the fighter joined with",
+            "bonus_a": "the tracker keeps no roll modifiers; the duel roller takes them",
+            "bonus_b": "the tracker keeps no roll modifiers; the duel roller takes them"}),
+    )
 
     def __init__(self) -> None:
         self.history = EncounterHistory()
@@ -307,7 +326,8 @@ class CountTracker(Tool):
         """Exposure by §IV; for actions whose exposure the table decides, the checkbox."""
         if vl.action(self.action.value).exposure == "varies":
             return self.exposed_choice.value
-        return vl.exposes(self.action.value, tempo)
+        return vl.exposes(self.action.value, tempo,
+                          light_weapon=vl.weapon(self.weapon.value).light)
 
     def _act(self):
         name = self._who()

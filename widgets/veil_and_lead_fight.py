@@ -99,7 +99,8 @@ class FightPanel(Tool):
 
     reaches = (
         Reach(vl.initiative, {"ambush": "Ambush prepared"}, {
-            "faces": "the dice come as a DiceSource (dice)", "dice": ROLLED,
+            "faces": ROLLED + ", split into each fighter's pool in roster order",
+            "dice": "the faces are given instead (one pool a fighter)",
             "quick": "each fighter's QUICK in the roster",
             "awareness": "each fighter's Awareness in the roster",
             "armour": "each fighter's Armour in the roster",
@@ -170,7 +171,7 @@ class FightPanel(Tool):
         self.patient = _menu("Patient", [])
         self.healer = _menu("Healer", [])
         self.healer_attribute = _menu("Healer's attribute", list(ATTRIBUTES), "SAVVY")
-        self.kit = w.Checkbox(value=False, description="Medical kit (+2)", indent=False,
+        self.kit = w.Checkbox(value=False, description="Medical kit", indent=False,
                               layout=shared_layout(width="12em"))
         self.stabilize_odds = w.HTML()
         self.stabilize_entry = DiceEntry("the healer's d8s, e.g. 7, 5, 1")
@@ -283,19 +284,18 @@ class FightPanel(Tool):
     def _join(self, request: RollRequest) -> None:
         fight = self.fight
         present = {h.row for h in fight.health}
+        rows = [row for row in self.page.roster.fighters if row.name not in present]
+        if not rows:
+            raise RulesError("everyone in the roster is on the Count already")
+        sizes = [vl.plan_initiative(row["quick"], row["awareness"], ambush=self.ambush.value,
+                                    armour=row["armour"]).dice_to_roll for row in rows]
         lines, steps = [], []
-        source = request.dice
-        for row in self.page.roster.fighters:
-            if row.name in present:
-                continue
-            rolled = vl.initiative(None, row["quick"], row["awareness"], dice=source,
+        for row, faces in zip(rows, vl.roll_pools(request.dice, sizes), strict=True):
+            rolled = vl.initiative(faces, row["quick"], row["awareness"],
                                    ambush=self.ambush.value, armour=row["armour"])
-            move = fight.join(row, rolled.margin)
-            fight = move.fight
+            fight = fight.join(row, rolled.margin).fight
             lines.append(f"{row.name} {rolled.final_sum} → Tick {rolled.tick} ({rolled.state})")
             steps.extend(rolled.trace)
-        if not lines:
-            raise RulesError("everyone in the roster is on the Count already")
         outcome = "; ".join(lines)
         self.page.rolls.add("Initiative", request, outcome, lambda r: self._join(r.fresh()))
         self.explanation.show(steps)

@@ -84,7 +84,7 @@ def test_errors_in_place():
     t.next_button.click()
     t.action.value = "Channel"
     t.act_button.click()
-    assert "chosen must be given for Channel (a tempo from 4 to 9)" in t.error.value
+    assert "“Chosen tempo” must be given for Channel (a tempo from 4 to 9)" in t.error.message
     t.chosen.value = "7"
     t.act_button.click()
     assert t.encounter.fighter("Ada").tick == (t.encounter.hammer + 7) % 20
