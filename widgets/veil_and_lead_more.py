@@ -15,7 +15,8 @@ from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 from rulescore.trace import step
 
-from .common import (DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool, answers, section)
+from .common import (DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool, answers,
+                     section)
 from .lean import shared_layout
 from .theme import ERROR
 
@@ -28,6 +29,16 @@ EXPOSURE = (("By tempo (3 or less exposes)", "by_tempo"), ("As each action print
 class TempoCalculator(Tool):
     """An action with a weapon: its tempo, where the token lands from a tick (past 19 it wraps)
     and whether the fighter is Exposed afterwards."""
+
+    reaches = (
+        Reach(vl.tempo, {"action": "Action", "weapon": "Weapon", "chosen": "Chosen tempo",
+                         "attack_on_arrival": "Rush / Charge ends in a melee attack (+1 tempo)"}),
+        Reach(vl.exposes, {"action": "Action", "exposure": "Exposure rule"}, {
+            "tempo_used": "the tempo worked out above",
+            "light_weapon": "from the Weapon: a light melee weapon exposes even on a Strike"}),
+        Reach(vl.move_token, {"tick": "Acting at tick"},
+              {"tempo": "the tempo worked out above"}),
+    )
 
     def __init__(self, action: str = "Quick Shot", weapon: str = "Peacemaker",
                  tick: int = 17) -> None:
@@ -87,6 +98,18 @@ class TempoCalculator(Tool):
 class MovementAndRange(Tool):
     """How far a fighter moves with each movement action, and what a distance means for a
     weapon: the range band and its TN and roll modifiers, with cover on top."""
+
+    reaches = (
+        Reach(vl.speed, {"quick": "QUICK", "athletics": "Athletics"}),
+        Reach(vl.effective_speed, {"prone": "Prone", "leg_hit": "Leg wound"},
+              {"base_speed": "the Speed worked out from QUICK and Athletics"}),
+        Reach(vl.move_distance, {}, {"action": "every movement action, one row each",
+                                     "speed_m": "the Speed as things stand"}),
+        Reach(vl.range_band, {"metres": "Distance (m)"}),
+        Reach(vl.range_modifier, {"range_class": "Weapon"},
+              {"band": "the band of the Distance"}),
+        Reach(vl.cover, {"name": "Target's cover"}),
+    )
 
     def __init__(self, quick: int = 3, athletics: int = 1, metres: int = 12,
                  weapon: str = "Peacemaker") -> None:
@@ -151,6 +174,17 @@ class DuelRoller(Tool):
     """Two Holds that trigger each other: the exact chance that each side acts first, then the
     opposed QUICK + Awareness roll (seeded or typed) and who goes first, and why."""
 
+    _SIDES = {"quick_a": "QUICK (one)", "awareness_a": "Awareness (one)",
+              "quick_b": "QUICK (other)", "awareness_b": "Awareness (other)",
+              "bonus_a": "Roll bonus (one)", "bonus_b": "Roll bonus (other)"}
+    reaches = (
+        Reach(vl.duel_odds, {"bonus_a": "Roll bonus (one)", "bonus_b": "Roll bonus (other)"},
+              {"pool_a": "QUICK (one) + Awareness (one)",
+               "pool_b": "QUICK (other) + Awareness (other)"}),
+        Reach(vl.duel, {**_SIDES, "name_a": "One duellist", "name_b": "The other",
+                        "dice": "My dice", "dice_a": "My dice", "dice_b": "My dice"}),
+    )
+
     def __init__(self) -> None:
         def num(label: str, value: int, low: int, high: int) -> w.BoundedIntText:
             return w.BoundedIntText(value=value, min=low, max=high, description=label,
@@ -202,13 +236,15 @@ class DuelRoller(Tool):
     def roll(self, request: RollRequest) -> None:
         a, b = self._pools()
         try:
-            # Typed lists go to the duel as the reader split them: it names a wrong pool.
-            dice_a, dice_b = request.groups or vl.roll_pools(request.dice, (a, b))
+            # Typed lists go to the duel as the reader split them, so it names a wrong pool;
+            # a seed is drawn by the duel itself.
+            dice_a, dice_b = request.groups or (None, None)
             r = vl.duel(dice_a, dice_b, quick_a=self.quick_a.value,
                         awareness_a=self.aware_a.value, quick_b=self.quick_b.value,
                         awareness_b=self.aware_b.value, bonus_a=self.bonus_a.value,
                         bonus_b=self.bonus_b.value, name_a=self.name_a.value or "One",
-                        name_b=self.name_b.value or "The other")
+                        name_b=self.name_b.value or "The other",
+                        dice=None if request.groups else request.dice)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             return
@@ -217,6 +253,6 @@ class DuelRoller(Tool):
         self.result.value = (f"<div class='rulebook-vl-duel-result' style='font-weight:600'>"
                              f"{head} ({r.sums[0]} against {r.sums[1]}; "
                              f"{html.escape(r.decided_by.lower())})</div>"
-                             f"<small>Dice {', '.join(map(str, dice_a))} | "
-                             f"{', '.join(map(str, dice_b))} ({how})</small>")
+                             f"<small>Dice {', '.join(map(str, r.dice[0]))} | "
+                             f"{', '.join(map(str, r.dice[1]))} ({how})</small>")
         self.explanation.show(r.trace)

@@ -128,6 +128,7 @@ class DuelResolution(Resolution):
 
     sums: tuple[int, int]
     decided_by: str
+    dice: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # each side's d8
 
 
 def duel(dice_a: Sequence[int] | None, dice_b: Sequence[int] | None, *, quick_a: int,
@@ -147,7 +148,7 @@ def duel(dice_a: Sequence[int] | None, dice_b: Sequence[int] | None, *, quick_a:
     for name, text in (("name_a", name_a), ("name_b", name_b)):
         if not isinstance(text, str) or not text.strip():
             raise RulesError(f"{name} must be a non-empty name, got {shown(text)}")
-    sums = []
+    sums, rolled = [], []
     for side, roll, q, aw, bonus in (("a", dice_a, quick_a, awareness_a, bonus_a),
                                      ("b", dice_b, quick_b, awareness_b, bonus_b)):
         require_attribute(f"quick_{side}", q)
@@ -160,6 +161,7 @@ def duel(dice_a: Sequence[int] | None, dice_b: Sequence[int] | None, *, quick_a:
             faces = read_faces(f"dice_{side}", roll, None, q + aw,
                                why=f"quick_{side} {q} + awareness_{side} {aw}")
         sums.append(check(faces, 0, require_int(f"bonus_{side}", bonus)).value)
+        rolled.append(faces)
     trace = [step(f"{name_a} {sums[0]} against {name_b} {sums[1]}", DUEL, a=sums[0], b=sums[1])]
     if sums[0] != sums[1]:
         first, decided = (1 if sums[0] > sums[1] else 2), "Higher sum"
@@ -177,7 +179,8 @@ def duel(dice_a: Sequence[int] | None, dice_b: Sequence[int] | None, *, quick_a:
         trace.append(step(f"{winner} acts first; {loser} acts right after, if still alive",
                           DUEL))
     return DuelResolution(value=first, outcome=winner, trace=tuple(trace),
-                          sums=(sums[0], sums[1]), decided_by=decided)
+                          sums=(sums[0], sums[1]), decided_by=decided,
+                          dice=(rolled[0], rolled[1]))
 
 
 def tension_dice(ticks_elapsed: int) -> int:
