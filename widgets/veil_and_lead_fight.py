@@ -15,6 +15,7 @@ from typing import Any
 import ipywidgets as w
 
 from rulescore.errors import RulesError
+from rulescore.roster import Roster
 from rulescore.systems import veil_and_lead as vl
 from rulescore.systems.veil_and_lead.encounter import TRACKED
 from rulescore.systems.veil_and_lead.fight import LIMB_MARKS, Fight
@@ -187,6 +188,10 @@ class FightPanel(Tool):
         self.strain = int_field("Strain", 0, 0, 30, style=STYLE,
                                 layout=shared_layout(width="12em"))
         self.strain_button = button("Set Strain")
+        for entry, name in ((self.join_entry, "join"), (self.attack_entry, "attack"),
+                            (self.grievous_entry, "grievous"),
+                            (self.stabilize_entry, "stabilize")):
+            entry.add_class(f"rulebook-vl-fight-{name}")
         self.walker = section("Bleeding out", w.HBox([self.patient, self.healer]),
                               w.HBox([self.healer_attribute, self.kit]), self.stabilize_odds,
                               self.stabilize_entry)
@@ -487,7 +492,7 @@ class FightPanel(Tool):
         self.healer.options = healers
         self.healer.value = (self.healer.value if self.healer.value in healers else
                              (healers[0] if healers else None))
-        for widget in self.walker[1:]:
+        for widget in self.walker:
             set_shown(widget, bool(bleeding))
         waiting = next((h.name for h in fight.health if h.grievous_pending), None)
         self.grievous_line.value = (
@@ -516,11 +521,20 @@ class FightPanel(Tool):
         return (up or foes or others)[0]
 
 
+def starter() -> Roster:
+    """The chapter's own gunfight (§VI The Complete Attack Example) for a first visit: Caleb,
+    QUICK 3 and Ballistics 3 with a Masterwork Peacemaker, and a Consortium Enforcer of
+    Defense 9 with a Repeater."""
+    return (Roster(vl.ROSTER)
+            .add("Caleb", pc=True, quick=3, weapon_skill=3, weapon_bonus=2)
+            .add("Enforcer", quick=1, savvy=1, iron=2, weapon="Repeater", armour="Duster"))
+
+
 def fight_page() -> FightPage:
     """The one-line notebook call: ``from widgets.veil_and_lead_fight import fight_page;
     fight_page()``."""
     panel = FightPanel()
     page = FightPage(vl.ROSTER, Fight(), save=Fight.to_json, load=Fight.from_json,
-                     panels=[panel], title="Running a fight: Veil & Lead")
+                     panels=[panel], title="Running a fight: Veil & Lead", starter=starter())
     panel.attach(page)
     return page
