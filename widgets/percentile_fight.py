@@ -32,7 +32,8 @@ THE_FIGHT = "the page's fight, kept with the roster"
 MOVES = (("Still", "still"), ("Moving", "moving"), ("Evading (dodging)", "evading"))
 ADVANTAGES = (("Precision: one more Zone Die", "precision"),
               ("Impact: the weapon's Impact TA bonus", "impact"))
-DEFENCES = (("As on the roster", None),) + tuple((d, d) for d in ("Block", "Counterstrike",
+AS_ROSTER = "as on the roster"
+DEFENCES = (("As on the roster", AS_ROSTER),) + tuple((d, d) for d in ("Block", "Counterstrike",
                                                                  "Dodge", "Ignore"))
 
 
@@ -164,6 +165,8 @@ class _StrikePanel(_Panel):
                                   w.HBox([self.apply_button]), self.explanation)], css)
         self.strike: pc.Strike | None = None
         self.request: RollRequest | None = None
+        self.written = False  # the strike shown is already in the record
+        self.after_record: pc.InjuryRecord | None = None
         for field in self.inputs:
             field.observe(lambda change: self._changed(change), "value")
         self.entry.on_request(self.roll)
@@ -179,13 +182,18 @@ class _StrikePanel(_Panel):
         self.show_filled()
 
     def _clear(self) -> None:
-        self.strike, self.request = None, None
+        self.strike, self.request, self.written = None, None, False
         self.result.value = ""
         self.explanation.clear()
         self._show_apply()
 
-    def _show_apply(self) -> None:
+    def _show_apply(self, written: bool = False) -> None:
         struck = self.strike.struck if self.strike is not None else None
+        if written:
+            self.apply_button.disabled = True
+            self.apply_button.description = f"Written into {struck}'s record"
+            self.apply_button.tooltip = "Roll again for the next strike"
+            return
         self.apply_button.disabled = struck is None
         self.apply_button.description = (f"Write it into {struck}'s record" if struck
                                          else "Write it into the record")
@@ -206,11 +214,25 @@ class _StrikePanel(_Panel):
             _names(self.second, names, self.second.value if keep else other)
         finally:
             self._quiet = False
-        if self.strike is not None and self.strike.before is not None and \
-                self.strike.struck in names and \
-                fight.combatant(self.strike.struck).record != self.strike.before:
-            self._clear()
+        self._follow(fight)
         self.show_filled()
+
+    def _follow(self, fight: pc.Fight) -> None:
+        """Keep the strike shown in step with the record: written (or undone back to before
+        it was written, offered again), or cleared once the record has moved on."""
+        strike = self.strike
+        if strike is None or strike.struck is None:
+            return
+        record = (fight.combatant(strike.struck).record
+                  if strike.struck in fight.order else None)
+        if record == strike.before:
+            self.written = False
+            self._show_apply()
+        elif record is not None and record == self.after_record:
+            self.written = True
+            self._show_apply(written=True)
+        else:
+            self._clear()
 
     @answers("filled")
     def show_filled(self) -> None:
@@ -228,7 +250,7 @@ class _StrikePanel(_Panel):
             self.entry.error.show(str(exc))
             self._clear()
             return
-        self.strike, self.request = strike, request
+        self.strike, self.request, self.written = strike, request, False
         dice = ", ".join(f"{n} {v}" for n, v in strike.rolled)
         self.result.value = (f"<div class='rulebook-pc-fight-result' style='font-weight:600'>"
                              f"{html.escape(strike.outcome)}</div><small>Dice: "
@@ -245,8 +267,8 @@ class _StrikePanel(_Panel):
         if strike is None or strike.struck is None:
             raise RulesError("roll first: nobody is struck yet")
         after = pc.apply_strike(self.fight, self.page.roster.fighter(strike.struck), strike)
+        self.after_record = after.combatant(strike.struck).record
         self.page.apply(f"{strike.struck}: {strike.walk.outcome}", state=after)
-        self._clear()
 
 
 class MissilePanel(_StrikePanel):
@@ -316,7 +338,7 @@ class MeleePanel(_StrikePanel):
     def call(self, dice) -> pc.Strike:
         return pc.melee_attack(
             self.fight, self.page.roster.fighter(self.first.value),
-            self.page.roster.fighter(self.second.value), defence=self.defence.value,
+            self.page.roster.fighter(self.second.value), defence=None if self.defence.value == AS_ROSTER else self.defence.value,
             aim_zone=self.aim.value, advantage=self.advantage.value,
             zone_pick=self.zone_pick.value - 1, dice=dice)
 

@@ -98,3 +98,18 @@ def test_a_roster_edit_reaches_the_panels_and_the_turn_order():
     page.turns.next_button.click()
     assert page.state.actor.name == "Nolora"
     assert isinstance(page.roster, Roster) and page.roster.names()[-1] == "Guard"
+
+
+def test_the_written_shot_stays_shown_and_is_offered_again_after_undo():
+    page = fight_page()
+    shot = page.missile
+    _typed(shot.entry, SHOT)
+    shot.apply_button.click()
+    assert "S2P injury" in shot.result.value
+    assert (shot.apply_button.description, shot.apply_button.disabled) == (
+        "Written into Brigand's record", True)
+    page.undo()
+    assert (shot.apply_button.description, shot.apply_button.disabled) == (
+        "Write it into Brigand's record", False)
+    page.turns.next_button.click()  # the record is as before the shot: still offered
+    assert not shot.apply_button.disabled

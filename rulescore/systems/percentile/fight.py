@@ -361,7 +361,8 @@ def missile_attack(fight: Fight, shooter: Fighter, target: Fighter, *, range_ft:
                             dice=DiceSource.typed(drawn))
 
     shot: MissileShot = _walk_on(shoot, dice, rolled, "shot")  # type: ignore[assignment]
-    trace: list[Step] = [step(f"{shooter.name} shoots a {kind} at {target.name} with ML {ml}",
+    skill = {"bow": "Archery", "crossbow": "Archery", "sling": "Slings"}.get(kind, "Throwing")
+    trace: list[Step] = [step(f"{shooter.name} shoots a {kind} at {target.name}: {skill} ML",
                               DATA.rule("Missile 3 Missile skill"))]
     trace += shot.trace
     direct_hit = shot.value == 1 and not shot.range.volley and shot.strike is None
@@ -375,6 +376,9 @@ def missile_attack(fight: Fight, shooter: Fighter, target: Fighter, *, range_ft:
                       rolled=tuple(rolled))
     handed = strike_from_missile(shot)
     free = handed.free_tas
+    if free:
+        trace.append(step(f"{free} tactical advantage(s) spent on {advantage}",
+                          DATA.rule("Direct Missile Attack")))
     walk = _injure(fight, shooter, target, dice, rolled, zone_die=handed.zone_die,
                    aim_zone=aim_zone, zone_pick=zone_pick,
                    precision=handed.precision + (free if advantage == "precision" else 0),

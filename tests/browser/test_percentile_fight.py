@@ -1,0 +1,51 @@
+"""The served percentile fight page, used as a GM would: a shot from one roster fighter at
+another, through the injury, written into the target's record, read back in the turn order,
+undone and redone; the page screenshotted for a person to look at."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.reader import open_tool, set_value
+
+# The seed's Direct Missile example from the starter roster: Nolora (Archery 75, a bow of d12+4)
+# shoots the brigand (AV4 on the torso) at 20 ft, point blank: 45 is a CS; Zone Dice 4, 4, 6
+# and Location Dice 6, 1, 9 put it in the abdomen; d12 7 + 4 + 2 - 4 = 9: S2P; Shock 75
+# against ML65 is a CF: SHK 8, Incapacitated.
+SHOT = "45, 4, 4, 6, 6, 1, 9, 7, 75"
+SHOTS = Path(os.environ.get("RULEBOOK_SHOTS", "/tmp"))
+
+
+def test_a_shot_goes_into_the_target_s_record(page: Page, book_url):
+    page.set_viewport_size({"width": 1280, "height": 1400})
+    shot = open_tool(page, book_url, "percentile/fight", ".rulebook-pc-fight-missile")
+    order = page.locator(".rulebook-pc-fight-order")
+    brigand = order.locator("tr[data-fighter='Brigand']")
+    expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("none")
+    expect(shot.get_by_label("Shooter", exact=True)).to_have_value("Nolora")  # the acting fighter
+    expect(shot.get_by_label("Target", exact=True)).to_have_value("Brigand")
+    expect(shot).to_contain_text("Archery 75")
+    interactions = 0
+    set_value(shot.get_by_label("Range (ft)"), "20")
+    interactions += 1
+    shot.get_by_label("My dice").fill(SHOT)
+    shot.get_by_role("button", name="Use my dice").click()
+    interactions += 2
+    expect(shot.locator(".rulebook-pc-fight-result")).to_have_text(
+        "Brigand: Abdomen: S2P injury; shock 8 → INC")
+    shot.get_by_role("button", name="Write it into Brigand's record").click()
+    interactions += 1
+    expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("S2P abdomen")
+    expect(brigand.locator(".rulebook-pc-state")).to_have_text("Incapacitated")
+    assert interactions <= 8
+    expect(page.locator(".rulebook-roll-log")).to_contain_text("missile shot: Nolora at Brigand")
+    page.locator(".rulebook-fight").screenshot(path=str(SHOTS / "percentile_fight.png"))
+    page.locator(".rulebook-fight h3").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "percentile_fight_top.png"))
+    page.get_by_role("button", name="Undo", exact=True).click()
+    expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("none")
+    page.get_by_role("button", name="Redo", exact=True).click()
+    expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("S2P abdomen")
