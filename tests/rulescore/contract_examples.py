@@ -223,6 +223,8 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "percentile.strike_from_missile": _call(_pc_shot),
     "percentile.strike_from_melee": _call(lambda: pc_win(), _pc_weapon),
     "percentile.record_injury": _call(_pc_record, _pc_walk),
+    "percentile.course_odds": _call("extended shock", 13, 5),
+    "percentile.bleeding_odds": _call(60, 1, "INC", physician_eml=40),
     "percentile.bleeding_period": _call(60, 1, "INC", physician_eml=40,
                                         dice=lambda: _typed([33, 33])),
     "percentile.fight_for": _call(_pc_roster),

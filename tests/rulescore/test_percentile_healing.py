@@ -69,6 +69,51 @@ def test_bleeding_period_odds_match_enumeration_of_both_d100s():
     assert Fraction(counts[("dead", 4)], 10000) == Fraction(92, 100) * Fraction(8, 100)
 
 
+@pytest.mark.parametrize("options", [dict(physician_eml=40), dict(physician_eml=25,
+                                     cauterise=True, bleeders=2), dict(), dict(beast=True)])
+def test_bleeding_odds_match_brute_force_over_both_d100s(options):
+    from collections import Counter
+    from fractions import Fraction
+    strength = None if options.get("beast") else 60
+    counts = Counter()
+    for stop in range(1, 101) if "physician_eml" in options else (None,):
+        for loss in range(1, 101):
+            dice = [loss] if stop is None else [stop, loss]
+            counts[(lambda r: (r.outcome, r.bp))(pc.bleeding_period(
+                strength, 1, "STN", **options, dice=DiceSource.typed(dice)))] += 1
+    total = sum(counts.values())
+    assert pc.bleeding_odds(strength, 1, "STN", **options) == \
+        {k: Fraction(v, total) for k, v in counts.items()}
+
+
+def test_the_extended_shock_example_odds_and_rolls():
+    """Healing 2 example: HB13 × HR5 - 15 fatigue + 5 (ally's SV5) = EML55. 93 is F: HR4;
+    then EML42, 41 is S: HR5; then 13 is S: HR6, recovered."""
+    from fractions import Fraction
+    odds = pc.course_odds("extended shock", 13, 5, fatigue=15, bonus=5)
+    brute = {}
+    for face in range(1, 101):
+        r = pc.extended_shock_course(face, 13, 5, fatigue=15, bonus=5)
+        brute[(r.healing_rate, r.outcome)] = brute.get((r.healing_rate, r.outcome), 0) + 1
+    assert odds == {k: Fraction(v, 100) for k, v in brute.items()}
+    assert odds[(6, "recovered")] == Fraction(44, 100)    # S: 1-55 less 11 multiples of 5
+    hr = 5
+    for roll, want in ((93, 4), (41, 5), (13, 6)):
+        hr = pc.extended_shock_course(None, 13, hr, fatigue=15, bonus=5,
+                                      dice=DiceSource.typed([roll])).healing_rate
+        assert hr == want
+    coma = pc.course_odds("coma", 13, 3, sheltered=False)
+    assert sum(coma.values()) == 1 and all(h >= 1 for h, _ in coma)
+    with pytest.raises(RulesError, match="no healer's test helps a coma"):
+        pc.course_odds("coma", 13, 3, bonus=5)
+
+
+def test_a_record_keeps_a_death_and_rolls_nothing_more():
+    record = pc.InjuryRecord("Ana").add_injury("Shoulder", "Edge", 4).died("a fourth BP")
+    assert record.dead and record.log[-1] == "Day 0: died (a fourth BP)"
+    assert pc.next_roll(record) is None
+
+
 def test_dice_or_a_value_not_both():
     with pytest.raises(RulesError, match="give roll or dice, not both: got roll 33 and dice"):
         pc.blood_stoppage(33, 40, dice=DiceSource.seeded(3))

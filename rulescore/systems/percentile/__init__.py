@@ -18,7 +18,7 @@ from .injury import (AmputationResolution, CompoundResolution, ImpactResolution,
                      location_shock, shock, shock_reroll, shock_state, strike_location,
                      zone_count, grievous_zone_test, helpless_location)
 from .healing import (COMA_HR, BleedingResolution, BloodLossResolution, BloodStoppageResolution,
-                      CourseResolution, bleeding_period,
+                      CourseResolution, bleeding_odds, bleeding_period, course_odds,
                       HealingResolution, RegenerationResolution, blood_loss_advance,
                       blood_loss_state, blood_regeneration, blood_stoppage, coma_course,
                       coma_healing_rate, coma_weariness, extended_shock_course, healing_roll,
@@ -69,6 +69,7 @@ __all__ = [
     "AmputationResolution", "ShockResolution", "ShockRerollResolution",
     # healing sequence
     "blood_stoppage", "blood_loss_advance", "bleeding_period", "BleedingResolution",
+    "bleeding_odds", "course_odds",
     "blood_loss_state", "extended_shock_course",
     "coma_healing_rate", "coma_course", "coma_weariness", "healing_roll", "blood_regeneration",
     "infection_healing_rate", "infection_course", "infection_weakness", "permanent_impairment",

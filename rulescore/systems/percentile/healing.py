@@ -177,12 +177,72 @@ def bleeding_period(strength_eml: int | None, bp: int = 0, state: str | None = N
     advance = blood_loss_advance(None, strength_eml, bp, state, beast=beast, dice=dice)
     trace += advance.trace
     stopped = stoppage is not None and stoppage.stopped
-    outcome = "dead" if advance.state == "KIA" else "stopped" if stopped else "bleeding"
+    outcome = _bleeding_outcome(advance.state, stopped)
     return BleedingResolution(
         value=advance.bp, outcome=outcome, trace=tuple(trace), stoppage=stoppage,
         advance=advance, bp=advance.bp, state=advance.state, stopped=stopped,
         next_bonus=0 if stoppage is None or cauterise else stoppage.next_bonus,
         anaemia_fatigue=advance.anaemia_fatigue)
+
+
+def _bleeding_outcome(state: str | None, stopped: bool) -> str:
+    """A fourth BP kills, even as the healer stops the bleeding."""
+    return "dead" if state == "KIA" else "stopped" if stopped else "bleeding"
+
+
+def bleeding_odds(strength_eml: int | None, bp: int = 0, state: str | None = None, *,
+                  physician_eml: int | None = None, bleeders: int = 1, cauterise: bool = False,
+                  tourniquet: bool = False, staunch_bonus: int = 0, beast: bool = False
+                  ) -> dict[tuple[str, int], Fraction]:
+    """Exact chance of each (outcome, BP in all) of :func:`bleeding_period` with these
+    inputs, over every face of the Blood Stoppage d100 and of the Blood Loss d100 when it is
+    rolled."""
+    losses = [blood_loss_advance(face, strength_eml, bp, state, beast=beast)
+              for face in range(1, 101)]
+    out: dict[tuple[str, int], Fraction] = {}
+
+    def add(key: tuple[str, int], p: Fraction) -> None:
+        out[key] = out.get(key, Fraction(0)) + p
+
+    if physician_eml is None:
+        for loss in losses:
+            add((_bleeding_outcome(loss.state, False), loss.bp), Fraction(1, 100))
+        return out
+    for face in range(1, 101):
+        # the second value stands in for the loss die, read only when the roll is made
+        first = bleeding_period(strength_eml, bp, state, physician_eml=physician_eml,
+                                bleeders=bleeders, cauterise=cauterise, tourniquet=tourniquet,
+                                staunch_bonus=staunch_bonus, beast=beast,
+                                dice=DiceSource.typed([face, 1]))
+        if first.advance is None:
+            add((first.outcome, first.bp), Fraction(1, 100))
+            continue
+        for loss in losses:
+            add((_bleeding_outcome(loss.state, first.stopped), loss.bp), Fraction(1, 10000))
+    return out
+
+
+def course_odds(course: str, healing_base: int, hr: int, *, fatigue: int = 0, bonus: int = 0,
+                sheltered: bool = True, arcane: Sequence[int] = ()
+                ) -> dict[tuple[int, str], Fraction]:
+    """Exact chance of each (new HR, outcome) of the next Extended Shock (*course*
+    "extended shock") or Coma ("coma") Course Roll, over the 100 faces of its d100; *bonus*
+    is the healer's (extended shock only), *sheltered* the coma's."""
+    if course not in ("extended shock", "coma"):
+        raise RulesError(f"course must be 'extended shock' or 'coma', got {shown(course)}")
+    if course == "coma" and bonus:
+        raise RulesError(f"bonus {shown(bonus)}: no healer's test helps a coma (Healing 3)")
+    if course == "extended shock" and sheltered is not True:
+        raise RulesError("sheltered applies to a coma only (Healing 3)")
+    out: dict[tuple[int, str], Fraction] = {}
+    for face in range(1, 101):
+        r = (extended_shock_course(face, healing_base, hr, fatigue=fatigue, bonus=bonus,
+                                   arcane=arcane) if course == "extended shock" else
+             coma_course(face, healing_base, hr, fatigue=fatigue, sheltered=sheltered,
+                         arcane=arcane))
+        key = (r.healing_rate, r.outcome)
+        out[key] = out.get(key, Fraction(0)) + Fraction(1, 100)
+    return out
 
 
 @dataclass(frozen=True, kw_only=True)

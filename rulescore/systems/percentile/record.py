@@ -196,6 +196,13 @@ class InjuryRecord:
         return self._with(blood_loss=bp, next_regeneration=regen,
                           text=f"Day {self.day}: blood loss set to {bp} BP")
 
+    def died(self, cause: str) -> InjuryRecord:
+        """The record of a character who died of *cause* (a fourth Blood Loss Point, an
+        Extended Shock or Infection HR of 0): nothing more is rolled for them."""
+        if not isinstance(cause, str) or not cause.strip():
+            raise RulesError(f"cause must say what killed the character, got {shown(cause)}")
+        return self._with(dead=True, text=f"Day {self.day}: died ({cause.strip()[:200]})")
+
     def _injury(self, index: int) -> RecordedInjury:
         require_int("index", index, minimum=0, maximum=max(0, len(self.injuries) - 1))
         if not self.injuries:

@@ -24,12 +24,14 @@ from .injury import (ASPECTS, AmputationResolution, CompoundResolution, ImpactRe
                      InjuryResolution, LocationResolution, ShockRerollResolution,
                      ShockResolution, amputation_test, combine_shock_states, compound_injury,
                      helpless_location, impact, impaled, injury, injury_impairment,
+                     location_names,
                      injury_mishap, locate_strike,
                      require_cover, require_existing, require_shock_state, shock,
                      shock_reroll,
                      zone_count)
 from .injury import _parse_injury, _zone_row  # the zone row decides how many Location Dice are rolled
 from .record import LEVEL_CODES, InjuryRecord
+from .record import _require_record  # a record edited by hand is held to its file's rules
 
 EFFECT = "Injury 5 Injury Effect"
 RECORD_ASPECT = {"B": "Blunt", "E": "Edge", "P": "Point", "F": "Fire"}
@@ -432,13 +434,28 @@ def record_injury(record: InjuryRecord, walk: InjurySequence) -> InjuryRecord:
     its location, aspect (an arrow's or bolt's point as Projectile), level (after any
     compounding the walk made) and bleeder. A walk made with ``record=`` already holds its
     record (``walk.record``, with an earlier injury raised by compounding): use that one."""
-    if not isinstance(record, InjuryRecord):
-        raise RulesError(f"record must be an InjuryRecord, got {shown(record)}")
+    record = _require_record(record)
     if not isinstance(walk, InjurySequence):
         raise RulesError(f"walk must be a walked strike (injury_sequence), got {shown(walk)}")
     if walk.needs:
-        raise RulesError(f"walk must be finished: roll the {walk.needs} first")
-    if walk.injury is None or not walk.injury.injury or walk.location is None:
-        raise RulesError(f"walk must have inflicted an injury, got {walk.outcome!r}")
+        raise RulesError(f"walk must be finished: roll the {shown(walk.needs)} first")
+    if not isinstance(walk.injury, InjuryResolution) or not walk.injury.injury:
+        raise RulesError(f"walk must have inflicted an injury, got {shown(walk.outcome)}")
+    _require_walk_parts(walk)
     return _recorded(record, walk.location, walk.impact.aspect, walk.value, walk.injury, None,
                      walk.projectile)
+
+
+def _require_walk_parts(walk: InjurySequence) -> None:
+    """The parts of a walk :func:`record_injury` writes, held to what a walk can hold: a walk
+    edited by hand is refused naming ``walk`` and the part."""
+    if not isinstance(walk.location, LocationResolution) or \
+            walk.location.outcome not in location_names():
+        raise RulesError(f"walk location must be a located strike on the body, got "
+                         f"{shown(getattr(walk.location, 'outcome', walk.location))}")
+    if not isinstance(walk.impact, ImpactResolution) or walk.impact.aspect not in ASPECTS:
+        raise RulesError(f"walk impact must name an aspect ({', '.join(ASPECTS)}), got "
+                         f"{shown(getattr(walk.impact, 'aspect', walk.impact))}")
+    require_int("walk value", walk.value, minimum=1, maximum=5)
+    require_bool("walk injury bleeder", walk.injury.bleeder)
+    require_bool("walk projectile", walk.projectile)
