@@ -82,7 +82,7 @@ def test_attack_calculator_odds_dice_and_errors(page: Page, book_url):
     expected = vl.attack([2, 3, 5, 6, 7, 8], attribute=3, skill=3, defense=9, band="Far",
                          cover="Hard Cover", ar=duster, hardened=vl.armour("Duster").hardened)
     expect(tool.locator(".rulebook-vl-result")).to_contain_text(
-        f"15 vs TN 15, margin +0, 0 Step(s), {expected.damage} damage")
+        f"15 against TN 15, margin +0, 0 Steps, {expected.damage} damage")
     expect(tool.locator(".rulebook-trace")).to_contain_text("Defense 9 +4 (Hard Cover)")
     tool.get_by_role("button", name="Roll", exact=True).click()
     expect(tool.get_by_label("Seed")).not_to_have_value("")
@@ -94,7 +94,8 @@ def test_attack_calculator_odds_dice_and_errors(page: Page, book_url):
     first = tool.locator(".rulebook-vl-result").inner_text()
     tool.get_by_label("My dice").fill("1")
     tool.get_by_role("button", name="Use my dice").click()
-    expect(tool.get_by_role("alert")).to_contain_text("dice")
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "“My dice” must be 6 d8 (a pool of 6), got 1 number")
     tool.get_by_label("Seed").fill(seed)
     tool.get_by_role("button", name="Replay seed").click()
     expect(tool.locator(".rulebook-vl-result")).to_have_text(first)
@@ -109,25 +110,28 @@ def test_downed_walker(page: Page, book_url):
     expect(tool.get_by_label("Vitality now")).to_have_value("-1")
     tool.get_by_label("Medical kit (+2)").check()
     p = vl.stabilization_probability(3, -1, medical_kit=True)
-    expect(tool.locator(".rulebook-vl-stab-odds")).to_contain_text(f"TN 12: one attempt with 3d8 "
-                                                                   f"and a kit succeeds {percent(p)}")
+    expect(tool.locator(".rulebook-vl-stab-odds")).to_contain_text(
+        f"One attempt with 3d8 and a kit against TN 12 succeeds {percent(p)}")
     set_value(tool.get_by_label("Grievous Wound d8"), "8")
     tool.get_by_role("button", name="Read the wound").click()
     result = tool.locator(".rulebook-vl-downed-result")
     expect(result).to_contain_text(f"Grievous Wound: {vl.grievous_wound(8).outcome}")
     tool.get_by_label("My dice").fill("3, 5, 8")
     tool.get_by_role("button", name="Use my dice").click()
-    expect(result).to_contain_text("Stabilised: dice 3, 5, 8, TN 12, margin +3")
+    expect(result).to_contain_text("Stabilised: the bleeding stops (dice 3, 5, 8, TN 12, "
+                                   "margin +3")
+    expect(status).to_contain_text("Stabilised: the bleeding has stopped")
+    tool.get_by_label("Stabilised (the bleeding has stopped)").uncheck()
     tool.get_by_role("button", name="Roll", exact=True).click()
     expect(tool.get_by_label("Seed")).not_to_have_value("")
-    expect(result).to_contain_text("(seed ")
+    expect(result).to_contain_text("; seed ")
     seed = int(tool.get_by_label("Seed").input_value())
     from rulescore.dice import parse
     dice = [d.value for d in parse("3d8").roll(random.Random(seed)).dice]
     expect(result).to_contain_text(f"dice {', '.join(map(str, dice))}, TN 12")
     set_value(tool.get_by_label("Vitality now"), "50")
     expect(tool.get_by_role("alert").first).to_contain_text(
-        "vitality must be 9 or less (full Vitality for iron 1), got 50")
+        "“Vitality now” must be 9 or less (full Vitality for iron 1), got 50")
 
 
 def test_horde_calculator(page: Page, book_url):
@@ -140,7 +144,8 @@ def test_horde_calculator(page: Page, book_url):
     tool.get_by_label("Kind").select_option(label="Swarm (melee)")
     expect(tool.locator(".rulebook-vl-horde-volley")).to_contain_text("tempo 6")
     set_value(tool.get_by_label("Horde size"), "2")
-    expect(tool.get_by_role("alert").first).to_contain_text("size must be from 3 to 10, got 2")
+    expect(tool.get_by_role("alert").first).to_contain_text(
+        "“Horde size” must be from 3 to 10, got 2")
 
 
 def test_a_blade_never_suppresses_and_the_off_hand_rolls_fewer_dice(page: Page, book_url):
@@ -167,5 +172,65 @@ def test_downed_walker_shows_a_fumble(page: Page, book_url):
     tool.get_by_label("My dice").fill("1, 1, 1")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-vl-downed-result")).to_contain_text(
-        "Fumble — the patient loses 1 more Vitality, now -2")
+        "Fumble: every die shows 1, the patient loses 1 more Vitality, now -2")
     expect(tool.get_by_label("Vitality now")).to_have_value("-2")
+
+
+def test_calebs_shot_in_the_calculator_gives_the_printed_5(page: Page, book_url):
+    """§VI The Complete Attack Example, typed into the calculator beside it: QUICK 3 +
+    Ballistics 3 = 6 dice; TN 9 + 4 (Hard Cover) + 2 (Far, pistol) = 15; [2, 3, 5, 6, 7, 8]
+    keeps 15, + 3 (two Aim actions) + 2 (masterwork) = 20; margin 5 is 1 Step; WR 3 + 1 Step
+    + 1 Critical bonus = 5 damage."""
+    tool = _open(page, book_url, ".rulebook-vl-attack")
+    set_value(tool.get_by_label("Attribute (QUICK or IRON)"), "3")
+    set_value(tool.get_by_label("Skill", exact=True), "3")
+    set_value(tool.get_by_label("Target's Defense"), "9")
+    tool.get_by_label("Range band").select_option("Far")
+    tool.get_by_label("Target's cover").select_option("Hard Cover")
+    set_value(tool.get_by_label("Aim actions banked"), "2")
+    set_value(tool.get_by_label("Roll bonus (fine weapon, etc.)"), "2")
+    set_value(tool.get_by_label("Critical bonus (Steps)"), "1")
+    expect(tool.locator(".rulebook-vl-setup")).to_contain_text(
+        "Roll 6d8, keep the two highest, +5, against TN 15")
+    tool.get_by_label("My dice").fill("2, 3, 5, 6, 7, 8")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(tool.locator(".rulebook-vl-result")).to_contain_text(
+        "→ 20 against TN 15, margin +5, 2 Steps, 5 damage — Grievous Wound")
+
+
+def test_a_called_shot_asks_where_and_conditions_reach_the_pool(page: Page, book_url):
+    """§III Called Shot: −2 dice (5 → 3) and a location, never an error about it; §VIII and
+    §XI: Wounded −1 and Suppressed −2 (5 → 2); §II Surprised: TN −2 (10 → 8)."""
+    tool = _open(page, book_url, ".rulebook-vl-attack")
+    tool.get_by_label("Action", exact=True).select_option("Called Shot")
+    expect(tool.locator(".rulebook-vl-setup")).to_contain_text("Roll 3d8")
+    expect(tool.get_by_role("alert")).to_have_count(0)
+    tool.get_by_label("Called Shot at").select_option("Head")
+    tool.get_by_label("My dice").fill("8, 8, 1")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(tool.locator(".rulebook-vl-result")).to_contain_text("Target is Stunned")
+    tool.get_by_label("Action", exact=True).select_option("Steady Shot")
+    tool.get_by_label("Attacker's conditions").select_option(
+        label=["Wounded (−1 die)", "Suppressed (−2 dice)"])
+    expect(tool.locator(".rulebook-vl-setup")).to_contain_text("Roll 2d8")
+    tool.get_by_label("Target's conditions").select_option(label=["Surprised (TN −2)"])
+    expect(tool.locator(".rulebook-vl-setup")).to_contain_text("TN 8")
+
+
+def test_the_walker_after_death_the_d8_button_and_coup_de_grace(page: Page, book_url):
+    """§X Death Threshold: IRON 1 dies at −3, and then no odds are offered; §IX: the Grievous
+    Wound d8 has a Roll button; §XIII Coup de Grâce, the chapter's example: 16 against TN 9 is
+    margin 7, 2 Steps, Peacemaker WR 3 + 2 = 5 damage; through Boiler Plate (AR 1, Hardened) 4."""
+    tool = _open(page, book_url, ".rulebook-vl-downed", INJURY)
+    tool.get_by_role("button", name="Roll the d8").click()
+    expect(tool.locator(".rulebook-vl-downed-result")).to_contain_text("Grievous Wound: ")
+    expect(tool.locator(".rulebook-vl-downed-result")).to_contain_text(", seed ")
+    set_value(tool.get_by_label("Vitality now"), "-3")
+    expect(tool.locator(".rulebook-vl-status")).to_contain_text("Dead at Vitality -3 of 9")
+    expect(tool.locator(".rulebook-vl-stab-odds")).to_have_text(
+        "The character is dead: no stabilisation.")
+    coup = page.locator(".rulebook-vl-coup")
+    expect(coup.locator(".rulebook-vl-coup-result")).to_contain_text(
+        "An automatic hit: 5 damage, 2 Steps — Grievous Wound")
+    coup.get_by_label("Target's armour").select_option("Boiler Plate")
+    expect(coup.locator(".rulebook-vl-coup-result")).to_contain_text("4 damage, 2 Steps.")
