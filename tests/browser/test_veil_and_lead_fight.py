@@ -34,6 +34,7 @@ def test_one_exchange_lands_on_the_target(page: Page, book_url):
     enforcer = board.locator("tr[data-fighter='Enforcer']")
     expect(enforcer.locator(".conditions")).to_have_text("Surprised")
     expect(enforcer.locator(".vitality")).to_have_text("10 / 10")
+    page.screenshot(path=str(SHOTS / "veil_and_lead_fight_top.png"))
 
     interactions = 0
     panel.get_by_role("button", name="Next turn").click()
