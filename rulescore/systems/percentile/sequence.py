@@ -438,7 +438,7 @@ def record_injury(record: InjuryRecord, walk: InjurySequence) -> InjuryRecord:
     if not isinstance(walk, InjurySequence):
         raise RulesError(f"walk must be a walked strike (injury_sequence), got {shown(walk)}")
     if walk.needs:
-        raise RulesError(f"walk must be finished: roll the {shown(walk.needs)} first")
+        raise RulesError(f"walk must be finished: roll the {str(walk.needs)[:80]} first")
     if not isinstance(walk.injury, InjuryResolution) or not walk.injury.injury:
         raise RulesError(f"walk must have inflicted an injury, got {shown(walk.outcome)}")
     _require_walk_parts(walk)
