@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import ipywidgets as w
 
+from rulescore.dice import DiceSource
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import range_bands as rb
 from rulescore.text import odds as odds_text
@@ -53,12 +54,9 @@ def _band_options(ids) -> list[tuple[str, str]]:
 #: The labels every check tool shows for the two rulings and the roll's bonus.
 RULINGS = {"nd_rule": "How nD is rolled", "critical_margin": "Critical at a margin of ±"}
 BONUS = {"roll_bonus": "Bonus to your roll"}
-#: The dice a check reads: the reader's pool and the difficulty's, from the Roll row.
-CHECK_DICE = {"skill_dice": ROLLED, "difficulty_dice": ROLLED}
-#: The split of the rolled dice into the groups the odds call for.
-ROLL_GROUPS = Reach(rb.roll_groups, {}, {
-    "counts": "how many dice each group needs, from the odds shown", "dice": ROLLED,
-    "seed": "the Roll row gives its seed inside the dice"})
+#: The dice a check reads: drawn from the Roll row's dice (the difficulty's as many as it has).
+CHECK_DICE = {"difficulty_dice": "drawn from the dice: as many as the difficulty has",
+              "dice": ROLLED}
 
 
 def outcomes_html(outcomes: dict[str, Fraction], headline: str) -> str:
@@ -85,8 +83,8 @@ class _CheckTool(Tool):
     """Shared frame: inputs, difficulty, odds before the roll, roll or my dice, the result.
 
     Each tool calls :meth:`_frame` with its own inputs and defines three methods: ``update()``
-    (read the inputs, show the odds), ``_resolve(groups)`` (the rules call on rolled dice) and
-    ``_headline(result)`` (the result's first line).
+    (read the inputs, show the odds), ``_resolve(dice)`` (the rules call, drawing its dice from
+    the request's source) and ``_headline(result)`` (the result's first line).
     """
 
     chart_title = "Margin: your total minus the difficulty's (green: success)"
@@ -158,8 +156,7 @@ class _CheckTool(Tool):
             self.entry.error.show("Fix the inputs above first.")
             return
         try:
-            rolled = rb.roll_groups(self.counts, dice=request.dice)
-            result = self._resolve(rolled.groups)
+            result = self._resolve(request.dice)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.result.value = self.waiting
@@ -170,7 +167,7 @@ class _CheckTool(Tool):
         self.result.value = (f"<div class='rulebook-total' "
                              f"style='font-size:{VERDICT_SIZE};color:{colour}'>"
                              f"{html.escape(self._headline(result))}</div>")
-        self.explanation.show(rolled.trace + result.trace)
+        self.explanation.show(result.trace)
         self._after(result)
 
     def _after(self, result) -> None:
@@ -260,10 +257,9 @@ class ShotBuilder(_CheckTool):
             "aim_rounds": "Rounds spent aiming", "weapon": "Weapon",
             "target_hidden": "Target is hidden (area fire only)",
             "gm_dice": "GM's adjustment (dice)", **_SHOT}),
-        Reach(rb.shot, _SHOT, {
+        Reach(rb.shot, {**_SHOT, "skill_dice": "Your dice (shooting skill)"}, {
             "difficulty": "the difficulty the plan built from the fields above",
             "roll_bonus": "the plan's bonus: yours and an aim action's +2", **CHECK_DICE}),
-        ROLL_GROUPS,
     )
 
     def __init__(self, target: str = "distant", optimal: str = "close",
@@ -347,11 +343,11 @@ class ShotBuilder(_CheckTool):
                               f"{_steps(d.trace)}</details>")
         self._show_odds(self.plan.odds, f"Chance to hit: {odds_text(self.plan.odds.success)}")
 
-    def _resolve(self, groups):
-        return rb.shot(self.plan.difficulty.value, groups["skill_dice"],
-                       groups["difficulty_dice"], self.plan.roll_bonus,
-                       area_fire=self.area.value, situation=self.situation.value,
-                       miss_reading=self.miss_reading.value, **self._rule())
+    def _resolve(self, dice: DiceSource) -> rb.ShotResult:
+        return rb.shot(self.plan.difficulty.value, self._ints()[0],
+                       roll_bonus=self.plan.roll_bonus, area_fire=self.area.value,
+                       situation=self.situation.value, miss_reading=self.miss_reading.value,
+                       dice=dice, **self._rule())
 
     def _headline(self, result: rb.ShotResult) -> str:
         if result.hit and result.outcome == "area hit":
@@ -368,18 +364,17 @@ def _steps(trace) -> str:
 class DashHelper(_CheckTool):
     """A dash or a crossing of impassable terrain: the check, its odds and where you end up."""
 
+    _POOL = "Your dice (Acrobatics, Athletics or Swimming)"
     _MOVE = {"start_band": "Starting band", "direction": "Direction", "terrain": "Terrain",
-             **BONUS, **RULINGS}
+             "skill_dice": _POOL, **BONUS, **RULINGS}
     reaches = (
-        Reach(rb.terrain_odds, {"kind": "Movement", "terrain": "Terrain",
-                                "skill_pool": "Your dice (Acrobatics, Athletics or Swimming)",
+        Reach(rb.terrain_odds, {"kind": "Movement", "terrain": "Terrain", "skill_pool": _POOL,
                                 **BONUS, **RULINGS}),
         Reach(rb.dash, {**_MOVE, "seriously_wounded": "Seriously or lethally wounded"},
               CHECK_DICE),
         Reach(rb.cross_impassable,
               {**_MOVE, "terrain_gives_cover": "The impassable terrain gives cover"},
               CHECK_DICE),
-        ROLL_GROUPS,
     )
 
     def __init__(self, kind: str = "dash", start: str = "distant", terrain: str = "hard",
@@ -433,10 +428,9 @@ class DashHelper(_CheckTool):
         self.summary.value = ""
         self._show_odds(odds, f"Chance of the full move: {odds_text(full)}")
 
-    def _resolve(self, groups):
-        common = dict(skill_dice=groups["skill_dice"], difficulty_dice=groups["difficulty_dice"],
-                      roll_bonus=parse_int_text("Bonus to your roll", self.bonus.value, blank=0),
-                      **self._rule())
+    def _resolve(self, dice: DiceSource) -> rb.MoveResult:
+        pool, bonus = self._ints()
+        common = dict(skill_dice=pool, roll_bonus=bonus, dice=dice, **self._rule())
         if self.kind.value == "dash":
             return rb.dash(self.start.value, self.direction.value, self.terrain.value,
                            seriously_wounded=self.wounded.value, **common)
@@ -461,8 +455,8 @@ class QuickLoadHelper(_CheckTool):
                                    "skill_pool": "Your dice (the loading skill)",
                                    **BONUS, **RULINGS}),
         Reach(rb.quick_load, {"weapon": "Weapon", "reload_time": "Normal reload (actions)",
-                              **BONUS, **RULINGS}, CHECK_DICE),
-        ROLL_GROUPS,
+                              "skill_dice": "Your dice (the loading skill)", **BONUS,
+                              **RULINGS}, CHECK_DICE),
     )
 
     def __init__(self, weapon: str = "crossbow", reload_time: str = "3", pool: str = "4") -> None:
@@ -491,12 +485,11 @@ class QuickLoadHelper(_CheckTool):
         self._show_odds(rb.Odds(shown, odds.margins, odds.dice),
                         f"Chance to load faster: {odds_text(odds.success)}")
 
-    def _resolve(self, groups):
+    def _resolve(self, dice: DiceSource) -> rb.QuickLoadResult:
+        pool, bonus = self._ints()
         return rb.quick_load(self.weapon.value,
                              parse_int_text("Normal reload", self.reload_time.value),
-                             groups["skill_dice"], groups["difficulty_dice"],
-                             parse_int_text("Bonus to your roll", self.bonus.value, blank=0),
-                             **self._rule())
+                             pool, roll_bonus=bonus, dice=dice, **self._rule())
 
     def _headline(self, result: rb.QuickLoadResult) -> str:
         if result.loaded:
@@ -516,9 +509,10 @@ class StealthHelper(_CheckTool):
     reaches = (
         Reach(rb.stealth_odds, {"stealth_pool": "Hider's Stealth dice",
                                 "perception_pool": "Observer's Perception dice", **_HIDER}),
-        Reach(rb.stealth, {**_HIDER, "streak": "Successes in a row so far"},
-              {"stealth_dice": ROLLED, "perception_dice": ROLLED, "cover_dice": ROLLED}),
-        ROLL_GROUPS,
+        Reach(rb.stealth, {**_HIDER, "streak": "Successes in a row so far",
+                           "stealth_dice": "Hider's Stealth dice",
+                           "perception_dice": "Observer's Perception dice"},
+              {"cover_dice": "drawn from the dice: as many as the cover gives", "dice": ROLLED}),
     )
 
     def __init__(self, pool: str = "3", perception: str = "3", cover: str = "light") -> None:
@@ -560,16 +554,16 @@ class StealthHelper(_CheckTool):
         self.summary.value = ""
         self._show_odds(odds, f"Chance to stay hidden: {odds_text(odds.outcomes['hidden'])}")
 
-    def _resolve(self, groups):
-        return rb.stealth(groups["stealth_dice"], groups["perception_dice"],
-                          cover_dice=groups["cover_dice"],
+    def _resolve(self, dice: DiceSource) -> rb.StealthResult:
+        pool, bonus = self._ints()
+        return rb.stealth(pool, parse_int_text("Observer's Perception dice",
+                                               self.perception.value),
                           streak=parse_int_text("Successes in a row so far", self.streak.value,
                                                 blank=0),
-                          stealth_bonus=parse_int_text("Bonus to your roll", self.bonus.value,
-                                                       blank=0),
+                          stealth_bonus=bonus,
                           perception_bonus=parse_int_text("Observer's bonus",
                                                           self.perception_bonus.value, blank=0),
-                          **self._inputs())
+                          dice=dice, **self._inputs())
 
     def _headline(self, result: rb.StealthResult) -> str:
         if result.unaware:

@@ -22,6 +22,9 @@ from ..errors import DiceError, DiceLimitError, RulesError, require_int, require
 
 MAX_CHAIN = 100      # rolls of one exploding die before we call it a runaway
 MAX_TYPED = 10_000   # typed values read at most: the most any roll the notation allows can use
+#: Dice whose face "0" (or "00") stands for their highest number, as players read them
+#: (dice §Percentile dice): a d10 shows 0 for 10, a d100 thrown as one die shows 00 for 100.
+ZERO_READS_TOP = (10, 100)
 
 
 class DiceSource:
@@ -52,7 +55,8 @@ class DiceSource:
               limit: int = MAX_TYPED) -> DiceSource:
         """The dice a reader rolled, in the order the rules ask for them. Each value is checked
         against its die when it is drawn; when they run out the draw continues from *then*,
-        or is refused naming the die. At most *limit* values are read (so an endless iterable
+        or is refused naming the die. A typed 0 on a d10 reads 10 and on a d100 reads 100
+        ("00"), as players read those dice (dice §Percentile dice). At most *limit* values are read (so an endless iterable
         is refused, not read to its end)."""
         if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
             raise DiceError(f"dice must be a list of numbers, got {shown(values)}")
@@ -159,6 +163,8 @@ class DiceSource:
             label = name or f"die value {self._used}"
             if isinstance(value, bool) or not isinstance(value, int):
                 raise DiceError(f"{label} must be a whole number, got {shown(value)}")
+            if value == 0 and sides in ZERO_READS_TOP:
+                return sides
             if not 1 <= value <= sides:
                 raise DiceError(f"{label} ({value}) is not on a d{sides}: {shows}" if shows
                                 else f"{label} must be from 1 to {sides}, got {value}")
@@ -208,3 +214,31 @@ class DiceSource:
             listed = ", ".join(shown(v) for v in extra[:10]) + (", …" if more else "")
             raise DiceError(f"too many dice: this {what} used {self._used} values, got "
                             f"{self._given} (extra: {listed})")
+
+
+# -- what a resolving function reads: the values, or dice to draw them from ---------------------
+
+def dice_to_draw_from(dice: object) -> DiceSource | None:
+    """*dice* as a resolving function's ``dice=`` argument: a DiceSource, or None for values
+    given directly."""
+    if dice is not None and not isinstance(dice, DiceSource):
+        raise RulesError(f"dice must be a DiceSource or None, got {shown(dice)}")
+    return dice
+
+
+def count_to_draw(name: str, given: object, dice: DiceSource, *, maximum: int,
+                  minimum: int = 0) -> int:
+    """How many dice *name* draws from *dice*: with ``dice=`` the input *name* is a whole
+    number, the count; faces given there as well are refused, naming both."""
+    if isinstance(given, bool) or not isinstance(given, int):
+        raise RulesError(f"{name} and dice are both given: with dice, {name} is how many dice "
+                         f"to draw (a whole number), got {shown(given)}")
+    return require_int(name, given, minimum=minimum, maximum=maximum)
+
+
+def not_both(name: str, given: object, dice: DiceSource | None) -> None:
+    """Refuse values typed in *name* when they are also to be drawn from *dice*."""
+    if dice is not None and given is not None and not (isinstance(given, (list, tuple))
+                                                       and not given):
+        raise RulesError(f"{name} and dice are both given: give the values in {name} or draw "
+                         "them from dice, not both")

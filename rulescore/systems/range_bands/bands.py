@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from rulescore.dice import Distribution
+from rulescore.dice import DiceSource, Distribution
 from rulescore.errors import RulesError, require_int, shown
 from rulescore.formulas import Formula
 from rulescore.tables import Row
@@ -15,7 +15,7 @@ from rulescore.errors import require_bool as flag, require_choice as one_of, req
 
 from ._system import DATA
 from .inputs import bonus, d6_faces, pool
-from .checks import Odds, check, check_odds, check_rulings
+from .checks import Odds, check, check_counts, check_odds, check_rulings, drawn
 
 DIRECTIONS = ("closer", "away")
 #: Far past the extreme band (151+ m): a distance beyond this is a typing slip.
@@ -178,15 +178,16 @@ def impassable_difficulty(terrain: str) -> int:
 
 
 def dash(start_band: str, direction: str = "closer", terrain: str = "easy",
-         skill_dice: Sequence[int] = (), difficulty_dice: Sequence[int] | None = None,
+         skill_dice: Sequence[int] | int = (), difficulty_dice: Sequence[int] | None = None,
          roll_bonus: int = 0, *, seriously_wounded: bool = False, nd_rule: str = "opposed",
-         critical_margin: int = 6) -> MoveResult:
+         critical_margin: int = 6, dice: DiceSource | None = None) -> MoveResult:
     """A dash (§Dashing): two actions, two bands; off easy ground an Acrobatics or Athletics check.
 
     Failure moves one band for the same two actions; a critical failure leaves the character
     prone where they started (assumption ``dash_fall``) and deals half the difficulty, rounded
     up, in dice of damage. The dasher loses cover and its Defense Pool; a seriously or lethally
-    wounded dasher bleeds one wound. Easy terrain takes no dice.
+    wounded dasher bleeds one wound. Easy terrain takes no dice. With *dice*, *skill_dice* is
+    the dasher's pool and the check's dice are drawn from it (see :func:`check`).
     """
     start = find_band("start_band", start_band)
     _direction(direction)
@@ -200,7 +201,15 @@ def dash(start_band: str, direction: str = "closer", terrain: str = "easy",
     difficulty = row["difficulty"]
     result_check = None
     prone, damage, bands_allowed = False, 0, move_row["bands"]
-    if difficulty == 0:
+    if difficulty == 0 and dice is not None:
+        # No check on easy ground: nothing is drawn, and typed dice left over are refused.
+        check_counts(skill_dice, 1, difficulty_dice, "opposed", dice)
+        drawn(dice, {}, lambda: {"skill_dice": 0})
+        bonus("roll_bonus", roll_bonus)
+        check_rulings(nd_rule, critical_margin)
+        steps.append(step(f"{row['name']} terrain ({row['examples']}): no check",
+                          DATA.rule("Dashing difficulties")))
+    elif difficulty == 0:
         # No check on easy ground, but its inputs are still checked: a slip is never ignored.
         rolled = d6_faces("skill_dice", skill_dice)
         if difficulty_dice is not None:
@@ -218,7 +227,7 @@ def dash(start_band: str, direction: str = "closer", terrain: str = "easy",
                           DATA.rule("Dashing difficulties"), difficulty=difficulty))
         result_check = check(skill_dice, difficulty, difficulty_dice, roll_bonus,
                              nd_rule=nd_rule, critical_margin=critical_margin,
-                             section="Dashing", what="Dash check")
+                             section="Dashing", what="Dash check", dice=dice)
         steps.extend(result_check.trace)
         if result_check.outcome == "critical failure":
             damage = DASH_FALL_DAMAGE.evaluate(difficulty=difficulty)
@@ -249,15 +258,17 @@ def dash(start_band: str, direction: str = "closer", terrain: str = "easy",
 
 
 def cross_impassable(start_band: str, direction: str = "closer", terrain: str = "hard",
-                     skill_dice: Sequence[int] = (), difficulty_dice: Sequence[int] | None = None,
-                     roll_bonus: int = 0, *, terrain_gives_cover: bool = False,
-                     nd_rule: str = "opposed", critical_margin: int = 6) -> MoveResult:
+                     skill_dice: Sequence[int] | int = (),
+                     difficulty_dice: Sequence[int] | None = None, roll_bonus: int = 0, *,
+                     terrain_gives_cover: bool = False, nd_rule: str = "opposed",
+                     critical_margin: int = 6, dice: DiceSource | None = None) -> MoveResult:
     """One band through impassable terrain (§Impassable terrain): two move actions and a check.
 
     The check is made as for dashing (Swimming in water). Failure spends the actions for no
     progress; a critical failure also knocks the character prone with damage equal to the
     difficulty in dice. Whether the terrain gives cover is the GM's call
     (*terrain_gives_cover*: a cliff face exposes, barbed wire hides). Bulk penalties apply.
+    With *dice*, *skill_dice* is the pool and the check's dice are drawn from it.
     """
     start = find_band("start_band", start_band)
     _direction(direction)
@@ -274,7 +285,7 @@ def cross_impassable(start_band: str, direction: str = "closer", terrain: str = 
                   DATA.rule("Impassable terrains"), difficulty=difficulty)]
     result_check = check(skill_dice, difficulty, difficulty_dice, roll_bonus, nd_rule=nd_rule,
                          critical_margin=critical_margin, section="Impassable terrain",
-                         what="Terrain check")
+                         what="Terrain check", dice=dice)
     steps.extend(result_check.trace)
     prone, damage, allowed = False, 0, move_row["bands"]
     if result_check.outcome == "critical failure":

@@ -16,14 +16,15 @@ The margin is the character's total minus the difficulty's. Criticals (assumptio
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from rulescore.dice import DiceSource, Distribution
+from rulescore.dice.source import count_to_draw, dice_to_draw_from, not_both
 from rulescore.errors import RulesError, require_int, require_seed, shown
-from rulescore.trace import Resolution, step
+from rulescore.trace import Resolution, Step, step
 from rulescore.errors import require_choice as one_of, require_text as text
 
 from ._system import DATA
@@ -105,14 +106,57 @@ def check_rulings(nd_rule: object, critical_margin: object) -> None:
     _critical_margin(critical_margin)  # type: ignore[arg-type]
 
 
-def check(skill_dice: Sequence[int], difficulty: int, difficulty_dice: Sequence[int] | None = None,
-          roll_bonus: int = 0, *, nd_rule: str = "opposed", critical_margin: int = 6,
-          section: str = CHECK_SECTION, what: str = "Check") -> CheckResult:
+def drawn(dice: object, given: Mapping[str, object],
+          counts: Callable[[], Mapping[str, int]]) -> tuple[dict[str, Any], tuple[Step, ...]]:
+    """The dice inputs of a resolving function (dice §Seeds and typed dice): *given* as they
+    are without *dice*; with it, each group drawn from *dice* in the order of *counts* (a
+    pool's count is the whole number given in its input), and the roll's step for the trace.
+    Typed dice too few or too many are named by the count the roll wants (:func:`roll_groups`)."""
+    source = dice_to_draw_from(dice)
+    if source is None:
+        return dict(given), ()
+    rolled = roll_groups(counts(), dice=source)
+    # Nothing to roll (no check is made) leaves no step: the dice were only checked unused.
+    return {**given, **rolled.groups}, rolled.trace if rolled.value else ()
+
+
+def _with_roll(result: Resolution, rolled: tuple[Step, ...]) -> Resolution:
+    """*result* with the step that drew its dice first (none when the dice were given)."""
+    return replace(result, trace=rolled + result.trace) if rolled else result
+
+
+def check_counts(skill_dice: object, difficulty: int, difficulty_dice: object, nd_rule: str,
+                 dice: DiceSource) -> dict[str, int]:
+    """How many d6 a check draws from *dice*: the pool given in *skill_dice*, then the
+    difficulty's (none under ``"average"``)."""
+    not_both("difficulty_dice", difficulty_dice, dice)
+    return {"skill_dice": count_to_draw("skill_dice", skill_dice, dice, minimum=1,
+                                        maximum=MAX_POOL),
+            "difficulty_dice": difficulty_dice_count(difficulty, nd_rule)}
+
+
+def check(skill_dice: Sequence[int] | int, difficulty: int,
+          difficulty_dice: Sequence[int] | None = None, roll_bonus: int = 0, *,
+          nd_rule: str = "opposed", critical_margin: int = 6, section: str = CHECK_SECTION,
+          what: str = "Check", dice: DiceSource | None = None) -> CheckResult:
     """Resolve an nD check from the dice rolled (see the module docstring for the reading).
 
     *skill_dice* are the character's d6; *difficulty_dice* the n d6 of the difficulty (none
-    under ``nd_rule="average"``); *roll_bonus* is added to the character's total.
+    under ``nd_rule="average"``); *roll_bonus* is added to the character's total. With
+    *dice* (a :class:`~rulescore.dice.DiceSource`), *skill_dice* is the pool, a number, and
+    both groups are drawn from it.
     """
+    got, rolled = drawn(dice, {"skill_dice": skill_dice, "difficulty_dice": difficulty_dice},
+                        lambda: check_counts(skill_dice, difficulty, difficulty_dice, nd_rule,
+                                             dice))
+    return _with_roll(_check(got["skill_dice"], difficulty, got["difficulty_dice"], roll_bonus,
+                             nd_rule, critical_margin, section, what), rolled)
+
+
+def _check(skill_dice: Sequence[int], difficulty: int, difficulty_dice: Sequence[int] | None,
+           roll_bonus: int, nd_rule: str, critical_margin: int, section: str,
+           what: str) -> CheckResult:
+    """:func:`check` on the faces rolled."""
     one_of("nd_rule", nd_rule, ND_RULES)
     require_int("difficulty", difficulty, minimum=1, maximum=MAX_DIFFICULTY)
     skill = d6_faces("skill_dice", skill_dice, minimum=1)
@@ -213,12 +257,19 @@ class OpposedResult(Resolution):
     success: bool
 
 
-def opposed(active_dice: Sequence[int], passive_dice: Sequence[int], active_bonus: int = 0,
-            passive_bonus: int = 0, *, section: str = "Extreme range engagements",
-            active: str = "The active side", passive: str = "the other side") -> OpposedResult:
-    """Resolve an opposed roll of two d6 pools: the active side wins ties (assumption ``ties``)."""
-    a = d6_faces("active_dice", active_dice, minimum=1)
-    b = d6_faces("passive_dice", passive_dice, minimum=1)
+def opposed(active_dice: Sequence[int] | int, passive_dice: Sequence[int] | int,
+            active_bonus: int = 0, passive_bonus: int = 0, *,
+            section: str = "Extreme range engagements", active: str = "The active side",
+            passive: str = "the other side", dice: DiceSource | None = None) -> OpposedResult:
+    """Resolve an opposed roll of two d6 pools: the active side wins ties (assumption ``ties``).
+    With *dice*, each side's input is its pool (a number) and the faces are drawn from it."""
+    got, rolled = drawn(dice, {"active_dice": active_dice, "passive_dice": passive_dice},
+                        lambda: {name: count_to_draw(name, value, dice, minimum=1,
+                                                     maximum=MAX_POOL)
+                                 for name, value in (("active_dice", active_dice),
+                                                     ("passive_dice", passive_dice))})
+    a = d6_faces("active_dice", got["active_dice"], minimum=1)
+    b = d6_faces("passive_dice", got["passive_dice"], minimum=1)
     ab, pb = bonus("active_bonus", active_bonus), bonus("passive_bonus", passive_bonus)
     text("active", active)
     text("passive", passive)
@@ -232,8 +283,9 @@ def opposed(active_dice: Sequence[int], passive_dice: Sequence[int], active_bonu
              step(f"{at} against {pt}: margin {margin:+d}; "
                   + ("the active side wins (a tie goes to it)" if margin >= 0 else
                      "the other side wins"), DATA.rule("Ties (assumption ties)"), margin=margin))
-    return OpposedResult(value=margin, outcome="wins" if margin >= 0 else "loses", trace=steps,
-                         active_total=at, passive_total=pt, margin=margin, success=margin >= 0)
+    return OpposedResult(value=margin, outcome="wins" if margin >= 0 else "loses",
+                         trace=rolled + steps, active_total=at, passive_total=pt, margin=margin,
+                         success=margin >= 0)
 
 
 def opposed_odds(active_pool: int, passive_pool: int, active_bonus: int = 0,
@@ -257,7 +309,8 @@ class RolledDice(Resolution):
 
 _LABELS = {"skill_dice": "the character", "difficulty_dice": "the difficulty",
            "active_dice": "the active side", "passive_dice": "the other side",
-           "stealth_dice": "Stealth", "cover_dice": "cover", "perception_dice": "Perception"}
+           "stealth_dice": "Stealth", "cover_dice": "cover", "perception_dice": "Perception",
+           "first_dice": "the first side", "second_dice": "the second side"}
 
 
 def roll_groups(counts: Mapping[str, int], *, dice: DiceSource | Sequence[int] | None = None,
@@ -283,7 +336,8 @@ def roll_groups(counts: Mapping[str, int], *, dice: DiceSource | Sequence[int] |
     if (seed is None) == (dice is None):
         raise RulesError("roll_groups needs exactly one of: dice (a DiceSource, or the faces "
                          "you rolled), or seed")
-    order = ", then ".join(f"{n} for {_LABELS.get(k, k)}" for k, n in wanted.items() if n)
+    order = (", then ".join(f"{n} for {_LABELS.get(k, k)}" for k, n in wanted.items() if n)
+             or "this roll needs none")
     if seed is not None:
         source = DiceSource.seeded(require_seed("seed", seed))
     elif isinstance(dice, DiceSource):

@@ -6,14 +6,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from rulescore.dice import Distribution
+from rulescore.dice import DiceSource, Distribution
+from rulescore.dice.source import count_to_draw, not_both
 from rulescore.errors import require_int
 from rulescore.trace import Resolution, step
 from rulescore.errors import require_bool as flag, require_choice as one_of, require_row as choice
 
 from ._system import DATA
-from .inputs import bonus, d6_faces, pool, yes
-from .checks import Odds, margin_counts
+from .inputs import MAX_POOL, bonus, d6_faces, pool, yes
+from .checks import Odds, drawn, margin_counts
 
 #: What the target did with its movement this turn.
 MOVEMENT = ("still", "move", "dash", "impassable")
@@ -116,10 +117,10 @@ def stealth_dice_needed(stealth_pool: int, perception_pool: int, cover: str = "n
     return {"stealth_dice": own, "cover_dice": c.value, "perception_dice": seen}
 
 
-def stealth(stealth_dice: Sequence[int], perception_dice: Sequence[int], cover: str = "none",
-            *, cover_dice: Sequence[int] = (), movement: str = "still",
+def stealth(stealth_dice: Sequence[int] | int, perception_dice: Sequence[int] | int,
+            cover: str = "none", *, cover_dice: Sequence[int] = (), movement: str = "still",
             close_contact: bool = False, streak: int = 0, stealth_bonus: int = 0,
-            perception_bonus: int = 0) -> StealthResult:
+            perception_bonus: int = 0, dice: DiceSource | None = None) -> StealthResult:
     """An opposed Stealth/Perception check (§Stealth), made while staying put or taking one move.
 
     The hider rolls Stealth plus the dice of cover that counts (*cover_dice*, assumption
@@ -127,13 +128,27 @@ def stealth(stealth_dice: Sequence[int], perception_dice: Sequence[int], cover: 
     ``ties``). Hidden, the character can be targeted only by area fire. *streak* is the number of
     successful checks in a row before this one; two in a row make the opponent unaware. A
     character who dashes or crosses impassable terrain (two moves either way) makes no check and
-    is not hidden.
+    is not hidden. With *dice*, *stealth_dice* and *perception_dice* are the two pools and
+    every die (the cover's too) is drawn from it, in that order: Stealth, cover, Perception.
     """
     c = cover_modifier(cover, movement=movement, close_contact=close_contact)
+
+    def counts() -> dict[str, int]:
+        not_both("cover_dice", cover_dice, dice)
+        need = stealth_dice_needed(
+            count_to_draw("stealth_dice", stealth_dice, dice, minimum=1, maximum=MAX_POOL),
+            count_to_draw("perception_dice", perception_dice, dice, minimum=1,
+                          maximum=MAX_POOL), cover, movement=movement,
+            close_contact=close_contact)
+        return need
+    got, rolled = drawn(dice, {"stealth_dice": stealth_dice, "cover_dice": cover_dice,
+                               "perception_dice": perception_dice}, counts)
+    stealth_dice, cover_dice, perception_dice = (
+        got["stealth_dice"], got["cover_dice"], got["perception_dice"])
     before = require_int("streak", streak, minimum=0, maximum=99)
     sb, pb = bonus("stealth_bonus", stealth_bonus), bonus("perception_bonus", perception_bonus)
     ref = DATA.rule("Stealth")
-    steps = list(c.trace)
+    steps = [*rolled, *c.trace]
     if movement not in STEALTHY:
         # No check is rolled, but typed dice are still read: a slip is never ignored.
         for name, dice in (("stealth_dice", stealth_dice), ("cover_dice", cover_dice),

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
+from rulescore.dice import DiceSource
+from rulescore.dice.source import count_to_draw
 from rulescore.errors import RulesError, require_int, shown
 from rulescore.formulas import Formula
 from rulescore.trace import Resolution, step
@@ -15,7 +17,8 @@ from rulescore.errors import require_bool as flag, require_choice as one_of, req
 from ._system import DATA
 from .inputs import bonus as _bonus, d6_faces, yes
 from .bands import band, find_band
-from .checks import CheckResult, Odds, OpposedResult, check, check_odds, opposed
+from .checks import CheckResult, Odds, OpposedResult, check, check_odds, drawn, opposed
+from .inputs import MAX_POOL
 from .cover import MOVEMENT, cover_modifier
 
 COMBAT_BANDS = ("very_close", "close", "distant", "far", "very_far")
@@ -245,18 +248,21 @@ class ShotResult(Resolution):
         return self.hit
 
 
-def shot(difficulty: int, skill_dice: Sequence[int], difficulty_dice: Sequence[int] | None = None,
-         roll_bonus: int = 0, *, area_fire: bool = False, situation: str = "single",
-         nd_rule: str = "opposed", critical_margin: int = 6,
-         miss_reading: str = "up_to") -> ShotResult:
-    """Resolve a shot against *difficulty* dice (from :func:`shot_difficulty`).
+def shot(difficulty: int, skill_dice: Sequence[int] | int,
+         difficulty_dice: Sequence[int] | None = None, roll_bonus: int = 0, *,
+         area_fire: bool = False, situation: str = "single", nd_rule: str = "opposed",
+         critical_margin: int = 6, miss_reading: str = "up_to",
+         dice: DiceSource | None = None) -> ShotResult:
+    """Resolve a shot against *difficulty* dice (from :func:`shot_difficulty`). With *dice*,
+    *skill_dice* is the shooter's pool and the dice are drawn from it (see :func:`check`).
 
     A hit with area fire counts as a hit by three for every target in the band, each of whom
     takes a Terror check (§Area fire). A miss may still hit something (:func:`miss_effect`).
     """
     area = flag("area_fire", area_fire)
     c = check(skill_dice, difficulty, difficulty_dice, roll_bonus, nd_rule=nd_rule,
-              critical_margin=critical_margin, section="Ranged attacks", what="Shot")
+              critical_margin=critical_margin, section="Ranged attacks", what="Shot",
+              dice=dice)
     miss = miss_effect(c.margin, situation, miss_reading=miss_reading)
     steps = list(c.trace)
     value = c.margin
@@ -297,23 +303,28 @@ def shot_odds(difficulty: int, skill_pool: int, roll_bonus: int = 0, *, situatio
     return Odds(outcomes, base.margins, base.dice)
 
 
-def extreme_engagement(first_dice: Sequence[int], second_dice: Sequence[int],
-                       first_bonus: int = 0, second_bonus: int = 0) -> OpposedResult:
+def extreme_engagement(first_dice: Sequence[int] | int, second_dice: Sequence[int] | int,
+                       first_bonus: int = 0, second_bonus: int = 0, *,
+                       dice: DiceSource | None = None) -> OpposedResult:
     """Settle an extreme-range engagement by an opposed roll (§Extreme range engagements).
 
     Each side rolls the skill the GM picks (Stealth, Tactics …); the winner gets to take the
     shot at extreme range. A tie goes to the first side (assumption ``ties``).
     """
     # Checked under this function's own names before the shared opposed roll reads them.
-    d6_faces("first_dice", first_dice, minimum=1)
-    d6_faces("second_dice", second_dice, minimum=1)
+    got, rolled = drawn(dice, {"first_dice": first_dice, "second_dice": second_dice},
+                        lambda: {name: count_to_draw(name, value, dice, minimum=1,
+                                                     maximum=MAX_POOL)
+                                 for name, value in (("first_dice", first_dice),
+                                                     ("second_dice", second_dice))})
+    first, second = (d6_faces(n, got[n], minimum=1) for n in ("first_dice", "second_dice"))
     _bonus("first_bonus", first_bonus)
     _bonus("second_bonus", second_bonus)
-    r = opposed(first_dice, second_dice, first_bonus, second_bonus,
+    r = opposed(first, second, first_bonus, second_bonus,
                 section="Extreme range engagements", active="The first side",
                 passive="the second side")
     who = "first" if r.success else "second"
-    trace = r.trace + (step(f"The {who} side gets to take the shot at extreme range",
+    trace = rolled + r.trace + (step(f"The {who} side gets to take the shot at extreme range",
                             DATA.rule("Extreme range engagements")),)
     return OpposedResult(value=r.value, outcome=f"{who} side shoots", trace=trace,
                          active_total=r.active_total, passive_total=r.passive_total,
@@ -343,10 +354,12 @@ def quick_load_skill(weapon: str) -> tuple[str, str, int]:
     return row["skill"], row["attribute"], row["quick_load_difficulty"]
 
 
-def quick_load(weapon: str, reload_time: int, skill_dice: Sequence[int],
+def quick_load(weapon: str, reload_time: int, skill_dice: Sequence[int] | int,
                difficulty_dice: Sequence[int] | None = None, roll_bonus: int = 0, *,
-               nd_rule: str = "opposed", critical_margin: int = 6) -> QuickLoadResult:
-    """Quick loading (§Quick loading): a 4D check to reload in half the time.
+               nd_rule: str = "opposed", critical_margin: int = 6,
+               dice: DiceSource | None = None) -> QuickLoadResult:
+    """Quick loading (§Quick loading): a 4D check to reload in half the time. With *dice*,
+    *skill_dice* is the loader's pool and the dice are drawn from it (see :func:`check`).
 
     Archery and Firearms use Agility, Crossbows Vigor. Success: half the reload time, rounded
     up. Failure: half the reload time is wasted and the weapon is not loaded (assumption
@@ -361,7 +374,8 @@ def quick_load(weapon: str, reload_time: int, skill_dice: Sequence[int],
                   f"normal reload takes {t} action{'s' if t != 1 else ''}", ref,
                   reload_time=t)]
     c = check(skill_dice, difficulty, difficulty_dice, roll_bonus, nd_rule=nd_rule,
-              critical_margin=critical_margin, section="Quick loading", what="Loading check")
+              critical_margin=critical_margin, section="Quick loading", what="Loading check",
+              dice=dice)
     steps.extend(c.trace)
     reliability = False
     if c.outcome == "critical success":
