@@ -21,6 +21,7 @@ from rulescore.systems.veil_and_lead.encounter import (TRACKED, EncounterHistory
 from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
                      answers, button, labelled_text, section)
 from .lean import shared_layout
+from .roster import RosterEditor
 from .storage import KeptState
 from .theme import ACCENT, ERROR, FAINT
 
@@ -87,7 +88,8 @@ def cylinder_svg(enc: vl.Encounter) -> str:
 
 class CountTracker(Tool):
     """Run a fight on the Count: add fighters from their initiative, turn the Hammer, act with
-    an action's tempo, wait, hold and release, stun; undo and redo; kept in your browser."""
+    an action's tempo, wait, hold and release, stun; undo and redo; kept in your browser.
+    Given the chapter's roster editor, a fighter picked from the roster fills the fields."""
 
     reaches = (
         Reach(vl.tempo, {"action": "Action", "weapon": "Weapon", "chosen": "Chosen tempo",
@@ -108,8 +110,11 @@ class CountTracker(Tool):
             "bonus_b": "the tracker keeps no roll modifiers; the duel roller takes them"}),
     )
 
-    def __init__(self) -> None:
+    def __init__(self, roster: RosterEditor | None = None) -> None:
         self.history = EncounterHistory()
+        self.roster = roster
+        self.from_roster = w.Dropdown(options=[], description="From the roster", style=STYLE,
+                                      layout=shared_layout(width="20em"))
         self.name = labelled_text("Name", "", "e.g. Ada", width="18em", label_width="5em")
         self.pc = w.Checkbox(value=True, description="Player character", indent=False,
                              layout=shared_layout(width="12em", margin="0 0 0 1em"))
@@ -179,7 +184,8 @@ class CountTracker(Tool):
                               _describe_fight)
         super().__init__([
             self.kept,
-            section("Add a fighter", w.HBox([self.name, self.pc, self.quick]),
+            section("Add a fighter", *([self.from_roster] if roster is not None else []),
+                    w.HBox([self.name, self.pc, self.quick]),
                     w.HBox([self.margin, self.horde, self.add_button])),
             self.error, self.tension,
             w.HBox([self.picture, w.VBox([self.board, self.explanation])]),
@@ -206,6 +212,10 @@ class CountTracker(Tool):
                 self.kept.transfer),
         ], "rulebook-vl-count")
         self.add_button.on_click(lambda _: self._move(self._join))
+        if roster is not None:
+            roster.on_change(lambda _: self._roster_names())
+            self.from_roster.observe(lambda _: self._fill_from_roster(), "value")
+            self._roster_names()
         self.next_button.on_click(lambda _: self._move(self._next))
         self.act_button.on_click(lambda _: self._move(self._act))
         self.wait_button.on_click(lambda _: self._move(self._wait))
@@ -223,6 +233,24 @@ class CountTracker(Tool):
         self.undo_button.on_click(lambda _: self._step(self.history.undo))
         self.redo_button.on_click(lambda _: self._step(self.history.redo))
         self._render()
+
+    # --- the roster ---------------------------------------------------------------------------
+
+    def _roster_names(self) -> None:
+        """The menu of roster fighters not yet on the Count."""
+        present = {f.name for f in self.encounter.fighters}
+        names = [n for n in self.roster.roster.names() if n not in present]
+        self.from_roster.options = ["", *names]
+        self.from_roster.value = ""
+
+    def _fill_from_roster(self) -> None:
+        """A roster fighter picked: their name, PC, QUICK and Horde size fill the fields (the
+        initiative margin is still the reader's roll)."""
+        if not self.from_roster.value:
+            return
+        row = self.roster.roster.fighter(self.from_roster.value)
+        self.name.value, self.pc.value = row.name, row.pc
+        self.quick.value, self.horde.value = row["quick"], row["horde"]
 
     # --- moves --------------------------------------------------------------------------------
 
@@ -247,6 +275,8 @@ class CountTracker(Tool):
     def _changed(self) -> None:
         self._render()
         self.kept.keep(self.history.to_json())
+        if self.roster is not None:
+            self._roster_names()
 
     def _join(self):
         name = self.name.value.strip()

@@ -251,3 +251,22 @@ def test_count_tracker_a_downed_fighter_only_crawls_and_a_charge_blow_costs_one_
     t.action.value = "Crawl"
     t.act_button.click()
     assert t.encounter.fighter("Ada").tick == 11
+
+
+def test_a_roster_fighter_fills_the_fields_and_leaves_the_menu_once_on_the_count():
+    from rulescore.roster import Roster
+    from rulescore.systems import veil_and_lead as vl
+    from widgets.roster import RosterEditor
+
+    editor = RosterEditor(vl.ROSTER, starter=Roster(vl.ROSTER).add("Caleb", pc=True, quick=4)
+                          .add("Posse", quick=2, horde=6))
+    t = CountTracker(editor)
+    assert list(t.from_roster.options) == ["", "Caleb", "Posse"]
+    t.from_roster.value = "Posse"
+    assert (t.name.value, t.pc.value, t.quick.value, t.horde.value) == ("Posse", False, 2, 6)
+    t.margin.value = "0"
+    t.add_button.click()
+    assert t.encounter.fighter("Posse").horde == 6 and t.encounter.fighter("Posse").tick == 4
+    assert list(t.from_roster.options) == ["", "Caleb"]
+    editor.set_roster(editor.roster.add("Maeve", pc=True))
+    assert list(t.from_roster.options) == ["", "Caleb", "Maeve"]
