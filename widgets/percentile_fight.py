@@ -354,23 +354,35 @@ class MeleePanel(_StrikePanel):
 
 
 class AfterPanel(_Panel):
-    """After the blow: a fighter's Shock roll at the end of their turn, and a day of
-    healing."""
+    """After the blow: a fighter's Shock roll at the end of their turn (or the Course Roll of
+    Extended Shock or a coma), five minutes of a bleeder, and a day of healing."""
 
-    reaches = (Reach(pc.shock_check, {"row": "Fighter"}, {"fight": THE_FIGHT, "dice": ROLLED}),
+    reaches = (Reach(pc.shock_check, {"row": "Fighter", "healer_bonus": "Healer's bonus"},
+                     {"fight": THE_FIGHT, "dice": ROLLED}),
+               Reach(pc.bleed, {"row": "Fighter", "physician_eml": "Healer's Physician EML"},
+                     {"fight": THE_FIGHT, "dice": ROLLED}),
                Reach(pc.heal_day, {"row": "Fighter"}, {"fight": THE_FIGHT, "dice": ROLLED}))
-    ACTIONS = (("Shock roll at the end of the turn", "shock"), ("One day of healing", "heal"))
+    ACTIONS = (("Shock roll (or Extended Shock / coma Course Roll)", "shock"),
+               ("Five minutes of bleeding", "bleed"), ("One day of healing", "heal"))
 
     def __init__(self) -> None:
         self.who = _dropdown("Fighter")
         self.action = _dropdown("Roll for", self.ACTIONS)
+        self.physician = int_field("Healer's Physician EML", 0, 0, 999, style=STYLE,
+                                   layout=WIDE)
+        self.bonus = int_field("Healer's bonus", 0, 0, 100, style=STYLE, layout=WIDE)
+        self.note = w.HTML(f"<small style='color:{FAINT}'>Physician EML 0: no healer at "
+                           "the bleeder. Healer's bonus: added to Extended Shock Course Rolls "
+                           "(5 a star of the best healer's Physician test).</small>")
         self.entry = DiceEntry("the d100s, in order")
         self.error = ErrorLine()
         self.result = w.HTML()
         self.explanation = ExplanationView()
-        super().__init__([section("Shock and healing", w.HBox([self.who, self.action]),
-                                  self.entry, self.error, self.result, self.explanation)],
-                         "rulebook-pc-fight-after")
+        super().__init__([section("Shock, bleeding and healing",
+                                  w.HBox([w.VBox([self.who, self.action]),
+                                          w.VBox([self.physician, self.bonus])]),
+                                  self.note, self.entry, self.error, self.result,
+                                  self.explanation)], "rulebook-pc-fight-after")
         self.entry.on_request(self.roll)
 
     def render(self) -> None:
@@ -380,12 +392,19 @@ class AfterPanel(_Panel):
             self.who.value = None  # offer the one in a Shock state first
         _names(self.who, self.page.roster.names(), shaken[0] if shaken else None)
 
+    def _call(self, row, dice) -> pc.FightStep:
+        if self.action.value == "shock":
+            return pc.shock_check(self.fight, row, healer_bonus=self.bonus.value, dice=dice)
+        if self.action.value == "bleed":
+            return pc.bleed(self.fight, row, physician_eml=self.physician.value or None,
+                            dice=dice)
+        return pc.heal_day(self.fight, row, dice=dice)
+
     def roll(self, request: RollRequest) -> None:
         self.error.clear()
         try:
             row = self.page.roster.fighter(self.who.value or "")
-            call = pc.shock_check if self.action.value == "shock" else pc.heal_day
-            done = call(self.fight, row, dice=request.dice)
+            done = self._call(row, request.dice)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             return

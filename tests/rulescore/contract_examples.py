@@ -120,6 +120,13 @@ def _pc_strike():
                              dice=_pc_dice(45, 4, 4, 6, 6, 1, 9, 7, 75)())
 
 
+def _pc_bleeding():
+    from rulescore.systems import percentile as pc
+    fight = _pc_fight()
+    record = fight.combatant("Bo").record.add_injury("Shoulder", "Edge", 4, bleeder=True)
+    return fight.with_combatant(pc.Combatant("Bo", record, "INC", 5))
+
+
 def _tsl_weapon():
     from rulescore.systems import tsl
     return tsl.make_weapon("Melee", ["Reach"])
@@ -238,6 +245,8 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
                                     .apply_strike(_pc_fight(), _pc_row("Bo")(), _pc_strike()),
                                     _pc_row("Bo"), dice=_pc_dice(42)),
     "percentile.heal_day": _call(_pc_fight, _pc_row("Bo"), dice=_pc_dice()),
+    "percentile.bleed": _call(_pc_bleeding, _pc_row("Bo"), physician_eml=40,
+                              dice=_pc_dice(32, 58)),
     "range_bands.band": _call("close"),
     "range_bands.cross_impassable": _call("distant", "closer", "hard", [5, 3], [2, 2, 2, 2]),
     "range_bands.impassable_difficulty": _call("hard"),

@@ -141,3 +141,42 @@ def test_bad_inputs_name_what_is_wrong():
                           dice=DiceSource.seeded(1))
     with pytest.raises(RulesError, match="is in no Shock state"):
         pc.shock_check(fight, rows.fighter("Brigand"), dice=DiceSource.seeded(1))
+
+
+def _fallen(rows: Roster) -> pc.Fight:
+    """The Bleeding example's character: a G4E shoulder bleeder, Incapacitated, in Extended
+    Shock HR5 after a failed Shock Reroll (Healing 1-2)."""
+    fight = pc.fight_for(rows)
+    hurt = fight.combatant("Brigand")
+    record = hurt.record.add_injury("Shoulder", "Edge", 4, bleeder=True)
+    return fight.with_combatant(pc.Combatant("Brigand", record, "INC", 5))
+
+
+def test_the_seed_s_bleeding_and_extended_shock_examples_on_the_fighter():
+    """Bleeding example: Strength ML60, a Failure (62): 2 BP, INC while INC is UNC. The ally's
+    Staunch, Physician ML40, 32 (S): stopped after one more Blood Loss Roll, a Success (58):
+    one BP more, 3 in all. Extended Shock example: HB13 × HR5 less 15 anaemia plus the ally's
+    5 is EML55; 93 (F): HR4 (EML42); 41 (S): HR5; 13 (S): HR6, conscious again."""
+    rows = roster()
+    fight = _fallen(rows)
+    first = pc.bleed(fight, rows.fighter("Brigand"), dice=DiceSource.typed([62]))
+    brigand = first.fight.combatant("Brigand")
+    assert (brigand.record.blood_loss, brigand.shock) == (2, "UNC")
+    assert first.outcome == "Brigand: G4E shoulder bleeding, 2 BP (Unconscious, Extended Shock HR5)"
+    second = pc.bleed(first.fight, rows.fighter("Brigand"), physician_eml=40,
+                      dice=DiceSource.typed([32, 58]))
+    brigand = second.fight.combatant("Brigand")
+    assert brigand.record.blood_loss == 3
+    assert not brigand.record.injuries[0].bleeder
+    with pytest.raises(RulesError, match="has no bleeding injury"):
+        pc.bleed(second.fight, rows.fighter("Brigand"), dice=DiceSource.seeded(1))
+    step = second
+    for roll, hr in ((93, 4), (41, 5)):
+        step = pc.shock_check(step.fight, rows.fighter("Brigand"), healer_bonus=5,
+                              dice=DiceSource.typed([roll]))
+        assert step.fight.combatant("Brigand").extended_hr == hr
+    assert "EML 42" in " ".join(s.text for s in step.trace)
+    step = pc.shock_check(step.fight, rows.fighter("Brigand"), healer_bonus=5,
+                          dice=DiceSource.typed([13]))
+    brigand = step.fight.combatant("Brigand")
+    assert (brigand.extended_hr, brigand.shock, brigand.status) == (None, None, "fighting")

@@ -81,6 +81,9 @@ def test_a_shock_roll_and_a_day_of_healing_change_the_fighter():
     after.entry.roll(3)
     assert page.state.combatant("Brigand").record.day == 1
     assert "one day of healing" in page.history.lines[page.history.position]
+    after.action.value = "bleed"
+    after.entry.roll(5)
+    assert "has no bleeding injury" in after.entry.error.message
 
 
 def test_a_refused_input_names_the_field_as_the_reader_sees_it():

@@ -27,12 +27,13 @@ from ...trace import Resolution, Step, step
 from ._system import DATA
 from .checks import effective_eml, success_level
 from .injury import ShockRerollResolution, location_shock, shock_reroll, zone_count
-from .healing import coma_healing_rate
+from .healing import bleeding_period, coma_course, coma_healing_rate, extended_shock_course
 from .melee import (MeleeDeclaration, MeleeResolution, Weapon, declare_melee, melee_exchange,
                     spend_advantages)
 from .missile import LAUNCHERS, MissileShot, missile_range, missile_shot, missile_skill
 from .roster import ROSTER
-from .record import InjuryRecord, Recovery, _from_body, record_format, recover
+from .record import (REGENERATION_EVERY, InjuryRecord, Recovery, _from_body, record_format,
+                     recover)
 from .sequence import (InjurySequence, injury_sequence, strike_from_melee,
                        strike_from_missile)
 from .terms import DEFENCES, MAX_ZONE_DICE, SHOCK_STATES
@@ -79,6 +80,7 @@ class Combatant:
     shock: str | None = None
     extended_hr: int | None = None
     coma_hr: int | None = None
+    staunch_bonus: int = 0  # a failed Staunch's +10 to the next try (Healing 1)
 
     @property
     def dead(self) -> bool:
@@ -498,19 +500,23 @@ class FightStep(Resolution):
     rolled: tuple[tuple[str, int], ...] = ()
 
 
-def shock_check(fight: Fight, row: Fighter, *, dice: DiceSource) -> FightStep:
+def shock_check(fight: Fight, row: Fighter, *, healer_bonus: int = 0,
+                dice: DiceSource) -> FightStep:
     """The Shock roll a fighter makes at the end of their next turn (Injury 4): Stunned, a
     Shock test (Shock ML) whose S or CS removes the state; Incapacitated or Unconscious, the
     Shock Reroll (Shock ML - 20): CS recovers, S leaves them Stunned, F brings Extended Shock
     HR5 and CF HR4 (and, if Unconscious, a coma whose HR is 12 - location shock - injury
-    level of the last injury, Healing 3)."""
+    level of the last injury, Healing 3). In Extended Shock the roll is its Course Roll (every
+    four hours, Healing 2), less the anaemia of the blood lost and plus a healer's
+    *healer_bonus*; in a coma once that is over, the Coma Course Roll (every ten days,
+    Healing 3)."""
     fight, row, dice = _require_fight(fight), _fighter("row", row), _source(dice)
+    require_int("healer_bonus", healer_bonus, minimum=0, maximum=100)
     c = _alive(fight, row, "the fighter")
     if c.shock is None:
         raise RulesError(f"{row.name} is in no Shock state: there is nothing to roll")
-    if c.extended_hr is not None:
-        raise RulesError(f"{row.name} is in Extended Shock: only its Course Roll every four "
-                         "hours lifts it (Healing 2)")
+    if c.extended_hr is not None or c.coma_hr is not None:
+        return _course(fight, row, c, healer_bonus, dice)
     roll = dice.d(100, "Shock d100")
     dice.finish("Shock roll")
     if c.shock == "STN":
@@ -535,6 +541,86 @@ def shock_check(fight: Fight, row: Fighter, *, dice: DiceSource) -> FightStep:
                      fight=fight.with_combatant(new), rolled=(("Shock d100", roll),))
 
 
+def _course(fight: Fight, row: Fighter, c: Combatant, bonus: int, dice: DiceSource
+            ) -> FightStep:
+    """The Course Roll of Extended Shock (HB × HR less fatigue plus a healer's *bonus*,
+    Healing 2) or, once that is over, of a coma (Healing 3): the HR moves, and at 6 the state
+    ends; Extended Shock at 0 kills. Extended Shock keeps the fatigue it began with: of it,
+    the fight knows the anaemia of the blood lost (5 a BP)."""
+    hb = c.record.healing_base
+    if c.extended_hr is not None:
+        anaemia = c.record.blood_loss * DATA.setting("healing", "blood_loss_rules",
+                                                     "anaemia_fatigue_per_bp")
+        done = extended_shock_course(None, hb, c.extended_hr, fatigue=anaemia, bonus=bonus,
+                                     dice=dice)
+        dice.finish("Course Roll")
+        ended = done.outcome == "recovered"
+        new = replace(c, extended_hr=None if ended or done.outcome == "dies"
+                      else done.healing_rate,
+                      shock="KIA" if done.outcome == "dies" else
+                      ("UNC" if c.coma_hr else None) if ended else c.shock)
+    else:
+        done = coma_course(None, hb, c.coma_hr, dice=dice)  # type: ignore[arg-type]
+        dice.finish("Course Roll")
+        ended = done.outcome == "recovered"
+        new = replace(c, coma_hr=None if ended else done.healing_rate,
+                      shock=None if ended else c.shock)
+    roll = _roll_of(done)
+    return FightStep(value=done.value, outcome=f"{row.name}: {new.status}", trace=done.trace,
+                     fight=fight.with_combatant(new),
+                     rolled=(("Course Roll d100", roll),) if roll else ())
+
+
+def bleed(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
+          dice: DiceSource) -> FightStep:
+    """Five minutes of the fighter's first open bleeder (Healing 1): with a healer
+    (*physician_eml*), the Blood Stoppage Roll of a Staunch, less 10 for each other bleeder
+    and plus the 10 a failed Staunch left; then, unless a CS stopped it at once, the Blood
+    Loss Advance Roll (a Strength test): the BP go on the record, each box checked brings its
+    Shock state, and a fourth BP kills. A stopped bleeder is no longer marked as one. The
+    Shock state blood loss brought stays until the GM rolls for it (Shock roll)."""
+    fight, row, dice = _require_fight(fight), _fighter("row", row), _source(dice)
+    if physician_eml is not None:
+        require_int("physician_eml", physician_eml, minimum=-999, maximum=999)
+    c = _alive(fight, row, "the fighter")
+    record = c.record
+    open_ = [i for i in record.active if record.injuries[i].bleeder]
+    if not open_:
+        raise RulesError(f"{row.name} has no bleeding injury")
+    if record.blood_loss > 3:
+        raise RulesError(f"{row.name} has lost {record.blood_loss} BP: a fourth has killed")
+    first = record.injuries[open_[0]]
+    period = bleeding_period(row["strength_eml"], record.blood_loss, c.shock,
+                             physician_eml=physician_eml, bleeders=len(open_),
+                             staunch_bonus=c.staunch_bonus if physician_eml is not None else 0,
+                             dice=dice)
+    dice.finish("bleeding period")
+    injuries = record.injuries
+    if period.stopped:
+        injuries = injuries[:open_[0]] + (replace(first, bleeder=False),) \
+            + injuries[open_[0] + 1:]
+    text = (f"Day {record.day}: {first.code} {first.location.lower()} bleeding: "
+            f"{period.outcome}, {period.bp} BP")
+    record = record._with(text=text, injuries=injuries, blood_loss=period.bp,
+                          next_regeneration=record.next_regeneration if record.blood_loss
+                          else record.day + REGENERATION_EVERY)
+    new = replace(c, record=record, shock=period.state, staunch_bonus=period.next_bonus)
+    rolled = tuple((n, v) for n, v in (("Blood Stoppage d100", _roll_of(period.stoppage)),
+                                       ("Blood Loss d100", _roll_of(period.advance))) if v)
+    return FightStep(value=period.bp, outcome=f"{row.name}: {first.code} "
+                     f"{first.location.lower()} {period.outcome}, {period.bp} BP "
+                     f"({new.status})", trace=period.trace, fight=fight.with_combatant(new),
+                     rolled=rolled)
+
+
+def _roll_of(result: Resolution | None) -> int | None:
+    """The d100 a test rolled, as its trace records it."""
+    if result is None:
+        return None
+    return next((dict(s.values)["roll"] for s in result.trace if "roll" in dict(s.values)),
+                None)  # type: ignore[return-value]
+
+
 def heal_day(fight: Fight, row: Fighter, *, dice: DiceSource) -> FightStep:
     """One day of recovery for a fighter's record (Healing 6-7): the rolls that fall due that
     day (a Healing Roll every five days for each treated injury, the daily Infection Course
@@ -557,7 +643,8 @@ def heal_day(fight: Fight, row: Fighter, *, dice: DiceSource) -> FightStep:
 def saved_json(fight: Fight) -> str:
     """The fight as its file holds it (see :func:`fight_format`)."""
     body = {"combatants": [{"name": c.name, "record": asdict(c.record), "shock": c.shock,
-                            "extended_hr": c.extended_hr, "coma_hr": c.coma_hr}
+                            "extended_hr": c.extended_hr, "coma_hr": c.coma_hr,
+                            "staunch_bonus": c.staunch_bonus}
                            for c in fight.combatants],
             "acting": fight.acting, "round": fight.round}
     return json.dumps({"format": FORMAT, "version": VERSION, "fight": body},
@@ -573,7 +660,8 @@ def fight_format() -> saved.SavedFormat:
         "shock": saved.Maybe(saved.Text(3, tuple(s for s in SHOCK_STATES if s))),
         "extended_hr": saved.Maybe(saved.Int(1, 5)),
         "coma_hr": saved.Maybe(saved.Int(1, 12)),
-    })
+        "staunch_bonus": saved.Int(0, 10),
+    }, optional=frozenset({"staunch_bonus"}))
     return saved.SavedFormat("fight", FORMAT, VERSION, envelope="fight", body=saved.Record({
         "combatants": saved.ListOf(combatant, MAX_FIGHTERS),
         "acting": saved.Int(0, MAX_FIGHTERS - 1), "round": saved.Int(1, MAX_ROUND)}))
@@ -594,6 +682,6 @@ def _fight_from_body(body: dict) -> Fight:
     for i, p in enumerate(people, start=1):
         record = _from_body(p["record"], f"fight: combatants[{i}].record.")
         combatants.append(Combatant(p["name"], record, p["shock"], p["extended_hr"],
-                                    p["coma_hr"]))
+                                    p["coma_hr"], p.get("staunch_bonus", 0)))
     return Fight(tuple(combatants), body["acting"] if people else 0, body["round"])
 
