@@ -231,6 +231,10 @@ class HealingWalker(Tool):
             raise
         self.kept.keep(record.to_json())
 
+    def take_record(self, record: pc.InjuryRecord) -> None:
+        """Carry on with *record* (an injury walker on the same page wrote a new injury)."""
+        self._change(lambda: (record, ()))
+
     def _character(self):
         return self.record.with_character(self.name.value, self.healing_base.value,
                                           self.endurance.value), ()

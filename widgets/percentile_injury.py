@@ -2,7 +2,10 @@
 
 It gathers the strike, makes one call to :func:`rulescore.systems.percentile.injury_sequence`
 and renders the walk one step at a time: each step's dice, its explanation and the row of the
-data table it used, highlighted.
+data table it used, highlighted. A landed shot or blow can fill the strike (:meth:`take`, from
+the missile walker's "Send to the injury walker"), and the injury it inflicts goes onto the
+character's injury record with one press: the healing walker's on the same page, or the one
+kept in the reader's browser, which the healing chapter offers on its next opening.
 """
 
 from __future__ import annotations
@@ -13,15 +16,19 @@ from fractions import Fraction
 import ipywidgets as w
 
 from rulescore.dice import DiceSource
-from rulescore.errors import RulesError
+from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import percentile as pc
 
 from .book import file_table_html
-from .common import (DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool, answers, button,
-                     labelled_text, section, steps_html)
+from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
+                     answers, button, labelled_text, section, steps_html)
 from .common import int_field
 from .lean import shared_layout
 from .percentile_table import ASPECTS, DIE_SIZES, STYLE, blow_odds_html
+from .storage import BrowserStore
+
+#: The healing walker keeps its injury record in the reader's browser under this key.
+RECORD_KEY = "rulebook/percentile/injury-record"
 
 WIDE = shared_layout(width="20em")
 STATES = (("None", None), ("Stunned (STN)", "STN"), ("Incapacitated (INC)", "INC"),
@@ -37,11 +44,49 @@ def _die(label: str, value: int) -> w.Dropdown:
                       description=label, style=STYLE, layout=WIDE)
 
 
+LABELS = {"zone_die": "Zone Die", "aim_zone": "Aimed zone (ZN)", "precision": "Precision TAs",
+          "zone_pick": "Use Zone Die number", "impact_die": "Impact die",
+          "impact_modifier": "Impact modifier", "strength_modifier": "Strength modifier",
+          "impact_tas": "Impact TAs", "range_modifier": "Range impact modifier",
+          "aspect": "Aspect", "armour": "Armour value there", "shock_eml": "Shock ML",
+          "strength_eml": "Strength EML (amputation)", "fatigue": "Fatigue",
+          "current_state": "Shock state now", "existing": "Earlier injuries there",
+          "hard_cover": "Behind hard cover", "rigid_armour": "Rigid armour (glancing blows)",
+          "projectile": "An arrow or bolt", "reroll": "Roll the Shock Reroll if INC/UNC",
+          "helpless": "Helpless victim: the attacker picks the spot",
+          "beast": "The victim is a beast (average Strength)"}
+
+
+def _words(*names: str) -> dict[str, str]:
+    return {n: LABELS[n] for n in names}
+
+
 class InjuryWalker(Tool):
     """A strike walked through the injury sequence, step by step: location, impact, injury,
-    compound injury, amputation, shock (and its reroll) and the effect."""
+    compound injury, amputation, shock (and its reroll) and the effect. With *source* (a
+    missile walker) its "Send to the injury walker" fills the strike here."""
 
-    def __init__(self) -> None:
+    reaches = (
+        Reach(pc.injury_sequence, {**LABELS}, {
+            "record": "earlier injuries are typed in “Earlier injuries there”; the walk is "
+                      "written to the record by “Write to the injury record”",
+            "dice": ROLLED, "rng": "the Roll button's seed is in the dice"}),
+        Reach(pc.location_distribution, {**_words("zone_die", "aim_zone", "hard_cover"),
+                                         "zone_die": "Zone Die"}),
+        Reach(pc.helpless_location, {"zone_number": LABELS["aim_zone"],
+                                     "location_number": "Picked location number (LN)",
+                                     "hard_cover": LABELS["hard_cover"]}),
+        Reach(pc.injury_level_distribution, {
+            **_words("impact_die", "impact_modifier", "aspect", "strength_modifier",
+                     "impact_tas", "range_modifier"),
+            "armour": LABELS["armour"], "rigid_armour": LABELS["rigid_armour"]}),
+        Reach(pc.record_injury, {}, {"record": "the healing walker's record, or the one kept "
+                                               "in this browser",
+                                     "walk": "the walk shown above"}),
+        Reach(pc.zone_count, {}),
+    )
+
+    def __init__(self, source: object = None) -> None:
         self.zone_die = _die("Zone Die", 6)
         self.aim = int_field("Aimed zone (ZN)", 1, 1, pc.zone_count(), style=STYLE, layout=WIDE)
         self.precision = int_field("Precision TAs", 0, 0, 5, style=STYLE, layout=WIDE)
@@ -52,6 +97,8 @@ class InjuryWalker(Tool):
         self.strength = w.IntText(value=0, description="Strength modifier", style=STYLE,
                                   layout=WIDE)
         self.impact_tas = int_field("Impact TAs", 0, 0, 5, style=STYLE, layout=WIDE)
+        self.range_mod = w.IntText(value=0, description="Range impact modifier", style=STYLE,
+                                   layout=WIDE)
         self.aspect = w.Dropdown(options=ASPECTS, value="E", description="Aspect",
                                  style=STYLE, layout=WIDE)
         self.armour = int_field("Armour value there", 0, 0, 40, style=STYLE, layout=WIDE)
@@ -78,11 +125,12 @@ class InjuryWalker(Tool):
         self.beast = w.Checkbox(value=False, indent=False,
                                 description="The victim is a beast (average Strength)")
         self.inputs = [self.zone_die, self.aim, self.precision, self.zone_pick, self.impact_die,
-                       self.modifier, self.strength, self.impact_tas, self.aspect, self.armour,
-                       self.shock_eml, self.strength_eml, self.fatigue, self.state,
-                       self.existing, self.cover, self.spot, self.rigid, self.projectile,
-                       self.reroll, self.helpless, self.beast]
+                       self.modifier, self.strength, self.impact_tas, self.range_mod,
+                       self.aspect, self.armour, self.shock_eml, self.strength_eml,
+                       self.fatigue, self.state, self.existing, self.cover, self.spot,
+                       self.rigid, self.projectile, self.reroll, self.helpless, self.beast]
         self.error = ErrorLine()
+        self.taken = w.HTML()  # what a shot or blow sent here, and any TAs left to choose
         self.odds = w.HTML()
         self.entry = DiceEntry("the dice in order, e.g. 2, 7, 8, 75")
         self.entry.set_percentile(False)
@@ -94,24 +142,70 @@ class InjuryWalker(Tool):
         self.next_step = button("Next step ▸", "Show the next step of the walk", primary=True)
         self.all_steps = button("Show every step")
         self.explanation = ExplanationView()
+        self.roll_error = self.entry.error
+        self.write_button = button("Write to the injury record",
+                                   "Add this injury to the character's injury record",
+                                   primary=True)
+        self.record_error = ErrorLine()
+        self.record_note = w.HTML()
+        self.store = BrowserStore(RECORD_KEY)
+        self.healing: object = None  # a healing walker on the same page, when linked
+        self._kept = ""                # the record this page last wrote to the browser
         super().__init__([
-            w.HBox([w.VBox(self.inputs[:7]), w.VBox(self.inputs[7:14]),
-                    w.VBox(self.inputs[14:])]),
+            self.taken,
+            w.HBox([w.VBox(self.inputs[:8]), w.VBox(self.inputs[8:15]),
+                    w.VBox(self.inputs[15:])]),
             self.error, section("Odds before you roll", self.odds),
             section("Roll", self.entry, w.HBox([self.next_die, self.add_die])),
             section("The strike, step by step", self.summary, self.stage_view,
-                    w.HBox([self.next_step, self.all_steps]))],
+                    w.HBox([self.next_step, self.all_steps])),
+            section("Onto the injury record", self.store, w.HBox([self.write_button]),
+                    self.record_error, self.record_note)],
             "rulebook-pc-injury")
         self.walk: pc.InjurySequence | None = None
         self.shown = 0
         self.typed: list[int] = []
+        self._quiet = False
         for field in self.inputs:
-            field.observe(lambda _: self.update(), "value")
+            field.observe(lambda _: self._quiet or self.update(), "value")
         self.entry.on_request(self.roll)
         self.add_die.on_click(lambda _: self.add_one())
         self.next_step.on_click(lambda _: self._show(self.shown + 1))
         self.all_steps.on_click(lambda _: self._show(99))
+        self.write_button.on_click(lambda _: self.write_record())
         self.update()
+        if source is not None:
+            source.send_to(self)  # type: ignore[attr-defined]
+
+    def take(self, strike: pc.StrikeInputs) -> None:
+        """Fill the strike from a landed shot or blow (no retyping): its Zone Die, Precision
+        and Impact TAs, range impact, aspect and whether it is a projectile. Tactical
+        advantages left to choose are named above the fields."""
+        self._quiet = True
+        try:
+            self.zone_die.value = strike.zone_die
+            self.precision.value = strike.precision
+            self.zone_pick.max = 1 + strike.precision
+            self.zone_pick.value = 1
+            self.impact_tas.value = strike.impact_tas
+            self.range_mod.value = strike.range_modifier
+            self.aspect.value = strike.aspect
+            self.projectile.value = strike.projectile
+        finally:
+            self._quiet = False
+        free = (f" {strike.free_tas} tactical advantage{'s' if strike.free_tas > 1 else ''} "
+                "of your choice: add each to Precision TAs or Impact TAs."
+                if strike.free_tas else "")
+        self.taken.value = (f"<p class='rulebook-pc-taken'><b>From the shot:</b> "
+                            f"{html.escape(strike.source)}. Zone Die d{strike.zone_die}, "
+                            f"{strike.precision} Precision TA, {strike.impact_tas} Impact TA, "
+                            f"range impact {strike.range_modifier:+d}.{html.escape(free)}</p>")
+        self.update()
+
+    def record_to(self, healing: object) -> None:
+        """Write injuries into *healing*'s record (a healing walker on the same page) rather
+        than the record kept in the reader's browser."""
+        self.healing = healing
 
     def _existing(self) -> list[str]:
         return [c.strip().upper() for c in self.existing.value.split(",") if c.strip()]
@@ -123,6 +217,7 @@ class InjuryWalker(Tool):
             precision=self.precision.value, zone_pick=self.zone_pick.value - 1,
             impact_die=self.impact_die.value, impact_modifier=self.modifier.value,
             strength_modifier=self.strength.value, impact_tas=self.impact_tas.value,
+            range_modifier=self.range_mod.value,
             aspect=self.aspect.value, armour=self.armour.value, rigid_armour=self.rigid.value,
             shock_eml=self.shock_eml.value, fatigue=self.fatigue.value,
             strength_eml=self.strength_eml.value, current_state=self.state.value,
@@ -139,6 +234,7 @@ class InjuryWalker(Tool):
     def update(self) -> None:
         """New inputs: exact odds of the location and injury level; the old walk is cleared."""
         self.walk, self.typed = None, []
+        self._writable()
         self._show(0)
         self.zone_pick.max = 1 + self.precision.value
         self.spot.disabled = not self.helpless.value
@@ -154,46 +250,75 @@ class InjuryWalker(Tool):
         hurt = pc.injury_level_distribution(
             self.impact_die.value, self.modifier.value, self.armour.value,
             aspect=self.aspect.value, rigid_armour=self.rigid.value,
-            strength_modifier=self.strength.value, impact_tas=self.impact_tas.value)
+            strength_modifier=self.strength.value, impact_tas=self.impact_tas.value,
+            range_modifier=self.range_mod.value)
         note = ("<p><small>With precision the odds are those of one Zone Die; the extra dice "
                 "let you choose.</small></p>" if self.precision.value else "")
         head = "Location (picked)" if self.helpless.value else "Location (one Zone Die)"
         self.odds.value = blow_odds_html(where, hurt, head) + note
 
+    @answers(line="roll_error")
     def roll(self, request: RollRequest) -> None:
         """The whole walk with a seed, or with the dice typed so far."""
-        self.typed = list(request.dice.leftover())
-        self._run(request)
+        typed = list(request.dice.leftover())
+        walk = self._call(request.dice)
+        self.typed = typed
+        self._walked(walk, request.describe())
 
+    @answers(line="roll_error")
     def add_one(self) -> None:
         """Add the next die to those typed so far and walk on."""
-        text = self.next_die.value.strip()
-        try:
-            value = int(text)
-        except ValueError:
-            self.entry.error.show(f"Next die must be a whole number, got {text!r}")
-            return
+        value = parse_int_text("Next die", self.next_die.value)
+        request = RollRequest.typed([*self.typed, value])
+        walk = self._call(request.dice)
         self.next_die.value = ""
         self.typed.append(value)
-        self._run(RollRequest.typed(self.typed), step_by_step=True)
+        self._walked(walk, request.describe(), step_by_step=True)
 
-    def _run(self, request: RollRequest, step_by_step: bool = False) -> None:
-        self.entry.error.clear()
-        try:
-            walk = self._call(request.dice)
-        except RulesError as exc:
-            if step_by_step:
-                self.typed.pop()
-            self.entry.error.show(str(exc))
-            return
+    def _walked(self, walk: pc.InjurySequence, how: str, step_by_step: bool = False) -> None:
         self.walk = walk
-        how = request.describe()
         dice = ", ".join(f"{n} {v}" for n, v in walk.rolled)
         more = f" — next: roll the {walk.needs}" if walk.needs else ""
         self.summary.value = (f"<div class='rulebook-pc-injury-result' style='font-weight:600'>"
                               f"{html.escape(walk.outcome)}{html.escape(more)}</div>"
                               f"<small>Dice: {html.escape(dice) or 'none'} ({how})</small>")
         self._show(len(walk.stages) if step_by_step else 1)
+        self._writable()
+
+    def _writable(self) -> None:
+        """The Write press waits for a finished walk that inflicted an injury."""
+        walk = self.walk
+        self.write_button.disabled = not (walk and not walk.needs and walk.injury is not None
+                                          and walk.injury.injury)
+
+    @answers(line="record_error")
+    def write_record(self) -> None:
+        """Write the walked injury onto the injury record: the linked healing walker's, else
+        the one kept in this browser (which the healing chapter offers on its next opening)."""
+        if self.walk is None:
+            raise RulesError("Roll the strike first: the injury it inflicts is what is written")
+        if self.healing is not None:
+            record = pc.record_injury(self.healing.record, self.walk)  # type: ignore[attr-defined]
+            self.healing.take_record(record)  # type: ignore[attr-defined]
+            where = "the injury record below"
+        else:
+            if not self.store.ready:
+                raise RulesError("The injury record kept in this browser has not arrived yet: "
+                                 "press again in a moment")
+            text = self._kept or self.store.stored
+            record = pc.record_injury(pc.InjuryRecord.from_json(text) if text
+                                      else pc.InjuryRecord(), self.walk)
+            self._kept = record.to_json()
+            self.store.save(self._kept)
+            where = ("the injury record kept in this browser; the healing chapter offers it "
+                     "when it opens")
+        new = record.injuries[-1]
+        self.record_note.value = (
+            f"<p class='rulebook-pc-written'>Written: <b>{html.escape(new.code)} "
+            f"{html.escape(new.location.lower())}</b> on {html.escape(record.name)}'s record "
+            f"({len(record.injuries)} injur{'y' if len(record.injuries) == 1 else 'ies'}), "
+            f"{html.escape(where)}.</p>")
+        self.write_button.disabled = True  # one strike, one injury
 
     def _show(self, count: int) -> None:
         """Show the first *count* steps of the walk, each with the table row it used."""

@@ -16,10 +16,10 @@ from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 
 from .book import data_table, table_html
-from .common import (DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool, answers,
-                     odds_table_html, section)
+from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
+                     answers, button, odds_table_html, section)
 from .common import int_field
-from .lean import shared_layout
+from .lean import set_shown, shared_layout
 from .percentile_table import STYLE
 
 WIDE = shared_layout(width="21em")
@@ -34,10 +34,36 @@ RESULTS = {("mishap", 0): "Critical failure: a mishap, no attack",
            ("no attack", 0): "Spoiled: no attack"}
 
 
+SHOT_WORDS = {"weapon": "Weapon", "ml": "Missile ML", "base_range": "Base Range (ft)",
+              "range_ft": "Range to target (ft)", "target": "Target is",
+              "dodge_index": "Target's Dodge index", "target_count": "People near the target",
+              "windforce": "Crosswind (windforce)", "trauma": "Trauma penalty",
+              "heft_penalty": "Heft penalty (thrown)", "tar": "Target size (TAR)",
+              "overhead_ft": "Low ceiling (ft)", "body_zones": "Body zones of anyone hit",
+              "spoiled_as": "A spoiled attack", "shooter_moving": "The shooter moves this turn",
+              "aimed": "Aimed the previous round", "wet": "Wet bow or crossbow string",
+              "target_grievous": "The target has a Grievous wound (counts as still)"}
+
+
 class MissileWalker(Tool):
     """A missile attack walked through the sequence: range type, modifiers, the d100 test, then
     the Direct or Volley result and, when it calls for one, the d20/d10 that says who is struck.
+    Linked to an injury walker (:meth:`send_to`), a strike fills it with one press.
     """
+
+    reaches = (
+        Reach(pc.missile_shot, SHOT_WORDS, {
+            "roll": ROLLED, "target_roll": ROLLED, "impact_d10": ROLLED,
+            "deviation_d8": ROLLED, "dice": ROLLED,
+            "rng": "the Roll button's seed is in the dice",
+            "charge_ft": "a Charging Throw is not walked here (the chapter's table gives its "
+                         "impact)",
+            "eml_cap": "no cap: the seed names none (assumption eml_limits)"}),
+        Reach(pc.missile_outcome_distribution, {"spoiled_as": SHOT_WORDS["spoiled_as"]}, {
+            "eml": "the test EML the shot's range and modifiers give",
+            "volley": "the range's attack type"}),
+        Reach(pc.strike_from_missile, {}, {"shot": "the shot walked above"}),
+    )
 
     def __init__(self, ml: int = 60, base_range: int = 40, range_ft: int = 40) -> None:
         self.weapon = w.Dropdown(options=list(pc.LAUNCHERS), value="bow",
@@ -76,16 +102,41 @@ class MissileWalker(Tool):
         self.entry.set_percentile(False)
         self.result = w.HTML()
         self.explanation = ExplanationView()
+        self.roll_error = self.entry.error
+        self.send_button = button("Send to the injury walker",
+                                  "Fill the injury walker with this strike's Zone Die, "
+                                  "precision and impact", primary=True)
+        self.send_button.disabled = True
+        self.send_row = w.HBox([self.send_button])
+        set_shown(self.send_row, False)  # shown once an injury walker is linked
+        self.shot: pc.MissileShot | None = None
+        self._injury: object = None
         super().__init__([w.HBox([w.VBox(self.inputs[:7]), w.VBox(self.inputs[7:14]),
                                   w.VBox(self.inputs[14:])]),
                           self.error, section("The shot before you roll", self.setup, self.odds),
                           section("Roll", self.entry),
-                          section("The shot, step by step", self.result, self.explanation)],
+                          section("The shot, step by step", self.result, self.explanation,
+                                  self.send_row)],
                          "rulebook-pc-missile")
         for field in self.inputs:
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
+        self.send_button.on_click(lambda _: self.send())
         self.update()
+
+    def send_to(self, walker: object) -> None:
+        """Link an injury walker: a shot that strikes can then fill it with one press."""
+        self._injury = walker
+        set_shown(self.send_row, True)
+
+    @answers(line="roll_error")
+    def send(self) -> None:
+        """Hand the struck shot to the injury walker (Zone Die, precision, impact): no
+        retyping."""
+        shot = self.shot
+        if self._injury is None or shot is None or not shot.value or shot.needs:
+            raise RulesError("Roll a shot that strikes someone first")
+        self._injury.take(pc.strike_from_missile(self.shot))  # type: ignore[attr-defined]
 
     def _call(self, dice: DiceSource | None = None) -> pc.MissileShot:
         """The one rules call: the shot as the inputs describe it, with the given dice."""
@@ -124,14 +175,14 @@ class MissileWalker(Tool):
         self.odds.value = odds_table_html(
             [(RESULTS.get(k, f"{k[0]}, {k[1]} stars"), p) for k, p in rows], "Test result")
 
+    @answers("explanation", line="roll_error")
     def roll(self, request: RollRequest) -> None:
         """Walk the shot with a seed (only the dice it needs are rolled) or typed dice."""
-        try:
-            shot = self._call(request.dice)
-        except RulesError as exc:
-            self.entry.error.show(str(exc))
-            self.explanation.clear()
-            return
+        self.shot = None
+        self.send_button.disabled = True
+        shot = self._call(request.dice)
+        self.shot = shot
+        self.send_button.disabled = not (shot.value and shot.zone_die and not shot.needs)
         how = request.describe()
         dice = ", ".join(f"{name} {value}" for name, value in shot.rolled)
         more = (f" — still to roll: {', '.join(shot.needs)} (type it after the others)"

@@ -124,7 +124,7 @@ def test_json_round_trip_and_refusals():
     (lambda r: r.add_injury("Abdomen", "Edge", 6), "level"),
     (lambda r: r.treat(3, pc.untreated("Edge", "S2")), "index"),
     (lambda r: r.treat(0, pc.untreated("Edge", "S2")), "already treated"),
-    (lambda r: recover(r, dice=[0]), "must be from 1 to 100"),
+    (lambda r: recover(r, dice=[101]), "must be from 1 to 100"),
     (lambda r: recover(r, dice=[5] * 40), "more typed than this recovery uses"),
 ])
 def test_bad_input_names_the_input(call, message):
@@ -205,5 +205,5 @@ def test_recover_checks_every_input_at_the_door(kwargs, message):
 
 def test_a_typed_die_out_of_range_names_dice_and_the_roll():
     with pytest.raises(RulesError, match=r"dice: day 5 Healing Roll \(S2E abdomen\) must be "
-                                         r"from 1 to 100, got 0"):
-        recover(abdomen(), dice=[0])
+                                         r"from 1 to 100, got 101"):
+        recover(abdomen(), dice=[101])

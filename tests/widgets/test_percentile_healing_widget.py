@@ -73,7 +73,7 @@ def test_seeded_simulation_replays_and_respects_the_stop_day():
 
 def test_typed_dice_errors_are_shown_in_place():
     h = treated()
-    h.heal_entry.my_dice.value = "0"
+    h.heal_entry.my_dice.value = "101"
     h.heal_entry.use_dice()
     assert "must be from 1 to 100" in h.heal_entry.error.message
     h.treat_entry.my_dice.value = "5, 6"

@@ -74,7 +74,7 @@ def test_earlier_injuries_compound_and_bad_codes_are_refused_in_place():
     w.entry.use_dice()
     assert "G4E" in w.summary.value
     w.existing.value = "S9X"
-    assert "existing must be an injury code" in w.error.message
+    assert "“Earlier injuries there” must be an injury code" in w.error.message
     w.existing.value = ""
     w.precision.value = 1
     assert w.zone_pick.max == 2
@@ -101,3 +101,71 @@ def test_hard_cover_and_a_helpless_victim_reach_the_walk():
     w.entry.my_dice.value = "8, 61"
     w.entry.use_dice()
     assert "Abdomen: S2E injury; shock 6 → no effect" in w.summary.value
+
+
+def nolora_shot():
+    """Missile 4a: Archery ML75 from point blank (+10, EML 85, Zone Die d6, impact +2): the
+    roll 45 is CS, a strike with one Precision TA and one TA of choice."""
+    from widgets.percentile_missile import MissileWalker
+    shot = MissileWalker(ml=75, base_range=60, range_ft=20)
+    walker = InjuryWalker(source=shot)
+    shot.entry.my_dice.value = "45"
+    shot.entry.use_dice()
+    return shot, walker
+
+
+def test_a_struck_shot_fills_the_injury_walker_with_one_press():
+    shot, w = nolora_shot()
+    assert not shot.send_button.disabled
+    shot.send_button.click()
+    assert (w.zone_die.value, w.precision.value, w.impact_tas.value, w.range_mod.value,
+            w.aspect.value, w.projectile.value) == (6, 1, 0, 2, "P", True)
+    assert w.zone_pick.max == 2
+    assert "1 tactical advantage of your choice" in w.taken.value
+    # two d6 Zone Dice (aim ZN1: 3 → ZN3 arms; 1 → ZN1 skull), use the first, its Location
+    # Die 4; impact d10 6 + 3 + 2 range = 11P: S3
+    w.entry.my_dice.value = "3, 1, 4, 6, 50"
+    w.entry.use_dice()
+    assert "S3P injury" in w.summary.value
+    assert "+ range 2" in w.walk.impact.trace[0].text
+
+
+def test_a_miss_cannot_be_sent_and_says_so_in_place():
+    shot, w = nolora_shot()
+    shot.entry.my_dice.value = "100"
+    shot.entry.use_dice()
+    assert shot.send_button.disabled
+    shot.send()
+    assert shot.entry.error.message == "Roll a shot that strikes someone first"
+
+
+def test_the_walked_injury_goes_onto_the_linked_record_with_one_press():
+    from widgets.percentile_healing import HealingWalker
+    w, healing = sword(), HealingWalker()
+    w.record_to(healing)
+    assert w.write_button.disabled
+    w.entry.my_dice.value = "2, 7, 8, 75"
+    w.entry.use_dice()
+    assert not w.write_button.disabled
+    w.write_button.click()
+    (inj,) = healing.record.injuries
+    assert (inj.location, inj.code) == ("Abdomen", "S2E")
+    assert "<td>S2E</td>" in healing.sheet.value and "Written: <b>S2E abdomen</b>" in \
+        w.record_note.value
+    assert w.write_button.disabled          # one strike, one injury
+
+
+def test_without_a_linked_record_the_injury_goes_to_the_one_kept_in_the_browser():
+    from rulescore.systems import percentile as pc
+    w = sword()
+    saved = []
+    w.store.save = saved.append
+    w.entry.my_dice.value = "2, 7, 8, 75"
+    w.entry.use_dice()
+    w.write_record()
+    assert "has not arrived yet" in w.record_error.message and not saved
+    kept = pc.InjuryRecord("Bo").add_injury("Thorax", "Blunt", 1)
+    w.store.stored, w.store.ready = kept.to_json(), True
+    w.write_record()
+    record = pc.InjuryRecord.from_json(saved[-1])
+    assert record.name == "Bo" and [i.code for i in record.injuries] == ["M1B", "S2E"]
