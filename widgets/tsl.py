@@ -115,7 +115,8 @@ class AttackResolver(Tool):
         Reach(tsl.attack_odds, _ATTACK, _SET),
         Reach(tsl.attack, {**_ATTACK, "uses": "Ammunition uses left",
                            "snaring": "Snaring on a hit"},
-              {**_SET, "dice": ROLLED, "defender_dice": ROLLED}),
+              {**_SET, "dice": ROLLED,
+               "defender_dice": "drawn from the dice after the attacker's five"}),
         Reach(tsl.new_pools, {"kind": "Target is", "size": "Pool size",
                               **{p.lower(): MARKED_LABEL.format(pool=p)
                                  for p in ("Body", "Mind", "Spirit")}}),
@@ -124,8 +125,6 @@ class AttackResolver(Tool):
               {"name": "an attack needs no name (the weapon builder names weapons)",
                "rarity": "rarity changes no roll"}),
         Reach(tsl.stress_pool, {"attack": "Attack type"}),
-        Reach(tsl.roll_dice, {}, {"dice": ROLLED}),
-        Reach(tsl.roll_pair, {}, {"dice": ROLLED}),
     )
 
     def __init__(self, kind: str = "static", tier: str = "Proficient", target: str = "11",
@@ -281,13 +280,10 @@ class AttackResolver(Tool):
             request.expect_typed(10 if opposed else 5,
                                  "10 faces (yours, then the defender's)" if opposed
                                  else "5 faces")
-            faces = tsl.roll_pair(request.dice) if opposed else (tsl.roll_dice(request.dice),)
-            if opposed:
-                setup["defender_dice"] = faces[1]
             uses = self.uses.value.strip()
             if uses and setup["weapon"] is not None and setup["weapon"].zone != "Melee":
                 setup["uses"] = parse_int_text("Ammunition uses left", uses)
-            self.last = tsl.attack(faces[0], self.tier.value, **setup)
+            self.last = tsl.attack(request.dice, self.tier.value, **setup)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.result.value = self.waiting

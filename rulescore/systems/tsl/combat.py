@@ -8,12 +8,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Sequence
 
+from rulescore.dice import DiceSource
+from rulescore.dice.source import not_both
 from rulescore.errors import RulesError, require_int, require_list, require_text, shown
 from rulescore.trace import Resolution, Step, step
 
 from ._system import DATA
 from .rolls import (BANDS, HIT_BANDS, MAX_LABEL, MAX_SHIFT, MAX_TARGET, band_for,
-                    band_table, check_band, check_limits, check_tier, keep_count,
+                    band_table, check_band, check_limits, check_tier, faces_from, keep_count,
                     keep_distribution, opposed_band, opposed_margin_odds, opposed_roll,
                     read_dice, static_roll)
 from ...errors import require_choice as _choice
@@ -470,13 +472,17 @@ class Repair(Resolution):
     band: str | None
 
 
-def repair(rarity: str, *, irreplaceable: bool = False, dice: Sequence[int] | None = None,
+def repair(rarity: str, *, irreplaceable: bool = False,
+           dice: Sequence[int] | DiceSource | None = None,
            tier: str = "Untrained", shift: int = 0, bands: str = "standard",
            tier_limits: str = "extend") -> Repair:
     """Mend a broken item: Issued gear needs tools and downtime; rarer gear needs a skilled
     NPC, or specialist tools and a Hand roll at T11 (Mixed or better mends it, ruling
-    ``tsl:repair_roll``); something irreplaceable may be gone for good."""
+    ``tsl:repair_roll``); something irreplaceable may be gone for good. *dice* is the five
+    faces of that roll, or a DiceSource to draw them from."""
     _choice("rarity", rarity, RARITIES)
+    if isinstance(dice, DiceSource):
+        (dice,) = faces_from(dice, "dice")
     if not isinstance(irreplaceable, bool):
         raise RulesError(f"irreplaceable must be True or False, got {shown(irreplaceable)}")
     # The roll's inputs are checked even when the rarity calls for no roll.
@@ -648,7 +654,7 @@ def _attack_setup(weapon: Weapon | None, distance: str, shift: int, impact: bool
     return total_shift, _Mods(impact, armour, order, bump_misses, improvised), steps
 
 
-def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
+def attack(dice: Sequence[int] | DiceSource, tier: str, *, target: int | None = None,
            defender_dice: Sequence[int] | None = None, defender_tier: str | None = None,
            weapon: Weapon | None = None, distance: str = "Engaged", shift: int = 0,
            defender_shift: int = 0, impact: bool = False, armour: bool = False,
@@ -665,7 +671,15 @@ def attack(dice: Sequence[int], tier: str, *, target: int | None = None,
     Snaring weapon with *snaring* ("pull" or "pin") moves or holds the target on a hit (see
     :func:`snare`). A ranged, sidearm or thrown weapon with *uses* tracked spends one; a
     Catastrophic roll (any Failure for an improvised weapon) breaks the weapon.
+
+    *dice* is the attacker's five faces, or a DiceSource to draw them from; against a
+    defender (*defender_tier* given, no *target*) the defender's five are drawn from it too.
     """
+    if isinstance(dice, DiceSource) and target is None and defender_tier is not None:
+        not_both("defender_dice", defender_dice, dice)
+        dice, defender_dice = faces_from(dice, "attacker_dice", "defender_dice")
+    elif isinstance(dice, DiceSource):
+        (dice,) = faces_from(dice, "dice")
     if (target is None) == (defender_dice is None):
         raise RulesError("target or defender_dice: give exactly one (a static T-number, or the "
                          "defender's dice for an opposed roll)")

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from rulescore.dice import DiceSource, Distribution, parse
+from rulescore.dice.source import not_both
 from rulescore.errors import (RulesError, TableError, require_int, require_text,
                               shown)
 from rulescore.tables import Table
@@ -143,6 +144,22 @@ def read_dice(dice: object, name: str) -> tuple[int, ...]:
     return tuple(dice)
 
 
+#: How a drawn die is named in an error ("defender's die 3 must be from 1 to 6").
+_DIE = {"dice": "die", "attacker_dice": "attacker's die", "defender_dice": "defender's die"}
+
+
+def faces_from(dice: object, *names: str) -> tuple[tuple[int, ...], ...]:
+    """One set of five faces for each of *names* (the first names the input *dice*): read from
+    *dice* when it holds the faces, or drawn from it, one five after another, when it is a
+    :class:`~rulescore.dice.DiceSource` (dice §Seeds and typed dice; typed dice must all be
+    used). A resolving function takes either alike."""
+    if not isinstance(dice, DiceSource):
+        return (read_dice(dice, names[0]),)
+    drawn = tuple(dice.dice(DICE, FACES, _DIE[name]) for name in names)
+    dice.finish()
+    return drawn
+
+
 def roll_dice(dice: DiceSource | int) -> tuple[int, ...]:
     """Five d6 from *dice*, a :class:`~rulescore.dice.DiceSource` (the same seed gives the same
     faces; a seed as a whole number is kept for existing callers)."""
@@ -172,12 +189,14 @@ class RollTotal(Resolution):
     tier: EffectiveTier
 
 
-def roll_total(dice: Sequence[int], tier: str, shift: int = 0, *,
+def roll_total(dice: Sequence[int] | DiceSource, tier: str, shift: int = 0, *,
                tier_limits: str = "extend", who: str = "") -> RollTotal:
     """Keep the highest dice that *tier* (moved by *shift*) allows and add them up; *who*
-    ("Attacker") labels the explanation's steps."""
-    return _roll_total(dice, tier, shift, tier_limits, require_text("who", who,
-                                                                    max_length=MAX_LABEL))
+    ("Attacker") labels the explanation's steps. *dice* is the five faces, or a DiceSource to
+    draw them from."""
+    who = require_text("who", who, max_length=MAX_LABEL)
+    (faces,) = faces_from(dice, "dice")
+    return _roll_total(faces, tier, shift, tier_limits, who)
 
 
 def _roll_total(dice: object, tier: object, shift: object, tier_limits: object, who: str,
@@ -223,15 +242,17 @@ def _check_target(target: object, name: str = "target") -> int:
     return require_int(name, target, minimum=1, maximum=MAX_TARGET)
 
 
-def static_roll(dice: Sequence[int], tier: str, target: int, *, shift: int = 0,
+def static_roll(dice: Sequence[int] | DiceSource, tier: str, target: int, *, shift: int = 0,
                 bands: str = "standard", tier_limits: str = "extend") -> StaticRoll:
-    """Roll against a T-number the GM sets: the margin over it gives the band.
+    """Roll against a T-number the GM sets: the margin over it gives the band. *dice* is the
+    five faces, or a DiceSource to draw them from.
 
     To hit you must beat the number (primer §11 Attacking); Crit is beating it by 7 or more.
     """
     _check_target(target)
     band_table(bands)
-    rolled = roll_total(dice, tier, shift, tier_limits=tier_limits)
+    (faces,) = faces_from(dice, "dice")
+    rolled = roll_total(faces, tier, shift, tier_limits=tier_limits)
     margin = rolled.value - target
     band = band_for(margin, bands=bands)
     steps = rolled.trace + (
@@ -275,15 +296,21 @@ def opposed_band(margin: int, *, bands: str = "standard") -> str:
     return band
 
 
-def opposed_roll(attacker_dice: Sequence[int], attacker_tier: str,
-                 defender_dice: Sequence[int], defender_tier: str, *,
+def opposed_roll(attacker_dice: Sequence[int] | DiceSource, attacker_tier: str,
+                 defender_dice: Sequence[int] | None, defender_tier: str, *,
                  attacker_shift: int = 0, defender_shift: int = 0,
                  bands: str = "standard", tier_limits: str = "extend") -> OpposedRoll:
     """Both sides roll 5d6 for their tiers; the higher total wins and the defender wins ties.
 
     The attacker's margin (attacker − defender) gives the band on the same ladder as a static
-    roll, so Crit is beating the defender's total by 7 or more.
+    roll, so Crit is beating the defender's total by 7 or more. *attacker_dice* may be a
+    DiceSource: both sides' faces are then drawn from it, the attacker's first
+    (*defender_dice* None; faces given there as well are refused, naming both).
     """
+    if isinstance(attacker_dice, DiceSource):
+        not_both("defender_dice", defender_dice, attacker_dice)
+        attacker_dice, defender_dice = faces_from(attacker_dice, "attacker_dice",
+                                                  "defender_dice")
     band_table(bands)
     att = _roll_total(attacker_dice, attacker_tier, attacker_shift, tier_limits, "Attacker",
                       "attacker_")
