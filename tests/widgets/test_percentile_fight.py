@@ -65,7 +65,7 @@ def test_the_melee_exchange_and_the_shock_roll_after_it():
     _typed(melee.entry, [35, 71, 1, 3, 5, 90])
     assert "Nolora: Skull: S3E injury; shock 10 → KIA" in melee.result.value
     melee.apply_button.click()
-    assert page.state.combatant("Nolora").dead
+    assert page.state.combatant("Nolora").dead and page.state.combatant("Nolora").record.dead
     assert "dead" in page.turns.table.value
 
 

@@ -486,7 +486,9 @@ def apply_strike(fight: Fight, row: Fighter, strike: Strike) -> Fight:
                          "roll it again")
     walk = strike.walk
     record = walk.record if walk.record is not None else c.record
-    state = c.shock if walk.shock is None else walk.state
+    state = c.shock if walk.shock is None and walk.state is None else walk.state
+    if state == "KIA":
+        record = record.died(f"killed in action: {walk.outcome}")
     return fight.with_combatant(replace(c, record=record, shock=state))
 
 
@@ -558,7 +560,9 @@ def _course(fight: Fight, row: Fighter, c: Combatant, bonus: int, dice: DiceSour
         new = replace(c, extended_hr=None if ended or done.outcome == "dies"
                       else done.healing_rate,
                       shock="KIA" if done.outcome == "dies" else
-                      ("UNC" if c.coma_hr else None) if ended else c.shock)
+                      ("UNC" if c.coma_hr else None) if ended else c.shock,
+                      record=c.record.died("Extended Shock") if done.outcome == "dies"
+                      else c.record)
     else:
         done = coma_course(None, hb, c.coma_hr, dice=dice)  # type: ignore[arg-type]
         dice.finish("Course Roll")
@@ -604,6 +608,8 @@ def bleed(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
     record = record._with(text=text, injuries=injuries, blood_loss=period.bp,
                           next_regeneration=record.next_regeneration if record.blood_loss
                           else record.day + REGENERATION_EVERY)
+    if period.outcome == "dead":
+        record = record.died("a fourth Blood Loss Point")
     new = replace(c, record=record, shock=period.state, staunch_bonus=period.next_bonus)
     rolled = tuple((n, v) for n, v in (("Blood Stoppage d100", _roll_of(period.stoppage)),
                                        ("Blood Loss d100", _roll_of(period.advance))) if v)
