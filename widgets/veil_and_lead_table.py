@@ -250,7 +250,7 @@ class AttackCalculator(Tool):
         self.step_modifier = number("Other Steps (+ or −)", 0, -5, 5)
         self.damage_bonus = number("Damage bonus", 0, -10, 10)
         self.mine = w.SelectMultiple(options=ATTACKER_CONDITIONS, value=(),
-                                     description="Attacker's conditions", rows=4, style=STYLE,
+                                     description="Attacker's conditions", rows=8, style=STYLE,
                                      layout=shared_layout(width="30em"))
         self.braced = _check("Braced (a Prone shooter, +1)")
         self.off_hand = _check("Off-hand attack (−2 dice)")
@@ -473,8 +473,8 @@ class DownedWalker(Tool):
             said = " Stabilised: the bleeding has stopped; they lose no more Vitality."
         elif self._bleeding(state):
             left = vl.turns_to_death(self.vitality.value, self.iron.value)
-            said = (f" Bleeding out: they survive <b>{left}</b> more start-of-turn losses (the "
-                    "last one kills).")
+            said = (f" Bleeding out: they survive <b>{left}</b> more start-of-turn "
+                    f"{'loss' if left == 1 else 'losses'} (the last one kills).")
         else:
             said = (" Not bleeding out: that starts at 0 Vitality, or at once with an Arterial "
                     "Hit (a Grievous Wound d8 of 8).")
