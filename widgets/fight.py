@@ -26,7 +26,7 @@ from rulescore.history import History
 from rulescore.roster import Roster, RosterFormat
 
 from .common import ErrorLine, RollRequest, Tool, button, section
-from .lean import built_whole, shared_layout
+from .lean import built_whole, set_layout, shared_layout
 from .roster import RESTORED, RosterEditor
 from .storage import BrowserStore
 from .theme import FAINT, RULE_LINE
@@ -95,6 +95,9 @@ class FightPage(Tool):
         self._save, self._load = save, load
         self._callbacks: list[Callable[[Roster, Any], None]] = []
         self.editor = RosterEditor(fmt, starter=starter)
+        # one frame for the whole page: the editor sits in it as one of its sections
+        set_layout(self.editor, border_top=None, border_right=None, border_bottom=None,
+                   border_left=None, padding="0", margin="0")
         self.history: History[tuple[Roster, Any]] = History.start((self.editor.roster, state))
         self.store = BrowserStore(fight_key(fmt.system))
         self.undo_button = button("Undo", "Nothing to undo yet")

@@ -36,14 +36,20 @@ RESTORED = "the fighters kept in this browser"
 
 _CSS = f"""<style>
 .rulebook-roster-grid .widget-inline-hbox, .rulebook-roster-grid .widget-checkbox
-  {{margin: 0}}
+  {{margin: 0; min-width: 0}}
+.rulebook-roster-grid .widget-label, .rulebook-roster-grid .widget-label-basic span
+  {{position: absolute !important; width: 1px !important; height: 1px; overflow: hidden;
+    clip: rect(0 0 0 0); white-space: nowrap; margin: 0; padding: 0}}
+.rulebook-roster-group {{white-space: nowrap; overflow: visible}}
+.rulebook-roster-grid .widget-checkbox {{height: 28px; align-items: center;
+  justify-content: center}}
+.rulebook-roster-head {{overflow-wrap: anywhere}}
 .rulebook-roster-grid input, .rulebook-roster-grid select {{padding: 0 3px}}
 .rulebook-roster-bad input, .rulebook-roster-bad select
   {{border: 2px solid {ERROR} !important}}
 .rulebook-roster-head {{font-weight: 600; line-height: 1.15; align-self: end;
   border-bottom: 1px solid {RULE_LINE}}}
-.rulebook-roster-group {{color: {FAINT}; font-size: 90%; text-align: center;
-  border-bottom: 1px solid {RULE_LINE}}}
+.rulebook-roster-group {{color: {FAINT}; font-size: 90%; border-bottom: 1px solid {RULE_LINE}}}
 </style>"""
 
 
@@ -73,7 +79,8 @@ def _column_em(column: Column) -> float:
         field = max(text_em(c) for c in spec.choices) + 2.4
     else:
         field = min(text_em("x" * spec.max_length), 12.0)
-    return round(max(field, min(text_em(column.label), 7.0), 2.6), 1)
+    # a header is bold: a little wider than text_em allows for plain text
+    return round(max(field, min(text_em(column.label) * 1.15 + 0.4, 7.0), 2.6), 1)
 
 
 class RosterEditor(Tool):
@@ -107,16 +114,18 @@ class RosterEditor(Tool):
             overflow="auto"))
         self.grid.add_class("rulebook-roster-grid")
         self.error = ErrorLine()
-        self.new_name = w.Text(placeholder="name", tooltip="Name of the new fighter",
-                               layout=shared_layout(width="12em"))
+        self.new_name = w.Text(placeholder="name", description="New fighter",
+                               style={"description_width": "6.5em"},
+                               layout=shared_layout(width="18em"))
         self.new_pc = w.Checkbox(value=False, description=PC_LABEL, indent=False,
                                  layout=shared_layout(width="4em"))
         self.add_button = button("Add fighter", primary=True)
-        self.pick = w.Dropdown(options=[], tooltip="Fighter to duplicate or remove",
-                               layout=shared_layout(width="12em"))
+        self.pick = w.Dropdown(options=[], description="Fighter",
+                               style={"description_width": "4em"},
+                               layout=shared_layout(width="15em"))
         self.how_many = w.IntText(value=1, description="How many",
-                                  style={"description_width": "5em"},
-                                  layout=shared_layout(width="9em"))
+                                  style={"description_width": "5.5em"},
+                                  layout=shared_layout(width="10em"))
         self.duplicate_button = button("Duplicate", "Add copies of the chosen fighter, numbered")
         self.remove_button = button("Remove", "Remove the chosen fighter from the roster")
         self.transfer = JsonTransfer(f"roster-{fmt.system}.json", "roster", self.load_json)
@@ -141,21 +150,17 @@ class RosterEditor(Tool):
         return [12.0, 2.2] + [_column_em(c) for c in self.format.columns]
 
     def _headers(self) -> list[w.HTML]:
-        """The header cells: a row of group headings (when the format has any), then labels."""
+        """The header cells: a row of group headings (when the format has any; each written
+        over the first column of its group), then one label per field."""
         cells: list[w.HTML] = []
         columns = self.format.columns
         if any(c.group for c in columns):
-            cells.append(w.HTML("", layout=shared_layout(grid_column="span 2")))
-            i = 0
-            while i < len(columns):
-                j = i
-                while j < len(columns) and columns[j].group == columns[i].group:
-                    j += 1
-                cell = w.HTML(html.escape(columns[i].group),
-                              layout=shared_layout(grid_column=f"span {j - i}"))
-                cell.add_class("rulebook-roster-group")
+            cells += [w.HTML(""), w.HTML("")]
+            for i, c in enumerate(columns):
+                first = i == 0 or columns[i - 1].group != c.group
+                cell = w.HTML(html.escape(c.group) if first else "")
+                cell.add_class("rulebook-roster-group" if c.group else "rulebook-roster-nogroup")
                 cells.append(cell)
-                i = j
         for label, tip in [(NAME_LABEL, ""), (PC_LABEL, "Player character")] + [
                 (c.label, c.help) for c in columns]:
             title = f' title="{html.escape(tip)}"' if tip else ""
@@ -168,21 +173,24 @@ class RosterEditor(Tool):
     def _new_row(self, i: int) -> list[w.DOMWidget]:
         """The fields of row *i*; each reads its fighter from the roster when it changes."""
         fill = shared_layout(width="100%")
-        name = w.Text(layout=fill, continuous_update=False)
+        name = w.Text(description=f"{NAME_LABEL} of fighter {i + 1}", layout=fill,
+                      continuous_update=False)
         name.observe(lambda ch: self._edit(i, "name", ch["new"]), "value")
-        pc = w.Checkbox(indent=False, layout=fill)
+        pc = w.Checkbox(description=PC_LABEL, indent=False, layout=fill)
         pc.observe(lambda ch: self._edit(i, "pc", ch["new"]), "value")
         row: list[w.DOMWidget] = [name, pc]
         for column in self.format.columns:
             spec = column.spec
             if isinstance(spec, saved.Flag):
-                field: w.DOMWidget = w.Checkbox(indent=False, layout=fill)
+                field: w.DOMWidget = w.Checkbox(description=column.label, indent=False,
+                                                layout=fill)
             elif isinstance(spec, saved.Int):
-                field = w.IntText(layout=fill)
+                field = w.IntText(description=column.label, layout=fill)
             elif spec.choices:
-                field = w.Dropdown(options=list(spec.choices), layout=fill)
+                field = w.Dropdown(description=column.label, options=list(spec.choices),
+                                   layout=fill)
             else:
-                field = w.Text(layout=fill, continuous_update=False)
+                field = w.Text(description=column.label, layout=fill, continuous_update=False)
             field.observe(lambda ch, key=column.key: self._edit(i, key, ch["new"]), "value")
             row.append(field)
         return row
@@ -196,8 +204,10 @@ class RosterEditor(Tool):
             for n, (fighter, row) in enumerate(zip(self._roster.fighters, self.rows), start=1):
                 for key, field in zip(self._keys, row):
                     field.value = fighter[key]
-                    field.tooltip = (f"{NAME_LABEL} of fighter {n}" if key == "name"
-                                     else f"{self._label(key)} of {fighter.name}")
+                    # the field's accessible name, read by a screen reader (the label itself
+                    # is hidden: the column's header shows it once for every row)
+                    field.description = (f"{NAME_LABEL} of fighter {n}" if key == "name"
+                                         else f"{self._label(key)} of {fighter.name}")
                     field.remove_class("rulebook-roster-bad")
             cells = [cell for row in self.rows[:len(self._roster)] for cell in row]
             if len(self.grid.children) != len(self.headers) + len(cells):

@@ -41,17 +41,17 @@ def field(e: RosterEditor, name: str, key: str):
 def test_one_row_per_fighter_under_headers_shown_once():
     e = editor()
     heads = [c.value for c in e.headers]
-    # a group row (blank over Name and PC, "Attributes" over QUICK, one blank heading over the
-    # ungrouped rest), then one label per field
-    assert "Attributes" in heads[1] and len(e.headers) == 3 + 7
-    assert [h.split(">")[1].split("<")[0] for h in heads[3:]] == [
+    # a group row (blank over Name and PC, "Attributes" over QUICK, blank over the ungrouped
+    # rest), then one label per field
+    assert heads[:7] == ["", "", "Attributes", "", "", "", ""] and len(e.headers) == 7 + 7
+    assert [h.split(">")[1].split("<")[0] for h in heads[7:]] == [
         "Name", "PC", "QUICK", "Vitality", "Weapon", "Hardened armour", "Notes"]
-    assert 'title="Vitality when unhurt"' in heads[6]
+    assert 'title="Vitality when unhurt"' in heads[10]
     assert len(e.grid.children) == len(e.headers) + 2 * 7
     assert [f.value for f in e.rows[0]] == ["Ada", True, 5, 10, "Sword", False, ""]
     assert field(e, "Bandit", "weapon").options == ("Sword", "Bow")
-    assert field(e, "Bandit", "vitality").tooltip == "Vitality of Bandit"
-    assert field(e, "Bandit", "name").tooltip == "Name of fighter 2"
+    assert field(e, "Bandit", "vitality").description == "Vitality of Bandit"
+    assert field(e, "Bandit", "name").description == "Name of fighter 2"
     assert "grid_template_columns" in e.grid.layout.keys
     assert e.grid.layout.grid_template_columns.startswith("12em 2.2em ")
 
@@ -95,7 +95,7 @@ def test_renaming_in_place_and_refused_names():
     name = field(e, "Bandit", "name")
     name.value = "Bo"
     assert e.roster.names() == ("Ada", "Bo") and e.last_line == "Bandit is now called Bo"
-    assert field(e, "Bo", "quick").tooltip == "QUICK of Bo"
+    assert field(e, "Bo", "quick").description == "QUICK of Bo"
     name.value = "Ada"
     assert e.error.message == "Name of Bo: there is already a fighter called 'Ada'"
     name.value = "  "
