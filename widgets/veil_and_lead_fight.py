@@ -43,7 +43,8 @@ STYLE = {"description_width": "8em"}
 CALLED = ("Head", "Arm/Hand", "Leg", "Torso")
 ATTRIBUTES = ("QUICK", "SAVVY", "IRON", "GRIT")
 FROM_ROWS = "from the two fighters' roster rows and the fight (Fight.attack_inputs)"
-MARKABLE = tuple(c for c in TRACKED if c != "Downed") + tuple(LIMB_MARKS.values())
+MARKABLE = (tuple(c for c in TRACKED if c != "Downed") + ("Stunned",)
+            + tuple(LIMB_MARKS.values()))
 
 
 def _menu(label: str, options: list[str], value: str | None = None,

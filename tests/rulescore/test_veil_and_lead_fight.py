@@ -200,3 +200,19 @@ def test_a_bad_saved_fight_is_refused_naming_the_field(change, message):
     change(data)
     with pytest.raises(RulesError, match=message.replace("[", r"\[").replace("(", r"\(")):
         vl.Fight.from_json(json.dumps(data))
+
+
+def test_a_called_shot_to_the_head_names_its_effect_and_the_gm_marks_the_stun():
+    # Called Shot: −2 dice (6 → 4 d8) and tempo 4 + 2 = 6, Tick 2 → 8; [8, 8, 1, 1] + 2 = 18
+    # against TN 9: a hit, and the Head's effect is named for the GM (§III Called Shot).
+    fight = fight_of(token("Caleb", 2, pc=True), token("Enforcer", 9), hammer=2)
+    setup = fight.attack_inputs(ROSTER.fighter("Caleb"), ROSTER.fighter("Enforcer"), "Caleb",
+                                "Enforcer", action="Called Shot")
+    result = vl.attack([8, 8, 1, 1], called_location="Head", **setup)
+    move = fight.apply_attack("Caleb", "Enforcer", result, called_location="Head")
+    assert "Target is Stunned" in move.line
+    assert move.fight.encounter.fighter("Caleb").tick == 8
+    stunned = move.fight.mark("Enforcer", "Stunned").fight
+    assert "Stunned" in stunned.conditions("Enforcer")
+    with pytest.raises(RulesError, match="Stunned turn"):
+        stunned.mark("Enforcer", "Stunned", on=False)

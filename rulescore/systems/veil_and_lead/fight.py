@@ -204,8 +204,15 @@ class Fight:
 
     def mark(self, name: str, condition: str, on: bool = True) -> Move:
         """Mark or clear a condition the GM adjudicates on the Count (Suppressed, Prone,
-        Engaged, Blinded, Grappled) or a Called Shot mark (Arm Hit, Leg Hit) (§XI, §III)."""
+        Engaged, Blinded, Grappled), a Called Shot mark (Arm Hit, Leg Hit) (§XI, §III), or a
+        Stun the fighter failed to resist (§XI Stunned: it ends with their Stunned turn)."""
         h = self.of(name)
+        if condition == "Stunned":
+            if not on:
+                raise RulesError("condition Stunned ends with the fighter's Stunned turn "
+                                 "(no action, 3 ticks on)")
+            return Move(replace(self, encounter=self.encounter.stun(name)),
+                        f"{name} is now Stunned")
         if condition in LIMB_MARKS.values():
             rest = tuple(m for m in h.marks if m != condition)
             fight = self._set(replace(h, marks=rest + ((condition,) if on else ())))
@@ -287,6 +294,8 @@ class Fight:
             line += f"; {target_name} is Suppressed"
         if not result.hit:
             return Move(fight, line, tuple(trace))
+        if result.effect:  # a Called Shot's or Heavy Cleave's effect: the GM marks what holds
+            line += f"; {result.effect}"
         if fight._is_horde(target_name):
             size = fight.encounter.fighter(target_name).horde
             arm = records.find_weapon(result.weapon)
