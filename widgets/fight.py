@@ -36,6 +36,8 @@ __all__ = ["FightPage", "RollLog", "fight_key"]
 LOG_LINES = 50
 """How many rolls the log shows (the newest)."""
 KEPT_FIGHT = "the fight kept in this browser"
+LOG_CLASS = "rulebook-roll-log"
+"""The roll log's CSS class: a part of a fight page, not a tool framed on its own."""
 
 
 def fight_key(system: str) -> str:
@@ -60,7 +62,7 @@ class RollLog(w.VBox):
         self.entries: list[tuple[str, RollRequest, str]] = []
         self.empty = w.HTML(f"<i style='color:{FAINT}'>No rolls yet.</i>")
         super().__init__([self.empty])
-        self.add_class("rulebook-roll-log")
+        self.add_class(LOG_CLASS)
 
     @built_whole
     def _line(self, text: str, request: RollRequest,
