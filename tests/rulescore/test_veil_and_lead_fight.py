@@ -216,3 +216,35 @@ def test_a_called_shot_to_the_head_names_its_effect_and_the_gm_marks_the_stun():
     assert "Stunned" in stunned.conditions("Enforcer")
     with pytest.raises(RulesError, match="Stunned turn"):
         stunned.mark("Enforcer", "Stunned", on=False)
+
+
+def _sample_fight() -> str:
+    """A fight with every kind of field filled: a Horde, a wound, a mark, a held token."""
+    fight = vl.Fight()
+    for name, margin in (("Caleb", 7), ("Enforcer", None), ("Posse", 0)):
+        fight = fight.join(ROSTER.fighter(name), margin).fight
+    h = replace(fight.of("Enforcer"), wounds=("Flesh Wound",), marks=("Leg Hit",),
+                called_limb="Leg", grievous_pending=True, strain=2)
+    fight = fight._set(h).mark("Caleb", "Prone").fight
+    enc, _ = fight.encounter.next_turn()
+    return replace(fight, encounter=enc.hold("Caleb", "the door")).to_json()
+
+
+def test_every_field_of_a_saved_fight_refuses_a_wrong_value_by_name():
+    from tests.widgets.test_hostile_input import fields, put, shown_path, wrong_values
+
+    fmt = vl.fight.fight_format()
+    text = _sample_fight()
+    body = {k: v for k, v in json.loads(text).items() if k not in ("format", "version")}
+    tried = 0
+    for path, spec, value in fields(fmt.body, body):
+        if not path:
+            continue
+        for wrong, says in wrong_values(spec, value):
+            with pytest.raises(RulesError) as refused:
+                vl.Fight.from_json(put(fmt, text, path, wrong))
+            message = str(refused.value)
+            assert message.startswith(f"fight: {shown_path(path)} ") and says in message, \
+                (path, wrong, message)
+            tried += 1
+    assert tried > 200 and vl.Fight.from_json(text).to_json() == text
