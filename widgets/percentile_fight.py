@@ -18,7 +18,9 @@ from rulescore.roster import Roster
 from rulescore.systems import percentile as pc
 
 from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
-                     answers, button, int_field, section)
+                     answers, button, int_field, odds_table_html, section)
+from .percentile_missile import RESULTS as SHOT_RESULTS
+from .percentile_table import OUTCOME_NAMES
 from .fight import FightPage, RollLog
 from .lean import shared_layout
 from .theme import FAINT, RULE_LINE
@@ -150,6 +152,7 @@ class _StrikePanel(_Panel):
         self.advantage = _dropdown("Tactical advantage", ADVANTAGES)
         self.zone_pick = int_field("Use Zone Die number", 1, 1, 6, style=STYLE, layout=WIDE)
         self.filled = w.HTML()
+        self.odds = w.HTML()
         self.error = ErrorLine()
         self.entry = DiceEntry("the d100s, then the injury's dice in order")
         self.result = w.HTML()
@@ -161,7 +164,8 @@ class _StrikePanel(_Panel):
         half = (len(self.inputs) + 1) // 2
         super().__init__([section(title, w.HBox([w.VBox(self.inputs[:half]),
                                                  w.VBox(self.inputs[half:])]),
-                                  self.filled, self.error, self.entry, self.result,
+                                  self.filled, self.odds, self.error, self.entry,
+                                  self.result,
                                   w.HBox([self.apply_button]), self.explanation)], css)
         self.strike: pc.Strike | None = None
         self.request: RollRequest | None = None
@@ -234,13 +238,22 @@ class _StrikePanel(_Panel):
         else:
             self._clear()
 
-    @answers("filled")
+    @answers("filled", "odds")
     def show_filled(self) -> None:
+        """What the two rows bring, and the exact odds of the test before the roll."""
         if self.first.value is None or self.second.value is None:
             self.filled.value = f"<i style='color:{FAINT}'>Two fighters are needed.</i>"
+            self.odds.value = ""
             return
-        self.filled.value = self.describe(self.page.roster.fighter(self.first.value),
-                                          self.page.roster.fighter(self.second.value))
+        first = self.page.roster.fighter(self.first.value)
+        second = self.page.roster.fighter(self.second.value)
+        self.filled.value = self.describe(first, second)
+        before = self.before(first, second)
+        rows = sorted(before.odds.items(), key=lambda kv: -kv[1])
+        self.odds.value = (f"<div class='rulebook-pc-fight-odds'><b>Before the roll: "
+                           f"{html.escape(before.outcome)}</b>"
+                           + odds_table_html([(self.name(k), p) for k, p in rows],
+                                             "Test result") + "</div>")
 
     def roll(self, request: RollRequest, log: bool = True) -> None:
         self.error.clear()
@@ -284,7 +297,11 @@ class MissilePanel(_StrikePanel):
                "near_target": "Others within 5 ft"},
               {"fight": THE_FIGHT, "dice": ROLLED}),
         Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
-                                    "strike": "the shot rolled above"}))
+                                    "strike": "the shot rolled above"}),
+        Reach(pc.missile_odds,
+              {"shooter": "Shooter", "target": "Target", "range_ft": "Range (ft)",
+               "target_moves": "Target is", "near_target": "Others within 5 ft"},
+              {"fight": THE_FIGHT}))
 
     def __init__(self) -> None:
         self.range_ft = int_field("Range (ft)", 20, 0, 100_000, style=STYLE, layout=WIDE)
@@ -300,6 +317,14 @@ class MissilePanel(_StrikePanel):
             target_moves=self.moves.value, aim_zone=self.aim.value,
             advantage=self.advantage.value, zone_pick=self.zone_pick.value - 1,
             near_target=self.near.value, dice=dice)
+
+    def before(self, shooter, target) -> pc.StrikeOdds:
+        return pc.missile_odds(self.fight, shooter, target, range_ft=self.range_ft.value,
+                               target_moves=self.moves.value, near_target=self.near.value)
+
+    @staticmethod
+    def name(key: tuple[str, int]) -> str:
+        return SHOT_RESULTS.get(key, f"{key[0]}, {key[1]} star(s)")
 
     @staticmethod
     def describe(shooter, target) -> str:
@@ -327,7 +352,10 @@ class MeleePanel(_StrikePanel):
                "zone_pick": "Use Zone Die number"},
               {"fight": THE_FIGHT, "dice": ROLLED}),
         Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
-                                    "strike": "the exchange rolled above"}))
+                                    "strike": "the exchange rolled above"}),
+        Reach(pc.melee_odds, {"attacker": "Attacker", "defender": "Defender",
+                              "defence": "Defence", "aim_zone": "Aimed zone (ZN)"},
+              {"fight": THE_FIGHT}))
 
     def __init__(self) -> None:
         self.defence = _dropdown("Defence", DEFENCES)
@@ -341,6 +369,17 @@ class MeleePanel(_StrikePanel):
             self.page.roster.fighter(self.second.value), defence=None if self.defence.value == AS_ROSTER else self.defence.value,
             aim_zone=self.aim.value, advantage=self.advantage.value,
             zone_pick=self.zone_pick.value - 1, dice=dice)
+
+    def before(self, attacker, defender) -> pc.StrikeOdds:
+        return pc.melee_odds(self.fight, attacker, defender,
+                             defence=None if self.defence.value == AS_ROSTER
+                             else self.defence.value, aim_zone=self.aim.value)
+
+    @staticmethod
+    def name(key: tuple[str, int]) -> str:
+        what, stars = key
+        return OUTCOME_NAMES.get(what, what) + (f", {stars} star{'s' if stars > 1 else ''}"
+                                                if stars else "")
 
     @staticmethod
     def describe(attacker, defender) -> str:

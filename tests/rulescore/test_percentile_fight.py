@@ -4,6 +4,7 @@ two fighters into the struck one's record and Shock state (rulescore.systems.per
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -180,3 +181,18 @@ def test_the_seed_s_bleeding_and_extended_shock_examples_on_the_fighter():
                           dice=DiceSource.typed([13]))
     brigand = step.fight.combatant("Brigand")
     assert (brigand.extended_hr, brigand.shock, brigand.status) == (None, None, "fighting")
+
+
+def test_the_odds_before_the_roll_come_from_the_rows():
+    """Nolora at point blank: EML 85; d100 rolls 1-85 succeed, of which the 17 multiples of 5
+    are CS; 86-100 fail, of which 90, 95 and 100 are CF. The Counterstrike exchange at EML 60
+    against 60: the attacker strikes on S or CS against a failure, and wins ties."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    shot = pc.missile_odds(fight, rows.fighter("Nolora"), rows.fighter("Brigand"), range_ft=20)
+    assert shot.value == 85
+    assert shot.odds == {("strike", 2): Fraction(17, 100), ("strike", 1): Fraction(68, 100),
+                         ("miss", 0): Fraction(12, 100), ("mishap", 0): Fraction(3, 100)}
+    blow = pc.melee_odds(fight, rows.fighter("Swordsman"), rows.fighter("Brigand"))
+    assert blow.value == 60 and sum(blow.odds.values()) == 1
+    assert blow.odds == pc.melee_outcome_distribution(60, "Counterstrike", 60)

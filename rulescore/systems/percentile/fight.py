@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from fractions import Fraction
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, fields, is_dataclass, replace
 
@@ -29,8 +30,9 @@ from .checks import effective_eml, success_level
 from .injury import ShockRerollResolution, location_shock, shock_reroll, zone_count
 from .healing import bleeding_period, coma_course, coma_healing_rate, extended_shock_course
 from .melee import (MeleeDeclaration, MeleeResolution, Weapon, declare_melee, melee_exchange,
-                    spend_advantages)
-from .missile import LAUNCHERS, MissileShot, missile_range, missile_shot, missile_skill
+                    melee_outcome_distribution, spend_advantages)
+from .missile import (LAUNCHERS, MissileShot, missile_outcome_distribution, missile_range,
+                      missile_shot, missile_skill)
 from .roster import ROSTER
 from .record import (REGENERATION_EVERY, InjuryRecord, Recovery, _from_body, record_format,
                      recover)
@@ -321,6 +323,63 @@ def _alive(fight: Fight, row: Fighter, who: str) -> Combatant:
     return c
 
 
+class _Aim:
+    """A shot from one row at another, as far as the dice: the skill the weapon tests, how
+    the target counts (a fallen one is Still) and who else is near."""
+
+    def __init__(self, fight: Fight, shooter: object, target: object, range_ft: object,
+                 target_moves: object, near_target: object) -> None:
+        self.shooter, self.target = _fighter("shooter", shooter), _fighter("target", target)
+        _alive(fight, self.shooter, "the shooter")
+        self.victim = _alive(fight, self.target, "the target")
+        require_choice("target_moves", target_moves, TARGET_MOVES)
+        require_int("near_target", near_target, minimum=0, maximum=MAX_FIGHTERS)
+        if self.shooter.name == self.target.name:
+            raise RulesError(f"the target must be another fighter than the shooter, got "
+                             f"{shown(self.target.name)} for both")
+        self.kind = kind = self.shooter["missile"]
+        thrown = LAUNCHERS[kind][0]
+        self.skill = {"bow": "Archery", "crossbow": "Archery", "sling": "Slings"}.get(
+            kind, "Throwing")
+        self.ml = missile_skill("thrown" if thrown else kind, archery=self.shooter["archery"],
+                                slings=self.shooter["slings"],
+                                throwing=self.shooter["throwing"])
+        self.moves = "still" if self.victim.shock in STILL_STATES else target_moves
+        self.range_ft = range_ft
+        # A Volley's area counts the target among those in it; a Direct stray only the others.
+        volley = missile_range(range_ft, self.shooter["base_range"]).volley  # type: ignore[arg-type]
+        self.count = near_target + 1 if volley else near_target  # type: ignore[operator]
+
+    def shoot(self, drawn: Sequence[int]) -> MissileShot:
+        return missile_shot(self.ml, self.range_ft, self.shooter["base_range"],  # type: ignore[arg-type]
+                            weapon=self.kind, target=self.moves, target_count=self.count,
+                            dodge_index=self.target["dodge_index"],
+                            dice=DiceSource.typed(drawn))
+
+    def first_step(self) -> Step:
+        return step(f"{self.shooter.name} shoots a {self.kind} at {self.target.name}: "
+                    f"{self.skill} ML", DATA.rule("Missile 3 Missile skill"))
+
+
+@dataclass(frozen=True, kw_only=True)
+class StrikeOdds(Resolution):
+    """The odds of a shot's or an exchange's test before the roll: value = the attacker's
+    test EML; ``odds`` the exact chance of each (outcome, victory stars)."""
+
+    odds: dict[tuple[str, int], Fraction]
+
+
+def missile_odds(fight: Fight, shooter: Fighter, target: Fighter, *, range_ft: int,
+                 target_moves: str = "still", near_target: int = 0) -> StrikeOdds:
+    """Before a shot from *shooter* at *target* (see :func:`missile_attack`): the test EML
+    their rows give, and the exact odds of each result of the test (Missile 3-4)."""
+    aim = _Aim(_require_fight(fight), shooter, target, range_ft, target_moves, near_target)
+    setup = aim.shoot(())
+    odds = missile_outcome_distribution(setup.eml.value, volley=setup.range.volley)
+    return StrikeOdds(value=setup.eml.value, outcome=setup.outcome,
+                      trace=(aim.first_step(), *setup.trace), odds=odds)
+
+
 def missile_attack(fight: Fight, shooter: Fighter, target: Fighter, *, range_ft: int,
                    target_moves: str = "still", aim_zone: int = 1,
                    advantage: str = "precision", zone_pick: int = 0, near_target: int = 0,
@@ -338,35 +397,13 @@ def missile_attack(fight: Fight, shooter: Fighter, target: Fighter, *, range_ft:
     Still whatever *target_moves* says (Injury 4: it falls prone and cannot act).
     """
     fight, dice = _require_fight(fight), _source(dice)
-    shooter, target = _fighter("shooter", shooter), _fighter("target", target)
-    _alive(fight, shooter, "the shooter")
-    victim = _alive(fight, target, "the target")
     _aims(aim_zone, zone_pick, advantage)
-    require_choice("target_moves", target_moves, TARGET_MOVES)
-    require_int("near_target", near_target, minimum=0, maximum=MAX_FIGHTERS)
-    if shooter.name == target.name:
-        raise RulesError(f"the target must be another fighter than the shooter, got "
-                         f"{shown(target.name)} for both")
-    kind = shooter["missile"]
+    aim = _Aim(fight, shooter, target, range_ft, target_moves, near_target)
+    shooter, target, victim, kind = aim.shooter, aim.target, aim.victim, aim.kind
     thrown, launcher = LAUNCHERS[kind]
-    ml = missile_skill("thrown" if thrown else kind, archery=shooter["archery"],
-                       slings=shooter["slings"], throwing=shooter["throwing"])
-    moves = "still" if victim.shock in STILL_STATES else target_moves
     rolled: list[tuple[str, int]] = []
-    # A Volley's area counts the target among those in it; a Direct stray only the others.
-    volley = missile_range(range_ft, shooter["base_range"]).volley
-    count = near_target + 1 if volley else near_target
-
-    def shoot(drawn: Sequence[int]) -> MissileShot:
-        return missile_shot(ml, range_ft, shooter["base_range"], weapon=kind, target=moves,
-                            target_count=count, dodge_index=target["dodge_index"],
-                            dice=DiceSource.typed(drawn))
-
-    shot: MissileShot = _walk_on(shoot, dice, rolled, "shot")  # type: ignore[assignment]
-    skill = {"bow": "Archery", "crossbow": "Archery", "sling": "Slings"}.get(kind, "Throwing")
-    trace: list[Step] = [step(f"{shooter.name} shoots a {kind} at {target.name}: {skill} ML",
-                              DATA.rule("Missile 3 Missile skill"))]
-    trace += shot.trace
+    shot: MissileShot = _walk_on(aim.shoot, dice, rolled, "shot")  # type: ignore[assignment]
+    trace: list[Step] = [aim.first_step(), *shot.trace]
     direct_hit = shot.value == 1 and not shot.range.volley and shot.strike is None
     volley_hit = shot.range.volley and shot.strike is not None and shot.strike.target == 1
     if not (direct_hit or volley_hit):
@@ -404,23 +441,15 @@ def weapon_of(row: Fighter) -> Weapon:
                   aspect=row["aspect"])
 
 
-def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *, defence: str | None = None,
-                 aim_zone: int = 1, advantage: str = "impact", zone_pick: int = 0,
-                 dice: DiceSource) -> Strike:
-    """One melee exchange from the two rows (Melee 2-3), then the injury of whoever's blow
-    lands (Injury 1-5). The defender declares *defence* (by default the row's); an
-    Incapacitated or Unconscious defender is unaware and must Ignore (Injury 4). Both tests
-    are rolled (the defender's unless Ignore), each of the striker's tactical advantages goes
-    to *advantage*, and the blow takes the struck one's armour in the zone it lands on.
-    """
-    fight, dice = _require_fight(fight), _source(dice)
-    attacker, defender = _fighter("attacker", attacker), _fighter("defender", defender)
+def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object,
+             aim_zone: int) -> tuple[MeleeDeclaration, str, list[Step]]:
+    """Melee 2 from the rows: the defence declared (an unaware defender Ignores) and both
+    test EMLs."""
     _alive(fight, attacker, "the attacker")
     target = _alive(fight, defender, "the defender")
     if attacker.name == defender.name:
         raise RulesError(f"the defender must be another fighter than the attacker, got "
                          f"{shown(defender.name)} for both")
-    _aims(aim_zone, zone_pick, advantage)
     chosen = defender["defence"] if defence is None else defence
     require_choice("defence", chosen, DEFENCES)
     trace: list[Step] = []
@@ -434,7 +463,34 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *, defence:
         defender_weapon=None if chosen == "Ignore" else weapon_of(defender),
         aim_zone=aim_zone, strength=attacker["strength"],
         defender_strength=defender["strength"])
-    trace += declared.trace
+    return declared, chosen, trace + list(declared.trace)
+
+
+def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
+               defence: str | None = None, aim_zone: int = 1) -> StrikeOdds:
+    """Before a melee exchange (see :func:`melee_attack`): both test EMLs the rows give and
+    the exact odds of each outcome over every pair of d100 rolls (Melee 2-3)."""
+    require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
+    declared, chosen, trace = _declare(_require_fight(fight), _fighter("attacker", attacker),
+                                       _fighter("defender", defender), defence, aim_zone)
+    odds = melee_outcome_distribution(declared.attack_eml, chosen, declared.defence_eml)
+    return StrikeOdds(value=declared.attack_eml, outcome=declared.outcome, trace=tuple(trace),
+                      odds=odds)
+
+
+def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *, defence: str | None = None,
+                 aim_zone: int = 1, advantage: str = "impact", zone_pick: int = 0,
+                 dice: DiceSource) -> Strike:
+    """One melee exchange from the two rows (Melee 2-3), then the injury of whoever's blow
+    lands (Injury 1-5). The defender declares *defence* (by default the row's); an
+    Incapacitated or Unconscious defender is unaware and must Ignore (Injury 4). Both tests
+    are rolled (the defender's unless Ignore), each of the striker's tactical advantages goes
+    to *advantage*, and the blow takes the struck one's armour in the zone it lands on.
+    """
+    fight, dice = _require_fight(fight), _source(dice)
+    _aims(aim_zone, zone_pick, advantage)
+    attacker, defender = _fighter("attacker", attacker), _fighter("defender", defender)
+    declared, chosen, trace = _declare(fight, attacker, defender, defence, aim_zone)
     rolled: list[tuple[str, int]] = []
     a_roll = dice.d(100, "attacker's d100")
     rolled.append(("attacker's d100", a_roll))
