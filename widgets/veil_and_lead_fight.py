@@ -354,6 +354,12 @@ class FightPanel(Tool):
         if not self.attacker.value or not self.target.value:
             self.odds.value = ""
             return
+        me = self.attacker.value
+        if self.fight.of(me).state in ("Downed", "Dead"):
+            self.odds.value = (f"<div class='rulebook-vl-fight-odds'><i>{html.escape(me)} is "
+                               f"{self.fight.of(me).state}: no attack (a Downed fighter may "
+                               "only Crawl or Speak).</i></div>")
+            return
         plan = vl.plan_attack(**self._setup())
         odds = plan.odds()
         self.odds.value = (
@@ -380,6 +386,7 @@ class FightPanel(Tool):
     @answers("result")
     def _attack(self, request: RollRequest) -> None:
         me, them = self._acting(), self._target()
+        self.fight.require_turn(me)
         setup = self._setup()
         called = setup.get("called_location")
         result = vl.attack(dice=request.dice, **setup)

@@ -104,6 +104,8 @@ def test_downed_bleeds_at_each_turn_and_dies_at_minus_iron_plus_two():
     f = move.fight.of("Frail")
     assert (f.vitality, f.state, f.bleeding) == (-2, "Downed", True)
     assert "Downed" in move.fight.encounter.fighter("Frail").conditions
+    with pytest.raises(RulesError, match="Frail is Downed: a Downed fighter may only Crawl"):
+        move.fight.require_turn("Frail")
     turn = move.fight.next_turn()  # the Hammer to Tick 3: Frail's turn starts, bleeding
     assert turn.fight.of("Frail").vitality == -3 and turn.fight.of("Frail").state == "Dead"
     assert "Frail" not in {t.name for t in turn.fight.encounter.fighters}

@@ -118,3 +118,11 @@ def test_refusals_show_in_the_error_line_and_change_nothing():
     panel.next_button.click()
     assert "no token on the Cylinder" in panel.error.message
     assert not page.history.can_undo or page.history.lines[-1] == "the roster changed"
+
+
+def test_an_attack_before_the_fighter_s_turn_is_refused_before_the_roll():
+    page, panel = joined()
+    typed(panel.attack_entry, "8, 8, 1, 1, 1, 1")
+    assert panel.error.message == ("Caleb is at Tick 3, and the Hammer is at Tick 0: only a "
+                                   "fighter whose turn it is acts (press Next turn)")
+    assert page.rolls.entries[0][0] == "Initiative" and panel.apply_button.disabled

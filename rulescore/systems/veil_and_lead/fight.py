@@ -195,6 +195,20 @@ class Fight:
         order = tie_order([Combatant(f.name, f.pc, f.margin, f.quick) for f in here])
         return tuple(n for group in order.order for n in group)
 
+    def require_turn(self, name: str) -> None:
+        """Refuse an attack by *name* unless it is their turn: their token at the Hammer's
+        tick (§I The Flow of Combat), and not Downed, who may only Crawl or Speak (§X)."""
+        h = self.of(name)
+        if h.state in ("Downed", "Dead"):
+            raise RulesError(f"{name} is {h.state}" + (": a Downed fighter may only Crawl "
+                             "(Tempo 6) or Speak" if h.state == "Downed" else ""))
+        f = self.encounter.fighter(name)
+        if f.tick != self.encounter.hammer:
+            where = "holding an action" if f.tick is None else f"at Tick {f.tick}"
+            raise RulesError(f"{name} is {where}, and the Hammer is at Tick "
+                             f"{self.encounter.hammer}: only a fighter whose turn it is acts "
+                             "(press Next turn)")
+
     def set_strain(self, name: str, strain: int) -> Move:
         """Strain the fighter carries (the GM adds it as the story does, §XV Narrative Cut;
         Fatigued at half its cap is marked on the Count)."""
@@ -274,6 +288,7 @@ class Fight:
         Wound d8 (§IX) unless Hardened armour spends its first negation of the scene (§IX
         Grievous Wound Notes); a Called Shot to a limb marks it (§III). A near miss from
         gunfire leaves the target Suppressed (§XI)."""
+        self.require_turn(attacker_name)
         enc = self.encounter
         f = enc.fighter(attacker_name)
         kind = records.find_weapon(result.weapon).kind
@@ -395,6 +410,7 @@ class Fight:
         """Execute a Downed fighter (§XIII Coup de Grâce): a standard attack with the
         attacker's weapon (its base tempo) that hits automatically at the highest sum, against
         the TN the target's Defense gives at Point-Blank (assumption coup_de_grace_tn)."""
+        self.require_turn(attacker_name)
         them = self.of(target_name)
         if them.state != "Downed":
             raise RulesError(f"target {target_name} is {them.state}: a coup de grâce is for a "
