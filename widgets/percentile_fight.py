@@ -400,9 +400,13 @@ class AfterPanel(_Panel):
                      {"fight": THE_FIGHT, "dice": ROLLED}),
                Reach(pc.bleed, {"row": "Fighter", "physician_eml": "Healer's Physician EML"},
                      {"fight": THE_FIGHT, "dice": ROLLED}),
+               Reach(pc.treat, {"row": "Fighter", "physician_eml": "Healer's Physician EML"},
+                     {"fight": THE_FIGHT, "dice": ROLLED}),
                Reach(pc.heal_day, {"row": "Fighter"}, {"fight": THE_FIGHT, "dice": ROLLED}))
     ACTIONS = (("Shock roll (or Extended Shock / coma Course Roll)", "shock"),
-               ("Five minutes of bleeding", "bleed"), ("One day of healing", "heal"))
+               ("Five minutes of bleeding", "bleed"),
+               ("Treatment Roll (first untreated injury)", "treat"),
+               ("One day of healing", "heal"))
 
     def __init__(self) -> None:
         self.who = _dropdown("Fighter")
@@ -410,14 +414,15 @@ class AfterPanel(_Panel):
         self.physician = int_field("Healer's Physician EML", 0, 0, 999, style=STYLE,
                                    layout=WIDE)
         self.bonus = int_field("Healer's bonus", 0, 0, 100, style=STYLE, layout=WIDE)
-        self.note = w.HTML(f"<small style='color:{FAINT}'>Physician EML 0: no healer at "
-                           "the bleeder. Healer's bonus: added to Extended Shock Course Rolls "
+        self.note = w.HTML(f"<small style='color:{FAINT}'>Physician EML 0: no healer (a "
+                           "bleeder goes unstaunched; an injury left untreated heals as a CF "
+                           "treatment). Healer's bonus: added to Extended Shock Course Rolls "
                            "(5 a star of the best healer's Physician test).</small>")
         self.entry = DiceEntry("the d100s, in order")
         self.error = ErrorLine()
         self.result = w.HTML()
         self.explanation = ExplanationView()
-        super().__init__([section("Shock, bleeding and healing",
+        super().__init__([section("Shock, bleeding, treatment and healing",
                                   w.HBox([w.VBox([self.who, self.action]),
                                           w.VBox([self.physician, self.bonus])]),
                                   self.note, self.entry, self.error, self.result,
@@ -434,9 +439,10 @@ class AfterPanel(_Panel):
     def _call(self, row, dice) -> pc.FightStep:
         if self.action.value == "shock":
             return pc.shock_check(self.fight, row, healer_bonus=self.bonus.value, dice=dice)
-        if self.action.value == "bleed":
-            return pc.bleed(self.fight, row, physician_eml=self.physician.value or None,
-                            dice=dice)
+        if self.action.value in ("bleed", "treat"):
+            call = pc.bleed if self.action.value == "bleed" else pc.treat
+            return call(self.fight, row, physician_eml=self.physician.value or None,
+                        dice=dice)
         return pc.heal_day(self.fight, row, dice=dice)
 
     def roll(self, request: RollRequest) -> None:

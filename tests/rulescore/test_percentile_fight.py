@@ -196,3 +196,35 @@ def test_the_odds_before_the_roll_come_from_the_rows():
     blow = pc.melee_odds(fight, rows.fighter("Swordsman"), rows.fighter("Brigand"))
     assert blow.value == 60 and sum(blow.odds.values()) == 1
     assert blow.odds == pc.melee_outcome_distribution(60, "Counterstrike", 60)
+
+
+def test_the_seed_s_treatment_and_healing_examples_on_the_fighter():
+    """Treatment example: an S2 edge abdomen injury with a failed (F) Treatment Roll has HR4
+    and a chance of infection. Healing example: HB13 × HR4 = EML52; five days on, 62 fails;
+    five more, 24 succeeds: the S2 becomes M1."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    strike = pc.melee_attack(fight, rows.fighter("Swordsman"), rows.fighter("Brigand"),
+                             aim_zone=4, dice=DiceSource.typed([36, 51, 2, 7, 8, 75]))
+    fight = pc.apply_strike(fight, rows.fighter("Brigand"), strike)
+    # Physician 40 + 10 (S edge) = 50; 62 is F: HR4.
+    step = pc.treat(fight, rows.fighter("Brigand"), physician_eml=40,
+                    dice=DiceSource.typed([62]))
+    treated = step.fight.combatant("Brigand").record.injuries[0]
+    assert (treated.hr, treated.infection_chance, treated.treatment) == (4, True, "F")
+    with pytest.raises(RulesError, match="has no untreated injury"):
+        pc.treat(step.fight, rows.fighter("Brigand"), dice=DiceSource.typed([]))
+    fight = step.fight
+    for _ in range(4):
+        fight = pc.heal_day(fight, rows.fighter("Brigand"), dice=DiceSource.typed([])).fight
+    fight = pc.heal_day(fight, rows.fighter("Brigand"), dice=DiceSource.typed([62])).fight
+    assert fight.combatant("Brigand").record.injuries[0].code == "S2E"
+    for _ in range(4):
+        fight = pc.heal_day(fight, rows.fighter("Brigand"), dice=DiceSource.typed([])).fight
+    day = pc.heal_day(fight, rows.fighter("Brigand"), dice=DiceSource.typed([24]))
+    assert day.fight.combatant("Brigand").record.injuries[0].code == "M1E"
+    assert day.fight.combatant("Brigand").record.day == 10
+    untreated = pc.treat(pc.fight_for(rows).with_combatant(
+        pc.Combatant("Brigand", pc.InjuryRecord(name="Brigand").add_injury("Thigh", "Edge", 4))),
+        rows.fighter("Brigand"), dice=DiceSource.typed([]))
+    assert untreated.fight.combatant("Brigand").record.injuries[0].treatment == "CF"

@@ -127,3 +127,16 @@ def test_the_odds_before_the_roll_follow_the_rows_and_the_range():
     assert "Volley 3" in page.missile.odds.value
     melee = page.melee.odds.value
     assert "Before the roll: EML 60 against Counterstrike EML 60" in melee
+
+
+def test_a_treatment_roll_from_the_page():
+    page = fight_page()
+    _typed(page.missile.entry, SHOT)
+    page.missile.apply_button.click()
+    after = page.after
+    after.action.value = "treat"
+    after.physician.value = 50
+    _typed(after.entry, [33])  # Physician 50 + 0 (S2 projectile) = 50: 33 is S, HR5
+    injury = page.state.combatant("Brigand").record.injuries[0]
+    assert (injury.treatment, injury.hr) == ("S", 5)
+    assert "S2P abdomen HR5" in after.result.value

@@ -28,7 +28,8 @@ from ...trace import Resolution, Step, step
 from ._system import DATA
 from .checks import effective_eml, success_level
 from .injury import ShockRerollResolution, location_shock, shock_reroll, zone_count
-from .healing import bleeding_period, coma_course, coma_healing_rate, extended_shock_course
+from .healing import (bleeding_period, coma_course, coma_healing_rate, extended_shock_course,
+                      treatment_roll, untreated)
 from .melee import (MeleeDeclaration, MeleeResolution, Weapon, declare_melee, melee_exchange,
                     melee_outcome_distribution, spend_advantages)
 from .missile import (LAUNCHERS, MissileShot, missile_outcome_distribution, missile_range,
@@ -683,10 +684,43 @@ def _roll_of(result: Resolution | None) -> int | None:
                 None)  # type: ignore[return-value]
 
 
+def treat(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
+          dice: DiceSource) -> FightStep:
+    """The Treatment Roll of the fighter's first untreated injury (Healing 4-5): a healer
+    (*physician_eml*) tests Physician with the injury type's modifier and -5 for each day
+    since the injury; the result's Healing Rate, infection, impairment and bleeding marks go
+    on the record. With no healer, the injury is untreated and takes a CF's characteristics
+    (Healing 5 Untreated Injury); a Grievous one is then a grim wound."""
+    fight, row, dice = _require_fight(fight), _fighter("row", row), _source(dice)
+    if physician_eml is not None:
+        require_int("physician_eml", physician_eml, minimum=-999, maximum=999)
+    c = _alive(fight, row, "the fighter")
+    record = c.record
+    waiting = [i for i in record.active if record.injuries[i].hr is None]
+    if not waiting:
+        raise RulesError(f"{row.name} has no untreated injury")
+    index = waiting[0]
+    inj = record.injuries[index]
+    code = inj.code[:2]
+    if physician_eml is None:
+        result = untreated(inj.aspect, code)
+    else:
+        result = treatment_roll(None, physician_eml, inj.aspect, code,
+                                days=record.day - inj.day, dice=dice)
+    dice.finish("Treatment Roll")
+    new = replace(c, record=record.treat(index, result))
+    roll = _roll_of(result)
+    return FightStep(value=result.value, outcome=f"{row.name}: {inj.code} "
+                     f"{inj.location.lower()} {result.outcome}", trace=result.trace,
+                     fight=fight.with_combatant(new),
+                     rolled=(("Treatment d100", roll),) if roll else ())
+
+
 def heal_day(fight: Fight, row: Fighter, *, dice: DiceSource) -> FightStep:
     """One day of recovery for a fighter's record (Healing 6-7): the rolls that fall due that
     day (a Healing Roll every five days for each treated injury, the daily Infection Course
-    Roll, the Blood Loss Healing Roll every ten days), each a d100."""
+    Roll, the Blood Loss Healing Roll every ten days), each a d100. An injury heals only once
+    treated (:func:`treat`, with or without a healer)."""
     fight, row, dice = _require_fight(fight), _fighter("row", row), _source(dice)
     c = fight.combatant(row.name)
     if c.dead:
