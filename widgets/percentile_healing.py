@@ -18,14 +18,26 @@ from rulescore.systems import percentile as pc
 from rulescore.systems.percentile.healing import TREATMENT_ASPECTS
 from rulescore.systems.percentile.record import EML_LIMIT, LEVEL_CODES
 
-from .common import (DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool, button,
-                     labelled_text, odds_table_html, section)
+from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
+                     answers, button, labelled_text, odds_table_html, section)
 from .lean import shared_layout
-from .percentile_table import LEVEL_NAMES, STYLE
+from .percentile_table import LEVEL_NAMES, STATE_NAMES, STYLE
 from .storage import KeptState
 from .theme import ERROR, INFECTED, MUTED, PALETTE
 
 STORE_KEY = "rulebook/percentile/injury-record"
+STATES = (("None", None), ("Stunned (STN)", "STN"), ("Incapacitated (INC)", "INC"),
+          ("Unconscious (UNC)", "UNC"))
+BLEEDING_OUTCOMES = {"stopped": "bleeding stopped", "bleeding": "still bleeding",
+                     "dead": "dead of blood loss"}
+COURSE_OUTCOMES = {"recovered": "recovers", "continues": "carries on", "dies": "dies"}
+SHEET = "the record on the sheet above"
+BLEED_WORDS = {"strength_eml": "Strength EML (blood loss)", "state": "Shock state now",
+               "physician_eml": "Healer's Physician EML (staunch)",
+               "bleeders": "Bleeders treated together", "cauterise": "Cauterise (+30)",
+               "tourniquet": "Tourniquet on a limb (+20)",
+               "staunch_bonus": "Bonus from a failed Staunch", "beast": "A beast (tests ML50)"}
+COURSE_WORDS = {"fatigue": "Fatigue", "arcane": "Arcane bonus"}
 WIDE = shared_layout(width="20em")
 COLOURS = PALETTE
 
@@ -119,8 +131,64 @@ def sheet_html(record: pc.InjuryRecord) -> str:
 
 
 class HealingWalker(Tool):
-    """A character's injury record: add injuries, treat them (rolled, typed, or untreated),
-    then heal day by day with typed rolls or a seeded simulation of the whole recovery."""
+    """A character's injury record: add injuries, stop their bleeding, see the patient through
+    extended shock, coma and grim wounds, treat the injuries (rolled, typed, or untreated), then
+    heal day by day with typed rolls or a seeded simulation of the whole recovery."""
+
+    reaches = (
+        Reach(pc.InjuryRecord, {"name": "Character", "healing_base": "Healing Base (HB)",
+                                "endurance_eml": "Endurance EML"}, dict.fromkeys((
+            "injuries", "blood_loss", "day", "next_healing", "next_regeneration",
+            "skip_regeneration", "infection", "healing_done", "dead", "timeline", "log"),
+            "a new record starts empty; the buttons below fill it")),
+        Reach(pc.InjuryRecord.add_injury, {"location": "Location", "aspect": "Aspect",
+                                           "level": "Injury", "bleeder": "A Bleeder"},
+              {"self": SHEET}),
+        Reach(pc.InjuryRecord.with_blood_loss, {"bp": "Blood loss (BP)"}, {"self": SHEET}),
+        Reach(pc.bleeding_period, BLEED_WORDS, {"bp": "the record's blood loss",
+                                                "dice": ROLLED}),
+        Reach(pc.bleeding_odds, BLEED_WORDS, {"bp": "the record's blood loss"}),
+        Reach(pc.extended_shock_healer_bonus, {"stars": "Best healer's Physician stars"}),
+        Reach(pc.extended_shock_course, {"hr": "Extended Shock HR", **COURSE_WORDS}, {
+            "roll": ROLLED, "dice": ROLLED, "healing_base": "the record's Healing Base",
+            "bonus": "5 a star of the best healer's Physician test"}),
+        Reach(pc.course_odds, {"hr": "Extended Shock HR", **COURSE_WORDS,
+                               "sheltered": "Restful and sheltered"}, {
+            "course": "extended shock or coma, by the row", "healing_base":
+            "the record's Healing Base", "bonus": "5 a star of the best healer's test"}),
+        Reach(pc.coma_healing_rate, {}, {
+            "location_shock": "the location of the Injury that caused the coma",
+            "injury_level": "the level of the Injury that caused the coma"}),
+        Reach(pc.coma_course, {"hr": "Coma HR", "sheltered": "Restful and sheltered",
+                               **COURSE_WORDS}, {
+            "roll": ROLLED, "dice": ROLLED, "healing_base": "the record's Healing Base"}),
+        Reach(pc.coma_weariness, {}, {"days": "ten days a Coma Course Roll"}),
+        Reach(pc.grim_wound_shock, {"shock_eml": "Shock ML"}, {
+            "roll": ROLLED, "dice": ROLLED,
+            "location": "the location of the Grim wound chosen",
+            "injury": "the level of the Grim wound chosen"}),
+        Reach(pc.shock_state_distribution, {"shock_eml": "Shock ML"}, {
+            "location_shock": "the Grim wound's location",
+            "injury_shock": "the Grim wound's level"}),
+        Reach(pc.treatment_roll, {"physician_eml": "Physician EML", "days": "Days of delay",
+                                  "broadhead": "A broadhead arrow",
+                                  "dex_modifier": "Healer's DEX modifier",
+                                  "physician_index": "Physician Index",
+                                  "frozen_compress": "The compress is frozen"}, {
+            "roll": ROLLED, "dice": ROLLED, "aspect": "the Injury to treat's aspect",
+            "injury": "the Injury to treat's level",
+            "area": "an Area injury is not recorded by location"}),
+        Reach(pc.treatment_odds, {"physician_eml": "Physician EML"}, {
+            "aspect": "the Injury to treat's aspect", "injury": "the Injury to treat's level"}),
+        Reach(pc.untreated, {}, {"aspect": "the Injury to treat's aspect",
+                                 "injury": "the Injury to treat's level"}),
+        Reach(pc.required_treatment, {}, {"aspect": "the Injury to treat's aspect",
+                                          "injury": "the Injury to treat's level"}),
+        Reach(pc.recover, {"until_day": "Stop on day"}, {
+            "record": SHEET, "dice": ROLLED, "rng": "the Roll button's seed is in the dice"}),
+        Reach(pc.next_roll_odds, {}, {"record": SHEET}),
+        Reach(pc.location_names, {}),
+    )
 
     def __init__(self, name: str = "Ana", healing_base: int = 13,
                  endurance_eml: int = 60) -> None:
@@ -155,6 +223,54 @@ class HealingWalker(Tool):
         self.broadhead = w.Checkbox(value=False, description="A broadhead arrow", indent=False)
         self.frozen = w.Checkbox(value=False, description="The compress is frozen",
                                  indent=False)
+        # --- the first hours: bleeding, extended shock, coma; grim wounds day by day ---------
+        def whole(label: str, value: int, low: int = -EML_LIMIT, high: int = EML_LIMIT
+                  ) -> w.BoundedIntText:
+            return w.BoundedIntText(value=value, min=low, max=high, description=label,
+                                    style=STYLE, layout=WIDE)
+
+        def tick(label: str, value: bool = False) -> w.Checkbox:
+            return w.Checkbox(value=value, description=label, indent=False)
+        self.state = w.Dropdown(options=STATES, value=None, description="Shock state now",
+                                style=STYLE, layout=WIDE)
+        self.strength_eml = whole("Strength EML (blood loss)", 60)
+        self.beast = tick("A beast (tests ML50)")
+        self.staunch_eml = whole("Healer's Physician EML (staunch)", 40)
+        self.no_healer = tick("No one is staunching yet")
+        self.bleeders = whole("Bleeders treated together", 1, 1, 10)
+        self.cauterise = tick("Cauterise (+30)")
+        self.tourniquet = tick("Tourniquet on a limb (+20)")
+        self.staunch_bonus = whole("Bonus from a failed Staunch", 0, 0, 10)
+        self.bleed_odds = w.HTML()
+        self.bleed_entry = DiceEntry("the Blood Stoppage Roll, then the Blood Loss Roll, "
+                                     "e.g. 33, 33")
+        self.bleed_entry.set_percentile(False)
+        self.bleed_result = w.HTML()
+        self.es_hr = whole("Extended Shock HR", 5, 1, 6)
+        self.fatigue = whole("Fatigue", 0, 0, 200)
+        self.stars = whole("Best healer's Physician stars", 0, 0, 5)
+        self.arcane = whole("Arcane bonus", 0, 0, 100)
+        self.es_odds = w.HTML()
+        self.es_entry = DiceEntry("one d100, e.g. 93")
+        self.es_entry.set_percentile(False)
+        self.es_result = w.HTML()
+        self.coma_cause = w.Dropdown(options=[], description="Injury that caused the coma",
+                                     style=STYLE, layout=WIDE)
+        self.coma_hr = whole("Coma HR", 3, 1, 6)
+        self.sheltered = tick("Restful and sheltered", True)
+        self.coma_days = 0
+        self.coma_odds = w.HTML()
+        self.coma_entry = DiceEntry("one d100, e.g. 41")
+        self.coma_entry.set_percentile(False)
+        self.coma_result = w.HTML()
+        self.grim = w.Dropdown(options=[], description="Grim wound", style=STYLE, layout=WIDE)
+        self.shock_ml = whole("Shock ML", 65)
+        self.grim_odds = w.HTML()
+        self.grim_entry = DiceEntry("one d100, e.g. 72")
+        self.grim_entry.set_percentile(False)
+        self.grim_result = w.HTML()
+        self.bleed_error, self.es_error = self.bleed_entry.error, self.es_entry.error
+        self.coma_error, self.grim_error = self.coma_entry.error, self.grim_entry.error
         self.treat_odds = w.HTML()
         self.treat_entry = DiceEntry("the Treatment Roll, e.g. 37", percentile=True)
         self.untreated_button = button("Leave it untreated", "No Treatment Roll: a CF result")
@@ -178,9 +294,23 @@ class HealingWalker(Tool):
             section("The injury record", self.sheet, self.timeline),
             section("Add an injury", w.HBox([self.location, self.aspect, self.level]),
                     w.HBox([self.bleeder, self.add_button, self.blood])),
+            section("Bleeding: every five minutes",
+                    w.HBox([w.VBox([self.state, self.strength_eml, self.staunch_eml,
+                                    self.bleeders, self.staunch_bonus]),
+                            w.VBox([self.beast, self.no_healer, self.cauterise,
+                                    self.tourniquet])]),
+                    self.bleed_odds, self.bleed_entry, self.bleed_result),
+            section("Extended shock: every four hours",
+                    w.HBox([self.es_hr, self.fatigue]), w.HBox([self.stars, self.arcane]),
+                    self.es_odds, self.es_entry, self.es_result),
+            section("Coma: every ten days", w.HBox([self.coma_cause, self.coma_hr]),
+                    w.HBox([self.sheltered]), self.coma_odds, self.coma_entry,
+                    self.coma_result),
             section("Treatment", w.HBox([self.which, self.physician, self.delay]),
                     w.HBox([self.dex, self.index, self.broadhead, self.frozen]),
                     self.treat_odds, self.treat_entry, w.HBox([self.untreated_button])),
+            section("Grim wounds: a Shock Roll every day", w.HBox([self.grim, self.shock_ml]),
+                    self.grim_odds, self.grim_entry, self.grim_result),
             section("Recovery, roll by roll", self.next_odds, w.HTML(
                 "<small>Type the rolls you made to advance roll by roll, or press Roll to "
                 "simulate the rest of the recovery with a seed (up to the stop day; 0 runs to the "
@@ -203,6 +333,21 @@ class HealingWalker(Tool):
         self.treat_entry.on_request(self._treat)
         self.untreated_button.on_click(lambda _: self._change(self._untreated))
         self.heal_entry.on_request(self._heal)
+        for field in (self.state, self.strength_eml, self.beast, self.staunch_eml,
+                      self.no_healer, self.bleeders, self.cauterise, self.tourniquet,
+                      self.staunch_bonus):
+            field.observe(lambda _: self._bleeding_odds(), "value")
+        for field in (self.es_hr, self.fatigue, self.stars, self.arcane):
+            field.observe(lambda _: self._shock_odds(), "value")
+        for field in (self.coma_hr, self.sheltered, self.fatigue, self.arcane):
+            field.observe(lambda _: self._coma_odds(), "value")
+        self.coma_cause.observe(lambda _: self._coma_from_cause(), "value")
+        for field in (self.grim, self.shock_ml, self.fatigue):
+            field.observe(lambda _: self._grim_odds(), "value")
+        self.bleed_entry.on_request(self.bleed)
+        self.es_entry.on_request(self.extended_shock)
+        self.coma_entry.on_request(self.coma)
+        self.grim_entry.on_request(self.grim_shock)
         self.new_button.on_click(lambda _: self._change(self._new))
         self._render()
 
@@ -289,6 +434,174 @@ class HealingWalker(Tool):
         return pc.InjuryRecord(self.record.name, self.record.healing_base,
                                self.record.endurance_eml), ()
 
+    # --- the first hours: each press one period, one engine call ---------------------------
+
+    def _bleeding_inputs(self) -> dict[str, object]:
+        healer = not self.no_healer.value
+        return dict(strength_eml=None if self.beast.value else self.strength_eml.value,
+                    bp=min(self.record.blood_loss, 3), state=self.state.value,
+                    physician_eml=self.staunch_eml.value if healer else None,
+                    bleeders=self.bleeders.value, cauterise=self.cauterise.value,
+                    tourniquet=self.tourniquet.value,
+                    staunch_bonus=self.staunch_bonus.value if healer else 0,
+                    beast=self.beast.value)
+
+    @answers("bleed_odds", line="bleed_error")
+    def _bleeding_odds(self) -> None:
+        """The exact odds of this five minutes: stopped, still bleeding or dead, and the BP."""
+        for field in (self.staunch_eml, self.bleeders, self.cauterise, self.tourniquet,
+                      self.staunch_bonus):
+            field.disabled = self.no_healer.value
+        self.strength_eml.disabled = self.beast.value
+        if self.record.dead or self.record.blood_loss >= 4:
+            self.bleed_odds.value = "<p><i>Nothing to roll: the character is dead.</i></p>"
+            return
+        odds = pc.bleeding_odds(**self._bleeding_inputs())  # type: ignore[arg-type]
+        rows = [(f"{BLEEDING_OUTCOMES[o]}, {bp} BP in all", p)
+                for (o, bp), p in sorted(odds.items(), key=lambda kv: (kv[0][0], kv[0][1]))]
+        self.bleed_odds.value = odds_table_html(rows, "After these five minutes")
+
+    @answers("bleed_result", line="bleed_error")
+    def bleed(self, request: RollRequest) -> None:
+        """Five minutes of one bleeder: the healer's Blood Stoppage Roll (if any), then the
+        Blood Loss Roll; the BP goes onto the record, the state and the Staunch bonus on."""
+        if self.record.dead or self.record.blood_loss >= 4:
+            raise RulesError("The character is dead: there is nothing more to roll")
+        period = pc.bleeding_period(**self._bleeding_inputs(),  # type: ignore[arg-type]
+                                    dice=request.dice)
+        request.dice.finish("bleeding period")
+        record = self.record
+        if period.bp != record.blood_loss:
+            record = record.with_blood_loss(period.bp)
+        if period.outcome == "dead":
+            record = record.died("a fourth Blood Loss Point")
+        self._change(lambda: (record, period.trace))
+        self._quiet = True
+        self.state.value = None if period.state == "KIA" else period.state
+        self.staunch_bonus.value = period.next_bonus
+        self._quiet = False
+        self.bleed_result.value = (
+            f"<div class='rulebook-pc-bleeding' style='font-weight:600'>"
+            f"{html.escape(BLEEDING_OUTCOMES[period.outcome].capitalize())}: {period.bp} BP, "
+            f"{html.escape(period.state or 'no shock state')}, {period.anaemia_fatigue} "
+            f"weakness fatigue from anaemia</div><small>({request.describe()})</small>")
+        self._bleeding_odds()
+
+    def _course_inputs(self) -> dict[str, object]:
+        return dict(fatigue=self.fatigue.value,
+                    arcane=[self.arcane.value] if self.arcane.value else [])
+
+    @answers("es_odds", line="es_error")
+    def _shock_odds(self) -> None:
+        """The exact odds of the next Extended Shock Course Roll."""
+        bonus = pc.extended_shock_healer_bonus([self.stars.value])
+        odds = pc.course_odds("extended shock", self.record.healing_base, self.es_hr.value,
+                              bonus=bonus, **self._course_inputs())  # type: ignore[arg-type]
+        self.es_odds.value = odds_table_html(
+            [(f"HR {hr}: {COURSE_OUTCOMES[o]}", p) for (hr, o), p in
+             sorted(odds.items(), reverse=True)], "Next Course Roll")
+
+    @answers("es_result", line="es_error")
+    def extended_shock(self, request: RollRequest) -> None:
+        """Four hours in extended shock: one Course Roll; the HR moves on, or the patient
+        recovers (no longer INC or UNC) or dies."""
+        if self.record.dead:
+            raise RulesError("The character is dead: there is nothing more to roll")
+        bonus = pc.extended_shock_healer_bonus([self.stars.value])
+        course = pc.extended_shock_course(None, self.record.healing_base, self.es_hr.value,
+                                          bonus=bonus, dice=request.dice,
+                                          **self._course_inputs())  # type: ignore[arg-type]
+        request.dice.finish("Course Roll")
+        self._course_done(course, self.es_result, request)
+        if course.outcome == "dies":
+            self._change(lambda: (self.record.died("extended shock"), course.trace))
+            return
+        self.explanation.show(course.trace)
+        if course.outcome == "recovered":
+            self.state.value = None
+        else:
+            self.es_hr.value = course.healing_rate
+
+    @staticmethod
+    def _course_done(course: pc.CourseResolution, view: w.HTML, request: RollRequest) -> None:
+        view.value = (f"<div class='rulebook-pc-course' style='font-weight:600'>"
+                      f"{html.escape(LEVEL_NAMES[course.level])} against EML {course.eml}: HR "
+                      f"{course.healing_rate}, the patient "
+                      f"{html.escape(COURSE_OUTCOMES[course.outcome])}</div>"
+                      f"<small>({request.describe()})</small>")
+
+    def _coma_from_cause(self) -> None:
+        """The coma HR of the injury that caused it: 12 - location shock - injury level."""
+        if self.coma_cause.value is None:
+            return
+        inj = self.record.injuries[self.coma_cause.value]
+        self.coma_hr.value = max(1, pc.coma_healing_rate(pc.location_shock(inj.location),
+                                                         inj.level))
+
+    @answers("coma_odds", line="coma_error")
+    def _coma_odds(self) -> None:
+        """The exact odds of the next Coma Course Roll."""
+        odds = pc.course_odds("coma", self.record.healing_base, self.coma_hr.value,
+                              sheltered=self.sheltered.value,
+                              **self._course_inputs())  # type: ignore[arg-type]
+        self.coma_odds.value = odds_table_html(
+            [(f"HR {hr}: {COURSE_OUTCOMES[o]}", p) for (hr, o), p in
+             sorted(odds.items(), reverse=True)], "Next Course Roll")
+
+    @answers("coma_result", line="coma_error")
+    def coma(self, request: RollRequest) -> None:
+        """Ten days in a coma: one Course Roll; when it ends, the weariness it leaves."""
+        if self.record.dead:
+            raise RulesError("The character is dead: there is nothing more to roll")
+        course = pc.coma_course(None, self.record.healing_base, self.coma_hr.value,
+                                sheltered=self.sheltered.value, dice=request.dice,
+                                **self._course_inputs())  # type: ignore[arg-type]
+        request.dice.finish("Course Roll")
+        self.coma_days += 10
+        self._course_done(course, self.coma_result, request)
+        self.explanation.show(course.trace)
+        if course.outcome == "recovered":
+            tired = pc.coma_weariness(self.coma_days)
+            self.coma_result.value += (f"<p>After {self.coma_days} days the coma ends: "
+                                       f"{tired} weariness fatigue.</p>")
+            self.coma_days = 0
+        self.coma_hr.value = course.healing_rate
+
+    def _grim_wound(self) -> pc.RecordedInjury:
+        if self.grim.value is None:
+            raise RulesError("Grim wound: no Grievous injury on the record has a CF treatment "
+                             "(rolled or untreated)")
+        return self.record.injuries[self.grim.value]
+
+    @answers("grim_odds", line="grim_error")
+    def _grim_odds(self) -> None:
+        """The exact chance of each Shock State of today's Shock Roll for the grim wound."""
+        if self.grim.value is None:
+            self.grim_odds.value = "<p><i>No grim wound on the record.</i></p>"
+            return
+        inj = self._grim_wound()
+        odds = pc.shock_state_distribution(pc.location_shock(inj.location), inj.level,
+                                           self.shock_ml.value - self.fatigue.value)
+        self.grim_odds.value = odds_table_html(
+            [(STATE_NAMES.get(k, k), p) for k, p in odds.items()], "Today's Shock Roll")
+
+    @answers("grim_result", line="grim_error")
+    def grim_shock(self, request: RollRequest) -> None:
+        """A grim wound's Shock Roll for today, with its location shock (Healing 5)."""
+        inj = self._grim_wound()
+        shaken = pc.grim_wound_shock(None, self.shock_ml.value - self.fatigue.value,
+                                     inj.location, LEVEL_CODES[inj.level], dice=request.dice)
+        request.dice.finish("Shock Roll")
+        self.explanation.show(shaken.trace)
+        if shaken.state == "KIA":
+            self._change(lambda: (self.record.died("a grim wound's shock"), shaken.trace))
+        elif shaken.state:
+            self.state.value = shaken.state
+        self.grim_result.value = (
+            f"<div class='rulebook-pc-grim' style='font-weight:600'>SHK {shaken.shk}: "
+            f"{html.escape(STATE_NAMES.get(shaken.state, shaken.state))}</div>"
+            f"<small>({request.describe()})</small>")
+
     # --- rendering ------------------------------------------------------------------------
 
     def _render(self) -> None:
@@ -300,6 +613,8 @@ class HealingWalker(Tool):
         self.which.options = waiting
         self.which.value = waiting[0][1] if waiting else None
         self._show_treatment_odds()
+        if hasattr(self, "grim"):  # the first hours' rows exist once the walker is built
+            self._render_first_hours()
         nxt = pc.next_roll_odds(r)
         self.next_odds.value = (
             f"<p class='rulebook-pc-next'><b>Next:</b> {html.escape(f'{nxt[0]}, EML {nxt[1]}')}"
@@ -317,6 +632,23 @@ class HealingWalker(Tool):
             if field.value != value:
                 field.value = value
         self._quiet = False
+
+    def _render_first_hours(self) -> None:
+        """The injury menus of the coma and grim-wound rows, and every row's odds."""
+        r = self.record
+        named = [(f"{i + 1}. {inj.code} {inj.location.lower()}", i)
+                 for i, inj in enumerate(r.injuries) if inj.level]
+        causes = [(label, i) for label, i in named]
+        if [v for _, v in self.coma_cause.options] != [v for _, v in causes]:
+            self.coma_cause.options = causes
+        grim = [(label, i) for label, i in named
+                if r.injuries[i].level >= 4 and r.injuries[i].treatment == "CF"]
+        self.grim.options = grim
+        self.grim.value = grim[0][1] if grim else None
+        self._bleeding_odds()
+        self._shock_odds()
+        self._coma_odds()
+        self._grim_odds()
 
     def _show_treatment_odds(self) -> None:
         self.treat_entry.error.clear()

@@ -13,8 +13,9 @@ import ipywidgets as w
 from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 
-from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, RollRequest, Tool,
-                     answers, labelled_text, odds_table_html, section, steps_html)
+from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
+                     RollRequest, Tool, answers, labelled_text, odds_table_html, section,
+                     steps_html)
 from .lean import set_shown, shared_layout
 
 STYLE = {"description_width": "12em"}
@@ -30,6 +31,15 @@ def _eml(label: str, value: int) -> w.IntText:
                      layout=shared_layout(width="19em"))
 
 
+#: The seed's EML limits, which the tools keep (assumption eml_limits).
+FLOOR = "the seed's minimum test EML 05 (assumption eml_limits)"
+NO_CAP = "no cap: the seed names none (assumption eml_limits)"
+
+
+def _rolls(result: pc.MeleeResolution) -> list[int]:
+    """The d100s an exchange read, in its trace's order (attacker first)."""
+    return [int(v) for st in result.trace for k, v in st.values if k == "roll"]
+
 
 class TestRoller(Tool):
     """A d100 test against an EML: the exact chance of each success level, then the roll (seeded,
@@ -38,6 +48,13 @@ class TestRoller(Tool):
     waiting_for = "the d100"
 
     __test__ = False  # a widget, not a pytest test class
+
+    reaches = (
+        Reach(pc.skill_test, {"eml": "EML", "test": "Kind of test"},
+              {"roll": ROLLED, "dice": ROLLED, "eml_floor": FLOOR, "eml_cap": NO_CAP}),
+        Reach(pc.effective_eml, {"eml": "EML"}, {"eml_floor": FLOOR, "eml_cap": NO_CAP}),
+        Reach(pc.success_level_probabilities, {}, {"eml": "the EML after its floor"}),
+    )
 
     def __init__(self, eml: int = 65, test: str = "attack") -> None:
         self.eml = _eml("EML", eml)
@@ -49,6 +66,7 @@ class TestRoller(Tool):
         self.entry = DiceEntry("one d100, e.g. 37", percentile=True)
         self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
+        self.roll_error = self.entry.error
         super().__init__([w.HBox([self.eml, self.test]), self.error,
                           section("Odds before you roll", self.odds),
                           section("Roll", self.entry),
@@ -71,17 +89,12 @@ class TestRoller(Tool):
         self.odds.value = note + odds_table_html(
             [(f"{LEVEL_NAMES[k]} ({k})", p) for k, p in probs.items()], "Success level")
 
+    @answers("explanation", line="roll_error")
     def roll(self, request: RollRequest) -> None:
         """Roll a d100 with a seed, or read the typed roll, and name its success level."""
-        try:
-            request.expect_typed(1, "one d100")
-            roll = request.dice.d(100, "the d100 roll")
-            result = pc.skill_test(roll, self.eml.value, test=self.test.value)
-        except RulesError as exc:
-            self.entry.error.show(str(exc))
-            self.result.value = self.waiting
-            self.explanation.clear()
-            return
+        self.result.value = self.waiting
+        request.expect_typed(1, "one d100")
+        result = pc.skill_test(None, self.eml.value, test=self.test.value, dice=request.dice)
         colour = SUCCESS if result.succeeded else ERROR
         mishap = f" — roll on the <b>{result.mishap}</b> table" if result.mishap else ""
         how = request.describe()
@@ -102,6 +115,43 @@ class MeleeExchange(Tool):
     matrix, and the winner's tactical advantages spent."""
 
     waiting_for = "the d100"
+
+    reaches = (
+        Reach(pc.declare_melee, {
+            "attacker_ml": "Attacker's ML", "defence": "Defence", "defender_ml": "Defender's ML",
+            "aim_zone": "Attacker aims at a non-default zone", "strength": "Attacker's Strength",
+            "defender_strength": "Defender's Strength", "outnumbered": "Foes on the defender",
+            "close": "In Close", "attacker_prone": "Attacker prone",
+            "defender_prone": "Defender prone", "attacker_trauma": "Attacker's trauma",
+            "defender_trauma": "Defender's trauma"}, {
+            "weapon": "built from the attacker's reach, thrust and heft fields",
+            "defender_weapon": "built from the defender's reach, thrust and heft fields",
+            "counter_aim_zone": "a Counterstrike aimed off its default zone is not offered here",
+            "area": "an area attack is met by evasion, not this exchange"}),
+        Reach(pc.Weapon, {"reach": "Attacker's reach", "thrust": "Attacker thrusts",
+                          "heft": "Attacker's weapon heft"}, {
+            "name": "the attacker's or the defender's weapon",
+            "grip": "how a weapon is held changes no modifier of the exchange",
+            "zone_die": "the Zone Die is the injury walker's",
+            "aspect": "the aspect is the injury walker's"}),
+        Reach(pc.melee_outcome_distribution, {
+            "defence": "Defence",
+            "defender_unusable_zone": "Defends with a zone lost to a Grievous wound"}, {
+            "attack_eml": "the attacker's EML the declaration gives",
+            "defence_eml": "the defender's EML the declaration gives",
+            "dodge_equal_rolls": "equal Dodge rolls go to the defender (assumption "
+                                 "dodge_equal_rolls)", "eml_cap": NO_CAP}),
+        Reach(pc.melee_exchange, {
+            "defence": "Defence",
+            "defender_unusable_zone": "Defends with a zone lost to a Grievous wound"}, {
+            "attack_roll": ROLLED, "defence_roll": ROLLED, "dice": ROLLED,
+            "attack_eml": "the attacker's EML the declaration gives",
+            "defence_eml": "the defender's EML the declaration gives",
+            "dodge_equal_rolls": "equal Dodge rolls go to the defender (assumption "
+                                 "dodge_equal_rolls)", "eml_cap": NO_CAP}),
+        Reach(pc.spend_advantages, {"choices": "Advantages to take"},
+              {"result": "the exchange rolled above"}),
+    )
 
     def __init__(self, attack_eml: int = 70, defence: str = "Block",
                  defence_eml: int = 60) -> None:
@@ -144,7 +194,10 @@ class MeleeExchange(Tool):
                                         width="26em", label_width="11em")
         self.spend_button = w.Button(description="Spend them", layout=shared_layout(width="auto"))
         self.spent = w.HTML()
-        self.spend_box = w.VBox([w.HBox([self.spend_text, self.spend_button]), self.spent],
+        self.spend_error = ErrorLine()
+        self.roll_error = self.entry.error
+        self.spend_box = w.VBox([w.HBox([self.spend_text, self.spend_button]),
+                                 self.spend_error, self.spent],
                                 layout=shared_layout(display="none"))
         self.last: pc.MeleeResolution | None = None
         super().__init__([w.HBox([self.attack_eml, self.defence, self.defence_eml]),
@@ -212,24 +265,21 @@ class MeleeExchange(Tool):
                 for (o, s), p in sorted(dist.items(), key=lambda kv: (-kv[1], kv[0]))]
         self.odds.value = odds_table_html(rows, "Outcome")
 
+    @answers("explanation", line="roll_error")
     def roll(self, request: RollRequest) -> None:
         """Roll both d100s with a seed, or read the typed rolls, and resolve the exchange."""
-        names = ("the attacker's d100", "the defender's d100")
-        try:
-            told = self._declared()
-            need = 2 if self._rolling_defender() else 1
-            request.expect_typed(need, f"{need} d100 "
-                                 f"({'the attacker' if need == 1 else 'attacker, then defender'})")
-            rolls = [request.dice.d(100, name) for name in names[:need]]
-            result = pc.melee_exchange(
-                rolls[0], told.attack_eml, self.defence.value,
-                rolls[1] if self._rolling_defender() else None, told.defence_eml,
-                defender_unusable_zone=None if self._ignoring() else self.d_lost.value)
-        except RulesError as exc:
-            self.entry.error.show(str(exc))
-            self.result.value = self.waiting
-            self.explanation.clear()
-            return
+        self.result.value = self.waiting
+        self.last = None
+        set_shown(self.spend_box, False)
+        told = self._declared()
+        need = 2 if self._rolling_defender() else 1
+        request.expect_typed(need, f"{need} d100 "
+                             f"({'the attacker' if need == 1 else 'attacker, then defender'})")
+        result = pc.melee_exchange(
+            None, told.attack_eml, self.defence.value, None, told.defence_eml,
+            defender_unusable_zone=None if self._ignoring() else self.d_lost.value,
+            dice=request.dice)
+        rolls = _rolls(result)
         self.last = result
         stars = f", {result.stars} victory star{'s' if result.stars != 1 else ''}" \
             if result.stars else ""
@@ -253,18 +303,14 @@ class MeleeExchange(Tool):
         self.spent.value = ""
         set_shown(self.spend_box, bool(result.tactical_advantages))
 
+    @answers("spent", line="spend_error")
     def spend(self) -> None:
         """Spend the winner's tactical advantages as typed (one name per advantage)."""
         self.spent.value = ""
         choices = [c.strip().lower() for c in self.spend_text.value.split(",") if c.strip()]
-        try:
-            if self.last is None:
-                raise RulesError("Advantages to take: roll an exchange first")
-            spent = pc.spend_advantages(self.last, choices)
-        except RulesError as exc:
-            self.spent.value = (f"<div role='alert' style='color:{ERROR};font-weight:600'>"
-                                f"⚠ {html.escape(str(exc))}</div>")
-            return
+        if self.last is None:
+            raise RulesError("Advantages to take: roll an exchange first")
+        spent = pc.spend_advantages(self.last, choices)
         self.spent.value = steps_html(spent.trace)
 
 
@@ -289,6 +335,28 @@ class BlowWalker(Tool):
     """A landed blow from the dice to its shock: location (Zone Die + aim, then the d10
     Location Die), impact against armour, the injury, and the Shock test — each step with its
     exact odds and explanation. Dice: seeded, or typed as zone, location, impact, shock d100."""
+
+    _SHORT = "the short walk of the table chapter; the injury chapter's walker reaches it"
+    reaches = (
+        Reach(pc.injury_sequence, {
+            "zone_die": "Zone Die", "aim_zone": "Aimed zone (ZN)", "impact_die": "Impact die",
+            "impact_modifier": "Impact modifier", "aspect": "Aspect",
+            "armour": "Armour value there", "rigid_armour": "Rigid armour (glancing blows)",
+            "shock_eml": "Shock EML"}, {
+            "dice": ROLLED, "rng": "the Roll button's seed is in the dice",
+            **dict.fromkeys(("precision", "zone_pick", "strength_modifier", "impact_tas",
+                             "range_modifier", "strength_eml", "fatigue", "current_state",
+                             "projectile", "reroll", "record", "existing", "hard_cover",
+                             "helpless", "beast"), _SHORT)}),
+        Reach(pc.location_distribution, {"zone_die": "Zone Die", "aim_zone": "Aimed zone (ZN)"},
+              {"hard_cover": _SHORT}),
+        Reach(pc.injury_level_distribution, {
+            "impact_die": "Impact die", "impact_modifier": "Impact modifier",
+            "armour": "Armour value there", "aspect": "Aspect",
+            "rigid_armour": "Rigid armour (glancing blows)"},
+            dict.fromkeys(("strength_modifier", "impact_tas", "range_modifier"), _SHORT)),
+        Reach(pc.zone_count, {}),
+    )
 
     def __init__(self) -> None:
         def die(label: str, value: int) -> w.Dropdown:
@@ -318,6 +386,7 @@ class BlowWalker(Tool):
         self.entry.set_percentile(False)
         self.result = w.HTML("<i>Press Roll, or type the four dice and press Use my dice.</i>")
         self.explanation = ExplanationView()
+        self.roll_error = self.entry.error
         super().__init__([w.HBox([w.VBox(self.inputs[:4]), w.VBox(self.inputs[4:])]),
                           self.error, section("Odds before you roll", self.odds),
                           section("Roll", self.entry),
@@ -338,19 +407,15 @@ class BlowWalker(Tool):
                                             rigid_armour=self.rigid.value)
         self.odds.value = blow_odds_html(where, hurt, "Location")
 
+    @answers("explanation", line="roll_error")
     def roll(self, request: RollRequest) -> None:
         """Walk the blow with seeded or typed dice: one injury-sequence call (Injury 1-4)."""
-        try:
-            walk = pc.injury_sequence(
-                zone_die=self.zone_die.value, aim_zone=self.aim.value,
-                impact_die=self.impact_die.value, impact_modifier=self.modifier.value,
-                aspect=self.aspect.value, armour=self.armour.value,
-                rigid_armour=self.rigid.value, shock_eml=self.shock_eml.value,
-                dice=request.dice)
-        except RulesError as exc:
-            self.entry.error.show(str(exc))
-            self.explanation.clear()
-            return
+        walk = pc.injury_sequence(
+            zone_die=self.zone_die.value, aim_zone=self.aim.value,
+            impact_die=self.impact_die.value, impact_modifier=self.modifier.value,
+            aspect=self.aspect.value, armour=self.armour.value,
+            rigid_armour=self.rigid.value, shock_eml=self.shock_eml.value,
+            dice=request.dice)
         self._show([v for _, v in walk.rolled], _blow_headline(walk, self.aspect.value),
                    list(walk.trace), request)
 

@@ -203,3 +203,16 @@ def test_reach_and_thrust():
     assert pc.reach_modifier(5, 2, close=True) == -15
     assert pc.reach_modifier(2, 5, thrust=True, close=True) == 15
     assert pc.reach_modifier(3, 3, thrust=True) == 0
+
+
+def test_the_exchange_draws_each_d100_it_needs_from_dice():
+    """The Block example (35 CS against 71 F) from typed dice; against Ignore only the
+    attacker's d100 is drawn; a roll given with dice is refused naming both."""
+    from rulescore.dice import DiceSource
+    block = pc.melee_exchange(None, 60, "Block", None, 60, dice=DiceSource.typed([35, 71]))
+    assert (block.outcome, block.stars, block.tactical_advantages) == ("strike", 2, 1)
+    source = DiceSource.typed([36, 99])
+    ignored = pc.melee_exchange(None, 60, "Ignore", dice=source)
+    assert (ignored.stars, source.leftover()) == (3, (99,))
+    with pytest.raises(RulesError, match="give attack_roll or dice, not both"):
+        pc.melee_exchange(35, 60, "Block", None, 60, dice=DiceSource.typed([71]))

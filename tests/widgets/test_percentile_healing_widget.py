@@ -89,7 +89,7 @@ def test_character_and_blood_loss_inputs_reach_the_record():
     assert (h.record.name, h.record.healing_base, h.record.blood_loss) == ("Bram", 10, 3)
     assert "HB × HR4), EML 40" in h.next_odds.value
     h.name.value = "  "
-    assert "name must be a non-empty text" in h.error.message
+    assert "“Character” must be a non-empty text" in h.error.message
 
 
 def test_every_change_is_kept_and_a_download_round_trips():
@@ -152,5 +152,99 @@ def test_a_frozen_compress_adds_ten_to_the_treatment_odds():
     h.aspect.value = "Edge"
     h.add_button.click()
     h.which.value = 1
-    assert "frozen_compress applies to the Compress treatment (CMP) only" in \
+    assert "“The compress is frozen” applies to the Compress treatment (CMP) only" in \
         h.treat_entry.error.message
+
+
+def shoulder_bleeder() -> HealingWalker:
+    """Healing 1 example: a G4E right shoulder Bleeder, the victim INC in extended shock."""
+    h = HealingWalker("Ana", 13, 60)
+    h.location.value, h.aspect.value, h.level.value = "Shoulder", "Edge", 4
+    h.bleeder.value = True
+    h.add_button.click()
+    h.state.value = "INC"
+    return h
+
+
+def test_the_seeds_bleeding_example_in_two_presses():
+    """Five minutes with nobody staunching: Strength ML60 rolls 62 (F), 2 BP, INC while INC is
+    UNC. Then the ally's Staunch at Physician ML40 rolls 33 (S) and the last Blood Loss roll 33
+    (S): 3 BP, still UNC, 15 weakness fatigue; the BP are on the record."""
+    h = shoulder_bleeder()
+    h.no_healer.value = True
+    # Strength EML 60 from 0 BP: F on the 32 faces 61-100 that are not multiples of 5
+    assert "still bleeding, 2 BP in all</td><td>32.00%</td><td>8/25" in h.bleed_odds.value
+    h.bleed_entry.my_dice.value = "62"
+    h.bleed_entry.use_dice()
+    assert h.record.blood_loss == 2 and h.state.value == "UNC"
+    h.no_healer.value = False
+    h.bleed_entry.my_dice.value = "33, 33"
+    h.bleed_entry.use_dice()
+    assert "Bleeding stopped: 3 BP, UNC, 15 weakness fatigue from anaemia" in \
+        h.bleed_result.value
+    assert h.record.blood_loss == 3 and "blood loss <b>3 BP</b>" in h.sheet.value
+
+
+def test_a_fourth_bp_kills_and_the_rows_stop_offering_rolls():
+    h = shoulder_bleeder()
+    h.blood.value = 2
+    h.no_healer.value = True
+    h.bleed_entry.my_dice.value = "70"            # CF: 3 BP more
+    h.bleed_entry.use_dice()
+    assert h.record.dead and "Dead" in h.sheet.value
+    assert "dead" in h.bleed_odds.value
+    h.bleed_entry.my_dice.value = "50"
+    h.bleed_entry.use_dice()
+    assert h.bleed_entry.error.message == "The character is dead: there is nothing more to roll"
+
+
+def test_a_failed_staunch_carries_its_ten_to_the_next_and_extra_dice_are_refused():
+    h = shoulder_bleeder()
+    h.bleed_entry.my_dice.value = "41, 20"        # Staunch F (+10 next); Strength CS
+    h.bleed_entry.use_dice()
+    assert h.staunch_bonus.value == 10 and h.record.blood_loss == 0
+    h.bleed_entry.my_dice.value = "35, 20, 20"    # CS stops at once: two dice left over
+    h.bleed_entry.use_dice()
+    assert "too many dice" in h.bleed_entry.error.message
+
+
+def test_the_seeds_extended_shock_example_three_course_rolls():
+    """HB13 × HR5 - 15 fatigue + 5 (an ally's SV5: one star) = EML55; 93 F: HR4 (EML42);
+    41 S: HR5; 13 S: HR6, recovered after twelve hours."""
+    h = shoulder_bleeder()
+    h.fatigue.value, h.stars.value = 15, 1
+    assert "HR 6: recovers</td><td>44.00%" in h.es_odds.value
+    for roll, hr in (("93", 4), ("41", 5)):
+        h.es_entry.my_dice.value = roll
+        h.es_entry.use_dice()
+        assert h.es_hr.value == hr
+    assert "= EML 42; roll 41: S" in h.explanation.value
+    h.es_entry.my_dice.value = "13"
+    h.es_entry.use_dice()
+    assert "HR 6, the patient recovers" in h.es_result.value and h.state.value is None
+
+
+def test_a_coma_starts_from_its_injury_and_ends_with_weariness():
+    """Coma HR = 12 - location shock - injury level: shoulder (location shock 3 by the
+    BODY LOCATION table) G4 gives HR 5 when that is the table's value."""
+    h = shoulder_bleeder()
+    want = pc.coma_healing_rate(pc.location_shock("Shoulder"), 4)
+    h.coma_cause.value = 0
+    assert h.coma_hr.value == want
+    h.coma_hr.value = 5
+    h.coma_entry.my_dice.value = "30"          # HB13 × HR5 = 65: CS, HR 7: the coma ends
+    h.coma_entry.use_dice()
+    assert "After 10 days the coma ends: 10 weariness fatigue" in h.coma_result.value
+
+
+def test_an_untreated_grievous_wound_is_grim_and_rolls_its_daily_shock():
+    h = shoulder_bleeder()
+    assert "No grim wound" in h.grim_odds.value
+    h.untreated_button.click()
+    assert h.grim.value == 0
+    odds = pc.shock_state_distribution(pc.location_shock("Shoulder"), 4, 65)
+    assert sum(odds.values()) == 1
+    h.grim_entry.my_dice.value = "72"
+    h.grim_entry.use_dice()
+    shaken = pc.grim_wound_shock(72, 65, "Shoulder", "G4")
+    assert f"SHK {shaken.shk}" in h.grim_result.value

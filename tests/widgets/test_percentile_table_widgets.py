@@ -85,9 +85,9 @@ def test_melee_seed_typed_and_errors():
     tool.entry.my_dice.value = "36"
     tool.entry.use_dice_button.click()
     assert "My dice must be 2 d100 (attacker, then defender), got 1 number" in tool.entry.error.value
-    tool.entry.my_dice.value = "0, 50"
+    tool.entry.my_dice.value = "101, 50"
     tool.entry.use_dice_button.click()
-    assert "the attacker&#x27;s d100 must be from 1 to 100, got 0" in tool.entry.error.value
+    assert "the attacker&#x27;s d100 must be from 1 to 100, got 101" in tool.entry.error.value
 
 
 def test_blow_walker_odds_follow_the_inputs():
@@ -168,7 +168,7 @@ def test_melee_tactical_advantages_are_spent_or_refused():
     assert "1 × precision: one more Zone Die" in tool.spent.value
     tool.spend_text.value = "setup, impact"
     tool.spend_button.click()
-    assert "choices: setup is not open to this victory" in tool.spent.value
+    assert "“Advantages to take”: setup is not open to this victory" in tool.spend_error.message
 
 
 def test_a_defender_with_a_lost_arm_makes_no_roll():

@@ -10,7 +10,8 @@ from ...errors import RulesError, require_bool, require_int, shown
 from ...trace import Resolution, step
 from ._system import DATA
 from .terms import DEFENCES, LEVELS, MAX_DIE
-from .checks import effective_eml, mishap_type, shift_level, success_level
+from ...dice import DiceSource
+from .checks import effective_eml, mishap_type, rolled, shift_level, success_level
 from .injury import grievous_zone_test, require_zone, zone_count
 
 OUTCOME = "Melee 3 Outcome"
@@ -85,10 +86,11 @@ def _decide(defence: str, attack_level: str, defence_level: str | None, attack_r
     return who, tie["stars"], bool(tie["weapon_damage"]), "tie"
 
 
-def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
+def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
                    defence_roll: int | None = None, defence_eml: int | None = None, *,
                    dodge_equal_rolls: str = "defender", eml_cap: int | None = None,
-                   defender_unusable_zone: str | None = None) -> MeleeResolution:
+                   defender_unusable_zone: str | None = None,
+                   dice: DiceSource | None = None) -> MeleeResolution:
     """Resolve one melee attack against a Block, Dodge, Counterstrike or Ignore defence.
 
     Both sides roll d100 against their EML (at least 05); the MELEE TEST matrix (data) gives the
@@ -101,6 +103,9 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
     injury (*defender_unusable_zone*: Head, Arms, Torso or Legs) makes no roll: the test is an
     automatic CF with that zone's automatic mishap (Injury 5, Tests with Grievous Injury). Such
     a defender may choose Ignore instead.
+
+    With *dice* (and *attack_roll* None) the attacker's d100 is drawn from it, then the
+    defender's when the defender rolls (not against Ignore nor with an unusable zone).
     """
     defence = _defence_arg(defence)
     if dodge_equal_rolls not in DODGE_EQUAL:
@@ -108,6 +113,9 @@ def melee_exchange(attack_roll: int, attack_eml: int, defence: str,
                          f"got {shown(dodge_equal_rolls)}")
     if defender_unusable_zone is not None:
         require_zone("defender_unusable_zone", defender_unusable_zone)
+    attack_roll = rolled("attack_roll", attack_roll, dice, what="the attacker's d100")
+    if dice is not None and defence != "Ignore" and defender_unusable_zone is None:
+        defence_roll = rolled("defence_roll", defence_roll, dice, what="the defender's d100")
     require_int("attack_roll", attack_roll, minimum=1, maximum=100)
     a_eml = effective_eml(require_int("attack_eml", attack_eml), eml_cap=eml_cap)
     a_level = success_level(attack_roll, a_eml)
