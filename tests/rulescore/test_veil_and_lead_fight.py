@@ -110,6 +110,12 @@ def test_downed_bleeds_at_each_turn_and_dies_at_minus_iron_plus_two():
     assert turn.fight.of("Frail").vitality == -3 and turn.fight.of("Frail").state == "Dead"
     assert "Frail" not in {t.name for t in turn.fight.encounter.fighters}
     assert "Frail bleeds: Vitality -3 (Dead)" in turn.line
+    # From −1 instead: the turn costs 1 (−2); Next turn again while Frail has not acted leaves
+    # the Hammer where it is and starts no second turn.
+    fight = move.fight._set(replace(move.fight.of("Frail"), vitality=-1))
+    once = fight.next_turn().fight
+    assert once.of("Frail").vitality == -2
+    assert once.next_turn().fight.of("Frail").vitality == -2
     with pytest.raises(RulesError, match="dead"):
         turn.fight.attack_inputs(ROSTER.fighter("Caleb"), ROSTER.fighter("Frail"), "Caleb",
                                  "Frail")
@@ -186,6 +192,9 @@ def test_joining_from_the_roster_and_the_saved_file_round_trip():
     assert fight.acting() == ("Caleb",) and vl.Fight().acting() == ()
     fight = fight.set_strain("Caleb", 2).fight.mark("Enforcer", "Prone").fight
     assert vl.Fight.from_json(fight.to_json()) == fight
+    two = ROSTER.add("Pair", horde=2).fighter("Pair")
+    with pytest.raises(RulesError, match="Horde size of Pair must be 0 .one fighter. or 3"):
+        fight.join(two, 3)
 
 
 @pytest.mark.parametrize("change, message", [

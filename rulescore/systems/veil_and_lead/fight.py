@@ -152,6 +152,10 @@ class Fight:
         (§II; ``None`` is a failed roll), at full Vitality, IRON + 8 (§VIII). A row with a
         Horde size joins as one Horde token (§XIII The Horde)."""
         size = row["horde"]
+        least = records.settings("conditions", "horde")["min_size"]
+        if 0 < size < least:
+            raise RulesError(f"Horde size of {row.name} must be 0 (one fighter) or {least} or "
+                             f"more (a Horde is {least}–10 enemies), got {size}")
         enc = self.encounter.join(row.name, pc=row.pc, quick=row["quick"], margin=margin,
                                   horde=size)
         h = Health(row.name, row.name, row["iron"], vitality(row["iron"]))
@@ -166,14 +170,15 @@ class Fight:
     def next_turn(self) -> Move:
         """Turn the Hammer to the next token (§I). Each fighter whose turn starts there while
         Bleeding Out (and not stabilised) loses 1 Vitality first, and dies at −(IRON + 2)
-        (§X Bleeding Out, Death Threshold)."""
+        (§X Bleeding Out, Death Threshold). A token still on the Hammer's tick (it has not
+        acted yet) starts no new turn, so it does not bleed twice."""
         enc, turn = self.encounter.next_turn()
         fight = replace(self, encounter=enc)
         trace = list(turn.trace)
         notes = []
-        for name in turn.order[0]:
+        for name in (n for group in turn.order for n in group):
             h = fight.of(name)
-            if h.bleeding and not h.stabilized:
+            if h.bleeding and not h.stabilized and turn.ticks:
                 bled: BleedResolution = bleed_out_turn(h.vitality, h.iron)
                 trace.extend(bled.trace)
                 fight = fight._after_hurt(replace(h, vitality=bled.value))
