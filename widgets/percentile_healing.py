@@ -277,6 +277,7 @@ class HealingWalker(Tool):
         self.next_odds = w.HTML()
         self.heal_entry = DiceEntry("the next d100s in order, e.g. 62, 24")
         self.heal_entry.set_percentile(False)
+        self.treat_error, self.heal_error = self.treat_entry.error, self.heal_entry.error
         self.until = w.BoundedIntText(value=0, min=0, max=400,
                                       description="Stop on day", style=STYLE,
                                       layout=WIDE)
@@ -391,13 +392,13 @@ class HealingWalker(Tool):
         return self.record.add_injury(self.location.value, self.aspect.value, self.level.value,
                                       bleeder=self.bleeder.value), ()
 
-    def _treatment(self, roll: int) -> pc.TreatmentResolution:
+    def _treatment(self, request: RollRequest) -> pc.TreatmentResolution:
         inj = self._chosen()
-        return pc.treatment_roll(roll, self.physician.value, inj.aspect,
+        return pc.treatment_roll(None, self.physician.value, inj.aspect,
                                  LEVEL_CODES[inj.level], days=self.delay.value,
                                  broadhead=self.broadhead.value, dex_modifier=self.dex.value,
                                  physician_index=self.index.value,
-                                 frozen_compress=self.frozen.value)
+                                 frozen_compress=self.frozen.value, dice=request.dice)
 
     def _chosen(self) -> pc.RecordedInjury:
         if self.which.value is None:
@@ -405,14 +406,10 @@ class HealingWalker(Tool):
                              "record is treated already")
         return self.record.injuries[self.which.value]
 
+    @answers(line="treat_error")
     def _treat(self, request: RollRequest) -> None:
-        try:
-            request.expect_typed(1, "one d100")
-            roll = request.dice.d(100, "the d100 roll")
-            treated = self._treatment(roll)
-        except RulesError as exc:
-            self.treat_entry.error.show(str(exc))
-            return
+        request.expect_typed(1, "one d100")
+        treated = self._treatment(request)
         self._change(lambda: (self.record.treat(self.which.value, treated), treated.trace))
 
     def _untreated(self):
@@ -420,14 +417,11 @@ class HealingWalker(Tool):
         result = pc.untreated(inj.aspect, LEVEL_CODES[inj.level])
         return self.record.treat(self.which.value, result), result.trace
 
+    @answers(line="heal_error")
     def _heal(self, request: RollRequest) -> None:
-        # Typed rolls heal as far as they reach; a seeded run stops at the chosen day.
-        until = None if request.dice.is_typed else (self.until.value or None)
-        try:
-            run = pc.recover(self.record, dice=request.dice, until_day=until)
-        except RulesError as exc:
-            self.heal_entry.error.show(str(exc))
-            return
+        # The rolls go as far as typed dice reach, or (seeded) to the end; a stop day holds
+        # either run there.
+        run = pc.recover(self.record, dice=request.dice, until_day=self.until.value or None)
         self._change(lambda: (run.record, run.trace))
 
     def _new(self):
@@ -650,22 +644,17 @@ class HealingWalker(Tool):
         self._coma_odds()
         self._grim_odds()
 
+    @answers("treat_odds", line="treat_error")
     def _show_treatment_odds(self) -> None:
-        self.treat_entry.error.clear()
         if self.which.value is None:
             self.treat_odds.value = "<p><i>No injury is waiting for treatment.</i></p>"
             return
         inj = self.record.injuries[self.which.value]
-        try:
-            odds = pc.treatment_odds(self.physician.value, inj.aspect, LEVEL_CODES[inj.level],
-                                     days=self.delay.value, broadhead=self.broadhead.value,
-                                     dex_modifier=self.dex.value,
-                                     physician_index=self.index.value,
-                                     frozen_compress=self.frozen.value)
-        except RulesError as exc:
-            self.treat_odds.value = ""
-            self.treat_entry.error.show(str(exc))
-            return
+        odds = pc.treatment_odds(self.physician.value, inj.aspect, LEVEL_CODES[inj.level],
+                                 days=self.delay.value, broadhead=self.broadhead.value,
+                                 dex_modifier=self.dex.value,
+                                 physician_index=self.index.value,
+                                 frozen_compress=self.frozen.value)
         order = ("CF", "F", "S", "CS")
         rows = [(f"{LEVEL_NAMES[lv]}: {res}", p)
                 for (lv, res), p in sorted(odds.items(), key=lambda kv: order.index(kv[0][0]))]
