@@ -44,10 +44,13 @@ _CSS = f"""<style>
 .rulebook-roster-grid .widget-checkbox {{height: 28px; align-items: center;
   justify-content: center}}
 .rulebook-roster-head {{overflow-wrap: anywhere}}
+.rulebook-roster-name {{position: sticky; left: 0; z-index: 1; background: #fff}}
+.rulebook-roster-head.rulebook-roster-name {{align-self: stretch}}
+.rulebook-roster-head.rulebook-roster-name > .widget-html-content {{align-self: flex-end}}
 .rulebook-roster-grid input, .rulebook-roster-grid select {{padding: 0 3px}}
 .rulebook-roster-bad input, .rulebook-roster-bad select
   {{border: 2px solid {ERROR} !important}}
-.rulebook-roster-head {{font-weight: 600; line-height: 1.15; align-self: end;
+.rulebook-roster-head {{font-weight: 600; font-size: 92%; line-height: 1.15; align-self: end;
   border-bottom: 1px solid {RULE_LINE}}}
 .rulebook-roster-group {{color: {FAINT}; font-size: 90%; border-bottom: 1px solid {RULE_LINE}}}
 </style>"""
@@ -68,7 +71,7 @@ def roster_format(system: str) -> RosterFormat:
 
 
 def _column_em(column: Column) -> float:
-    """How wide a column's cells are, in em: its widest value, and its label up to 7em (a
+    """How wide a column's cells are, in em: its widest value, and its label up to 6em (a
     longer label wraps onto two lines in the header)."""
     spec = column.spec
     if isinstance(spec, saved.Flag):
@@ -79,8 +82,8 @@ def _column_em(column: Column) -> float:
         field = max(text_em(c) for c in spec.choices) + 2.4
     else:
         field = min(text_em("x" * spec.max_length), 12.0)
-    # a header is bold: a little wider than text_em allows for plain text
-    return round(max(field, min(text_em(column.label) * 1.15 + 0.4, 7.0), 2.6), 1)
+    # a header is bold, at 92%: about as wide as text_em allows for plain text
+    return round(max(field, min(text_em(column.label) * 1.05 + 0.4, 6.0), 2.6), 1)
 
 
 class RosterEditor(Tool):
@@ -156,6 +159,7 @@ class RosterEditor(Tool):
         columns = self.format.columns
         if any(c.group for c in columns):
             cells += [w.HTML(""), w.HTML("")]
+            cells[0].add_class("rulebook-roster-name")
             for i, c in enumerate(columns):
                 first = i == 0 or columns[i - 1].group != c.group
                 cell = w.HTML(html.escape(c.group) if first else "")
@@ -166,6 +170,9 @@ class RosterEditor(Tool):
             title = f' title="{html.escape(tip)}"' if tip else ""
             cell = w.HTML(f"<span{title}>{html.escape(label)}</span>")
             cell.add_class("rulebook-roster-head")
+            if label == NAME_LABEL:
+                # a wide roster scrolls sideways under its names, which stay in view
+                cell.add_class("rulebook-roster-name")
             cells.append(cell)
         return cells
 
@@ -175,6 +182,7 @@ class RosterEditor(Tool):
         fill = shared_layout(width="100%")
         name = w.Text(description=f"{NAME_LABEL} of fighter {i + 1}", layout=fill,
                       continuous_update=False)
+        name.add_class("rulebook-roster-name")
         name.observe(lambda ch: self._edit(i, "name", ch["new"]), "value")
         pc = w.Checkbox(description=PC_LABEL, indent=False, layout=fill)
         pc.observe(lambda ch: self._edit(i, "pc", ch["new"]), "value")
