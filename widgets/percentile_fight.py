@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 
 import ipywidgets as w
+from traitlets import TraitError
 
 from rulescore.errors import RulesError
 from rulescore.roster import Roster
@@ -271,8 +272,23 @@ class _StrikePanel(_Panel):
         self.explanation.show(strike.trace)
         self._show_apply()
         if log:
+            values = [field.value for field in self.inputs]
             self.roll_log.add(f"{self.verb}: {strike.attacker} at {strike.defender}", request,
-                              strike.outcome, lambda again: self.roll(again))
+                              strike.outcome, lambda again: self._replay(values, again))
+
+    def _replay(self, values: list, request: RollRequest) -> None:
+        """Roll again from the log: the fields as they were for that roll, the same dice."""
+        self._quiet = True
+        try:
+            for field, value in zip(self.inputs, values):
+                try:
+                    field.value = value
+                except TraitError:  # a fighter no longer on the roster: keep the field
+                    pass
+        finally:
+            self._quiet = False
+        self.show_filled()
+        self.roll(request)
 
     @answers()
     def apply(self) -> None:
@@ -436,29 +452,32 @@ class AfterPanel(_Panel):
             self.who.value = None  # offer the one in a Shock state first
         _names(self.who, self.page.roster.names(), shaken[0] if shaken else None)
 
-    def _call(self, row, dice) -> pc.FightStep:
-        if self.action.value == "shock":
+    def _call(self, row, dice, action: str) -> pc.FightStep:
+        if action == "shock":
             return pc.shock_check(self.fight, row, healer_bonus=self.bonus.value, dice=dice)
-        if self.action.value in ("bleed", "treat"):
-            call = pc.bleed if self.action.value == "bleed" else pc.treat
+        if action in ("bleed", "treat"):
+            call = pc.bleed if action == "bleed" else pc.treat
             return call(self.fight, row, physician_eml=self.physician.value or None,
                         dice=dice)
         return pc.heal_day(self.fight, row, dice=dice)
 
-    def roll(self, request: RollRequest) -> None:
+    def roll(self, request: RollRequest, action: str | None = None,
+             who: str | None = None) -> None:
+        """Roll for the chosen fighter and action (a replay from the log keeps its own)."""
+        action, who = action or self.action.value, who or self.who.value
         self.error.clear()
         try:
-            row = self.page.roster.fighter(self.who.value or "")
-            done = self._call(row, request.dice)
+            row = self.page.roster.fighter(who or "")
+            done = self._call(row, request.dice, action)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             return
         self.result.value = (f"<div class='rulebook-pc-fight-after-result' "
                              f"style='font-weight:600'>{html.escape(done.outcome)}</div>")
         self.explanation.show(done.trace)
-        what = dict((v, k) for k, v in self.ACTIONS)[self.action.value]
+        what = dict((v, k) for k, v in self.ACTIONS)[action]
         self.roll_log.add(f"{what}: {row.name}", request, done.outcome,
-                          lambda again: self.roll(again))
+                          lambda again: self.roll(again, action, row.name))
         self.page.apply(f"{what.lower()}: {done.outcome}", state=done.fight)
 
 

@@ -228,3 +228,17 @@ def test_the_seed_s_treatment_and_healing_examples_on_the_fighter():
         pc.Combatant("Brigand", pc.InjuryRecord(name="Brigand").add_injury("Thigh", "Edge", 4))),
         rows.fighter("Brigand"), dice=DiceSource.typed([]))
     assert untreated.fight.combatant("Brigand").record.injuries[0].treatment == "CF"
+
+
+def test_a_grim_wound_rolls_its_shock_each_day():
+    """An untreated G4 edge thigh is a grim wound: each day a Shock Roll with its location
+    shock 3 and level 4. 75 against ML65 is a CF (+2): SHK 9, Unconscious."""
+    rows = roster()
+    record = pc.InjuryRecord(name="Brigand").add_injury("Thigh", "Edge", 4)
+    fight = pc.fight_for(rows).with_combatant(pc.Combatant("Brigand", record))
+    day = pc.heal_day(fight, rows.fighter("Brigand"), dice=DiceSource.typed([75]))
+    assert day.fight.combatant("Brigand").shock == "UNC"
+    assert day.outcome == "Brigand: Unconscious, day 1"
+    assert "Grim wound (G4 Thigh): daily Shock Roll" in [s.text for s in day.trace]
+    calm = pc.heal_day(fight, rows.fighter("Brigand"), dice=DiceSource.typed([40]))
+    assert calm.fight.combatant("Brigand").shock is None  # 40 is a CS (-1): SHK 6, no effect

@@ -140,3 +140,16 @@ def test_a_treatment_roll_from_the_page():
     injury = page.state.combatant("Brigand").record.injuries[0]
     assert (injury.treatment, injury.hr) == ("S", 5)
     assert "S2P abdomen HR5" in after.result.value
+
+
+def test_a_replay_from_the_log_rolls_the_shot_as_it_was():
+    page = fight_page()
+    shot = page.missile
+    shot.range_ft.value = 20
+    _typed(shot.entry, SHOT)
+    first = shot.result.value
+    shot.range_ft.value = 100
+    shot.moves.value = "moving"
+    page.missile.roll_log.children[0].children[0].click()
+    assert (shot.range_ft.value, shot.moves.value) == (20, "still")
+    assert shot.result.value == first

@@ -27,7 +27,8 @@ from ...errors import RulesError, require_choice, require_int, shown
 from ...trace import Resolution, Step, step
 from ._system import DATA
 from .checks import effective_eml, success_level
-from .injury import ShockRerollResolution, location_shock, shock_reroll, zone_count
+from .injury import (ShockRerollResolution, combine_shock_states, grim_wound_shock,
+                     location_shock, shock_reroll, zone_count)
 from .healing import (bleeding_period, coma_course, coma_healing_rate, extended_shock_course,
                       treatment_roll, untreated)
 from .melee import (MeleeDeclaration, MeleeResolution, Weapon, declare_melee, melee_exchange,
@@ -717,21 +718,40 @@ def treat(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
 
 
 def heal_day(fight: Fight, row: Fighter, *, dice: DiceSource) -> FightStep:
-    """One day of recovery for a fighter's record (Healing 6-7): the rolls that fall due that
-    day (a Healing Roll every five days for each treated injury, the daily Infection Course
-    Roll, the Blood Loss Healing Roll every ten days), each a d100. An injury heals only once
-    treated (:func:`treat`, with or without a healer)."""
+    """One day of recovery for a fighter's record (Healing 5-7). First the daily Shock Roll of
+    each grim wound (a Grievous injury whose treatment is CF, rolled or for want of one,
+    Healing 5 Grim Wound): its Shock state joins the fighter's. Then the rolls that fall due
+    that day on the record (a Healing Roll every five days for each treated injury, the daily
+    Infection Course Roll, the Blood Loss Healing Roll every ten days). Each a d100, in that
+    order. An injury heals only once treated (:func:`treat`, with or without a healer)."""
     fight, row, dice = _require_fight(fight), _fighter("row", row), _source(dice)
     c = fight.combatant(row.name)
     if c.dead:
         raise RulesError(f"{row.name} is dead: there is nothing to heal")
+    trace: list[Step] = []
+    rolled: list[tuple[str, int]] = []
+    shock_state = c.shock
+    for inj in c.record.injuries:
+        if inj.level < 4 or inj.treatment not in (None, "CF") or shock_state == "KIA":
+            continue
+        roll = dice.d(100, f"grim wound's Shock d100 ({inj.code} {inj.location.lower()})")
+        rolled.append((f"grim wound's Shock d100 ({inj.code})", roll))
+        grim = grim_wound_shock(roll, row["shock"], inj.location, inj.code[:2])
+        trace += grim.trace
+        shock_state = combine_shock_states(shock_state, grim.state)
     done: Recovery = recover(c.record, dice=dice, until_day=c.record.day + 1)
-    rolled = done.rolled
-    trace = done.trace or (step(f"Day {done.record.day}: no roll falls due today",
-                                DATA.rule("Healing 6 Healing")),)
-    return FightStep(value=done.value, outcome=f"{row.name}: {done.outcome}", trace=trace,
-                     fight=fight.with_combatant(replace(c, record=done.record)),
-                     rolled=rolled)
+    rolled += done.rolled
+    trace += done.trace
+    record = done.record
+    if shock_state == "KIA" and not record.dead:
+        record = record.died("a grim wound's Shock Roll")
+    if not trace:
+        trace.append(step(f"Day {record.day}: no roll falls due today",
+                          DATA.rule("Healing 6 Healing")))
+    new = replace(c, record=record, shock=shock_state)
+    return FightStep(value=done.value, outcome=f"{row.name}: {new.status}, day {record.day}"
+                     if shock_state else f"{row.name}: {done.outcome}", trace=tuple(trace),
+                     fight=fight.with_combatant(new), rolled=tuple(rolled))
 
 
 # --- files -----------------------------------------------------------------------------------
