@@ -83,8 +83,8 @@ class _Panel(Tool):
 
     @property
     def roll_log(self) -> RollLog:
-        """The page's roll log (``page.log`` is shadowed by the widget's own logger)."""
-        return next(c for c in self.page.children if isinstance(c, RollLog))
+        """The page's roll log."""
+        return self.page.rolls
 
     @property
     def fight(self) -> pc.Fight:
