@@ -121,7 +121,7 @@ def test_the_written_shot_stays_shown_and_is_offered_again_after_undo():
 def test_the_odds_before_the_roll_follow_the_rows_and_the_range():
     page = fight_page()
     odds = page.missile.odds.value
-    assert "Before the roll: Direct PB, EML 85: roll d100" in odds
+    assert "Before the roll: Direct PB shot, test EML 85" in odds
     assert "Critical: a strike, 2 stars</td><td>17.00%</td><td>17/100" in odds
     page.missile.range_ft.value = 100
     assert "Volley 3" in page.missile.odds.value

@@ -378,7 +378,9 @@ def missile_odds(fight: Fight, shooter: Fighter, target: Fighter, *, range_ft: i
     aim = _Aim(_require_fight(fight), shooter, target, range_ft, target_moves, near_target)
     setup = aim.shoot(())
     odds = missile_outcome_distribution(setup.eml.value, volley=setup.range.volley)
-    return StrikeOdds(value=setup.eml.value, outcome=setup.outcome,
+    eml = (f"spoiled at EML {setup.eml.value}" if setup.eml.spoiled
+           else f"test EML {setup.eml.test_eml}")
+    return StrikeOdds(value=setup.eml.value, outcome=f"{setup.range.attack_type} shot, {eml}",
                       trace=(aim.first_step(), *setup.trace), odds=odds)
 
 
