@@ -7,6 +7,7 @@ the rule it applied; bad input is answered in place.
 from __future__ import annotations
 
 import html
+from typing import ClassVar
 
 import ipywidgets as w
 
@@ -174,9 +175,10 @@ class DuelRoller(Tool):
     """Two Holds that trigger each other: the exact chance that each side acts first, then the
     opposed QUICK + Awareness roll (seeded or typed) and who goes first, and why."""
 
-    _SIDES = {"quick_a": "QUICK (one)", "awareness_a": "Awareness (one)",
-              "quick_b": "QUICK (other)", "awareness_b": "Awareness (other)",
-              "bonus_a": "Roll bonus (one)", "bonus_b": "Roll bonus (other)"}
+    _SIDES: ClassVar[dict[str, str]] = {
+        "quick_a": "QUICK (one)", "awareness_a": "Awareness (one)",
+        "quick_b": "QUICK (other)", "awareness_b": "Awareness (other)",
+        "bonus_a": "Roll bonus (one)", "bonus_b": "Roll bonus (other)"}
     reaches = (
         Reach(vl.duel_odds, {"bonus_a": "Roll bonus (one)", "bonus_b": "Roll bonus (other)"},
               {"pool_a": "QUICK (one) + Awareness (one)",
@@ -234,7 +236,6 @@ class DuelRoller(Tool):
                                for k, p in rows) + "</tbody></table>")
 
     def roll(self, request: RollRequest) -> None:
-        a, b = self._pools()
         try:
             # Typed lists go to the duel as the reader split them, so it names a wrong pool;
             # a seed is drawn by the duel itself.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 from dataclasses import replace
 from fractions import Fraction
+from typing import ClassVar
 
 import ipywidgets as w
 
@@ -66,9 +67,10 @@ class PartyInitiative(Tool):
     [modifier], rolled with one seed or from the dice each player typed (§II)."""
 
     waiting_for = "the d8s"
-    _PARTY = {"quick": "Combatants", "awareness": "Combatants", "ambush": "Combatants",
-              "off_guard": "Combatants", "supernatural": "Combatants"}
-    _LEFT_OUT = {
+    _PARTY: ClassVar[dict[str, str]] = {
+        "quick": "Combatants", "awareness": "Combatants", "ambush": "Combatants",
+        "off_guard": "Combatants", "supernatural": "Combatants"}
+    _LEFT_OUT: ClassVar[dict[str, str]] = {
         "fatigued": "not asked here: the fight page keeps each fighter's Strain",
         "armour": "not asked here: the fight page knows each fighter's armour",
         "small_pool": "the book's ruling: a pool rolls the dice it has (assumption "
@@ -210,7 +212,7 @@ class AttackCalculator(Tool):
     of hitting, of each damage and of a Grievous Wound, then the roll and its explanation."""
 
     waiting_for = "the d8s"
-    _FIELDS = {
+    _FIELDS: ClassVar[dict[str, str]] = {
         "attribute": "Attribute (QUICK or IRON)", "skill": "Skill",
         "defense": "Target's Defense", "weapon": "Weapon", "action": "Action",
         "band": "Range band", "cover": "Target's cover",
@@ -380,7 +382,7 @@ class DownedWalker(Tool):
     (§VIII–§X)."""
 
     waiting_for = "the healer's d8s"
-    _STATE = {"vitality": "Vitality now", "iron": "IRON"}
+    _STATE: ClassVar[dict[str, str]] = {"vitality": "Vitality now", "iron": "IRON"}
     reaches = (
         Reach(vl.health_state, _STATE), Reach(vl.death_threshold, {"iron": "IRON"}),
         Reach(vl.turns_to_death, _STATE), Reach(vl.vitality, {"iron": "IRON"}),

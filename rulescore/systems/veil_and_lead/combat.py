@@ -15,7 +15,7 @@ from ...trace import Resolution, RuleRef, Step, step
 from . import records
 from ._system import DATA
 from .core import (CHARGE, aim_bonus, check, dice_rolled, exposes, margin_distribution,
-                   read_faces, require_attribute, require_dice, require_skill,
+                   read_die, read_faces, require_attribute, require_dice, require_skill,
                    require_small_pool, signed,
                    starting_tick, tempo, two_highest)
 from .injury import DamageResolution, damage
@@ -653,10 +653,11 @@ def attack_tn(defense: int, *, cover: str = "No Cover", weapon: str | None = Non
     return defense + mod + tn_modifier
 
 
-def wrong_target(d6: int, *, scatter: bool = False) -> bool:
+def wrong_target(d6: int | None, *, scatter: bool = False,
+                 dice: DiceSource | None = None) -> bool:
     """After a miss into a melee: does the shot hit an ally? (§VII) 1–3 on the d6 does, 1–4 for
-    a Scatter weapon."""
-    require_int("d6", d6, minimum=1, maximum=6)
+    a Scatter weapon. *d6* is the die rolled (or give *dice*, a DiceSource)."""
+    d6 = read_die("d6", d6, dice, 6)
     row = DATA.table("conditions", "firing_into_melee").find(
         "weapon", "scatter" if _flag("scatter", scatter) else "ordinary")
     return d6 <= row["ally_hit_d6_max"]
@@ -812,12 +813,15 @@ def escape(faces: Sequence[int] | None, grappler_dice: Sequence[int] | None, *, 
              DATA.rule("XI Grappled"), escape=sums[0], hold=sums[1]),))
 
 
-def stray_shot(d6: int, wr: int, ar: int, *, scatter: bool = False) -> DamageResolution:
+def stray_shot(d6: int | None, wr: int, ar: int, *, scatter: bool = False,
+               dice: DiceSource | None = None) -> DamageResolution:
     """A miss into a melee that may strike an ally (§VII Firing into Melee): on 1–3 on the d6
     (1–4 for a Scatter weapon) the ally takes damage as if hit — WR − the ally's AR, with no
-    Steps (assumption ally_damage). ``value`` is the ally's damage, 0 on a clean miss."""
+    Steps (assumption ally_damage). ``value`` is the ally's damage, 0 on a clean miss. *d6* is
+    the die rolled (or give *dice*, a DiceSource)."""
     require_int("wr", wr, minimum=0)
     require_int("ar", ar, minimum=0)
+    d6 = read_die("d6", d6, dice, 6)
     struck = wrong_target(d6, scatter=scatter)
     rule = SCATTER if scatter else MELEE
     if not struck:

@@ -342,9 +342,11 @@ def treat_grievous(faces: Sequence[int] | None, wound: str, *, roll_bonus: int =
                       trace=trace)
 
 
-def knit_flesh(d3: int, vitality: int, iron: int) -> int:
-    """Vitality after Knit Flesh heals 1d3 HP, up to full Vitality (§XIV In-Combat Healing)."""
-    require_int("d3", d3, minimum=1, maximum=3)
+def knit_flesh(d3: int | None, vitality: int, iron: int, *,
+               dice: DiceSource | None = None) -> int:
+    """Vitality after Knit Flesh heals 1d3 HP, up to full Vitality (§XIV In-Combat Healing).
+    *d3* is the die rolled (or give *dice*, a DiceSource)."""
     full = full_vitality(iron)
     require_vitality(vitality, iron)
+    d3 = read_die("d3", d3, dice, 3)
     return min(vitality + d3, full)

@@ -12,7 +12,8 @@ from ...errors import RulesError, require_bool, require_int, shown
 from ...trace import Resolution, step
 from . import records
 from ._system import DATA
-from .core import require_vitality
+from ...dice import DiceSource
+from .core import read_die, require_vitality
 from .core import vitality as full_vitality
 from .timing import MAX_TOKENS
 
@@ -125,12 +126,13 @@ def stray_ally(allies: Sequence[str], die: int) -> Resolution:
         step(f"d{n} {die}: {hit} is struck", MULTIPLE_ALLIES, die=die)))
 
 
-def laudanum(d3: int, strain: int) -> Resolution:
+def laudanum(d3: int | None, strain: int, *, dice: DiceSource | None = None) -> Resolution:
     """A dose of laudanum (§XIV In-Combat Healing): Tempo 4, clears 1d3 Strain (never below 0);
-    a consumable, and addictive. ``value`` is the Strain left."""
+    a consumable, and addictive. *d3* is the die rolled (or give *dice*, a DiceSource).
+    ``value`` is the Strain left."""
     rules = records.settings("reactions", "laudanum")
-    require_int("d3", d3, minimum=1, maximum=rules["strain_die"])
     require_int("strain", strain, minimum=0)
+    d3 = read_die("d3", d3, dice, rules["strain_die"])
     left = max(strain - d3, 0)
     return Resolution(value=left, outcome="Laudanum", trace=(
         step(f"Laudanum takes Tempo {rules['tempo']}; it is used up, and addictive",

@@ -10,7 +10,7 @@ from ...trace import Resolution, Step, step
 from . import records
 from ._system import DATA
 from ...dice import DiceSource
-from .core import check, read_faces, require_attribute, require_skill
+from .core import check, read_die, read_faces, require_attribute, require_skill
 from .core import require_vitality
 from .core import vitality as full_vitality
 from .injury import health_state
@@ -137,13 +137,15 @@ def ride_check(faces: Sequence[int] | None, attribute: int, ride: int, *,
         step(said, MOUNTED),))
 
 
-def mount_fall(d3: int, vitality: int, iron: int) -> Resolution:
+def mount_fall(d3: int | None, vitality: int, iron: int, *,
+               dice: DiceSource | None = None) -> Resolution:
     """Falling from a mount that was killed or panicked (§XIII Mounted Combat): 1d3 damage
     and the rider is Prone. The fall is not an attack, so armour does not absorb it
-    (assumption fall_damage). *d3* is the die rolled; ``value`` is the Vitality left."""
+    (assumption fall_damage). *d3* is the die rolled (or give *dice*, a DiceSource);
+    ``value`` is the Vitality left."""
     sides = records.settings("conditions", "mounted_rules")["fall_damage_die"]
-    require_int("d3", d3, minimum=1, maximum=sides)
     require_vitality(vitality, iron)
+    d3 = read_die("d3", d3, dice, sides)
     after = vitality - d3
     state = health_state(after, iron)
     return Resolution(value=after, outcome=f"Prone, {state}", trace=(
