@@ -337,8 +337,8 @@ class AttackCalculator(Tool):
         damage = [(f"{v} damage" if v else "0 (miss or absorbed)", p)
                   for v, p in odds.damage.items()]
         self.odds.value = (
-            f"<p class='rulebook-vl-odds'>Hit: {chance_html(odds.p_hit, strong=True)} · near miss: "
-            f"{chance_html(odds.p_near_miss)} · target Suppressed (a near miss from gunfire): "
+            f"<p class='rulebook-vl-odds'>Hit: {chance_html(odds.p_hit, strong=True)} · "
+            f"near miss: {chance_html(odds.p_near_miss)} · target Suppressed (a near miss from gunfire): "
             f"{chance_html(odds.p_suppressed)} · Grievous Wound: "
             f"{chance_html(odds.p_grievous)}</p>" + odds_table_html(damage, "Damage"))
 
@@ -659,7 +659,8 @@ class HordeCalculator(Tool):
                                   mass_destruction=self.mass.value)
         self.volley.value = (f"<p class='rulebook-vl-horde-volley'>Pool {self.base.value} + "
                              f"size {self.size.value} = <b>{pool}d8</b>, tempo {tempo}; against "
-                             f"TN {self.target_tn.value} it hits {chance_html(p, strong=True)}.</p>")
+                             f"TN {self.target_tn.value} it hits "
+                             f"{chance_html(p, strong=True)}.</p>")
         broke = (" — the Horde <b>breaks</b>: replace it with 2 ordinary NPCs"
                  if hit.broken else "")
         self.result.value = (f"<p class='rulebook-vl-horde-hit'><b>{hit.value} casualties</b>: "

@@ -22,7 +22,8 @@ def test_tempo_calculator(page: Page, book_url):
     set_value(tool.get_by_label("Chosen tempo"), "7")
     expect(result).to_contain_text("tempo 7 (the tempo you choose)")
     set_value(tool.get_by_label("Chosen tempo"), "2")
-    expect(tool.get_by_role("alert")).to_contain_text("“Chosen tempo” must be from 4 to 9, got 2")
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "“Chosen tempo” must be from 4 to 9, got 2")
     tool.get_by_label("Action").select_option("Strike")
     tool.get_by_label("Weapon").select_option("Bowie Knife")
     tool.get_by_label("Exposure rule").select_option(label="As each action prints it")
