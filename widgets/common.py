@@ -13,7 +13,7 @@ import random
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field as dataclass_field, replace
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 from fractions import Fraction
 
 import ipywidgets as w
@@ -48,6 +48,9 @@ from .theme import (
     SUCCESS,
     TICK_CHAR_PX,
 )
+
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,12 @@ class RollRequest:
         if self.dice.is_typed and given != count:
             raise RulesError(f"My dice must be {what}, got {given} "
                              f"{'number' if given == 1 else 'numbers'}")
+
+    def typed_beside(self, read: Callable[[], T]) -> T | None:
+        """What the reader typed in a field of its own beside My dice (a cover roll, a
+        deviation die), read with *read*: used with the reader's own dice; None with a seed,
+        which rolls those dice too (the engine draws them from the same source)."""
+        return read() if self.dice.is_typed else None
 
     def fresh(self) -> RollRequest:
         """The same request with nothing drawn yet (each handler reads its own dice)."""
@@ -408,7 +417,8 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
 
     Handlers registered with :meth:`on_request` receive a :class:`RollRequest` holding a
     seeded or typed :class:`~rulescore.dice.DiceSource`; they make the rules call. With
-    ``percentile=True`` a d100 can also be typed as a tens die and a ones die. With *groups*
+    ``percentile=True`` a d100 can also be typed as a tens die and a ones die. A d10's 0 and a
+    d100's 00 are typed as they show (the engine reads them 10 and 100). With *groups*
     the reader types one list a side separated by "|"; *each* says whose list is whose.
     """
 

@@ -58,10 +58,8 @@ class InitiativeRoller(Tool):
 
     reaches = (
         Reach(x6.initiative_mean, {"quickness": "Combatants"}),
-        Reach(x6.initiative_table, {"combatants": "Combatants"}, {"dice_totals": ROLLED}),
-        Reach(x6.roll_dice, {}, {"dice": ROLLED,
-                                 "exploding": "one die a point of each combatant's Quickness",
-                                 "plain": "initiative rolls no plain dice"}),
+        Reach(x6.initiative_table, {"combatants": "Combatants"}, {
+            "dice_totals": "drawn from the dice: each one's Quickness", "dice": ROLLED}),
     )
 
     def __init__(self, combatants: str = "Rogue 4 3; Robber 3 2; Hagen 3 4") -> None:
@@ -115,17 +113,13 @@ class InitiativeRoller(Tool):
         need = sum(q for _, q, _ in self.people)
         try:
             expect_chains(request, need)
-            chains = x6.roll_dice(request.dice, need).chains
-            self.last = x6.initiative_table(self.people, [sum(c) for c in chains])
+            self.last = x6.initiative_table(self.people, dice=request.dice)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.result.value = self.waiting
             self.explanation.clear()
             return
-        by_name, start = {}, 0
-        for name, q, _ in self.people:
-            by_name[name] = chains[start:start + q]
-            start += q
+        by_name = {r.name: r.chains for r in self.last.rolls}
         rows = "".join(
             f"<tr><td>{i}</td><td>{html.escape(r.name)}</td><td>"
             + "".join(chain_html(c) for c in by_name[r.name])
@@ -178,12 +172,9 @@ class AttackPipeline(Tool):
         Reach(x6.wound_distribution, _WOUNDS, {
             "dice": "the setup's dice", **_FROM_SETUP, **_NOT_OFFERED,
             "explode_depth": "exact to the engine's own depth"}),
-        Reach(x6.roll_dice, {}, {"dice": ROLLED, "exploding": "the setup's dice",
-                                 "plain": "the cover dice have their own field"}),
-        Reach(x6.roll_attack, {"cover": "Target's cover"},
-              {"dice": ROLLED, "pool": "the setup's dice", **_FROM_SETUP}),
         Reach(x6.resolve_attack, {**_WOUNDS, "cover_faces": "Cover dice"}, {
-            "dice_totals": ROLLED,
+            "dice_totals": "the setup's dice, drawn from the Roll / My dice row",
+            "dice": ROLLED,
             **_FROM_SETUP, **_NOT_OFFERED,
             "causes_wounds": "the setup: a K.O. or disarming attack deals no wounds"}),
     )
@@ -330,29 +321,24 @@ class AttackPipeline(Tool):
         cover = self.cover.value or None
         try:
             pool, cpool, per = self._pool()
-            if request.dice.is_typed:
-                # The cover dice have their own field: how many depends on the hits.
-                expect_chains(request, s.dice)
-                chains = x6.roll_dice(request.dice, s.dice).chains
-                cover_faces = (parse_int_list("Cover dice", self.cover_dice.value)
-                               if cover and self.cover_dice.value.strip() else [])
-            else:
-                rolled = x6.roll_attack(request.dice, s.dice, min_roll=s.min_roll,
-                                        crit_at=s.crit_at, burst=s.burst, cover=cover)
-                chains, cover_faces = rolled.chains, list(rolled.plain)
-                self.cover_dice.value = ", ".join(map(str, cover_faces))
-            self.last = x6.resolve_attack([sum(c) for c in chains], min_roll=s.min_roll,
-                                          crit_at=s.crit_at, burst=s.burst, cover=cover,
-                                          cover_faces=cover_faces, pool=pool,
+            expect_chains(request, s.dice)
+            # Typed cover dice have their own field (how many depends on the hits).
+            typed_cover = request.typed_beside(
+                lambda: parse_int_list("Cover dice", self.cover_dice.value)
+                if cover and self.cover_dice.value.strip() else [])
+            self.last = x6.resolve_attack(s.dice, min_roll=s.min_roll, crit_at=s.crit_at,
+                                          burst=s.burst, cover=cover,
+                                          cover_faces=typed_cover or (), pool=pool,
                                           critical_pool=cpool, wounds_per_hit=per,
-                                          causes_wounds=s.wounds)
+                                          causes_wounds=s.wounds, dice=request.dice)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.result.value = self.waiting
             self.explanation.clear()
             return
         r = self.last
-        dice = "".join(chain_html(c, kind) for c, (_, kind, _) in zip(chains, r.hit.dice))
+        self.cover_dice.value = ", ".join(map(str, r.cover_faces))
+        dice = "".join(chain_html(c, kind) for c, (_, kind, _) in zip(r.hit.chains, r.hit.dice))
         how = request.describe()
         stages = [f"<li>Hit roll: <b>{html.escape(r.hit.announcement)}</b> {dice}</li>"]
         if r.cover is not None:
@@ -378,9 +364,7 @@ class ReactionHelper(Tool):
     _SHIELD = {"shield": "a round shield, the chapter's shield (stops a hit on 5+)"}
     reaches = (
         Reach(x6.reaction_odds, {**_REACTION, "dice": "Your dice"}, _SHIELD),
-        Reach(x6.reaction, _REACTION, {"dice": ROLLED, **_SHIELD}),
-        Reach(x6.roll_dice, {}, {"dice": ROLLED, "exploding": "Your dice (none for a shield)",
-                                 "plain": "a shield parry's one die a hit"}),
+        Reach(x6.reaction, {**_REACTION, "pool": "Your dice"}, {"dice": ROLLED, **_SHIELD}),
     )
 
     def __init__(self, kind: str = "shield parry", hits: int = 3, criticals: int = 0,
@@ -441,13 +425,9 @@ class ReactionHelper(Tool):
     def roll(self, request: RollRequest) -> None:
         try:
             h, c, n, m = self._inputs()
-            shield = self.kind.value == "shield parry"
-            if not shield:
+            if self.kind.value != "shield parry":
                 expect_chains(request, n)
-            rolled = x6.roll_dice(request.dice, 0 if shield else n, h + c if shield else 0)
-            dice = list(rolled.plain) if shield else list(rolled.totals)
-            chains = [(f,) for f in rolled.plain] if shield else list(rolled.chains)
-            self.last = x6.reaction(self.kind.value, dice, h, c, m)
+            self.last = x6.reaction(self.kind.value, request.dice, h, c, m, pool=n)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.result.value = self.waiting
@@ -456,7 +436,7 @@ class ReactionHelper(Tool):
         r = self.last
         how = request.describe()
         colour = SUCCESS if r.value == 0 else ERROR
-        self.result.value = (f"<div>{''.join(chain_html(ch) for ch in chains)}</div>"
+        self.result.value = (f"<div>{''.join(chain_html(ch) for ch in r.chains)}</div>"
                              f"<div class='rulebook-total' style='font-size:{TOTAL_SIZE};color:{colour}'>"
                              f"Hits left <b>{r.value}</b> ({r.criticals} critical)</div>"
                              f"<small>({how})</small>")
@@ -501,11 +481,8 @@ class ThrowDeviation(Tool):
             "crit_at": "a throw has no criticals: one success hits",
             "burst": "a throw has no criticals (read as a burst)",
             "explode_depth": "exact to the engine's own depth"}),
-        Reach(x6.roll_dice, {}, {"dice": ROLLED, "exploding": "Throw dice",
-                                 "plain": "the deviation dice have their own fields"}),
-        Reach(x6.roll_throw, {"pool": "Throw dice"}, {"dice": ROLLED}),
-        Reach(x6.throw, {"min_roll": "Minimum roll", "clock": "d12 (clock)",
-                         "metres": "d6 (metres)"}, {"dice_totals": ROLLED}),
+        Reach(x6.throw, {"dice_totals": "Throw dice", "min_roll": "Minimum roll",
+                         "clock": "d12 (clock)", "metres": "d6 (metres)"}, {"dice": ROLLED}),
     )
 
     def __init__(self, dice: int = 3, min_roll: int = 5) -> None:
@@ -548,24 +525,22 @@ class ThrowDeviation(Tool):
     def roll(self, request: RollRequest) -> None:
         try:
             n, m = self._inputs()
-            if request.dice.is_typed:
-                # A throw that hits needs no deviation roll, so typed dice may leave it blank.
-                expect_chains(request, n)
-                chains = x6.roll_dice(request.dice, n).chains
-                clock = parse_int_text("d12 (clock)", self.clock.value, blank=0) or None
-                metres = parse_int_text("d6 (metres)", self.metres.value, blank=0) or None
-            else:
-                rolled = x6.roll_throw(request.dice, n)
-                chains, clock, metres = rolled.chains, rolled.clock, rolled.metres
-                self.clock.value, self.metres.value = str(clock), str(metres)
-            totals = [sum(c) for c in chains]
-            self.last = x6.throw(list(totals), m, clock=clock, metres=metres)
+            expect_chains(request, n)
+            # Typed deviation dice have their own fields: a throw that hits needs none.
+            clock, metres = request.typed_beside(lambda: (
+                parse_int_text("d12 (clock)", self.clock.value, blank=0) or None,
+                parse_int_text("d6 (metres)", self.metres.value, blank=0) or None)) \
+                or (None, None)
+            self.last = x6.throw(n, m, clock=clock, metres=metres, dice=request.dice)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             self.result.value = self.waiting
             self.explanation.clear()
             return
         r = self.last
+        chains = r.chains
+        if not r.hit:
+            self.clock.value, self.metres.value = str(r.clock), str(r.metres)
         how = request.describe()
         verdict = ("On target" if r.hit else
                    f"Missed: lands {r.metres} m {html.escape(r.direction)} of the target")

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulescore import RulesError
+from rulescore.dice.source import ZERO_READS_TOP
 from rulescore.dice import DiceError, DiceExpr, DiceLimitError, DiceSyntaxError, DiceTerm, parse
 
 DEPTH = 3
@@ -139,7 +140,10 @@ def test_typed_dice_roll_or_raise_a_dice_error(text, values):
     except DiceError as exc:
         assert str(exc)
         return
-    assert list(r.faces()) == values
+    # A typed 0 on a d10 or a d100 reads its top face, as players read those dice.
+    faces = list(r.faces())
+    assert len(faces) == len(values)
+    assert all(f == v or (v == 0 and f in ZERO_READS_TOP) for f, v in zip(faces, values))
     for d in r.dice:
         term = expr.terms[d.term]
         assert isinstance(term, DiceTerm)

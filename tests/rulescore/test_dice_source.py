@@ -254,3 +254,87 @@ def test_range_band_results_say_success():
     assert loaded.success is loaded.check.success
     easy = rb.move("distant", "closer")
     assert easy.check is None and easy.success is True
+
+
+# -- typed zeros, and every resolving function drawing from a DiceSource -----------------------
+
+def test_a_typed_zero_on_a_d10_or_a_d100_reads_its_top_face():
+    src = DiceSource.typed([0, 0, 7])
+    assert (src.d(10), src.d(100), src.d(10)) == (10, 100, 7)
+    with pytest.raises(DiceError, match="must be from 1 to 6, got 0"):
+        DiceSource.typed([0]).d(6)
+
+
+def _same(with_dice, with_values):
+    """A call drawing from a DiceSource and the same call given the values it drew agree,
+    apart from the drawing step leading the first's trace."""
+    drawn, given = with_dice(), with_values()
+    assert (drawn.value, drawn.outcome) == (given.value, given.outcome)
+    assert drawn.trace[-len(given.trace):] == given.trace
+
+
+def test_range_bands_resolving_functions_draw_from_dice():
+    typed = [6, 5, 4, 1, 2]  # three for the character, then two for the difficulty
+    _same(lambda: rb.check(3, 2, dice=DiceSource.typed(typed)),
+          lambda: rb.check([6, 5, 4], 2, [1, 2]))
+    _same(lambda: rb.shot(2, 3, dice=DiceSource.typed(typed)),
+          lambda: rb.shot(2, [6, 5, 4], [1, 2]))
+    _same(lambda: rb.stealth(2, 2, "light", dice=DiceSource.typed([6, 5, 4, 1, 2])),
+          lambda: rb.stealth([6, 5], [1, 2], "light", cover_dice=[4]))
+    _same(lambda: rb.extreme_engagement(1, 2, dice=DiceSource.typed([4, 1, 2])),
+          lambda: rb.extreme_engagement([4], [1, 2]))
+    seeded = rb.quick_load("bow", 3, 4, dice=DiceSource.seeded(7))
+    assert seeded == rb.quick_load("bow", 3, 4, dice=DiceSource.seeded(7))
+    with pytest.raises(RulesError, match="skill_dice and dice are both given"):
+        rb.check([6, 5], 2, dice=DiceSource.seeded(1))
+    with pytest.raises(RulesError, match="difficulty_dice and dice are both given"):
+        rb.dash("distant", "closer", "hard", 3, [1, 1, 1, 1], dice=DiceSource.seeded(1))
+    with pytest.raises(RulesError, match=r"dice: type 5 d6 .*got 6"):
+        rb.check(3, 2, dice=DiceSource.typed(typed + [1]))
+
+
+def test_tsl_resolving_functions_draw_from_dice():
+    _same(lambda: tsl.static_roll(DiceSource.typed([6, 5, 4, 3, 2]), "Trained", 10),
+          lambda: tsl.static_roll([6, 5, 4, 3, 2], "Trained", 10))
+    faces = [6, 5, 4, 3, 2, 4, 4, 3, 2, 1]
+    _same(lambda: tsl.attack(DiceSource.typed(faces), "Trained", defender_tier="Trained"),
+          lambda: tsl.attack(faces[:5], "Trained", defender_dice=faces[5:],
+                             defender_tier="Trained"))
+    _same(lambda: tsl.opposed_roll(DiceSource.typed(faces), "Trained", None, "Trained"),
+          lambda: tsl.opposed_roll(faces[:5], "Trained", faces[5:], "Trained"))
+    with pytest.raises(RulesError, match="defender_dice and dice are both given"):
+        tsl.opposed_roll(DiceSource.seeded(1), "Trained", faces[5:], "Trained")
+    with pytest.raises(DiceError, match="too many dice"):
+        tsl.static_roll(DiceSource.typed(faces), "Trained", 10)
+
+
+def test_exploding_d6_resolving_functions_draw_from_dice():
+    # The drawn dice's chains show in the first step ("6→4 = 10"); the rest is the same.
+    def agree(drawn, given):
+        assert (drawn.value, drawn.outcome) == (given.value, given.outcome)
+        assert drawn.trace[1:] == given.trace[1:]
+
+    hit = x6.hit_roll(3, dice=DiceSource.typed([6, 4, 2, 5]))
+    assert hit.chains == ((6, 4), (2,), (5,))
+    assert "6→4 = 10" in hit.trace[0].text
+    agree(hit, x6.hit_roll([10, 2, 5]))
+    attack = x6.resolve_attack(2, cover=5, dice=DiceSource.typed([5, 6, 6, 1, 2, 6]))
+    assert attack.cover_faces == (2, 6)
+    agree(attack, x6.resolve_attack([5, 13], cover=5, cover_faces=[2, 6]))
+    thrown = x6.throw(2, 5, dice=DiceSource.typed([1, 2, 3, 4]))
+    assert (thrown.chains, thrown.clock, thrown.metres) == (((1,), (2,)), 3, 4)
+    agree(thrown, x6.throw([1, 2], 5, clock=3, metres=4))
+    assert x6.throw(2, 5, dice=DiceSource.typed([5, 1])).hit  # a hit draws no deviation
+    parried = x6.reaction("parry", DiceSource.typed([5, 6, 1, 2]), 2, 0, pool=3)
+    assert parried.chains == ((5,), (6, 1), (2,))
+    agree(parried, x6.reaction("parry", [5, 7, 2], 2, 0))
+    people = [("A", 2, 1), ("B", 1, 3)]
+    order = x6.initiative_table(people, dice=DiceSource.typed([6, 2, 3, 4]))
+    assert [r.chains for r in order.rolls] == [((6, 2), (3,)), ((4,),)]
+    assert order.order == x6.initiative_table(people, [8, 3, 4]).order
+    with pytest.raises(RulesError, match="dice_totals and dice are both given"):
+        x6.hit_roll([5, 4], dice=DiceSource.seeded(1))
+    with pytest.raises(RulesError, match="pool and dice are both given"):
+        x6.reaction("parry", [5, 7], 2, pool=2)
+    with pytest.raises(DiceError, match="too many dice"):
+        x6.hit_roll(1, dice=DiceSource.typed([4, 4]))

@@ -152,8 +152,9 @@ def test_location_dice_count_names_the_zone_dice():
 def test_typed_dice_name_dice():
     refused("dice must be a whole number, got None",
             lambda: pc.missile_shot(60, 40, 40, dice=[None]))
-    refused("dice: roll (d100) must be from 1 to 100, got 0",
-            lambda: pc.missile_shot(60, 40, 40, dice=[0]))
+    # A typed 0 on a d100 is "00", read 100 as players read it; 101 is on no d100.
+    refused("dice: roll (d100) must be from 1 to 100, got 101",
+            lambda: pc.missile_shot(60, 40, 40, dice=[101]))
 
 
 def test_arguments_a_step_does_not_reach_are_still_checked():

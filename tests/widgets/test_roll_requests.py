@@ -109,6 +109,16 @@ def test_dice_roller_typed_and_seeded():
     assert "(seed 5)" in r.result.value
 
 
+@pytest.mark.parametrize(("expression", "typed", "total"), [
+    ("1d100", "00", 100), ("1d100", "0", 100), ("2d10", "0, 3", 13), ("1d10", "10", 10)])
+def test_a_d10_zero_and_a_d100_double_zero_are_typed_as_they_show(expression, typed, total):
+    from widgets.dice import DiceRoller
+    r = DiceRoller(expression)
+    r.entry.my_dice.value = typed
+    r.entry.use_dice()
+    assert r.entry.error.message == "" and r.last.total == total
+
+
 def test_percentile_test_roller_typed_by_hand():
     from widgets.percentile_table import TestRoller
     t = TestRoller()

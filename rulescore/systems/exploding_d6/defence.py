@@ -10,7 +10,10 @@ from rulescore.trace import Resolution, Step, step
 from rulescore.errors import require_bool as flag, require_choice as one_of, require_row as choice
 
 from ._system import DATA
-from .inputs import MAX_DICE, attribute, count, d6_faces, die_totals, per_hit, plural, threshold
+from rulescore.dice import DiceSource
+
+from .inputs import (MAX_DICE, Chains, attribute, count, d6_faces, die_totals, drawn_chains,
+                     drawn_faces, finished, per_hit, plural, threshold)
 
 PREVENT = ("heaviest", "lightest")
 
@@ -58,15 +61,20 @@ class CoverRoll(Resolution):
     prevented_criticals: int
 
 
-def cover_roll(hits: int, criticals: int, normal_faces: Sequence[int],
-               critical_faces: Sequence[int], cover: int = 5, *,
+def cover_roll(hits: int, criticals: int, normal_faces: Sequence[int] = (),
+               critical_faces: Sequence[int] = (), cover: int = 5, *,
                critical_extras: Sequence[int] | None = None,
-               prevent: str = "heaviest") -> CoverRoll:
+               prevent: str = "heaviest", dice: DiceSource | None = None) -> CoverRoll:
     """A cover roll (§Cover, §Critical hits): one d6 a hit; each die at the cover value or
     higher removes one hit. Criticals are rolled for apart from normal hits. Which criticals
-    are removed first is assumption ``prevent_order`` (the heaviest, by default)."""
+    are removed first is assumption ``prevent_order`` (the heaviest, by default). With *dice*
+    (a DiceSource) the faces are drawn from it, the criticals' first."""
     hits = count("hits", hits)
     criticals = count("criticals", criticals)
+    critical_faces = drawn_faces("critical_faces", critical_faces, dice, criticals,
+                                 "critical's cover die")
+    normal_faces = drawn_faces("normal_faces", normal_faces, dice, hits, "cover die")
+    finished(dice, "cover roll")
     cover = _cover(cover)
     one_of("prevent", prevent, PREVENT)
     extras = _extras(criticals, critical_extras)
@@ -257,12 +265,16 @@ class Dodge(Resolution):
     min_roll: int
 
 
-def dodge(dice_totals: Sequence[int], attacker_hits: int, min_roll: int = 5, *,
-          mode: str = "melee", perceives: bool = True) -> Dodge:
+def dodge(dice_totals: Sequence[int] | int, attacker_hits: int, min_roll: int = 5, *,
+          mode: str = "melee", perceives: bool = True,
+          dice: DiceSource | None = None) -> Dodge:
     """Dodge a melee attack as a reaction (§Dodge): roll the Dodge value; the minimum roll
     rises by the attacker's hits (criticals included, assumption ``dodge_hits``); one success
-    avoids the whole attack. An attack the dodger cannot perceive cannot be dodged."""
-    totals = die_totals("dice_totals", dice_totals)
+    avoids the whole attack. An attack the dodger cannot perceive cannot be dodged. With
+    *dice* (a DiceSource), *dice_totals* is the Dodge value, the dice drawn from it."""
+    totals, _ = drawn_chains("dice_totals", dice_totals, dice)
+    finished(dice, "dodge")
+    totals = die_totals("dice_totals", totals)
     hits = count("attacker_hits", attacker_hits)
     base = threshold("min_roll", min_roll)
     row = choice("mode", mode, DATA.table("combat", "attack_modes"), "mode")
@@ -293,11 +305,14 @@ class Parry(Resolution):
     prevented: int
 
 
-def parry(dice_totals: Sequence[int], hits: int, criticals: int = 0, min_roll: int = 5, *,
-          mode: str = "melee") -> Parry:
+def parry(dice_totals: Sequence[int] | int, hits: int, criticals: int = 0,
+          min_roll: int = 5, *, mode: str = "melee", dice: DiceSource | None = None) -> Parry:
     """Parry a melee attack as a reaction (§Parry melee attacks): roll the parrying weapon as if
-    attacking; each success removes one normal hit. Criticals always get through."""
-    totals = die_totals("dice_totals", dice_totals)
+    attacking; each success removes one normal hit. Criticals always get through. With *dice*
+    (a DiceSource), *dice_totals* is how many dice the parry rolls, drawn from it."""
+    totals, _ = drawn_chains("dice_totals", dice_totals, dice)
+    finished(dice, "parry")
+    totals = die_totals("dice_totals", totals)
     hits = count("hits", hits)
     criticals = count("criticals", criticals)
     base = threshold("min_roll", min_roll)
@@ -326,14 +341,19 @@ class ReactionResult(Resolution):
 
     hits: int
     criticals: int
+    chains: Chains = ()   # the reaction's dice as rolled, when drawn from a DiceSource
 
 
-def reaction(kind: str, dice: Sequence[int], hits: int, criticals: int = 0,
-             min_roll: int = 5, shield: str = "round shield") -> ReactionResult:
+def reaction(kind: str, dice: Sequence[int] | DiceSource, hits: int, criticals: int = 0,
+             min_roll: int = 5, shield: str = "round shield", *,
+             pool: int | None = None) -> ReactionResult:
     """Resolve a defensive reaction to a melee attack's hits (§Reactions): ``"dodge"`` (dice
     are the Dodge dice' totals), ``"parry"`` (the parrying weapon's dice totals) or
     ``"shield parry"`` (plain d6, one a critical first, then one a normal hit). The result's
-    ``value`` is the hits left, normal and critical together."""
+    ``value`` is the hits left, normal and critical together.
+
+    *dice* may be a DiceSource to draw them from: a dodge or a parry rolls *pool* exploding
+    d6 (the Dodge value or the parrying dice), a shield parry one d6 a hit."""
     one_of("kind", kind, REACTIONS)
     hits = count("hits", hits)
     criticals = count("criticals", criticals)
@@ -342,6 +362,18 @@ def reaction(kind: str, dice: Sequence[int], hits: int, criticals: int = 0,
                          f"got {hits + criticals}")
     threshold("min_roll", min_roll)
     use = shield_use("parry", shield)
+    chains: Chains = ()
+    if isinstance(dice, DiceSource):
+        source = dice
+        if kind == "shield parry":
+            dice = source.dice(hits + criticals, 6, "shield die")
+            chains = tuple((f,) for f in dice)
+        else:
+            dice, chains = drawn_chains("pool", pool, source)
+        source.finish(kind)
+    elif pool is not None:
+        raise RulesError("pool and dice are both given: pool counts the dice to draw from a "
+                         f"DiceSource, but dice holds the values, got pool={shown(pool)}")
     # The dice under this function's name, before dodge() or parry() reads them.
     if kind == "shield parry":
         d6_faces("dice", dice, expected=hits + criticals)
@@ -352,12 +384,12 @@ def reaction(kind: str, dice: Sequence[int], hits: int, criticals: int = 0,
         left = 0 if r.dodged else hits + criticals
         return ReactionResult(value=left, outcome=r.outcome, trace=r.trace,
                               hits=0 if r.dodged else hits,
-                              criticals=0 if r.dodged else criticals)
+                              criticals=0 if r.dodged else criticals, chains=chains)
     if kind == "parry":
         p = parry(dice, hits, criticals, min_roll)
         return ReactionResult(value=p.hits + p.criticals, outcome=p.outcome, trace=p.trace,
-                              hits=p.hits, criticals=p.criticals)
+                              hits=p.hits, criticals=p.criticals, chains=chains)
     faces = d6_faces("dice", dice, expected=hits + criticals)
     c = cover_roll(hits, criticals, faces[criticals:], faces[:criticals], use.cover)
     return ReactionResult(value=c.value, outcome=c.outcome, trace=use.trace + c.trace,
-                          hits=c.hits, criticals=c.criticals)
+                          hits=c.hits, criticals=c.criticals, chains=chains)

@@ -15,7 +15,10 @@ from rulescore.trace import Resolution, Step, step
 from rulescore.errors import require_bool as flag, require_choice as one_of, require_row as choice
 
 from ._system import DATA
-from .inputs import attribute, count, d6_faces, die_totals, plural, threshold
+from rulescore.dice import DiceSource
+
+from .inputs import (Chains, attribute, count, d6_faces, die_totals, drawn_chains, finished,
+                     plural, threshold)
 
 BASE_MIN_ROLL = 5
 BASE_CRIT_AT = 11
@@ -73,6 +76,7 @@ class HitRoll(Resolution):
     min_roll: int
     crit_at: int
     burst: bool
+    chains: Chains = ()   # the dice as rolled, when they were drawn from a DiceSource
 
     @property
     def announcement(self) -> str:
@@ -93,19 +97,31 @@ def announce(hits: int, criticals: int) -> str:
     return ", ".join(parts)
 
 
-def hit_roll(dice_totals: Sequence[int], min_roll: int = BASE_MIN_ROLL,
-             crit_at: int = BASE_CRIT_AT, burst: bool = False) -> HitRoll:
+def hit_roll(dice_totals: Sequence[int] | int, min_roll: int = BASE_MIN_ROLL,
+             crit_at: int = BASE_CRIT_AT, burst: bool = False, *,
+             dice: DiceSource | None = None) -> HitRoll:
     """Score a hit roll die by die (§The hit roll, §Critical hits, §Megacritical hits).
 
     Each die that reaches ``min_roll`` is a hit; criticals are counted apart from normal hits,
     as they are announced apart. A burst (``burst=True``) never scores criticals (§Burst).
+    With *dice* (a DiceSource), *dice_totals* is how many dice to roll, drawn from it.
     """
+    result = scored_hits(*drawn_chains("dice_totals", dice_totals, dice), min_roll, crit_at,
+                         burst)
+    finished(dice, "hit roll")
+    return result
+
+
+def scored_hits(dice_totals: Sequence[int], chains: Chains, min_roll: int, crit_at: int,
+                burst: bool) -> HitRoll:
+    """:func:`hit_roll` on the dice's totals (and their *chains*, when they were drawn)."""
     totals = die_totals("dice_totals", dice_totals)
     min_roll = threshold("min_roll", min_roll)
     crit_at = threshold("crit_at", crit_at)
     flag("burst", burst)
     ref = DATA.rule("The hit roll")
-    rolled = ", ".join(map(str, totals)) or "none"
+    rolled = ", ".join(chain_text(c) for c in chains) if chains else \
+        (", ".join(map(str, totals)) or "none")
     steps: list[Step] = [step(f"Rolled {plural(len(totals), 'die', 'dice')}: {rolled} "
                               "(each die's chain added up)", ref, dice=len(totals))]
     if burst:
@@ -134,7 +150,12 @@ def hit_roll(dice_totals: Sequence[int], min_roll: int = BASE_MIN_ROLL,
                    criticals=len(extras), extra_wounds=sum(extras), megacriticals=mega,
                    critical_extras=tuple(extras),
                    dice=tuple((t, c, e) for t, c, e in classes), min_roll=min_roll,
-                   crit_at=crit_at, burst=burst)
+                   crit_at=crit_at, burst=burst, chains=chains)
+
+
+def chain_text(chain: Sequence[int]) -> str:
+    """One exploding die as a reader follows it: "6→6→3 = 15", or just "4"."""
+    return f"{'→'.join(map(str, chain))} = {sum(chain)}" if len(chain) > 1 else str(chain[0])
 
 
 def chain_total(chain: Sequence[int]) -> int:

@@ -6,12 +6,47 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulescore.dice import DiceSource
+from rulescore.dice.source import count_to_draw, dice_to_draw_from, not_both
 from rulescore.errors import RulesError, require_faces, require_int, require_list, require_text, shown
 
 MAX_DICE = 40
 MAX_TOTAL = 600  # a compounding d6 total past this is a runaway chain (100 sixes)
 MAX_WOUNDS_PER_HIT = 20
 MAX_LABEL = 80   # a name a message uses for an input or a combatant
+
+
+#: Exploding dice as rolled, each a chain (6→6→3).
+Chains = tuple[tuple[int, ...], ...]
+
+
+def drawn_chains(name: str, given: Any, dice: Any) -> tuple[Any, Chains]:
+    """A resolving function's exploding dice (dice §Seeds and typed dice): *given* (their
+    totals) as they are without *dice*; with a DiceSource, *given* is how many exploding d6 to
+    draw, and their totals come back with the chains rolled. The caller finishes the source
+    once it has drawn everything, so typed dice left over are refused."""
+    source = dice_to_draw_from(dice)
+    if source is None:
+        return given, ()
+    n = count_to_draw(name, given, source, maximum=MAX_DICE)
+    chains = tuple(source.chain(6, f"exploding die {i}") for i in range(1, n + 1))
+    return tuple(sum(c) for c in chains), chains
+
+
+def drawn_faces(name: str, given: Any, dice: DiceSource | None, wanted: int,
+                label: str) -> Any:
+    """Plain d6 faces for *name*: *given* without *dice*; with it, *wanted* drawn (each named
+    *label* N in an error), faces given there as well refused, naming both."""
+    if dice is None:
+        return given
+    not_both(name, given, dice)
+    return dice.dice(wanted, 6, label)
+
+
+def finished(dice: DiceSource | None, what: str) -> None:
+    """Refuse typed dice left over once the *what* has drawn all it needs."""
+    if dice is not None:
+        dice.finish(what)
 
 
 def count(name: str, value: Any, maximum: int = MAX_DICE) -> int:

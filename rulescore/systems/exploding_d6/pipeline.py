@@ -11,9 +11,9 @@ from rulescore.trace import Resolution, step
 from rulescore.errors import require_bool as flag
 
 from ._system import DATA
-from .inputs import count, d6_faces, per_hit, threshold
+from .inputs import count, d6_faces, drawn_chains, finished, per_hit, threshold
 from .defence import CoverRoll, Protection, Wounds, _cover, cover_roll, protection, wounds
-from .hits import BASE_CRIT_AT, BASE_MIN_ROLL, HitRoll, hit_roll
+from .hits import BASE_CRIT_AT, BASE_MIN_ROLL, HitRoll, hit_roll, scored_hits
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -24,18 +24,29 @@ class AttackResult(Resolution):
     cover: CoverRoll | None
     protection: Protection
     wounds: Wounds | None
+    cover_faces: tuple[int, ...] = ()   # the cover roll's d6, criticals' first
 
 
-def resolve_attack(dice_totals: Sequence[int], *, min_roll: int = BASE_MIN_ROLL,
+def resolve_attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
                    crit_at: int = BASE_CRIT_AT, burst: bool = False, cover: int | None = None,
                    cover_faces: Sequence[int] = (), pool: int = 0, critical_pool: int = 0,
                    piercing: int = 0, wounds_per_hit: int = 1, causes_wounds: bool = True,
-                   prevent: str = "heaviest") -> AttackResult:
+                   prevent: str = "heaviest", dice: DiceSource | None = None) -> AttackResult:
     """An attack (§Sequence of an attack): the hit roll; the cover roll if there is cover,
     *cover_faces* holding one d6 a critical first and then one a normal hit; protection from
-    the pool; and the wounds (none for a K.O. or disarming attack)."""
-    hit = hit_roll(dice_totals, min_roll, crit_at, burst)
+    the pool; and the wounds (none for a K.O. or disarming attack).
+
+    With *dice* (a DiceSource), *dice_totals* is how many hit dice to roll; they are drawn
+    from it, then the cover dice, one a hit, unless the reader typed *cover_faces*."""
+    hit = scored_hits(*drawn_chains("dice_totals", dice_totals, dice), min_roll, crit_at,
+                      burst)
     flag("causes_wounds", causes_wounds)
+    if dice is not None and cover is not None and not cover_faces:
+        short = (f"cover_faces must hold one die a hit ({hit.criticals} for the criticals, "
+                 f"then {hit.hits} for the normal hits), got none")
+        cover_faces = tuple(dice.d(6, f"cover die {i}", missing=short)
+                            for i in range(1, hit.hits + hit.criticals + 1))
+    finished(dice, "attack")
     faces = d6_faces("cover_faces", cover_faces)
     # Checked here too: an attack that deals no wounds never reaches wounds().
     per_hit("wounds_per_hit", wounds_per_hit)
@@ -69,7 +80,7 @@ def resolve_attack(dice_totals: Sequence[int], *, min_roll: int = BASE_MIN_ROLL,
                           DATA.rule("Sequence of an attack")))
     return AttackResult(value=value, outcome="wounded" if value else
                         ("landed" if prot.value else "no effect"), trace=tuple(steps), hit=hit,
-                        cover=cov, protection=prot, wounds=wound)
+                        cover=cov, protection=prot, wounds=wound, cover_faces=faces)
 
 
 @dataclass(frozen=True)

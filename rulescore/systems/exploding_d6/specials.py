@@ -12,7 +12,7 @@ from rulescore.trace import Resolution, step
 from rulescore.errors import require_bool as flag, require_choice as one_of
 
 from ._system import DATA
-from .inputs import count, die_totals, plural, threshold
+from .inputs import Chains, count, die_totals, drawn_chains, finished, plural, threshold
 
 STATES = ("unconscious", "sleeping", "dying")
 
@@ -140,6 +140,7 @@ class Throw(Resolution):
     metres: int | None
     direction: str | None
     offset: tuple[float, float] | None
+    chains: Chains = ()   # the throwing dice as rolled, when drawn from a DiceSource
 
 
 def _clock(value: object) -> int:
@@ -159,12 +160,24 @@ def deviation_offset(clock: int, metres: int) -> tuple[float, float]:
     return (round(m * math.sin(angle), 2), round(m * math.cos(angle), 2))
 
 
-def throw(dice_totals: Sequence[int], min_roll: int = 5, *, clock: int | None = None,
-          metres: int | None = None) -> Throw:
+_DEVIATES = "a missed throw deviates: give clock (the d12, 1–12) and metres (the d6, 1–6)"
+
+
+def throw(dice_totals: Sequence[int] | int, min_roll: int = 5, *, clock: int | None = None,
+          metres: int | None = None, dice: DiceSource | None = None) -> Throw:
     """Throw an object at a target (§Throwing objects, §Deviation): one success hits. A miss
     deviates: a d12 read as a clock face (seen from the thrower) gives the direction, a d6 the
-    metres, and the object lands there."""
-    totals = die_totals("dice_totals", dice_totals)
+    metres, and the object lands there.
+
+    With *dice* (a DiceSource), *dice_totals* is how many throwing dice to roll; they are
+    drawn from it, and on a miss the d12 and the d6 after them, unless *clock* and *metres*
+    were typed."""
+    totals, chains = drawn_chains("dice_totals", dice_totals, dice)
+    totals = die_totals("dice_totals", totals)
+    if dice is not None and not any(t >= threshold("min_roll", min_roll) for t in totals):
+        clock = dice.d(12, "deviation d12", missing=_DEVIATES) if clock is None else clock
+        metres = dice.d(6, "deviation d6", missing=_DEVIATES) if metres is None else metres
+    finished(dice, "throw")
     base = threshold("min_roll", min_roll)
     # The deviation dice are checked even on a hit, which does not read them.
     if clock is not None:
@@ -180,17 +193,16 @@ def throw(dice_totals: Sequence[int], min_roll: int = 5, *, clock: int | None = 
                                          clock is not None or metres is not None else ""),
                           DATA.rule("Throwing objects")))
         return Throw(value=successes, outcome="hit", trace=tuple(steps), hit=True, clock=None,
-                     metres=None, direction=None, offset=None)
+                     metres=None, direction=None, offset=None, chains=chains)
     if clock is None or metres is None:
-        raise RulesError("a missed throw deviates: give clock (the d12, 1–12) and metres "
-                         f"(the d6, 1–6), got clock={shown(clock)}, metres={shown(metres)}")
+        raise RulesError(f"{_DEVIATES}, got clock={shown(clock)}, metres={shown(metres)}")
     offset = deviation_offset(clock, metres)
     direction = DATA.table("combat", "deviation").lookup(clock)["direction"]
     steps.append(step(f"Missed: d12 shows {clock} o'clock ({direction}), d6 shows {metres}: "
                       f"lands {metres} m {direction} of the target", DATA.rule("Deviation"),
                       clock=clock, metres=metres))
     return Throw(value=0, outcome="deviated", trace=tuple(steps), hit=False, clock=clock,
-                 metres=metres, direction=direction, offset=offset)
+                 metres=metres, direction=direction, offset=offset, chains=chains)
 
 
 @dataclass(frozen=True)

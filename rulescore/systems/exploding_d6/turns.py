@@ -12,7 +12,11 @@ from rulescore.errors import require_bool as flag, require_choice as one_of
 from rulescore.errors import require_row as choice, require_text as text
 
 from ._system import DATA
-from .inputs import MAX_DICE, MAX_LABEL, MAX_TOTAL, attribute, count, die_totals, plural
+from rulescore.dice import DiceSource
+from rulescore.dice.source import dice_to_draw_from, not_both
+
+from .inputs import (MAX_DICE, MAX_LABEL, MAX_TOTAL, Chains, attribute, count, die_totals,
+                     plural)
 
 MAX_ACTIONS = 12      # actions a round, templates and two weapons included
 MAX_AVAILABLE = 40    # actions in hand, bonus and destiny dice included
@@ -30,28 +34,50 @@ class Initiative(Resolution):
     quickness: int
     deftness: int
     dice: tuple[int, ...]
+    chains: Chains = ()   # the Quickness dice as rolled, when drawn from a DiceSource
 
 
-def initiative(dice_totals: Sequence[int], quickness: int, deftness: int = 0,
-               name: str = "combatant") -> Initiative:
+def initiative(dice_totals: Sequence[int] | None, quickness: int, deftness: int = 0,
+               name: str = "combatant", *, dice: DiceSource | None = None) -> Initiative:
     """Roll initiative (§Start of combat): as many exploding d6 as Quickness, added up.
 
-    The rogue with Quickness 4 rolls 4, 5, 1 and 6+6+5 = 17: her initiative is 27.
+    The rogue with Quickness 4 rolls 4, 5, 1 and 6+6+5 = 17: her initiative is 27. With
+    *dice* (a DiceSource) the Quickness dice are drawn from it (*dice_totals* None).
     """
     q = attribute("quickness", quickness)
     d = attribute("deftness", deftness)
     text("name", name, max_length=MAX_LABEL)
+    result = _initiative(*_drawn(dice_totals, q, dice, name), q, d, name)
+    if dice is not None:
+        dice.finish("initiative roll")
+    return result
+
+
+def _drawn(dice_totals: object, quickness: int, dice: object,
+           name: str) -> tuple[object, Chains]:
+    """One combatant's Quickness dice: the totals given, or *quickness* chains drawn."""
+    source = dice_to_draw_from(dice)
+    if source is None:
+        return dice_totals, ()
+    not_both("dice_totals", dice_totals, source)
+    chains = tuple(source.chain(6, f"{name}'s die {i}") for i in range(1, quickness + 1))
+    return tuple(sum(c) for c in chains), chains
+
+
+def _initiative(dice_totals: object, chains: Chains, q: int, d: int,
+                name: str) -> Initiative:
+    """:func:`initiative` on the dice's totals (and their *chains*, when drawn)."""
     totals = die_totals("dice_totals", dice_totals, expected=q)
     total = sum(totals)
-    chains = [t for t in totals if t > 6]
+    rolled_on = [t for t in totals if t > 6]
     steps = [step(f"{name}: Quickness {q}, so {plural(q, 'die', 'dice')}: "
                   f"{', '.join(map(str, totals))}", DATA.rule("Start of combat"), dice=q)]
-    if chains:
-        steps.append(step(f"Rolled on after a 6: {', '.join(map(str, chains))} (whole chains)",
+    if rolled_on:
+        steps.append(step(f"Rolled on after a 6: {', '.join(map(str, rolled_on))} (whole chains)",
                           DATA.rule("Start of combat")))
     steps.append(step(f"Initiative {total}", DATA.rule("Start of combat"), initiative=total))
     return Initiative(value=total, outcome="rolled", trace=tuple(steps), name=name,
-                      quickness=q, deftness=d, dice=totals)
+                      quickness=q, deftness=d, dice=totals, chains=chains)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -103,9 +129,11 @@ def initiative_order(rolls: Sequence[Initiative]) -> InitiativeOrder:
 
 
 def initiative_table(combatants: Sequence[tuple[str, int, int]],
-                     dice_totals: Sequence[int]) -> InitiativeOrder:
+                     dice_totals: Sequence[int] | None = None, *,
+                     dice: DiceSource | None = None) -> InitiativeOrder:
     """Initiative for everyone at once (§Start of combat): *combatants* are (name, Quickness,
-    Deftness); *dice_totals* hold each one's Quickness dice in the same order."""
+    Deftness); *dice_totals* hold each one's Quickness dice in the same order, or with *dice*
+    (a DiceSource) each one's dice are drawn from it in that order."""
     people = list(require_list("combatants", combatants, "(name, quickness, deftness)",
                                max_length=MAX_COMBATANTS))
     if not people:
@@ -116,11 +144,19 @@ def initiative_table(combatants: Sequence[tuple[str, int, int]],
                              f"got {shown(c)}")
         text(f"combatants: entry {i}: name", c[0], max_length=MAX_LABEL)
     need = sum(attribute(f"quickness of {c[0]}", c[1]) for c in people)
-    totals = die_totals("dice_totals", dice_totals, expected=need)
     rolls, start = [], 0
-    for name, q, d in people:
-        rolls.append(initiative(totals[start:start + q], q, d, name))
-        start += q
+    if dice_to_draw_from(dice) is not None:
+        not_both("dice_totals", dice_totals, dice)
+        for name, q, d in people:
+            rolls.append(_initiative(*_drawn(None, q, dice, name), q,
+                                     attribute("deftness", d), name))
+        dice.finish("initiative roll")
+    else:
+        totals = die_totals("dice_totals", () if dice_totals is None else dice_totals,
+                            expected=need)
+        for name, q, d in people:
+            rolls.append(initiative(totals[start:start + q], q, d, name))
+            start += q
     order = initiative_order(rolls)
     steps = tuple(s for r in rolls for s in r.trace) + order.trace
     return replace(order, trace=steps)
