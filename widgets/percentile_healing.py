@@ -33,7 +33,7 @@ BLEEDING_OUTCOMES = {"stopped": "bleeding stopped", "bleeding": "still bleeding"
 COURSE_OUTCOMES = {"recovered": "recovers", "continues": "carries on", "dies": "dies"}
 SHEET = "the record on the sheet above"
 BLEED_WORDS = {"strength_eml": "Strength EML (blood loss)", "state": "Shock state now",
-               "physician_eml": "Healer's Physician EML (staunch)",
+               "physician_eml": "Staunching healer's EML",
                "bleeders": "Bleeders treated together", "cauterise": "Cauterise (+30)",
                "tourniquet": "Tourniquet on a limb (+20)",
                "staunch_bonus": "Bonus from a failed Staunch", "beast": "A beast (tests ML50)"}
@@ -235,7 +235,7 @@ class HealingWalker(Tool):
                                 style=STYLE, layout=WIDE)
         self.strength_eml = whole("Strength EML (blood loss)", 60)
         self.beast = tick("A beast (tests ML50)")
-        self.staunch_eml = whole("Healer's Physician EML (staunch)", 40)
+        self.staunch_eml = whole("Staunching healer's EML", 40)
         self.no_healer = tick("No one is staunching yet")
         self.bleeders = whole("Bleeders treated together", 1, 1, 10)
         self.cauterise = tick("Cauterise (+30)")
@@ -323,6 +323,12 @@ class HealingWalker(Tool):
                 "<small>The record is kept in your own browser after every change (a reload "
                 "offers to restore it); nothing is stored on the server.</small>"),
                 self.kept.transfer)], "rulebook-pc-healing")
+        for name in ("bleed", "es", "coma", "treat", "grim", "heal"):
+            # each row's dice and odds, found by the book's style and the browser tests
+            getattr(self, f"{name}_entry").add_class(f"rulebook-pc-{name}-entry")
+        for name in ("bleed", "es", "coma", "treat", "grim"):
+            getattr(self, f"{name}_odds").add_class(f"rulebook-pc-{name}-odds")
+        self.next_odds.add_class("rulebook-pc-next-odds")
         self._quiet = False
         for field in (self.name, self.healing_base, self.endurance):
             field.observe(lambda _: self._quiet or self._change(self._character), "value")

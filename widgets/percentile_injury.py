@@ -47,7 +47,7 @@ def _die(label: str, value: int) -> w.Dropdown:
 LABELS = {"zone_die": "Zone Die", "aim_zone": "Aimed zone (ZN)", "precision": "Precision TAs",
           "zone_pick": "Use Zone Die number", "impact_die": "Impact die",
           "impact_modifier": "Impact modifier", "strength_modifier": "Strength modifier",
-          "impact_tas": "Impact TAs", "range_modifier": "Range impact modifier",
+          "impact_tas": "Impact TAs", "range_modifier": "Impact from range",
           "aspect": "Aspect", "armour": "Armour value there", "shock_eml": "Shock ML",
           "strength_eml": "Strength EML (amputation)", "fatigue": "Fatigue",
           "current_state": "Shock state now", "existing": "Earlier injuries there",
@@ -97,7 +97,7 @@ class InjuryWalker(Tool):
         self.strength = w.IntText(value=0, description="Strength modifier", style=STYLE,
                                   layout=WIDE)
         self.impact_tas = int_field("Impact TAs", 0, 0, 5, style=STYLE, layout=WIDE)
-        self.range_mod = w.IntText(value=0, description="Range impact modifier", style=STYLE,
+        self.range_mod = w.IntText(value=0, description="Impact from range", style=STYLE,
                                    layout=WIDE)
         self.aspect = w.Dropdown(options=ASPECTS, value="E", description="Aspect",
                                  style=STYLE, layout=WIDE)

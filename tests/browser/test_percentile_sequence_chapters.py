@@ -123,7 +123,7 @@ def test_injury_walker(page: Page, book_url):
     tool.get_by_role("button", name="Replay seed").click()
     expect(summary).to_have_text(first)
     set_value(tool.get_by_label("Earlier injuries there"), "S9X")
-    expect(tool.get_by_role("alert").first).to_contain_text("existing must be an injury code")
+    expect(tool.get_by_role("alert").first).to_contain_text("“Earlier injuries there” must be an injury code")
 
 
 def _upload(page: Page, tool, content: bytes) -> None:
@@ -141,7 +141,7 @@ def test_healing_walker_treat_heal_keep(page: Page, book_url):
     tool.get_by_label("Injury", exact=True).select_option(label="S2")
     tool.get_by_role("button", name="Add injury").click()
     expect(sheet.get_by_role("row", name=re.compile("1 Abdomen S2E Edge 0"))).to_be_visible()
-    odds = tool.locator(".rulebook-odds").first
+    odds = tool.locator(".rulebook-pc-treat-odds")
     expect(odds.get_by_role("row", name="Critical Success: HR6 14.00% 7/50")).to_be_visible()
     set_value(tool.get_by_label("Days of delay"), "2")
     expect(odds.get_by_role("row", name="Critical Success: HR6 12.00% 3/25")).to_be_visible()
@@ -151,19 +151,21 @@ def test_healing_walker_treat_heal_keep(page: Page, book_url):
         set_value(tool.get_by_label(label), value)
     tool.get_by_label("A broadhead arrow").check()
     tool.get_by_label("A broadhead arrow").uncheck()
-    tool.get_by_label("My dice").first.fill("99")
-    tool.get_by_role("button", name="Use my dice").first.click()
+    treat = tool.locator(".rulebook-pc-treat-entry")
+    heal = tool.locator(".rulebook-pc-heal-entry")
+    treat.get_by_label("My dice").fill("99")
+    treat.get_by_role("button", name="Use my dice").click()
     expect(sheet.get_by_role("row", name=re.compile("S2E Edge 0 F HR4 10 healing"))).to_be_visible()
     nxt = tool.locator(".rulebook-pc-next")
     expect(nxt).to_contain_text("Day 5: Healing Roll (S2E abdomen, HB × HR4), EML 52")
-    tool.get_by_label("My dice").nth(1).fill("62, 24, 95")
-    tool.get_by_role("button", name="Use my dice").nth(1).click()
+    heal.get_by_label("My dice").fill("62, 24, 95")
+    heal.get_by_role("button", name="Use my dice").click()
     expect(nxt).to_contain_text("Infection Course Roll (HB × Infection HR5), EML 65")
-    tool.get_by_label("My dice").nth(1).fill("0")
-    tool.get_by_role("button", name="Use my dice").nth(1).click()
-    expect(tool.get_by_role("alert").first).to_contain_text("must be from 1 to 100")
-    tool.get_by_label("My dice").nth(1).fill("42, 42")
-    tool.get_by_role("button", name="Use my dice").nth(1).click()
+    heal.get_by_label("My dice").fill("101")
+    heal.get_by_role("button", name="Use my dice").click()
+    expect(heal.get_by_role("alert")).to_contain_text("must be from 1 to 100")
+    heal.get_by_label("My dice").fill("42, 42")
+    heal.get_by_role("button", name="Use my dice").click()
     expect(sheet).to_contain_text("healed on day 21")
     expect(tool.get_by_role("img", name="Recovery timeline of Ana")).to_be_visible()
     set_value(tool.get_by_label("Blood loss (BP)"), "2")
@@ -193,7 +195,8 @@ def test_healing_walker_treat_heal_keep(page: Page, book_url):
         "not an injury record")
     expect(tool.locator(".rulebook-pc-sheet")).to_contain_text("healed on day 21")
     set_value(tool.get_by_label("Stop on day"), "30")
-    tool.get_by_role("button", name="Roll", exact=True).nth(1).click()
+    tool.locator(".rulebook-pc-heal-entry").get_by_role("button", name="Roll",
+                                                        exact=True).click()
     expect(tool.locator(".rulebook-pc-next")).to_contain_text("Day 31: Blood Loss Healing Roll")
 
 
@@ -209,5 +212,89 @@ def test_untreated_and_seeded_recovery(page: Page, book_url):
     expect(sheet.get_by_role("row", name=re.compile("2 Thigh S2E Edge 0 CF"))).to_be_visible()
     tool.get_by_role("button", name="Leave it untreated").click()
     expect(sheet).to_contain_text("CF")
-    tool.get_by_role("button", name="Roll", exact=True).nth(1).click()
+    tool.locator(".rulebook-pc-heal-entry").get_by_role("button", name="Roll",
+                                                        exact=True).click()
     expect(tool.locator(".rulebook-pc-next")).to_contain_text("Nothing left to roll")
+
+
+# -- the chapters' worked examples entered into the tool on their page (issue 21 item 4) -------
+
+def test_nolora_s_arrow_goes_from_the_shot_through_the_injury_onto_the_record(page: Page,
+                                                                             book_url):
+    """Missile 4a: Nolora, Archery ML75, shoots from point blank (BR 60, 20 ft): 45 is CS, a
+    strike with a d6 Zone Die, one Precision TA and impact +2. Sent to the injury walker on
+    the same page, the arrow is walked and written onto the record, which the healing
+    chapter then offers."""
+    open_tool(page, book_url, "percentile/missile", ".rulebook-pc-missile")
+    page.evaluate(f"() => localStorage.removeItem('{KEY}')")   # a record no other test kept
+    shot = open_tool(page, book_url, "percentile/missile", ".rulebook-pc-missile")
+    for label, value in (("Missile ML", "75"), ("Base Range (ft)", "60"),
+                         ("Range to target (ft)", "20")):
+        set_value(shot.get_by_label(label), value)
+    expect(shot.locator(".rulebook-pc-missile-setup")).to_contain_text(
+        "Direct PB attack, test EML 85")
+    shot.get_by_label("My dice").fill("45")
+    shot.get_by_role("button", name="Use my dice").click()
+    expect(shot.locator(".rulebook-pc-missile-result")).to_contain_text(
+        "CS: the target is struck, 2 star(s)")
+    shot.get_by_role("button", name="Send to the injury walker").click()
+    hurt = page.locator(".rulebook-pc-injury")
+    expect(hurt.locator(".rulebook-pc-taken")).to_contain_text(
+        "Zone Die d6, 1 Precision TA, 0 Impact TA, range impact +2. 1 tactical advantage of "
+        "your choice")
+    expect(hurt.get_by_label("Impact from range")).to_have_value("2")
+    expect(hurt.get_by_label("An arrow or bolt")).to_be_checked()
+    walk = pc.injury_sequence(zone_die=6, precision=1, impact_die=10, impact_modifier=3,
+                              range_modifier=2, aspect="P", projectile=True, shock_eml=65,
+                              reroll=True, dice=[3, 1, 4, 6, 50])
+    hurt.get_by_label("My dice").fill("3, 1, 4, 6, 50")
+    hurt.get_by_role("button", name="Use my dice").click()
+    expect(hurt.locator(".rulebook-pc-injury-result")).to_contain_text(walk.outcome)
+    hurt.get_by_role("button", name="Write to the injury record").click()
+    code = pc.record_injury(pc.InjuryRecord(), walk).injuries[0]
+    expect(hurt.locator(".rulebook-pc-written")).to_contain_text(
+        f"Written: {code.code} {code.location.lower()}")
+    page.wait_for_function(f"() => (localStorage.getItem('{KEY}') || '').includes("
+                           f"'{code.location}')")
+    record = open_tool(page, book_url, "percentile/healing", ".rulebook-pc-healing")
+    expect(record.get_by_text("A saved injury record was found in this browser")).to_be_visible(
+        timeout=60_000)
+    record.get_by_role("button", name="Restore saved injury record").click()
+    expect(record.locator(".rulebook-pc-sheet")).to_contain_text(code.code)
+
+
+def test_the_bleeding_and_extended_shock_examples_in_the_healing_walker(page: Page, book_url):
+    """Healing 1: a G4E shoulder Bleeder, INC; nobody staunching, Strength 60 rolls 62: 2 BP,
+    UNC; the ally's Staunch (40) 33 and the last Blood Loss roll 33: stopped at 3 BP, 15
+    fatigue. Healing 2: HR 5, 15 fatigue, a one-star healer: 93, 41, 13: recovered."""
+    tool = open_tool(page, book_url, "percentile/healing", ".rulebook-pc-healing")
+    tool.get_by_label("Location").select_option(label="Shoulder")
+    tool.get_by_label("Injury", exact=True).select_option(label="G4")
+    tool.get_by_label("A Bleeder").check()
+    tool.get_by_role("button", name="Add injury").click()
+    tool.get_by_label("Shock state now").select_option(label="Incapacitated (INC)")
+    tool.get_by_label("No one is staunching yet").check()
+    odds = tool.locator(".rulebook-pc-bleed-odds")
+    expect(odds.get_by_role("row", name="still bleeding, 2 BP in all 32.00% 8/25")).to_be_visible()
+    bleed = tool.locator(".rulebook-pc-bleed-entry")
+    bleed.get_by_label("My dice").fill("62")
+    bleed.get_by_role("button", name="Use my dice").click()
+    expect(tool.locator(".rulebook-pc-who")).to_contain_text("blood loss 2 BP")
+    expect(tool.get_by_label("Shock state now")).to_have_value(re.compile("."))
+    tool.get_by_label("No one is staunching yet").uncheck()
+    bleed.get_by_label("My dice").fill("33, 33")
+    bleed.get_by_role("button", name="Use my dice").click()
+    expect(tool.locator(".rulebook-pc-bleeding")).to_contain_text(
+        "Bleeding stopped: 3 BP, UNC, 15 weakness fatigue from anaemia")
+    set_value(tool.get_by_label("Fatigue", exact=True), "15")
+    set_value(tool.get_by_label("Best healer's Physician stars"), "1")
+    expect(tool.locator(".rulebook-pc-es-odds").get_by_role(
+        "row", name="HR 6: recovers 44.00% 11/25")).to_be_visible()
+    course = tool.locator(".rulebook-pc-es-entry")
+    for roll, hr in (("93", "4"), ("41", "5"), ("13", None)):
+        course.get_by_label("My dice").fill(roll)
+        course.get_by_role("button", name="Use my dice").click()
+        if hr:
+            expect(tool.get_by_label("Extended Shock HR")).to_have_value(hr)
+    expect(tool.locator(".rulebook-pc-course").first).to_contain_text(
+        "HR 6, the patient recovers")

@@ -146,7 +146,7 @@ def test_melee_modifiers_and_advantages(page: Page, book_url):
     expect(tool.locator(".rulebook-pc-result")).to_contain_text("tactical advantage")
     tool.get_by_label("Advantages to take").fill("setup")
     tool.get_by_role("button", name="Spend them").click()
-    expect(tool.get_by_role("alert").filter(has_text="choices")).to_contain_text(
+    expect(tool.get_by_role("alert").filter(has_text="Advantages to take")).to_contain_text(
         "must name")
     tool.get_by_label("Advantages to take").fill("impact, precision, precision")
     tool.get_by_role("button", name="Spend them").click()
