@@ -218,15 +218,20 @@ def test_a_called_shot_asks_where_and_conditions_reach_the_pool(page: Page, book
 
 
 def test_the_walker_after_death_the_d8_button_and_coup_de_grace(page: Page, book_url):
-    """§X Death Threshold: IRON 1 dies at −3, and then no odds are offered; §IX: the Grievous
-    Wound d8 has a Roll button; §XIII Coup de Grâce, the chapter's example: 16 against TN 9 is
+    """§X Death Threshold, the chapter's example: IRON 1, Downed at 0, bleeds to −1, −2 and
+    at −3 dies, and then no odds are offered; §IX: the Grievous Wound d8 has a Roll button; §XIII Coup de Grâce, the chapter's example: 16 against TN 9 is
     margin 7, 2 Steps, Peacemaker WR 3 + 2 = 5 damage; through Boiler Plate (AR 1, Hardened) 4."""
     tool = _open(page, book_url, ".rulebook-vl-downed", INJURY)
     tool.get_by_role("button", name="Roll the d8").click()
     expect(tool.locator(".rulebook-vl-downed-result")).to_contain_text("Grievous Wound: ")
     expect(tool.locator(".rulebook-vl-downed-result")).to_contain_text(", seed ")
-    set_value(tool.get_by_label("Vitality now"), "-3")
-    expect(tool.locator(".rulebook-vl-status")).to_contain_text("Dead at Vitality -3 of 9")
+    status = tool.locator(".rulebook-vl-status")
+    for now in ("-1", "-2"):
+        tool.get_by_role("button", name="Start of turn: bleed 1").click()
+        expect(status).to_contain_text(f"Downed at Vitality {now} of 9")
+    expect(status).to_contain_text("they survive 1 more start-of-turn loss (the last one kills)")
+    tool.get_by_role("button", name="Start of turn: bleed 1").click()
+    expect(status).to_contain_text("Dead at Vitality -3 of 9")
     expect(tool.locator(".rulebook-vl-stab-odds")).to_have_text(
         "The character is dead: no stabilisation.")
     coup = page.locator(".rulebook-vl-coup")
