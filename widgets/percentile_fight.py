@@ -382,7 +382,8 @@ class MeleePanel(_StrikePanel):
     def call(self, dice) -> pc.Strike:
         return pc.melee_attack(
             self.fight, self.page.roster.fighter(self.first.value),
-            self.page.roster.fighter(self.second.value), defence=None if self.defence.value == AS_ROSTER else self.defence.value,
+            self.page.roster.fighter(self.second.value),
+            defence=None if self.defence.value == AS_ROSTER else self.defence.value,
             aim_zone=self.aim.value, advantage=self.advantage.value,
             zone_pick=self.zone_pick.value - 1, dice=dice)
 

@@ -307,7 +307,7 @@ def _require_fight(fight: object) -> Fight:
 
 def _source(dice: object) -> DiceSource:
     if not isinstance(dice, DiceSource):
-        raise RulesError(f"dice must be a DiceSource (seeded or typed), got {shown(dice)}")
+        raise RulesError(f"dice must be a DiceSource (seeded or typed dice), got {shown(dice)}")
     return dice
 
 
@@ -335,6 +335,8 @@ class _Aim:
         _alive(fight, self.shooter, "the shooter")
         self.victim = _alive(fight, self.target, "the target")
         require_choice("target_moves", target_moves, TARGET_MOVES)
+        if range_ft is None:
+            raise RulesError("range_ft is needed: the distance to the target in feet")
         require_int("near_target", near_target, minimum=0, maximum=MAX_FIGHTERS)
         if self.shooter.name == self.target.name:
             raise RulesError(f"the target must be another fighter than the shooter, got "
@@ -349,11 +351,13 @@ class _Aim:
         self.moves = "still" if self.victim.shock in STILL_STATES else target_moves
         self.range_ft = range_ft
         # A Volley's area counts the target among those in it; a Direct stray only the others.
-        volley = missile_range(range_ft, self.shooter["base_range"]).volley  # type: ignore[arg-type]
+        base = self.shooter["base_range"]
+        volley = missile_range(range_ft, base).volley  # type: ignore[arg-type]
         self.count = near_target + 1 if volley else near_target  # type: ignore[operator]
 
     def shoot(self, drawn: Sequence[int]) -> MissileShot:
-        return missile_shot(self.ml, self.range_ft, self.shooter["base_range"],  # type: ignore[arg-type]
+        base = self.shooter["base_range"]
+        return missile_shot(self.ml, self.range_ft, base,  # type: ignore[arg-type]
                             weapon=self.kind, target=self.moves, target_count=self.count,
                             dodge_index=self.target["dodge_index"],
                             dice=DiceSource.typed(drawn))
@@ -371,7 +375,8 @@ class StrikeOdds(Resolution):
     odds: dict[tuple[str, int], Fraction]
 
 
-def missile_odds(fight: Fight, shooter: Fighter, target: Fighter, *, range_ft: int,
+def missile_odds(fight: Fight, shooter: Fighter, target: Fighter, *,
+                 range_ft: int | None = None,
                  target_moves: str = "still", near_target: int = 0) -> StrikeOdds:
     """Before a shot from *shooter* at *target* (see :func:`missile_attack`): the test EML
     their rows give, and the exact odds of each result of the test (Missile 3-4)."""
@@ -384,10 +389,11 @@ def missile_odds(fight: Fight, shooter: Fighter, target: Fighter, *, range_ft: i
                       trace=(aim.first_step(), *setup.trace), odds=odds)
 
 
-def missile_attack(fight: Fight, shooter: Fighter, target: Fighter, *, range_ft: int,
+def missile_attack(fight: Fight, shooter: Fighter, target: Fighter, *,
+                   range_ft: int | None = None,
                    target_moves: str = "still", aim_zone: int = 1,
                    advantage: str = "precision", zone_pick: int = 0, near_target: int = 0,
-                   dice: DiceSource) -> Strike:
+                   dice: DiceSource | None = None) -> Strike:
     """A shot from *shooter* at *target*, from their rows (Missile 2-4, then Injury 1-5).
 
     The shooter's missile weapon sets the skill (Missile 3 Missile Skill), Base Range, impact
@@ -482,9 +488,10 @@ def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
                       odds=odds)
 
 
-def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *, defence: str | None = None,
+def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
+                 defence: str | None = None,
                  aim_zone: int = 1, advantage: str = "impact", zone_pick: int = 0,
-                 dice: DiceSource) -> Strike:
+                 dice: DiceSource | None = None) -> Strike:
     """One melee exchange from the two rows (Melee 2-3), then the injury of whoever's blow
     lands (Injury 1-5). The defender declares *defence* (by default the row's); an
     Incapacitated or Unconscious defender is unaware and must Ignore (Injury 4). Both tests
@@ -563,7 +570,7 @@ class FightStep(Resolution):
 
 
 def shock_check(fight: Fight, row: Fighter, *, healer_bonus: int = 0,
-                dice: DiceSource) -> FightStep:
+                dice: DiceSource | None = None) -> FightStep:
     """The Shock roll a fighter makes at the end of their next turn (Injury 4): Stunned, a
     Shock test (Shock ML) whose S or CS removes the state; Incapacitated or Unconscious, the
     Shock Reroll (Shock ML - 20): CS recovers, S leaves them Stunned, F brings Extended Shock
@@ -636,7 +643,7 @@ def _course(fight: Fight, row: Fighter, c: Combatant, bonus: int, dice: DiceSour
 
 
 def bleed(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
-          dice: DiceSource) -> FightStep:
+          dice: DiceSource | None = None) -> FightStep:
     """Five minutes of the fighter's first open bleeder (Healing 1): with a healer
     (*physician_eml*), the Blood Stoppage Roll of a Staunch, less 10 for each other bleeder
     and plus the 10 a failed Staunch left; then, unless a CS stopped it at once, the Blood
@@ -688,7 +695,7 @@ def _roll_of(result: Resolution | None) -> int | None:
 
 
 def treat(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
-          dice: DiceSource) -> FightStep:
+          dice: DiceSource | None = None) -> FightStep:
     """The Treatment Roll of the fighter's first untreated injury (Healing 4-5): a healer
     (*physician_eml*) tests Physician with the injury type's modifier and -5 for each day
     since the injury; the result's Healing Rate, infection, impairment and bleeding marks go
@@ -719,7 +726,7 @@ def treat(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
                      rolled=(("Treatment d100", roll),) if roll else ())
 
 
-def heal_day(fight: Fight, row: Fighter, *, dice: DiceSource) -> FightStep:
+def heal_day(fight: Fight, row: Fighter, *, dice: DiceSource | None = None) -> FightStep:
     """One day of recovery for a fighter's record (Healing 5-7). First the daily Shock Roll of
     each grim wound (a Grievous injury whose treatment is CF, rolled or for want of one,
     Healing 5 Grim Wound): its Shock state joins the fighter's. Then the rolls that fall due
