@@ -207,3 +207,16 @@ def test_a_typed_die_out_of_range_names_dice_and_the_roll():
     with pytest.raises(RulesError, match=r"dice: day 5 Healing Roll \(S2E abdomen\) must be "
                                          r"from 1 to 100, got 101"):
         recover(abdomen(), dice=[101])
+
+
+def test_an_infections_weakness_is_taken_off_its_course_roll_and_shown_in_the_odds():
+    """Healing 7 INFECTION WEAKNESS: Infection HR 2 brings 10 weakness fatigue; HB13 × HR2 -
+    10 = EML 16 (assumption infection_weakness). Rolled 16 (S): HR 3, whose weakness is 5."""
+    infected = InjuryRecord("Ana", 13, injuries=(pc.RecordedInjury(
+        "Abdomen", "Edge", 2, treatment="F", hr=1, infection_chance=True),), infection=(0, 2))
+    assert infected.infection_fatigue == 10
+    what, eml, _ = pc.next_roll_odds(infected)
+    assert eml == 16 and "less infection weakness 10" in what
+    run = recover(infected, dice=[16])
+    assert "fatigue 10" in run.trace[0].text and run.record.infection == (0, 3)
+    assert run.record.infection_fatigue == 5

@@ -127,6 +127,12 @@ class InjuryRecord:
         return tuple(i for i, inj in enumerate(self.injuries) if inj.level)
 
     @property
+    def infection_fatigue(self) -> int:
+        """The weakness fatigue an infection brings while it lasts, by Infection HR (Healing 7
+        INFECTION WEAKNESS): taken off the patient's tests (assumption infection_weakness)."""
+        return 0 if self.infection is None else infection_weakness(self.infection[1])
+
+    @property
     def recovered(self) -> bool:
         return not self.active and not self.blood_loss and self.infection is None
 
@@ -373,15 +379,18 @@ def next_roll_odds(record: InjuryRecord) -> tuple[str, int, dict[str, Fraction]]
     if due is None:
         return None
     day, kind, index = due
+    weak = record.infection_fatigue
     if kind == "Infection Course Roll":
         ihr = record.infection[1]  # type: ignore[index]
-        eml, what = record.healing_base * ihr, f"HB × Infection HR{ihr}"
+        eml, what = record.healing_base * ihr - weak, f"HB × Infection HR{ihr}"
     elif kind == "Healing Roll":
         inj = record.injuries[index]  # type: ignore[index]
         eml = record.healing_base * (inj.hr or 1)
         what = f"{inj.code} {inj.location.lower()}, HB × HR{inj.hr}"
     else:
-        eml, what = record.endurance_eml, "Endurance"
+        eml, what = record.endurance_eml - weak, "Endurance"
+    if weak and kind != "Healing Roll":
+        what += f", less infection weakness {weak}"
     used = effective_eml(eml)
     return f"Day {day}: {kind} ({what})", used, success_level_probabilities(used)
 
@@ -451,7 +460,12 @@ def _apply(record: InjuryRecord, due: tuple[int, str, int | None], roll: int
             record = replace(record, skip_regeneration=False,
                              next_regeneration=day + REGENERATION_EVERY)
             return record._with(text=steps[-1].text), steps
-        regen = blood_regeneration(roll, record.endurance_eml, record.blood_loss)
+        weak = record.infection_fatigue
+        regen = blood_regeneration(roll, record.endurance_eml - weak, record.blood_loss)
+        if weak:
+            steps.append(step(f"Day {day}: infection weakness {weak} off the Endurance test "
+                              "(only anaemia's weakness is left out)",
+                              DATA.rule("Healing 6 Blood Loss Healing Roll")))
         steps += [step(f"Day {day}: " + regen.trace[0].text, regen.trace[0].rule)]
         record = replace(record, blood_loss=regen.bp, skip_regeneration=regen.skip_next,
                          next_regeneration=day + REGENERATION_EVERY)
@@ -499,7 +513,8 @@ def _healing_due(record: InjuryRecord) -> int | None:
 
 def _infection(record: InjuryRecord, roll: int) -> tuple[InjuryRecord, list[Step]]:
     index, ihr = record.infection  # type: ignore[misc]
-    course = infection_course(roll, record.healing_base, ihr)
+    course = infection_course(roll, record.healing_base, ihr,
+                              fatigue=record.infection_fatigue)
     steps = [step(f"Day {record.day}: {s.text}", s.rule) for s in course.trace]
     weak = infection_weakness(min(max(ihr, 1), 5))
     if weak and course.outcome != "dies":
