@@ -457,8 +457,10 @@ class HealingWalker(Tool):
             self.bleed_odds.value = "<p><i>Nothing to roll: the character is dead.</i></p>"
             return
         odds = pc.bleeding_odds(**self._bleeding_inputs())  # type: ignore[arg-type]
+        order = list(BLEEDING_OUTCOMES)
         rows = [(f"{BLEEDING_OUTCOMES[o]}, {bp} BP in all", p)
-                for (o, bp), p in sorted(odds.items(), key=lambda kv: (kv[0][0], kv[0][1]))]
+                for (o, bp), p in sorted(odds.items(),
+                                         key=lambda kv: (order.index(kv[0][0]), kv[0][1]))]
         self.bleed_odds.value = odds_table_html(rows, "After these five minutes")
 
     @answers("bleed_result", line="bleed_error")
