@@ -310,19 +310,19 @@ class MissilePanel(_StrikePanel):
               {"shooter": "Shooter", "target": "Target", "range_ft": "Range (ft)",
                "target_moves": "Target is", "aim_zone": "Aimed zone (ZN)",
                "advantage": "Tactical advantage", "zone_pick": "Use Zone Die number",
-               "near_target": "Others within 5 ft"},
+               "near_target": "Others near the target"},
               {"fight": THE_FIGHT, "dice": ROLLED}),
         Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
                                     "strike": "the shot rolled above"}),
         Reach(pc.missile_odds,
               {"shooter": "Shooter", "target": "Target", "range_ft": "Range (ft)",
-               "target_moves": "Target is", "near_target": "Others within 5 ft"},
+               "target_moves": "Target is", "near_target": "Others near the target"},
               {"fight": THE_FIGHT}))
 
     def __init__(self) -> None:
         self.range_ft = int_field("Range (ft)", 20, 0, 100_000, style=STYLE, layout=WIDE)
         self.moves = _dropdown("Target is", MOVES)
-        self.near = int_field("Others within 5 ft", 0, 0, 60, style=STYLE, layout=WIDE)
+        self.near = int_field("Others near the target", 0, 0, 60, style=STYLE, layout=WIDE)
         self._build("A missile shot", "Shooter", "Target",
                     [self.range_ft, self.moves, self.near], "rulebook-pc-fight-missile")
 
@@ -353,7 +353,9 @@ class MissilePanel(_StrikePanel):
                 f"{html.escape(shooter['missile'])}, {skill} {shooter[skill.lower()]}, Base "
                 f"Range {shooter['base_range']} ft, impact {shooter['missile_die']}"
                 f"{shooter['missile_mod']:+d}{aspect}; {html.escape(target.name)}'s armour "
-                f"against {aspect}: {armour}; Shock {target['shock']}.</small>")
+                f"against {aspect}: {armour}; Shock {target['shock']}. Others near the "
+                "target: within 5 ft of a Direct shot, or in a Volley's 15-ft area "
+                "(the target itself is number 1 there).</small>")
 
 
 class MeleePanel(_StrikePanel):
