@@ -89,6 +89,10 @@ class FightPage(Tool):
     """A roster, a system's fight state, page-wide undo/redo over both, and a roll log
     (``rolls``: not ``log``, which every widget already has for its logger)."""
 
+    # The page calls no rule itself: its panels make the engine calls (and declare them) and
+    # hand their results to apply; the page keeps, undoes and redoes them.
+    reaches = ()
+
     def __init__(self, fmt: RosterFormat, state: Any, *, save: Callable[[Any], str],
                  load: Callable[[str], Any], panels: Sequence[w.Widget], title: str,
                  starter: Roster | None = None) -> None:

@@ -24,7 +24,7 @@ from rulescore.errors import RulesError
 from rulescore.roster import NAME_LABEL, PC_LABEL, Column, Roster, RosterFormat
 from rulescore.systems import system as system_data
 
-from .common import ErrorLine, Tool, button, text_em
+from .common import ErrorLine, Reach, Tool, button, text_em
 from .lean import built_whole, set_shown, shared_layout
 from .storage import BrowserStore, JsonTransfer
 from .theme import ERROR, FAINT, RULE_LINE
@@ -86,8 +86,24 @@ def _column_em(column: Column) -> float:
     return round(max(field, min(text_em(column.label) * 1.05 + 0.4, 6.0), 2.6), 1)
 
 
+_SHOWN = "the roster shown in the table"
+
+
 class RosterEditor(Tool):
     """The fighters of a fight, one row each: name, PC, then every column of the format."""
+
+    reaches = (
+        # a new fighter's other fields start at their defaults and are changed in its row
+        Reach(Roster.add, {"name": "New fighter", "pc": PC_LABEL}, {"self": _SHOWN}),
+        Reach(Roster.set, {"value": "a field of a fighter's row"},
+              {"self": _SHOWN, "name": "the fighter of the row", "key": "the column"}),
+        Reach(Roster.rename, {"new": NAME_LABEL}, {"self": _SHOWN,
+                                                   "old": "the fighter of the row"}),
+        Reach(Roster.remove, {"name": "Fighter"}, {"self": _SHOWN}),
+        Reach(Roster.duplicate, {"name": "Fighter", "count": "How many"}, {"self": _SHOWN}),
+        Reach(Roster.from_json, {"text": "Upload roster (JSON)"},
+              {"fmt": "the system's roster format"}),
+    )
 
     def __init__(self, fmt: RosterFormat, *, starter: Roster | None = None) -> None:
         if starter is not None and starter.format != fmt:
