@@ -20,7 +20,7 @@ from rulescore.systems.percentile.record import EML_LIMIT, LEVEL_CODES
 
 from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
                      answers, button, labelled_text, odds_table_html, section)
-from .lean import shared_layout
+from .lean import set_shown, shared_layout
 from .percentile_table import LEVEL_NAMES, STATE_NAMES, STYLE
 from .storage import KeptState
 from .theme import ERROR, INFECTED, MUTED, PALETTE
@@ -167,6 +167,12 @@ class HealingWalker(Tool):
             "roll": ROLLED, "dice": ROLLED,
             "location": "the location of the Grim wound chosen",
             "injury": "the level of the Grim wound chosen"}),
+        Reach(pc.aggravation_check, {"shock_eml": "Shock ML"}, {
+            "roll": ROLLED, "dice": ROLLED,
+            "hr": "the HR of the Injury checked for aggravation (6 until it is treated)"}),
+        Reach(pc.InjuryRecord.aggravate, {"index": "Injury checked for aggravation"},
+              {"self": SHEET, "check": "the aggravation check just rolled"}),
+        Reach(pc.success_level_probabilities, {}, {"eml": "Shock ML, less Fatigue"}),
         Reach(pc.shock_state_distribution, {"shock_eml": "Shock ML"}, {
             "location_shock": "the Grim wound's location",
             "injury_shock": "the Grim wound's level"}),
@@ -269,6 +275,19 @@ class HealingWalker(Tool):
         self.grim_entry = DiceEntry("one d100, e.g. 72")
         self.grim_entry.set_percentile(False)
         self.grim_result = w.HTML()
+        self.aggravation = tick("Serious-injury aggravation option")
+        self.aggr_which = w.Dropdown(options=[], description="Injury checked for aggravation",
+                                     style=STYLE, layout=WIDE)
+        self.aggr_odds = w.HTML()
+        self.aggr_entry = DiceEntry("one d100, e.g. 80")
+        self.aggr_entry.set_percentile(False)
+        self.aggr_result = w.HTML()
+        self.aggr_row = w.VBox([w.HTML(
+            "<small>After a CF impaired test using a Serious (or Grievous) injury's zone, or a "
+            "CF Agility test while moving with one, a Shock test: a failure lowers its HR by "
+            "1.</small>"), self.aggr_which, self.aggr_odds, self.aggr_entry, self.aggr_result],
+            layout=shared_layout(display="none"))
+        self.aggr_error = self.aggr_entry.error
         self.bleed_error, self.es_error = self.bleed_entry.error, self.es_entry.error
         self.coma_error, self.grim_error = self.coma_entry.error, self.grim_entry.error
         self.treat_odds = w.HTML()
@@ -312,6 +331,7 @@ class HealingWalker(Tool):
                     self.treat_odds, self.treat_entry, w.HBox([self.untreated_button])),
             section("Grim wounds: a Shock Roll every day", w.HBox([self.grim, self.shock_ml]),
                     self.grim_odds, self.grim_entry, self.grim_result),
+            section("Aggravation (an optional rule)", self.aggravation, self.aggr_row),
             section("Recovery, roll by roll", self.next_odds, w.HTML(
                 "<small>Type the rolls you made to advance roll by roll, or press Roll to "
                 "simulate the rest of the recovery with a seed (up to the stop day; 0 runs to the "
@@ -355,6 +375,11 @@ class HealingWalker(Tool):
         self.es_entry.on_request(self.extended_shock)
         self.coma_entry.on_request(self.coma)
         self.grim_entry.on_request(self.grim_shock)
+        self.aggravation.observe(lambda _: set_shown(self.aggr_row, self.aggravation.value),
+                                 "value")
+        for field in (self.aggr_which, self.shock_ml, self.fatigue):
+            field.observe(lambda _: self._aggravation_odds(), "value")
+        self.aggr_entry.on_request(self.aggravate)
         self.new_button.on_click(lambda _: self._change(self._new))
         self._render()
 
@@ -604,6 +629,30 @@ class HealingWalker(Tool):
             f"{html.escape(STATE_NAMES.get(shaken.state, shaken.state))}</div>"
             f"<small>({request.describe()})</small>")
 
+    @answers("aggr_odds", line="aggr_error")
+    def _aggravation_odds(self) -> None:
+        """The exact chance of each level of the aggravation Shock test."""
+        odds = pc.success_level_probabilities(self.shock_ml.value - self.fatigue.value)
+        self.aggr_odds.value = odds_table_html(
+            [(f"{LEVEL_NAMES[k]} ({k})" + (": aggravated" if k in ("CF", "F") else ""), p)
+             for k, p in odds.items()], "Shock test")
+
+    @answers("aggr_result", line="aggr_error")
+    def aggravate(self, request: RollRequest) -> None:
+        """The optional rule's Shock test for the chosen injury; a failure costs it 1 HR."""
+        if self.aggr_which.value is None:
+            raise RulesError("Injury checked for aggravation: the record has no Serious or "
+                             "Grievous injury")
+        inj = self.record.injuries[self.aggr_which.value]
+        check = pc.aggravation_check(None, self.shock_ml.value - self.fatigue.value,
+                                     inj.hr or 6, dice=request.dice)
+        request.dice.finish("Shock test")
+        index = self.aggr_which.value
+        self._change(lambda: (self.record.aggravate(index, check), check.trace))
+        self.aggr_result.value = (f"<div class='rulebook-pc-aggravation' style='font-weight:600'>"
+                                  f"{html.escape(self.record.log[-1])}</div>"
+                                  f"<small>({request.describe()})</small>")
+
     # --- rendering ------------------------------------------------------------------------
 
     def _render(self) -> None:
@@ -647,6 +696,10 @@ class HealingWalker(Tool):
                 if r.injuries[i].level >= 4 and r.injuries[i].treatment == "CF"]
         self.grim.options = grim
         self.grim.value = grim[0][1] if grim else None
+        serious = [(label, i) for label, i in named if r.injuries[i].level >= 2]
+        if [v for _, v in self.aggr_which.options] != [v for _, v in serious]:
+            self.aggr_which.options = serious
+        self._aggravation_odds()
         self._bleeding_odds()
         self._shock_odds()
         self._coma_odds()

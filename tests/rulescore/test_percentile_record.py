@@ -220,3 +220,27 @@ def test_an_infections_weakness_is_taken_off_its_course_roll_and_shown_in_the_od
     run = recover(infected, dice=[16])
     assert "fatigue 10" in run.trace[0].text and run.record.infection == (0, 3)
     assert run.record.infection_fatigue == 5
+
+
+def test_aggravation_lowers_the_hr_or_waits_for_the_treatment():
+    """Healing 8 Serious Injury Aggravation Option: a failed Shock test lowers the HR by 1
+    (at least HR1); for an untreated injury the loss is carried to its treatment's HR."""
+    record = abdomen()                                           # S2E, treated: HR4
+    failed = pc.aggravation_check(80, 65, 4)                     # 80 > 65: F
+    assert pc.aggravation_check(None, 65, 4, dice=pc_dice([80])).outcome == failed.outcome
+    worse = record.aggravate(0, failed)
+    assert worse.injuries[0].hr == 3 and "HR4 → HR3" in worse.log[-1]
+    held = record.aggravate(0, pc.aggravation_check(20, 65, 4))
+    assert held.injuries[0].hr == 4 and "holds" in held.log[-1]
+    fresh = InjuryRecord("Ana", 13).add_injury("Thigh", "Edge", 3).aggravate(0, failed)
+    assert fresh.injuries[0].aggravated == 1
+    treated = fresh.treat(0, pc.treatment_roll(99, 60, "Edge", "S3"))
+    assert treated.injuries[0].hr == pc.treatment_roll(99, 60, "Edge", "S3").healing_rate - 1
+    assert InjuryRecord.from_json(fresh.to_json()).injuries[0].aggravated == 1
+    with pytest.raises(RulesError, match="not Serious or Grievous"):
+        InjuryRecord().add_injury("Thigh", "Edge", 1).aggravate(0, failed)
+
+
+def pc_dice(values):
+    from rulescore.dice import DiceSource
+    return DiceSource.typed(values)

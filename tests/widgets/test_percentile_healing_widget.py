@@ -248,3 +248,16 @@ def test_an_untreated_grievous_wound_is_grim_and_rolls_its_daily_shock():
     h.grim_entry.use_dice()
     shaken = pc.grim_wound_shock(72, 65, "Shoulder", "G4")
     assert f"SHK {shaken.shk}" in h.grim_result.value
+
+
+def test_the_aggravation_option_is_a_switch_and_costs_a_failed_injury_one_hr():
+    from widgets.lean import is_shown
+    h = treated()                                  # S2E abdomen, HR4
+    assert not is_shown(h.aggr_row)
+    h.aggravation.value = True
+    assert is_shown(h.aggr_row)
+    assert "Failure (F): aggravated</td><td>28.00%" in h.aggr_odds.value   # Shock ML 65
+    h.aggr_which.value = 0
+    h.aggr_entry.my_dice.value = "80"
+    h.aggr_entry.use_dice()
+    assert h.record.injuries[0].hr == 3 and "HR4 → HR3" in h.aggr_result.value

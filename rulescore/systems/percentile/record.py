@@ -64,6 +64,7 @@ class RecordedInjury:
     bleeder: bool = False
     minor_day: int | None = None       # the day it healed to Minor (or better)
     healed_day: int | None = None
+    aggravated: int = 0                # HR lost to aggravation before any treatment
 
     @property
     def code(self) -> str:
@@ -169,12 +170,15 @@ class InjuryRecord:
             raise RulesError("an amputation result replaces the injury: remove it and add "
                              f"the {treatment.new_injury} injury the amputation inflicts")
         else:
-            done = replace(inj, treatment=treatment.level, hr=treatment.healing_rate,
+            hr = max(1, (treatment.healing_rate or 1) - inj.aggravated)
+            done = replace(inj, treatment=treatment.level, hr=hr, aggravated=0,
                            infection_chance=treatment.infection,
                            impairment_chance=treatment.impairment,
                            bleeder=inj.bleeder or treatment.bleeder)
             text = (f"Day {self.day}: {inj.code} {inj.location.lower()} treated "
-                    f"({treatment.level}): HR{treatment.healing_rate}")
+                    f"({treatment.level}): HR{treatment.healing_rate}"
+                    + (f", less {inj.aggravated} aggravated: HR{hr}" if inj.aggravated
+                       else ""))
         healing = [i for i in self.active if self.injuries[i].hr is not None]
         due = self.next_healing if healing else self.day + HEALING_EVERY
         return self._with(injuries=_put(self.injuries, index, done), text=text,
@@ -201,6 +205,28 @@ class InjuryRecord:
         regen = self.next_regeneration if self.blood_loss else self.day + REGENERATION_EVERY
         return self._with(blood_loss=bp, next_regeneration=regen,
                           text=f"Day {self.day}: blood loss set to {bp} BP")
+
+    def aggravate(self, index: int, check: Resolution) -> InjuryRecord:
+        """Apply an aggravation Shock test (:func:`aggravation_check`, the optional rule of
+        Healing 8) to injury *index*: a failure lowers its HR by 1, to at least HR1; an untreated
+        injury carries the loss to the HR its treatment will give."""
+        inj = self._injury(index)
+        if not isinstance(check, Resolution) or check.outcome not in ("aggravated", "steady"):
+            raise RulesError(f"check must be an aggravation check (aggravation_check), got "
+                             f"{shown(check)}")
+        if not inj.level or LEVEL_CODES[inj.level][0] == "M":
+            raise RulesError(f"injury {index + 1} ({inj.code}) is not Serious or Grievous: "
+                             "only those are checked for aggravation")
+        where = f"{inj.code} {inj.location.lower()}"
+        if check.outcome == "steady":
+            return self._with(text=f"Day {self.day}: {where} holds (aggravation check passed)")
+        if inj.hr is None:
+            done = replace(inj, aggravated=min(inj.aggravated + 1, MAX_HR - 1))
+            text = f"Day {self.day}: {where} aggravated: its treatment's HR will be 1 lower"
+        else:
+            done = replace(inj, hr=max(1, inj.hr - 1))
+            text = f"Day {self.day}: {where} aggravated: HR{inj.hr} → HR{done.hr}"
+        return self._with(injuries=_put(self.injuries, index, done), text=text)
 
     def died(self, cause: str) -> InjuryRecord:
         """The record of a character who died of *cause* (a fourth Blood Loss Point, an
@@ -276,8 +302,9 @@ def record_format() -> saved.SavedFormat:
         "hr": saved.Maybe(saved.Int(1, MAX_HR)), "infection_chance": saved.Flag(),
         "impairment_chance": saved.Flag(), "bleeder": saved.Flag(),
         "minor_day": saved.Maybe(day), "healed_day": saved.Maybe(day),
+        "aggravated": saved.Int(0, MAX_HR - 1),
     }, optional=frozenset({"day", "treatment", "hr", "infection_chance", "impairment_chance",
-                           "bleeder", "minor_day", "healed_day"}))
+                           "bleeder", "minor_day", "healed_day", "aggravated"}))
     snapshot = saved.Record({"day": day, "levels": saved.ListOf(saved.Int(0, 5), MAX_INJURIES),
                              "blood_loss": saved.Int(0, MAX_BLOOD_LOSS),
                              "infected": saved.Flag()})
