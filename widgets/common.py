@@ -360,16 +360,19 @@ class ErrorLine(w.HTML, metaclass=BuiltWhole):
         return html.unescape(self.value.split("⚠ ", 1)[1].rsplit("</div>", 1)[0])
 
 
-def answers(*blank: str, line: str = "error") -> Callable[[Callable[..., None]],
-                                                        Callable[..., None]]:
+def answers(*blank: str, line: str = "error", prefix: str = "",
+            waiting: tuple[str, ...] = ()) -> Callable[[Callable[..., None]],
+                                                   Callable[..., None]]:
     """Make a tool method one answer to the reader's input. Its error line (the attribute
-    *line*) clears first, so a message goes once the input is fixed; a RulesError raised
-    inside shows there in place, in the words of the field it names, and the views named in
-    *blank* are emptied rather than left showing the last good answer."""
+    *line*, dotted for one inside another: ``"entry.error"``) clears first, so a message goes
+    once the input is fixed; a RulesError raised inside shows there in place (after *prefix*),
+    in the words of the field it names, and the views named in *blank* are emptied rather
+    than left showing the last good answer; those named in *waiting* go back to the tool's
+    waiting line (:attr:`Tool.waiting`)."""
     def wrap(method: Callable[..., None]) -> Callable[..., None]:
         @functools.wraps(method)
         def run(self: w.Widget, *args: object, **kwargs: object) -> None:
-            error = getattr(self, line)
+            error = functools.reduce(getattr, line.split("."), self)
             error.clear()
             try:
                 method(self, *args, **kwargs)
@@ -380,7 +383,9 @@ def answers(*blank: str, line: str = "error") -> Callable[[Callable[..., None]],
                         view.clear()
                     else:
                         view.value = ""
-                error.show(str(exc))
+                for name in waiting:
+                    getattr(self, name).value = self.waiting
+                error.show(f"{prefix}{exc}")
         return run
     return wrap
 
@@ -487,14 +492,10 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
         self.seed.value = str(seed)
         self._hand_over(RollRequest.seeded(seed))
 
+    @answers()
     def _send_read(self, read: Callable[[], RollRequest]) -> None:
         """Read the reader's fields into a request; show a RulesError in place instead."""
-        try:
-            request = read()
-        except RulesError as exc:
-            self.error.show(str(exc))
-            return
-        self._hand_over(request)
+        self._hand_over(read())
 
     def replay(self) -> None:
         """Roll again with the seed typed in the Seed field."""

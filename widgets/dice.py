@@ -62,37 +62,27 @@ class DiceRoller(Tool):
         self.entry.on_request(self.roll)
         self.update()
 
+    @answers("odds")
     def update(self) -> None:
         """Read the expression and target; show what it rolls and its exact odds.
 
-        Any RulesError shows in the error line and clears the odds, the reading and the last
-        result, so nothing on screen belongs to an older input. An expression too large for
-        exact odds (DiceTooLargeError) can still be rolled: only its odds are refused."""
-        self.error.clear()
+        A RulesError shows in the error line and nothing of an older input stays on screen
+        (its odds, reading and last result). An expression too large for exact odds
+        (DiceTooLargeError) can still be rolled: only its odds are refused."""
         self.entry.error.clear()          # a roll's error belongs to the old expression
         self.result.value = self.waiting
         self.explanation.clear()
         self.reading.value = ""
-        self.odds.value = ""
+        self.expr = None
+        expr = parse(self.expression.value)
+        self.goal = parse_int_text("Target (total at least)", self.target.value, blank=None) \
+            if self.target.value.strip() else None
+        self._show_reading(expr)
+        self.expr = expr
         try:
-            self.expr = parse(self.expression.value)
-        except RulesError as exc:
-            self.expr = None
-            self.error.show(str(exc))
-            return
-        self._show_reading(self.expr)
-        try:
-            self.goal = parse_int_text("Target", self.target.value, blank=None) \
-                if self.target.value.strip() else None
-            dist = self.expr.distribution()
+            dist = expr.distribution()
         except DiceTooLargeError as exc:
-            self.error.show(f"{exc} You can still roll it below.")
-            return
-        except RulesError as exc:
-            self.expr = None
-            self.reading.value = ""
-            self.error.show(str(exc))
-            return
+            raise DiceTooLargeError(f"{exc} You can still roll it below.") from None
         self.odds.show(dist, self._succeeds if self.goal is not None else None,
                        self._headline(dist))
 
@@ -110,18 +100,12 @@ class DiceRoller(Tool):
             return f"Average total {float(dist.mean()):.3g}, from {dist.min()} to {dist.max()}"
         return f"Chance of {self.goal} or more: {odds(dist.p_at_least(self.goal))}"
 
+    @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
         """Roll from the request's dice (seeded or typed) and show the result."""
         if self.expr is None:
-            self.entry.error.show("Fix the dice expression first.")
-            return
-        try:
-            self.last = self.expr.roll(dice=request.dice)
-        except RulesError as exc:
-            self.entry.error.show(str(exc))
-            self.result.value = self.waiting
-            self.explanation.clear()
-            return
+            raise RulesError("Fix the dice expression first.")
+        self.last = self.expr.roll(dice=request.dice)
         verdict = ""
         if self.goal is not None:
             ok = self.last.total >= self.goal
@@ -162,7 +146,7 @@ class OddsExplorer(Tool):
 
     @answers("summary", "odds_first", "odds_second")
     def update(self) -> None:
-        goal = parse_int_text("Target", self.target.value)
+        goal = parse_int_text("Target (total at least)", self.target.value)
         texts = [t for t in (self.first.value, self.second.value) if t.strip()]
         if not texts:
             raise RulesError("First expression is empty: type dice such as 3d6")

@@ -20,7 +20,9 @@ from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationVi
                      RollRequest, Tool, answers, button, labelled_text, odds_table_html,
                      parse_roster, read_int, section)
 from .lean import shared_layout
-from .theme import ACCENT, CRIT, INK, TOTAL_SIZE, VERDICT_SIZE
+from .theme import (ACCENT, CRIT, FIELD_WIDTH, GRID_COLUMN, INK, LABEL_WIDE, LABEL_WIDTH,
+                    LIST_WIDTH, MENU_WIDTH, NUMBER_WIDE, NUMBER_WIDTH, ROSTER_WIDTH, TOTAL_SIZE,
+                    VERDICT_SIZE)
 
 _BOX = ("display:inline-block;min-width:1.6em;padding:2px 5px;margin:2px;border:1px solid "
         f"{INK};border-radius:4px;text-align:center;")
@@ -64,7 +66,7 @@ class InitiativeRoller(Tool):
 
     def __init__(self, combatants: str = "Rogue 4 3; Robber 3 2; Hagen 3 4") -> None:
         self.combatants = labelled_text("Combatants", combatants,
-                                        "name Quickness Deftness; …", width="34em")
+                                        "name Quickness Deftness; …", width=ROSTER_WIDTH)
         self.combatants.continuous_update = False
         self.help = w.HTML("<small>One combatant a group, separated by <code>;</code>: a name, "
                            "then Quickness and Deftness.</small>")
@@ -104,21 +106,14 @@ class InitiativeRoller(Tool):
                        for n, q, m in means)
         self.odds.value = f"<ul class='rulebook-x6-init-odds'>{rows}</ul>"
 
+    @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
         """Roll everyone's dice from the request (seeded, or the faces typed in rolling
         order)."""
         if not self.people:
-            self.entry.error.show("Fix the combatants first.")
-            return
-        need = sum(q for _, q, _ in self.people)
-        try:
-            expect_chains(request, need)
-            self.last = x6.initiative_table(self.people, dice=request.dice)
-        except RulesError as exc:
-            self.entry.error.show(str(exc))
-            self.result.value = self.waiting
-            self.explanation.clear()
-            return
+            raise RulesError("Fix the combatants first.")
+        expect_chains(request, sum(q for _, q, _ in self.people))
+        self.last = x6.initiative_table(self.people, dice=request.dice)
         by_name = {r.name: r.chains for r in self.last.rolls}
         rows = "".join(
             f"<tr><td>{i}</td><td>{html.escape(r.name)}</td><td>"
@@ -181,28 +176,28 @@ class AttackPipeline(Tool):
 
     def __init__(self, skill: int = 3, weapon_dice: int = 2, mode: str = "single",
                  cover: int = 0, pool: int = 2) -> None:
-        self.skill = labelled_text("Skill", str(skill), width="16em")
-        self.weapon = labelled_text("Weapon dice", str(weapon_dice), width="16em")
+        self.skill = labelled_text("Skill", str(skill), width=NUMBER_WIDTH)
+        self.weapon = labelled_text("Weapon dice", str(weapon_dice), width=NUMBER_WIDTH)
         self.mode = w.Dropdown(options=_MODES, value=mode, description="Attack mode",
-                               style={"description_width": "11em"},
-                               layout=shared_layout(width="21.5em"))
-        self.attack_number = labelled_text("Attack in a row", "1", width="16em")
-        self.compensation = labelled_text("Recoil compensation", "0", width="16em")
-        self.aim = labelled_text("Aim actions", "0", width="16em")
-        self.perception = labelled_text("Perception", "3", width="16em")
+                               style={"description_width": LABEL_WIDTH},
+                               layout=shared_layout(width=MENU_WIDTH))
+        self.attack_number = labelled_text("Attack in a row", "1", width=NUMBER_WIDTH)
+        self.compensation = labelled_text("Recoil compensation", "0", width=NUMBER_WIDTH)
+        self.aim = labelled_text("Aim actions", "0", width=NUMBER_WIDTH)
+        self.perception = labelled_text("Perception", "3", width=NUMBER_WIDTH)
         self.cover = w.Dropdown(options=_COVERS, value=cover, description="Target's cover",
-                                style={"description_width": "11em"},
-                                layout=shared_layout(width="21.5em"))
-        self.pool = labelled_text("Protection pool", str(pool), width="16em")
-        self.critical_pool = labelled_text("Of it against crits", "0", width="16em")
-        self.per_hit = labelled_text("Wounds a hit", "1", width="16em")
+                                style={"description_width": LABEL_WIDTH},
+                                layout=shared_layout(width=MENU_WIDTH))
+        self.pool = labelled_text("Protection pool", str(pool), width=NUMBER_WIDTH)
+        self.critical_pool = labelled_text("Of it against crits", "0", width=NUMBER_WIDTH)
+        self.per_hit = labelled_text("Wounds a hit", "1", width=NUMBER_WIDTH)
         self.special = w.Dropdown(options=_SPECIALS, value="none", description="Special attack",
-                                  style={"description_width": "11em"},
-                                  layout=shared_layout(width="21.5em"))
+                                  style={"description_width": LABEL_WIDTH},
+                                  layout=shared_layout(width=MENU_WIDTH))
         self.walking = w.Checkbox(value=False, description="Walking (+1 min. roll)",
-                                  indent=False, layout=shared_layout(width="20em"))
+                                  indent=False, layout=shared_layout(width=FIELD_WIDTH))
         self.supported = w.Checkbox(value=False, description="Weapon supported (−1)",
-                                    indent=False, layout=shared_layout(width="20em"))
+                                    indent=False, layout=shared_layout(width=FIELD_WIDTH))
         self.fields = [self.skill, self.weapon, self.attack_number, self.compensation, self.aim,
                        self.perception, self.pool, self.critical_pool, self.per_hit]
         for f in self.fields:
@@ -214,7 +209,7 @@ class AttackPipeline(Tool):
         self.odds = w.HTML()
         self.entry = DiceEntry("hit dice as chains, e.g. 4, 5, 6, 6, 5")
         self.cover_dice = labelled_text("Cover dice", "", "criticals' dice first, then the "
-                                        "normal hits'", width="30em")
+                                        "normal hits'", width=LIST_WIDTH)
         self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.setup: x6.AttackSetup | None = None
@@ -223,7 +218,7 @@ class AttackPipeline(Tool):
                           self.compensation, self.aim, self.perception, self.cover, self.pool,
                           self.critical_pool, self.per_hit, self.special, self.walking,
                           self.supported],
-                         layout=shared_layout(grid_template_columns="repeat(auto-fill, 22em)",
+                         layout=shared_layout(grid_template_columns=f"repeat(auto-fill, {GRID_COLUMN})",
                                               grid_gap="2px 8px"))
         super().__init__([grid, w.HBox([self.next_button, self.round_button]), self.error,
                           self.setup_view,
@@ -312,30 +307,24 @@ class AttackPipeline(Tool):
             out += "<p><small>Wound odds are worked out for up to 12 dice.</small></p>"
         return out
 
+    @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
         """Roll the attack from a seed, or read the typed hit and cover dice."""
         s = self.setup
         if s is None:
-            self.entry.error.show("Fix the attack's inputs first.")
-            return
+            raise RulesError("Fix the attack's inputs first.")
         cover = self.cover.value or None
-        try:
-            pool, cpool, per = self._pool()
-            expect_chains(request, s.dice)
-            # Typed cover dice have their own field (how many depends on the hits).
-            typed_cover = request.typed_beside(
-                lambda: parse_int_list("Cover dice", self.cover_dice.value)
-                if cover and self.cover_dice.value.strip() else [])
-            self.last = x6.resolve_attack(s.dice, min_roll=s.min_roll, crit_at=s.crit_at,
-                                          burst=s.burst, cover=cover,
-                                          cover_faces=typed_cover or (), pool=pool,
-                                          critical_pool=cpool, wounds_per_hit=per,
-                                          causes_wounds=s.wounds, dice=request.dice)
-        except RulesError as exc:
-            self.entry.error.show(str(exc))
-            self.result.value = self.waiting
-            self.explanation.clear()
-            return
+        pool, cpool, per = self._pool()
+        expect_chains(request, s.dice)
+        # Typed cover dice have their own field (how many depends on the hits).
+        typed_cover = request.typed_beside(
+            lambda: parse_int_list("Cover dice", self.cover_dice.value)
+            if cover and self.cover_dice.value.strip() else [])
+        self.last = x6.resolve_attack(s.dice, min_roll=s.min_roll, crit_at=s.crit_at,
+                                      burst=s.burst, cover=cover,
+                                      cover_faces=typed_cover or (), pool=pool,
+                                      critical_pool=cpool, wounds_per_hit=per,
+                                      causes_wounds=s.wounds, dice=request.dice)
         r = self.last
         self.cover_dice.value = ", ".join(map(str, r.cover_faces))
         dice = "".join(chain_html(c, kind) for c, (_, kind, _) in zip(r.hit.chains, r.hit.dice))
@@ -370,15 +359,15 @@ class ReactionHelper(Tool):
     def __init__(self, kind: str = "shield parry", hits: int = 3, criticals: int = 0,
                  dice: int = 4) -> None:
         self.kind = w.Dropdown(options=_REACTIONS, value=kind, description="Reaction",
-                               style={"description_width": "11em"})
-        self.hits = labelled_text("Attacker's normal hits", str(hits), width="18em",
-                                  label_width="13em")
-        self.criticals = labelled_text("Attacker's criticals", str(criticals), width="18em",
-                                       label_width="13em")
+                               style={"description_width": LABEL_WIDTH})
+        self.hits = labelled_text("Attacker's normal hits", str(hits), width=NUMBER_WIDE,
+                                  label_width=LABEL_WIDE)
+        self.criticals = labelled_text("Attacker's criticals", str(criticals), width=NUMBER_WIDE,
+                                       label_width=LABEL_WIDE)
         self.dice = labelled_text("Your dice", str(dice), "Dodge value or parry dice",
-                                  width="18em", label_width="13em")
-        self.min_roll = labelled_text("Your minimum roll", "5", width="18em",
-                                      label_width="13em")
+                                  width=NUMBER_WIDE, label_width=LABEL_WIDE)
+        self.min_roll = labelled_text("Your minimum roll", "5", width=NUMBER_WIDE,
+                                      label_width=LABEL_WIDE)
         for f in (self.hits, self.criticals, self.dice, self.min_roll):
             f.continuous_update = False
         self.note = w.HTML()
@@ -422,17 +411,13 @@ class ReactionHelper(Tool):
         self.odds.value = (f"<p class='rulebook-headline'><b>Chance that nothing gets through: "
                            f"{odds(none_left)}</b></p>" + odds_table_html(rows, "Hits left"))
 
+    @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
-        try:
-            h, c, n, m = self._inputs()
-            if self.kind.value != "shield parry":
-                expect_chains(request, n)
-            self.last = x6.reaction(self.kind.value, request.dice, h, c, m, pool=n)
-        except RulesError as exc:
-            self.entry.error.show(str(exc))
-            self.result.value = self.waiting
-            self.explanation.clear()
-            return
+        """Roll the reaction from a seed, or read the typed dice."""
+        h, c, n, m = self._inputs()
+        if self.kind.value != "shield parry":
+            expect_chains(request, n)
+        self.last = x6.reaction(self.kind.value, request.dice, h, c, m, pool=n)
         r = self.last
         how = request.describe()
         colour = SUCCESS if r.value == 0 else ERROR
@@ -486,10 +471,10 @@ class ThrowDeviation(Tool):
     )
 
     def __init__(self, dice: int = 3, min_roll: int = 5) -> None:
-        self.dice = labelled_text("Throw dice", str(dice), width="16em")
-        self.min_roll = labelled_text("Minimum roll", str(min_roll), width="16em")
-        self.clock = labelled_text("d12 (clock)", "", "if it misses", width="16em")
-        self.metres = labelled_text("d6 (metres)", "", "if it misses", width="16em")
+        self.dice = labelled_text("Throw dice", str(dice), width=NUMBER_WIDTH)
+        self.min_roll = labelled_text("Minimum roll", str(min_roll), width=NUMBER_WIDTH)
+        self.clock = labelled_text("d12 (clock)", "", "if it misses", width=NUMBER_WIDTH)
+        self.metres = labelled_text("d6 (metres)", "", "if it misses", width=NUMBER_WIDTH)
         for f in (self.dice, self.min_roll):
             f.continuous_update = False
             f.observe(lambda _: self.update(), "value")
@@ -522,21 +507,17 @@ class ThrowDeviation(Tool):
                            f"<small>A miss lands 1 to 6 metres away, each of the 12 clock "
                            f"directions equally likely.</small>")
 
+    @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
-        try:
-            n, m = self._inputs()
-            expect_chains(request, n)
-            # Typed deviation dice have their own fields: a throw that hits needs none.
-            clock, metres = request.typed_beside(lambda: (
-                parse_int_text("d12 (clock)", self.clock.value, blank=0) or None,
-                parse_int_text("d6 (metres)", self.metres.value, blank=0) or None)) \
-                or (None, None)
-            self.last = x6.throw(n, m, clock=clock, metres=metres, dice=request.dice)
-        except RulesError as exc:
-            self.entry.error.show(str(exc))
-            self.result.value = self.waiting
-            self.explanation.clear()
-            return
+        """Throw from a seed, or read the typed throw dice (and deviation dice on a miss)."""
+        n, m = self._inputs()
+        expect_chains(request, n)
+        # Typed deviation dice have their own fields: a throw that hits needs none.
+        clock, metres = request.typed_beside(lambda: (
+            parse_int_text("d12 (clock)", self.clock.value, blank=0) or None,
+            parse_int_text("d6 (metres)", self.metres.value, blank=0) or None)) \
+            or (None, None)
+        self.last = x6.throw(n, m, clock=clock, metres=metres, dice=request.dice)
         r = self.last
         chains = r.chains
         if not r.hit:

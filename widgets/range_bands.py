@@ -24,14 +24,14 @@ from .book import explain
 from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
                      Reach, RollRequest, Tool, answers, labelled_text, section, steps_html)
 from .lean import set_shown, shared_layout
-from .theme import ACCENT, VERDICT_SIZE
+from .theme import ACCENT, FIELD_WIDTH, LABEL_WIDER, PHRASE_MENU, SENTENCE_WIDTH, VERDICT_SIZE
 
 ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"),
               ("nD is a fixed number, 3.5 × n rounded up", "average")]
-WIDE = "15em"
+WIDE = LABEL_WIDER
 
 
-def _dropdown(label: str, options, value, width: str = "36em") -> w.Dropdown:
+def _dropdown(label: str, options, value, width: str = PHRASE_MENU) -> w.Dropdown:
     return w.Dropdown(options=options, value=value, description=label,
                       style={"description_width": WIDE}, layout=shared_layout(width=width))
 
@@ -42,7 +42,7 @@ def _checkbox(label: str, value: bool = False) -> w.Checkbox:
 
 
 def _number(label: str, value: str, hint: str) -> w.Text:
-    field = labelled_text(label, value, hint, width="20em", label_width=WIDE)
+    field = labelled_text(label, value, hint, width=FIELD_WIDTH, label_width=WIDE)
     field.continuous_update = False
     return field
 
@@ -95,7 +95,7 @@ class _CheckTool(Tool):
         self.pool_label = pool_label
         self.pool = _number(pool_label, pool_value, "how many d6, e.g. 4")
         self.bonus = _number("Bonus to your roll", "0", "e.g. 2 or -1")
-        self.nd_rule = _dropdown("How nD is rolled", ND_OPTIONS, "opposed", width="40em")
+        self.nd_rule = _dropdown("How nD is rolled", ND_OPTIONS, "opposed", width=SENTENCE_WIDTH)
         self.critical = _number("Critical at a margin of ±", "6", "our ruling: 6")
         if not nd_rule:
             set_shown(self.nd_rule, False)
@@ -125,7 +125,7 @@ class _CheckTool(Tool):
     def _rule(self) -> dict:
         """The switchable rulings: how nD is rolled and where criticals start."""
         return {"nd_rule": self.nd_rule.value,
-                "critical_margin": parse_int_text("Critical at a margin of", self.critical.value)}
+                "critical_margin": parse_int_text("Critical at a margin of ±", self.critical.value)}
 
     def _changed(self, _change=None) -> None:
         if not self._updating:
@@ -134,12 +134,6 @@ class _CheckTool(Tool):
     def _ints(self) -> tuple[int, int]:
         return (parse_int_text(self.pool_label, self.pool.value),
                 parse_int_text("Bonus to your roll", self.bonus.value, blank=0))
-
-    def _fail(self, exc: RulesError) -> None:
-        self.counts = None
-        self.error.show(str(exc))
-        self.summary.value = self.outcomes.value = self.odds.value = ""
-        self.dice_order.value = ""
 
     def _show_odds(self, odds: rb.Odds, headline: str) -> None:
         self.counts = dict(odds.dice)
@@ -150,19 +144,12 @@ class _CheckTool(Tool):
             self.odds.value = ""
         self.dice_order.value = dice_order_html(self.counts)
 
+    @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
         """Roll with a seed or read typed dice, then resolve and show the result."""
         if self.counts is None:
-            self.entry.error.show("Fix the inputs above first.")
-            return
-        try:
-            result = self._resolve(request.dice)
-        except RulesError as exc:
-            self.entry.error.show(str(exc))
-            self.result.value = self.waiting
-            self.explanation.clear()
-            return
-        self.last = result
+            raise RulesError("Fix the inputs above first.")
+        self.last = result = self._resolve(request.dice)
         colour = SUCCESS if result.success else ERROR
         self.result.value = (f"<div class='rulebook-total' "
                              f"style='font-size:{VERDICT_SIZE};color:{colour}'>"
@@ -310,28 +297,25 @@ class ShotBuilder(_CheckTool):
         second = () if self.optimal2.value == "none" else (self.optimal2.value,)
         return (self.optimal.value,) + second
 
+    @answers("summary", "outcomes", "odds", "dice_order")
     def update(self) -> None:
         """Read every input and show the difficulty, the picture and the odds."""
-        self.error.clear()
+        self.counts, self.plan = None, None
         self._clear_result()
-        try:
-            pool, bonus = self._ints()
-            self.plan = rb.plan_shot(
-                self.target.value, self._optimal_bands(), self.cover.value,
-                self.snapshot.value, self.called.value, skill_pool=pool, roll_bonus=bonus,
-                situation=self.situation.value, miss_reading=self.miss_reading.value,
-                **self._rule(),
-                target_movement=self.movement.value, area_fire=self.area.value,
-                aim_action=self.aim.value, weapon=self.weapon.value,
-                target_hidden=self.hidden.value,
-                aim_rounds=parse_int_text("Rounds spent aiming", self.aim_rounds.value, blank=0),
-                gm_dice=parse_int_text("GM's adjustment", self.gm_dice.value, blank=0))
-        except RulesError as exc:
-            self.plan = None
-            self.picture.value = band_picture(self.target.value, self._optimal_bands(),
-                                              self.cover.value, None)
-            self._fail(exc)
-            return
+        # The bands show even when the inputs cannot make a shot (no difficulty yet).
+        self.picture.value = band_picture(self.target.value, self._optimal_bands(),
+                                          self.cover.value, None)
+        pool, bonus = self._ints()
+        self.plan = rb.plan_shot(
+            self.target.value, self._optimal_bands(), self.cover.value,
+            self.snapshot.value, self.called.value, skill_pool=pool, roll_bonus=bonus,
+            situation=self.situation.value, miss_reading=self.miss_reading.value,
+            **self._rule(),
+            target_movement=self.movement.value, area_fire=self.area.value,
+            aim_action=self.aim.value, weapon=self.weapon.value,
+            target_hidden=self.hidden.value,
+            aim_rounds=parse_int_text("Rounds spent aiming", self.aim_rounds.value, blank=0),
+            gm_dice=parse_int_text("GM's adjustment (dice)", self.gm_dice.value, blank=0))
         d = self.plan.difficulty
         self.picture.value = band_picture(self.target.value, self._optimal_bands(),
                                           self.cover.value, d)
@@ -381,11 +365,11 @@ class DashHelper(_CheckTool):
                  pool: str = "4") -> None:
         self.kind = _dropdown("Movement", [("Dash (two actions, two bands)", "dash"),
                                            ("Cross impassable terrain (two actions, one band)",
-                                            "impassable")], kind, width="40em")
+                                            "impassable")], kind, width=SENTENCE_WIDTH)
         self.start = _dropdown("Starting band", _band_options(rb.BAND_IDS[:-1]), start)
         self.direction = _dropdown("Direction", [("closer", "closer"), ("away", "away")],
                                    "closer")
-        self.terrain = _dropdown("Terrain", self._terrain_options(kind), terrain, width="40em")
+        self.terrain = _dropdown("Terrain", self._terrain_options(kind), terrain, width=SENTENCE_WIDTH)
         self.wounded = _checkbox("Seriously or lethally wounded")
         self.covered = _checkbox("The impassable terrain gives cover")
         inputs = [self.kind, self.start, self.direction, self.terrain,
@@ -474,7 +458,7 @@ class QuickLoadHelper(_CheckTool):
         self.counts = None
         self._clear_result()
         pool, bonus = self._ints()
-        parse_int_text("Normal reload", self.reload_time.value)
+        parse_int_text("Normal reload (actions)", self.reload_time.value)
         odds = rb.quick_load_odds(self.weapon.value, pool, bonus, **self._rule())
         names = {"critical success": "critical success: loaded at once, no action",
                  "success": "success: loaded in half the time",
@@ -488,7 +472,7 @@ class QuickLoadHelper(_CheckTool):
     def _resolve(self, dice: DiceSource) -> rb.QuickLoadResult:
         pool, bonus = self._ints()
         return rb.quick_load(self.weapon.value,
-                             parse_int_text("Normal reload", self.reload_time.value),
+                             parse_int_text("Normal reload (actions)", self.reload_time.value),
                              pool, roll_bonus=bonus, dice=dice, **self._rule())
 
     def _headline(self, result: rb.QuickLoadResult) -> str:

@@ -32,7 +32,7 @@ import traitlets as t
 from rulescore.errors import RulesError
 from rulescore.saved import MAX_BYTES, megabytes
 
-from .common import ErrorLine
+from .common import ErrorLine, answers
 from .lean import book_target, set_shown, shared_layout
 from .theme import ERROR, LINK, MUTED
 
@@ -322,15 +322,10 @@ class JsonTransfer(w.VBox):
         finally:
             self.upload.value = ()
 
+    @answers("status", prefix="The upload changed nothing: ")
     def _load(self, read: Callable[[], str]) -> None:
-        try:
-            self.on_upload(read())
-        except RulesError as exc:
-            self.status.value = ""
-            self.error.show(f"The upload changed nothing: {exc}")
-        else:
-            self.error.clear()
-            self.status.value = f"<i>Loaded {html.escape(self.label)} from the file.</i>"
+        self.on_upload(read())
+        self.status.value = f"<i>Loaded {html.escape(self.label)} from the file.</i>"
 
 
 class KeptState(w.VBox):
@@ -375,13 +370,10 @@ class KeptState(w.VBox):
         set_shown(self.offer, bool(note))
         self.note.value = note or ""
 
+    @answers(line="transfer.error", prefix="The restore changed nothing: ")
     def restore(self) -> None:
         """Carry on from what the browser kept; a refusal is shown and changes nothing."""
-        try:
-            self.load(self.store.stored)
-        except RulesError as exc:
-            self.transfer.error.show(f"The restore changed nothing: {exc}")
-            return
+        self.load(self.store.stored)
         set_shown(self.offer, False)
 
     def discard(self) -> None:

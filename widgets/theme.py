@@ -26,6 +26,19 @@ PALETTE = (ERROR, "#1f5fa8", SUCCESS, "#8e44ad", "#d35400", "#00838f")
 
 # Sizes.
 LABEL_WIDTH = "11em"    # the label column of a labelled field
+LABEL_WIDE = "13em"     # a label column for labels of three or four words
+LABEL_WIDER = "15em"    # a label column for the longest labels ("Your dice (shooting skill)")
+# Field widths, label column included: each tool picks its fields' widths from these.
+NUMBER_WIDTH = "16em"   # a short number among many (a grid of them)
+NUMBER_WIDE = "18em"    # a number with a LABEL_WIDE label
+FIELD_WIDTH = "20em"    # a number or a checkbox beside a LABEL_WIDTH or LABEL_WIDER label
+MENU_WIDTH = "21.5em"   # a menu among NUMBER_WIDTH numbers
+GRID_COLUMN = "22em"    # one column of a grid of fields
+TEXT_WIDTH = "26em"     # a text field or a menu of a few words
+LIST_WIDTH = "30em"     # a list of numbers typed in one field
+ROSTER_WIDTH = "34em"   # a roster typed in one field
+PHRASE_MENU = "36em"    # a menu whose options are phrases
+SENTENCE_WIDTH = "40em" # a menu whose options are sentences, or a long list of names
 CHAR_EM = 0.55          # a generous width of one character of the widgets' 13px font, in em
 DEFAULT_LABEL_EM = 6.1  # ipywidgets' own label width (80px) when a style sets none
 MAX_WIDTH_EM = 64.0     # widest a fitted input grows (the page's text column is ~70em)

@@ -24,7 +24,7 @@ from .common import (ERROR, LABEL_WIDTH, ROLLED, SUCCESS, DiceEntry, ErrorLine,
                      labelled_text, section)
 from .lean import set_shown, shared_layout
 from .storage import KeptState
-from .theme import RULE_LINE, TOTAL_SIZE
+from .theme import LABEL_WIDE, RULE_LINE, SENTENCE_WIDTH, TEXT_WIDTH, TOTAL_SIZE
 
 NO_WEAPON = "No weapon"
 NO_TAG = "(none)"
@@ -56,7 +56,7 @@ MARKED_LABEL = "Stress already on its {pool} pool"
 
 def _dropdown(label: str, options: Any, value: Any) -> w.Dropdown:
     return w.Dropdown(options=options, value=value, description=label, style=STYLE,
-                      layout=shared_layout(width="26em"))
+                      layout=shared_layout(width=TEXT_WIDTH))
 
 
 def _check(label: str, value: bool = False) -> w.Checkbox:
@@ -272,24 +272,17 @@ class AttackResolver(Tool):
         self.current_odds = tsl.attack_odds(self.tier.value, **setup)
         self.odds.value = band_odds_html(self.current_odds)
 
+    @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
         """Resolve the attack with seeded or typed dice."""
         opposed = self.kind.value == "opposed"
-        try:
-            setup = self._setup()
-            request.expect_typed(10 if opposed else 5,
-                                 "10 faces (yours, then the defender's)" if opposed
-                                 else "5 faces")
-            uses = self.uses.value.strip()
-            if uses and setup["weapon"] is not None and setup["weapon"].zone != "Melee":
-                setup["uses"] = parse_int_text("Ammunition uses left", uses)
-            self.last = tsl.attack(request.dice, self.tier.value, **setup)
-        except RulesError as exc:
-            self.entry.error.show(str(exc))
-            self.result.value = self.waiting
-            self.explanation.clear()
-            return
-        a = self.last
+        setup = self._setup()
+        request.expect_typed(10 if opposed else 5,
+                             "10 faces (yours, then the defender's)" if opposed else "5 faces")
+        uses = self.uses.value.strip()
+        if uses and setup["weapon"] is not None and setup["weapon"].zone != "Melee":
+            setup["uses"] = parse_int_text("Ammunition uses left", uses)
+        self.last = a = tsl.attack(request.dice, self.tier.value, **setup)
         if a.uses_left is not None:
             self._quiet = True  # count the use down without clearing the result
             self.uses.value = str(a.uses_left)
@@ -347,7 +340,7 @@ class TurnBoard(Tool):
 
     def __init__(self, order: str = "Vela, Thug, Mar, Ko, Ambusher") -> None:
         self.order = labelled_text("Turn order (GM's call)", order, "names, comma separated",
-                                   width="40em", label_width="13em")
+                                   width=SENTENCE_WIDTH, label_width=LABEL_WIDE)
         self.start_button = button("Start encounter", primary=True)
         self.reorder_button = button("Re-call order")
         self.who = _dropdown("Combatant", (), None)
@@ -431,57 +424,45 @@ class TurnBoard(Tool):
     def _names(self) -> list[str]:
         return [n for n in self.order.value.split(",")]
 
+    @answers()
     def start(self) -> None:
         """Start round 1 with the order typed in the field."""
-        self.error.clear()
-        try:
-            self.encounter = tsl.new_encounter(self._names())
-        except RulesError as exc:
-            self.error.show(str(exc))
-            return
+        self.encounter = tsl.new_encounter(self._names())
         self.who.options = self.encounter.order
         self.who.value = self.encounter.acting
         self.explanation.clear()
         self._render()
 
+    @answers()
     def reorder(self) -> None:
         """The GM re-calls the order of the same combatants."""
-        self.error.clear()
         if self.encounter is None:
             self.start()
             return
-        try:
-            self.encounter = tsl.set_order(self.encounter, self._names())
-        except RulesError as exc:
-            self.error.show(str(exc))
-            return
+        self.encounter = tsl.set_order(self.encounter, self._names())
         self.who.options = self.encounter.order
         self.who.value = self.encounter.acting
         self._render()
 
+    def _started(self) -> tsl.Encounter:
+        """The encounter on the board; a reader's error until one is started."""
+        if self.encounter is None:
+            raise RulesError("Start the encounter first.")
+        return self.encounter
+
+    @answers()
     def spend(self) -> None:
         """The chosen combatant spends the chosen option."""
-        self.error.clear()
-        if self.encounter is None:
-            self.error.show("Start the encounter first.")
-            return
-        try:
-            done = tsl.take(self.encounter, self.who.value, self.option.value,
-                            ally_zone=self.ally_zone.value)
-        except RulesError as exc:
-            self.error.show(str(exc))
-            return
+        done = tsl.take(self._started(), self.who.value, self.option.value,
+                        ally_zone=self.ally_zone.value)
         self.encounter = done.encounter
         self.explanation.show(done.trace)
         self._render()
 
+    @answers()
     def next_turn(self) -> None:
         """Pass to the next combatant (a new round after the last)."""
-        self.error.clear()
-        if self.encounter is None:
-            self.error.show("Start the encounter first.")
-            return
-        self.encounter = tsl.next_turn(self.encounter)
+        self.encounter = tsl.next_turn(self._started())
         self.who.value = self.encounter.acting
         self.explanation.clear()
         self._render()

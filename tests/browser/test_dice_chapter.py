@@ -137,7 +137,7 @@ def test_roller_bad_target_seed_and_expression_in_place(page: Page, book_url):
     roller = _open_roller(page, book_url)
     set_value(roller.get_by_label("Target (total at least)"), "lots")
     expect(roller.get_by_role("alert")).to_have_text(
-        "⚠ Target must be a whole number, got 'lots'")
+        "⚠ Target (total at least) must be a whole number, got 'lots'")
     set_value(roller.get_by_label("Target (total at least)"), "8")
     expect(roller.get_by_role("alert")).to_have_count(0)
 
@@ -226,7 +226,7 @@ def test_odds_explorer_every_field_and_errors(page: Page, book_url):
         "First expression is empty: type dice such as 3d6")
     set_value(first, "3d6")
     set_value(explorer.get_by_label("Target (total at least)"), "x")
-    expect(explorer.get_by_role("alert")).to_contain_text("Target must be a whole number, got 'x'")
+    expect(explorer.get_by_role("alert")).to_contain_text("Target (total at least) must be a whole number, got 'x'")
     set_value(explorer.get_by_label("Target (total at least)"), "12")
     expect(explorer.get_by_role("alert")).to_have_count(0)
     expect(page.get_by_text("Traceback")).to_have_count(0)

@@ -97,7 +97,7 @@ def test_quick_loading_typed_dice(page: Page, book_url):
     expect(tool.locator(".rulebook-total")).to_contain_text("Loaded in 2 actions (success)")
     set_value(tool.get_by_label("Normal reload (actions)"), "soon")
     expect(tool.get_by_role("alert")).to_contain_text(
-        "Normal reload must be a whole number, got 'soon'")
+        "Normal reload (actions) must be a whole number, got 'soon'")
 
 
 def test_stealth_streak_carries_over(page: Page, book_url):
@@ -210,7 +210,7 @@ def test_shot_builder_every_difficulty_input(page: Page, book_url):
     expect(difficulty).to_contain_text("Difficulty 5D")
     set_value(tool.get_by_label("GM's adjustment (dice)"), "zz")
     expect(tool.get_by_role("alert")).to_contain_text(
-        "GM's adjustment must be a whole number, got 'zz'")
+        "GM's adjustment (dice) must be a whole number, got 'zz'")
     set_value(tool.get_by_label("GM's adjustment (dice)"), "0")
 
     tool.get_by_label("Target is hidden (area fire only)").check()
@@ -249,7 +249,7 @@ def test_shot_rulings_and_what_a_miss_hits(page: Page, book_url):
     expect(tool.locator(".rulebook-total")).to_have_text("Hit by 6")
     set_value(tool.get_by_label("Critical at a margin of ±"), "x")
     expect(tool.get_by_role("alert")).to_contain_text(
-        "Critical at a margin of must be a whole number, got 'x'")
+        "Critical at a margin of ± must be a whole number, got 'x'")
     set_value(tool.get_by_label("Critical at a margin of ±"), "6")
 
     tool.get_by_label("If it misses").select_option(label="a rider")

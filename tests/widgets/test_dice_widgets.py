@@ -72,7 +72,7 @@ def test_roller_bad_expression_and_target():
     assert "Fix the dice expression" in r.entry.error.message
     r.expression.value = "3d6"
     r.target.value = "lots"
-    assert "Target must be a whole number, got 'lots'" in r.error.message
+    assert "Target (total at least) must be a whole number, got 'lots'" in r.error.message
     r.target.value = "10"
     assert r.error.message == ""
     assert "Chance of 10 or more: 5/8 (62.50%)" in r.odds.value

@@ -247,7 +247,7 @@ def test_quick_load_helper_errors():
     q.entry.use_dice()
     assert "“Normal reload (actions)” must be from 1 to 100, got 0" in q.entry.error.message
     q.reload_time.value = "soon"
-    assert "Normal reload must be a whole number, got 'soon'" in q.error.message
+    assert "Normal reload (actions) must be a whole number, got 'soon'" in q.error.message
 
 
 def test_helpers_render_outcomes_and_dice_order():

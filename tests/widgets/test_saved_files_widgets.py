@@ -137,7 +137,7 @@ def test_count_and_board_fields_with_no_upper_bound_before_are_refused():
     t.margin.value = "1000000000000000000000000000000"
     t.name.value = "Bo"
     t.add_button.click()
-    assert "margin must be from -100 to 100" in t.error.message and t.history == before
+    assert "must be from -100 to 100" in t.error.message and t.history == before
     b = TurnBoard("Vela, Mar")
     data = tsl.encounter_to_dict(b.encounter)
     data["round"] = 10**14
