@@ -49,3 +49,30 @@ def test_a_shot_goes_into_the_target_s_record(page: Page, book_url):
     expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("none")
     page.get_by_role("button", name="Redo", exact=True).click()
     expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("S2P abdomen")
+
+
+def test_the_shock_roll_and_a_melee_blow_on_the_same_page(page: Page, book_url):
+    shot = open_tool(page, book_url, "percentile/fight", ".rulebook-pc-fight-missile")
+    order = page.locator(".rulebook-pc-fight-order")
+    shot.get_by_label("My dice").fill(SHOT)
+    shot.get_by_role("button", name="Use my dice").click()
+    shot.get_by_role("button", name="Write it into Brigand's record").click()
+    # The Shock Reroll at the end of the brigand's next turn: ML65 - 20 = 45, 42 is S.
+    after = page.locator(".rulebook-pc-fight-after")
+    expect(after.get_by_label("Fighter", exact=True)).to_have_value("Brigand")
+    after.get_by_label("My dice").fill("42")
+    after.get_by_role("button", name="Use my dice").click()
+    brigand = order.locator("tr[data-fighter='Brigand']")
+    expect(brigand.locator(".rulebook-pc-state")).to_have_text("Stunned")
+    # Stunned, the brigand attacks; Nolora Blocks (Block example: 35 CS against 71 F, two
+    # stars, Impact): d6 1 and Location Die 3 put it on her skull, d10 5 + 3 + 1 + 5 = 14E,
+    # S3E; Shock 90 against ML65 is a CF: SHK 10, killed.
+    melee = page.locator(".rulebook-pc-fight-melee")
+    melee.get_by_label("Attacker").select_option("Brigand")
+    melee.get_by_label("Defender").select_option("Nolora")
+    melee.get_by_label("My dice").fill("35, 71, 1, 3, 5, 90")
+    melee.get_by_role("button", name="Use my dice").click()
+    expect(melee.locator(".rulebook-pc-fight-result")).to_have_text(
+        "Nolora: Skull: S3E injury; shock 10 → KIA")
+    melee.get_by_role("button", name="Write it into Nolora's record").click()
+    expect(order.locator("tr[data-fighter='Nolora'] .rulebook-pc-state")).to_have_text("dead")

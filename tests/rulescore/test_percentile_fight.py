@@ -90,6 +90,9 @@ def test_the_seed_s_sword_blow_walked_from_the_rows():
     again = pc.melee_attack(after, rows.fighter("Swordsman"), rows.fighter("Brigand"),
                             dice=DiceSource.typed([95]))
     assert again.exchange.defence == "Ignore" and again.struck is None
+    with pytest.raises(RulesError, match="the attacker Brigand is Incapacitated and cannot act"):
+        pc.melee_attack(after, rows.fighter("Brigand"), rows.fighter("Swordsman"),
+                        dice=DiceSource.seeded(2))
 
 
 def test_a_blocked_blow_strikes_nobody_and_cannot_be_applied():

@@ -318,6 +318,15 @@ def _aims(aim_zone: object, zone_pick: object, advantage: object) -> None:
     require_choice("advantage", advantage, ADVANTAGES)
 
 
+def _able(fight: Fight, row: Fighter, who: str) -> Combatant:
+    """The combatant who acts: alive, and neither Incapacitated nor Unconscious (Injury 4: no
+    independent action, no action at all)."""
+    c = _alive(fight, row, who)
+    if c.shock in UNAWARE:
+        raise RulesError(f"{who} {row.name} is {c.status.split(',')[0]} and cannot act")
+    return c
+
+
 def _alive(fight: Fight, row: Fighter, who: str) -> Combatant:
     c = fight.combatant(row.name)
     if c.dead:
@@ -332,7 +341,7 @@ class _Aim:
     def __init__(self, fight: Fight, shooter: object, target: object, range_ft: object,
                  target_moves: object, near_target: object) -> None:
         self.shooter, self.target = _fighter("shooter", shooter), _fighter("target", target)
-        _alive(fight, self.shooter, "the shooter")
+        _able(fight, self.shooter, "the shooter")
         self.victim = _alive(fight, self.target, "the target")
         require_choice("target_moves", target_moves, TARGET_MOVES)
         if range_ft is None:
@@ -455,7 +464,7 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
              aim_zone: int) -> tuple[MeleeDeclaration, str, list[Step]]:
     """Melee 2 from the rows: the defence declared (an unaware defender Ignores) and both
     test EMLs."""
-    _alive(fight, attacker, "the attacker")
+    _able(fight, attacker, "the attacker")
     target = _alive(fight, defender, "the defender")
     if attacker.name == defender.name:
         raise RulesError(f"the defender must be another fighter than the attacker, got "
