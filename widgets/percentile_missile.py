@@ -121,7 +121,7 @@ class MissileWalker(Tool):
         for field in self.inputs:
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
-        self.send_button.on_click(lambda _: self.send())
+        self.send_button.on_click(lambda _: self.send_strike())
         self.update()
 
     def send_to(self, walker: object) -> None:
@@ -130,7 +130,7 @@ class MissileWalker(Tool):
         set_shown(self.send_row, True)
 
     @answers(line="roll_error")
-    def send(self) -> None:
+    def send_strike(self) -> None:
         """Hand the struck shot to the injury walker (Zone Die, precision, impact): no
         retyping."""
         shot = self.shot

@@ -135,7 +135,7 @@ def test_a_miss_cannot_be_sent_and_says_so_in_place():
     shot.entry.my_dice.value = "100"
     shot.entry.use_dice()
     assert shot.send_button.disabled
-    shot.send()
+    shot.send_strike()
     assert shot.entry.error.message == "Roll a shot that strikes someone first"
 
 
