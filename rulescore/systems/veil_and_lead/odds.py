@@ -81,6 +81,17 @@ def stabilization_probability(pool: int, vitality: int, *, medical_kit: bool = F
                 if m >= 0), Fraction(0))
 
 
+def first_aid_probability(pool: int, *, roll_bonus: int = 0,
+                          small_pool: str = "literal") -> Fraction:
+    """Exact chance that First Aid with *pool* d8 succeeds: Medicine against TN 11 (§XIV
+    In-Combat Healing)."""
+    require_int("pool", pool, minimum=0, maximum=MAX_POOL)
+    tn = records.settings("conditions", "rest_rules")["first_aid_tn"]
+    margins = margin_distribution(pool, tn, require_int("roll_bonus", roll_bonus),
+                                  small_pool=small_pool)
+    return sum((p for m, p in margins.items() if m >= 0), Fraction(0))
+
+
 @dataclass(frozen=True)
 class DuelOdds:
     """Exact odds of a Duel between two Holds: A first on the higher sum, B first, or equal
