@@ -129,11 +129,14 @@ class MeleeExchange(Tool):
             "counter_aim_zone": "a Counterstrike aimed off its default zone is not offered here",
             "area": "an area attack is met by evasion, not this exchange"}),
         Reach(pc.Weapon, {"reach": "Attacker's reach", "thrust": "Attacker thrusts",
-                          "heft": "Attacker's weapon heft"}, {
+                          "heft": "Attacker's weapon heft", "zone_die": "Attacker's Zone Die",
+                          "aspect": "Attacker's aspect"}, {
             "name": "the attacker's or the defender's weapon",
-            "grip": "how a weapon is held changes no modifier of the exchange",
-            "zone_die": "the Zone Die is the injury walker's",
-            "aspect": "the aspect is the injury walker's"}),
+            "grip": "how a weapon is held changes no modifier of the exchange"}),
+        Reach(pc.strike_from_melee, {}, {
+            "result": "the exchange rolled above",
+            "weapon": "the striker's weapon: the attacker's on a strike, the defender's on a "
+                      "counterstrike", "spent": "the advantages spent above"}),
         Reach(pc.melee_outcome_distribution, {
             "defence": "Defence",
             "defender_unusable_zone": "Defends with a zone lost to a Grievous wound"}, {
@@ -179,9 +182,21 @@ class MeleeExchange(Tool):
         self.in_close = tick("In Close")
         self.d_lost = w.Dropdown(options=LOST_ZONES, value=None, style=STYLE, layout=small,
                                  description="Defends with a zone lost to a Grievous wound")
-        self.modifiers = [self.a_reach, self.a_heft, self.a_str, self.a_trauma, self.a_thrust,
-                          self.aim, self.a_prone, self.d_reach, self.d_heft, self.d_str,
-                          self.d_trauma, self.outnumbered, self.d_thrust, self.d_prone,
+
+        def die(label: str) -> w.Dropdown:
+            return w.Dropdown(options=[(f"d{n}", n) for n in DIE_SIZES], value=6,
+                              description=label, style=STYLE, layout=small)
+
+        def aspect(label: str) -> w.Dropdown:
+            return w.Dropdown(options=ASPECTS, value="E", description=label, style=STYLE,
+                              layout=small)
+        # what the injury walker needs of the weapon whose blow lands
+        self.a_zone, self.a_aspect = die("Attacker's Zone Die"), aspect("Attacker's aspect")
+        self.d_zone, self.d_aspect = die("Defender's Zone Die"), aspect("Defender's aspect")
+        self.modifiers = [self.a_reach, self.a_heft, self.a_str, self.a_trauma, self.a_zone,
+                          self.a_aspect, self.a_thrust, self.aim, self.a_prone, self.d_reach,
+                          self.d_heft, self.d_str, self.d_trauma, self.outnumbered,
+                          self.d_zone, self.d_aspect, self.d_thrust, self.d_prone,
                           self.in_close, self.d_lost]
         self.emls = w.HTML()
         self.error = ErrorLine()
@@ -200,20 +215,54 @@ class MeleeExchange(Tool):
                                  self.spend_error, self.spent],
                                 layout=shared_layout(display="none"))
         self.last: pc.MeleeResolution | None = None
+        self.last_spent: pc.AdvantagesSpent | None = None
+        self.send_button = w.Button(description="Send to the injury walker",
+                                    button_style="primary", layout=shared_layout(width="auto"))
+        self.send_row = w.HBox([self.send_button], layout=shared_layout(display="none"))
+        self._injury: object = None
         super().__init__([w.HBox([self.attack_eml, self.defence, self.defence_eml]),
                           section("Declared modifiers",
-                                  w.HBox([w.VBox(self.modifiers[:7]),
-                                          w.VBox(self.modifiers[7:])]), self.emls),
+                                  w.HBox([w.VBox(self.modifiers[:9]),
+                                          w.VBox(self.modifiers[9:])]), self.emls),
                           self.error,
                           section("Odds before you roll", self.odds),
                           section("Roll", self.entry),
-                          section("Result", self.result, self.explanation, self.spend_box)],
+                          section("Result", self.result, self.explanation, self.spend_box,
+                                  self.send_row)],
                          "rulebook-pc-melee")
         for field in [self.attack_eml, self.defence, self.defence_eml] + self.modifiers:
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
         self.spend_button.on_click(lambda _: self.spend())
+        self.send_button.on_click(lambda _: self.send_strike())
         self.update()
+
+    def send_to(self, walker: object) -> None:
+        """Link an injury walker: a blow that lands can then fill it with one press."""
+        self._injury = walker
+        set_shown(self.send_row, True)
+
+    def _striker_weapon(self) -> pc.Weapon:
+        """The weapon whose blow landed: the attacker's on a strike, the defender's on a
+        counterstrike."""
+        attacker = self.last is None or self.last.striker != "defender"
+        side = "attacker" if attacker else "defender"
+        return pc.Weapon(f"{side}'s weapon",
+                         reach=(self.a_reach if attacker else self.d_reach).value,
+                         thrust=(self.a_thrust if attacker else self.d_thrust).value,
+                         heft=(self.a_heft if attacker else self.d_heft).value,
+                         zone_die=(self.a_zone if attacker else self.d_zone).value,
+                         aspect=(self.a_aspect if attacker else self.d_aspect).value)
+
+    @answers(line="spend_error")
+    def send_strike(self) -> None:
+        """Hand the landed blow to the injury walker: the striker's Zone Die and aspect, the
+        Precision and Impact advantages spent (any left stay the reader's to choose)."""
+        if self._injury is None or self.last is None or \
+                self.last.outcome not in ("strike", "counterstrike"):
+            raise RulesError("Roll an exchange in which a blow lands first")
+        self._injury.take(pc.strike_from_melee(  # type: ignore[attr-defined]
+            self.last, self._striker_weapon(), self.last_spent))
 
     def _ignoring(self) -> bool:
         return self.defence.value == "Ignore"
@@ -269,8 +318,9 @@ class MeleeExchange(Tool):
     def roll(self, request: RollRequest) -> None:
         """Roll both d100s with a seed, or read the typed rolls, and resolve the exchange."""
         self.result.value = self.waiting
-        self.last = None
+        self.last, self.last_spent = None, None
         set_shown(self.spend_box, False)
+        self.send_button.disabled = True
         told = self._declared()
         need = 2 if self._rolling_defender() else 1
         request.expect_typed(need, f"{need} d100 "
@@ -302,6 +352,7 @@ class MeleeExchange(Tool):
         self.spend_text.value = ""
         self.spent.value = ""
         set_shown(self.spend_box, bool(result.tactical_advantages))
+        self.send_button.disabled = result.outcome not in ("strike", "counterstrike")
 
     @answers("spent", line="spend_error")
     def spend(self) -> None:
@@ -311,6 +362,7 @@ class MeleeExchange(Tool):
         if self.last is None:
             raise RulesError("Advantages to take: roll an exchange first")
         spent = pc.spend_advantages(self.last, choices)
+        self.last_spent = spent
         self.spent.value = steps_html(spent.trace)
 
 

@@ -169,3 +169,32 @@ def test_without_a_linked_record_the_injury_goes_to_the_one_kept_in_the_browser(
     w.write_record()
     record = pc.InjuryRecord.from_json(saved[-1])
     assert record.name == "Bo" and [i.code for i in record.injuries] == ["M1B", "S2E"]
+
+
+def test_a_landed_melee_blow_fills_the_injury_walker_with_its_spent_advantages():
+    """Melee Ignore example: 36 against ML60, no defence roll: three stars, two TAs, spent
+    on one Precision (an extra Zone Die) and one Impact (+5E for an edge weapon)."""
+    from widgets.percentile_table import MeleeExchange
+    melee = MeleeExchange(60, "Ignore")
+    walker = InjuryWalker(source=melee)
+    melee.a_zone.value, melee.a_aspect.value = 8, "E"
+    melee.entry.my_dice.value = "36"
+    melee.entry.use_dice()
+    assert not melee.send_button.disabled
+    melee.spend_text.value = "precision, impact"
+    melee.spend_button.click()
+    melee.send_button.click()
+    assert (walker.zone_die.value, walker.precision.value, walker.impact_tas.value,
+            walker.aspect.value, walker.projectile.value) == (8, 1, 1, "E", False)
+    assert "strike, 3 star(s)" in walker.taken.value
+
+
+def test_a_blow_that_did_not_land_is_not_sent():
+    from widgets.percentile_table import MeleeExchange
+    melee = MeleeExchange(60, "Dodge", 60)
+    InjuryWalker(source=melee)
+    melee.entry.my_dice.value = "36, 51"           # the Dodge wins the tie on the higher roll
+    melee.entry.use_dice()
+    assert melee.send_button.disabled
+    melee.send_strike()
+    assert melee.spend_error.message == "Roll an exchange in which a blow lands first"
