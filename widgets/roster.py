@@ -119,6 +119,7 @@ class RosterEditor(Tool):
         self.last_line = "start"
         self._keys = ("name", "pc", *(c.key for c in fmt.columns))
         self._damaged = ""             # why the roster the browser kept cannot be read
+        self._kept = False             # this page has written the roster to the browser
         self.rows: list[list[w.DOMWidget]] = []
 
         self.store = BrowserStore(store_key(fmt.system))
@@ -263,8 +264,17 @@ class RosterEditor(Tool):
             self.kept_note.value = (f"<b>The roster kept in this browser cannot be read</b> "
                                     f"({html.escape(self._damaged)}); it stays there until "
                                     "you change this one.&ensp;")
-        elif getattr(self.store, "ready", False):
+        elif not getattr(self.store, "ready", False):
+            pass  # the browser has not said yet (or there is none: the static book)
+        elif self._kept or self.store.stored:
             self.kept_note.value = f"Fighters kept in this browser: {count}&ensp;"
+        elif count:
+            self.kept_note.value = ("These example fighters are not kept yet: your first "
+                                    "change keeps them in this browser.&ensp;")
+        else:
+            self.kept_note.value = ("No fighters yet: add them below. They are kept in this "
+                                    f"browser for every {html.escape(self.format.name)} "
+                                    "chapter.")
         set_shown(self.new_button, count > 0)
 
     # --- changes --------------------------------------------------------------------------------
@@ -294,6 +304,7 @@ class RosterEditor(Tool):
 
     def _keep(self) -> None:
         self._damaged = ""  # the browser now keeps this roster instead
+        self._kept = True
         text = self._roster.to_json()
         self.store.save(text)
         self.transfer.set_text(text)

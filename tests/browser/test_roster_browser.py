@@ -49,7 +49,7 @@ def add(tool, name: str) -> None:
 def test_a_fighter_typed_is_there_after_a_reload_and_on_the_next_page(page: Page, pages_url):
     open_chapter(page, f"{pages_url}/roster.ipynb")
     tool = editor(page)
-    expect(tool.get_by_text("Fighters kept in this browser: 0")).to_be_visible()
+    expect(tool.get_by_text("No fighters yet: add them below.")).to_be_visible()
     add(tool, "Ada")
     set_value(tool.get_by_label("Vitality of Ada"), "7")
     tool.get_by_label("Weapon of Ada").select_option("Knife")
@@ -74,7 +74,7 @@ def test_a_fighter_typed_is_there_after_a_reload_and_on_the_next_page(page: Page
 def test_a_corrupt_upload_changes_nothing_and_says_why(page: Page, pages_url, tmp_path):
     open_chapter(page, f"{pages_url}/roster.ipynb")
     tool = editor(page)
-    expect(tool.get_by_text("Fighters kept in this browser: 0")).to_be_visible()
+    expect(tool.get_by_text("No fighters yet: add them below.")).to_be_visible()
     add(tool, "Bo")
     bad = tmp_path / "roster.json"
     bad.write_text(json.dumps({"format": "rulebook roster", "version": 1, "system": "toy",
@@ -92,7 +92,7 @@ def test_undo_and_redo_step_over_the_roster_and_the_state(page: Page, pages_url)
     open_chapter(page, f"{pages_url}/fight.ipynb")
     fight = page.locator(".rulebook-fight").first
     expect(fight).to_be_visible(timeout=60_000)
-    expect(fight.get_by_text("Fighters kept in this browser: 0")).to_be_visible()
+    expect(fight.get_by_text("No fighters yet: add them below.")).to_be_visible()
     expect(fight.locator(".toy-round")).to_contain_text("Round 1")
     name = "Cy"
     add(fight, name)
@@ -126,7 +126,7 @@ def test_screenshot_of_the_editor_with_four_fighters(page: Page, pages_url):
     page.set_viewport_size({"width": 1100, "height": 800})
     open_chapter(page, f"{pages_url}/roster.ipynb")
     tool = editor(page)
-    expect(tool.get_by_text("Fighters kept in this browser: 0")).to_be_visible()
+    expect(tool.get_by_text("No fighters yet: add them below.")).to_be_visible()
     add(tool, "Ada")
     tool.get_by_label("PC of Ada").check()
     add(tool, "Caleb")

@@ -161,7 +161,8 @@ def test_the_browser_s_roster_is_loaded_without_a_click(monkeypatch):
     saves = []
     first = editor(Roster(TOY), saves, monkeypatch)
     browser_says(first, "")
-    assert first.kept_note.value.startswith("Fighters kept in this browser: 0")
+    assert first.kept_note.value == ("No fighters yet: add them below. They are kept in this "
+                                     "browser for every Toy Game chapter.")
     assert not is_shown(first.new_button)
     first.new_name.value = "Ada"
     first.add_button.click()
@@ -179,6 +180,16 @@ def test_the_browser_s_roster_is_loaded_without_a_click(monkeypatch):
     assert nextpage.kept_note.value.startswith("Fighters kept in this browser: 5")
     assert is_shown(nextpage.new_button)
     assert nextpage.new_button.description == "Start a new roster"
+
+
+def test_a_starter_is_offered_as_an_example_until_the_first_change(monkeypatch):
+    saves = []
+    e = editor(saves=saves, monkeypatch=monkeypatch)
+    browser_says(e, "")
+    assert e.roster == party() and saves == []
+    assert e.kept_note.value.startswith("These example fighters are not kept yet")
+    field(e, "Ada", "quick").value = 2
+    assert e.kept_note.value.startswith("Fighters kept in this browser: 2") and len(saves) == 1
 
 
 def test_start_a_new_roster_and_put_the_old_one_back(monkeypatch):
@@ -281,3 +292,20 @@ def test_static_book_shows_the_starter_and_keeps_nothing(monkeypatch):
     e = editor()
     field(e, "Ada", "quick").value = 2
     assert e.roster.fighter("Ada")["quick"] == 2 and e.kept_note.value == ""
+
+
+def test_a_hostile_name_is_shown_as_text_everywhere(monkeypatch):
+    saves = []
+    e = editor(Roster(TOY), saves, monkeypatch)
+    evil = "<img src=x onerror=alert(1)>"
+    e.new_name.value = evil
+    e.add_button.click()
+    assert e.roster.names() == (evil,)
+    # descriptions and menu options are rendered as text by ipywidgets, never as HTML
+    assert not field(e, evil, "quick").description_allow_html
+    assert field(e, evil, "quick").description == f"QUICK of {evil}"
+    field(e, evil, "quick").value = 9
+    assert "<img" not in e.error.value and "&lt;img" in e.error.value
+    e.new_name.value = evil
+    e.add_button.click()
+    assert "<img" not in e.error.value
