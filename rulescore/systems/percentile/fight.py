@@ -149,8 +149,8 @@ def fight_for(roster: Roster, fight: Fight | None = None) -> Fight:
     (with its Healing Base and Endurance as the roster now gives them), a new one starts
     unhurt, one no longer in the roster leaves. The turn order is by Initiative, highest
     first, roster order among equals: a higher Initiative Rank acts first (Volley Missile
-    Attack example: IR76 shoots before IR60). The acting fighter stays the same if still
-    there."""
+    Attack example: IR76 shoots before IR60; assumption initiative_order). The acting
+    fighter stays the same if still there."""
     if not isinstance(roster, Roster) or roster.format != ROSTER:
         raise RulesError(f"roster must be a roster of percentile fighters, got {shown(roster)}")
     fight = Fight() if fight is None else _require_fight(fight)
@@ -413,7 +413,8 @@ def missile_attack(fight: Fight, shooter: Fighter, target: Fighter, *,
     A missed Direct shot may strike one of the *near_target* others within five feet (Direct
     Missile Results): that strike is named, not applied. A Volley's area holds the target
     and *near_target* others; the target is number 1. A fallen target (INC, UNC) counts as
-    Still whatever *target_moves* says (Injury 4: it falls prone and cannot act).
+    Still whatever *target_moves* says (Injury 4: it falls prone and cannot act). The
+    Strength impact counts for thrown missiles only (assumption strength_impact_launchers).
     """
     fight, dice = _require_fight(fight), _source(dice)
     _aims(aim_zone, zone_pick, advantage)
@@ -503,7 +504,8 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
                  dice: DiceSource | None = None) -> Strike:
     """One melee exchange from the two rows (Melee 2-3), then the injury of whoever's blow
     lands (Injury 1-5). The defender declares *defence* (by default the row's); an
-    Incapacitated or Unconscious defender is unaware and must Ignore (Injury 4). Both tests
+    Incapacitated or Unconscious defender is unaware and must Ignore (Injury 4; assumption
+    helpless_defender). Both tests
     are rolled (the defender's unless Ignore), each of the striker's tactical advantages goes
     to *advantage*, and the blow takes the struck one's armour in the zone it lands on.
     """

@@ -6,7 +6,7 @@ The seed gives no weapon or armour tables (they are on pages it does not include
 fighter's weapons and armour are typed as their numbers: the missile weapon's kind is a menu
 of the kinds the Missile Skill rule names. Armour is one value per body zone and aspect (a
 quilt coat's "AV4 in the abdomen versus edge", Injury 2) with a switch for rigid armour
-(Injury 3.2): a zone's locations share their zone's value.
+(Injury 3.2): a zone's locations share their zone's value (assumption armour_by_zone).
 """
 
 from __future__ import annotations
