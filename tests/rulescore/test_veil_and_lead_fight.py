@@ -259,3 +259,22 @@ def test_every_field_of_a_saved_fight_refuses_a_wrong_value_by_name():
                 (path, wrong, message)
             tried += 1
     assert tried > 200 and vl.Fight.from_json(text).to_json() == text
+
+
+def test_a_horde_volley_rolls_its_base_pool_plus_its_size():
+    # The Posse (a Horde of 6): base QUICK 2 + skill 2 = 4, + 6 = 10 d8 (§XIII The Volley)
+    # against Caleb's Defense 11 at Near (rifle 0). Two highest 8 + 7 = 15: margin 4, 1 Step:
+    # Repeater WR 4 + 1 = 5 damage, a Grievous Wound; the Posse moves its fixed tempo 5.
+    fight = fight_of(token("Caleb", 7, pc=True), token("Posse", 2, horde=6), hammer=2)
+    setup = fight.attack_inputs(ROSTER.fighter("Posse"), ROSTER.fighter("Caleb"), "Posse",
+                                "Caleb")
+    assert fight.volley_pool("Posse", setup) == 10 and fight.volley_pool("Caleb", setup) == 0
+    result = fight.volley("Posse", setup, [8, 7, 1, 1, 1, 1, 1, 1, 1, 1])
+    assert (result.tn, result.margin, result.damage, result.grievous) == (11, 4, 5, True)
+    assert "The Volley: base pool 4 + Horde size 6 = 10 d8" in [s.text for s in result.trace]
+    move = fight.apply_attack("Posse", "Caleb", result)
+    assert move.fight.of("Caleb").vitality == 5 and move.fight.encounter.fighter("Posse").tick == 7
+    with pytest.raises(RulesError, match="faces must be 10 d8"):
+        fight.volley("Posse", setup, [8, 7])
+    with pytest.raises(RulesError, match="Caleb is not a Horde"):
+        fight.volley("Caleb", setup, [8, 7])

@@ -126,3 +126,25 @@ def test_an_attack_before_the_fighter_s_turn_is_refused_before_the_roll():
     assert panel.error.message == ("Caleb is at Tick 3, and the Hammer is at Tick 0: only a "
                                    "fighter whose turn it is acts (press Next turn)")
     assert page.rolls.entries[0][0] == "Initiative" and panel.apply_button.disabled
+
+
+def test_a_horde_volleys_with_its_size_and_moves_at_its_fixed_tempo():
+    # Initiative: Caleb [1, 1, 1, 1] and the Enforcer [1, 1] fail (Tick 6, Surprised); the
+    # Posse's QUICK 2 + Awareness 1 = 3 d8 [8, 8, 8] make 16, margin 5: Tick 3.
+    roster = ROSTER.add("Posse", quick=2, weapon="Repeater", horde=6)
+    page, panel = page_with(roster)
+    typed(panel.join_entry, "1, 1, 1, 1, 1, 1, 8, 8, 8")
+    assert page.state.encounter.fighter("Posse").tick == 3
+    panel.next_button.click()
+    assert panel.attacker.value == "Posse" and panel.target.value == "Caleb"
+    # The volley: base 2 + 2 = 4 d8 + size 6 = 10, less Quick Shot's 2 dice on the base, against
+    # Caleb's Defense 11 − 2 (Surprised) = TN 9. Quick Shot is tempo 4 for a rifle, but a
+    # firing line always moves 5 (§XIII): Tick 3 → 8.
+    panel.action.value = "Quick Shot"
+    assert "8 d8 against TN 9" in panel.odds.value
+    # 8 + 7 = 15 against TN 9, margin 6: 2 Steps, Repeater WR 4 + 2 = 6 damage: 10 → 4.
+    typed(panel.attack_entry, "8, 7, 1, 1, 1, 1, 1, 1")
+    assert panel.error.message == "" and "Hit: 6 damage" in panel.result.value
+    panel.apply_button.click()
+    assert page.state.encounter.fighter("Posse").tick == 8
+    assert page.state.of("Caleb").vitality == 4

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -25,14 +26,17 @@ from .combat import (
     attack_tn,
     coup_de_grace,
     horde_casualties,
+    horde_pool,
     horde_tempo,
+    plan_attack,
 )
-from .core import ATTRIBUTE_RANGE, defense, tempo, vitality
+from .core import ATTRIBUTE_RANGE, check, defense, tempo, vitality
 from .encounter import MAX_FIGHTERS, Encounter, encounter_spec, remove_fighter
 from .injury import (
     BleedResolution,
     StabilizeResolution,
     bleed_out_turn,
+    damage,
     death_threshold,
     grievous_wound,
     health_state,
@@ -279,6 +283,54 @@ class Fight:
             "roll_bonus": attacker["weapon_bonus"], "aim_actions": aim, "ar": armour.ar,
             "hardened": armour.hardened, "hardened_spent": them.hardened_spent,
         }
+
+    def volley_pool(self, attacker_name: str, setup: dict[str, Any]) -> int:
+        """The dice a Horde's volley rolls: the base creature's pool after its penalties (the
+        attack *setup* of :meth:`attack_inputs`) + the Horde's current size (§XIII The
+        Volley); 0 for a single fighter, who rolls the attack's own pool."""
+        size = self.encounter.fighter(attacker_name).horde
+        if not size:
+            return 0
+        return horde_pool(plan_attack(**setup).pool, size)
+
+    def volley(self, attacker_name: str, setup: dict[str, Any],
+               faces: Sequence[int] | None = None, *,
+               dice: DiceSource | None = None) -> AttackResolution:
+        """A Horde's attack (§XIII The Volley): the attack *setup* of :meth:`attack_inputs`,
+        rolled with the base creature's pool + the Horde's size (:meth:`volley_pool`) instead
+        of the base pool; the TN, roll modifiers, damage and near misses are the attack's
+        (§VI). *faces* are the dice, or draw them from *dice*."""
+        pool = self.volley_pool(attacker_name, setup)
+        if not pool:
+            raise RulesError(f"{attacker_name} is not a Horde: roll the attack itself")
+        plan = plan_attack(**setup)
+        rolled = check(faces, plan.tn, plan.roll_bonus, dice=dice,
+                       pool=pool if faces is None else None)
+        if len(rolled.dice) != pool:
+            raise RulesError(f"faces must be {pool} d8 (the Horde's volley), "
+                             f"got {len(rolled.dice)}")
+        size = self.encounter.fighter(attacker_name).horde
+        trace = [*plan.trace, step(f"The Volley: base pool {plan.pool} + Horde size {size} = "
+                                   f"{pool} d8", HORDE, pool=pool), *rolled.trace]
+        hit = rolled.success and not plan.automatic
+        near = not hit and not plan.automatic and -2 <= rolled.margin <= -1
+        hurt = None
+        if hit:
+            hurt = damage(plan.wr, rolled.margin, plan.ar, plan.critical,
+                          step_modifier=plan.step_modifier, damage_bonus=plan.damage_bonus,
+                          hardened=plan.hardened, hardened_spent=plan.hardened_spent)
+            trace.extend(hurt.trace)
+        dealt = hurt.value if hurt else 0
+        return AttackResolution(
+            value=dealt, outcome="Hit" if hit else "Near miss" if near else "Miss",
+            trace=tuple(trace), action=plan.action, weapon=plan.weapon, tempo=plan.tempo,
+            exposed_after=False, pool=pool, tn=plan.tn, dice=rolled.dice, bleed=(),
+            kept=rolled.kept, base_sum=rolled.base_sum, roll_bonus=plan.roll_bonus,
+            final_sum=rolled.value, margin=rolled.margin, hit=hit, automatic=plan.automatic,
+            near_miss=near, suppresses=near and plan.kind == "ranged", ally_risk=False,
+            steps=hurt.steps if hurt else 0, damage=dealt,
+            grievous=bool(hurt and hurt.grievous), backlash=None, effect="",
+            grievous_negated=bool(hurt and hurt.grievous_negated))
 
     def apply_attack(self, attacker_name: str, target_name: str, result: AttackResolution, *,
                      called_location: str | None = None) -> Move:
