@@ -245,3 +245,22 @@ def test_a_grim_wound_rolls_its_shock_each_day():
     assert "Grim wound (G4 Thigh): daily Shock Roll" in [s.text for s in day.trace]
     calm = pc.heal_day(fight, rows.fighter("Brigand"), dice=DiceSource.typed([40]))
     assert calm.fight.combatant("Brigand").shock is None  # 40 is a CS (-1): SHK 6, no effect
+
+
+def test_a_volley_strikes_the_target_as_number_one_of_its_area():
+    """At 100 ft, Volley 3 of Base Range 40 (-20): EML 55; 33 is S, a potential strike. The
+    area holds the brigand (number 1) and one other: d20 1 strikes him, the d10 5 adds the
+    arrow's Impact TA bonus (4P). A d10 Zone Die 5 (ZN5, Torso) and Location Die 6: the
+    abdomen. d12 7 + 4 - 3 (range) + 4 = 12, less AV4 = 8: S2P; Shock 61 against 65, S:
+    SHK 4 + 2 = 6, no effect. A Direct miss that strays hits someone else: not applied."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    strike = pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
+                               range_ft=100, near_target=1,
+                               dice=DiceSource.typed([33, 1, 5, 5, 6, 7, 61]))
+    assert strike.shot.eml.test_eml == 55 and strike.shot.strike.impact_ta
+    assert strike.walk.impact.value == 8
+    assert strike.outcome == "Brigand: Abdomen: S2P injury; shock 6 → no effect"
+    stray = pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
+                              range_ft=30, near_target=2, dice=DiceSource.typed([77, 2, 3]))
+    assert stray.struck is None and "someone near Brigand is struck" in stray.outcome
