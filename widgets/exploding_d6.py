@@ -132,6 +132,7 @@ class InitiativeRoller(Tool):
 _MODES = [("Hand-to-hand", "melee"), ("Single shot", "single"), ("Burst", "burst")]
 _COVERS = [("No cover", 0), ("6+ light / Hunkered", 6), ("5+ half hidden / shield", 5),
            ("4+ mostly hidden", 4)]
+_PREVENT = [("the heaviest (our ruling)", "heaviest"), ("the lightest", "lightest")]
 _SPECIALS = [("None", "none"), ("K.O. attack", "ko"), ("Disarming attack", "disarm")]
 
 
@@ -143,10 +144,8 @@ class AttackPipeline(Tool):
     _FROM_SETUP = {"min_roll": "the setup's minimum roll", "crit_at": "the setup's critical "
                    "roll", "burst": "the setup: a burst has no criticals"}
     _WOUNDS = {"cover": "Target's cover", "pool": "Protection pool",
-               "critical_pool": "Of it against crits", "wounds_per_hit": "Wounds a hit"}
-    _NOT_OFFERED = {"piercing": "no weapon of the chapter pierces protection",
-                    "prevent": "protection stops the heaviest hits first, as the chapter "
-                               "teaches (the rulings chapter names the other way)"}
+               "critical_pool": "Of it against crits", "wounds_per_hit": "Wounds a hit",
+               "piercing": "Piercing", "prevent": "Criticals stopped first"}
     reaches = (
         Reach(x6.attack_setup, {
             "skill": "Skill", "weapon_dice": "Weapon dice", "mode": "Attack mode",
@@ -165,12 +164,12 @@ class AttackPipeline(Tool):
         Reach(x6.hit_odds, {}, {"dice": "the setup's dice", **_FROM_SETUP,
                                 "explode_depth": "exact to the engine's own depth"}),
         Reach(x6.wound_distribution, _WOUNDS, {
-            "dice": "the setup's dice", **_FROM_SETUP, **_NOT_OFFERED,
+            "dice": "the setup's dice", **_FROM_SETUP,
             "explode_depth": "exact to the engine's own depth"}),
         Reach(x6.resolve_attack, {**_WOUNDS, "cover_faces": "Cover dice"}, {
             "dice_totals": "the setup's dice, drawn from the Roll / My dice row",
             "dice": ROLLED,
-            **_FROM_SETUP, **_NOT_OFFERED,
+            **_FROM_SETUP,
             "causes_wounds": "the setup: a K.O. or disarming attack deals no wounds"}),
     )
 
@@ -191,6 +190,7 @@ class AttackPipeline(Tool):
         self.pool = labelled_text("Protection pool", str(pool), width=NUMBER_WIDTH)
         self.critical_pool = labelled_text("Of it against crits", "0", width=NUMBER_WIDTH)
         self.per_hit = labelled_text("Wounds a hit", "1", width=NUMBER_WIDTH)
+        self.piercing = labelled_text("Piercing", "0", width=NUMBER_WIDTH)
         self.special = w.Dropdown(options=_SPECIALS, value="none", description="Special attack",
                                   style={"description_width": LABEL_WIDTH},
                                   layout=shared_layout(width=MENU_WIDTH))
@@ -198,8 +198,13 @@ class AttackPipeline(Tool):
                                   indent=False, layout=shared_layout(width=FIELD_WIDTH))
         self.supported = w.Checkbox(value=False, description="Weapon supported (−1)",
                                     indent=False, layout=shared_layout(width=FIELD_WIDTH))
+        self.prevent = w.Dropdown(options=_PREVENT, value="heaviest",
+                                  description="Criticals stopped first",
+                                  style={"description_width": LABEL_WIDTH},
+                                  layout=shared_layout(width=MENU_WIDTH))
         self.fields = [self.skill, self.weapon, self.attack_number, self.compensation, self.aim,
-                       self.perception, self.pool, self.critical_pool, self.per_hit]
+                       self.perception, self.pool, self.critical_pool, self.per_hit,
+                       self.piercing]
         for f in self.fields:
             f.continuous_update = False
         self.next_button = button("Next attack this round", "Count one more attack in a row")
@@ -216,8 +221,8 @@ class AttackPipeline(Tool):
         self.last: x6.AttackResult | None = None
         grid = w.GridBox([self.skill, self.weapon, self.mode, self.attack_number,
                           self.compensation, self.aim, self.perception, self.cover, self.pool,
-                          self.critical_pool, self.per_hit, self.special, self.walking,
-                          self.supported],
+                          self.critical_pool, self.per_hit, self.piercing, self.special,
+                          self.walking, self.supported, self.prevent],
                          layout=shared_layout(grid_template_columns=f"repeat(auto-fill, {GRID_COLUMN})",
                                               grid_gap="2px 8px"))
         super().__init__([grid, w.HBox([self.next_button, self.round_button]), self.error,
@@ -228,7 +233,8 @@ class AttackPipeline(Tool):
                          "rulebook-x6-attack")
         for f in self.fields:
             f.observe(lambda _: self.update(), "value")
-        for f in (self.mode, self.cover, self.special, self.walking, self.supported):
+        for f in (self.mode, self.cover, self.special, self.walking, self.supported,
+                  self.prevent):
             f.observe(lambda _: self.update(), "value")
         self.next_button.on_click(lambda _: self.next_attack())
         self.round_button.on_click(lambda _: self.new_round())
@@ -252,10 +258,12 @@ class AttackPipeline(Tool):
         """A new round: recoil starts again."""
         self.attack_number.value = "1"
 
-    def _pool(self) -> tuple[int, int, int]:
-        return (read_int("Protection pool", self.pool), read_int("Of it against crits",
-                                                         self.critical_pool),
-                read_int("Wounds a hit", self.per_hit, 1))
+    def _wounds(self) -> dict[str, object]:
+        """What stands between the hits and the wounds: cover, protection and piercing."""
+        return dict(cover=self.cover.value or None, pool=read_int("Protection pool", self.pool),
+                    critical_pool=read_int("Of it against crits", self.critical_pool),
+                    wounds_per_hit=read_int("Wounds a hit", self.per_hit, 1),
+                    piercing=read_int("Piercing", self.piercing), prevent=self.prevent.value)
 
     @answers("setup_view", "odds")
     def update(self) -> None:
@@ -272,12 +280,11 @@ class AttackPipeline(Tool):
             aim_actions=aim, perception=read_int("Perception", self.perception),
             special=self.special.value, walking=self.walking.value,
             supported=self.supported.value)
-        pool, cpool, per = self._pool()
+        against = self._wounds()
         s = self.setup
         hit = x6.hit_odds(s.dice, s.min_roll, s.crit_at, s.burst)
-        wounds = None if not s.wounds else x6.wound_distribution(s.dice, s.min_roll, s.crit_at, s.burst,
-                                       cover=self.cover.value or None, pool=pool,
-                                       critical_pool=cpool, wounds_per_hit=per) \
+        wounds = None if not s.wounds else x6.wound_distribution(
+            s.dice, s.min_roll, s.crit_at, s.burst, **against) \
             if s.dice <= 12 else "too many"
         s = self.setup
         crit = "no criticals (burst)" if s.burst else f"critical on <b>{s.crit_at}+</b>"
@@ -313,18 +320,16 @@ class AttackPipeline(Tool):
         s = self.setup
         if s is None:
             raise RulesError("Fix the attack's inputs first.")
-        cover = self.cover.value or None
-        pool, cpool, per = self._pool()
+        against = self._wounds()
+        cover = against["cover"]
         expect_chains(request, s.dice)
         # Typed cover dice have their own field (how many depends on the hits).
         typed_cover = request.typed_beside(
             lambda: parse_int_list("Cover dice", self.cover_dice.value)
             if cover and self.cover_dice.value.strip() else [])
         self.last = x6.resolve_attack(s.dice, min_roll=s.min_roll, crit_at=s.crit_at,
-                                      burst=s.burst, cover=cover,
-                                      cover_faces=typed_cover or (), pool=pool,
-                                      critical_pool=cpool, wounds_per_hit=per,
-                                      causes_wounds=s.wounds, dice=request.dice)
+                                      burst=s.burst, cover_faces=typed_cover or (),
+                                      causes_wounds=s.wounds, dice=request.dice, **against)
         r = self.last
         self.cover_dice.value = ", ".join(map(str, r.cover_faces))
         dice = "".join(chain_html(c, kind) for c, (_, kind, _) in zip(r.hit.chains, r.hit.dice))

@@ -38,15 +38,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +51,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import probes as P  # noqa: E402
+import voila_process  # noqa: E402
 from rulebook.toc import load_book  # noqa: E402
 from rulebook.cli import voila_command, voila_env  # noqa: E402
 
@@ -198,30 +194,20 @@ class Server:
         for entry in (ROOT / "book").iterdir():
             (root / entry.name).symlink_to(entry)
         (root / BENCH).symlink_to(HERE)
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        self.port = voila_process.free_port()
         cmd = [a for a in voila_command("127.0.0.1", self.port, root)
                if not a.startswith("--MappingKernelManager.cull_")]
         cmd += [f"--MappingKernelManager.{k}={v}" for k, v in cull.items()]
         cmd += ["--MappingKernelManager.cull_connected=True"]
         self.log = open(Path(self.tmp.name).with_suffix(".log"), "w")
         env = voila_env(ROOT, warm_up=warm_up, max_kernels=max_kernels)
-        self.proc = subprocess.Popen(cmd, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
         self.base = f"http://127.0.0.1:{self.port}/voila/render"
-        deadline = time.time() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=2)
-                break
-            except urllib.error.HTTPError:             # it answers: up
-                break
-            except OSError:
-                if self.proc.poll() is not None or time.time() > deadline:
-                    self.stop()
-                    raise SystemExit("Voilà did not start")
-                time.sleep(0.3)
+        proc = voila_process.start(cmd, env, self.log, f"http://127.0.0.1:{self.port}/")
+        if proc is None:
+            self.log.close()
+            self.tmp.cleanup()
+            raise SystemExit("Voilà did not start")
+        self.proc = proc
 
     def url(self, page: str) -> str:
         return f"{self.base}/{page}.ipynb"
@@ -262,14 +248,7 @@ class Server:
         return Path(self.log.name).read_text(errors="replace").count(text)
 
     def stop(self) -> None:
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout=15)
-        except ProcessLookupError:
-            pass
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=5)
+        voila_process.stop(self.proc)
         self.log.close()
         Path(self.log.name).unlink(missing_ok=True)
         self.tmp.cleanup()

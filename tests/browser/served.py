@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import http.client
 import os
-import signal
-import socket
-import subprocess
-import time
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -19,12 +16,10 @@ import pytest
 from rulebook.cli import voila_command, voila_env
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks" / "web"))
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+import voila_process  # noqa: E402
+from voila_process import free_port  # noqa: E402,F401  (the browser tests take a port here)
 
 
 class ServedBook:
@@ -40,20 +35,11 @@ class ServedBook:
                    if a.split("=", 1)[0] not in replaced] + list(args)
         self.log_path = log
         self.log = open(log, "w")
-        self.proc = subprocess.Popen(command, env=voila_env(ROOT, **env), stdout=self.log,
-                                     stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.time() + 60
-        while True:
-            try:
-                urllib.request.urlopen(self.base + "/", timeout=2)
-                return
-            except urllib.error.HTTPError:
-                return                          # it answers: started
-            except OSError:
-                if self.proc.poll() is not None or time.time() > deadline:
-                    self.stop()
-                    pytest.fail(f"Voilà did not start:\n{self.log_text()[-2000:]}")
-                time.sleep(0.3)
+        proc = voila_process.start(command, voila_env(ROOT, **env), self.log, self.base + "/")
+        if proc is None:
+            self.log.close()
+            pytest.fail(f"Voilà did not start:\n{self.log_path.read_text()[-2000:]}")
+        self.proc = proc
 
     def url(self, page: str) -> str:
         return f"{self.base}/voila/render/{page}"
@@ -104,12 +90,5 @@ class ServedBook:
         return self.log_path.read_text(errors="replace")
 
     def stop(self) -> None:
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout=15)
-        except ProcessLookupError:
-            pass
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=5)
+        voila_process.stop(self.proc)
         self.log.close()

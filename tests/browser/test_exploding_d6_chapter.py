@@ -137,8 +137,9 @@ def test_every_input_has_a_label(page: Page, book_url):
         ("textbox", "Attack in a row"), ("textbox", "Recoil compensation"),
         ("textbox", "Aim actions"), ("textbox", "Perception"), ("combobox", "Target's cover"),
         ("textbox", "Protection pool"), ("textbox", "Of it against crits"),
-        ("textbox", "Wounds a hit"), ("combobox", "Special attack"),
+        ("textbox", "Wounds a hit"), ("textbox", "Piercing"), ("combobox", "Special attack"),
         ("checkbox", "Walking (+1 min. roll)"), ("checkbox", "Weapon supported (−1)"),
+        ("combobox", "Criticals stopped first"),
         ("button", "Next attack this round"), ("button", "New round"), *ROLL_INPUTS,
         ("textbox", "Cover dice")]
     assert controls(page.locator(".rulebook-x6-reaction")) == [

@@ -379,43 +379,48 @@ def test_the_declarations_reach_every_field_of_the_samples():
 
 # -- the HTML-building helpers and every tool's typed fields --------------------------------------
 
-def test_the_shared_html_helpers_escape_what_they_are_given():
+def _error_line(p: str) -> list[str]:
+    line = ErrorLine()
+    line.show(p)
+    assert line.message == p
+    return [line.value]
+
+
+def _shared_helpers(p: str) -> list[str]:
     from fractions import Fraction
 
     from rulescore.trace import Step
-    for p in PAYLOADS:
-        line = ErrorLine()
-        line.show(p)
-        assert line.message == p
-        for markup in (line.value, odds_table_html([(p, Fraction(1, 2))], p),
-                       steps_html([Step(text=p, rule=p)]), section(p)[0].value):
-            assert injected(markup) == [], markup
+    return [odds_table_html([(p, Fraction(1, 2))], p), steps_html([Step(text=p, rule=p)]),
+            section(p)[0].value]
 
 
-def test_the_book_s_display_helpers_escape_what_they_are_given():
+def _book_helpers(p: str) -> list[str]:
     from fractions import Fraction
 
     from widgets import book, show
-    for p in PAYLOADS:
-        for shown in (show.labelled(p, p), show.answer(p, True),
-                      show.chances({p: Fraction(1, 3)}, p, outcome=p),
-                      show.record({p: p}, p), show.steps([p], p),
-                      book.print_rows(p, p, [{"name": p, "note": p}])):
-            assert injected(shown.data) == [], shown.data
+    return [shown.data for shown in (
+        show.labelled(p, p), show.answer(p, True), show.chances({p: Fraction(1, 3)}, p, outcome=p),
+        show.record({p: p}, p), show.steps([p], p),
+        book.print_rows(p, p, [{"name": p, "note": p}]))]
 
 
-def test_the_healing_sheet_and_timeline_escape_a_record_made_by_hand():
+def _healing_record(p: str) -> list[str]:
     """A record built directly (not through from_json) with markup in every text field."""
-    inj = pc.RecordedInjury(PAYLOADS[0], "Edge", 2, 0, treatment=PAYLOADS[2], hr=3)
-    record = pc.InjuryRecord(PAYLOADS[3], injuries=(inj,), log=(PAYLOADS[4],))
-    for markup in (sheet_html(record), timeline_svg(pc.InjuryRecord(
-            PAYLOADS[5]).add_injury("Thigh", "Blunt", 2))):
+    inj = pc.RecordedInjury(p, "Edge", 2, 0, treatment=p, hr=3)
+    return [sheet_html(pc.InjuryRecord(p, injuries=(inj,), log=(p,))),
+            timeline_svg(pc.InjuryRecord(p).add_injury("Thigh", "Blunt", 2))]
+
+
+def _cylinder(p: str) -> list[str]:
+    return [cylinder_svg(Encounter().join(p, pc=True, quick=3, margin=4))]
+
+
+@pytest.mark.parametrize("build", [_error_line, _shared_helpers, _book_helpers,
+                                   _healing_record, _cylinder], ids=lambda f: f.__name__[1:])
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_every_html_helper_escapes_what_it_is_given(build, payload):
+    for markup in build(payload):
         assert injected(markup) == [], markup
-
-
-def test_the_cylinder_escapes_names():
-    enc = Encounter().join(PAYLOADS[0], pc=True, quick=3, margin=4)
-    assert injected(cylinder_svg(enc)) == []
 
 
 def _our_tools():

@@ -87,36 +87,35 @@ def _tools():
     ]
 
 
+TOOLS = _tools()
+
+
 @pytest.mark.parametrize("seed", [1, 29])
-def test_every_tool_replays_a_seed(seed):
-    for make, entry_name, shown in _tools():
-        first, again = make(), make()
-        getattr(first, entry_name).roll(seed)
-        entry = getattr(again, entry_name)
-        entry.seed.value = str(seed)
-        entry.replay_button.click()
-        assert getattr(first, entry_name).error.message == ""
-        assert getattr(first, shown).value == getattr(again, shown).value, make
-
-
-def test_dice_roller_typed_and_seeded():
-    from widgets.dice import DiceRoller
-    r = DiceRoller("2d6")
-    r.entry.my_dice.value = "3, 4"
-    r.entry.use_dice()
-    assert r.last.total == 7 and "(your dice)" in r.result.value
-    r.entry.roll(5)
-    assert "(seed 5)" in r.result.value
+@pytest.mark.parametrize(("make", "entry_name", "shown"), TOOLS,
+                         ids=[f"{i}-{m.__name__.strip('<>')}" for i, (m, _, _) in enumerate(TOOLS)])
+def test_every_tool_replays_a_seed(make, entry_name, shown, seed):
+    first, again = make(), make()
+    getattr(first, entry_name).roll(seed)
+    entry = getattr(again, entry_name)
+    entry.seed.value = str(seed)
+    entry.replay_button.click()
+    assert getattr(first, entry_name).error.message == ""
+    assert getattr(first, shown).value == getattr(again, shown).value
 
 
 @pytest.mark.parametrize(("expression", "typed", "total"), [
+    ("2d6", "3, 4", 7),
+    # A d10's 0 and a d100's 00 are typed as they show, and read 10 and 100.
     ("1d100", "00", 100), ("1d100", "0", 100), ("2d10", "0, 3", 13), ("1d10", "10", 10)])
-def test_a_d10_zero_and_a_d100_double_zero_are_typed_as_they_show(expression, typed, total):
+def test_the_dice_roller_reads_typed_dice_as_players_read_them(expression, typed, total):
     from widgets.dice import DiceRoller
     r = DiceRoller(expression)
     r.entry.my_dice.value = typed
     r.entry.use_dice()
     assert r.entry.error.message == "" and r.last.total == total
+    assert "(your dice)" in r.result.value
+    r.entry.roll(5)
+    assert "(seed 5)" in r.result.value
 
 
 def test_percentile_test_roller_typed_by_hand():
