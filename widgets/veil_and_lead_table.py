@@ -1,5 +1,5 @@
 """The Veil & Lead at the table: a party initiative roller, an attack calculator, the Downed
-walker, coup de grâce and the Horde.
+walker, first aid, coup de grâce and the Horde.
 
 Each tool gathers its inputs, makes its call in :mod:`rulescore.systems.veil_and_lead` and
 renders what comes back: the exact odds before the roll, the result and its explanation. Each
@@ -559,6 +559,73 @@ class DownedWalker(Tool):
         self.result.value = (f"<div class='rulebook-vl-downed-result' style='font-weight:600'>"
                              f"{html.escape(headline)}</div>")
         self.explanation.show(trace)
+
+
+class FirstAid(Tool):
+    """First Aid during or right after a fight (§XIV In-Combat Healing): a Medicine check
+    against TN 11 that stops bleeding and gives back 1 Vitality, once a character a scene; its
+    exact odds, then the healer's dice, rolled or typed."""
+
+    waiting_for = "the medic's d8s"
+    reaches = (
+        Reach(vl.first_aid_probability, {"pool": "Medic's Medicine dice",
+                                         "roll_bonus": "Medic's roll bonus"},
+              {"small_pool": "the book's ruling: a pool rolls the dice it has (assumption "
+                             "small_pools)"}),
+        Reach(vl.first_aid, {"vitality": "Patient's Vitality", "iron": "Patient's IRON",
+                             "roll_bonus": "Medic's roll bonus",
+                             "already_treated": "Already given First Aid this scene",
+                             "dice": "My dice", "pool": "Medic's Medicine dice"},
+              {"faces": "drawn from the Roll / My dice row"}),
+    )
+
+    def __init__(self, iron: int = 3, vitality: int = 2, pool: int = 3) -> None:
+        self.iron = _number("Patient's IRON", iron, 0, 10)
+        self.vitality = w.IntText(value=vitality, description="Patient's Vitality",
+                                  style=STYLE, layout=shared_layout(width="19em"))
+        self.treated = _check("Already given First Aid this scene")
+        self.pool = _number("Medic's Medicine dice", pool, 0, 12)
+        self.bonus = _number("Medic's roll bonus", 0, -10, 10)
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("the medic's d8s, e.g. 6, 5, 2")
+        self.result = w.HTML(self.waiting)
+        self.explanation = ExplanationView()
+        inputs = [self.iron, self.vitality, self.treated, self.pool, self.bonus]
+        super().__init__([w.HBox([w.VBox(inputs[:3]), w.VBox(inputs[3:])]), self.error,
+                          section("Odds of the check", self.odds), section("Roll", self.entry),
+                          section("What happened", self.result, self.explanation)],
+                         "rulebook-vl-first-aid")
+        for field in inputs:
+            field.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.treat)
+        self.update()
+
+    @answers("odds")
+    def update(self) -> None:
+        """The exact chance that the check succeeds."""
+        self.entry.error.clear()
+        self.result.value = self.waiting
+        self.explanation.clear()
+        p = vl.first_aid_probability(self.pool.value, roll_bonus=self.bonus.value)
+        self.odds.value = (f"<p class='rulebook-vl-aid-odds'>With {self.pool.value}d8 the "
+                           f"check succeeds {chance_html(p, strong=True)}.</p>")
+
+    def treat(self, request: RollRequest) -> None:
+        """First Aid with the dice of the Roll / My dice row."""
+        try:
+            aid = vl.first_aid(None, self.vitality.value, self.iron.value,
+                               roll_bonus=self.bonus.value,
+                               already_treated=self.treated.value, dice=request.dice,
+                               pool=self.pool.value)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            return
+        said = (f"Treated: the bleeding stops, Vitality {aid.value}" if aid.outcome == "Treated"
+                else f"Failed: no healing, Vitality {aid.value}")
+        self.result.value = (f"<div class='rulebook-vl-aid-result' style='font-weight:600'>"
+                             f"{html.escape(said)} ({request.describe()})</div>")
+        self.explanation.show(aid.trace)
 
 
 class CoupDeGrace(Tool):

@@ -239,3 +239,14 @@ def test_the_walker_after_death_the_d8_button_and_coup_de_grace(page: Page, book
         "An automatic hit: 5 damage, 2 Steps — Grievous Wound")
     coup.get_by_label("Target's armour").select_option("Boiler Plate")
     expect(coup.locator(".rulebook-vl-coup-result")).to_contain_text("4 damage, 2 Steps.")
+
+
+def test_first_aid_the_chapters_example_in_its_tool(page: Page, book_url):
+    """§XIV In-Combat Healing, the injury chapter's example: IRON 3 at 2 Vitality, a medic's
+    6, 5 and 2 make 11 against TN 11: treated, back to 3."""
+    tool = _open(page, book_url, ".rulebook-vl-first-aid", INJURY)
+    expect(tool.locator(".rulebook-vl-aid-odds")).to_contain_text("succeeds 58.59% (75/128)")
+    tool.get_by_label("My dice").fill("6, 5, 2")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(tool.locator(".rulebook-vl-aid-result")).to_contain_text(
+        "Treated: the bleeding stops, Vitality 3")

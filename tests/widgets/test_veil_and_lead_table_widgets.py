@@ -350,3 +350,20 @@ def test_coup_de_grace_takes_the_maximum():
     assert "<b>5 damage</b>, 2 Steps — <b>Grievous Wound</b>" in tool.result.value
     tool.armour.value = "Boiler Plate"
     assert "<b>4 damage</b>, 2 Steps." in tool.result.value
+
+
+def test_first_aid_the_chapters_example():
+    """§XIV In-Combat Healing: Medicine TN 11; 3d8 reach it 75/128 of the time (the same
+    check as stabilising at 0, §X). IRON 3 at 2 Vitality, dice 6, 5, 2: 6 + 5 = 11, treated,
+    back to 3. Once a scene."""
+    from widgets.veil_and_lead_table import FirstAid
+    tool = FirstAid(iron=3, vitality=2, pool=3)
+    assert "succeeds <b>58.59%</b> (75/128)" in tool.odds.value
+    tool.entry.my_dice.value = "6, 5, 2"
+    tool.entry.use_dice_button.click()
+    assert "Treated: the bleeding stops, Vitality 3 (your dice)" in tool.result.value
+    tool.treated.value = True
+    tool.entry.use_dice_button.click()
+    assert "once a scene" in tool.entry.error.message
+    tool.treated.value = False
+    assert tool.entry.error.message == ""
