@@ -190,9 +190,9 @@ class HealingWalker(Tool):
                                  "injury": "the Injury to treat's level"}),
         Reach(pc.required_treatment, {}, {"aspect": "the Injury to treat's aspect",
                                           "injury": "the Injury to treat's level"}),
-        Reach(pc.recover, {"until_day": "Stop on day"}, {
+        Reach(pc.recover, {"until_day": "Stop on day", "arcane": "Arcane bonus"}, {
             "record": SHEET, "dice": ROLLED, "rng": "the Roll button's seed is in the dice"}),
-        Reach(pc.next_roll_odds, {}, {"record": SHEET}),
+        Reach(pc.next_roll_odds, {"arcane": "Arcane bonus"}, {"record": SHEET}),
         Reach(pc.location_names, {}),
     )
 
@@ -369,6 +369,7 @@ class HealingWalker(Tool):
         for field in (self.coma_hr, self.sheltered, self.fatigue, self.arcane):
             field.observe(lambda _: self._coma_odds(), "value")
         self.coma_cause.observe(lambda _: self._coma_from_cause(), "value")
+        self.arcane.observe(lambda _: self._render(), "value")  # on every roll of the record
         for field in (self.grim, self.shock_ml, self.fatigue):
             field.observe(lambda _: self._grim_odds(), "value")
         self.bleed_entry.on_request(self.bleed)
@@ -452,7 +453,8 @@ class HealingWalker(Tool):
     def _heal(self, request: RollRequest) -> None:
         # The rolls go as far as typed dice reach, or (seeded) to the end; a stop day holds
         # either run there.
-        run = pc.recover(self.record, dice=request.dice, until_day=self.until.value or None)
+        run = pc.recover(self.record, dice=request.dice, until_day=self.until.value or None,
+                         arcane=self._arcane())
         self._change(lambda: (run.record, run.trace))
 
     def _new(self):
@@ -514,9 +516,12 @@ class HealingWalker(Tool):
             f"weakness fatigue from anaemia</div><small>({request.describe()})</small>")
         self._bleeding_odds()
 
+    def _arcane(self) -> list[int]:
+        """The Arcane bonus field as the engine takes it: the one highest bonus, or none."""
+        return [self.arcane.value] if self.arcane.value else []
+
     def _course_inputs(self) -> dict[str, object]:
-        return dict(fatigue=self.fatigue.value,
-                    arcane=[self.arcane.value] if self.arcane.value else [])
+        return dict(fatigue=self.fatigue.value, arcane=self._arcane())
 
     @answers("es_odds", line="es_error")
     def _shock_odds(self) -> None:
@@ -664,9 +669,8 @@ class HealingWalker(Tool):
         self.which.options = waiting
         self.which.value = waiting[0][1] if waiting else None
         self._show_treatment_odds()
-        if hasattr(self, "grim"):  # the first hours' rows exist once the walker is built
-            self._render_first_hours()
-        nxt = pc.next_roll_odds(r)
+        self._render_first_hours()
+        nxt = pc.next_roll_odds(r, arcane=self._arcane())
         self.next_odds.value = (
             f"<p class='rulebook-pc-next'><b>Next:</b> {html.escape(f'{nxt[0]}, EML {nxt[1]}')}"
             "</p>"

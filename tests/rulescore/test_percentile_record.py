@@ -244,3 +244,14 @@ def test_aggravation_lowers_the_hr_or_waits_for_the_treatment():
 def pc_dice(values):
     from rulescore.dice import DiceSource
     return DiceSource.typed(values)
+
+
+def test_the_highest_arcane_bonus_goes_on_every_healing_roll_of_the_run():
+    """Healing 6 Arcane Recovery: HB13 × HR4 = EML 52, + the highest of 5 and 10 = 62; the
+    seed's first Healing Roll, 62, is then an S (it failed against 52)."""
+    what, eml, _ = pc.next_roll_odds(abdomen(), arcane=[5, 10])
+    assert eml == 62 and "+ arcane 10" in what
+    plain = recover(abdomen(), dice=[62])
+    helped = recover(abdomen(), dice=[62], arcane=[5, 10])
+    assert plain.record.injuries[0].level == 2 and helped.record.injuries[0].level == 1
+    assert "+ arcane 10 = EML 62" in helped.trace[0].text.replace("EML  ", "EML ")

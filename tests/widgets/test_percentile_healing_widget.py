@@ -261,3 +261,12 @@ def test_the_aggravation_option_is_a_switch_and_costs_a_failed_injury_one_hr():
     h.aggr_entry.my_dice.value = "80"
     h.aggr_entry.use_dice()
     assert h.record.injuries[0].hr == 3 and "HR4 → HR3" in h.aggr_result.value
+
+
+def test_the_arcane_bonus_reaches_the_recovery_rolls_and_their_odds():
+    h = treated()
+    h.arcane.value = 10
+    assert "+ arcane 10), EML 62" in h.next_odds.value
+    h.heal_entry.my_dice.value = "62"
+    h.heal_entry.use_dice()
+    assert h.record.injuries[0].level == 1

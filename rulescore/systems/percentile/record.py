@@ -21,8 +21,8 @@ from ... import saved
 from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, Step, step
 from ._system import DATA
-from .healing import (TREATMENT_ASPECTS, TreatmentResolution, blood_regeneration,
-                      current_impairment, healing_roll, infection_course,
+from .healing import (TREATMENT_ASPECTS, TreatmentResolution, arcane_bonus,
+                      blood_regeneration, current_impairment, healing_roll, infection_course,
                       infection_healing_rate, infection_weakness,
                       permanent_impairment)
 from ...dice import DiceSource
@@ -399,9 +399,12 @@ def _next_roll(record: InjuryRecord) -> tuple[int, str, int | None] | None:
     return day, kind, index
 
 
-def next_roll_odds(record: InjuryRecord) -> tuple[str, int, dict[str, Fraction]] | None:
-    """The next roll's description, its EML and the exact chance of each success level."""
+def next_roll_odds(record: InjuryRecord, arcane: Sequence[int] = ()
+                   ) -> tuple[str, int, dict[str, Fraction]] | None:
+    """The next roll's description, its EML and the exact chance of each success level;
+    *arcane* as for :func:`recover` (on Healing and Infection Course Rolls)."""
     record = _require_record(record)
+    magic = arcane_bonus(arcane)
     due = _next_roll(record)
     if due is None:
         return None
@@ -418,18 +421,25 @@ def next_roll_odds(record: InjuryRecord) -> tuple[str, int, dict[str, Fraction]]
         eml, what = record.endurance_eml - weak, "Endurance"
     if weak and kind != "Healing Roll":
         what += f", less infection weakness {weak}"
+    if magic and kind != "Blood Loss Healing Roll":
+        eml += magic
+        what += f", + arcane {magic}"
     used = effective_eml(eml)
     return f"Day {day}: {kind} ({what})", used, success_level_probabilities(used)
 
 
 def recover(record: InjuryRecord, *, dice: DiceSource | Sequence[int] = (),
-            rng: random.Random | None = None, until_day: int | None = None) -> Recovery:
+            rng: random.Random | None = None, until_day: int | None = None,
+            arcane: Sequence[int] = ()) -> Recovery:
     """Advance the recovery (Healing 6-8) roll by roll, one d100 each from *dice* (a
     :class:`~rulescore.dice.DiceSource`, in the order the rolls fall due); stop when typed dice
     run out, at *until_day*, on death, or when nothing is left to heal. Untreated injuries do
-    not heal: treat them (or apply :func:`untreated`) first. Typed values as a list, then
-    *rng*, are kept for existing callers."""
+    not heal: treat them (or apply :func:`untreated`) first. *arcane*: the test bonuses arcane
+    sources grant the patient; the single highest goes on every Healing and Infection Course
+    Roll (Healing 6, 7 Arcane Recovery). Typed values as a list, then *rng*, are kept for
+    existing callers."""
     record = _require_record(record)
+    magic = arcane_bonus(arcane)
     draw = DiceDraw(dice, rng, "recovery")
     if until_day is not None:
         require_int("until_day", until_day, minimum=record.day, maximum=MAX_DAY)
@@ -459,7 +469,7 @@ def recover(record: InjuryRecord, *, dice: DiceSource | Sequence[int] = (),
         if roll is None:
             needs = f"day {due[0]}: {due[1]}" + (f" for {what}" if what else "") + " (d100)"
             break
-        record, steps = _apply(record, due, roll)
+        record, steps = _apply(record, due, roll, magic)
         trace += steps
     if until_day is not None and not record.dead:
         record = replace(record, day=max(record.day, until_day),
@@ -473,12 +483,12 @@ def recover(record: InjuryRecord, *, dice: DiceSource | Sequence[int] = (),
                     rolled=tuple(draw.rolled), needs=needs)
 
 
-def _apply(record: InjuryRecord, due: tuple[int, str, int | None], roll: int
+def _apply(record: InjuryRecord, due: tuple[int, str, int | None], roll: int, magic: int = 0
            ) -> tuple[InjuryRecord, list[Step]]:
     day, kind, index = due
     record = replace(record, day=day)
     if kind == "Infection Course Roll":
-        return _infection(record, roll)
+        return _infection(record, roll, magic)
     steps: list[Step] = []
     if kind == "Blood Loss Healing Roll":
         if record.skip_regeneration:
@@ -497,16 +507,17 @@ def _apply(record: InjuryRecord, due: tuple[int, str, int | None], roll: int
         record = replace(record, blood_loss=regen.bp, skip_regeneration=regen.skip_next,
                          next_regeneration=day + REGENERATION_EVERY)
         return record._with(text=steps[-1].text), steps
-    return _healing(record, index, roll)
+    return _healing(record, index, roll, magic)
 
 
-def _healing(record: InjuryRecord, index: int, roll: int
+def _healing(record: InjuryRecord, index: int, roll: int, magic: int = 0
              ) -> tuple[InjuryRecord, list[Step]]:
     """The Healing Roll of injury *index* (Healing 6): HB × HR; S lowers the level by 1, CS by
     2; a CF infects an injury whose treatment left the chance. When every treated injury has
     rolled (or an infection stops all healing) the next Healing Rolls fall five days later."""
     inj = record.injuries[index]
     result = healing_roll(roll, record.healing_base, inj.hr or 1, inj.level,
+                          arcane=[magic] if magic else [],
                           infection_chance=inj.infection_chance)
     steps = [step(f"Day {record.day}, {inj.code} {inj.location.lower()}: {s.text}", s.rule)
              for s in result.trace]
@@ -538,10 +549,12 @@ def _healing_due(record: InjuryRecord) -> int | None:
     return None
 
 
-def _infection(record: InjuryRecord, roll: int) -> tuple[InjuryRecord, list[Step]]:
+def _infection(record: InjuryRecord, roll: int, magic: int = 0
+               ) -> tuple[InjuryRecord, list[Step]]:
     index, ihr = record.infection  # type: ignore[misc]
     course = infection_course(roll, record.healing_base, ihr,
-                              fatigue=record.infection_fatigue)
+                              fatigue=record.infection_fatigue,
+                              arcane=[magic] if magic else [])
     steps = [step(f"Day {record.day}: {s.text}", s.rule) for s in course.trace]
     weak = infection_weakness(min(max(ihr, 1), 5))
     if weak and course.outcome != "dies":
