@@ -40,6 +40,7 @@ def _describe_fight(text: str) -> str | None:
 
 STYLE = {"description_width": "9em"}
 RED = ERROR  # the hammer's arc: the ticks it has to run
+HALO = "stroke='#fff' stroke-width='4' paint-order='stroke'"  # the hand never hides the words
 
 
 def cylinder_svg(enc: vl.Encounter) -> str:
@@ -78,10 +79,11 @@ def cylinder_svg(enc: vl.Encounter) -> str:
               cy + (r - 30) * math.sin(2 * math.pi * enc.hammer / 20 - math.pi / 2))
     parts.append(f"<line x1='{cx}' y1='{cy}' x2='{hx:.1f}' y2='{hy:.1f}' stroke='{ACCENT}' "
                  f"stroke-width='5' stroke-linecap='round'/>"
-                 f"<text x='{cx}' y='{cy + 30}' font-size='12' text-anchor='middle'>Hammer: "
-                 f"Tick {enc.hammer}</text>"
+                 f"<text x='{cx}' y='{cy + 30}' font-size='12' text-anchor='middle' {HALO}>"
+                 f"Hammer: Tick {enc.hammer}</text>"
                  f"<text x='{cx}' y='{cy + 46}' font-size='11' text-anchor='middle' "
-                 f"fill='{FAINT}'>{enc.elapsed} ticks run · Tension dice {enc.tension_dice}</text>")
+                 f"fill='{FAINT}' {HALO}>{enc.elapsed} ticks run · Tension dice "
+                 f"{enc.tension_dice}</text>")
     parts.append("</svg>")
     return "".join(parts)
 

@@ -66,3 +66,44 @@ def test_one_exchange_lands_on_the_target(page: Page, book_url):
     expect(enforcer.locator(".vitality")).to_have_text("10 / 10")
     page.get_by_role("button", name="Redo", exact=True).click()
     expect(enforcer.locator(".state")).to_have_text("Wounded")
+
+
+def test_downed_bleeds_and_a_coup_de_grace_ends_it(page: Page, book_url):
+    page.set_viewport_size({"width": 1280, "height": 1600})
+    panel = open_tool(page, book_url, "veil_and_lead/fight", ".rulebook-vl-fight")
+    attack = panel.locator(".rulebook-vl-fight-attack")
+    grievous = panel.locator(".rulebook-vl-fight-grievous")
+    board = panel.locator(".rulebook-vl-fight-board")
+    enforcer = board.locator("tr[data-fighter='Enforcer']")
+    _typed(panel.locator(".rulebook-vl-fight-join"), INITIATIVE)
+    next_turn = panel.get_by_role("button", name="Next turn")
+    apply = panel.get_by_role("button", name="Apply to the target")
+    # Tick 3, Caleb: 8 + 8 + 2 = 18 against TN 7: 3 Steps, 5 damage (Duster 1): 10 → 5; the
+    # Grievous d8 1 is a Flesh Wound.
+    next_turn.click()
+    _typed(attack, "8, 8, 8, 8, 8, 8")
+    apply.click()
+    _typed(grievous, "1")
+    expect(enforcer.locator(".conditions")).to_contain_text("Flesh Wound")
+    # Tick 6, the Enforcer: QUICK 1 + skill 2 − Wounded 1 − Flesh Wound 1 = 1 d8; a 1 misses.
+    next_turn.click()
+    expect(panel.locator(".rulebook-vl-fight-odds")).to_contain_text("1 d8 against TN 11")
+    _typed(attack, "1")
+    apply.click()
+    # Tick 7, Caleb again (TN 9 now the Enforcer has acted): 18, margin 9: 5 damage → 0, Downed.
+    next_turn.click()
+    _typed(attack, "8, 8, 8, 8, 8, 8")
+    apply.click()
+    expect(enforcer.locator(".state")).to_have_text("Downed")
+    _typed(grievous, "1")
+    walker = panel.locator(".rulebook-vl-fight-stabilize")
+    expect(walker).to_be_visible()
+    expect(panel.get_by_label("Patient", exact=True)).to_have_value("Enforcer")
+    panel.screenshot(path=str(SHOTS / "veil_and_lead_fight_downed.png"))
+    # Tick 11: both tokens; the Enforcer bleeds to −1 as the turn starts; Caleb (a PC) acts
+    # first: coup de grâce at Point-Blank, TN 7, 16 + 2 = 18: 3 Steps, 5 damage → dead.
+    next_turn.click()
+    expect(enforcer.locator(".vitality")).to_have_text("-1 / 10")
+    panel.get_by_role("button", name="Coup de grâce").click()
+    expect(enforcer.locator(".state")).to_have_text("Dead")
+    expect(walker).to_be_hidden()
