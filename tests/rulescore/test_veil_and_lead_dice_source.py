@@ -114,3 +114,16 @@ def test_coup_de_grace_through_hardened_armour():
     negated = vl.coup_de_grace(3, 9, 1, critical=1, hardened=True)
     assert negated.value == 5 and negated.grievous_negated and not negated.grievous
     assert vl.coup_de_grace(3, 9, 1, critical=1, hardened=True, hardened_spent=True).grievous
+
+
+def test_first_aid_odds_count_every_roll():
+    """§XIV In-Combat Healing: Medicine against TN 11. Of the 8³ = 512 rolls of 3d8, those
+    whose two highest make 11 or more number 300: 75/128."""
+    from fractions import Fraction
+    from itertools import product
+    good = sum(1 for roll in product(range(1, 9), repeat=3)
+               if sum(sorted(roll)[-2:]) >= 11)
+    assert good == 300
+    assert vl.first_aid_probability(3) == Fraction(good, 512) == Fraction(75, 128)
+    assert vl.first_aid_probability(3, roll_bonus=2) == vl.stabilization_probability(
+        3, 0, medical_kit=True)
