@@ -21,7 +21,7 @@ from ... import saved
 from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, Step, step
 from ._system import DATA
-from .healing import (TREATMENT_ASPECTS, TreatmentResolution, arcane_bonus,
+from .healing import (TREATMENT_ASPECTS, TreatmentResolution, _arcane,  # names its input
                       blood_regeneration, current_impairment, healing_roll, infection_course,
                       infection_healing_rate, infection_weakness,
                       permanent_impairment)
@@ -404,7 +404,7 @@ def next_roll_odds(record: InjuryRecord, arcane: Sequence[int] = ()
     """The next roll's description, its EML and the exact chance of each success level;
     *arcane* as for :func:`recover` (on Healing and Infection Course Rolls)."""
     record = _require_record(record)
-    magic = arcane_bonus(arcane)
+    magic = _arcane("arcane", arcane)
     due = _next_roll(record)
     if due is None:
         return None
@@ -439,7 +439,7 @@ def recover(record: InjuryRecord, *, dice: DiceSource | Sequence[int] = (),
     Roll (Healing 6, 7 Arcane Recovery). Typed values as a list, then *rng*, are kept for
     existing callers."""
     record = _require_record(record)
-    magic = arcane_bonus(arcane)
+    magic = _arcane("arcane", arcane)
     draw = DiceDraw(dice, rng, "recovery")
     if until_day is not None:
         require_int("until_day", until_day, minimum=record.day, maximum=MAX_DAY)
