@@ -149,3 +149,20 @@ def test_conditions_duel_horde_and_scene_end(page: Page, book_url):
     tool.get_by_role("button", name="Act", exact=True).click()
     expect(log).to_contain_text("Channel")
     expect(log).to_contain_text("Exposed until their next turn")
+
+
+def test_a_fighter_from_the_chapter_s_roster_fills_the_tracker(page: Page, book_url):
+    open_chapter(page, f"{book_url}/{CHAPTER}")
+    fighters = page.locator(".rulebook-roster")
+    expect(fighters).to_be_visible(timeout=60_000)
+    fighters.get_by_placeholder("name").fill("Maeve")
+    fighters.get_by_role("button", name="Add fighter").click()
+    tool = page.locator(".rulebook-vl-count")
+    pick = tool.get_by_label("From the roster")
+    expect(pick.locator("option", has_text="Maeve")).to_have_count(1)
+    pick.select_option("Maeve")
+    expect(tool.get_by_label("Name", exact=True)).to_have_value("Maeve")
+    tool.get_by_label("Initiative margin").fill("4")
+    tool.get_by_role("button", name="Add to the Count").click()
+    expect(tool.locator(".rulebook-vl-log")).to_contain_text("Maeve joins at Tick 3 (Ready)")
+    expect(pick.locator("option", has_text="Maeve")).to_have_count(0)
