@@ -171,6 +171,7 @@ class _StrikePanel(_Panel):
         self.strike: pc.Strike | None = None
         self.request: RollRequest | None = None
         self.written = False  # the strike shown is already in the record
+        self.last_actor: str | None = None
         self.after_record: pc.InjuryRecord | None = None
         for field in self.inputs:
             field.observe(lambda change: self._changed(change), "value")
@@ -214,9 +215,17 @@ class _StrikePanel(_Panel):
         self._quiet = True
         try:
             _names(self.first, names, actor)
+            if actor != self.last_actor:  # a new turn: the one acting now shoots or attacks
+                if actor in names:
+                    self.first.value = actor
+                self.last_actor = actor
             other = next((n for n in living if n != self.first.value), None)
-            keep = self.second.value not in (None, self.first.value)
-            _names(self.second, names, self.second.value if keep else other)
+            keep = self.second.value not in (None, self.first.value) and \
+                (self.second.value in living or other is None)
+            choice = self.second.value if keep else other
+            _names(self.second, names, choice)
+            if choice in names:
+                self.second.value = choice
         finally:
             self._quiet = False
         self._follow(fight)
@@ -249,6 +258,12 @@ class _StrikePanel(_Panel):
         first = self.page.roster.fighter(self.first.value)
         second = self.page.roster.fighter(self.second.value)
         self.filled.value = self.describe(first, second)
+        fallen = [c.name for c in self.fight.combatants
+                  if c.dead and c.name in (first.name, second.name)]
+        if fallen:
+            self.odds.value = (f"<i class='rulebook-pc-fight-odds'>{html.escape(fallen[0])} "
+                               "is dead: choose another fighter.</i>")
+            return
         before = self.before(first, second)
         rows = sorted(before.odds.items(), key=lambda kv: -kv[1])
         self.odds.value = (f"<div class='rulebook-pc-fight-odds'><b>Before the roll: "

@@ -76,3 +76,5 @@ def test_the_shock_roll_and_a_melee_blow_on_the_same_page(page: Page, book_url):
         "Nolora: Skull: S3E injury; shock 10 → KIA")
     melee.get_by_role("button", name="Write it into Nolora's record").click()
     expect(order.locator("tr[data-fighter='Nolora'] .rulebook-pc-state")).to_have_text("dead")
+    melee.screenshot(path=str(SHOTS / "percentile_fight_melee.png"))
+    after.screenshot(path=str(SHOTS / "percentile_fight_after.png"))

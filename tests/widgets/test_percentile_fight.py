@@ -153,3 +153,11 @@ def test_a_replay_from_the_log_rolls_the_shot_as_it_was():
     page.missile.roll_log.children[0].children[0].click()
     assert (shot.range_ft.value, shot.moves.value) == (20, "still")
     assert shot.result.value == first
+
+
+def test_the_next_turn_hands_the_shot_to_the_one_acting():
+    page = fight_page()
+    assert page.missile.first.value == "Nolora"
+    page.turns.next_button.click()
+    assert (page.missile.first.value, page.missile.second.value) == ("Brigand", "Nolora")
+    assert page.melee.first.value == "Brigand"
