@@ -36,7 +36,7 @@ from .injury import (DAMAGE, DEATH_AT, STABILIZATION_TN, STEPS, BleedResolution,
                      knit_flesh, long_rest, stabilization_tn, stabilize, steps,
                      treat_grievous, turns_to_death, wounded_penalty)
 from .odds import (AttackOdds, DuelOdds, attack_odds, duel_odds, first_aid_probability,
-                   rescue_probability,
+                   grapple_probability, resist_probability, rescue_probability,
                    stabilization_probability, starting_tick_distribution)
 from .reactions import (ReactionResolution, engaged_exit, engaged_ways, free_reaction,
                         laudanum, medical_attention, reaction_names, stray_ally)
@@ -86,6 +86,7 @@ __all__ = [
     # odds
     "starting_tick_distribution", "attack_odds", "AttackOdds", "stabilization_probability",
     "duel_odds", "DuelOdds", "rescue_probability", "first_aid_probability",
+    "resist_probability", "grapple_probability",
     # data
     "weapon", "weapons", "armour", "armours", "action", "actions", "BANDS", "condition", "conditions", "cover",
     "cover_names", "range_modifier", "Weapon", "Armour", "Action", "Condition",

@@ -14,7 +14,7 @@ from ...formulas import Formula
 from ...trace import Resolution, RuleRef, Step, step
 from . import records
 from ._system import DATA
-from .core import (CHARGE, aim_bonus, check, dice_rolled, exposes, margin_distribution,
+from .core import (CHARGE, RESIST_TN, aim_bonus, check, dice_rolled, exposes, margin_distribution,
                    read_die, read_faces, require_attribute, require_dice, require_skill,
                    require_small_pool, signed,
                    starting_tick, tempo, two_highest)
@@ -691,7 +691,7 @@ def resist(faces: Sequence[int] | None, grit: int, resilience: int, *,
         raise RulesError(f"effect must be Stunned or Prone, got {shown(effect)}")
     faces = read_faces("faces", faces, dice, grit + resilience,
                        why=f"grit {grit} + resilience {resilience}")
-    result = check(faces, 11, roll_bonus)
+    result = check(faces, RESIST_TN, roll_bonus)
     rule = STUNNED if effect == "Stunned" else CLEAVE
     return Resolution(value=result.margin, outcome="Resisted" if result.success else effect,
                       trace=result.trace + (step(

@@ -23,6 +23,7 @@ TICKS = 20                    # the Cylinder: segments 0..19
 MAX_POOL = 40                 # a guard against runaway input, far above any pool the rules make
 ATTRIBUTE_RANGE = (1, 5)      # "+1 to +5" (§VI Defense Rating); QUICK 5 is the maximum (§II)
 SKILL_RANGE = (0, 4)          # Awareness 4 is the highest natural skill (§II Initiative Ceiling)
+RESIST_TN = 11                # GRIT + Resilience against a Stun or a knock-down (§XI, §III)
 SMALL_POOL_RULES = ("literal", "floor_two")
 
 CHECK = DATA.rule("VI The Attack Sequence")

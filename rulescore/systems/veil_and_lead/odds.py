@@ -9,7 +9,8 @@ from fractions import Fraction
 from ...dice import Distribution
 from ...errors import RulesError, require_int, shown
 from . import records
-from .core import MAX_POOL, margin_distribution, starting_tick, sum_distribution
+from .core import (MAX_POOL, RESIST_TN, margin_distribution, require_attribute,
+                   require_skill, starting_tick, sum_distribution)
 from .injury import damage, death_threshold, health_state, stabilization_tn
 
 
@@ -87,8 +88,27 @@ def first_aid_probability(pool: int, *, roll_bonus: int = 0,
     In-Combat Healing)."""
     require_int("pool", pool, minimum=0, maximum=MAX_POOL)
     tn = records.settings("conditions", "rest_rules")["first_aid_tn"]
-    margins = margin_distribution(pool, tn, require_int("roll_bonus", roll_bonus),
-                                  small_pool=small_pool)
+    return _at_least(pool, tn, require_int("roll_bonus", roll_bonus), small_pool)
+
+
+def resist_probability(grit: int, resilience: int, *, roll_bonus: int = 0) -> Fraction:
+    """Exact chance that GRIT + Resilience d8 resist a Stun (§XI Stunned) or a Heavy Cleave's
+    knock-down (§III Heavy Cleave): TN 11."""
+    pool = require_attribute("grit", grit) + require_skill("resilience", resilience)
+    return _at_least(pool, RESIST_TN, require_int("roll_bonus", roll_bonus))
+
+
+def grapple_probability(iron: int, brawl: int, defense: int, *, roll_bonus: int = 0) -> Fraction:
+    """Exact chance that a Grapple, IRON + Brawl d8 against the target's Defense, takes hold
+    (§III Grapple)."""
+    pool = require_attribute("iron", iron) + require_skill("brawl", brawl)
+    require_int("defense", defense, minimum=0)
+    return _at_least(pool, defense, require_int("roll_bonus", roll_bonus))
+
+
+def _at_least(pool: int, tn: int, roll_bonus: int, small_pool: str = "literal") -> Fraction:
+    """The chance a check of *pool* d8 (two highest + *roll_bonus*) reaches *tn*."""
+    margins = margin_distribution(pool, tn, roll_bonus, small_pool=small_pool)
     return sum((p for m, p in margins.items() if m >= 0), Fraction(0))
 
 
