@@ -44,6 +44,9 @@ _CSS = f"""<style>
 .rulebook-roster-grid .widget-checkbox {{height: 28px; align-items: center;
   justify-content: center}}
 .rulebook-roster-head {{overflow-wrap: anywhere}}
+.rulebook-roster-grid .widget-html {{height: auto; min-height: 0}}
+.rulebook-roster-head > .widget-html-content, .rulebook-roster-group > .widget-html-content
+  {{line-height: 1.2; height: auto; padding-bottom: 2px}}
 .rulebook-roster-name {{position: sticky; left: 0; z-index: 1; background: #fff}}
 .rulebook-roster-head.rulebook-roster-name {{align-self: stretch}}
 .rulebook-roster-head.rulebook-roster-name > .widget-html-content {{align-self: flex-end}}
@@ -245,6 +248,8 @@ class RosterEditor(Tool):
             self._quiet = False
         self._bad.clear()
         self.error.clear()
+        # the download offers the roster shown, kept in the browser or not yet
+        self.transfer.set_text(self._roster.to_json() if self._roster.fighters else "")
         self._show_kept()
 
     def _label(self, key: str) -> str:
@@ -305,9 +310,7 @@ class RosterEditor(Tool):
     def _keep(self) -> None:
         self._damaged = ""  # the browser now keeps this roster instead
         self._kept = True
-        text = self._roster.to_json()
-        self.store.save(text)
-        self.transfer.set_text(text)
+        self.store.save(self._roster.to_json())
 
     def _commit(self, roster: Roster, line: str) -> None:
         self._before_new = None

@@ -188,6 +188,7 @@ def test_a_starter_is_offered_as_an_example_until_the_first_change(monkeypatch):
     browser_says(e, "")
     assert e.roster == party() and saves == []
     assert e.kept_note.value.startswith("These example fighters are not kept yet")
+    assert "href" in e.transfer.link.value  # the example party can be downloaded already
     field(e, "Ada", "quick").value = 2
     assert e.kept_note.value.startswith("Fighters kept in this browser: 2") and len(saves) == 1
 
@@ -198,6 +199,7 @@ def test_start_a_new_roster_and_put_the_old_one_back(monkeypatch):
     browser_says(e, party().to_json())
     e.new_button.click()
     assert len(e.roster) == 0 and Roster.from_json(TOY, saves[-1]) == Roster(TOY)
+    assert "href" not in e.transfer.link.value  # nothing to download
     assert e.new_button.description == "Put back the 2 fighters"
     e.new_button.click()
     assert e.roster == party() and e.new_button.description == "Start a new roster"
