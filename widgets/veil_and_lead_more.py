@@ -18,7 +18,7 @@ from rulescore.trace import step
 
 from .common import (DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool, answers,
                      section)
-from .lean import shared_layout
+from .lean import set_shown, shared_layout
 from .theme import ERROR
 
 STYLE = {"description_width": "10em"}
@@ -257,3 +257,94 @@ class DuelRoller(Tool):
                              f"<small>Dice {', '.join(map(str, r.dice[0]))} | "
                              f"{', '.join(map(str, r.dice[1]))} ({how})</small>")
         self.explanation.show(r.trace)
+
+
+CHECKS = (("Resist a Stun (GRIT + Resilience, TN 11)", "Stunned"),
+          ("Resist a Heavy Cleave's knock-down (GRIT + Resilience, TN 11)", "Prone"),
+          ("Grapple (IRON + Brawl against Defense)", "grapple"))
+
+
+class HoldAndResist(Tool):
+    """The checks that bring on or ward off a condition: GRIT + Resilience against a Stun or a
+    knock-down (§XI Stunned, §III Heavy Cleave), and a Grapple, IRON + Brawl against the
+    target's Defense (§III Grapple); exact odds first, then the dice."""
+
+    waiting_for = "the d8s"
+    _RESIST: ClassVar[dict[str, str]] = {
+        "grit": "Attribute (GRIT or IRON)", "resilience": "Skill (Resilience or Brawl)",
+        "roll_bonus": "Roll bonus"}
+    _GRAPPLE: ClassVar[dict[str, str]] = {
+        "iron": "Attribute (GRIT or IRON)", "brawl": "Skill (Resilience or Brawl)",
+        "defense": "Target's Defense", "roll_bonus": "Roll bonus"}
+    _ROLLED: ClassVar[dict[str, str]] = {"faces": "drawn from the Roll / My dice row"}
+    reaches = (
+        Reach(vl.resist_probability, _RESIST),
+        Reach(vl.grapple_probability, _GRAPPLE),
+        Reach(vl.resist, {**_RESIST, "effect": "Check", "dice": "My dice"}, _ROLLED),
+        Reach(vl.grapple, {**_GRAPPLE, "dice": "My dice"}, _ROLLED),
+    )
+
+    def __init__(self, check: str = "Stunned", attribute: int = 2, skill: int = 1,
+                 defense: int = 10) -> None:
+        self.check = w.Dropdown(options=CHECKS, value=check, description="Check", style=STYLE,
+                                layout=shared_layout(width="34em"))
+        self.attribute = w.BoundedIntText(value=attribute, min=0, max=10, style=STYLE,
+                                          description="Attribute (GRIT or IRON)", layout=WIDE)
+        self.skill = w.BoundedIntText(value=skill, min=0, max=10, style=STYLE,
+                                      description="Skill (Resilience or Brawl)", layout=WIDE)
+        self.defense = w.BoundedIntText(value=defense, min=0, max=30, style=STYLE,
+                                        description="Target's Defense", layout=WIDE)
+        self.bonus = w.BoundedIntText(value=0, min=-10, max=10, description="Roll bonus",
+                                      style=STYLE, layout=WIDE)
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("the d8s, e.g. 7, 5, 2")
+        self.result = w.HTML(self.waiting)
+        self.explanation = ExplanationView()
+        inputs = [self.check, self.attribute, self.skill, self.defense, self.bonus]
+        super().__init__([w.VBox(inputs), self.error, section("Odds before the roll", self.odds),
+                          section("Roll", self.entry),
+                          section("What happened", self.result, self.explanation)],
+                         "rulebook-vl-checks")
+        for field in inputs:
+            field.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def _grapple(self) -> bool:
+        return self.check.value == "grapple"
+
+    @answers("odds")
+    def update(self) -> None:
+        """The exact chance that the check succeeds."""
+        self.entry.error.clear()
+        self.result.value = self.waiting
+        self.explanation.clear()
+        set_shown(self.defense, self._grapple())
+        a, s, bonus = self.attribute.value, self.skill.value, self.bonus.value
+        if self._grapple():
+            p = vl.grapple_probability(a, s, self.defense.value, roll_bonus=bonus)
+            said = "takes hold (both are Grappled)"
+        else:
+            p = vl.resist_probability(a, s, roll_bonus=bonus)
+            said = "resists"
+        self.odds.value = (f"<p class='rulebook-vl-check-odds'>{a + s}d8: the check {said} "
+                           f"<b>{percent(p)}</b>{'' if p.denominator == 1 else f' ({p})'}.</p>")
+
+    def roll(self, request: RollRequest) -> None:
+        """The check with the dice of the Roll / My dice row."""
+        a, s, bonus = self.attribute.value, self.skill.value, self.bonus.value
+        try:
+            if self._grapple():
+                done = vl.grapple(None, a, s, self.defense.value, roll_bonus=bonus,
+                                  dice=request.dice)
+            else:
+                done = vl.resist(None, a, s, effect=self.check.value, roll_bonus=bonus,
+                                 dice=request.dice)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            return
+        self.result.value = (f"<div class='rulebook-vl-check-result' style='font-weight:600'>"
+                             f"{html.escape(done.outcome)}: margin {done.value:+d} "
+                             f"({request.describe()})</div>")
+        self.explanation.show(done.trace)

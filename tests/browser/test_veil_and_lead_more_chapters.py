@@ -111,3 +111,17 @@ def test_the_chapters_worked_examples_in_their_tools(page: Page, book_url):
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-vl-duel-result")).to_contain_text(
         "Ada fires first (15 against 12; higher sum)")
+
+
+def test_the_conditions_chapters_checks_in_their_tool(page: Page, book_url):
+    """§XI Stunned: GRIT 2 + Resilience 1, [7, 5, 2] = 12 against TN 11, resisted; §III
+    Grapple: IRON 2 + Brawl 1, [8, 6, 1] = 14 against Defense 10, Grappled."""
+    tool = open_tool(page, book_url, "veil_and_lead/conditions", ".rulebook-vl-checks")
+    result = tool.locator(".rulebook-vl-check-result")
+    tool.get_by_label("My dice").fill("7, 5, 2")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(result).to_contain_text("Resisted: margin +1")
+    tool.get_by_label("Check").select_option(label="Grapple (IRON + Brawl against Defense)")
+    tool.get_by_label("My dice").fill("8, 6, 1")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(result).to_contain_text("Grappled: margin +4")

@@ -1,6 +1,7 @@
 """The tempo calculator and the movement-and-range tool in plain pytest."""
 
 from rulescore.systems import veil_and_lead as vl
+from rulescore.text import percent
 from widgets.veil_and_lead_more import MovementAndRange, TempoCalculator
 
 
@@ -87,3 +88,28 @@ def test_tempo_calculator_charge_with_a_blow_and_a_mismatched_weapon():
     tool.arrival.value = False
     tool.action.value, tool.weapon.value = "Quick Shot", "Hatchet"
     assert "cannot make a Quick Shot" in tool.error.value
+
+
+def test_hold_and_resist_the_chapters_examples():
+    """§XI Stunned: GRIT 2 + Resilience 1 = 3d8 against TN 11; [7, 5, 2] make 12, resisted;
+    [3, 2, 1] make 5, Stunned. §III Grapple: IRON 2 + Brawl 1 against Defense 10; [8, 6, 1]
+    make 14, Grappled. The odds are the engine's exact fractions."""
+    from widgets.veil_and_lead_more import HoldAndResist
+    tool = HoldAndResist()
+    p = vl.resist_probability(2, 1)
+    assert f"3d8: the check resists <b>{percent(p)}</b> ({p})" in tool.odds.value
+    tool.entry.my_dice.value = "7, 5, 2"
+    tool.entry.use_dice()
+    assert "Resisted: margin +1" in tool.result.value
+    tool.entry.my_dice.value = "3, 2, 1"
+    tool.entry.use_dice()
+    assert "Stunned: margin -6" in tool.result.value
+    tool.check.value = "grapple"
+    assert tool.defense.layout.display != "none"
+    tool.entry.my_dice.value = "8, 6, 1"
+    tool.entry.use_dice()
+    assert "Grappled: margin +4" in tool.result.value
+    tool.attribute.value = 0
+    assert tool.error.message == "“Attribute (GRIT or IRON)” must be from 1 to 5, got 0"
+    tool.attribute.value = 2
+    assert tool.error.message == ""
