@@ -127,3 +127,15 @@ def test_first_aid_odds_count_every_roll():
     assert vl.first_aid_probability(3) == Fraction(good, 512) == Fraction(75, 128)
     assert vl.first_aid_probability(3, roll_bonus=2) == vl.stabilization_probability(
         3, 0, medical_kit=True)
+
+
+def test_resist_and_grapple_odds_count_every_roll():
+    """§XI Stunned (GRIT + Resilience against TN 11) and §III Grapple (IRON + Brawl against
+    Defense), 3d8 each, counted over all 512 rolls: 11+ in 300, 10+ in 358 (179/256)."""
+    from fractions import Fraction
+    from itertools import product
+    tops = [sum(sorted(roll)[-2:]) for roll in product(range(1, 9), repeat=3)]
+    assert vl.resist_probability(2, 1) == Fraction(sum(t >= 11 for t in tops), 512)
+    assert vl.grapple_probability(2, 1, 10) == Fraction(sum(t >= 10 for t in tops), 512) \
+        == Fraction(179, 256)
+    assert vl.resist_probability(2, 1, roll_bonus=1) == vl.grapple_probability(2, 1, 10)
