@@ -7,6 +7,7 @@ import json
 from datetime import datetime, timezone
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from rulescore.errors import RulesError
 from rulescore.roster import Roster
@@ -311,3 +312,46 @@ def test_a_hostile_name_is_shown_as_text_everywhere(monkeypatch):
     e.new_name.value = evil
     e.add_button.click()
     assert "<img" not in e.error.value
+
+ACTIONS = st.lists(st.one_of(
+    st.tuples(st.just("field"), st.integers(0, 5), st.integers(0, 6),
+              st.one_of(st.integers(-2, 40), st.booleans(), st.sampled_from(
+                  ["Bow", "Gun", "", "Ada", "Bandit 2", "x" * 70]))),
+    st.tuples(st.just("add"), st.sampled_from(["Ada", "Bo", " ", "Bandit"]), st.booleans()),
+    st.tuples(st.just("duplicate"), st.integers(-1, 9)),
+    st.tuples(st.just("remove")),
+    st.tuples(st.just("new")),
+), max_size=15)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ACTIONS)
+def test_any_sequence_of_actions_keeps_the_table_and_the_roster_in_step(actions):
+    e = editor()
+    for action in actions:
+        kind = action[0]
+        if kind == "field" and action[1] < len(e.roster):
+            row = e.rows[action[1]]
+            widget = row[action[2]]
+            try:
+                widget.value = action[3]
+            except Exception:  # a widget's own type check (a checkbox takes no text)
+                continue
+        elif kind == "add":
+            e.new_name.value, e.new_pc.value = action[1], action[2]
+            e.add_button.click()
+        elif kind == "duplicate":
+            e.how_many.value = action[1]
+            e.duplicate_button.click()
+        elif kind == "remove":
+            e.remove_button.click()
+        elif kind == "new":
+            e.new_button.click()
+        assert len(e.grid.children) == len(e.headers) + len(e.roster) * len(e._keys)
+        assert e.pick.options == e.roster.names()
+        for i, fighter in enumerate(e.roster.fighters):
+            for key, widget in zip(e._keys, e.rows[i]):
+                if (i, key) not in e._bad:
+                    assert widget.value == fighter[key]
+        if e._bad:  # a refused field stays named (or the latest refusal shows) until fixed
+            assert e.error.message
