@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import ipywidgets as w
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from rulescore.errors import RulesError
 from rulescore.roster import Roster
@@ -169,3 +170,29 @@ def test_roll_log_escapes_and_keeps_the_newest_fifty():
         log.add(f"<b>roll {i}</b>", RollRequest.seeded(i), "ok", lambda r: None)
     assert len(log.children) == 50 and len(log.entries) == 50
     assert "&lt;b&gt;roll 59&lt;/b&gt;" in log.children[0].children[1].value
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(["round", "hurt", "edit", "undo", "redo", "new"]), max_size=20))
+def test_any_sequence_keeps_the_editor_and_the_page_in_step(steps):
+    p = page()
+    told = []
+    p.on_change(lambda r, s: told.append((r, s)))
+    for step in steps:
+        if step == "round":
+            p.apply("round", state=Tally(p.state.round + 1))
+        elif step == "hurt":
+            hurt = max(1, p.roster.fighter("Ada")["vitality"] - 1)
+            p.apply("hurt", roster=p.roster.set("Ada", "vitality", hurt))
+        elif step == "edit" and "Bandit" in p.roster.names():
+            p.editor.rows[p.roster.names().index("Bandit")][2].value = 1 + p.state.round % 5
+        elif step == "undo":
+            p.undo()
+        elif step == "redo":
+            p.redo()
+        else:
+            p.new_fight_button.click()
+        assert p.editor.roster == p.roster
+        assert p.undo_button.disabled == (not p.history.can_undo)
+        if told:
+            assert told[-1] == (p.roster, p.state)
