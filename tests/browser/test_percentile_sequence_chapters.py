@@ -298,3 +298,21 @@ def test_the_bleeding_and_extended_shock_examples_in_the_healing_walker(page: Pa
             expect(tool.get_by_label("Extended Shock HR")).to_have_value(hr)
     expect(tool.locator(".rulebook-pc-course").first).to_contain_text(
         "HR 6, the patient recovers")
+
+
+def test_nolora_s_volley_into_the_brigands_in_the_missile_walker(page: Page, book_url):
+    """Missile 4b: 500 ft at Base Range 200 is Volley 3 (-20); with the light crosswind ML75
+    comes to the chapter's EML 35. 25 is a CS (Volley Precision); target count 7: the d10 7
+    strikes the horse (target 7), the other d10 2 adds no Impact TA."""
+    tool = open_tool(page, book_url, "percentile/missile", ".rulebook-pc-missile")
+    for label, value in (("Missile ML", "75"), ("Base Range (ft)", "200"),
+                         ("Range to target (ft)", "500"), ("Crosswind (windforce)", "1"),
+                         ("People near the target", "7")):
+        set_value(tool.get_by_label(label), value)
+    expect(tool.locator(".rulebook-pc-missile-setup")).to_contain_text(
+        "Volley 3 attack, test EML 35")
+    tool.get_by_label("My dice").fill("25, 7, 2")
+    tool.get_by_role("button", name="Use my dice").click()
+    volley = pc.missile_shot(75, 500, 200, windforce=1, target_count=7, dice=[25, 7, 2])
+    expect(tool.locator(".rulebook-pc-missile-result")).to_contain_text(volley.outcome)
+    assert volley.value == 7

@@ -151,3 +151,22 @@ def test_melee_modifiers_and_advantages(page: Page, book_url):
     tool.get_by_label("Advantages to take").fill("impact, precision, precision")
     tool.get_by_role("button", name="Spend them").click()
     expect(tool.locator(".rulebook-trace").last).to_contain_text("1 × impact")
+
+
+def test_the_chapters_dodge_and_ignore_examples_in_the_melee_resolver(page: Page, book_url):
+    """The chapter's Dodge (36 against 51, both S: the higher roll, the defender, wins) and
+    Ignore (36 alone: three stars, two TAs) examples, ML 60 each."""
+    tool = _open(page, book_url, ".rulebook-pc-melee")
+    set_value(tool.get_by_label("Attacker's ML"), "60")
+    tool.get_by_label("Defence").select_option("Dodge")
+    set_value(tool.get_by_label("Defender's ML"), "60")
+    tool.get_by_label("My dice").fill("36, 51")
+    tool.get_by_role("button", name="Use my dice").click()
+    result = tool.locator(".rulebook-pc-result")
+    expect(result).to_contain_text("Rolls 36, 51 (attacker S, defender S): dodged, 1 victory "
+                                   "star")
+    tool.get_by_label("Defence").select_option("Ignore")
+    tool.get_by_label("My dice").fill("36")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(result).to_contain_text("Rolls 36 (attacker S): the attacker strikes, 3 victory "
+                                   "stars; 2 tactical advantage(s)")
