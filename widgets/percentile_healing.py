@@ -192,6 +192,11 @@ class HealingWalker(Tool):
                                           "injury": "the Injury to treat's level"}),
         Reach(pc.recover, {"until_day": "Stop on day", "arcane": "Arcane bonus"}, {
             "record": SHEET, "dice": ROLLED, "rng": "the Roll button's seed is in the dice"}),
+        Reach(pc.infection_amputation, {"physician_eml": "Physician EML",
+                                        "dex_modifier": "Healer's DEX modifier"}, {
+            "roll": ROLLED, "dice": ROLLED, "location": "the infected injury's location"}),
+        Reach(pc.InjuryRecord.amputate_infected, {}, {
+            "self": SHEET, "amputation": "the amputation just rolled"}),
         Reach(pc.next_roll_odds, {"arcane": "Arcane bonus"}, {"record": SHEET}),
         Reach(pc.location_names, {}),
     )
@@ -301,6 +306,14 @@ class HealingWalker(Tool):
                                       description="Stop on day", style=STYLE,
                                       layout=WIDE)
         self.new_button = button("Start a new record")
+        self.amp_entry = DiceEntry("the amputation's Physician roll, e.g. 45")
+        self.amp_entry.set_percentile(False)
+        self.amp_error = self.amp_entry.error
+        self.amp_row = w.VBox([w.HTML(
+            "<b>Amputate the infected limb</b> <small>(a Physician test with the Physician "
+            "EML and DEX modifier above, as the Amputation of frost injuries: it defeats the "
+            "infection and inflicts a new edge injury)</small>"), self.amp_entry],
+            layout=shared_layout(display="none"))
         self.error = ErrorLine()
         self.sheet = w.HTML()
         self.timeline = w.HTML()
@@ -336,7 +349,7 @@ class HealingWalker(Tool):
                 "<small>Type the rolls you made to advance roll by roll, or press Roll to "
                 "simulate the rest of the recovery with a seed (up to the stop day; 0 runs to the "
                 "end).</small>"), self.heal_entry,
-                    w.HBox([self.until, self.new_button])),
+                    w.HBox([self.until, self.new_button]), self.amp_row),
             section("What happened", self.explanation,
                     w.HTML("<b>The record's log</b>"), self.log_view),
             section("Keep this record", w.HTML(
@@ -381,6 +394,7 @@ class HealingWalker(Tool):
         for field in (self.aggr_which, self.shock_ml, self.fatigue):
             field.observe(lambda _: self._aggravation_odds(), "value")
         self.aggr_entry.on_request(self.aggravate)
+        self.amp_entry.on_request(self.amputate)
         self.new_button.on_click(lambda _: self._change(self._new))
         self._render()
 
@@ -658,6 +672,18 @@ class HealingWalker(Tool):
                                   f"{html.escape(self.record.log[-1])}</div>"
                                   f"<small>({request.describe()})</small>")
 
+    @answers(line="amp_error")
+    def amputate(self, request: RollRequest) -> None:
+        """Amputate the infected limb: one Physician test; the record goes on without the
+        infection, with the amputation's new injury to treat (Healing 7)."""
+        if self.record.infection is None:
+            raise RulesError("There is no infection to defeat")
+        where = self.record.injuries[self.record.infection[0]].location
+        cut = pc.infection_amputation(None, self.physician.value, where,
+                                      dex_modifier=self.dex.value, dice=request.dice)
+        request.dice.finish("amputation")
+        self._change(lambda: (self.record.amputate_infected(cut), cut.trace))
+
     # --- rendering ------------------------------------------------------------------------
 
     def _render(self) -> None:
@@ -670,6 +696,8 @@ class HealingWalker(Tool):
         self.which.value = waiting[0][1] if waiting else None
         self._show_treatment_odds()
         self._render_first_hours()
+        set_shown(self.amp_row, r.infection is not None and
+                  pc.location_row(r.injuries[r.infection[0]].location)["zone"] in ("Arms", "Legs"))
         nxt = pc.next_roll_odds(r, arcane=self._arcane())
         self.next_odds.value = (
             f"<p class='rulebook-pc-next'><b>Next:</b> {html.escape(f'{nxt[0]}, EML {nxt[1]}')}"

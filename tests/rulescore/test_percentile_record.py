@@ -255,3 +255,18 @@ def test_the_highest_arcane_bonus_goes_on_every_healing_roll_of_the_run():
     helped = recover(abdomen(), dice=[62], arcane=[5, 10])
     assert plain.record.injuries[0].level == 2 and helped.record.injuries[0].level == 1
     assert "+ arcane 10 = EML 62" in helped.trace[0].text.replace("EML  ", "EML ")
+
+
+def test_amputating_the_infected_limb_defeats_the_infection():
+    """Healing 7 Amputation, as for frost: Physician 50, roll 45 is CS, a new S2E injury in
+    the place of the infected forearm's; the infection ends and healing resumes."""
+    infected = InjuryRecord("Ana", 13, injuries=(
+        pc.RecordedInjury("Forearm", "Edge", 3, treatment="F", hr=3, infection_chance=True),
+        pc.RecordedInjury("Thigh", "Blunt", 1, treatment="S", hr=5)), infection=(0, 4), day=12)
+    cut = infected.amputate_infected(pc.infection_amputation(45, 50, "Forearm"))
+    assert cut.infection is None and cut.infection_fatigue == 0
+    assert (cut.injuries[0].code, cut.injuries[0].hr, cut.injuries[0].day) == ("S2E", None, 12)
+    assert pc.next_roll(cut) == (17, "Healing Roll", 1)
+    assert "the infected forearm is amputated (CS)" in cut.log[-1]
+    with pytest.raises(RulesError, match="the record has no infection"):
+        cut.amputate_infected(pc.infection_amputation(45, 50, "Forearm"))

@@ -270,3 +270,19 @@ def test_the_arcane_bonus_reaches_the_recovery_rolls_and_their_odds():
     h.heal_entry.my_dice.value = "62"
     h.heal_entry.use_dice()
     assert h.record.injuries[0].level == 1
+
+
+def test_an_infected_limb_can_be_amputated_to_defeat_the_infection():
+    h = HealingWalker("Ana", 13, 60)
+    h.location.value, h.aspect.value, h.level.value = "Forearm", "Edge", 2
+    h.add_button.click()
+    h.treat_entry.my_dice.value = "99"            # F: HR4 with the chance of infection
+    h.treat_entry.use_dice()
+    assert not is_shown(h.amp_row)
+    h.heal_entry.my_dice.value = "95"             # CF: infected
+    h.heal_entry.use_dice()
+    assert h.record.infection is not None and is_shown(h.amp_row)
+    h.physician.value, h.amp_entry.my_dice.value = 50, "45"     # CS: a new S2E
+    h.amp_entry.use_dice()
+    assert h.record.infection is None and h.record.injuries[0].code == "S2E"
+    assert not is_shown(h.amp_row)

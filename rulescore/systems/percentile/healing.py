@@ -722,8 +722,9 @@ def healing_period(d3: int | None = None) -> int:
     return d3 + _rule("healing_period_random_add")
 
 
-def infection_amputation(roll: int, physician_eml: int, location: str, *,
-                         dex_modifier: int = 0) -> TreatmentResolution:
+def infection_amputation(roll: int | None, physician_eml: int, location: str, *,
+                         dex_modifier: int = 0, dice: DiceSource | None = None
+                         ) -> TreatmentResolution:
     """Amputating an infected limb defeats the infection (Healing 7, Amputation). It follows
     the Amputation treatment of Grievous frost injuries: a Physician test with the DEX
     secondary modifier, whose level gives the new Edge injury it inflicts (CF G5E, F G4E,
@@ -733,7 +734,8 @@ def infection_amputation(roll: int, physician_eml: int, location: str, *,
     if zone not in ("Arms", "Legs"):
         raise RulesError(f"location must be on an arm or leg (a limb can be amputated), got "
                          f"{shown(location)} in the {zone} zone")
-    done = treatment_roll(roll, physician_eml, "Frost", "G4", dex_modifier=dex_modifier)
+    done = treatment_roll(roll, physician_eml, "Frost", "G4", dex_modifier=dex_modifier,
+                          dice=dice)
     more = step(f"The infected {location.lower()} is amputated: the infection is defeated; the "
                 f"amputation inflicts a new {done.new_injury} injury", DATA.rule(INFECTION))
     return replace(done, trace=done.trace + (more,))

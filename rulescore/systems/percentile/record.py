@@ -228,6 +228,31 @@ class InjuryRecord:
             text = f"Day {self.day}: {where} aggravated: HR{inj.hr} → HR{done.hr}"
         return self._with(injuries=_put(self.injuries, index, done), text=text)
 
+    def amputate_infected(self, amputation: TreatmentResolution) -> InjuryRecord:
+        """Amputating the infected limb (:func:`infection_amputation`) defeats the infection
+        (Healing 7, Amputation): the infected injury goes with the limb, the amputation's own
+        new Edge injury, untreated, takes its place, and the other injuries heal again."""
+        if self.infection is None:
+            raise RulesError("the record has no infection: only an infected limb is amputated "
+                             "to defeat one")
+        if not isinstance(amputation, TreatmentResolution) or not amputation.new_injury:
+            raise RulesError(f"amputation must be the result of infection_amputation, got "
+                             f"{shown(amputation)}")
+        index = self.infection[0]
+        old = self.injuries[index]
+        code = amputation.new_injury
+        level = {v: k for k, v in LEVEL_CODES.items()}.get(code[:2])
+        if level is None or code[2:] != "E":
+            raise RulesError(f"amputation must inflict an Edge injury such as 'S2E', got "
+                             f"{shown(code)}")
+        new = RecordedInjury(old.location, "Edge", level, self.day)
+        due = self.day + HEALING_EVERY
+        return self._with(injuries=_put(self.injuries, index, new), infection=None,
+                          healing_done=(), next_healing=due,
+                          text=f"Day {self.day}: the infected {old.location.lower()} is "
+                               f"amputated ({amputation.level}): the infection is defeated; "
+                               f"a new {code} injury, to be treated")
+
     def died(self, cause: str) -> InjuryRecord:
         """The record of a character who died of *cause* (a fourth Blood Loss Point, an
         Extended Shock or Infection HR of 0): nothing more is rolled for them."""
