@@ -95,7 +95,7 @@ def test_reaction_helper_shield_parry(page: Page, book_url):
     _type_dice(tool, "5, 5, 2")
     expect(tool.locator(".rulebook-total")).to_contain_text("Hits left 1")
     _type_dice(tool, "5, 9, 2")
-    expect(tool.get_by_role("alert")).to_contain_text("plain die 2 must be from 1 to 6, got 9")
+    expect(tool.get_by_role("alert")).to_contain_text("shield die 2 must be from 1 to 6, got 9")
 
 
 def test_throw_deviation_picture(page: Page, book_url):
@@ -233,7 +233,7 @@ def test_attack_pipeline_every_setup_input(page: Page, book_url):
     set_value(tool.get_by_label("Wounds a hit"), "2")
     expect(wounds).to_contain_text("at least one wound 86.77%; 3.39 wounds on average")
     set_value(tool.get_by_label("Of it against crits"), "1")
-    expect(tool.get_by_role("alert")).to_have_text("⚠ critical_pool must be from 0 to 0, got 1")
+    expect(tool.get_by_role("alert")).to_have_text("⚠ “Of it against crits” must be from 0 to 0, got 1")
     set_value(tool.get_by_label("Protection pool"), "3")
     set_value(tool.get_by_label("Wounds a hit"), "1")
     tool.get_by_label("Target's cover").select_option(label="5+ half hidden / shield")

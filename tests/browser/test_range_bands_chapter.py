@@ -218,7 +218,7 @@ def test_shot_builder_every_difficulty_input(page: Page, book_url):
         "a hidden character can only be targeted by area fire")
     tool.get_by_label("Area fire (+2D)").check()
     expect(tool.get_by_role("alert")).to_contain_text(
-        "weapon 'crossbow' (crossbow) cannot use area fire")
+        "“Weapon” 'crossbow' (crossbow) cannot use area fire")
     tool.get_by_label("Weapon").select_option(label="burst firearm")
     expect(tool.get_by_role("alert")).to_have_count(0)
     expect(difficulty).to_contain_text("Difficulty 8D")
@@ -368,7 +368,7 @@ def test_quick_loading_every_input_roll_and_replay(page: Page, book_url):
     expect(tool.get_by_text("Roll 3 six-sided dice: 3 for your dice.")).to_be_visible()
     _roll_and_replay(tool)
     set_value(tool.get_by_label("Normal reload (actions)"), "")
-    expect(tool.get_by_role("alert")).to_have_text("⚠ Normal reload is empty: type a whole number")
+    expect(tool.get_by_role("alert")).to_have_text("⚠ Normal reload (actions) is empty: type a whole number")
     set_value(tool.get_by_label("Normal reload (actions)"), "4")
     expect(tool.get_by_role("alert")).to_have_count(0)
     set_value(tool.get_by_label("Your dice (the loading skill)"), "0")

@@ -41,7 +41,7 @@ def test_shot_builder_every_option(page: Page, book_url):
     tool.get_by_label("Called shot (+2D)").uncheck()
     tool.get_by_label("Area fire (+2D)").check()
     expect(tool.get_by_role("alert").first).to_contain_text(
-        "weapon 'bow' (bow) cannot use area fire")
+        "“Weapon” 'bow' (bow) cannot use area fire")
     tool.get_by_label("Weapon", exact=True).select_option(label="explosive")
     tool.get_by_label("Target is hidden (area fire only)").check()
     area = rb.plan_shot("far", ("close", "distant"), "light", False, False, skill_pool=4,

@@ -158,7 +158,8 @@ def test_turn_board_download_reload_restore_and_upload(page: Page, book_url):
 # -- every input of every tool in the chapter ---------------------------------------------------
 
 RULINGS = [("combobox", "Band ladder"), ("combobox", "Beyond the tiers"),
-           ("combobox", "Armour and Impact")]
+           ("combobox", "Armour and Impact"), ("combobox", "Out-of-zone penalty"),
+           ("combobox", "An Impact tag on a miss")]
 CHECKS = [("checkbox", "An Impact tag's condition holds"),
           ("checkbox", "Target's armour is built for this blow")]
 
@@ -189,7 +190,9 @@ def test_every_input_has_a_label(page: Page, book_url):
         ("checkbox", "Improvised weapon (no tags)"), ("combobox", "Distance to target"),
         *CHECKS]
     assert ("textbox", "Ammunition uses left") in controls(static)
-    assert ("combobox", "Defender tier") in controls(page.locator(".rulebook-tsl-attack").nth(1))
+    opposed = controls(page.locator(".rulebook-tsl-attack").nth(1))
+    assert ("combobox", "Defender tier") in opposed
+    assert ("combobox", "Defender's tier shifts") in opposed
     assert controls(_open(page, book_url, ".rulebook-tsl-turns")) == [
         ("textbox", "Turn order (GM's call)"), ("button", "Start encounter"),
         ("button", "Re-call order"), ("combobox", "Combatant"), ("combobox", "Spend"),
@@ -334,7 +337,7 @@ def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
     set_value(board.get_by_label("Turn order (GM's call)"), "Cy, Ana, Dee")
     board.get_by_role("button", name="Re-call order").click()
     expect(board.get_by_role("alert")).to_contain_text(
-        "Turn order must name the same combatants (Ana, Bo, Cy), got Cy, Ana, Dee")
+        "“Turn order (GM's call)” must name the same combatants (Ana, Bo, Cy), got Cy, Ana, Dee")
     set_value(board.get_by_label("Turn order (GM's call)"), "Cy, Ana, Bo")
     board.get_by_role("button", name="Re-call order").click()
     expect(board.get_by_role("alert")).to_have_count(0)
