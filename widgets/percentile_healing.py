@@ -356,11 +356,11 @@ class HealingWalker(Tool):
                 "<small>The record is kept in your own browser after every change (a reload "
                 "offers to restore it); nothing is stored on the server.</small>"),
                 self.kept.transfer)], "rulebook-pc-healing")
-        for name in ("bleed", "es", "coma", "treat", "grim", "heal"):
+        for row in ("bleed", "es", "coma", "treat", "grim", "heal"):
             # each row's dice and odds, found by the book's style and the browser tests
-            getattr(self, f"{name}_entry").add_class(f"rulebook-pc-{name}-entry")
-        for name in ("bleed", "es", "coma", "treat", "grim"):
-            getattr(self, f"{name}_odds").add_class(f"rulebook-pc-{name}-odds")
+            getattr(self, f"{row}_entry").add_class(f"rulebook-pc-{row}-entry")
+        for row in ("bleed", "es", "coma", "treat", "grim"):
+            getattr(self, f"{row}_odds").add_class(f"rulebook-pc-{row}-odds")
         self.next_odds.add_class("rulebook-pc-next-odds")
         self._quiet = False
         for field in (self.name, self.healing_base, self.endurance):

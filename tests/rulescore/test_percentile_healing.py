@@ -69,8 +69,8 @@ def test_bleeding_period_odds_match_enumeration_of_both_d100s():
     assert Fraction(counts[("dead", 4)], 10000) == Fraction(92, 100) * Fraction(8, 100)
 
 
-@pytest.mark.parametrize("options", [dict(physician_eml=40), dict(physician_eml=25,
-                                     cauterise=True, bleeders=2), dict(), dict(beast=True)])
+@pytest.mark.parametrize("options", [{"physician_eml": 40}, {"physician_eml": 25,
+                                     "cauterise": True, "bleeders": 2}, {}, {"beast": True}])
 def test_bleeding_odds_match_brute_force_over_both_d100s(options):
     from collections import Counter
     from fractions import Fraction
@@ -79,8 +79,8 @@ def test_bleeding_odds_match_brute_force_over_both_d100s(options):
     for stop in range(1, 101) if "physician_eml" in options else (None,):
         for loss in range(1, 101):
             dice = [loss] if stop is None else [stop, loss]
-            counts[(lambda r: (r.outcome, r.bp))(pc.bleeding_period(
-                strength, 1, "STN", **options, dice=DiceSource.typed(dice)))] += 1
+            r = pc.bleeding_period(strength, 1, "STN", **options, dice=DiceSource.typed(dice))
+            counts[(r.outcome, r.bp)] += 1
     total = sum(counts.values())
     assert pc.bleeding_odds(strength, 1, "STN", **options) == \
         {k: Fraction(v, total) for k, v in counts.items()}

@@ -131,7 +131,7 @@ def test_a_struck_shot_fills_the_injury_walker_with_one_press():
 
 
 def test_a_miss_cannot_be_sent_and_says_so_in_place():
-    shot, w = nolora_shot()
+    shot, _ = nolora_shot()
     shot.entry.my_dice.value = "100"
     shot.entry.use_dice()
     assert shot.send_button.disabled

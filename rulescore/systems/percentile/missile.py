@@ -493,10 +493,10 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     draw = DiceDraw(dice, rng)
     if not isinstance(weapon, str) or weapon not in LAUNCHERS:
         raise RulesError(f"weapon must be one of {', '.join(LAUNCHERS)}, got {shown(weapon)}")
-    modifiers = dict(shooter_moving=shooter_moving, heft_penalty=heft_penalty,
-                     windforce=windforce, trauma=trauma, aimed=aimed, tar=tar,
-                     dodge_index=dodge_index, overhead_ft=overhead_ft, eml_cap=eml_cap,
-                     target_grievous=target_grievous)
+    modifiers = {"shooter_moving": shooter_moving, "heft_penalty": heft_penalty,
+                 "windforce": windforce, "trauma": trauma, "aimed": aimed, "tar": tar,
+                 "dodge_index": dodge_index, "overhead_ft": overhead_ft, "eml_cap": eml_cap,
+                 "target_grievous": target_grievous}
     require_bool("wet", wet)
     require_choice("spoiled_as", spoiled_as, SPOILED_AS)
     require_int("target_count", target_count, minimum=0)
