@@ -46,6 +46,7 @@ book: $(VENV)/.stamp-all
 bench: $(VENV)/.stamp-all chromium
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/web/run_web.py
+	$(BIN)/python benchmarks/web/table_loop.py
 
 # Web only: round trip, time to interactive, kernel memory, 20 readers on loopback (6-8 min).
 bench-web: $(VENV)/.stamp-all chromium

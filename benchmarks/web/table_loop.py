@@ -56,6 +56,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 READY_JS = (HERE / "ready.js").read_text()
 OPEN_TIMEOUT_MS = 120_000     # a chapter's first open on a shared 2-CPU machine
 STEP_TIMEOUT_MS = 30_000      # each answer the page gives
+SHOWN_MS = 3_000              # how long a menu may take to show the page's own choice
 
 GOAL_VL = 6          # issue 21 item 6: a V&L exchange in at most 6 interactions on 1 page
 GOAL_PERCENTILE = 8  # and a percentile shot into the target's record in at most 8
@@ -138,10 +139,20 @@ class Reader:
         self.interactions += 1
 
     def pick(self, select, label: str) -> None:
-        """Pick *label* in a menu, unless it already shows it (then nothing is done)."""
-        if select.evaluate("s => s.options[s.selectedIndex] && s.options[s.selectedIndex].text")\
-                == label:
+        """Pick *label* in a menu, unless the page fills it in by itself (then nothing is
+        done). The page's own choice comes with its answer to the press before, so it is given
+        a moment (SHOWN_MS) to arrive: otherwise a menu read a few milliseconds too early would
+        count a pick the GM never makes."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+        try:
+            select.element_handle().wait_for_element_state("visible")
+            self.page.wait_for_function(
+                "([s, label]) => s.options[s.selectedIndex] && "
+                "s.options[s.selectedIndex].text === label",
+                arg=[select.element_handle(), label], timeout=SHOWN_MS)
             return
+        except PlaywrightTimeout:
+            pass
         select.select_option(label=label)
         self.interactions += 1
 
@@ -396,7 +407,7 @@ def percentile_loops(page, book_url: str) -> list[Loop]:
     loops = [counted(reader, "percentile", GOAL_PERCENTILE, 1, shoot)]
     for name, run in (("percentile melee", exchange), ("percentile healing", heal)):
         if not loops[-1].checked:
-            loops.append(Loop(name, why="the loop before it failed"))
+            loops.append(Loop(name, why="not run: the loop before it failed"))
             continue
         loops.append(counted(reader, name, None, None, run))
     return loops
