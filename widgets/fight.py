@@ -25,8 +25,8 @@ from rulescore.errors import RulesError
 from rulescore.history import History
 from rulescore.roster import Roster, RosterFormat
 
-from .common import ErrorLine, RollRequest, Tool, button, section
-from .lean import built_whole, set_layout, shared_layout
+from .common import ErrorLine, RollRequest, Section, Tool, button, section
+from .lean import built_whole, set_layout, set_shown, shared_layout
 from .roster import RESTORED, RosterEditor
 from .storage import BrowserStore
 from .theme import FAINT, RULE_LINE
@@ -36,6 +36,8 @@ __all__ = ["FightPage", "RollLog", "fight_key"]
 LOG_LINES = 50
 """How many rolls the log shows (the newest)."""
 KEPT_FIGHT = "the fight kept in this browser"
+SUMMARY_NAMES = 12
+"""How many names the folded Fighters line shows before "and N more"."""
 LOG_CLASS = "rulebook-roll-log"
 """The roll log's CSS class: a part of a fight page, not a tool framed on its own."""
 
@@ -113,15 +115,22 @@ class FightPage(Tool):
         self.last = w.HTML()
         self.error = ErrorLine()
         self.rolls = RollLog()
+        # the roster folds to one line once it has fighters, so the turn order and the attack
+        # are on the first screen; it opens when empty (there is nothing to fight yet)
+        self.fighters_line = w.HTML()
+        self.fold_button = button("edit", "Open the roster: add, change or remove fighters")
+        self.folded = bool(self.editor.roster.fighters)
         super().__init__([
             w.HTML(f"<h3 style='margin:.3em 0'>{html.escape(title)}</h3>"), self.store,
             w.HBox([self.undo_button, self.redo_button, self.new_fight_button, self.last],
                    layout=shared_layout(align_items="center")),
             self.error,
-            section("Fighters", self.editor),
+            Section((w.HBox([self.fighters_line, self.fold_button],
+                            layout=shared_layout(align_items="center")), self.editor)),
             *panels,
             section("Rolls", self.rolls),
         ], "rulebook-fight")
+        self.fold_button.on_click(lambda _: self.fold(not self.folded))
         self.undo_button.on_click(lambda _: self.undo())
         self.redo_button.on_click(lambda _: self.redo())
         self.new_fight_button.on_click(lambda _: self.apply("a new fight",
@@ -129,6 +138,7 @@ class FightPage(Tool):
         self.editor.on_change(self._edited)
         self.store.observe(self._found, "stored")
         self._show_history()
+        self._show_fighters()
 
     @property
     def roster(self) -> Roster:
@@ -179,8 +189,30 @@ class FightPage(Tool):
             self.store.save(self._save(state))
         self._changed()
 
+    def fold(self, folded: bool) -> None:
+        """Fold the roster to its one-line summary, or open it (an empty one stays open)."""
+        self.folded = folded
+        self._show_fighters()
+
+    def _show_fighters(self) -> None:
+        """The Fighters heading: open, or folded to "Fighters: Ada, Bo — edit"."""
+        names = self.roster.names()
+        if not names:
+            self.folded = False
+        shown = ", ".join(names[:SUMMARY_NAMES]) + (
+            f" and {len(names) - SUMMARY_NAMES} more" if len(names) > SUMMARY_NAMES else "")
+        title = f"Fighters: {shown} —" if self.folded else "Fighters"
+        self.fighters_line.value = (f"<h4 style='margin:.6em .4em .2em 0'>"
+                                    f"{html.escape(title)}</h4>")
+        self.fold_button.description = "edit" if self.folded else "fold"
+        self.fold_button.tooltip = ("Open the roster: add, change or remove fighters"
+                                    if self.folded else "Fold the roster to one line")
+        set_shown(self.fold_button, bool(names))
+        set_shown(self.editor, not self.folded)
+
     def _changed(self) -> None:
         self._show_history()
+        self._show_fighters()
         for callback in self._callbacks:
             callback(self.roster, self.state)
 
@@ -208,6 +240,8 @@ class FightPage(Tool):
     def _edited(self, roster: Roster) -> None:
         """The reader changed the roster in its editor: one step of the page."""
         if self.editor.last_line == RESTORED:
+            if len(self.history.states) == 1:
+                self.folded = bool(roster.fighters)  # the page opens on a kept roster
             self._restart_or_push(roster, self.state, RESTORED)
             return
         self.history = self.history.push((roster, self.state), self.editor.last_line)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import importlib
+import math
 from collections.abc import Callable
 
 import ipywidgets as w
@@ -25,7 +26,7 @@ from rulescore.roster import NAME_LABEL, PC_LABEL, Column, Roster, RosterFormat
 from rulescore.systems import system as system_data
 
 from .common import ErrorLine, Reach, Tool, button, text_em
-from .lean import built_whole, set_shown, shared_layout
+from .lean import built_whole, set_layout, set_shown, shared_layout
 from .storage import BrowserStore, JsonTransfer
 from .theme import ERROR, FAINT, RULE_LINE
 
@@ -90,6 +91,11 @@ def _column_em(column: Column) -> float:
 
 
 _SHOWN = "the roster shown in the table"
+WIDE_EM = 110.0
+"""A roster whose columns are wider than this (in em) shows one group of them at a time, so
+a row reads on one screen; the "Columns" buttons reach every group."""
+PART_EM = 40.0
+"""The widest group of columns shown at once (in em), beside the names, in a page's width."""
 
 
 class RosterEditor(Tool):
@@ -131,8 +137,13 @@ class RosterEditor(Tool):
         self.kept_line = w.HBox([self.kept_note, self.new_button],
                                 layout=shared_layout(align_items="center"))
         self.headers = self._headers()
+        self.groups = self._view_groups()
+        self.columns_pick = w.ToggleButtons(
+            options=tuple(self.groups), description="Columns", style={"button_width": "auto"},
+            tooltips=[f"Show the {g} columns of every fighter" for g in self.groups])
+        set_shown(self.columns_pick, bool(self.groups))
+        self.columns_pick.observe(lambda _: self._render(), "value")
         self.grid = w.GridBox(layout=shared_layout(
-            grid_template_columns=" ".join(f"{x:g}em" for x in self._widths()),
             grid_gap="2px 6px", align_items="center", width="fit-content", max_width="100%",
             overflow="auto"))
         self.grid.add_class("rulebook-roster-grid")
@@ -153,7 +164,7 @@ class RosterEditor(Tool):
         self.remove_button = button("Remove", "Remove the chosen fighter from the roster")
         self.transfer = JsonTransfer(f"roster-{fmt.system}.json", "roster", self.load_json)
         super().__init__([
-            w.HTML(_CSS), self.store, self.kept_line, self.grid, self.error,
+            w.HTML(_CSS), self.store, self.kept_line, self.columns_pick, self.grid, self.error,
             w.HBox([self.new_name, self.new_pc, self.add_button, w.HTML("&emsp;"), self.pick,
                     self.how_many, self.duplicate_button, self.remove_button],
                    layout=shared_layout(align_items="center")),
@@ -171,6 +182,56 @@ class RosterEditor(Tool):
 
     def _widths(self) -> list[float]:
         return [12.0, 2.2] + [_column_em(c) for c in self.format.columns]
+
+    def _view_groups(self) -> dict[str, list[int]]:
+        """The parts of the columns shown one at a time, by the name on their button (a
+        group, or a group's part "Skills: Initiative–Throwing" when the group alone is wider
+        than :data:`PART_EM`); empty when every column fits at once."""
+        widths = [_column_em(c) for c in self.format.columns]
+        if sum(widths) + 14.2 <= WIDE_EM:
+            return {}
+        groups: dict[str, list[int]] = {}
+        for i, c in enumerate(self.format.columns):
+            groups.setdefault(c.group or "Other", []).append(i)
+        parts: dict[str, list[int]] = {}
+        for group, members in groups.items():
+            total = sum(widths[i] for i in members)
+            count = math.ceil(total / PART_EM)
+            chunks: list[list[int]] = [[]]
+            done = 0.0
+            for i in members:
+                # start the next part once this one holds its share of the group's width
+                if chunks[-1] and done + widths[i] / 2 > total * len(chunks) / count:
+                    chunks.append([])
+                chunks[-1].append(i)
+                done += widths[i]
+            for chunk in chunks:
+                first, last = (self.format.columns[i].label for i in (chunk[0], chunk[-1]))
+                parts[group if len(chunks) == 1 else f"{group}: {first}–{last}"] = chunk
+        return parts
+
+    def _shown_columns(self) -> list[int]:
+        """Which columns of the format the table shows now (Name and PC always)."""
+        if not self.groups:
+            return list(range(len(self.format.columns)))
+        return self.groups[self.columns_pick.value]
+
+    def _table(self) -> tuple[w.DOMWidget, ...]:
+        """The grid's cells now: the headers of the columns shown, then each fighter's fields
+        in them (with one group at a time its name is on its button, not over the columns)."""
+        n = len(self.format.columns) + 2
+        keep = [0, 1] + [i + 2 for i in self._shown_columns()]
+        if not self.groups:
+            heads = self.headers
+        else:
+            labels = self.headers[-n:]
+            heads = [labels[k] for k in keep]
+        cells = [row[k] for row in self.rows[:len(self._roster)] for k in keep]
+        widths = self._widths()
+        template = " ".join(f"{widths[k]:g}em" for k in keep)
+        if self.grid.layout.grid_template_columns != template:
+            set_layout(self.grid, grid_template_columns=template)
+        return (*heads, *cells)
 
     def _headers(self) -> list[w.HTML]:
         """The header cells: a row of group headings (when the format has any; each written
@@ -237,9 +298,10 @@ class RosterEditor(Tool):
                     field.description = (f"{NAME_LABEL} of fighter {n}" if key == "name"
                                          else f"{self._label(key)} of {fighter.name}")
                     field.remove_class("rulebook-roster-bad")
-            cells = [cell for row in self.rows[:len(self._roster)] for cell in row]
-            if len(self.grid.children) != len(self.headers) + len(cells):
-                self.grid.children = (*self.headers, *cells)
+            table = self._table()
+            if len(self.grid.children) != len(table) or any(
+                    a is not b for a, b in zip(self.grid.children, table)):
+                self.grid.children = table
             names = self._roster.names()
             keep = self.pick.value if self.pick.value in names else (names[-1] if names else None)
             self.pick.options = names

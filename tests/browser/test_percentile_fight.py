@@ -78,3 +78,28 @@ def test_the_shock_roll_and_a_melee_blow_on_the_same_page(page: Page, book_url):
     expect(order.locator("tr[data-fighter='Nolora'] .rulebook-pc-state")).to_have_text("dead")
     melee.screenshot(path=str(SHOTS / "percentile_fight_melee.png"))
     after.screenshot(path=str(SHOTS / "percentile_fight_after.png"))
+
+
+def test_the_roster_folds_and_its_columns_come_a_group_at_a_time(page: Page, book_url):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    shot = open_tool(page, book_url, "percentile/fight", ".rulebook-pc-fight-missile")
+    fight = page.locator(".rulebook-fight").first
+    expect(fight.get_by_text("Fighters: Nolora, Brigand —")).to_be_visible()
+    page.locator(".rulebook-fight h3").evaluate("h => h.scrollIntoView()")
+    top = page.locator(".rulebook-fight h3").bounding_box()["y"]
+    for part in (page.locator(".rulebook-pc-fight-order"), shot):
+        box = part.bounding_box()
+        assert box["y"] - top < 900, f"a panel starts {box['y'] - top:.0f}px below the title"
+    page.screenshot(path=str(SHOTS / "percentile_fight_1280x900.png"))
+    fight.get_by_role("button", name="edit", exact=True).click()
+    editor = fight.locator(".rulebook-roster")
+    # a row reads on one screen: the skills of each fighter, under their names, no sideways scroll
+    expect(editor.get_by_label("Archery of Nolora")).to_be_visible()
+    grid = editor.locator(".rulebook-roster-grid")
+    wide = grid.evaluate("g => [g.scrollWidth, g.clientWidth]")
+    assert wide[0] <= wide[1] + 1, f"the skills scroll sideways: {wide}"
+    editor.screenshot(path=str(SHOTS / "percentile_roster_skills.png"))
+    editor.get_by_role("button", name="Armour: Torso", exact=True).click()
+    expect(editor.get_by_label("Torso AV Edge of Brigand")).to_be_visible()
+    expect(editor.get_by_label("Archery of Nolora")).to_be_hidden()
+    editor.screenshot(path=str(SHOTS / "percentile_roster_armour.png"))

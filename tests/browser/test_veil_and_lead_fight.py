@@ -107,3 +107,21 @@ def test_downed_bleeds_and_a_coup_de_grace_ends_it(page: Page, book_url):
     panel.get_by_role("button", name="Coup de grâce").click()
     expect(enforcer.locator(".state")).to_have_text("Dead")
     expect(walker).to_be_hidden()
+
+
+def test_the_roster_folds_so_the_count_and_the_attack_are_on_the_first_screen(page: Page,
+                                                                              book_url):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    panel = open_tool(page, book_url, "veil_and_lead/fight", ".rulebook-vl-fight")
+    fight = page.locator(".rulebook-fight").first
+    expect(fight.get_by_text("Fighters: Caleb, Enforcer —")).to_be_visible()
+    expect(fight.get_by_label("QUICK of Caleb")).to_be_hidden()
+    _typed(panel.locator(".rulebook-vl-fight-join"), INITIATIVE)
+    page.locator(".rulebook-fight h3").evaluate("h => h.scrollIntoView()")
+    top = page.locator(".rulebook-fight h3").bounding_box()["y"]
+    for part in (".rulebook-vl-fight-board", ".rulebook-vl-fight-attack"):
+        box = panel.locator(part).bounding_box()
+        assert box["y"] - top < 900, f"{part} starts {box['y'] - top:.0f}px below the title"
+    page.screenshot(path=str(SHOTS / "veil_and_lead_fight_1280x900.png"))
+    fight.get_by_role("button", name="edit", exact=True).click()
+    expect(fight.get_by_label("QUICK of Caleb")).to_be_visible()

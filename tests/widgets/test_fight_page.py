@@ -14,7 +14,9 @@ from rulescore.errors import RulesError
 from rulescore.roster import Roster
 from tests.rulescore.test_roster_model import OTHER, TOY, party
 from widgets.common import RollRequest
+from widgets import fight as fight_widgets
 from widgets.fight import FightPage, RollLog, dice_words, fight_key
+from widgets.lean import is_shown
 from widgets.roster import RESTORED
 
 
@@ -196,3 +198,35 @@ def test_any_sequence_keeps_the_editor_and_the_page_in_step(steps):
         assert p.undo_button.disabled == (not p.history.can_undo)
         if told:
             assert told[-1] == (p.roster, p.state)
+
+
+def test_the_fighters_fold_to_one_line_once_there_are_fighters_and_open_when_empty():
+    p = page()  # opens on a roster with fighters: folded, the panels on the first screen
+    assert p.folded and not is_shown(p.editor)
+    assert "Fighters: Ada, Bandit —" in p.fighters_line.value
+    assert p.fold_button.description == "edit" and is_shown(p.fold_button)
+    p.fold_button.click()
+    assert is_shown(p.editor) and p.fighters_line.value.endswith(">Fighters</h4>")
+    assert p.fold_button.description == "fold"
+    p.editor.new_name.value = "Cy"
+    p.editor.add_button.click()  # the reader is editing: the roster stays open
+    assert is_shown(p.editor)
+    p.fold_button.click()
+    assert "Fighters: Ada, Bandit, Cy —" in p.fighters_line.value and not is_shown(p.editor)
+    p.undo()  # an undo changes the roster, not whether it is folded
+    assert "Fighters: Ada, Bandit —" in p.fighters_line.value and not is_shown(p.editor)
+    empty = page(starter=Roster(TOY))
+    assert not empty.folded and is_shown(empty.editor) and not is_shown(empty.fold_button)
+    # a page opened on a roster kept in the browser folds it as it comes back
+    hello(empty.editor.store, party().to_json())
+    assert empty.folded and not is_shown(empty.editor)
+    assert "Fighters: Ada, Bandit —" in empty.fighters_line.value
+
+
+def test_a_long_roster_folds_to_its_first_names_and_a_count(monkeypatch):
+    monkeypatch.setattr(fight_widgets, "SUMMARY_NAMES", 5)
+    roster = Roster(TOY)
+    for n in range(8):
+        roster = roster.add(f"F{n}")
+    p = page(starter=roster)
+    assert "Fighters: F0, F1, F2, F3, F4 and 3 more —" in p.fighters_line.value

@@ -355,3 +355,34 @@ def test_any_sequence_of_actions_keeps_the_table_and_the_roster_in_step(actions)
                     assert widget.value == fighter[key]
         if e._bad:  # a refused field stays named (or the latest refusal shows) until fixed
             assert e.error.message
+
+
+def test_a_wide_roster_shows_one_group_of_columns_at_a_time_and_reaches_every_one():
+    from rulescore.systems import percentile as pc
+    e = RosterEditor(pc.ROSTER, starter=Roster(pc.ROSTER).add("Nolora").add("Brigand"))
+    assert is_shown(e.columns_pick) and e.columns_pick.options == tuple(e.groups)
+    # a group wider than a page is cut in two parts named by their first and last columns
+    assert list(e.groups)[:2] == ["Skills (EML): Initiative–Slings",
+                                  "Skills (EML): Throwing–Healing Base"]
+    assert "Armour: Torso" in e.groups
+    reached: list[str] = []
+    for part, members in e.groups.items():
+        e.columns_pick.value = part
+        keys = [pc.ROSTER.columns[i].key for i in members]
+        assert sum(roster_widgets._column_em(pc.ROSTER.column(k)) for k in keys) <= \
+            roster_widgets.PART_EM
+        labels = [h.value.split(">")[1].split("<")[0] for h in e.grid.children[:2 + len(keys)]]
+        assert labels == ["Name", "PC", *(pc.ROSTER.column(k).label for k in keys)]
+        # each row: its name (so a GM reads whose row it is), PC, then the part's fields
+        assert e.grid.children[2 + len(keys)] is field(e, "Nolora", "name")
+        assert list(e.grid.children[4 + len(keys):2 * (2 + len(keys))]) == [
+            field(e, "Nolora", k) for k in keys]
+        assert len(e.grid.children) == 3 * (2 + len(keys))
+        assert len(e.grid.layout.grid_template_columns.split()) == 2 + len(keys)
+        reached += keys
+    assert reached == [c.key for c in pc.ROSTER.columns]  # every column, once, in order
+    e.columns_pick.value = "Armour: Torso"
+    field(e, "Brigand", "av_torso_e").value = 6
+    assert e.roster.fighter("Brigand")["av_torso_e"] == 6
+    # a narrow roster shows every column at once, no buttons
+    assert editor().groups == {} and not is_shown(editor().columns_pick)
