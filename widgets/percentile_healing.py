@@ -139,7 +139,8 @@ class HealingWalker(Tool):
         Reach(pc.InjuryRecord, {"name": "Character", "healing_base": "Healing Base (HB)",
                                 "endurance_eml": "Endurance EML"}, dict.fromkeys((
             "injuries", "blood_loss", "day", "next_healing", "next_regeneration",
-            "skip_regeneration", "infection", "healing_done", "dead", "timeline", "log"),
+            "skip_regeneration", "infection", "healing_done", "dead", "random_period",
+            "period_open", "timeline", "log"),
             "a new record starts empty; the buttons below fill it")),
         Reach(pc.InjuryRecord.add_injury, {"location": "Location", "aspect": "Aspect",
                                            "level": "Injury", "bleeder": "A Bleeder"},
@@ -197,6 +198,8 @@ class HealingWalker(Tool):
             "roll": ROLLED, "dice": ROLLED, "location": "the infected injury's location"}),
         Reach(pc.InjuryRecord.amputate_infected, {}, {
             "self": SHEET, "amputation": "the amputation just rolled"}),
+        Reach(pc.InjuryRecord.with_random_period,
+              {"on": "Random healing period (d3 + 3 days)"}, {"self": SHEET}),
         Reach(pc.next_roll_odds, {"arcane": "Arcane bonus"}, {"record": SHEET}),
         Reach(pc.location_names, {}),
     )
@@ -306,6 +309,8 @@ class HealingWalker(Tool):
                                       description="Stop on day", style=STYLE,
                                       layout=WIDE)
         self.new_button = button("Start a new record")
+        self.random_period = w.Checkbox(value=False, indent=False,
+                                        description="Random healing period (d3 + 3 days)")
         self.amp_entry = DiceEntry("the amputation's Physician roll, e.g. 45")
         self.amp_entry.set_percentile(False)
         self.amp_error = self.amp_entry.error
@@ -349,7 +354,7 @@ class HealingWalker(Tool):
                 "<small>Type the rolls you made to advance roll by roll, or press Roll to "
                 "simulate the rest of the recovery with a seed (up to the stop day; 0 runs to the "
                 "end).</small>"), self.heal_entry,
-                    w.HBox([self.until, self.new_button]), self.amp_row),
+                    w.HBox([self.until, self.new_button]), self.random_period, self.amp_row),
             section("What happened", self.explanation,
                     w.HTML("<b>The record's log</b>"), self.log_view),
             section("Keep this record", w.HTML(
@@ -395,6 +400,8 @@ class HealingWalker(Tool):
             field.observe(lambda _: self._aggravation_odds(), "value")
         self.aggr_entry.on_request(self.aggravate)
         self.amp_entry.on_request(self.amputate)
+        self.random_period.observe(lambda _: self._quiet or self._change(
+            lambda: (self.record.with_random_period(self.random_period.value), ())), "value")
         self.new_button.on_click(lambda _: self._change(self._new))
         self._render()
 
@@ -711,7 +718,8 @@ class HealingWalker(Tool):
             f"<li>{html.escape(x)}</li>" for x in r.log[-40:]) + "</ol>")
         self._quiet = True
         for field, value in ((self.name, r.name), (self.healing_base, r.healing_base),
-                             (self.endurance, r.endurance_eml), (self.blood, r.blood_loss)):
+                             (self.endurance, r.endurance_eml), (self.blood, r.blood_loss),
+                             (self.random_period, r.random_period)):
             if field.value != value:
                 field.value = value
         self._quiet = False

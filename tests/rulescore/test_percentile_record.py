@@ -270,3 +270,20 @@ def test_amputating_the_infected_limb_defeats_the_infection():
     assert "the infected forearm is amputated (CS)" in cut.log[-1]
     with pytest.raises(RulesError, match="the record has no infection"):
         cut.amputate_infected(pc.infection_amputation(45, 50, "Forearm"))
+
+
+def test_the_random_option_rolls_each_healing_period_as_d3_plus_3():
+    """Healing 6 Random Option: the seed's Healing Rolls (62 F, then 24 S) with periods of
+    d3 2 + 3 = 5 days (day 5) and d3 3 + 3 = 6 days (day 11); the d3 comes before its rolls."""
+    record = InjuryRecord("Ana", 13).with_random_period(True).add_injury("Abdomen", "Edge", 2)
+    record = record.treat(0, pc.treatment_roll(99, 60, "Edge", "S2"))
+    assert pc.next_roll_odds(record)[0].startswith("Day 4–6 (the healing period's d3 first)")
+    first = recover(record, dice=[2, 62])
+    assert [n for n, _ in first.rolled] == ["day 0 healing period (d3)",
+                                            "day 5 Healing Roll (S2E abdomen)"]
+    assert first.needs == "day 5: the healing period's d3"
+    second = recover(first.record, dice=[3, 24])
+    assert second.record.day == 11 and second.record.injuries[0].code == "M1E"
+    assert InjuryRecord.from_json(second.record.to_json()).period_open
+    with pytest.raises(RulesError, match="healing period \\(d3\\) must be from 1 to 3"):
+        recover(record, dice=[4])

@@ -286,3 +286,16 @@ def test_an_infected_limb_can_be_amputated_to_defeat_the_infection():
     h.amp_entry.use_dice()
     assert h.record.infection is None and h.record.injuries[0].code == "S2E"
     assert not is_shown(h.amp_row)
+
+
+def test_the_random_healing_period_is_a_switch_of_the_record():
+    h = HealingWalker("Ana", 13, 60)
+    h.random_period.value = True
+    assert h.record.random_period
+    h.add_button.click()
+    h.treat_entry.my_dice.value = "99"
+    h.treat_entry.use_dice()
+    assert "Day 4–6 (the healing period&#x27;s d3 first)" in h.next_odds.value
+    h.heal_entry.my_dice.value = "2, 62"
+    h.heal_entry.use_dice()
+    assert h.record.day == 5 and "d3 2 + 3 = 5 days" in h.explanation.value

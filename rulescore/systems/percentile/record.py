@@ -22,7 +22,8 @@ from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, Step, step
 from ._system import DATA
 from .healing import (TREATMENT_ASPECTS, TreatmentResolution, _arcane,  # names its input
-                      blood_regeneration, current_impairment, healing_roll, infection_course,
+                      blood_regeneration, current_impairment, healing_period, healing_roll,
+                      infection_course,
                       infection_healing_rate, infection_weakness,
                       permanent_impairment)
 from ...dice import DiceSource
@@ -113,6 +114,8 @@ class InjuryRecord:
     infection: tuple[int, int] | None = None    # (injury index, Infection HR)
     healing_done: tuple[int, ...] = ()          # injuries already rolled this healing day
     dead: bool = False
+    random_period: bool = False    # Healing 6 Random Option: d3 + 3 days a healing period
+    period_open: bool = False      # next_healing is the earliest day until the d3 is rolled
     timeline: tuple[Snapshot, ...] = ()
     log: tuple[str, ...] = ()
 
@@ -180,9 +183,25 @@ class InjuryRecord:
                     + (f", less {inj.aggravated} aggravated: HR{hr}" if inj.aggravated
                        else ""))
         healing = [i for i in self.active if self.injuries[i].hr is not None]
-        due = self.next_healing if healing else self.day + HEALING_EVERY
-        return self._with(injuries=_put(self.injuries, index, done), text=text,
-                          next_healing=due)
+        due = ({"next_healing": self.next_healing, "period_open": self.period_open} if healing
+               else self._period_from(self.day))
+        return self._with(injuries=_put(self.injuries, index, done), text=text, **due)
+
+    def _period_from(self, day: int) -> dict[str, object]:
+        """The next healing day after *day*: five days on, or with the random option d3 + 3,
+        kept as its earliest day until :func:`recover` rolls the d3."""
+        if self.random_period:
+            return {"next_healing": day + healing_period(1), "period_open": True}
+        return {"next_healing": day + HEALING_EVERY, "period_open": False}
+
+    def with_random_period(self, on: bool) -> InjuryRecord:
+        """The Random Option of Healing 6 on or off: each healing period that starts from now
+        lasts d3 + 3 days (rolled by :func:`recover`) instead of five."""
+        if not isinstance(on, bool):
+            raise RulesError(f"on must be True or False, got {shown(on)}")
+        return self._with(random_period=on,
+                          text=f"Day {self.day}: healing periods of "
+                               + ("d3 + 3 days" if on else "five days"))
 
     def remove_injury(self, index: int) -> InjuryRecord:
         inj = self._injury(index)
@@ -246,9 +265,8 @@ class InjuryRecord:
             raise RulesError(f"amputation must inflict an Edge injury such as 'S2E', got "
                              f"{shown(code)}")
         new = RecordedInjury(old.location, "Edge", level, self.day)
-        due = self.day + HEALING_EVERY
         return self._with(injuries=_put(self.injuries, index, new), infection=None,
-                          healing_done=(), next_healing=due,
+                          healing_done=(), **self._period_from(self.day),
                           text=f"Day {self.day}: the infected {old.location.lower()} is "
                                f"amputated ({amputation.level}): the infection is defeated; "
                                f"a new {code} injury, to be treated")
@@ -344,12 +362,14 @@ def record_format() -> saved.SavedFormat:
         "next_healing": saved.Int(0, MAX_DAY + HEALING_EVERY),
         "next_regeneration": saved.Int(0, MAX_DAY + REGENERATION_EVERY),
         "skip_regeneration": saved.Flag(),
+        "random_period": saved.Flag(), "period_open": saved.Flag(),
         "infection": saved.Maybe(saved.Pair(index, saved.Int(1, MAX_INFECTION_HR),
                                             ("injury number", "Infection HR"))),
         "healing_done": saved.ListOf(index, MAX_INJURIES), "dead": saved.Flag(),
         "timeline": saved.ListOf(snapshot, MAX_DAY + 1),
         "log": saved.ListOf(saved.Text(MAX_LINE), MAX_LOG),
     }, optional=frozenset({"next_healing", "next_regeneration", "skip_regeneration",
+                           "random_period", "period_open",
                            "infection", "healing_done", "dead", "timeline", "log", "day",
                            "blood_loss", "injuries"})))
 
@@ -450,7 +470,9 @@ def next_roll_odds(record: InjuryRecord, arcane: Sequence[int] = ()
         eml += magic
         what += f", + arcane {magic}"
     used = effective_eml(eml)
-    return f"Day {day}: {kind} ({what})", used, success_level_probabilities(used)
+    when = (f"Day {day}–{day + 2} (the healing period's d3 first)"
+            if kind == "Healing Roll" and record.period_open else f"Day {day}")
+    return f"{when}: {kind} ({what})", used, success_level_probabilities(used)
 
 
 def recover(record: InjuryRecord, *, dice: DiceSource | Sequence[int] = (),
@@ -488,6 +510,18 @@ def recover(record: InjuryRecord, *, dice: DiceSource | Sequence[int] = (),
             break
         if due[0] - start > MAX_DAYS:
             break
+        if due[1] == "Healing Roll" and record.period_open:
+            began = record.next_healing - healing_period(1)
+            d3 = draw(f"day {began} healing period (d3)", 3)
+            if d3 is None:
+                needs = f"day {began}: the healing period's d3"
+                break
+            record = replace(record, next_healing=began + healing_period(d3),
+                             period_open=False)
+            trace.append(step(f"Healing period from day {began}: d3 {d3} + 3 = "
+                              f"{healing_period(d3)} days: the Healing Rolls fall on day "
+                              f"{record.next_healing}", DATA.rule("Healing 6 Healing")))
+            continue
         what = (f"{record.injuries[due[2]].code} {record.injuries[due[2]].location.lower()}"
                 if due[1] == "Healing Roll" else "")
         roll = draw(f"day {due[0]} {due[1]}" + (f" ({what})" if what else ""), 100)
@@ -562,7 +596,7 @@ def _healing(record: InjuryRecord, index: int, roll: int, magic: int = 0
                           "healing stops until it is defeated", DATA.rule("Healing 7 Infection")))
         record = replace(record, infection=(index, ihr), healing_done=())
     elif _healing_due(record) is None:
-        record = replace(record, next_healing=record.day + HEALING_EVERY, healing_done=())
+        record = replace(record, healing_done=(), **record._period_from(record.day))
     return record._with(text=" ".join(s.text for s in steps)), steps
 
 
@@ -588,7 +622,7 @@ def _infection(record: InjuryRecord, roll: int, magic: int = 0
     if course.outcome == "dies":
         record = replace(record, dead=True, infection=None)
     elif course.outcome == "recovered":
-        record = replace(record, infection=None, next_healing=record.day + HEALING_EVERY)
+        record = replace(record, infection=None, **record._period_from(record.day))
     else:
         record = replace(record, infection=(index, course.healing_rate))
     return record._with(text=" ".join(s.text for s in steps)), steps
