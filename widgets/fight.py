@@ -97,8 +97,13 @@ class FightPage(Tool):
 
     def __init__(self, fmt: RosterFormat, state: Any, *, save: Callable[[Any], str],
                  load: Callable[[str], Any], panels: Sequence[w.Widget], title: str,
-                 starter: Roster | None = None) -> None:
+                 starter: Roster | None = None,
+                 rename: Callable[[Any, str, str], Any] | None = None) -> None:
+        """*rename(state, old, new)* gives the fight state after the roster renamed a fighter
+        *old* to *new* (their health, place and record carried over); without it a rename
+        leaves the state as it is."""
         self.format = fmt
+        self._rename = rename
         self.first_state = state
         self._save, self._load = save, load
         self._callbacks: list[Callable[[Roster, Any], None]] = []
@@ -244,7 +249,19 @@ class FightPage(Tool):
                 self.folded = bool(roster.fighters)  # the page opens on a kept roster
             self._restart_or_push(roster, self.state, RESTORED)
             return
-        self.history = self.history.push((roster, self.state), self.editor.last_line)
+        state = before = self.state
+        if self.editor.last_rename and self._rename is not None:
+            try:
+                state = self._rename(state, *self.editor.last_rename)
+            except RulesError as exc:
+                # the roster allows the name but the fight holds it (a broken Horde's single):
+                # the roster change is undone and the reason shown
+                self.editor.set_roster(self.roster, notify=False, line="the rename undone")
+                self.error.show(str(exc))
+                return
+        self.history = self.history.push((roster, state), self.editor.last_line)
+        if state is not before:
+            self.store.save(self._save(state))
         self._changed()
 
     def _found(self, change: dict) -> None:

@@ -510,7 +510,8 @@ class PercentileFight(FightPage):
         super().__init__(pc.ROSTER, pc.Fight(), save=lambda f: f.to_json(),
                          load=pc.Fight.from_json,
                          panels=[self.turns, self.missile, self.melee, self.after],
-                         title="Running a percentile fight", starter=starter())
+                         title="Running a percentile fight", starter=starter(),
+                         rename=lambda fight, old, new: fight.rename(old, new))
         for panel in (self.turns, self.missile, self.melee, self.after):
             panel.attach(self)
 

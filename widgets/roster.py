@@ -126,6 +126,7 @@ class RosterEditor(Tool):
         self._callbacks: list[Callable[[Roster], None]] = []
         self._quiet = False            # True while fields are set from the roster
         self.last_line = "start"
+        self.last_rename: tuple[str, str] | None = None  # (old, new) when the last change renamed
         self._keys = ("name", "pc", *(c.key for c in fmt.columns))
         self._damaged = ""             # why the roster the browser kept cannot be read
         self._kept = False             # this page has written the roster to the browser
@@ -355,14 +356,18 @@ class RosterEditor(Tool):
         """Call *callback* with the roster after every change (edits, loads, set_roster)."""
         self._callbacks.append(callback)
 
-    def set_roster(self, roster: Roster, *, notify: bool = True, line: str = "") -> None:
+    def set_roster(self, roster: Roster, *, notify: bool = True, line: str = "",
+                   rename: tuple[str, str] | None = None) -> None:
         """Replace the roster: re-render, keep it in the browser, and (unless *notify* is
-        False, as for a page's own undo) tell every callback. *line* says what changed."""
+        False, as for a page's own undo) tell every callback. *line* says what changed;
+        *rename* is (old, new) when the change renamed a fighter (:attr:`last_rename`), so a
+        fight page carries that fighter's fight over to the new name."""
         if roster.format != self.format:
             raise RulesError(f"this editor keeps {self.format.name} fighters")
         self._roster = roster
         self._touched = True
         self.last_line = line or "the roster changed"
+        self.last_rename = rename
         self._keep()
         self._render()
         if notify:
@@ -374,9 +379,10 @@ class RosterEditor(Tool):
         self._kept = True
         self.store.save(self._roster.to_json())
 
-    def _commit(self, roster: Roster, line: str) -> None:
+    def _commit(self, roster: Roster, line: str,
+                rename: tuple[str, str] | None = None) -> None:
         self._before_new = None
-        self.set_roster(roster, line=line)
+        self.set_roster(roster, line=line, rename=rename)
 
     def _edit(self, i: int, key: str, value: object) -> None:
         """One field of row *i* changed: apply it, or mark it and say why nothing changed."""
@@ -396,7 +402,8 @@ class RosterEditor(Tool):
             self.error.show(str(exc))
             return
         bad = {k: m for k, m in self._bad.items() if k != (i, key)}
-        self._commit(new, line)
+        renamed = (fighter.name, new.fighters[i].name) if key == "name" else None
+        self._commit(new, line, renamed)
         self._restore_bad(bad)
 
     def _restore_bad(self, bad: dict[tuple[int, str], str]) -> None:

@@ -560,6 +560,7 @@ def fight_page() -> FightPage:
     fight_page()``."""
     panel = FightPanel()
     page = FightPage(vl.ROSTER, Fight(), save=Fight.to_json, load=Fight.from_json,
-                     panels=[panel], title="Running a fight: Veil & Lead", starter=starter())
+                     panels=[panel], title="Running a fight: Veil & Lead", starter=starter(),
+                     rename=Fight.rename)
     panel.attach(page)
     return page

@@ -264,3 +264,26 @@ def test_a_volley_strikes_the_target_as_number_one_of_its_area():
     stray = pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
                               range_ft=30, near_target=2, dice=DiceSource.typed([77, 2, 3]))
     assert stray.struck is None and "someone near Brigand is struck" in stray.outcome
+
+
+def test_a_renamed_fighter_keeps_their_record_shock_and_turn():
+    rows = roster()
+    fight = pc.next_turn(pc.fight_for(rows))  # the Brigand acts
+    strike = pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
+                               range_ft=20, advantage="precision",
+                               dice=DiceSource.typed([45, 4, 4, 6, 6, 1, 9, 7, 75]))
+    hurt = pc.apply_strike(fight, rows.fighter("Brigand"), strike)
+    after = hurt.rename("Brigand", "Grell")
+    grell = after.combatant("Grell")
+    assert after.order == ("Nolora", "Grell", "Swordsman") and after.actor.name == "Grell"
+    assert grell.shock == hurt.combatant("Brigand").shock == "INC"
+    assert grell.record.name == "Grell"
+    assert grell.record.injuries == hurt.combatant("Brigand").record.injuries
+    # the roster renamed the same way finds the same fight, not a fresh unhurt fighter
+    assert pc.fight_for(rows.rename("Brigand", "Grell"), after) == after
+    assert pc.Fight.from_json(after.to_json()) == after
+    assert hurt.rename("Nobody", "X") == hurt and hurt.rename("Brigand", "Brigand") == hurt
+    with pytest.raises(RulesError, match="Name 'Nolora' is in the fight already"):
+        hurt.rename("Brigand", "Nolora")
+    with pytest.raises(RulesError, match="name must be a non-empty text"):
+        hurt.rename("Brigand", " ")

@@ -278,3 +278,37 @@ def test_a_horde_volley_rolls_its_base_pool_plus_its_size():
         fight.volley("Posse", setup, [8, 7])
     with pytest.raises(RulesError, match="Caleb is not a Horde"):
         fight.volley("Caleb", setup, [8, 7])
+
+
+def test_a_renamed_row_keeps_its_token_health_and_place_on_the_count():
+    fight = fight_of(token("Caleb", 2, pc=True, aim=2), token("Enforcer", 4), hammer=2)
+    _, _, move = shoot(fight, "Caleb", "Enforcer", [6, 6, 6, 1, 1, 1])
+    hurt = move.fight.mark("Enforcer", "Prone").fight
+    before = hurt.encounter.fighter("Enforcer")
+    after = hurt.rename("Enforcer", "Mack")
+    assert after.of("Mack") == replace(hurt.of("Enforcer"), name="Mack", row="Mack")
+    assert after.encounter.fighter("Mack") == replace(before, name="Mack")
+    assert after.conditions("Mack") == hurt.conditions("Enforcer")
+    assert [f.name for f in after.encounter.fighters] == ["Caleb", "Mack"]
+    assert after.of("Caleb") == hurt.of("Caleb") and after.encounter.hammer == 2
+    with pytest.raises(RulesError, match="no fighter called 'Enforcer'"):
+        after.of("Enforcer")
+    # a row not on the Count, or the same name, changes nothing; a token's name is refused
+    assert hurt.rename("Frail", "Slim") == hurt and hurt.rename("Caleb", "Caleb") == hurt
+    with pytest.raises(RulesError, match="Name 'Caleb' is a token's name"):
+        hurt.rename("Enforcer", "Caleb")
+    with pytest.raises(RulesError, match="new must be a fighter's name"):
+        hurt.rename("Enforcer", " ")
+    # the file of the renamed fight reads back the same
+    assert vl.Fight.from_json(after.to_json()) == after
+
+
+def test_a_broken_horde_s_singles_follow_their_row_s_new_name():
+    fight = vl.Fight(Encounter(0, 0, (token("Posse 1", 3), token("Posse 2", 3),
+                                      token("Caleb", 5, pc=True))),
+                     (vl.Health("Posse 1", "Posse", 1, 9), vl.Health("Posse 2", "Posse", 1, 4),
+                      vl.Health("Caleb", "Caleb", 2, 10)))
+    after = fight.rename("Posse", "Raiders")
+    assert [(h.name, h.row, h.vitality) for h in after.health] == [
+        ("Raiders 1", "Raiders", 9), ("Raiders 2", "Raiders", 4), ("Caleb", "Caleb", 10)]
+    assert [f.name for f in after.encounter.fighters] == ["Raiders 1", "Raiders 2", "Caleb"]

@@ -230,3 +230,26 @@ def test_a_long_roster_folds_to_its_first_names_and_a_count(monkeypatch):
         roster = roster.add(f"F{n}")
     p = page(starter=roster)
     assert "Fighters: F0, F1, F2, F3, F4 and 3 more —" in p.fighters_line.value
+
+
+def test_a_rename_in_the_roster_is_handed_to_the_system_as_one_step(monkeypatch):
+    calls = []
+
+    def rename(state, old, new):
+        calls.append((old, new))
+        if new == "Taken":
+            raise RulesError("Name 'Taken' is a token's name in the fight already")
+        return Tally(state.round + 10)
+    p = FightPage(TOY, Tally(), save=save, load=load, panels=[], title="t", starter=party(),
+                  rename=rename)
+    saves = []
+    monkeypatch.setattr(p.store, "save", saves.append)
+    p.editor.rows[1][3].value = 4          # not a rename: the state is left alone
+    p.editor.rows[1][0].value = "Bo"
+    assert calls == [("Bandit", "Bo")] and p.state == Tally(11) and saves == [save(Tally(11))]
+    assert p.history.log[-1] == "Bandit is now called Bo"
+    p.undo()
+    assert p.roster.names() == ("Ada", "Bandit") and p.state == Tally(1)
+    p.editor.rows[1][0].value = "Taken"    # the fight refuses: the roster keeps its name
+    assert p.roster.names() == ("Ada", "Bandit") and p.editor.roster == p.roster
+    assert "Taken" in p.error.message and p.editor.rows[1][0].value == "Bandit"

@@ -161,3 +161,21 @@ def test_the_next_turn_hands_the_shot_to_the_one_acting():
     page.turns.next_button.click()
     assert (page.missile.first.value, page.missile.second.value) == ("Brigand", "Nolora")
     assert page.melee.first.value == "Brigand"
+
+
+def test_renaming_a_fighter_in_the_roster_keeps_their_record_and_shock():
+    page = fight_page()
+    shot = page.missile
+    shot.range_ft.value = 20
+    shot.advantage.value = "precision"
+    _typed(shot.entry, SHOT)
+    shot.apply_button.click()
+    hurt = page.state
+    row = page.roster.names().index("Brigand")
+    page.editor.rows[row][0].value = "Grell"
+    grell = pc.fight_for(page.roster, page.state).combatant("Grell")
+    assert grell.shock == "INC" and [i.code for i in grell.record.injuries] == ["S2P"]
+    assert "Grell" in page.turns.table.value and "S2P abdomen" in page.turns.table.value
+    assert "Brigand" not in page.turns.table.value
+    page.undo()
+    assert page.roster.fighter("Brigand") and page.state == hurt

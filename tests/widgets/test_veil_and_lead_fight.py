@@ -148,3 +148,22 @@ def test_a_horde_volleys_with_its_size_and_moves_at_its_fixed_tempo():
     panel.apply_button.click()
     assert page.state.encounter.fighter("Posse").tick == 8
     assert page.state.of("Caleb").vitality == 4
+
+
+def test_renaming_a_fighter_in_the_roster_keeps_their_token_and_health():
+    page, panel = joined()
+    panel.next_button.click()
+    typed(panel.attack_entry, "8, 8, 1, 1, 1, 1")  # Caleb hits: the Enforcer is Wounded
+    panel.apply_button.click()
+    hurt = page.state
+    name = page.editor.rows[1][0]
+    name.value = "Mack"                       # the Enforcer renamed in the roster
+    assert page.roster.names() == ("Caleb", "Mack")
+    assert page.state == hurt.rename("Enforcer", "Mack")
+    assert page.state.of("Mack").vitality == hurt.of("Enforcer").vitality < 10
+    assert page.state.encounter.fighter("Mack").tick == 6
+    assert "Mack" in panel.board.value
+    assert f"{hurt.of('Enforcer').vitality} / 10" in panel.board.value
+    assert page.history.log[-1] == "Enforcer is now called Mack"
+    page.undo()                               # one step: the name and the token together
+    assert page.roster.names() == ("Caleb", "Enforcer") and page.state == hurt

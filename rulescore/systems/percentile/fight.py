@@ -130,6 +130,23 @@ class Fight:
         return replace(self, combatants=tuple(new if c.name == new.name else c
                                               for c in self.combatants))
 
+    def rename(self, old: str, new: str) -> Fight:
+        """The fight after the roster's *old* is renamed *new*: their injury record, Shock
+        state, place in the turn order and turn go on under the new name (the record is the
+        character's, Injury 4; only the name on it changes). A fighter not in the fight
+        changes nothing; a name another fighter holds is refused."""
+        if not isinstance(old, str) or not old.strip():
+            raise RulesError(f"old must be a fighter's name, got {shown(old)}")
+        if old == new or old not in self.order:
+            return self
+        if new in self.order:
+            raise RulesError(f"Name {shown(new)} is in the fight already: pick another")
+        c = self.combatant(old)
+        rec = c.record.with_character(new, c.record.healing_base, c.record.endurance_eml)
+        return replace(self, combatants=tuple(
+            replace(c, name=rec.name, record=rec) if c.name == old else c
+            for c in self.combatants))
+
     def to_json(self) -> str:
         return saved_json(self)
 

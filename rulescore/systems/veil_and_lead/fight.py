@@ -488,6 +488,38 @@ class Fight:
                            line,
                            [step(f"Coup de grâce with the {arm.name}", COUP), *hurt.trace])
 
+    # --- the roster ------------------------------------------------------------------------
+
+    def rename(self, old: str, new: str) -> Fight:
+        """The fight after the roster row *old* is renamed *new*: its token keeps its place on
+        the Count, its health and conditions under the new name, and the singles a broken
+        Horde left ("Bandits 1") follow as "Raiders 1". A row not in the fight changes
+        nothing. A name another token holds is refused (two tokens cannot share one)."""
+        for label, value in (("old", old), ("new", new)):
+            if not isinstance(value, str) or not value.strip():
+                raise RulesError(f"{label} must be a fighter's name, got {shown(value)}")
+        if old == new:
+            return self
+
+        def renamed(name: str, row: str) -> str:
+            if row != old:
+                return name
+            if name == old:
+                return new
+            return new + name[len(old):] if name.startswith(old + " ") else name
+
+        names = {h.name: renamed(h.name, h.row) for h in self.health}
+        taken = [n for n in names.values() if list(names.values()).count(n) > 1]
+        if taken:
+            raise RulesError(f"Name {shown(taken[0])} is a token's name in the fight "
+                             f"already: pick another")
+        health = tuple(replace(h, name=names[h.name], row=new if h.row == old else h.row)
+                       for h in self.health)
+        fighters = tuple(replace(f, name=names.get(f.name, f.name))
+                         for f in self.encounter.fighters)
+        return replace(self, encounter=replace(self.encounter, fighters=fighters),
+                       health=health)
+
     # --- saving ----------------------------------------------------------------------------
 
     def to_json(self) -> str:
