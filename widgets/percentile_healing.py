@@ -739,6 +739,8 @@ class HealingWalker(Tool):
         serious = [(label, i) for label, i in named if r.injuries[i].level >= 2]
         if [v for _, v in self.aggr_which.options] != [v for _, v in serious]:
             self.aggr_which.options = serious
+        if self.aggr_which.value is None and serious:
+            self.aggr_which.value = serious[0][1]
         self._aggravation_odds()
         self._bleeding_odds()
         self._shock_odds()

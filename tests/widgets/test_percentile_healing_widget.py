@@ -257,7 +257,7 @@ def test_the_aggravation_option_is_a_switch_and_costs_a_failed_injury_one_hr():
     h.aggravation.value = True
     assert is_shown(h.aggr_row)
     assert "Failure (F): aggravated</td><td>28.00%" in h.aggr_odds.value   # Shock ML 65
-    h.aggr_which.value = 0
+    assert h.aggr_which.value == 0                 # the one Serious injury, chosen already
     h.aggr_entry.my_dice.value = "80"
     h.aggr_entry.use_dice()
     assert h.record.injuries[0].hr == 3 and "HR4 → HR3" in h.aggr_result.value
