@@ -9,18 +9,22 @@ step back and forth over every panel at once. No rule lives here: the state is w
 value the system's engine keeps, saved and loaded by the functions the system gives.
 
 The roster is kept in the browser by its editor (``rulebook-roster-<system>``, shared with every
-chapter of the system); the fight state is kept beside it under ``rulebook-fight-<system>``, and
-both come back, without a click, when the page is opened again.
+chapter of the system); the fight state and the roll log are kept beside it under
+``rulebook-fight-<system>`` (:func:`page_format`), and all come back, without a click, when the
+page is opened again.
 """
 
 from __future__ import annotations
 
+import functools
 import html
+import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import ipywidgets as w
 
+from rulescore import saved
 from rulescore.errors import RulesError
 from rulescore.history import History
 from rulescore.roster import Roster, RosterFormat
@@ -31,13 +35,18 @@ from .roster import RESTORED, RosterEditor
 from .storage import BrowserStore
 from .theme import FAINT, RULE_LINE
 
-__all__ = ["FightPage", "RollLog", "fight_key"]
+__all__ = ["FightPage", "LogEntry", "RollLog", "fight_key", "page_format"]
 
 LOG_LINES = 50
 """How many rolls the log shows (the newest)."""
 KEPT_FIGHT = "the fight kept in this browser"
+MAX_FIGHT_TEXT = 4_000_000
+"""The longest system fight text a kept page holds (a fight of 60 fighters is far shorter)."""
 SUMMARY_NAMES = 12
 """How many names the folded Fighters line shows before "and N more"."""
+WHAT_LENGTH, DICE_LENGTH, OUTCOME_LENGTH = 200, 400, 600
+"""How much of a log line's parts a kept fight holds (a longer one is cut)."""
+PAGE_FORMAT = "rulebook/fight-page"
 LOG_CLASS = "rulebook-roll-log"
 """The roll log's CSS class: a part of a fight page, not a tool framed on its own."""
 
@@ -45,6 +54,17 @@ LOG_CLASS = "rulebook-roll-log"
 def fight_key(system: str) -> str:
     """The localStorage key of a system's fight state."""
     return f"rulebook-fight-{system}"
+
+
+@functools.cache
+def page_format() -> saved.SavedFormat:
+    """What a fight page keeps in the browser, field by field: the system's fight, as the text
+    its own format reads, and the roll log's lines, newest first."""
+    line = saved.Record({"what": saved.Text(WHAT_LENGTH), "dice": saved.Text(DICE_LENGTH),
+                         "outcome": saved.Text(OUTCOME_LENGTH), "undone": saved.Flag()})
+    return saved.SavedFormat("kept fight", PAGE_FORMAT, 1, saved.Record({
+        "fight": saved.Text(MAX_FIGHT_TEXT, blank=False),
+        "rolls": saved.ListOf(line, LOG_LINES)}))
 
 
 def dice_words(request: RollRequest) -> str:
@@ -56,35 +76,117 @@ def dice_words(request: RollRequest) -> str:
     return "your dice " + ", ".join(map(str, request.fresh().dice.leftover()))
 
 
+class LogEntry(NamedTuple):
+    """One roll of the log: *what* was rolled, with *request*'s dice (None for a line kept in
+    the browser, which has its words only), giving *outcome*; *dice* in words; *undone* when
+    the page stepped back over it; *step* is the page state its result made (None until a
+    step follows it), *dropped* when that step can no longer be redone."""
+
+    what: str
+    request: RollRequest | None
+    outcome: str
+    dice: str
+    undone: bool = False
+    step: object = None
+    dropped: bool = False
+
+
 class RollLog(w.VBox):
     """One line per roll, newest first: what was rolled, its seed or typed dice, the outcome,
-    and a Replay button that rolls it again with the same dice."""
+    and a Replay button that rolls it again with the same dice.
+
+    Each roll belongs to the page step that follows it (its result applied, or whatever step
+    the GM takes next). A roll whose step Undo stepped back over stays in the log, struck
+    through and marked "undone", and Redo takes the mark off again. The log is the table's record of the dice
+    that were rolled: a GM undoes a mistaken entry (the wrong target picked, a missed
+    modifier), not the dice the players saw fall, and a roll that vanished on Undo would let a
+    bad result be rolled again unnoticed. A roll whose step can no longer be redone (another
+    step was taken after the Undo) stays marked for good. Lines kept in the browser come back
+    after a reload without a Replay button (their seed or dice are in the line)."""
 
     def __init__(self) -> None:
-        self.entries: list[tuple[str, RollRequest, str]] = []
+        self.entries: list[LogEntry] = []
+        self._replays: list[Callable[[RollRequest], None] | None] = []
+        self._changed: list[Callable[[], None]] = []
         self.empty = w.HTML(f"<i style='color:{FAINT}'>No rolls yet.</i>")
         super().__init__([self.empty])
         self.add_class(LOG_CLASS)
 
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Call *callback* after every line added, marked or restored (the page keeps them)."""
+        self._changed.append(callback)
+
     @built_whole
-    def _line(self, text: str, request: RollRequest,
-              replay: Callable[[RollRequest], None]) -> w.HBox:
-        again = button("Replay", f"Roll again with the same dice ({dice_words(request)})")
-        again.on_click(lambda _: replay(request.fresh()))
-        return w.HBox([again, w.HTML(text)],
-                      layout=shared_layout(align_items="center",
-                                           border_bottom=f"1px solid {RULE_LINE}"))
+    def _line(self, entry: LogEntry,
+              replay: Callable[[RollRequest], None] | None) -> w.HBox:
+        text = (f"<b>{html.escape(entry.what)}</b> · {html.escape(entry.dice)} · "
+                f"{html.escape(entry.outcome)}")
+        if entry.undone:
+            text = f"<s style='color:{FAINT}'>{text}</s> <i>— undone</i>"
+        parts: list[w.Widget] = [w.HTML(text)]
+        if replay is not None and entry.request is not None:
+            request = entry.request
+            again = button("Replay", f"Roll again with the same dice ({entry.dice})")
+            again.on_click(lambda _: replay(request.fresh()))
+            parts.insert(0, again)
+        return w.HBox(parts, layout=shared_layout(align_items="center",
+                                                   border_bottom=f"1px solid {RULE_LINE}"))
+
+    def _show(self) -> None:
+        self.children = [self._line(e, r) for e, r in zip(self.entries, self._replays)] or [
+            self.empty]
 
     def add(self, what: str, request: RollRequest, outcome: str,
             replay: Callable[[RollRequest], None]) -> None:
         """Log a roll: *what* was rolled, with *request*'s dice, giving *outcome*; its Replay
         button calls *replay* with the same seed or the same typed dice."""
-        self.entries.insert(0, (what, request, outcome))
-        text = (f"<b>{html.escape(what)}</b> · {html.escape(dice_words(request))} · "
-                f"{html.escape(outcome)}")
-        lines = [self._line(text, request, replay), *self.children[:LOG_LINES - 1]]
-        self.children = [c for c in lines if c is not self.empty]
-        del self.entries[LOG_LINES:]
+        entry = LogEntry(what, request, outcome, dice_words(request))
+        self.entries.insert(0, entry)
+        self._replays.insert(0, replay)
+        line = self._line(entry, replay)
+        self.children = [line, *(c for c in self.children[:LOG_LINES - 1]
+                                  if c is not self.empty)]
+        del self.entries[LOG_LINES:], self._replays[LOG_LINES:]
+        self._tell()
+
+    def _tell(self) -> None:
+        for callback in self._changed:
+            callback()
+
+    def settle(self, step: object) -> None:
+        """The page took a step: the rolls since the last one made it."""
+        self.entries = [e._replace(step=step) if e.step is None and e.request is not None
+                        else e for e in self.entries]
+
+    def follow(self, current: Sequence[object], redoable: Sequence[object]) -> None:
+        """Mark each roll whose step the page has undone (its step among *redoable*, or gone
+        for good: a new step was taken after the Undo), and unmark those redone. (A step
+        that leaves the front of a long history was never undone and stays unmarked.)"""
+        shown = {id(s) for s in current}
+        tail = {id(s) for s in redoable}
+        marked = []
+        for e in self.entries:
+            dropped = e.dropped or (e.undone and e.step is not None
+                                    and id(e.step) not in shown | tail)
+            undone = dropped or (e.step is not None and id(e.step) in tail)
+            marked.append(e._replace(undone=undone, dropped=dropped))
+        if marked != self.entries:
+            self.entries = marked
+            self._show()
+            self._tell()
+
+    def saved(self) -> list[dict]:
+        """The lines as the kept fight holds them (see :func:`page_format`)."""
+        return [{"what": e.what[:WHAT_LENGTH], "dice": e.dice[:DICE_LENGTH],
+                 "outcome": e.outcome[:OUTCOME_LENGTH], "undone": e.undone}
+                for e in self.entries]
+
+    def restore(self, lines: Sequence[dict]) -> None:
+        """Show the lines a kept fight holds (checked by :func:`page_format`)."""
+        self.entries = [LogEntry(x["what"], None, x["outcome"], x["dice"], x["undone"],
+                                 None, x["undone"]) for x in lines][:LOG_LINES]
+        self._replays = [None] * len(self.entries)
+        self._show()
 
 
 class FightPage(Tool):
@@ -120,6 +222,7 @@ class FightPage(Tool):
         self.last = w.HTML()
         self.error = ErrorLine()
         self.rolls = RollLog()
+        self.rolls.on_change(self._keep)
         # the roster folds to one line once it has fighters, so the turn order and the attack
         # are on the first screen; it opens when empty (there is nothing to fight yet)
         self.fighters_line = w.HTML()
@@ -164,7 +267,9 @@ class FightPage(Tool):
         new_state = self.state if state is None else state
         if new_roster.format != self.format:
             raise RulesError(f"this page keeps {self.format.name} fighters")
-        self._step(self.history.push((new_roster, new_state), line))
+        history = self.history.push((new_roster, new_state), line)
+        self.rolls.settle(history.current)
+        self._step(history)
 
     def undo(self) -> None:
         """Step back over the last change of any panel, roster or state."""
@@ -191,7 +296,7 @@ class FightPage(Tool):
         if roster is not before[0]:
             self.editor.set_roster(roster, notify=False, line=history.lines[history.position])
         if state is not before[1]:
-            self.store.save(self._save(state))
+            self._keep()
         self._changed()
 
     def fold(self, folded: bool) -> None:
@@ -215,7 +320,15 @@ class FightPage(Tool):
         set_shown(self.fold_button, bool(names))
         set_shown(self.editor, not self.folded)
 
+    def _keep(self) -> None:
+        """Keep the fight and the roll log in the browser (:func:`page_format`)."""
+        self.store.save(json.dumps({"format": PAGE_FORMAT, "version": 1,
+                                    "fight": self._save(self.state),
+                                    "rolls": self.rolls.saved()}, separators=(",", ":")))
+
     def _changed(self) -> None:
+        h = self.history
+        self.rolls.follow(h.states[:h.position + 1], h.states[h.position + 1:])
         self._show_history()
         self._show_fighters()
         for callback in self._callbacks:
@@ -261,7 +374,7 @@ class FightPage(Tool):
                 return
         self.history = self.history.push((roster, state), self.editor.last_line)
         if state is not before:
-            self.store.save(self._save(state))
+            self._keep()
         self._changed()
 
     def _found(self, change: dict) -> None:
@@ -271,9 +384,19 @@ class FightPage(Tool):
         if not text or len(self.history.states) > 1:
             return
         try:
-            state = self._load(text)
+            state, rolls = self._read_kept(text)
         except RulesError as exc:
             self.error.show(f"The fight kept in this browser cannot be read, so this one "
                             f"starts afresh: {exc}")
             return
+        self.rolls.restore(rolls)
         self._restart_or_push(self.roster, state, KEPT_FIGHT)
+
+    def _read_kept(self, text: str) -> tuple[Any, list[dict]]:
+        """The fight and the roll log's lines a kept page holds, each field checked; a fight
+        kept alone (the system's own file, without a log) is read with no lines."""
+        data = saved.parse_json(text, page_format().noun)
+        if not (isinstance(data, dict) and data.get("format") == PAGE_FORMAT):
+            return self._load(text), []
+        kept = saved.read(page_format(), text)
+        return self._load(kept["fight"]), kept["rolls"]

@@ -52,6 +52,12 @@ def page(monkeypatch=None, saves=None, starter=None) -> FightPage:
     return p
 
 
+def kept(state: Tally, rolls: list[dict] | None = None) -> str:
+    """What the page keeps in the browser: the fight, as the system saves it, and the log."""
+    return json.dumps({"format": "rulebook/fight-page", "version": 1, "fight": save(state),
+                       "rolls": rolls or []}, separators=(",", ":"))
+
+
 def hello(store, text: str) -> None:
     store._from_browser(store, {"op": "hello", "stored": text}, [])
 
@@ -64,11 +70,11 @@ def test_one_step_per_apply_and_undo_redo_over_roster_and_state(monkeypatch):
     p.apply("round 2", state=Tally(2))
     p.apply("Bandit hurt", roster=p.roster.set("Bandit", "vitality", 2), state=Tally(3))
     assert (p.state, p.roster.fighter("Bandit")["vitality"]) == (Tally(3), 2)
-    assert p.editor.roster == p.roster and saves == [save(Tally(2)), save(Tally(3))]
+    assert p.editor.roster == p.roster and saves == [kept(Tally(2)), kept(Tally(3))]
     assert p.undo_button.tooltip == "Undo: Bandit hurt" and "Last: Bandit hurt" in p.last.value
     p.undo_button.click()
     assert (p.state, p.roster.fighter("Bandit")["vitality"]) == (Tally(2), 6)
-    assert p.editor.roster.fighter("Bandit")["vitality"] == 6 and saves[-1] == save(Tally(2))
+    assert p.editor.roster.fighter("Bandit")["vitality"] == 6 and saves[-1] == kept(Tally(2))
     assert p.redo_button.tooltip == "Redo: Bandit hurt" and not p.redo_button.disabled
     p.redo_button.click()
     assert (p.state, p.roster.fighter("Bandit")["vitality"]) == (Tally(3), 2)
@@ -246,10 +252,95 @@ def test_a_rename_in_the_roster_is_handed_to_the_system_as_one_step(monkeypatch)
     monkeypatch.setattr(p.store, "save", saves.append)
     p.editor.rows[1][3].value = 4          # not a rename: the state is left alone
     p.editor.rows[1][0].value = "Bo"
-    assert calls == [("Bandit", "Bo")] and p.state == Tally(11) and saves == [save(Tally(11))]
+    assert calls == [("Bandit", "Bo")] and p.state == Tally(11) and saves == [kept(Tally(11))]
     assert p.history.log[-1] == "Bandit is now called Bo"
     p.undo()
     assert p.roster.names() == ("Ada", "Bandit") and p.state == Tally(1)
     p.editor.rows[1][0].value = "Taken"    # the fight refuses: the roster keeps its name
     assert p.roster.names() == ("Ada", "Bandit") and p.editor.roster == p.roster
     assert "Taken" in p.error.message and p.editor.rows[1][0].value == "Bandit"
+
+
+def _roll_round(p: FightPage, seed: int) -> None:
+    """A panel's roll that makes a step: logged, then applied (as the fight pages do)."""
+    p.rolls.add(f"Round roll {seed}", RollRequest.seeded(seed), f"round {p.state.round + 1}",
+                lambda r: None)
+    p.apply(f"round {p.state.round + 1}", state=Tally(p.state.round + 1))
+
+
+def test_an_undone_roll_stays_in_the_log_marked_undone_and_redo_unmarks_it():
+    p = page()
+    _roll_round(p, 1)
+    _roll_round(p, 2)
+    p.rolls.add("Look only", RollRequest.seeded(3), "no step", lambda r: None)
+    assert [e.undone for e in p.rolls.entries] == [False, False, False]
+    p.undo()
+    # the roll that made the last step is marked; one made after it and not yet applied is
+    # not (nothing of it was undone)
+    assert [(e.what, e.undone) for e in p.rolls.entries] == [
+        ("Look only", False), ("Round roll 2", True), ("Round roll 1", False)]
+    line = p.rolls.children[1].children[-1].value
+    assert line.startswith("<s") and line.endswith("<i>— undone</i>")
+    p.redo()
+    assert [e.undone for e in p.rolls.entries] == [False, False, False]
+    assert "undone" not in p.rolls.children[1].children[-1].value
+    p.undo()
+    p.undo()
+    assert [e.undone for e in p.rolls.entries] == [False, True, True]
+    p.redo()
+    p.apply("another way", state=Tally(7))  # the undone step can no longer be redone
+    assert [e.undone for e in p.rolls.entries] == [False, True, False]
+    assert p.rolls.entries[1].dropped
+    p.undo()
+    p.redo()
+    assert [e.undone for e in p.rolls.entries] == [False, True, False]
+
+
+def test_the_roll_log_is_kept_with_the_fight_and_comes_back_on_reload(monkeypatch):
+    saves = []
+    p = page(monkeypatch, saves)
+    _roll_round(p, 11)
+    p.rolls.add("Bo bleeds", RollRequest.typed([6, 2, 1]), "stable", lambda r: None)
+    _roll_round(p, 12)
+    p.undo()
+    lines = [{"what": "Round roll 12", "dice": "seed 12", "outcome": "round 3", "undone": True},
+             {"what": "Round roll 11", "dice": "seed 11", "outcome": "round 2",
+              "undone": False}]
+    # a roll logged between two steps made the next one: it was undone with it
+    bo = {"what": "Bo bleeds", "dice": "your dice 6, 2, 1", "outcome": "stable",
+          "undone": True}
+    assert saves[-1] == kept(Tally(2), [lines[0], bo, lines[1]])
+    q = page()
+    hello(q.editor.store, party().to_json())
+    hello(q.store, saves[-1])
+    assert q.state == Tally(2) and q.rolls.saved() == [lines[0], bo, lines[1]]
+    texts = [line.children[-1].value for line in q.rolls.children]
+    assert "your dice 6, 2, 1" in texts[1] and "— undone" in texts[0]
+    # a kept line has its words, not its replay: no Replay button
+    assert all(len(line.children) == 1 for line in q.rolls.children)
+    # the kept lines stay marked as they were, through the new page's own undo and redo
+    _roll_round(q, 13)
+    q.undo()
+    assert [e.undone for e in q.rolls.entries] == [True, True, True, False]
+    q.redo()
+    assert [e.undone for e in q.rolls.entries] == [False, True, True, False]
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["rolls"][0].update(undone="yes"),
+     "rolls[1].undone must be true or false"),
+    (lambda d: d["rolls"][0].update(what=7), "rolls[1].what must be"),
+    (lambda d: d["rolls"][0].pop("dice"), "rolls[1]"),
+    (lambda d: d["rolls"][0].update(extra=1), "extra"),
+    (lambda d: d.update(rolls=[d["rolls"][0]] * 51), "rolls"),
+    (lambda d: d.update(fight='{"round": "x"}'), "round must be a whole number"),
+    (lambda d: d.pop("fight"), "fight"),
+])
+def test_a_damaged_kept_log_is_refused_by_field_and_the_fight_starts_afresh(change, message):
+    data = json.loads(kept(Tally(5), [{"what": "Round roll", "dice": "seed 1",
+                                       "outcome": "round 5", "undone": False}]))
+    change(data)
+    p = page()
+    hello(p.store, json.dumps(data))
+    assert p.state == Tally(1) and p.rolls.entries == []
+    assert "cannot be read" in p.error.message and message in p.error.message
