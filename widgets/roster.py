@@ -149,6 +149,10 @@ class RosterEditor(Tool):
             overflow="auto"))
         self.grid.add_class("rulebook-roster-grid")
         self.error = ErrorLine()
+        # Enter does not add: ipywidgets' one Enter-only hook (Text.on_submit) is deprecated,
+        # and its replacement (continuous_update=False, observe value) also fires when the
+        # field loses focus, so typing a name and then ticking PC would add the fighter as an
+        # NPC, and a press of Add fighter would find the field already emptied.
         self.new_name = w.Text(placeholder="name", description="New fighter",
                                style={"description_width": "6.5em"},
                                layout=shared_layout(width="18em"))
