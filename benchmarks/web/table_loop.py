@@ -56,7 +56,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 READY_JS = (HERE / "ready.js").read_text()
 OPEN_TIMEOUT_MS = 120_000     # a chapter's first open on a shared 2-CPU machine
 STEP_TIMEOUT_MS = 30_000      # each answer the page gives
-SHOWN_MS = 3_000              # how long a menu may take to show the page's own choice
+SHOWN_MS = 5_000              # how long a menu may take to show the page's own choice
 
 GOAL_VL = 6          # issue 21 item 6: a V&L exchange in at most 6 interactions on 1 page
 GOAL_PERCENTILE = 8  # and a percentile shot into the target's record in at most 8
