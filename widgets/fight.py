@@ -40,8 +40,9 @@ __all__ = ["FightPage", "LogEntry", "RollLog", "fight_key", "page_format"]
 LOG_LINES = 50
 """How many rolls the log shows (the newest)."""
 KEPT_FIGHT = "the fight kept in this browser"
-MAX_FIGHT_TEXT = 4_000_000
-"""The longest system fight text a kept page holds (a fight of 60 fighters is far shorter)."""
+MAX_FIGHT_TEXT = saved.MAX_BYTES // 2
+"""The longest system fight text a kept page holds: inside the page's JSON each of its quotes
+takes two characters, so half a saved file's limit always fits (60 fighters are far shorter)."""
 SUMMARY_NAMES = 12
 """How many names the folded Fighters line shows before "and N more"."""
 WHAT_LENGTH, DICE_LENGTH, OUTCOME_LENGTH = 200, 400, 600
