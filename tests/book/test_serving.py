@@ -421,12 +421,23 @@ def test_a_later_reader_runs_only_imports_and_tools(chapter):
 
 
 def _imports_or_tool(cell, cells) -> bool:
-    """Whether *cell* only imports, or only builds one tool (a widget class of the chapter)."""
-    tools = {name for name in widget_names(cells) if name[:1].isupper()}
+    """Whether *cell* only imports, or only builds and shows one tool: a call of a name the
+    chapter imports from ``widgets`` (a tool's class, or a function such as ``fight_page`` or
+    ``roster`` that builds one), alone or as ``shot = Tool(...)`` then ``shot``."""
+    tools = widget_names(cells)
     body = ast.parse(cell.source).body
-    return all(isinstance(s, (ast.Import, ast.ImportFrom)) for s in body) or (
-        len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Call)
-        and getattr(body[0].value.func, "id", None) in tools)
+
+    def builds_tool(node) -> bool:
+        return isinstance(node, ast.Call) and getattr(node.func, "id", None) in tools
+
+    if all(isinstance(s, (ast.Import, ast.ImportFrom)) for s in body):
+        return True
+    if len(body) == 1:
+        return isinstance(body[0], ast.Expr) and builds_tool(body[0].value)
+    return (len(body) == 2 and isinstance(body[0], ast.Assign) and len(body[0].targets) == 1
+            and isinstance(body[0].targets[0], ast.Name) and builds_tool(body[0].value)
+            and isinstance(body[1], ast.Expr) and isinstance(body[1].value, ast.Name)
+            and body[1].value.id == body[0].targets[0].id)
 
 
 def test_two_chapters_of_one_folder_keep_their_outputs_apart():
