@@ -44,7 +44,7 @@ def test_missile_walker(page: Page, book_url):
     tool.get_by_label("Target is").select_option(label="Evading (dodging)")
     set_value(tool.get_by_label("Target's Dodge index"), "2")
     set_value(tool.get_by_label("Low ceiling (ft)"), "8")
-    expect(tool.get_by_role("alert")).to_contain_text("not possible under an overhead of 8 ft")
+    expect(tool.get_by_role("alert")).to_contain_text("not possible with “Low ceiling (ft)” 8 ")
     set_value(tool.get_by_label("Low ceiling (ft)"), "0")
     set_value(tool.get_by_label("Range to target (ft)"), "40")
     tool.get_by_label("Weapon").select_option(label="bow")

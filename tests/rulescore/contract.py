@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 
 import rulescore.systems
 from rulescore.errors import RulesError
+from rulescore.dice import DiceSource
 
 #: A call slower than this is reported by the deep run (tests never assert timings).
 SLOW_SECONDS = 2.0
@@ -347,6 +348,12 @@ def _short(value: object) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _typed_die_refused(message: str, arguments: dict) -> bool:
+    """Whether *message* refuses one of the reader's typed dice, naming its die (d8, d100)."""
+    typed = any(isinstance(v, DiceSource) and v.is_typed for v in arguments.values())
+    return typed and re.search(r"\bd\d+\b.*must be from 1 to \d+", message) is not None
+
+
 def _names_parameter(message: str, name: str) -> bool:
     return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", message) is not None
 
@@ -402,6 +409,11 @@ def call(target: Target, arguments: dict[str, object], hostile_name: str | None)
             # A well-typed value may clash with another argument (19 hits, 2 faces given):
             # the message may then name either side of the clash.
             names = [hostile_name] + [n for n in everyone if n != hostile_name]
+        if _typed_die_refused(message, arguments):
+            # Typed dice are read in the order the rules ask for them: a well-typed value of
+            # another argument (another aim, another range) can change which die a typed
+            # value lands on, and the refusal then names that die ("impact d8 …, got 9").
+            return outcome
         label = arguments.get("name")
         if isinstance(label, str) and label.strip() and message.startswith(label):
             # A checker told what to call its input (attribute("Strength", 50),

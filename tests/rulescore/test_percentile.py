@@ -189,7 +189,7 @@ def test_missile_eml_situational_modifiers():
     assert pc.missile_eml(60, "Direct", overhead_ft=4).value == 40
     assert pc.missile_eml(60, "Direct PB", overhead_ft=4).value == 70
     assert pc.missile_eml(60, "Direct", overhead_ft=4, launcher="sling").value == 60
-    with pytest.raises(RulesError, match="not possible under an overhead of 9 ft"):
+    with pytest.raises(RulesError, match="not possible with overhead_ft 9 "):
         pc.missile_eml(60, "Volley 2", overhead_ft=9)
 
 

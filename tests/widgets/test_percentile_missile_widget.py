@@ -43,7 +43,7 @@ def test_wet_string_and_overhead_change_the_attack():
     m.wet.value = True
     assert "Volley 2 attack" in m.setup.value
     m.overhead.value = 8
-    assert "not possible under an overhead of 8 ft" in m.error.message
+    assert "a Volley 2 attack is not possible with “Low ceiling (ft)” 8 " in m.error.message
     assert m.setup.value == ""
     m.overhead.value = 0
     assert m.error.message == ""

@@ -572,7 +572,7 @@ def apply_strike(fight: Fight, row: Fighter, strike: Strike) -> Fight:
     if not isinstance(strike, Strike):
         raise RulesError(f"strike must be a resolved shot or melee exchange, got {shown(strike)}")
     if strike.struck is None or strike.walk is None:
-        raise RulesError("nobody is struck: there is nothing to write into a record")
+        raise RulesError("strike: nobody is struck, so there is nothing to write into a record")
     if row.name != strike.struck:
         raise RulesError(f"this strike hit {strike.struck}, not {row.name}")
     c = fight.combatant(row.name)

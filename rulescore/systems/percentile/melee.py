@@ -562,6 +562,8 @@ def after_injury(result: MeleeResolution, spent: AdvantagesSpent | None = None, 
     order: list[str] = []
     for who, mishap in (("attacker", result.attacker_mishap),
                         ("defender", result.defender_mishap)):
+        if mishap is not None and not isinstance(mishap, str):
+            raise RulesError(f"result's {who} mishap must be text or None, got {shown(mishap)}")
         if mishap:
             order.append(f"the {who}'s {mishap.lower()}"
                          + ("" if mishap.lower().startswith("automatic") else " roll"))

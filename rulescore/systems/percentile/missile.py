@@ -154,9 +154,9 @@ def missile_eml(ml: int, attack_type: str, target: str = "still", *,
     if overhead_ft is not None:
         require_int("overhead_ft", overhead_ft, minimum=0)
         if volley and overhead_ft < _limit("overhead_volley_min"):
-            raise RulesError(f"attack_type {attack_type} is not possible under an overhead of "
-                             f"{overhead_ft} ft (Volley needs {_limit('overhead_volley_min')} "
-                             "ft or more)")
+            raise RulesError(f"a {attack_type} attack is not possible with overhead_ft "
+                             f"{overhead_ft} (a Volley needs {_limit('overhead_volley_min')} "
+                             "ft of clear height or more)")
     trace = [step(f"Missile ML {ml}", DATA.rule(TEST), ml=ml)]
     total = ml
     if target_grievous and target != "still":
