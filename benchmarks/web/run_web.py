@@ -52,12 +52,10 @@ sys.path.insert(0, str(ROOT))
 
 import probes as P  # noqa: E402
 import voila_process  # noqa: E402
-from rulebook.toc import load_book  # noqa: E402
 from rulebook.cli import voila_command, voila_env  # noqa: E402
+from rulebook.toc import load_book  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM, CHROMIUM_ARGS = voila_process.CHROMIUM, voila_process.CHROMIUM_ARGS
 BENCH = "_bench"                        # where benchmarks/web appears in the served folder
 BARE, ECHO = f"{BENCH}/bare", f"{BENCH}/echo"
 # This run only (the book: every 60 s after 600 s). The idle timeout must stay well above the

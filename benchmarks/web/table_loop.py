@@ -50,9 +50,7 @@ from rulescore.roster import Roster  # noqa: E402
 from rulescore.systems import percentile as pc  # noqa: E402
 from rulescore.systems import veil_and_lead as vl  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM, CHROMIUM_ARGS = voila_process.CHROMIUM, voila_process.CHROMIUM_ARGS
 READY_JS = (HERE / "ready.js").read_text()
 OPEN_TIMEOUT_MS = 120_000     # a chapter's first open on a shared 2-CPU machine
 STEP_TIMEOUT_MS = 30_000      # each answer the page gives

@@ -1,6 +1,7 @@
 """Voilà over the book on 127.0.0.1, in a session (process group) of its own: start it, wait
 until it answers, stop it with every kernel it started. The browser tests
-(``tests/browser/served.py``) and the web benchmark (``run_web.py``) serve the book this way.
+(``tests/browser/served.py``) and the web benchmarks (``run_web.py``, ``table_loop.py``) serve
+the book this way, and open it in the same chromium (:data:`CHROMIUM`, :data:`CHROMIUM_ARGS`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,13 @@ import time
 import urllib.error
 import urllib.request
 from typing import IO
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's chromium (``make chromium`` installs it); Playwright's own browsers cannot be
+downloaded here."""
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+"""Headless, and quiet: no background requests of chromium's own to other hosts."""
 
 
 def free_port() -> int:

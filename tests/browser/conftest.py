@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from tests.browser.served import ServedBook
+from voila_process import CHROMIUM, CHROMIUM_ARGS  # noqa: I001 - on the path once served is
 
-CHROMIUM = "/usr/bin/chromium"
 SUITE_MAX_KERNELS = 10_000
 
 
@@ -33,9 +33,7 @@ def book_url(book_log):
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM,
-            "args": ["--headless", "--no-sandbox", "--disable-gpu",
-                     "--disable-background-networking", "--disable-component-update",
-                     "--disable-sync", "--no-first-run"]}
+            "args": CHROMIUM_ARGS}
 
 
 @pytest.fixture
