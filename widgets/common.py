@@ -575,9 +575,32 @@ _TABLE_STYLE = ("<style>.rulebook-odds{border-collapse:collapse}.rulebook-odds t
                 f"border-bottom:1px solid {RULE_LINE}}}</style>")
 
 
+EXACT_INLINE = 15  # longest exact fraction written out beside its percentage
+
+
+def exact_html(p: Fraction) -> str:
+    """A probability's exact fraction, or, when it is too long to read at a glance (a
+    60-digit fraction), a "show exact" toggle that holds it."""
+    exact = str(p)
+    if len(exact) <= EXACT_INLINE:
+        return exact
+    return (f"<details class='rulebook-exact' style='display:inline-block'>"
+            f"<summary>show exact</summary>{exact}</details>")
+
+
+def chance_html(p: Fraction, *, strong: bool = False) -> str:
+    """A probability as the reader reads it: its percentage first (in bold with *strong*),
+    then its exact fraction when that is short; a long fraction waits behind a toggle."""
+    lead = f"<b>{percent(p)}</b>" if strong else percent(p)
+    if p.denominator == 1:
+        return lead
+    exact = exact_html(p)
+    return f"{lead} ({exact})" if exact == str(p) else f"{lead} {exact}"
+
+
 def odds_table_html(rows: Iterable[tuple[str, Fraction]], head: str) -> str:
     """A table of named outcomes with their chance in percent and as an exact fraction."""
-    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{percent(p)}</td><td>{p}</td></tr>"
+    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{percent(p)}</td><td>{exact_html(p)}</td></tr>"
                    for k, p in rows)
     return (f"<table class='rulebook-odds'><thead><tr><th>{html.escape(head)}</th>"
             f"<th>Chance</th><th>Exact</th></tr></thead><tbody>{body}</tbody></table>")
@@ -592,7 +615,7 @@ def odds_html(dist: Distribution, success: Callable[[int], bool] | None = None,
     at_least = Fraction(1) - dist.truncated
     for v, p in items:
         style = f' style="color:{SUCCESS};font-weight:600"' if succeed(v) else ""
-        rows.append(f"<tr{style}><td>{v}</td><td>{percent(p)}</td><td>{p}</td>"
+        rows.append(f"<tr{style}><td>{v}</td><td>{percent(p)}</td><td>{exact_html(p)}</td>"
                     f"<td>{percent(at_least)}</td></tr>")
         at_least -= p
     table = (_TABLE_STYLE + "<table class='rulebook-odds'><thead><tr><th>" + html.escape(label) +

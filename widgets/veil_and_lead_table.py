@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 from dataclasses import replace
-from fractions import Fraction
 from typing import ClassVar
 
 import ipywidgets as w
@@ -18,10 +17,9 @@ import ipywidgets as w
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import veil_and_lead as vl
 from rulescore.systems.veil_and_lead.records import called_locations
-from rulescore.text import percent
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
-                     RollRequest, Tool, answers, button, labelled_text, new_seed,
+                     RollRequest, Tool, answers, button, chance_html, labelled_text, new_seed,
                      odds_table_html, parse_roster, section)
 from .lean import set_shown, shared_layout
 
@@ -41,23 +39,6 @@ def _menu(label: str, options, value) -> w.Dropdown:
 def _check(label: str) -> w.Checkbox:
     return w.Checkbox(value=False, description=label, indent=False,
                       layout=shared_layout(width="30em"))
-
-
-EXACT_INLINE = 15  # longest exact fraction written beside its percentage
-
-
-def chance_html(p: Fraction, *, strong: bool = False) -> str:
-    """A probability as the reader reads it: its percentage first (in bold with *strong*),
-    then its exact fraction when that is short; a long fraction waits behind a "show exact"
-    toggle."""
-    exact = str(p)
-    lead = f"<b>{percent(p)}</b>" if strong else percent(p)
-    if p.denominator == 1:
-        return lead
-    if len(exact) <= EXACT_INLINE:
-        return f"{lead} ({exact})"
-    return (f"{lead} <details class='rulebook-exact' style='display:inline-block'>"
-            f"<summary>show exact</summary>{exact}</details>")
 
 
 # --- initiative ------------------------------------------------------------------------------

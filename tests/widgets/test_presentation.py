@@ -272,3 +272,20 @@ def test_rows_the_engine_prepared_print_as_a_table_with_their_headers():
     assert "<th>Action</th><th>Tempo</th>" in shown and "<b>Actions</b>" in shown
     assert "<td>Base − 1 (at least 3)</td>" in shown and "Aim &lt;fast&gt;" in shown
     assert "tempo_rule" not in shown
+
+
+def test_a_probability_leads_with_its_percentage_and_a_long_fraction_waits_behind_a_toggle():
+    from fractions import Fraction
+
+    from widgets.common import chance_html, exact_html, odds_table_html
+
+    assert chance_html(Fraction(211, 2048)) == "10.30% (211/2048)"
+    assert chance_html(Fraction(1, 2), strong=True) == "<b>50.00%</b> (1/2)"
+    assert chance_html(Fraction(1)) == "100.00%"
+    long = Fraction(31281, 32768) ** 3
+    assert len(str(long)) > 15
+    assert exact_html(long) == ("<details class='rulebook-exact' style='display:inline-block'>"
+                                f"<summary>show exact</summary>{long}</details>")
+    assert chance_html(long).startswith("86.99% <details")
+    table = odds_table_html([("hit", long), ("miss", 1 - long)], "Result")
+    assert table.count("show exact") == 2 and "<td>86.99%</td>" in table
