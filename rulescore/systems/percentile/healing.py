@@ -380,10 +380,12 @@ def infection_healing_rate(injury_hr: int) -> int:
     return min(injury_hr + 1, _rule("infection_max_hr"))
 
 
-def infection_course(roll: int, healing_base: int, hr: int, *, bonus: int = 0,
-                     fatigue: int = 0, arcane: Sequence[int] = ()) -> CourseResolution:
+def infection_course(roll: int | None, healing_base: int, hr: int, *, bonus: int = 0,
+                     fatigue: int = 0, arcane: Sequence[int] = (),
+                     dice: DiceSource | None = None) -> CourseResolution:
     """Step 7: once a day, HB × Infection HR (+ a healer's Physician SV, + the highest *arcane*
     bonus). HR 0 or less: the patient dies; 6 or more: the infection is defeated."""
+    roll = rolled("roll", roll, dice, what="Infection Course Roll (d100)")
     level, eml, new, trace = _course(roll, healing_base, hr, fatigue, bonus, INFECTION,
                                      "Infection Course Roll", arcane)
     if new <= _rule("dies_at"):
@@ -414,13 +416,15 @@ class HealingResolution(Resolution):
     infected: bool
 
 
-def healing_roll(roll: int, healing_base: int, hr: int, injury_level: int, *,
+def healing_roll(roll: int | None, healing_base: int, hr: int, injury_level: int, *,
                  infection_chance: bool = False, wider_cf: bool = False,
-                 arcane: Sequence[int] = ()) -> HealingResolution:
+                 arcane: Sequence[int] = (), dice: DiceSource | None = None
+                 ) -> HealingResolution:
     """Step 6: every healing period (five days, or :func:`healing_period`), HB × HR (+ the
     highest *arcane* bonus). S lowers the Injury Level by 1, CS by 2 (0: healed); a CF infects
     the injury if its treatment left the chance. *wider_cf* (a cauterised bleeder or an Area
     injury): a failed roll whose ones die is 3, 5, 8 or 0 is a CF."""
+    roll = rolled("roll", roll, dice, what="Healing Roll (d100)")
     require_int("healing_base", healing_base, minimum=0)
     require_int("hr", hr, minimum=1, maximum=6)
     require_int("injury_level", injury_level, minimum=1, maximum=5)
@@ -459,9 +463,11 @@ class RegenerationResolution(Resolution):
     skip_next: bool
 
 
-def blood_regeneration(roll: int, endurance_eml: int, bp: int) -> RegenerationResolution:
+def blood_regeneration(roll: int | None, endurance_eml: int, bp: int, *,
+                       dice: DiceSource | None = None) -> RegenerationResolution:
     """Step 6: every ten days, Endurance: S regenerates 1 BP, CS 2; a CF also skips the next
     period."""
+    roll = rolled("roll", roll, dice, what="Blood Regeneration Roll (d100)")
     require_int("endurance_eml", endurance_eml)
     require_int("bp", bp, minimum=1)
     eml = effective_eml(endurance_eml)

@@ -510,13 +510,15 @@ class AmputationResolution(Resolution):
     killed: bool
 
 
-def amputation_test(roll: int, strength_eml: int | None, location: str, *,
-                    beast: bool = False) -> AmputationResolution:
+def amputation_test(roll: int | None, strength_eml: int | None, location: str, *,
+                    beast: bool = False, dice: DiceSource | None = None
+                    ) -> AmputationResolution:
     """Step 3.4: a G5 edge injury in a location with a triangle tests Strength + the triangle's
     modifier (+20 white, 0 grey, -20 black). CF or F: severed (the neck: death); CF always makes
     a Bleeder, F only where the location can bleed. S: not severed, -20 to the Shock test; CS:
     not severed and no penalty. A *beast* has average Strength for its size: its test is ML70,
     ML50 or ML30 by the triangle, and *strength_eml* is left None."""
+    roll = rolled("roll", roll, dice, what="Amputation test (d100)")
     require_bool("beast", beast)
     loc = location_row(location)
     if loc["amputation"] == "none":
@@ -588,11 +590,12 @@ class ShockResolution(Resolution):
     state: str | None
 
 
-def shock(location_shock: int, injury_shock: int, roll: int, shock_eml: int, *,
-          bonus: int = 0) -> ShockResolution:
+def shock(location_shock: int, injury_shock: int, roll: int | None, shock_eml: int, *,
+          bonus: int = 0, dice: DiceSource | None = None) -> ShockResolution:
     """SHK = location shock + injury shock + the Shock test's modifier (CF +2, F +1, S 0,
     CS -1); the total gives the Shock State. *bonus* is added to the Shock EML (+10 after a
     Glancing Blow, -20 after an S amputation test); fatigue belongs in *shock_eml*."""
+    roll = rolled("roll", roll, dice, what="Shock test (d100)")
     require_int("location_shock", location_shock, minimum=0)
     require_int("injury_shock", injury_shock, minimum=0)
     require_int("bonus", bonus)
@@ -620,10 +623,11 @@ class ShockRerollResolution(Resolution):
     coma: bool
 
 
-def shock_reroll(roll: int, shock_ml: int, state: str, *, fatigue: int = 0
-                 ) -> ShockRerollResolution:
+def shock_reroll(roll: int | None, shock_ml: int, state: str, *, fatigue: int = 0,
+                 dice: DiceSource | None = None) -> ShockRerollResolution:
     """Shock Reroll of an INC or UNC character: Shock ML - 20 - fatigue. CF: Extended Shock
     HR4 (and a coma if UNC); F: Extended Shock HR5; S: Stunned; CS: recovered."""
+    roll = rolled("roll", roll, dice, what="Shock Reroll (d100)")
     if state not in ("INC", "UNC"):
         raise RulesError(f"state must be INC or UNC for a Shock Reroll, got {shown(state)}")
     require_int("shock_ml", shock_ml)
