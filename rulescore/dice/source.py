@@ -222,7 +222,8 @@ def dice_to_draw_from(dice: object) -> DiceSource | None:
     """*dice* as a resolving function's ``dice=`` argument: a DiceSource, or None for values
     given directly."""
     if dice is not None and not isinstance(dice, DiceSource):
-        raise RulesError(f"dice must be a DiceSource or None, got {shown(dice)}")
+        raise RulesError(f"dice must be a DiceSource (seeded or typed) or None, "
+                         f"got {shown(dice)}")
     return dice
 
 
@@ -234,6 +235,22 @@ def count_to_draw(name: str, given: object, dice: DiceSource, *, maximum: int,
         raise RulesError(f"{name} and dice are both given: with dice, {name} is how many dice "
                          f"to draw (a whole number), got {shown(given)}")
     return require_int(name, given, minimum=minimum, maximum=maximum)
+
+
+def die_or_draw(name: str, value: object, dice: object, sides: int, what: str = "") -> object:
+    """The one die a resolving function reads as *name*: *value* as the caller gives it, or,
+    when *value* is None, the next d*sides* of *dice* (seeded or the reader's own), named
+    *what* in a refusal. Giving both, or neither, is refused naming both. The value given is
+    the caller's to check (its rule says what a die may show)."""
+    dice = dice_to_draw_from(dice)
+    if dice is not None and value is not None:
+        raise RulesError(f"give {name} or dice, not both: got {name} {shown(value)} and dice "
+                         f"({dice.describe()})")
+    if dice is not None:
+        return dice.d(sides, what or f"{name} (d{sides})")
+    if value is None:
+        raise RulesError(f"{name} is needed: give the d{sides} rolled, or dice to roll it")
+    return value
 
 
 def not_both(name: str, given: object, dice: DiceSource | None) -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ...dice import DiceSource
+from ...dice.source import die_or_draw
 from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, step
 from ._system import DATA
@@ -123,17 +124,8 @@ class TestResolution(Resolution):
 def rolled(name: str, value: int | None, dice: DiceSource | None, sides: int = 100,
            what: str = "") -> int:
     """The die a resolving function uses: *value* as given, or (None) the next die of *dice*
-    (seeded or the reader's own). Giving both, or neither, is refused naming both."""
-    if dice is not None and not isinstance(dice, DiceSource):
-        raise RulesError(f"dice must be a DiceSource (seeded or typed) or None, got {shown(dice)}")
-    if dice is not None and value is not None:
-        raise RulesError(f"give {name} or dice, not both: got {name} {shown(value)} and dice "
-                         f"({dice.describe()})")
-    if dice is not None:
-        return dice.d(sides, what or f"{name} (d{sides})")
-    if value is None:
-        raise RulesError(f"{name} is needed: give the d{sides} rolled, or dice to roll it")
-    return value
+    (seeded or the reader's own); see :func:`~rulescore.dice.source.die_or_draw`."""
+    return die_or_draw(name, value, dice, sides, what)
 
 
 def skill_test(roll: int | None, eml: int, *, test: str = "attack", eml_floor: int | None = 5,

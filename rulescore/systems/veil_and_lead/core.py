@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from ...dice import DiceSource, Distribution
+from ...dice.source import dice_to_draw_from, die_or_draw
 from ...errors import DiceError, RulesError, require_bool, require_int, shown
 from ...formulas import Formula
 from ...trace import Resolution, step
@@ -98,20 +99,16 @@ def _draw(dice: DiceSource, count: int, why: str = "") -> tuple[int, ...]:
 
 
 def read_die(name: str, value: object, dice: object, sides: int) -> int:
-    """One die: *value* as the caller gives it (1 to *sides*), or drawn from *dice*, a
-    :class:`~rulescore.dice.DiceSource`; one of the two, not both."""
-    if dice is not None and value is not None:
-        raise RulesError(f"give {name} (the d{sides} rolled) or dice (a DiceSource), not both")
+    """One die that is the whole roll: *value* as the caller gives it (1 to *sides*), or drawn
+    from *dice*, a :class:`~rulescore.dice.DiceSource` (typed dice must hold exactly that die);
+    one of the two, not both (:func:`~rulescore.dice.source.die_or_draw`)."""
+    dice = dice_to_draw_from(dice)
     if dice is None:
-        if value is None:
-            raise RulesError(f"{name} must be the d{sides} rolled, or give dice (a DiceSource)")
-        return require_int(name, value, minimum=1, maximum=sides)
-    if not isinstance(dice, DiceSource):
-        raise RulesError(f"dice must be a DiceSource (seeded or typed) or None, got {shown(dice)}")
-    given = len(dice.leftover()) if dice.is_typed else None
+        return require_int(name, die_or_draw(name, value, None, sides), minimum=1, maximum=sides)
+    given = len(dice.leftover()) if dice.is_typed and value is None else None
     if given is not None and given != 1:
         raise RulesError(f"dice must be one d{sides} ({name}), got {given} numbers")
-    got = dice.d(sides, f"{name} (d{sides})")
+    got = die_or_draw(name, value, dice, sides)
     dice.finish()
     return got
 
