@@ -51,3 +51,16 @@ def test_a_typed_00_reads_100_as_players_read_it():
 def test_a_typed_die_out_of_range_is_refused_naming_the_roll():
     with pytest.raises(RulesError, match=r"Healing Roll \(d100\)"):
         healing_roll(None, 13, 4, 3, dice=DiceSource.typed([101]))
+
+
+def test_evasion_and_compounding_draw_their_dice():
+    from rulescore.systems.percentile.injury import compound_injury, evade_area_attack
+    assert evade_area_attack(None, 60, dice=DiceSource.typed([7])) == evade_area_attack(7, 60)
+    src = DiceSource.typed([4])
+    assert compound_injury(["S2E"], "S3E", dice=src) == compound_injury(["S2E"], "S3E", 4)
+    assert src.used == 1
+    untouched = DiceSource.typed([4])
+    assert compound_injury([], "S3E", dice=untouched).outcome == "no compound roll"
+    assert untouched.used == 0
+    with pytest.raises(RulesError, match="give d10 or dice, not both"):
+        compound_injury(["S2E"], "S3E", 4, dice=DiceSource.typed([4]))

@@ -139,3 +139,14 @@ def test_resist_and_grapple_odds_count_every_roll():
     assert vl.grapple_probability(2, 1, 10) == Fraction(sum(t >= 10 for t in tops), 512) \
         == Fraction(179, 256)
     assert vl.resist_probability(2, 1, roll_bonus=1) == vl.grapple_probability(2, 1, 10)
+
+
+def test_a_stray_shot_among_allies_draws_one_die_a_face_each():
+    allies = ["Ada", "Bo", "Cy"]
+    assert vl.stray_ally(allies, dice=DiceSource.typed([2])).value == "Bo"
+    assert vl.stray_ally(allies, dice=DiceSource.seeded(5)) == vl.stray_ally(
+        allies, dice=DiceSource.seeded(5))
+    alone = DiceSource.typed([])
+    assert vl.stray_ally(["Ada"], dice=alone).value == "Ada" and alone.used == 0
+    with pytest.raises(RulesError, match=r"d3"):
+        vl.stray_ally(allies, dice=DiceSource.typed([4]))

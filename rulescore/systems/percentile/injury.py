@@ -432,16 +432,19 @@ class CompoundResolution(Resolution):
     raised: int | None
 
 
-def compound_injury(existing: Sequence[str], new: str, d10: int) -> CompoundResolution:
+def compound_injury(existing: Sequence[str], new: str, d10: int | None = None, *,
+                    dice: DiceSource | None = None) -> CompoundResolution:
     """Step 3.1: a new injury where the location already has injuries may compound.
 
     *existing* lists the location's injuries oldest first as codes such as "M1E" or "G4B";
     *new* is the new injury. Fire/frost (F) compounds only with fire/frost, the others only with
     each other (area injuries only with area injuries: list only those). If the d10 is at most
     the total IL, the highest-IL injury (the newest among equals) rises one level; a G5 stays
-    G5 but gives injury shock 6.
+    G5 but gives injury shock 6. With *dice* (and no *d10*) the d10 is drawn only when there
+    is an earlier injury to compound with.
     """
-    require_int("d10", d10, minimum=1, maximum=10)
+    if d10 is not None or dice is None:
+        require_int("d10", rolled("d10", d10, dice, 10), minimum=1, maximum=10)
     require_existing(existing)
     old = [_parse_injury("existing", e) for e in existing]
     level, aspect = _parse_injury("new", new)
@@ -459,6 +462,8 @@ def compound_injury(existing: Sequence[str], new: str, d10: int) -> CompoundReso
         return CompoundResolution(value=level, outcome="no compound roll", trace=tuple(trace),
                                   compounded=False, levels=tuple(levels), raised=None)
     total = sum(levels)
+    if d10 is None:
+        d10 = rolled("d10", None, dice, 10, "compound injury d10")
     if d10 > total:
         trace.append(step(f"d10 {d10} > total IL {total}: no compound injury", DATA.rule(COMPOUND),
                           roll=d10, tn=total))
@@ -730,9 +735,11 @@ class EvasionResolution(Resolution):
     prone: bool
 
 
-def evade_area_attack(roll: int, dodge_eml: int) -> EvasionResolution:
+def evade_area_attack(roll: int | None, dodge_eml: int, *, dice: DiceSource | None = None
+                      ) -> EvasionResolution:
     """An evader tests Dodge against an Area attack: S lowers its SHK by 1, CS by 2; whatever
     the result the evader ends prone."""
+    roll = rolled("roll", roll, dice, what="Dodge test (d100)")
     require_int("dodge_eml", dodge_eml)
     eml = effective_eml(dodge_eml)
     level = success_level(roll, eml)

@@ -13,6 +13,7 @@ from ...trace import Resolution, step
 from . import records
 from ._system import DATA
 from ...dice import DiceSource
+from ...dice.source import die_or_draw
 from .core import read_die, require_vitality
 from .core import vitality as full_vitality
 from .timing import MAX_TOKENS
@@ -97,10 +98,11 @@ def engaged_exit(way: str) -> Resolution:
                       trace=(step(text, ENGAGED),))
 
 
-def stray_ally(allies: Sequence[str], die: int) -> Resolution:
+def stray_ally(allies: Sequence[str], die: int | None = None, *,
+               dice: DiceSource | None = None) -> Resolution:
     """Which ally a stray shot strikes when several are in the melee (§VII Firing into Melee):
-    chosen at random, by a die with one face per ally, read in the order given (assumption
-    stray_ally_die). ``value`` is the ally's name."""
+    chosen at random, by a die with one face per ally (*die*, or drawn from *dice*), read in
+    the order given (assumption stray_ally_die). ``value`` is the ally's name."""
     if isinstance(allies, str) or not isinstance(allies, Sequence):
         raise RulesError(f"allies must be a list of names, got {shown(allies)}")
     if len(allies) > MAX_TOKENS:
@@ -111,6 +113,10 @@ def stray_ally(allies: Sequence[str], die: int) -> Resolution:
     if len(set(names)) != len(names):
         raise RulesError(f"allies must be different names, got {shown(names)}")
     n = len(names)
+    if not (n == 1 and die is None and dice is not None):   # one ally: nothing to roll
+        die = die_or_draw("die", die, dice, n, f"the stray shot's d{n}")
+    else:
+        die = 1
     require_int("die", die)
     if not 1 <= die <= n:
         raise RulesError(f"die must be from 1 to {n} (one face for each of the {n} allies), "
