@@ -598,10 +598,17 @@ def chance_html(p: Fraction, *, strong: bool = False) -> str:
     return f"{lead} ({exact})" if exact == str(p) else f"{lead} {exact}"
 
 
+def odds_line(css_class: str, body: str) -> str:
+    """A line of text holding chances (:func:`chance_html`): a block of its own, as a paragraph
+    would be, but a ``div``, since a paragraph cannot hold the "show exact" toggle (the browser
+    would close the paragraph before it)."""
+    return f"<div class='{css_class}' style='margin:0.5em 0'>{body}</div>"
+
+
 def odds_table_html(rows: Iterable[tuple[str, Fraction]], head: str) -> str:
     """A table of named outcomes with their chance in percent and as an exact fraction."""
-    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{percent(p)}</td><td>{exact_html(p)}</td></tr>"
-                   for k, p in rows)
+    body = "".join(f"<tr><td>{html.escape(k)}</td><td>{percent(p)}</td>"
+                   f"<td>{exact_html(p)}</td></tr>" for k, p in rows)
     return (f"<table class='rulebook-odds'><thead><tr><th>{html.escape(head)}</th>"
             f"<th>Chance</th><th>Exact</th></tr></thead><tbody>{body}</tbody></table>")
 

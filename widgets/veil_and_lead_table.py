@@ -20,7 +20,7 @@ from rulescore.systems.veil_and_lead.records import called_locations
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
                      RollRequest, Tool, answers, button, chance_html, labelled_text, new_seed,
-                     odds_table_html, parse_roster, section)
+                     odds_line, odds_table_html, parse_roster, section)
 from .lean import set_shown, shared_layout
 
 STYLE = {"description_width": "13em"}
@@ -318,10 +318,11 @@ class AttackCalculator(Tool):
         damage = [(f"{v} damage" if v else "0 (miss or absorbed)", p)
                   for v, p in odds.damage.items()]
         self.odds.value = (
-            f"<p class='rulebook-vl-odds'>Hit: {chance_html(odds.p_hit, strong=True)} · "
-            f"near miss: {chance_html(odds.p_near_miss)} · target Suppressed (a near miss from gunfire): "
-            f"{chance_html(odds.p_suppressed)} · Grievous Wound: "
-            f"{chance_html(odds.p_grievous)}</p>" + odds_table_html(damage, "Damage"))
+            odds_line("rulebook-vl-odds",
+                      f"Hit: {chance_html(odds.p_hit, strong=True)} · near miss: "
+                      f"{chance_html(odds.p_near_miss)} · target Suppressed (a near miss from "
+                      f"gunfire): {chance_html(odds.p_suppressed)} · Grievous Wound: "
+                      f"{chance_html(odds.p_grievous)}") + odds_table_html(damage, "Damage"))
 
     def roll(self, request: RollRequest) -> None:
         """Resolve the attack with the dice of the Roll / My dice row."""
@@ -475,10 +476,11 @@ class DownedWalker(Tool):
         saved = vl.rescue_probability(self.pool.value, self.vitality.value, self.iron.value,
                                       medical_kit=kit, roll_bonus=self.bonus.value)
         self.odds.value = (
-            f"<p class='rulebook-vl-stab-odds'>One attempt with {self.pool.value}d8"
-            f"{' and a kit' if kit else ''} against TN {tn} succeeds "
-            f"{chance_html(p, strong=True)}. Trying once before each of their turns, the healer "
-            f"saves them {chance_html(saved)}.</p>")
+            odds_line("rulebook-vl-stab-odds",
+                      f"One attempt with {self.pool.value}d8{' and a kit' if kit else ''} "
+                      f"against TN {tn} succeeds {chance_html(p, strong=True)}. Trying once "
+                      f"before each of their turns, the healer saves them "
+                      f"{chance_html(saved)}."))
 
     @answers()
     def read_wound(self) -> None:
@@ -589,8 +591,8 @@ class FirstAid(Tool):
         self.result.value = self.waiting
         self.explanation.clear()
         p = vl.first_aid_probability(self.pool.value, roll_bonus=self.bonus.value)
-        self.odds.value = (f"<p class='rulebook-vl-aid-odds'>With {self.pool.value}d8 the "
-                           f"check succeeds {chance_html(p, strong=True)}.</p>")
+        self.odds.value = odds_line("rulebook-vl-aid-odds", f"With {self.pool.value}d8 the check "
+                                    f"succeeds {chance_html(p, strong=True)}.")
 
     def treat(self, request: RollRequest) -> None:
         """First Aid with the dice of the Roll / My dice row."""
@@ -705,10 +707,10 @@ class HordeCalculator(Tool):
         p = vl.hit_probability(pool, self.target_tn.value)
         hit = vl.horde_casualties(self.margin.value, self.wr.value, self.size.value,
                                   mass_destruction=self.mass.value)
-        self.volley.value = (f"<p class='rulebook-vl-horde-volley'>Pool {self.base.value} + "
-                             f"size {self.size.value} = <b>{pool}d8</b>, tempo {tempo}; against "
-                             f"TN {self.target_tn.value} it hits "
-                             f"{chance_html(p, strong=True)}.</p>")
+        self.volley.value = odds_line(
+            "rulebook-vl-horde-volley",
+            f"Pool {self.base.value} + size {self.size.value} = <b>{pool}d8</b>, tempo {tempo}; "
+            f"against TN {self.target_tn.value} it hits {chance_html(p, strong=True)}.")
         broke = (" — the Horde <b>breaks</b>: replace it with 2 ordinary NPCs"
                  if hit.broken else "")
         self.result.value = (f"<p class='rulebook-vl-horde-hit'><b>{hit.value} casualties</b>: "
