@@ -82,7 +82,7 @@ class SystemData:
 
     def tables(self, file: str) -> dict[str, Table]:
         """Every table of ``data/<file>.toml``, validated (and checked by *check*) once."""
-        return _checked(self.folder / f"{file}.toml", self.check)
+        return _tables_in(self.folder, file, self.check)
 
     def table(self, file: str, name: str) -> Table:
         """Table *name* of ``data/<file>.toml``; a TableError if the file has no such table."""
@@ -112,6 +112,15 @@ def _package_folder(name: str) -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise RulesError(f"system must be one of {', '.join(names())}, got {shown(name)}")
     return Path(next(iter(spec.submodule_search_locations))) / "data"
+
+
+@lru_cache(maxsize=None)
+def _tables_in(folder: Path, file: str, check: Callable[[Table], None] | None
+               ) -> dict[str, Table]:
+    """The tables of *file* in *folder*, remembered by folder and name: rules look tables up
+    thousands of times an odds table, and joining the path each time cost more than the
+    lookup."""
+    return _checked(folder / f"{file}.toml", check)
 
 
 @lru_cache(maxsize=None)

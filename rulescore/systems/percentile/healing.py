@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -197,16 +198,17 @@ def bleeding_odds(strength_eml: int | None, bp: int = 0, state: str | None = Non
     """Exact chance of each (outcome, BP in all) of :func:`bleeding_period` with these
     inputs, over every face of the Blood Stoppage d100 and of the Blood Loss d100 when it is
     rolled."""
-    losses = [blood_loss_advance(face, strength_eml, bp, state, beast=beast)
-              for face in range(1, 101)]
+    # The Blood Loss d100 does not depend on the Stoppage roll: count its outcomes once.
+    losses = Counter((advance.state, advance.bp) for advance in (
+        blood_loss_advance(face, strength_eml, bp, state, beast=beast) for face in range(1, 101)))
     out: dict[tuple[str, int], Fraction] = {}
 
     def add(key: tuple[str, int], p: Fraction) -> None:
         out[key] = out.get(key, Fraction(0)) + p
 
     if physician_eml is None:
-        for loss in losses:
-            add((_bleeding_outcome(loss.state, False), loss.bp), Fraction(1, 100))
+        for (loss_state, loss_bp), n in losses.items():
+            add((_bleeding_outcome(loss_state, False), loss_bp), Fraction(n, 100))
         return out
     for face in range(1, 101):
         # the second value stands in for the loss die, read only when the roll is made
@@ -217,8 +219,8 @@ def bleeding_odds(strength_eml: int | None, bp: int = 0, state: str | None = Non
         if first.advance is None:
             add((first.outcome, first.bp), Fraction(1, 100))
             continue
-        for loss in losses:
-            add((_bleeding_outcome(loss.state, first.stopped), loss.bp), Fraction(1, 10000))
+        for (loss_state, loss_bp), n in losses.items():
+            add((_bleeding_outcome(loss_state, first.stopped), loss_bp), Fraction(n, 10000))
     return out
 
 
