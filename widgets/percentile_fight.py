@@ -10,6 +10,7 @@ live in the engine, the page only gathers the reader's choices and shows what co
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 import ipywidgets as w
 from traitlets import TraitError
@@ -91,8 +92,8 @@ class _Panel(Tool):
         """The page's fight, brought in step with the roster (fighters added or removed)."""
         return pc.fight_for(self.page.roster, self.page.state)
 
-    def render(self) -> None:  # pragma: no cover - every panel draws itself
-        raise NotImplementedError
+    render: Callable[[], None]
+    """Draws the panel from the page's roster and fight; each panel defines its own."""
 
 
 class TurnOrder(_Panel):
