@@ -416,7 +416,7 @@ def percentile_loops(page, book_url: str) -> list[Loop]:
 def run_all(browser, book_url: str) -> list[Loop]:
     """Every loop, each system in a fresh browser context (its first-visit roster)."""
     loops = []
-    for go in (_vl_lines, percentile_loops):
+    for go in (_vl_lines, percentile_loops, *_more_systems()):
         context = browser.new_context(viewport={"width": 1280, "height": 1600})
         context.route("**/*", lambda route: route.continue_()
                       if route.request.url.startswith(("http://127.0.0.1", "data:", "blob:"))
@@ -426,6 +426,16 @@ def run_all(browser, book_url: str) -> list[Loop]:
         finally:
             context.close()
     return loops
+
+
+def _more_systems() -> list[Callable]:
+    """The loops of the other systems, each in its own module ``loop_<system>.py`` beside this
+    one, exposing ``loops(page, book_url) -> list[Loop]`` (issue 22 item 5)."""
+    import importlib
+    found = []
+    for path in sorted(HERE.glob("loop_*.py")):
+        found.append(importlib.import_module(path.stem).loops)
+    return found
 
 
 def _vl_lines(page, book_url: str) -> list[Loop]:
