@@ -17,6 +17,7 @@ from .hits import (BASE_CRIT_AT, BASE_MIN_ROLL, MODES, SPECIALS, AttackSetup, Hi
                    unarmed_attack)
 from .odds import (HitOdds, WoundOdds, die_outcomes, hit_distribution, hit_odds,
                    initiative_mean, p_total_at_least, reaction_odds, wound_distribution)
+from .roster import ROSTER
 from .pipeline import AttackResult, RolledDice, resolve_attack, roll_attack, roll_dice
 from .specials import (Contest, CoupDeGrace, Throw, ThrowDice, TwoWeapons, coup_de_grace,
                        deviation_offset, disarm, ko_attack, roll_throw, supported_min_roll,
@@ -42,6 +43,7 @@ __all__ = [
     "Contest", "CoupDeGrace", "Throw", "ThrowDice", "TwoWeapons", "coup_de_grace",
     "deviation_offset", "disarm", "ko_attack", "roll_throw", "supported_min_roll", "throw",
     "two_weapons",
+    "ROSTER",
     "ROUND_PHASES", "ActionPool", "DiceForActions", "Initiative", "InitiativeOrder",
     "Reactions", "Spend", "bonus_die_action", "can_react", "destiny_die_action", "initiative",
     "initiative_order", "initiative_table", "max_actions", "movement", "reactions", "refresh",
