@@ -287,3 +287,35 @@ def test_the_random_option_rolls_each_healing_period_as_d3_plus_3():
     assert InjuryRecord.from_json(second.record.to_json()).period_open
     with pytest.raises(RulesError, match="healing period \\(d3\\) must be from 1 to 3"):
         recover(record, dice=[4])
+
+
+def test_the_record_keeps_the_first_hours_state_and_reads_older_files():
+    """Healing 1-3: the Shock state, the Extended Shock HR a failed reroll set, a coma's HR and
+    days and a failed Staunch's bonus go into the file and come back; a file written before
+    the record kept them still reads (nothing in shock); each field is checked on load."""
+    shaken = abdomen().with_shock("UNC", extended_hr=5, coma_hr=3, coma_days=10,
+                                  staunch_bonus=10)
+    back = InjuryRecord.from_json(shaken.to_json())
+    assert back == shaken
+    assert (back.shock, back.extended_hr, back.coma_hr, back.coma_days, back.staunch_bonus) \
+        == ("UNC", 5, 3, 10, 10)
+    older = json.loads(abdomen().to_json())
+    for key in ("shock", "extended_hr", "coma_hr", "coma_days", "staunch_bonus"):
+        del older["record"][key]
+    assert InjuryRecord.from_json(json.dumps(older)) == abdomen()
+    for key, value, says in (("shock", "KIA", "shock must be one of 'STN', 'INC', 'UNC'"),
+                             ("extended_hr", 7, "extended_hr must be"),
+                             ("coma_hr", 0, "coma_hr must be"),
+                             ("staunch_bonus", 11, "staunch_bonus must be")):
+        bad = json.loads(shaken.to_json())
+        bad["record"][key] = value
+        with pytest.raises(RulesError, match=says):
+            InjuryRecord.from_json(json.dumps(bad))
+    awake = json.loads(shaken.to_json())
+    awake["record"]["shock"] = "INC"
+    with pytest.raises(RulesError, match="coma_hr is kept only with shock UNC"):
+        InjuryRecord.from_json(json.dumps(awake))
+    with pytest.raises(RulesError, match="extended_hr is kept only for an Incapacitated"):
+        abdomen().with_shock("STN", extended_hr=4)
+    with pytest.raises(RulesError, match="state must be None or one of STN, INC, UNC"):
+        abdomen().with_shock("KIA")

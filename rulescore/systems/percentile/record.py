@@ -47,7 +47,10 @@ MAX_LOG = 500           # the record keeps its latest log lines
 MAX_LINE = 1000
 MAX_HR = 6
 MAX_INFECTION_HR = 5    # an Infection HR of 6 defeats it, 0 kills (Healing 7)
+MAX_COMA_HR = 12        # 12 - location shock - injury level, before any Course Roll (Healing 3)
+MAX_STAUNCH_BONUS = 10  # a failed Staunch adds 10 to the next try (Healing 1)
 TREATMENT_LEVELS = ("CF", "F", "S", "CS")
+LASTING_STATES = ("STN", "INC", "UNC")   # a Shock state a patient lives on in (KIA is death)
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,14 @@ class InjuryRecord:
     period_open: bool = False      # next_healing is the earliest day until the d3 is rolled
     timeline: tuple[Snapshot, ...] = ()
     log: tuple[str, ...] = ()
+    # The first hours (Healing 1-3), kept so a walker resumes where the sheet left off: the
+    # Shock state, the Extended Shock and coma HRs a failed Shock Reroll set, the days spent in
+    # a coma so far and a failed Staunch's bonus to the next try.
+    shock: str | None = None
+    extended_hr: int | None = None
+    coma_hr: int | None = None
+    coma_days: int = 0
+    staunch_bonus: int = 0
 
     def __post_init__(self) -> None:
         require_int("healing_base", self.healing_base, minimum=0, maximum=MAX_HEALING_BASE)
@@ -225,6 +236,31 @@ class InjuryRecord:
         return self._with(blood_loss=bp, next_regeneration=regen,
                           text=f"Day {self.day}: blood loss set to {bp} BP")
 
+    def with_shock(self, state: str | None, *, extended_hr: int | None = None,
+                   coma_hr: int | None = None, coma_days: int = 0,
+                   staunch_bonus: int = 0) -> InjuryRecord:
+        """The same record with the patient's first-hours state (Healing 1-3): the Shock state
+        (None, STN, INC or UNC; death is :meth:`died`), the Extended Shock HR of an INC or UNC
+        patient, the coma HR and days of an Unconscious one, and a failed Staunch's bonus."""
+        if state not in LASTING_STATES and state is not None:
+            raise RulesError(f"state must be None or one of {', '.join(LASTING_STATES)}, "
+                             f"got {shown(state)}")
+        if extended_hr is not None:
+            require_int("extended_hr", extended_hr, minimum=1, maximum=MAX_HR)
+            if state not in ("INC", "UNC"):
+                raise RulesError("extended_hr is kept only for an Incapacitated or "
+                                 f"Unconscious patient (state INC or UNC), got state "
+                                 f"{shown(state)}")
+        if coma_hr is not None:
+            require_int("coma_hr", coma_hr, minimum=1, maximum=MAX_COMA_HR)
+            if state != "UNC":
+                raise RulesError("coma_hr is kept only for an Unconscious patient (state UNC), "
+                                 f"got state {shown(state)}")
+        require_int("coma_days", coma_days, minimum=0, maximum=MAX_DAY)
+        require_int("staunch_bonus", staunch_bonus, minimum=0, maximum=MAX_STAUNCH_BONUS)
+        return replace(self, shock=state, extended_hr=extended_hr, coma_hr=coma_hr,
+                       coma_days=coma_days, staunch_bonus=staunch_bonus)
+
     def aggravate(self, index: int, check: Resolution) -> InjuryRecord:
         """Apply an aggravation Shock test (:func:`aggravation_check`, the optional rule of
         Healing 8) to injury *index*: a failure lowers its HR by 1, to at least HR1; an untreated
@@ -316,6 +352,12 @@ def _from_body(body: dict, where: str) -> InjuryRecord:
     if any(i >= count for i in body.get("healing_done", ())):
         raise RulesError(f"{where}healing_done must hold only numbers of injuries on the "
                          f"record ({numbers})")
+    shock = body.get("shock")
+    if body.get("extended_hr") is not None and shock not in ("INC", "UNC"):
+        raise RulesError(f"{where}extended_hr is kept only with shock INC or UNC, got shock "
+                         f"{shown(shock)}")
+    if body.get("coma_hr") is not None and shock != "UNC":
+        raise RulesError(f"{where}coma_hr is kept only with shock UNC, got shock {shown(shock)}")
     days = [snap["day"] for snap in timeline]
     if days != sorted(days) or any(d > body.get("day", 0) for d in days):
         raise RulesError(f"{where}timeline must run day by day up to the record's day")
@@ -368,10 +410,15 @@ def record_format() -> saved.SavedFormat:
         "healing_done": saved.ListOf(index, MAX_INJURIES), "dead": saved.Flag(),
         "timeline": saved.ListOf(snapshot, MAX_DAY + 1),
         "log": saved.ListOf(saved.Text(MAX_LINE), MAX_LOG),
+        "shock": saved.Maybe(saved.Text(3, LASTING_STATES)),
+        "extended_hr": saved.Maybe(saved.Int(1, MAX_HR)),
+        "coma_hr": saved.Maybe(saved.Int(1, MAX_COMA_HR)), "coma_days": day,
+        "staunch_bonus": saved.Int(0, MAX_STAUNCH_BONUS),
     }, optional=frozenset({"next_healing", "next_regeneration", "skip_regeneration",
                            "random_period", "period_open",
                            "infection", "healing_done", "dead", "timeline", "log", "day",
-                           "blood_loss", "injuries"})))
+                           "blood_loss", "injuries", "shock", "extended_hr", "coma_hr",
+                           "coma_days", "staunch_bonus"})))
 
 
 def _put(items: tuple, index: int, item: object) -> tuple:
