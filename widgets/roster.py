@@ -22,7 +22,7 @@ import ipywidgets as w
 
 from rulescore import saved
 from rulescore.errors import RulesError
-from rulescore.roster import NAME_LABEL, PC_LABEL, Column, Roster, RosterFormat
+from rulescore.roster import NAME_LABEL, PC_LABEL, Column, Fighter, Roster, RosterFormat
 from rulescore.systems import system as system_data
 
 from .common import ErrorLine, Reach, Tool, button, text_em
@@ -30,7 +30,8 @@ from .lean import built_whole, set_layout, set_shown, shared_layout
 from .storage import BrowserStore, JsonTransfer
 from .theme import ERROR, FAINT, RULE_LINE
 
-__all__ = ["RosterEditor", "roster", "store_key", "roster_format"]
+__all__ = ["FighterPick", "RosterEditor", "forget_shared_rosters", "roster", "roster_format",
+           "shared_roster", "store_key"]
 
 RESTORED = "the fighters kept in this browser"
 """What :attr:`RosterEditor.last_line` says after the roster came back from the browser."""
@@ -91,6 +92,11 @@ def _column_em(column: Column) -> float:
 
 
 _SHOWN = "the roster shown in the table"
+SUMMARY_NAMES = 12
+"""How many names the folded roster's one line shows before "and N more"."""
+NONE_PICKED = "—"
+"""The first entry of a :class:`FighterPick` menu: no fighter chosen."""
+EMPTY_HINT = "No fighters yet: add them in the roster above"
 WIDE_EM = 110.0
 """A roster whose columns are wider than this (in em) shows one group of them at a time, so
 a row reads on one screen; the "Columns" buttons reach every group."""
@@ -114,7 +120,10 @@ class RosterEditor(Tool):
               {"fmt": "the system's roster format"}),
     )
 
-    def __init__(self, fmt: RosterFormat, *, starter: Roster | None = None) -> None:
+    def __init__(self, fmt: RosterFormat, *, starter: Roster | None = None,
+                 foldable: bool = False) -> None:
+        """*foldable*: the roster a chapter shows above its tools, which folds to one line of
+        names once it holds fighters (the fight page folds its own editor)."""
         if starter is not None and starter.format != fmt:
             raise RulesError(f"the starting roster must be a {fmt.name} roster")
         self.format = fmt
@@ -131,6 +140,9 @@ class RosterEditor(Tool):
         self._damaged = ""             # why the roster the browser kept cannot be read
         self._kept = False             # this page has written the roster to the browser
         self.rows: list[list[w.DOMWidget]] = []
+        self.foldable = foldable
+        self.folded = False
+        self._from_field = ""          # the fighter the name field's Enter (or leaving it) added
 
         self.store = BrowserStore(store_key(fmt.system))
         self.kept_note = w.HTML()
@@ -149,13 +161,14 @@ class RosterEditor(Tool):
             overflow="auto"))
         self.grid.add_class("rulebook-roster-grid")
         self.error = ErrorLine()
-        # Enter does not add: ipywidgets' one Enter-only hook (Text.on_submit) is deprecated,
-        # and its replacement (continuous_update=False, observe value) also fires when the
-        # field loses focus, so typing a name and then ticking PC would add the fighter as an
-        # NPC, and a press of Add fighter would find the field already emptied.
-        self.new_name = w.Text(placeholder="name", description="New fighter",
+        # Enter adds the fighter. ipywidgets' Enter hook (Text.on_submit) is deprecated for
+        # continuous_update=False and observing the value, which also commits when the field
+        # loses focus: so the fighter is added then too, a PC tick straight after applies to
+        # the fighter just added, and a press of Add fighter that left the field adds nothing
+        # twice (see _typed, _pc_ticked and add).
+        self.new_name = w.Text(placeholder="name, then Enter", description="New fighter",
                                style={"description_width": "6.5em"},
-                               layout=shared_layout(width="18em"))
+                               layout=shared_layout(width="18em"), continuous_update=False)
         self.new_pc = w.Checkbox(value=False, description=PC_LABEL, indent=False,
                                  layout=shared_layout(width="4em"))
         self.add_button = button("Add fighter", primary=True)
@@ -168,13 +181,21 @@ class RosterEditor(Tool):
         self.duplicate_button = button("Duplicate", "Add copies of the chosen fighter, numbered")
         self.remove_button = button("Remove", "Remove the chosen fighter from the roster")
         self.transfer = JsonTransfer(f"roster-{fmt.system}.json", "roster", self.load_json)
+        self.fighters_line = w.HTML()
+        self.fold_button = button("edit", "Open the roster: add, change or remove fighters")
+        self.fold_line = w.HBox([self.fighters_line, self.fold_button],
+                                layout=shared_layout(align_items="center"))
+        set_shown(self.fold_line, foldable)
+        self.entry = w.HBox([self.new_name, self.new_pc, self.add_button, w.HTML("&emsp;"),
+                             self.pick, self.how_many, self.duplicate_button,
+                             self.remove_button], layout=shared_layout(align_items="center"))
         super().__init__([
-            w.HTML(_CSS), self.store, self.kept_line, self.columns_pick, self.grid, self.error,
-            w.HBox([self.new_name, self.new_pc, self.add_button, w.HTML("&emsp;"), self.pick,
-                    self.how_many, self.duplicate_button, self.remove_button],
-                   layout=shared_layout(align_items="center")),
-            self.transfer,
+            w.HTML(_CSS), self.store, self.fold_line, self.kept_line, self.columns_pick,
+            self.grid, self.error, self.entry, self.transfer,
         ], "rulebook-roster")
+        self.fold_button.on_click(lambda _: self.fold(not self.folded))
+        self.new_name.observe(self._typed, "value")
+        self.new_pc.observe(self._pc_ticked, "value")
         self.add_button.on_click(lambda _: self.add())
         self.duplicate_button.on_click(lambda _: self.duplicate())
         self.remove_button.on_click(lambda _: self.remove())
@@ -318,6 +339,35 @@ class RosterEditor(Tool):
         # the download offers the roster shown, kept in the browser or not yet
         self.transfer.set_text(self._roster.to_json() if self._roster.fighters else "")
         self._show_kept()
+        self._show_fold()
+
+    # --- folded to one line ---------------------------------------------------------------------
+
+    def fold(self, folded: bool) -> None:
+        """Fold the roster to its one line of names, or open it (an empty one stays open)."""
+        self.folded = folded
+        self._show_fold()
+
+    def _show_fold(self) -> None:
+        """The Fighters line of a foldable roster: "Fighters" and fold, or, folded, "Fighters:
+        Ada, Bo —" and edit with the table hidden."""
+        if not self.foldable:
+            return
+        names = self._roster.names()
+        if not names:
+            self.folded = False
+        shown = ", ".join(names[:SUMMARY_NAMES]) + (
+            f" and {len(names) - SUMMARY_NAMES} more" if len(names) > SUMMARY_NAMES else "")
+        title = f"Fighters: {shown} —" if self.folded else "Fighters"
+        self.fighters_line.value = (f"<h4 style='margin:.3em .4em .2em 0'>"
+                                    f"{html.escape(title)}</h4>")
+        self.fold_button.description = "edit" if self.folded else "fold"
+        self.fold_button.tooltip = ("Open the roster: add, change or remove fighters"
+                                    if self.folded else "Fold the roster to one line")
+        set_shown(self.fold_button, bool(names))
+        for part in (self.kept_line, self.grid, self.error, self.entry, self.transfer):
+            set_shown(part, not self.folded)
+        set_shown(self.columns_pick, bool(self.groups) and not self.folded)
 
     def _label(self, key: str) -> str:
         return PC_LABEL if key == "pc" else self.format.column(key).label
@@ -386,6 +436,7 @@ class RosterEditor(Tool):
     def _commit(self, roster: Roster, line: str,
                 rename: tuple[str, str] | None = None) -> None:
         self._before_new = None
+        self._from_field = ""
         self.set_roster(roster, line=line, rename=rename)
 
     def _edit(self, i: int, key: str, value: object) -> None:
@@ -434,9 +485,29 @@ class RosterEditor(Tool):
             return
         self._commit(roster, line)
 
+    def _typed(self, change: dict) -> None:
+        """The name field committed (Enter, or the reader left it): add the fighter named."""
+        if self._quiet or not change["new"].strip():
+            return
+        self.add()
+        if self._roster.names() and self._roster.names()[-1] == change["new"].strip():
+            self._from_field = self._roster.names()[-1]
+
+    def _pc_ticked(self, change: dict) -> None:
+        """PC ticked or unticked straight after the name field added a fighter (leaving the
+        field to tick it added them): the tick is meant for that fighter."""
+        name = self._from_field
+        if not name or name not in self._roster.names():
+            return
+        self._act(lambda: (self._roster.set(name, "pc", change["new"]),
+                           f"{name}: {PC_LABEL} {_shown(change['new'])}"))
+        self._from_field = name
+
     def add(self) -> None:
         """Add the fighter named in the new-fighter field, every column at its default."""
         name = self.new_name.value
+        if not name.strip() and self._from_field:
+            return  # the press of Add fighter left the field, which already added them
 
         def make() -> tuple[Roster, str]:
             roster = self._roster.add(name, pc=self.new_pc.value)
@@ -497,6 +568,8 @@ class RosterEditor(Tool):
             return
         self.set_roster(roster, line=RESTORED)
         self._touched = False
+        if self.foldable:
+            self.fold(bool(roster.fighters))
 
 
 def _shown(value: object) -> str:
@@ -505,6 +578,79 @@ def _shown(value: object) -> str:
     return str(value)
 
 
+_SHARED: dict[tuple[int, str], RosterEditor] = {}
+
+
+def _kernel_id() -> int:
+    """Which kernel runs this page (0 outside one): each reader's page has its own kernel."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return 0
+    shell = get_ipython()
+    return id(getattr(shell, "kernel", None)) if shell is not None else 0
+
+
+def shared_roster(system: str) -> RosterEditor:
+    """The one roster editor of *system* in this kernel (made on the first call), so a
+    chapter's roster and the :class:`FighterPick` of every tool on it share one list of
+    fighters."""
+    fmt = roster_format(system)
+    key = (_kernel_id(), system)
+    found = _SHARED.get(key)
+    if found is None or found.format != fmt:
+        found = _SHARED[key] = RosterEditor(fmt, foldable=True)
+    return found
+
+
+def forget_shared_rosters() -> None:
+    """Drop every shared roster editor (a test starts each from an empty roster)."""
+    _SHARED.clear()
+
+
 def roster(system: str) -> RosterEditor:
-    """The roster editor of *system*, e.g. ``roster("veil_and_lead")``."""
-    return RosterEditor(roster_format(system))
+    """The roster editor of *system*, e.g. ``roster("veil_and_lead")``: the chapter's shared
+    one (:func:`shared_roster`)."""
+    return shared_roster(system)
+
+
+class FighterPick(w.HBox):
+    """A menu of the shared roster's fighters for a tool: picking one calls *fill(fighter)*
+    once, and the tool sets its own fields from the row (they stay editable). The menu follows
+    the roster's changes; with no fighters it is a one-line hint instead."""
+
+    def __init__(self, system: str, fill: Callable[[Fighter], None], *,
+                 label: str = "Fill from fighter") -> None:
+        self.editor = shared_roster(system)
+        self.fill = fill
+        self._quiet = False
+        self.menu = w.Dropdown(options=[NONE_PICKED], value=NONE_PICKED, description=label,
+                               style={"description_width": f"{text_em(label) + 0.6:g}em"},
+                               layout=shared_layout(width=f"{text_em(label) + 14:g}em"))
+        self.hint = w.HTML(f"<small style='color:{FAINT}'>{html.escape(EMPTY_HINT)}</small>")
+        super().__init__([self.menu, self.hint], layout=shared_layout(align_items="center"))
+        self.add_class("rulebook-fighter-pick")
+        self.menu.observe(self._picked, "value")
+        self.editor.on_change(self._follow)
+        self._follow(self.editor.roster)
+
+    def _follow(self, roster: Roster) -> None:
+        """The roster changed: list its names, keeping (or renaming) the one picked."""
+        picked = self.menu.value
+        rename = self.editor.last_rename
+        if rename is not None and rename[0] == picked:
+            picked = rename[1]
+        names = roster.names()
+        self._quiet = True
+        try:
+            self.menu.options = (NONE_PICKED, *names)
+            self.menu.value = picked if picked in names else NONE_PICKED
+        finally:
+            self._quiet = False
+        set_shown(self.menu, bool(names))
+        set_shown(self.hint, not names)
+
+    def _picked(self, change: dict) -> None:
+        if self._quiet or change["new"] in (None, NONE_PICKED):
+            return
+        self.fill(self.editor.roster.fighter(change["new"]))

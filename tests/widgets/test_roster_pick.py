@@ -1,0 +1,123 @@
+"""The roster shared by a chapter's tools (widgets.roster.shared_roster) and the FighterPick
+that fills a tool's fields from a fighter's row."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulescore.roster import Fighter, Roster
+from rulescore.systems import veil_and_lead as vl
+from widgets.lean import is_shown
+from widgets.roster import (EMPTY_HINT, NONE_PICKED, FighterPick, RosterEditor,
+                            forget_shared_rosters, roster, shared_roster)
+
+
+@pytest.fixture(autouse=True)
+def fresh(monkeypatch):
+    monkeypatch.delenv("RULEBOOK_TARGET", raising=False)
+    forget_shared_rosters()
+    yield
+    forget_shared_rosters()
+
+
+def party() -> Roster:
+    return Roster(vl.ROSTER).add("Ada", pc=True, quick=4, iron=3).add("Bo", savvy=4)
+
+
+def browser_says(e: RosterEditor, kept: str) -> None:
+    e.store._from_browser(e.store, {"op": "hello", "stored": kept}, [])
+
+
+def test_one_shared_editor_per_system_and_roster_returns_it():
+    e = shared_roster("veil_and_lead")
+    assert roster("veil_and_lead") is e and shared_roster("veil_and_lead") is e
+    assert isinstance(e, RosterEditor) and e.format is vl.ROSTER and e.foldable
+    forget_shared_rosters()
+    assert shared_roster("veil_and_lead") is not e
+
+
+def test_the_pick_lists_the_roster_and_fills_once_per_pick():
+    filled: list[Fighter] = []
+    pick = FighterPick("veil_and_lead", filled.append)
+    shared_roster("veil_and_lead").set_roster(party())
+    assert pick.menu.options == (NONE_PICKED, "Ada", "Bo") and pick.menu.value == NONE_PICKED
+    assert is_shown(pick.menu) and not is_shown(pick.hint)
+    pick.menu.value = "Bo"
+    assert [f.name for f in filled] == ["Bo"] and filled[0]["savvy"] == 4
+    pick.menu.value = NONE_PICKED  # back to none: nothing is filled
+    pick.menu.value = "Ada"
+    assert [f.name for f in filled] == ["Bo", "Ada"] and filled[1]["quick"] == 4
+
+
+def test_the_pick_follows_renames_removals_and_additions():
+    filled: list[Fighter] = []
+    pick = FighterPick("veil_and_lead", filled.append, label="Attacker")
+    editor = roster("veil_and_lead")
+    editor.set_roster(party())
+    pick.menu.value = "Ada"
+    editor.rows[0][0].value = "Adeline"  # the reader renames Ada in her row
+    assert pick.menu.options == (NONE_PICKED, "Adeline", "Bo")
+    assert pick.menu.value == "Adeline" and len(filled) == 1  # followed, not filled again
+    editor.new_name.value = "Cy"
+    assert pick.menu.options[-1] == "Cy" and pick.menu.value == "Adeline"
+    editor.pick.value = "Adeline"
+    editor.remove()
+    assert pick.menu.options == (NONE_PICKED, "Bo", "Cy") and pick.menu.value == NONE_PICKED
+    assert len(filled) == 1 and pick.menu.description == "Attacker"
+
+
+def test_an_empty_roster_shows_the_hint_instead_of_the_menu():
+    pick = FighterPick("veil_and_lead", lambda f: None)
+    assert not is_shown(pick.menu) and is_shown(pick.hint) and EMPTY_HINT in pick.hint.value
+    shared_roster("veil_and_lead").set_roster(party())
+    assert is_shown(pick.menu) and not is_shown(pick.hint)
+    shared_roster("veil_and_lead").start_new()
+    assert not is_shown(pick.menu) and is_shown(pick.hint)
+
+
+def test_picks_made_before_the_browser_answers_fill_from_the_kept_roster():
+    filled: list[Fighter] = []
+    pick = FighterPick("veil_and_lead", filled.append)
+    editor = shared_roster("veil_and_lead")
+    browser_says(editor, party().to_json())
+    assert pick.menu.options == (NONE_PICKED, "Ada", "Bo")
+    pick.menu.value = "Ada"
+    assert filled[0]["iron"] == 3
+
+
+def test_the_chapter_roster_folds_to_one_line_once_fighters_come_back():
+    editor = shared_roster("veil_and_lead")
+    assert not editor.folded and is_shown(editor.grid) and is_shown(editor.entry)
+    browser_says(editor, party().to_json())
+    assert editor.folded and not is_shown(editor.grid) and not is_shown(editor.entry)
+    assert "Fighters: Ada, Bo —" in editor.fighters_line.value
+    assert editor.fold_button.description == "edit"
+    editor.fold_button.click()
+    assert not editor.folded and is_shown(editor.grid) and is_shown(editor.entry)
+    assert editor.fold_button.description == "fold"
+    editor.fold_button.click()
+    editor.start_new()  # an empty roster stays open: there is nothing to fold
+    assert not editor.folded and is_shown(editor.entry)
+    assert not is_shown(editor.fold_button)
+
+
+def test_a_plain_editor_has_no_fold_line():
+    e = RosterEditor(vl.ROSTER, starter=party())
+    browser_says(e, party().to_json())
+    assert not is_shown(e.fold_line) and is_shown(e.grid)
+
+
+def test_enter_in_the_name_field_adds_the_fighter():
+    editor = shared_roster("veil_and_lead")
+    editor.new_name.value = "Ada"  # the field commits on Enter (continuous_update off)
+    assert editor.roster.names() == ("Ada",) and editor.new_name.value == ""
+    assert not editor.roster.fighter("Ada").pc
+    editor.new_pc.value = True  # ticking PC left the field, which added Ada: the tick is hers
+    assert editor.roster.fighter("Ada").pc and len(editor.roster) == 1
+    editor.add_button.click()  # the press that left the field adds nothing twice
+    assert editor.roster.names() == ("Ada",) and editor.error.value == ""
+    editor.new_name.value = "Bo"
+    assert editor.roster.fighter("Bo").pc  # PC stays ticked for the next fighter
+    editor.new_name.value = "Bo"  # the same name again, in a new entry: refused, shown
+    editor.add_button.click()
+    assert len(editor.roster) == 2 and "Bo" in editor.error.value
