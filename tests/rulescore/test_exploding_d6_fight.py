@@ -27,3 +27,110 @@ def test_roster_refuses_in_reader_words_and_reads_back():
         roster.set("Hagen", "mode", "laser")
     again = Roster.from_json(x6.ROSTER, roster.to_json())
     assert again == roster
+
+
+# -- the fight state ----------------------------------------------------------------------------
+
+import json  # noqa: E402
+
+from rulescore.dice import DiceSource  # noqa: E402
+from rulescore.systems.exploding_d6.fight import Fight  # noqa: E402
+
+
+def two() -> Roster:
+    return (Roster(x6.ROSTER)
+            .add("Hagen", pc=True, quickness=3, deftness=4, shield="round shield",
+                 protection=2)
+            .add("Robber", quickness=3, deftness=2, protection=1))
+
+
+def started(totals=(5, 5, 5, 1, 1, 1)) -> Fight:
+    rows = list(two().fighters)
+    order = x6.initiative_table([(r.name, r["quickness"], r["deftness"]) for r in rows],
+                                list(totals))
+    return Fight().join(rows, order).fight
+
+
+def test_join_orders_by_initiative_and_begins_the_first_turn():
+    fight = started()
+    assert fight.names() == ("Hagen", "Robber")
+    assert fight.round == 1 and fight.actor.name == "Hagen"
+    hagen, robber = fight.combatants
+    assert (hagen.initiative, hagen.available, hagen.started) == (15, 2, True)
+    # nobody has actions before their first turn (§Start of combat)
+    assert (robber.initiative, robber.available, robber.started) == (3, 0, False)
+    assert (hagen.protection, robber.protection) == (2, 1)
+
+
+def test_ties_go_to_quickness_then_deftness():
+    fight = started((3, 3, 3, 3, 3, 3))
+    assert fight.names() == ("Hagen", "Robber")  # equal Quickness: Deftness 4 beats 2
+
+
+def test_next_turn_refreshes_the_actor_and_keeps_saved_reactions():
+    fight = started()
+    fight = fight.act("Hagen", "aim").fight
+    move = fight.next_turn()
+    after = move.fight
+    assert after.actor.name == "Robber" and after.of("Robber").available == 2
+    assert after.of("Hagen").available == 1
+    assert "Hagen keeps 1 action to react" in move.line
+    again = after.next_turn().fight
+    assert again.round == 2 and again.actor.name == "Hagen" and again.of("Hagen").available == 2
+
+
+def test_actions_only_in_ones_own_turn_but_reactions_any_time():
+    fight = started()
+    with pytest.raises(RulesError, match="Robber acts only in their own turn"):
+        fight.act("Robber", "aim")
+    with pytest.raises(RulesError, match="no actions before their first turn"):
+        fight.act("Robber", "parry")
+    fight = fight.next_turn().fight
+    assert fight.act("Hagen", "parry").fight.of("Hagen").available == 1
+    spent = fight.act("Robber", "run").fight.act("Robber", "run").fight
+    with pytest.raises(RulesError, match="only 0 available"):
+        spent.act("Robber", "run")
+
+
+def test_attack_inputs_come_from_the_rows_and_the_fight():
+    roster = two()
+    fight = started().next_turn().fight
+    setup, flow = fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"),
+                                      reaction="parry")
+    assert setup["skill"] == 3 and setup["weapon_dice"] == 2 and setup["attack_number"] == 1
+    assert flow["pool"] == 2 and flow["reaction"] == "parry"
+    assert flow["reaction_dice"] == 5 and flow["reaction_min_roll"] == 5
+    _, shield = fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"),
+                                    reaction="shield parry")
+    assert shield["shield"] == "round shield" and shield["reaction_dice"] is None
+    assert fight.reactions(roster.fighter("Hagen"), {"dodge": True, "parry": True}) == (
+        "none", "dodge", "parry", "shield parry")
+    with pytest.raises(RulesError, match="K.O. attack needs a blunt weapon"):
+        fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"), special="ko")
+    with pytest.raises(RulesError, match="Robber has 2 actions left and this attack costs 3"):
+        fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"), aim_actions=2)
+
+
+def test_saved_fight_reads_back_and_refuses_field_by_field():
+    fight = started().next_turn().fight
+    assert Fight.from_json(fight.to_json()) == fight
+    data = json.loads(fight.to_json())
+    data["combatants"][0]["wounds"] = -1
+    with pytest.raises(RulesError, match=r"combatants\[1\].wounds"):
+        Fight.from_json(json.dumps(data))
+    data = json.loads(fight.to_json())
+    data["combatants"].reverse()
+    with pytest.raises(RulesError, match="initiative order"):
+        Fight.from_json(json.dumps(data))
+    data = json.loads(fight.to_json())
+    data["turn"] = 5
+    with pytest.raises(RulesError, match="turn must be below 2"):
+        Fight.from_json(json.dumps(data))
+
+
+def test_rename_carries_the_fighter():
+    fight = started()
+    renamed = fight.rename("Robber", "Thug")
+    assert renamed.names() == ("Hagen", "Thug") and renamed.of("Thug").initiative == 3
+    with pytest.raises(RulesError, match="already"):
+        fight.rename("Robber", "Hagen")

@@ -1,0 +1,450 @@
+"""A whole exploding-d6 fight: the initiative order, whose turn it is, each fighter's actions
+(those kept back are their saved reactions), wounds and what is left of their protection pool,
+changed by turns, actions and the results of attacks (§Start of combat, §Sequence of rounds,
+§Actor and actions, §Reactions, §Protection Pool, §Wounds).
+
+:class:`Fight` is immutable: every move returns a :class:`Move` (the new fight, one log line,
+and the explanation). A roster row is any object read by column key (``row["quickness"]``), as
+:class:`rulescore.roster.Fighter` is; the keys are those of :data:`.roster.ROSTER`. The attack
+itself is rolled by :func:`.pipeline.attack` (the hit roll, the defender's reaction, cover,
+protection and wounds as one flow); :meth:`Fight.attack_inputs` fills its inputs from the two
+rows and the fight, and :meth:`Fight.apply_attack` writes its result back.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ... import saved
+from ...errors import RulesError, require_int, shown
+from ...trace import Step, step
+from ._system import DATA
+from .defence import dodge_value
+from .inputs import MAX_DICE, MAX_TOTAL, plural
+from .roster import NO_SHIELD
+from .turns import (MAX_ACTIONS, MAX_AVAILABLE, MAX_COMBATANTS, ActionPool, Initiative,
+                    InitiativeOrder, bonus_die_action, max_actions, spend)
+
+if TYPE_CHECKING:
+    from .pipeline import AttackFlow
+
+__all__ = ["Row", "Combatant", "Move", "Fight", "fight_format", "FIGHT_FORMAT"]
+
+FIGHT_FORMAT = "rulebook/x6-fight"
+MAX_WOUNDS = 9999     # far past any fight; bounds the saved file
+MAX_ATTACKS = 100     # attacks by one fighter in one round
+MAX_ROUNDS = 10_000
+REACTION_ACTIONS = ("dodge", "parry")
+"""The actions of the actions table a fighter spends as a reaction (a shield parry is one
+action too, §Shields)."""
+
+
+class Row(Protocol):
+    """A roster row: its name, PC or NPC, and its values by column key."""
+
+    name: str
+    pc: bool
+
+    def __getitem__(self, key: str) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """One fighter in the fight: their initiative (and the Quickness and Deftness that break
+    its ties), the most actions a round and those in hand, whether their first turn has come
+    (nobody has actions before it), the attacks they made this round (recoil), wounds taken
+    and the protection units left (and of them, those against criticals)."""
+
+    name: str
+    pc: bool
+    initiative: int
+    quickness: int
+    deftness: int
+    maximum: int
+    available: int = 0
+    started: bool = False
+    attacks: int = 0
+    wounds: int = 0
+    protection: int = 0
+    critical_protection: int = 0
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        """Where they act: highest initiative first, ties to Quickness, then Deftness."""
+        return (-self.initiative, -self.quickness, -self.deftness)
+
+    @property
+    def pool(self) -> ActionPool:
+        return ActionPool(self.maximum, self.available)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One step of a fight: the fight after it, the log line, and how it was reached."""
+
+    fight: Fight
+    line: str
+    trace: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True)
+class Fight:
+    """The combatants in initiative order, the round (0 before the first turn) and the index
+    of the fighter whose turn it is (-1 before the first turn)."""
+
+    combatants: tuple[Combatant, ...] = ()
+    round: int = 0
+    turn: int = -1
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def of(self, name: str) -> Combatant:
+        """The combatant called *name*."""
+        for c in self.combatants:
+            if c.name == name:
+                return c
+        names = ", ".join(c.name for c in self.combatants) or "nobody yet"
+        raise RulesError(f"no fighter called {shown(name)} in the fight (it has {names})")
+
+    @property
+    def actor(self) -> Combatant | None:
+        """The fighter whose turn it is (None before the first turn)."""
+        return self.combatants[self.turn] if self.turn >= 0 else None
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.combatants)
+
+    def _set(self, c: Combatant) -> Fight:
+        return replace(self, combatants=tuple(c if x.name == c.name else x
+                                              for x in self.combatants))
+
+    # --- joining ---------------------------------------------------------------------------
+
+    def join(self, rows: Sequence[Row], order: InitiativeOrder) -> Move:
+        """Put roster fighters into the fight by their initiative (*order*, from
+        :func:`~.turns.initiative_table` over the same rows): highest first, ties to
+        Quickness then Deftness (§Start of combat), with the actions a round their lineage,
+        templates and two weapons give (§Actor and actions, §Two-handed fighting) but none in
+        hand before their first turn, and their whole protection pool (§Protection Pool).
+        A fight not yet begun begins: round 1, and the first fighter's actions are refreshed.
+        Someone joining later waits for their place in the order."""
+        by_name = {r.name: r for r in rows}
+        rolls: dict[str, Initiative] = {r.name: r for r in order.rolls}
+        if set(by_name) != set(rolls):
+            raise RulesError("the initiative order must roll for exactly the fighters joining, "
+                             f"got rolls for {', '.join(rolls) or 'nobody'} and fighters "
+                             f"{', '.join(by_name) or 'nobody'}")
+        here = [n for n in by_name if n in self.names()]
+        if here:
+            raise RulesError(f"{', '.join(here)} {'is' if len(here) == 1 else 'are'} in the "
+                             "fight already")
+        if len(self.combatants) + len(by_name) > MAX_COMBATANTS:
+            raise RulesError(f"a fight holds at most {MAX_COMBATANTS} fighters")
+        new = [self._combatant(by_name[n], rolls[n]) for n in order.order]
+        actor = self.actor
+        everyone = sorted(self.combatants + tuple(new), key=lambda c: c.key)  # stable: ties
+        fight = replace(self, combatants=tuple(everyone))
+        steps = list(order.trace)
+        line = "Initiative: " + ", ".join(f"{c.name} {c.initiative}" for c in new)
+        if actor is not None:
+            return Move(replace(fight, turn=fight.names().index(actor.name)), line,
+                        tuple(steps))
+        begun = fight._begin_turn(0, 1)
+        steps.append(step(f"Round 1: {begun.actor.name} acts first; "
+                          f"{plural(begun.actor.available, 'action')} refreshed",
+                          DATA.rule("Sequence of rounds")))
+        return Move(begun, f"{line}; round 1, {begun.actor.name} acts", tuple(steps))
+
+    @staticmethod
+    def _combatant(row: Row, roll: Initiative) -> Combatant:
+        most = max_actions(row["lineage"], row["extra_actions"], row["two_weapons"])
+        pool = row["protection"]
+        return Combatant(row.name, bool(row.pc), roll.value, roll.quickness, roll.deftness,
+                         most, protection=pool,
+                         critical_protection=min(row["critical_protection"], pool))
+
+    # --- turns -----------------------------------------------------------------------------
+
+    def _begin_turn(self, index: int, round_: int) -> Fight:
+        """The start of a fighter's player combat round: their actions are refreshed to the
+        most a round, and recoil starts again (§Actor and actions, §Recoil)."""
+        c = self.combatants[index]
+        fresh = replace(c, available=c.maximum, started=True, attacks=0)
+        return replace(self._set(fresh), turn=index, round=round_)
+
+    def next_turn(self) -> Move:
+        """End the actor's turn and start the next fighter's (§Sequence of rounds): after the
+        last, a new round starts with the first. Actions the actor kept stay in hand as
+        saved reactions until their next turn refreshes them."""
+        if not self.combatants:
+            raise RulesError("nobody is in the fight yet: roll initiative for the roster first")
+        index, round_ = self.turn + 1, self.round
+        steps = []
+        if index >= len(self.combatants):
+            index, round_ = 0, self.round + 1
+            steps.append(step(f"End of round {self.round}; round {round_} begins",
+                              DATA.rule("Sequence of rounds")))
+        fight = self._begin_turn(index, max(round_, 1))
+        c = fight.actor
+        steps.append(step(f"{c.name}'s turn: {plural(c.maximum, 'action')} refreshed",
+                          DATA.rule("Actor and actions")))
+        before = self.actor
+        kept = (f"; {before.name} keeps {plural(before.available, 'action')} to react"
+                if before is not None and before.available else "")
+        return Move(fight, f"Round {fight.round}: {c.name}'s turn{kept}", tuple(steps))
+
+    def _require_turn(self, name: str) -> Combatant:
+        c = self.of(name)
+        actor = self.actor
+        if actor is None or actor.name != name:
+            now = "nobody's turn yet" if actor is None else f"{actor.name}'s turn"
+            raise RulesError(f"{name} acts only in their own turn, and it is {now} (press "
+                             "Next turn)")
+        return c
+
+    def act(self, name: str, action: str) -> Move:
+        """The actor spends actions on *action* from the actions table (§Actor and actions);
+        a dodge or a parry is a reaction, spent by a fighter outside their turn (§Reactions)."""
+        c = self.of(name) if action in REACTION_ACTIONS else self._require_turn(name)
+        if action in REACTION_ACTIONS and not c.started:
+            raise RulesError(f"{name} has no actions before their first turn")
+        spent = spend(c.pool, action)
+        fight = self._set(replace(c, available=spent.pool.available))
+        return Move(fight, f"{name}: {spent.trace[0].text}", spent.trace)
+
+    def bonus_die(self, name: str) -> Move:
+        """A bonus die spent for one more action, at once, even as a reaction (§Bonus dice
+        actions)."""
+        c = self.of(name)
+        got = bonus_die_action(c.pool)
+        if got.pool.available > MAX_AVAILABLE:
+            raise RulesError(f"{name} holds {MAX_AVAILABLE} actions, the most a fighter holds")
+        return Move(self._set(replace(c, available=got.pool.available, started=True)),
+                    f"{name} spends a bonus die: {plural(got.pool.available, 'action')}",
+                    got.trace)
+
+    # --- attacks ---------------------------------------------------------------------------
+
+    def reactions(self, target: Row, mode_can: dict[str, bool]) -> tuple[str, ...]:
+        """The reactions *target* can make to an attack: none always; a dodge or a parry when
+        the attack's mode allows it (*mode_can*, its ``dodge`` and ``parry``), a shield parry
+        with a shield; any of them only with an action in hand (§Reactions, §Dodge, §Parry
+        melee attacks, §Shields)."""
+        c = self.of(target.name)
+        if c.available < 1:
+            return ("none",)
+        out = ["none"]
+        out += [k for k in ("dodge", "parry") if mode_can.get(k)]
+        if target["shield"] != NO_SHIELD:
+            out.append("shield parry")
+        return tuple(out)
+
+    def attack_inputs(self, attacker: Row, target: Row, *, reaction: str = "none",
+                      aim_actions: int = 0, accurate_actions: int = 0,
+                      massive_actions: int = 0, special: str = "none",
+                      off_hand: bool = False, walking: bool = False,
+                      supported: bool = False, distance: int | None = None
+                      ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The inputs of an attack that the two roster rows and the fight give: the keyword
+        arguments of :func:`~.hits.attack_setup` (the attacker's skill, weapon dice, mode,
+        Perception and Strength, this round's attacks for recoil, the weapon's compensation
+        and recoil, its distance when *distance* is given, and the options chosen), and those
+        of the attack flow after the hit roll: the target's protection left (and of it against
+        criticals), the weapon's Piercing and wounds a hit, and the *reaction*'s own dice and
+        minimum roll (a dodge rolls the Dodge value, a parry the target's weapon as if
+        attacking, §Dodge, §Parry melee attacks; both on the target's minimum roll), the
+        target's shield. A K.O. attack needs a blunt weapon (§K.O. Attack), an off-hand
+        attack two weapons (§Two-handed fighting)."""
+        me = self._require_turn(attacker.name)
+        them = self.of(target.name)
+        if them.name == me.name:
+            raise RulesError("Target must be another fighter than the one attacking")
+        if special == "ko" and not attacker["blunt"]:
+            raise RulesError(f"Special attack: a K.O. attack needs a blunt weapon, and "
+                             f"{attacker.name}'s is not marked Blunt in the roster")
+        if off_hand and not attacker["two_weapons"]:
+            raise RulesError(f"Off hand: {attacker.name} fights with one weapon (Two weapons "
+                             "is off in the roster)")
+        cost = self.attack_cost(aim_actions, accurate_actions, massive_actions)
+        if me.available < cost:
+            raise RulesError(f"{me.name} has {plural(me.available, 'action')} left and this "
+                             f"attack costs {cost}")
+        setup = {
+            "skill": attacker["skill"], "weapon_dice": attacker["weapon_dice"],
+            "mode": attacker["mode"], "attack_number": me.attacks + 1,
+            "compensation": attacker["compensation"], "recoil": attacker["recoil"],
+            "aim_actions": aim_actions, "accurate_actions": accurate_actions,
+            "perception": attacker["perception"], "strength": attacker["strength"],
+            "massive_actions": massive_actions, "special": special, "off_hand": off_hand,
+            "walking": walking, "supported": supported,
+        }
+        if distance is not None:
+            setup |= {"distance": distance, "weapon_range": attacker["weapon_range"]}
+        flow: dict[str, Any] = {
+            "mode": attacker["mode"], "reaction": reaction, "pool": them.protection,
+            "critical_pool": them.critical_protection, "piercing": attacker["piercing"],
+            "wounds_per_hit": attacker["wounds_per_hit"],
+        }
+        if reaction != "none":
+            if them.available < 1:
+                raise RulesError(f"{them.name} has no action left to react with")
+            if reaction == "shield parry":
+                if target["shield"] == NO_SHIELD:
+                    raise RulesError(f"{them.name} has no shield in the roster")
+                flow |= {"shield": target["shield"], "reaction_dice": None}
+            else:
+                flow |= {"reaction_dice": self.reaction_dice(target, reaction),
+                         "reaction_min_roll": target["min_roll"]}
+        return setup, flow
+
+    @staticmethod
+    def attack_cost(aim_actions: int = 0, accurate_actions: int = 0,
+                    massive_actions: int = 0) -> int:
+        """Actions an attack takes (§Actor and actions): one, plus each action of aiming,
+        of an accurate attack and of a massive attack spent on it (§Aiming, §Accurate
+        Attack, §Massive attack)."""
+        extra = [require_int(n, v, minimum=0, maximum=MAX_ACTIONS) for n, v in (
+            ("Aim actions", aim_actions), ("Accurate actions", accurate_actions),
+            ("Massive actions", massive_actions))]
+        return 1 + sum(extra)
+
+    @staticmethod
+    def reaction_dice(target: Row, reaction: str) -> int:
+        """How many dice *target*'s *reaction* rolls: the Dodge value for a dodge (§Dodge),
+        the parrying weapon's skill + weapon dice for a parry (§Parry melee attacks: rolled
+        as if attacking with it)."""
+        if reaction == "dodge":
+            return dodge_value(target["lineage_dodge"], target["quickness"],
+                               target["deftness"], target["load"])
+        if reaction == "parry":
+            return min(target["skill"] + target["weapon_dice"], MAX_DICE)
+        raise RulesError(f"Reaction {shown(reaction)} rolls no exploding dice of its own")
+
+    def apply_attack(self, attacker: str, target: str, result: AttackFlow, *,
+                     cost: int = 1) -> Move:
+        """Write an attack's result to the fight in one step: the attacker spends *cost*
+        actions (:meth:`attack_cost`) and counts one more attack this round (recoil); the
+        target spends the action their reaction took (§Reactions), their protection pool
+        keeps what the attack left of it (§Protection Pool), and the wounds are added to
+        those taken (§Wounds)."""
+        me = self._require_turn(attacker)
+        them = self.of(target)
+        if them.name == me.name:
+            raise RulesError("Target must be another fighter than the one attacking")
+        require_int("cost", cost, minimum=1, maximum=MAX_ACTIONS)
+        if me.available < cost:
+            raise RulesError(f"{me.name} has {plural(me.available, 'action')} left and this "
+                             f"attack costs {cost}")
+        reacting = result.reaction_actions
+        if reacting and them.available < reacting:
+            raise RulesError(f"{them.name} has no action left to react with")
+        prot = result.protection
+        if prot.pool_left > them.protection or prot.critical_pool_left > min(
+                them.critical_protection, prot.pool_left):
+            raise RulesError(f"this result leaves {them.name} {prot.pool_left} protection "
+                             f"units, more than the {them.protection} they have: roll the "
+                             "attack again for this fight")
+        fight = self._set(replace(me, available=me.available - cost,
+                                  attacks=min(me.attacks + 1, MAX_ATTACKS)))
+        hurt = replace(fight.of(target), available=them.available - reacting,
+                       wounds=min(them.wounds + result.value, MAX_WOUNDS),
+                       protection=prot.pool_left,
+                       critical_protection=prot.critical_pool_left)
+        fight = fight._set(hurt)
+        steps = [step(f"{me.name} spends {plural(cost, 'action')} on the attack; "
+                      f"{fight.of(attacker).available} left", DATA.rule("Actor and actions"))]
+        if reacting:
+            steps.append(step(f"{them.name}'s {result.reaction.kind} costs an action; "
+                              f"{hurt.available} left", DATA.rule("Reactions")))
+        if prot.spent:
+            steps.append(step(f"{them.name}'s protection pool: {them.protection} → "
+                              f"{hurt.protection} units", DATA.rule("Protection Pool")))
+        steps.append(step(f"{them.name}'s wounds: {them.wounds} → {hurt.wounds}",
+                          DATA.rule("Wounds")))
+        line = (f"{me.name} attacks {them.name}: {result.headline}; {them.name} has "
+                f"{plural(hurt.wounds, 'wound')}, protection {hurt.protection}")
+        return Move(fight, line, tuple(steps))
+
+    # --- the roster ------------------------------------------------------------------------
+
+    def rename(self, old: str, new: str) -> Fight:
+        """The fight after the roster row *old* is renamed *new*: their place, actions, wounds
+        and protection carry over. A row not in the fight changes nothing."""
+        for label, value in (("old", old), ("new", new)):
+            if not isinstance(value, str) or not value.strip():
+                raise RulesError(f"{label} must be a fighter's name, got {shown(value)}")
+        if old == new or old not in self.names():
+            return self
+        if new in self.names():
+            raise RulesError(f"Name {shown(new)} is a fighter's name in the fight already: "
+                             "pick another")
+        return replace(self, combatants=tuple(replace(c, name=new) if c.name == old else c
+                                              for c in self.combatants))
+
+    # --- saving ----------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The fight as JSON text (the page's history is kept by the page)."""
+        return json.dumps({"format": FIGHT_FORMAT, "version": 1, "round": self.round,
+                           "turn": self.turn,
+                           "combatants": [vars(c) for c in self.combatants]},
+                          separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Fight:
+        """Read :meth:`to_json`'s text, field by field; a RulesError names the first wrong
+        field (or what ties the fields together: distinct names, the initiative order, the
+        turn inside it, protection against criticals inside the pool)."""
+        fmt = fight_format()
+        body = saved.read(fmt, text)
+        try:
+            fight = cls(tuple(Combatant(**item) for item in body["combatants"]),
+                        body["round"], body["turn"])
+            _check(fight)
+        except RulesError as exc:
+            raise RulesError(f"{fmt.noun}: {exc}") from None
+        return fight
+
+
+def _check(fight: Fight) -> None:
+    """What one field's declaration cannot say about a kept fight."""
+    names = fight.names()
+    if len(set(names)) != len(names):
+        raise RulesError("combatants must have distinct names")
+    keys = [c.key for c in fight.combatants]
+    if keys != sorted(keys):
+        raise RulesError("combatants must be in initiative order (highest first)")
+    if (fight.round == 0) != (fight.turn == -1):
+        raise RulesError(f"round {fight.round} and turn {fight.turn} disagree: a fight begins "
+                         "with round 1 and the first fighter's turn")
+    if fight.turn >= len(names):
+        raise RulesError(f"turn must be below {len(names)} (one a fighter), got {fight.turn}")
+    for i, c in enumerate(fight.combatants, start=1):
+        if c.critical_protection > c.protection:
+            raise RulesError(f"combatants[{i}].critical_protection must be at most its "
+                             f"protection ({c.protection}), got {c.critical_protection}")
+        if c.available and not c.started:
+            raise RulesError(f"combatants[{i}].available must be 0 before {c.name}'s first "
+                             f"turn, got {c.available}")
+
+
+@functools.cache
+def fight_format() -> saved.SavedFormat:
+    """The fight page's saved state, field by field (see :mod:`rulescore.saved`)."""
+    attribute = saved.Int(0, MAX_DICE)
+    combatant = saved.Record({
+        "name": saved.Text(saved.NAME_LENGTH, blank=False), "pc": saved.Flag(),
+        "initiative": saved.Int(0, MAX_DICE * MAX_TOTAL),
+        "quickness": attribute, "deftness": attribute,
+        "maximum": saved.Int(1, MAX_ACTIONS), "available": saved.Int(0, MAX_AVAILABLE),
+        "started": saved.Flag(), "attacks": saved.Int(0, MAX_ATTACKS),
+        "wounds": saved.Int(0, MAX_WOUNDS),
+        "protection": saved.Int(0, 200), "critical_protection": saved.Int(0, 200),
+    })
+    return saved.SavedFormat("fight", FIGHT_FORMAT, 1, saved.Record({
+        "round": saved.Int(0, MAX_ROUNDS), "turn": saved.Int(-1, MAX_COMBATANTS - 1),
+        "combatants": saved.ListOf(combatant, MAX_COMBATANTS)}))
