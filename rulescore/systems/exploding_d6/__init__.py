@@ -18,7 +18,8 @@ from .hits import (BASE_CRIT_AT, BASE_MIN_ROLL, MODES, SPECIALS, AttackSetup, Hi
 from .odds import (HitOdds, WoundOdds, die_outcomes, hit_distribution, hit_odds,
                    initiative_mean, p_total_at_least, reaction_odds, wound_distribution)
 from .roster import ROSTER
-from .pipeline import AttackResult, RolledDice, resolve_attack, roll_attack, roll_dice
+from .pipeline import (COVER_STACKING, CONTESTS, FLOW_REACTIONS, AttackFlow, AttackResult,
+                       Reacted, RolledDice, attack, resolve_attack, roll_attack, roll_dice)
 from .specials import (Contest, CoupDeGrace, Throw, ThrowDice, TwoWeapons, coup_de_grace,
                        deviation_offset, disarm, ko_attack, roll_throw, supported_min_roll,
                        throw, two_weapons)
@@ -39,7 +40,8 @@ __all__ = [
     "unarmed_attack",
     "HitOdds", "WoundOdds", "die_outcomes", "hit_distribution", "hit_odds", "initiative_mean",
     "p_total_at_least", "reaction_odds", "wound_distribution",
-    "AttackResult", "RolledDice", "resolve_attack", "roll_attack", "roll_dice",
+    "COVER_STACKING", "CONTESTS", "FLOW_REACTIONS", "AttackFlow", "AttackResult", "Reacted",
+    "RolledDice", "attack", "resolve_attack", "roll_attack", "roll_dice",
     "Contest", "CoupDeGrace", "Throw", "ThrowDice", "TwoWeapons", "coup_de_grace",
     "deviation_offset", "disarm", "ko_attack", "roll_throw", "supported_min_roll", "throw",
     "two_weapons",

@@ -7,13 +7,17 @@ from typing import Sequence
 
 from rulescore.dice import DiceSource
 from rulescore.errors import RulesError
+from rulescore.errors import shown
 from rulescore.trace import Resolution, step
-from rulescore.errors import require_bool as flag
+from rulescore.errors import require_bool as flag, require_choice as one_of
 
 from ._system import DATA
-from .inputs import count, d6_faces, drawn_chains, finished, per_hit, threshold
-from .defence import CoverRoll, Protection, Wounds, _cover, cover_roll, protection, wounds
-from .hits import BASE_CRIT_AT, BASE_MIN_ROLL, HitRoll, hit_roll, scored_hits
+from .inputs import (Chains, count, d6_faces, die_totals, drawn_chains, finished, per_hit,
+                     plural, threshold)
+from .defence import (PREVENT, CoverRoll, Protection, Wounds, _cover, cover_roll, dodge, parry,
+                      protection, shield_use, wounds)
+from .hits import (BASE_CRIT_AT, BASE_MIN_ROLL, HitRoll, attack_mode, hit_roll, scored_hits)
+from .specials import Contest, disarm, ko_attack
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,6 +85,265 @@ def resolve_attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN
     return AttackResult(value=value, outcome="wounded" if value else
                         ("landed" if prot.value else "no effect"), trace=tuple(steps), hit=hit,
                         cover=cov, protection=prot, wounds=wound, cover_faces=faces)
+
+
+FLOW_REACTIONS = ("none", "dodge", "parry", "shield parry")
+COVER_STACKING = ("best", "each")
+CONTESTS = ("none", "ko", "disarm")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reacted(Resolution):
+    """The defender's reaction inside an attack: ``kind`` (dodge, parry, shield parry),
+    ``value`` its successes; the hits and criticals left, ``chains`` its dice as rolled (a
+    shield's plain d6 each a chain of one) and the threshold it rolled against."""
+
+    kind: str
+    hits: int
+    criticals: int
+    critical_extras: tuple[int, ...]
+    min_roll: int
+    chains: Chains = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class AttackFlow(Resolution):
+    """One attack from the hit roll to the wounds, the defender's reaction a step of it.
+
+    ``value`` is the wounds dealt. ``hit`` the hit roll; ``reaction`` the defender's reaction
+    (None for none); ``cover`` the terrain cover roll (None without one, or when the shield's
+    roll counted it); ``protection`` the pool spent and left; ``wounds`` (None for a K.O. or a
+    disarming attack) and ``contest`` (the K.O. or disarm contest, else None). ``hits``,
+    ``criticals``, ``megacriticals`` and ``extra_wounds`` are what landed after everything;
+    ``reaction_actions`` the actions the reaction cost (0 or 1); ``headline`` one line for a
+    reader."""
+
+    hit: HitRoll
+    reaction: Reacted | None
+    cover: CoverRoll | None
+    protection: Protection
+    wounds: Wounds | None
+    contest: Contest | None
+    hits: int
+    criticals: int
+    megacriticals: int
+    extra_wounds: int
+    reaction_actions: int
+    headline: str
+
+    @property
+    def spent(self) -> int:
+        """Protection units spent on this attack."""
+        return self.protection.spent
+
+    @property
+    def pool_left(self) -> int:
+        """Protection units left in the pool after it."""
+        return self.protection.pool_left
+
+
+def _short(what: str, many: int, noun: str, after: str) -> str:
+    """The message when typed dice run out at a stage: what comes next and how many."""
+    dice = plural(many, "die", "dice") if noun == "die" else f"{many} {noun}"
+    return (f"not enough dice: {after}, so {what} needs {dice} next "
+            "(type them after the dice before)")
+
+
+def _faces_or_draw(name: str, given: object, dice: DiceSource | None, n: int, label: str,
+                   after: str, what: str) -> tuple[int, ...]:
+    """Plain d6 for a cover or shield roll: the *given* faces, or *n* drawn in order."""
+    if dice is None:
+        return d6_faces(name, given, expected=n)
+    if given not in (None, ()):
+        raise RulesError(f"{name} and dice are both given: with dice every die is drawn in "
+                         f"order, got {name}={shown(given)}")
+    return tuple(dice.d(6, f"{label} {i}", missing=_short(what, n, "d6", after))
+                 for i in range(1, n + 1))
+
+
+def _chains_or_draw(name: str, given: object, dice: DiceSource | None, after: str,
+                    what: str) -> tuple[tuple[int, ...], Chains]:
+    """Exploding dice for a dodge or a parry: their totals, or as many drawn as *given*."""
+    if dice is None:
+        return die_totals(name, given), ()
+    n = count(name, given)
+    chains = tuple(dice.chain(6, f"{what} die {i}", shortage=lambda c, i=i: (
+        _short(what, n - i + 1, "die", after) if not c else
+        f"not enough dice: {what} die {i} showed 6, so it explodes — type the next roll "
+        "of its chain")) for i in range(1, n + 1))
+    return tuple(sum(c) for c in chains), chains
+
+
+def _react(kind: str, hit: HitRoll, mode: str, given: object, min_roll: int, shield: str,
+           cover: int | None, stacking: str, prevent: str,
+           dice: DiceSource | None) -> Reacted:
+    """The defender's reaction (§Reactions, §Dodge, §Parry melee attacks, §Shields)."""
+    hits, crits, extras = hit.hits, hit.criticals, hit.critical_extras
+    after = f"the hit roll scored {hit.announcement}"
+    if kind == "shield parry":
+        use = shield_use("parry", shield)
+        value = use.cover if cover is None or stacking == "each" else min(use.cover, cover)
+        faces = _faces_or_draw("reaction_dice", given, dice, hits + crits, "shield die",
+                               after, "the shield parry")
+        c = cover_roll(hits, crits, faces[crits:], faces[:crits], value,
+                       critical_extras=extras, prevent=prevent)
+        steps = list(use.trace)
+        if value != use.cover:
+            steps.append(step(f"Behind {cover}+ terrain cover: one roll at the better cover, "
+                              f"{value}+ (covers do not add up)", DATA.rule("Cover"),
+                              cover=value))
+        return Reacted(value=c.prevented_hits + c.prevented_criticals, outcome=c.outcome,
+                       trace=tuple(steps) + c.trace, kind=kind, hits=c.hits,
+                       criticals=c.criticals, critical_extras=c.critical_extras,
+                       min_roll=value, chains=tuple((f,) for f in faces))
+    what = "the dodge" if kind == "dodge" else "the parry"
+    totals, chains = _chains_or_draw("reaction_dice", given, dice, after, what)
+    if kind == "dodge":
+        d = dodge(totals, hits + crits, min_roll, mode=mode)
+        return Reacted(value=d.value, outcome=d.outcome, trace=d.trace, kind=kind,
+                       hits=0 if d.dodged else hits, criticals=0 if d.dodged else crits,
+                       critical_extras=() if d.dodged else extras, min_roll=d.min_roll,
+                       chains=chains)
+    p = parry(totals, hits, crits, min_roll, mode=mode)
+    return Reacted(value=p.value, outcome=p.outcome, trace=p.trace, kind=kind, hits=p.hits,
+                   criticals=p.criticals, critical_extras=extras, min_roll=min_roll,
+                   chains=chains)
+
+
+def _contest(kind: str, landed: int, given: object, min_roll: int,
+             dice: DiceSource | None) -> tuple[Contest, Chains]:
+    """The K.O. resistance check or the disarm roll after the hits land (§K.O. Attack,
+    §Disarming attack)."""
+    what = "the resistance check" if kind == "ko" else "the disarm roll"
+    if dice is not None and not landed:
+        # Nothing landed: the target has nothing to resist, so no die is drawn.
+        totals, chains = (), ()
+    else:
+        totals, chains = _chains_or_draw("contest_dice", given, dice,
+                                         f"{plural(landed, 'hit')} landed", what)
+    successes = sum(1 for t in totals if t >= min_roll)
+    result = ko_attack(landed, successes) if kind == "ko" else disarm(landed, successes)
+    return result, chains
+
+
+def _headline(wounds: Wounds | None, contest: Contest | None, landed: int, mega: int,
+              extra: int, reacted: Reacted | None) -> str:
+    """One line for a reader: the wounds (a megacritical named with its extra wounds), or
+    the contest's outcome, or how the attack was stopped."""
+    if contest is not None:
+        return {"knocked out": "Knocked out", "conscious": "Stays conscious",
+                "disarmed": "Disarmed", "keeps weapon": "Keeps the weapon"}[contest.outcome] \
+            + f" ({plural(landed, 'hit')} landed)"
+    if reacted is not None and reacted.kind == "dodge" and reacted.outcome == "dodged":
+        return "Dodged: no wounds"
+    if wounds is None or not wounds.value:
+        return "No wounds" + ("" if landed else ": every hit stopped")
+    text = plural(wounds.value, "wound")
+    if mega:
+        text += (f", {'a megacritical' if mega == 1 else f'{mega} megacriticals'} among them "
+                 f"(+{plural(extra, 'wound')})")
+    return text
+
+
+def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
+           crit_at: int = BASE_CRIT_AT, burst: bool = False, mode: str = "melee",
+           reaction: str = "none", reaction_dice: Sequence[int] | int | None = None,
+           reaction_min_roll: int = BASE_MIN_ROLL, shield: str = "round shield",
+           cover: int | None = None, cover_faces: Sequence[int] = (),
+           stacking: str = "best", pool: int = 0, critical_pool: int = 0,
+           piercing: int = 0, wounds_per_hit: int = 1, contest: str = "none",
+           contest_dice: Sequence[int] | int | None = None,
+           contest_min_roll: int = BASE_MIN_ROLL, prevent: str = "heaviest",
+           dice: DiceSource | None = None) -> AttackFlow:
+    """One attack as one flow (§Sequence of an attack, §Reactions): the hit roll; the
+    defender's *reaction* (``"none"``, ``"dodge"`` with the Dodge value in dice, ``"parry"``
+    with the parrying weapon's dice at its own minimum roll, or ``"shield parry"``, one d6 a
+    hit at the shield's cover); the terrain *cover* roll on what is left; protection; and the
+    wounds, or for a K.O. or disarming attack (*contest*) the target's roll against the hits
+    that landed (§K.O. Attack, §Disarming attack), with no wounds.
+
+    A shield parry behind terrain cover rolls once at the better of the two
+    (*stacking* ``"best"``, assumption ``cover_stacking``) or once for each, the shield
+    first (``"each"``). Criticals are rolled for before normal hits in every cover roll.
+
+    Without *dice*, every die is given: *dice_totals* (the hit dice's totals),
+    *reaction_dice* (dodge or parry totals, or the shield's d6 criticals first),
+    *cover_faces* and *contest_dice*. With *dice* (a DiceSource), *dice_totals*,
+    *reaction_dice* and *contest_dice* are how many exploding dice to roll, and every die is
+    drawn in the order the attack needs it: hit dice, reaction dice, cover dice (one a hit
+    still standing), contest dice; typed dice that run out say what comes next."""
+    reaction = one_of("reaction", reaction, FLOW_REACTIONS)
+    stacking = one_of("stacking", stacking, COVER_STACKING)
+    contest = one_of("contest", contest, CONTESTS)
+    one_of("prevent", prevent, PREVENT)
+    mode_row = attack_mode(mode)
+    if cover is not None:
+        _cover(cover)
+    threshold("reaction_min_roll", reaction_min_roll)
+    threshold("contest_min_roll", contest_min_roll)
+    per_hit("wounds_per_hit", wounds_per_hit)
+    shield_use("parry", shield)   # checked whatever the reaction, like every other input
+    if reaction == "none" and reaction_dice not in (None, (), 0):
+        raise RulesError("reaction_dice must be empty when the defender does not react, "
+                         f"got {shown(reaction_dice)}")
+    if contest == "none" and contest_dice not in (None, (), 0):
+        raise RulesError("contest_dice must be empty unless the attack is a K.O. or "
+                         f"disarming attack, got {shown(contest_dice)}")
+    if reaction in ("dodge", "parry") and not mode_row[reaction]:
+        raise RulesError(f"reaction '{reaction}' works only against a melee attack, got a "
+                         f"{mode_row['label'].lower()}")
+    hit = scored_hits(*drawn_chains("dice_totals", dice_totals, dice), min_roll, crit_at,
+                      burst)
+    steps = list(hit.trace)
+    hits, crits, extras = hit.hits, hit.criticals, hit.critical_extras
+    reacted = None
+    if reaction != "none" and not hits + crits:
+        steps.append(step(f"No hit to answer: no {reaction} needed, no action spent",
+                          DATA.rule("Reactions")))
+    elif reaction != "none":
+        reacted = _react(reaction, hit, mode, reaction_dice, reaction_min_roll, shield,
+                         cover, stacking, prevent, dice)
+        steps += reacted.trace
+        hits, crits, extras = reacted.hits, reacted.criticals, reacted.critical_extras
+    cov = None
+    in_shield = reaction == "shield parry" and stacking == "best"
+    if cover is not None and not in_shield and hits + crits:
+        faces = _faces_or_draw("cover_faces", cover_faces, dice, hits + crits, "cover die",
+                               f"{plural(hits + crits, 'hit')} still stand", "the terrain cover roll")
+        cov = cover_roll(hits, crits, faces[crits:], faces[:crits], cover,
+                         critical_extras=extras, prevent=prevent)
+        steps += cov.trace
+        hits, crits, extras = cov.hits, cov.criticals, cov.critical_extras
+    elif cover_faces not in (None, ()):
+        raise RulesError("cover_faces must be empty: "
+                         + ("there is no cover" if cover is None else
+                            "the shield's roll counted the cover" if in_shield else
+                            "no hit is left for the cover to stop")
+                         + f", got {shown(cover_faces)}")
+    elif cover is not None and not in_shield:
+        steps.append(step("No hit left for the cover to stop", DATA.rule("Cover")))
+    prot = protection(hits, crits, pool, critical_pool, critical_extras=extras,
+                      piercing=piercing, prevent=prevent)
+    steps += prot.trace
+    hits, crits, extras = prot.hits, prot.criticals, prot.critical_extras
+    wound = con = None
+    if contest == "none":
+        wound = wounds(hits, crits, sum(extras), wounds_per_hit)
+        steps += wound.trace
+    else:
+        con, chains = _contest(contest, hits + crits, contest_dice, contest_min_roll, dice)
+        steps += con.trace
+    finished(dice, "attack")
+    mega = sum(1 for e in extras if e)
+    value = wound.value if wound is not None else 0
+    headline = _headline(wound, con, hits + crits, mega, sum(extras), reacted)
+    outcome = (con.outcome if con is not None else "dodged" if reacted is not None
+               and reacted.outcome == "dodged" else "wounded" if value else "no effect")
+    return AttackFlow(value=value, outcome=outcome, trace=tuple(steps), hit=hit,
+                      reaction=reacted, cover=cov, protection=prot, wounds=wound,
+                      contest=con, hits=hits, criticals=crits, megacriticals=mega,
+                      extra_wounds=sum(extras) if wound is not None else 0,
+                      reaction_actions=0 if reacted is None else 1, headline=headline)
 
 
 @dataclass(frozen=True)
