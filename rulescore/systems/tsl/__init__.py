@@ -24,6 +24,8 @@ from .rolls import (BANDS, CRIT_MARGIN, HIT_BANDS, TIER_LIMITS, TIERS, Effective
                     roll_pair, roll_total, static_roll)
 from .marking import (StressMoved, apply_attack, domain_pool, grant_reroll, soak_the_hit,
                      spirit_abilities, spirit_ability, steady_the_spirit)
+from .fight import Fight, FightMove, Kit
+from .roster import DOMAINS, ROSTER
 from .turns import (OPTIONS, READY_LIMIT, Encounter, EncounterStep, Loadout, ReadyChange,
                     Spend, TurnState, encounter_from_dict, encounter_to_dict, make_loadout,
                     new_encounter, next_turn, perk_names, ready_item, set_order, spend,
@@ -54,4 +56,6 @@ __all__ = [
     "TurnState", "encounter_from_dict", "encounter_to_dict", "make_loadout", "new_encounter",
     "next_turn", "perk_names", "ready_item", "set_order", "spend", "start_turn",
     "support_action_names", "take", "turn_options", "turn_order", "uses_of",
+    # the roster and a whole fight
+    "ROSTER", "DOMAINS", "Fight", "FightMove", "Kit",
 ]
