@@ -231,6 +231,7 @@ class FightPage(Tool):
         self.folded = bool(self.editor.roster.fighters)
         super().__init__([
             w.HTML(f"<h3 style='margin:.3em 0'>{html.escape(title)}</h3>"), self.store,
+            self.store.offer,
             w.HBox([self.undo_button, self.redo_button, self.new_fight_button, self.last],
                    layout=shared_layout(align_items="center")),
             self.error,
@@ -246,6 +247,7 @@ class FightPage(Tool):
                                                             state=self.first_state))
         self.editor.on_change(self._edited)
         self.store.observe(self._found, "stored")
+        self.store.on_elsewhere(self._take_elsewhere)
         self._show_history()
         self._show_fighters()
 
@@ -392,6 +394,15 @@ class FightPage(Tool):
             return
         self.rolls.restore(rolls)
         self._restart_or_push(self.roster, state, KEPT_FIGHT)
+
+    def _take_elsewhere(self, text: str) -> None:
+        """The reader chose the fight another tab kept (a RulesError if it cannot be read,
+        shown on the offer); one that tab removed leaves this fight as it is."""
+        if not text:
+            return
+        state, rolls = self._read_kept(text)
+        self.rolls.restore(rolls)
+        self._restart_or_push(self.roster, state, "the fight kept by another tab")
 
     def _read_kept(self, text: str) -> tuple[Any, list[dict]]:
         """The fight and the roll log's lines a kept page holds, each field checked; a fight

@@ -190,7 +190,7 @@ class RosterEditor(Tool):
                              self.pick, self.how_many, self.duplicate_button,
                              self.remove_button], layout=shared_layout(align_items="center"))
         super().__init__([
-            w.HTML(_CSS), self.store, self.fold_line, self.kept_line, self.columns_pick,
+            w.HTML(_CSS), self.store, self.store.offer, self.fold_line, self.kept_line, self.columns_pick,
             self.grid, self.error, self.entry, self.transfer,
         ], "rulebook-roster")
         self.fold_button.on_click(lambda _: self.fold(not self.folded))
@@ -202,6 +202,7 @@ class RosterEditor(Tool):
         self.new_button.on_click(lambda _: self.start_new())
         self.store.observe(self._found, "stored")
         self.store.observe(lambda _: self._show_kept(), "ready")
+        self.store.on_elsewhere(self._take_elsewhere)
         self._render()
 
     # --- the table ------------------------------------------------------------------------------
@@ -570,6 +571,12 @@ class RosterEditor(Tool):
         self._touched = False
         if self.foldable:
             self.fold(bool(roster.fighters))
+
+    def _take_elsewhere(self, text: str) -> None:
+        """The reader chose the roster another tab kept (an empty one if that tab removed
+        it); a file that cannot be read raises, and the offer says so."""
+        roster = Roster.from_json(self.format, text) if text else Roster(self.format)
+        self._commit(roster, "the roster kept by another tab")
 
 
 def _shown(value: object) -> str:

@@ -7,7 +7,10 @@ or uploads travels only between their browser and the kernel's memory.
 
 - :func:`BrowserStore` — an invisible widget bound to one ``localStorage`` key. ``stored``
   holds what the browser had under that key when the page opened (it arrives from the browser
-  a moment after the widget is shown); ``save(text)`` and ``clear()`` write to it.
+  a moment after the widget is shown); ``save(text)`` and ``clear()`` write to it. When
+  another tab of the book writes the same key (the browser's ``storage`` event), the store
+  holds this tab's saves and its ``offer`` asks "Changed in another tab: Load it / Keep mine";
+  nothing is overwritten, in either tab, until the reader chooses (:class:`ElsewhereOffer`).
 - :class:`JsonTransfer` — a "Download … (JSON)" link and an "Upload … (JSON)" picker with its
   own error line. The upload handler validates the file; a ``RulesError`` is shown and
   nothing changes. In the live book the picker (:func:`UploadButton`) checks the file's size
@@ -44,8 +47,15 @@ _ESM = """
 // after every widget of the page exists, it reports what localStorage holds under the key by
 // saying "hello" until the kernel acknowledges; then it writes what the kernel asks it to.
 // (A kernel reply that arrives while the page is still creating its widgets can be lost.)
+// It also listens for the browser's "storage" event, which tells every other tab of the same
+// site that one tab wrote the key, and passes the new text on to the kernel.
 function initialize({ model }) {
   const key = model.get("key");
+  window.addEventListener("storage", (event) => {
+    if (event.key === key && event.storageArea === window.localStorage) {
+      model.send({ op: "elsewhere", stored: event.newValue || "" });
+    }
+  });
   model.on("msg:custom", (msg) => {
     try {
       if (msg.op === "ack") { model._rulebookAcked = true; }
@@ -77,10 +87,101 @@ export default { initialize, render };
 """
 
 
+ELSEWHERE = "Changed in another tab"
+"""The offer's words when another tab of the book wrote the same kept copy."""
+
+
+class ElsewhereOffer(w.HBox):
+    """The line a store shows once another tab wrote its key: "Changed in another tab: Load
+    it / Keep mine". Until the reader chooses, this tab writes nothing (its changes wait in the
+    store), so neither tab's work is overwritten unasked."""
+
+    def __init__(self) -> None:
+        self.note = w.HTML()
+        self.load_button = w.Button(description="Load it", button_style="primary",
+                                    tooltip="Carry on with the copy the other tab kept",
+                                    layout=shared_layout(width="auto"))
+        self.keep_button = w.Button(description="Keep mine",
+                                    tooltip="Keep this tab's copy instead (the other tab is "
+                                            "told in turn)",
+                                    layout=shared_layout(width="auto"))
+        super().__init__([self.note, self.load_button, self.keep_button],
+                         layout=shared_layout(align_items="center", display="none"))
+        self.add_class("rulebook-elsewhere")
+
+
+class _Elsewhere:
+    """What a store does when another tab writes its key: hold this tab's saves and offer the
+    choice (mixed into both stores; only the live one ever hears from another tab)."""
+
+    def _start_elsewhere(self) -> None:
+        self.offer = ElsewhereOffer()
+        self.elsewhere: str | None = None   # the other tab's text while the offer is open
+        self._waiting: str | None = None    # this tab's newest save, held while it is open
+        self._saved: str | None = None      # what this tab last wrote
+        self._takers: list[Callable[[str], None]] = []
+        self.offer.load_button.on_click(lambda _: self.load_theirs())
+        self.offer.keep_button.on_click(lambda _: self.keep_mine())
+
+    def on_elsewhere(self, take: Callable[[str], None]) -> None:
+        """Call *take(text)* when the reader loads another tab's copy ("" when that tab
+        removed it); a RulesError it raises is shown on the offer and the offer stays."""
+        self._takers.append(take)
+
+    def changed_elsewhere(self, text: str) -> None:
+        """Another tab wrote *text* under the key: hold this tab's saves and ask."""
+        if self.elsewhere is None and text == self._saved:
+            return  # the other tab wrote what this one holds: nothing differs
+        self.elsewhere = text
+        what = "Changed" if text else "Removed"
+        self.offer.note.value = (f"<b>{what} in another tab:</b> this tab keeps nothing "
+                                 "until you choose&ensp;")
+        set_shown(self.offer.load_button, bool(self._takers))
+        set_shown(self.offer, True)
+
+    def save(self, text: str) -> None:
+        """Write *text* into the reader's browser under this store's key (held while the
+        other tab's copy is on offer)."""
+        if self.elsewhere is not None:
+            self._waiting = text
+            return
+        self._saved = text
+        self._write(text)
+
+    def load_theirs(self) -> None:
+        """Carry on with the other tab's copy; this tab's held changes are dropped."""
+        text = self.elsewhere
+        if text is None:
+            return
+        try:
+            for take in self._takers:
+                take(text)
+        except RulesError as exc:
+            self.offer.note.value = (f"<b>The other tab's copy cannot be loaded</b> "
+                                     f"({html.escape(str(exc))})&ensp;")
+            set_shown(self.offer.load_button, False)
+            return
+        self._close()
+        self._saved = text
+
+    def keep_mine(self) -> None:
+        """Keep this tab's copy: write it (its newest, held or not) over the other tab's."""
+        mine = self._waiting if self._waiting is not None else self._saved
+        self._close()
+        if mine is not None:
+            self.save(mine)
+        else:
+            self.clear()
+
+    def _close(self) -> None:
+        self.elsewhere = self._waiting = None
+        set_shown(self.offer, False)
+
+
 def _live_store_class() -> type:
     import anywidget  # imported only for the live book; the static book never needs it
 
-    class LiveBrowserStore(anywidget.AnyWidget):
+    class LiveBrowserStore(_Elsewhere, anywidget.AnyWidget):
         """The live store: an anywidget whose front end reads and writes localStorage."""
 
         _esm = _ESM
@@ -91,10 +192,16 @@ def _live_store_class() -> type:
 
         def __init__(self, **kwargs: object) -> None:
             super().__init__(**kwargs)
+            self._start_elsewhere()
             self.on_msg(self._from_browser)
 
         def _from_browser(self, _widget: object, content: dict, _buffers: object) -> None:
-            """The browser's first "hello" carries what it kept; later ones are ignored."""
+            """The browser's first "hello" carries what it kept; later ones are ignored. An
+            "elsewhere" says another tab wrote the key."""
+            if content.get("op") == "elsewhere":
+                text = content.get("stored")
+                self.changed_elsewhere(text if isinstance(text, str) else "")
+                return
             if content.get("op") != "hello":
                 return
             self.send({"op": "ack"})
@@ -103,18 +210,18 @@ def _live_store_class() -> type:
                 self.stored = text if isinstance(text, str) else ""
                 self.ready = True
 
-        def save(self, text: str) -> None:
-            """Write ``text`` into the reader's browser under this store's key."""
+        def _write(self, text: str) -> None:
             self.send({"op": "save", "text": text})
 
         def clear(self) -> None:
             """Remove this store's key from the reader's browser."""
+            self._saved = None
             self.send({"op": "clear"})
 
     return LiveBrowserStore
 
 
-class StaticBrowserStore(w.HTML):
+class StaticBrowserStore(_Elsewhere, w.HTML):
     """The inert stand-in used in the static book: same interface, stores nothing."""
 
     key = t.Unicode("")
@@ -122,7 +229,11 @@ class StaticBrowserStore(w.HTML):
     ready = t.Bool(False)
     problem = t.Unicode("")
 
-    def save(self, text: str) -> None:
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._start_elsewhere()
+
+    def _write(self, text: str) -> None:
         """Nothing to keep in a page without a kernel."""
 
     def clear(self) -> None:
@@ -346,7 +457,8 @@ class KeptState(w.VBox):
         self.discard_button = w.Button(description="Discard it", layout=shared_layout(width="auto"))
         self.offer = w.VBox([self.note, w.HBox([self.restore_button, self.discard_button])],
                             layout=shared_layout(display="none"))
-        super().__init__([self.store, self.offer])
+        super().__init__([self.store, self.store.offer, self.offer])
+        self.store.on_elsewhere(self._take_elsewhere)
         self.restore_button.on_click(lambda _: self.restore())
         self.discard_button.on_click(lambda _: self.discard())
         self.store.observe(self._found, "stored")
@@ -369,6 +481,13 @@ class KeptState(w.VBox):
         set_shown(self.restore_button, not damaged)
         set_shown(self.offer, bool(note))
         self.note.value = note or ""
+
+    def _take_elsewhere(self, text: str) -> None:
+        """Load the copy another tab kept (one it removed leaves this tab's work as it is);
+        the reload offer is no longer needed either way."""
+        if text:
+            self.load(text)
+        set_shown(self.offer, False)
 
     @answers(line="transfer.error", prefix="The restore changed nothing: ")
     def restore(self) -> None:

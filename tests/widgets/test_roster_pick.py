@@ -121,3 +121,32 @@ def test_enter_in_the_name_field_adds_the_fighter():
     editor.new_name.value = "Bo"  # the same name again, in a new entry: refused, shown
     editor.add_button.click()
     assert len(editor.roster) == 2 and "Bo" in editor.error.value
+
+
+def test_a_roster_changed_in_another_tab_is_offered_and_nothing_is_overwritten(monkeypatch):
+    editor = shared_roster("veil_and_lead")
+    sent: list[dict] = []
+    monkeypatch.setattr(editor.store, "send", sent.append)
+    editor.new_name.value = "Ada"
+    theirs = party().add("Cy").to_json()
+    editor.store._from_browser(editor.store, {"op": "elsewhere", "stored": theirs}, [])
+    assert editor.store.offer in editor.children and is_shown(editor.store.offer)
+    writes = len(sent)
+    editor.new_name.value = "Bo"  # this tab's change: shown here, not written over theirs
+    assert editor.roster.names() == ("Ada", "Bo") and len(sent) == writes
+    editor.store.offer.load_button.click()
+    assert editor.roster.names() == ("Ada", "Bo", "Cy") and not is_shown(editor.store.offer)
+    assert len(sent) == writes  # the browser already holds their copy
+
+
+def test_keep_mine_writes_this_tab_s_roster_over_the_other(monkeypatch):
+    editor = shared_roster("veil_and_lead")
+    sent: list[dict] = []
+    monkeypatch.setattr(editor.store, "send", sent.append)
+    editor.new_name.value = "Ada"
+    editor.store._from_browser(editor.store, {"op": "elsewhere", "stored": party().to_json()},
+                               [])
+    editor.new_name.value = "Bo"
+    editor.store.offer.keep_button.click()
+    assert Roster.from_json(vl.ROSTER, sent[-1]["text"]).names() == ("Ada", "Bo")
+    assert editor.roster.names() == ("Ada", "Bo")

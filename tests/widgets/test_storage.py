@@ -7,6 +7,7 @@ import pytest
 
 from rulescore.errors import RulesError
 from widgets import storage
+from widgets.lean import is_shown
 from widgets.storage import BrowserStore, JsonTransfer, StaticBrowserStore, download_href
 
 
@@ -146,3 +147,87 @@ def test_the_static_book_keeps_ipywidgets_file_upload(monkeypatch):
                                          (50_000_000, "50 MB"), (3_210_000, "3.3 MB")])
 def test_sizes_read_in_megabytes_rounded_up(size, shown):
     assert storage.megabytes(size) == shown
+
+
+# --- two tabs: another tab's write is offered, never silently overwritten ---------------------
+
+
+def _live_store(monkeypatch):
+    monkeypatch.delenv("RULEBOOK_TARGET", raising=False)
+    store = BrowserStore("rulebook/test")
+    sent: list[dict] = []
+    monkeypatch.setattr(store, "send", sent.append)
+    return store, sent
+
+
+def _other_tab_wrote(store, text: str) -> None:
+    """The browser half passing on the storage event another tab's write raised."""
+    store._from_browser(store, {"op": "elsewhere", "stored": text}, [])
+
+
+def test_the_front_end_passes_on_other_tabs_writes_of_its_key():
+    esm = storage._ESM
+    assert 'addEventListener("storage"' in esm and "event.key === key" in esm
+    assert 'op: "elsewhere"' in esm
+
+
+def test_another_tab_s_write_holds_this_tab_s_saves_until_the_reader_chooses(monkeypatch):
+    store, sent = _live_store(monkeypatch)
+    taken: list[str] = []
+    store.on_elsewhere(taken.append)
+    store.save("mine 1")
+    _other_tab_wrote(store, "theirs")
+    assert is_shown(store.offer) and "Changed in another tab" in store.offer.note.value
+    store.save("mine 2")  # this tab changed again: held, the other tab's copy stays
+    store.save("mine 3")
+    assert sent == [{"op": "save", "text": "mine 1"}] and taken == []
+    store.offer.keep_button.click()
+    assert sent[-1] == {"op": "save", "text": "mine 3"} and not is_shown(store.offer)
+    assert taken == []
+    _other_tab_wrote(store, "theirs again")
+    store.save("mine 4")
+    store.offer.load_button.click()
+    assert taken == ["theirs again"] and not is_shown(store.offer)
+    assert sent[-1] == {"op": "save", "text": "mine 3"}  # mine 4 was dropped, never written
+    store.save("mine 5")  # the choice made, saves go through again
+    assert sent[-1] == {"op": "save", "text": "mine 5"}
+
+
+def test_the_same_text_from_another_tab_asks_nothing_and_a_removal_is_named(monkeypatch):
+    store, sent = _live_store(monkeypatch)
+    store.save("same")
+    _other_tab_wrote(store, "same")
+    assert not is_shown(store.offer)
+    _other_tab_wrote(store, "")
+    assert "Removed in another tab" in store.offer.note.value
+    assert not is_shown(store.offer.load_button)  # nothing takes it: keep is the choice
+    store.offer.keep_button.click()
+    assert sent[-1] == {"op": "save", "text": "same"}
+
+
+def test_a_copy_that_cannot_be_loaded_is_named_and_the_offer_stays(monkeypatch):
+    store, sent = _live_store(monkeypatch)
+
+    def refuse(text: str) -> None:
+        raise RulesError("roster: Vitality of Zed must be from 0 to 30, got 99")
+    store.on_elsewhere(refuse)
+    _other_tab_wrote(store, "bad")
+    store.offer.load_button.click()
+    assert is_shown(store.offer) and "cannot be loaded" in store.offer.note.value
+    assert "Vitality of Zed" in store.offer.note.value
+    assert not is_shown(store.offer.load_button)
+    store.offer.keep_button.click()
+    assert not is_shown(store.offer)
+
+
+def test_kept_state_loads_another_tab_s_copy_when_asked(monkeypatch):
+    monkeypatch.delenv("RULEBOOK_TARGET", raising=False)
+    loaded: list[str] = []
+    kept = storage.KeptState("rulebook/test", "x.json", "encounter", loaded.append,
+                             lambda text: "Restore?")
+    monkeypatch.setattr(kept.store, "send", lambda msg: None)
+    assert kept.store.offer in kept.children
+    kept.keep("mine")
+    _other_tab_wrote(kept.store, "theirs")
+    kept.store.offer.load_button.click()
+    assert loaded == ["theirs"]
