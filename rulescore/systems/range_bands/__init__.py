@@ -16,6 +16,8 @@ from .shooting import (COMBAT_BANDS, MissEffect, QuickLoadResult, ShotDifficulty
                        extreme_engagement, miss_effect, modifier, quick_load, quick_load_odds,
                        quick_load_skill, shot, shot_difficulty, shot_odds, ShotPlan,
                        plan_shot)
+from .roster import ROSTER
+from .fight import Fall, Fight, Hit, Standing, fall_damage
 
 __all__ = [
     "BAND_IDS", "DIRECTIONS", "Band", "MoveResult", "band", "band_for_distance", "bands",
@@ -29,4 +31,6 @@ __all__ = [
     "COMBAT_BANDS", "MissEffect", "QuickLoadResult", "ShotDifficulty", "ShotResult",
     "extreme_engagement", "miss_effect", "modifier", "quick_load", "quick_load_odds",
     "quick_load_skill", "shot", "shot_difficulty", "shot_odds", "ShotPlan", "plan_shot",
+    # the roster and a fight run on one page
+    "ROSTER", "Fight", "Standing", "Hit", "Fall", "fall_damage",
 ]

@@ -310,7 +310,8 @@ class RolledDice(Resolution):
 _LABELS = {"skill_dice": "the character", "difficulty_dice": "the difficulty",
            "active_dice": "the active side", "passive_dice": "the other side",
            "stealth_dice": "Stealth", "cover_dice": "cover", "perception_dice": "Perception",
-           "first_dice": "the first side", "second_dice": "the second side"}
+           "first_dice": "the first side", "second_dice": "the second side",
+           "damage_dice": "the damage"}
 
 
 def roll_groups(counts: Mapping[str, int], *, dice: DiceSource | Sequence[int] | None = None,
