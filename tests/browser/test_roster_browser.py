@@ -144,3 +144,71 @@ def test_screenshot_of_the_editor_with_four_fighters(page: Page, pages_url):
     tops = [tool.get_by_label(f"QUICK of {n}", exact=True).bounding_box()["y"]
             for n in ("Ada", "Caleb", "Bandit", "Bandit 2")]
     assert all(0 < b - a <= 40 for a, b in zip(tops, tops[1:])), tops
+
+
+def test_enter_in_the_new_fighter_field_adds_the_fighter(page: Page, pages_url):
+    open_chapter(page, f"{pages_url}/roster.ipynb")
+    tool = editor(page)
+    expect(tool.get_by_text("No fighters yet: add them below.")).to_be_visible()
+    field = tool.get_by_label("New fighter")
+    field.fill("Ada")
+    field.press("Enter")
+    expect(tool.get_by_label("QUICK of Ada", exact=True)).to_be_visible()
+    expect(field).to_have_value("")
+    # typed, then PC ticked: leaving the field added the fighter, and the tick is theirs
+    field.fill("Bo")
+    tool.get_by_label("PC", exact=True).first.check()
+    expect(tool.get_by_label("PC of Bo")).to_be_checked()
+    tool.get_by_role("button", name="Add fighter").click()
+    expect(tool.get_by_text("Fighters kept in this browser: 2")).to_be_visible()
+    expect(tool.locator(".rulebook-error").first).to_have_text("")
+
+
+def _second_tab(page: Page) -> Page:
+    """Another tab of the same browser (same localStorage), refusing other hosts as `page`."""
+    other = page.context.new_page()
+    other.route("**/*", lambda route: route.continue_()
+                if route.request.url.startswith(("http://127.0.0.1", "data:", "blob:"))
+                else route.abort())
+    other.set_default_timeout(30_000)
+    return other
+
+
+def _kept_names(page: Page) -> list[str]:
+    text = page.evaluate("() => window.localStorage.getItem('rulebook-roster-toy')")
+    return [f["name"] for f in json.loads(text)["fighters"]]
+
+
+def test_two_tabs_never_overwrite_each_other_s_roster_unasked(page: Page, pages_url):
+    open_chapter(page, f"{pages_url}/roster.ipynb")
+    one = editor(page)
+    expect(one.get_by_text("No fighters yet: add them below.")).to_be_visible()
+    add(one, "Ada")
+    tab = _second_tab(page)
+    open_chapter(tab, f"{pages_url}/roster.ipynb")
+    two = editor(tab)
+    expect(two.get_by_label("QUICK of Ada", exact=True)).to_be_visible(timeout=20_000)
+    add(two, "Bo")
+    # the first tab is told, and its own change waits: the kept roster stays the second's
+    offer = one.locator(".rulebook-elsewhere")
+    expect(offer).to_contain_text("Changed in another tab", timeout=20_000)
+    add(one, "Cy")
+    page.wait_for_timeout(500)
+    assert _kept_names(page) == ["Ada", "Bo"]
+    offer.get_by_role("button", name="Load it").click()
+    expect(one.get_by_label("QUICK of Bo", exact=True)).to_be_visible()
+    expect(one.get_by_label("QUICK of Cy", exact=True)).to_have_count(0)
+    expect(offer).to_be_hidden()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    # the other way round: the first tab writes, the second keeps its own when asked
+    add(one, "Dee")
+    offer_two = two.locator(".rulebook-elsewhere")
+    expect(offer_two).to_contain_text("Changed in another tab", timeout=20_000)
+    two.screenshot(path=str(SHOTS / "roster_changed_in_another_tab.png"))
+    set_value(two.get_by_label("Vitality of Bo"), "6")
+    offer_two.get_by_role("button", name="Keep mine").click()
+    expect(offer_two).to_be_hidden()
+    page.wait_for_timeout(500)
+    assert _kept_names(page) == ["Ada", "Bo"]
+    expect(offer).to_contain_text("Changed in another tab", timeout=20_000)
+    tab.close()
