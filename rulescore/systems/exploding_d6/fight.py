@@ -32,7 +32,7 @@ from .turns import (MAX_ACTIONS, MAX_AVAILABLE, MAX_COMBATANTS, ActionPool, Init
 if TYPE_CHECKING:
     from .pipeline import AttackFlow
 
-__all__ = ["Row", "Combatant", "Move", "Fight", "fight_format", "FIGHT_FORMAT"]
+__all__ = ["Row", "Combatant", "Move", "Fight", "fight_format", "other_actions", "FIGHT_FORMAT"]
 
 FIGHT_FORMAT = "rulebook/x6-fight"
 MAX_WOUNDS = 9999     # far past any fight; bounds the saved file
@@ -41,6 +41,14 @@ MAX_ROUNDS = 10_000
 REACTION_ACTIONS = ("dodge", "parry")
 """The actions of the actions table a fighter spends as a reaction (a shield parry is one
 action too, §Shields)."""
+
+
+def other_actions() -> tuple[tuple[str, str], ...]:
+    """(action, label) of each action of the actions table a fighter takes in their turn
+    besides an attack: not a reaction, and not walking, which goes alongside another action
+    (§Actor and actions)."""
+    return tuple((r["action"], r["label"]) for r in DATA.table("combat", "actions")
+                 if r["action"] not in ("attack", "walk") + REACTION_ACTIONS)
 
 
 class Row(Protocol):
@@ -251,7 +259,7 @@ class Fight:
                       ) -> tuple[dict[str, Any], dict[str, Any]]:
         """The inputs of an attack that the two roster rows and the fight give: the keyword
         arguments of :func:`~.hits.attack_setup` (the attacker's skill, weapon dice, mode,
-        Perception and Strength, this round's attacks for recoil, the weapon's compensation
+        minimum roll (§The hit roll), Perception and Strength, this round's attacks for recoil, the weapon's compensation
         and recoil, its distance when *distance* is given, and the options chosen), and those
         of the attack flow after the hit roll: the target's protection left (and of it against
         criticals), the weapon's Piercing and wounds a hit, and the *reaction*'s own dice and
@@ -275,7 +283,8 @@ class Fight:
                              f"attack costs {cost}")
         setup = {
             "skill": attacker["skill"], "weapon_dice": attacker["weapon_dice"],
-            "mode": attacker["mode"], "attack_number": me.attacks + 1,
+            "mode": attacker["mode"], "min_roll": attacker["min_roll"],
+            "attack_number": me.attacks + 1,
             "compensation": attacker["compensation"], "recoil": attacker["recoil"],
             "aim_actions": aim_actions, "accurate_actions": accurate_actions,
             "perception": attacker["perception"], "strength": attacker["strength"],

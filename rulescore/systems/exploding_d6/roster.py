@@ -80,7 +80,7 @@ ROSTER = RosterFormat(system="exploding_d6", title="exploding d6", columns=(
     _number("piercing", "Piercing", 0, WEAPON,
             "Units of the target's ordinary protection it cannot use", high=MAX_PIERCING),
     _number("min_roll", "Minimum roll", BASE_MIN_ROLL, DEFENCE,
-            "The fighter's minimum roll (usually 5+): a parry rolls on it", low=2, high=6),
+            "The fighter's minimum roll (usually 5+): attacks and parries roll on it", low=2, high=6),
     _number("lineage_dodge", "Lineage dodge", 0, DEFENCE,
             "The lineage's dodge value; Dodge adds the average of Quickness and Deftness"),
     _number("load", "Load", 0, DEFENCE, "Armour and weapons' load, taken from Dodge"),

@@ -1,0 +1,529 @@
+"""Running an exploding-d6 fight on one page: the roster, the initiative order with each
+fighter's actions, saved reactions, wounds and protection, the acting fighter's attack on a
+target filled from their rows with the defender's reaction as a step of it, and one press to
+apply the result (issue 22 items 1 and 5).
+
+The page is a :class:`widgets.fight.FightPage` over
+:class:`rulescore.systems.exploding_d6.fight.Fight`: the page keeps the roster, the fight,
+undo/redo and the roll log; :class:`FightPanel` reads ``page.roster`` and ``page.state`` and
+makes one ``page.apply`` per result.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as w
+
+from rulescore.errors import RulesError
+from rulescore.roster import Roster
+from rulescore.systems import exploding_d6 as x6
+from rulescore.systems.exploding_d6.fight import Fight, Move, other_actions
+
+from .common import (
+    ROLLED,
+    DiceEntry,
+    ErrorLine,
+    ExplanationView,
+    Reach,
+    RollRequest,
+    Tool,
+    answers,
+    button,
+    chance_html,
+    int_field,
+    odds_line,
+    section,
+)
+from .exploding_d6 import chain_html
+from .fight import FightPage
+from .lean import set_shown, shared_layout
+from .theme import CRIT, ERROR, FAINT, SUCCESS
+
+STYLE = {"description_width": "9em"}
+NARROW = {"description_width": "11em"}
+REACTION_WORDS = {"none": "No reaction", "dodge": "Dodge", "parry": "Parry",
+                  "shield parry": "Shield parry"}
+COVERS = [("No cover", 0)] + [(f"{c}+", c) for c in x6.cover_levels()]
+SPECIAL_WORDS = [("None", "none"), ("K.O. attack", "ko"), ("Massive attack", "massive"),
+                 ("Disarming attack", "disarm")]
+STACKING_WORDS = [("One roll at the better", "best"), ("A roll for each", "each")]
+PREVENT_WORDS = [("The heaviest", "heaviest"), ("The lightest", "lightest")]
+FROM_ROWS = "from the two fighters' roster rows and the fight (Fight.attack_inputs)"
+WOUND_ODDS_DICE = 12  # wound_distribution's largest pool
+
+
+def _menu(label: str, options: list, value: Any = None, width: str = "17em",
+          style: dict | None = None) -> w.Dropdown:
+    return w.Dropdown(options=options, value=value, description=label, style=style or STYLE,
+                      layout=shared_layout(width=width))
+
+
+def _count(label: str, value: int = 0, high: int = 40) -> w.BoundedIntText:
+    return int_field(label, value, 0, high, style=NARROW, layout=shared_layout(width="15em"))
+
+
+def _flag(label: str) -> w.Checkbox:
+    return w.Checkbox(value=False, description=label, indent=False,
+                      layout=shared_layout(width="15em"))
+
+
+def board_html(fight: Fight) -> str:
+    """One row per fighter in initiative order: initiative, actions in hand (saved reactions
+    outside their turn), wounds and the protection pool left; the actor marked."""
+    if not fight.combatants:
+        return ("<i>Nobody is in the fight yet: enter the fighters in the roster, then roll "
+                "initiative below.</i>")
+    actor = fight.actor.name if fight.actor else None
+    rows = []
+    for c in fight.combatants:
+        acting = c.name == actor
+        if not c.started:
+            actions = "— (first turn to come)"
+        elif acting:
+            actions = f"{c.available} of {c.maximum}"
+        else:
+            actions = f"{c.available} saved to react" if c.available else "none left"
+        crit = f" ({c.critical_protection} against criticals)" if c.critical_protection else ""
+        colour = ERROR if c.wounds else SUCCESS
+        mark = "▶ " if acting else ""
+        rows.append(
+            f"<tr data-fighter='{html.escape(c.name)}'"
+            + (" style='font-weight:600'" if acting else "") + ">"
+            f"<td>{mark}{html.escape(c.name)} <small>{'PC' if c.pc else ''}</small></td>"
+            f"<td class='initiative'>{c.initiative}</td><td class='actions'>{actions}</td>"
+            f"<td class='wounds' style='color:{colour}'>{c.wounds}</td>"
+            f"<td class='protection'>{c.protection}{crit}</td></tr>")
+    return ("<table class='rulebook-x6-fight-board'><thead><tr><th>Fighter</th>"
+            "<th>Initiative</th><th>Actions</th><th>Wounds</th><th>Protection</th></tr>"
+            "</thead><tbody>" + "".join(rows) + "</tbody></table>")
+
+
+class FightPanel(Tool):
+    """The initiative order with actions, wounds and protection on every row, the attack with
+    the defender's reaction as one of its steps, its application, and the other actions;
+    everything goes through the page (one ``page.apply`` per result)."""
+
+    reaches = (
+        Reach(x6.initiative_table, {}, {
+            "combatants": "each roster fighter not in the fight yet: Quickness and Deftness "
+                          "from the roster",
+            "dice_totals": "the dice come as a DiceSource (dice)", "dice": ROLLED}),
+        Reach(Fight.attack_inputs, {
+            "reaction": "Reaction", "aim_actions": "Aim actions",
+            "accurate_actions": "Accurate actions", "massive_actions": "Massive actions",
+            "special": "Special attack", "off_hand": "Off hand",
+            "walking": "Walking", "supported": "Weapon supported",
+            "distance": "Distance (m)"}, {
+            "self": "the page's fight", "attacker": "the acting fighter's roster row",
+            "target": "the target's roster row"}),
+        Reach(x6.attack_setup, {}, {name: FROM_ROWS for name in (
+            "skill", "weapon_dice", "mode", "min_roll", "attack_number", "compensation",
+            "aim_actions", "accurate_actions", "perception", "walking", "distance",
+            "weapon_range", "supported", "off_hand", "special", "massive_actions", "strength",
+            "recoil")}),
+        Reach(x6.hit_odds, {}, {
+            "dice": "the attack's dice (attack_setup)", "min_roll": "the attack's minimum roll",
+            "crit_at": "the attack's critical threshold", "burst": "the attack's mode",
+            "explode_depth": "exact: nothing left out"}),
+        Reach(x6.wound_distribution, {"cover": "Target's cover",
+                                      "prevent": "Criticals stopped first"}, {
+            "dice": "the attack's dice (attack_setup)", "min_roll": "the attack's minimum roll",
+            "crit_at": "the attack's critical threshold", "burst": "the attack's mode",
+            "pool": "the target's protection left in the fight",
+            "critical_pool": "the target's protection against criticals left",
+            "piercing": "the attacker's weapon in the roster",
+            "wounds_per_hit": "the attacker's weapon in the roster",
+            "explode_depth": "the engine's own depth"}),
+        Reach(x6.attack, {
+            "reaction_dice": "Reaction dice", "reaction_min_roll": "Reaction's minimum roll",
+            "cover": "Target's cover", "stacking": "Shield and cover",
+            "contest_dice": "Resistance dice", "prevent": "Criticals stopped first"}, {
+            "dice_totals": "the attack's dice (attack_setup), drawn from the dice",
+            "dice": ROLLED, "min_roll": "the attack's minimum roll (attack_setup)",
+            "crit_at": "the attack's critical threshold (attack_setup)",
+            "burst": "the attack's mode (attack_setup)",
+            "mode": FROM_ROWS, "reaction": "the Reaction menu, through Fight.attack_inputs",
+            "shield": "the target's shield in the roster",
+            "cover_faces": "the cover dice come as a DiceSource (dice)",
+            "pool": "the target's protection left in the fight",
+            "critical_pool": "the target's protection against criticals left",
+            "piercing": "the attacker's weapon in the roster",
+            "wounds_per_hit": "the attacker's weapon in the roster",
+            "contest": "the Special attack menu: a K.O. or disarming attack",
+            "contest_min_roll": "the target's minimum roll in the roster"}),
+        Reach(Fight.attack_cost, {"aim_actions": "Aim actions",
+                                  "accurate_actions": "Accurate actions",
+                                  "massive_actions": "Massive actions"}),
+        Reach(Fight.reaction_dice, {"reaction": "Reaction"},
+              {"target": "the target's roster row"}),
+        Reach(Fight.apply_attack, {"attacker": "Attacker", "target": "Target"}, {
+            "self": "the page's fight", "result": "the attack rolled (x6.attack)",
+            "cost": "Fight.attack_cost of the options"}),
+        Reach(Fight.act, {"name": "Fighter", "action": "Other action"},
+              {"self": "the page's fight"}),
+        Reach(Fight.bonus_die, {"name": "Fighter"}, {"self": "the page's fight"}),
+    )
+
+    def __init__(self) -> None:
+        self.page: FightPage | None = None
+        self._pending: tuple[str, str, x6.AttackFlow, int] | None = None
+        self._quiet = False
+        self.error = ErrorLine()
+        self.board = w.HTML()
+        self.acting_line = w.HTML()
+        self.next_button = button("Next turn", "End this turn; the next fighter's actions are "
+                                  "refreshed", primary=True)
+        self.join_entry = DiceEntry("every fighter's Quickness dice in roster order, "
+                                    "e.g. 4, 5, 1, 6, 6, 5")
+        self.join_help = w.HTML()
+        self.attacker = _menu("Attacker", [])
+        self.target = _menu("Target", [])
+        self.reaction = _menu("Reaction", [("No reaction", "none")], "none")
+        self.cover = _menu("Target's cover", COVERS, 0)
+        self.reaction_dice = _count("Reaction dice")
+        self.reaction_min = int_field("Reaction's minimum roll", 5, 1, 600, style=NARROW,
+                                      layout=shared_layout(width="15em"))
+        self.more = w.ToggleButton(value=False, description="More options",
+                                   tooltip="Aiming, special attacks, distance, off hand …",
+                                   layout=shared_layout(width="auto"))
+        self.aim = _count("Aim actions", high=12)
+        self.accurate = _count("Accurate actions", high=12)
+        self.massive = _count("Massive actions", high=12)
+        self.special = _menu("Special attack", SPECIAL_WORDS, "none", width="15em",
+                             style=NARROW)
+        self.contest_dice = _count("Resistance dice")
+        self.distance = _count("Distance (m)", high=4000)
+        self.off_hand = _flag("Off hand")
+        self.walking = _flag("Walking")
+        self.supported = _flag("Weapon supported")
+        self.stacking = _menu("Shield and cover", STACKING_WORDS, "best", width="15em",
+                              style=NARROW)
+        self.prevent = _menu("Criticals stopped first", PREVENT_WORDS, "heaviest",
+                             width="15em", style=NARROW)
+        self.options = w.GridBox(
+            [self.aim, self.accurate, self.massive, self.special, self.contest_dice,
+             self.distance, self.stacking, self.prevent, self.off_hand, self.walking,
+             self.supported],
+            layout=shared_layout(grid_template_columns="repeat(3, 15.5em)",
+                                 grid_gap="2px 6px"))
+        self.setup_line = w.HTML()
+        self.odds = w.HTML()
+        self.attack_entry = DiceEntry("hit dice as rolled, then the reaction's, then cover "
+                                      "d6, e.g. 6, 6, 5, 5, 3")
+        self.result = w.HTML()
+        self.apply_button = button("Apply to the target", "Write this result to the fight",
+                                   primary=True)
+        self.explanation = ExplanationView()
+        self.who = _menu("Fighter", [])
+        self.other_action = _menu("Other action", [(label, key) for key, label in
+                                                   other_actions()], "aim", width="24em")
+        self.act_button = button("Act", "The fighter spends actions on this action")
+        self.bonus_button = button("Bonus die: +1 action",
+                                   "Spend a bonus die for one more action, at once")
+        for entry, name in ((self.join_entry, "join"), (self.attack_entry, "attack")):
+            entry.add_class(f"rulebook-x6-fight-{name}")
+        self.joining = section("Roll initiative", self.join_help, self.join_entry)
+        inputs = w.VBox([w.HBox([self.attacker, self.target]),
+                         w.HBox([self.reaction, self.cover]),
+                         w.HBox([self.reaction_dice, self.reaction_min, self.more]),
+                         self.options, self.setup_line, self.odds],
+                        layout=shared_layout(width="35em"))
+        outcome = w.VBox([self.attack_entry, self.result, self.apply_button],
+                         layout=shared_layout(width="27em", margin="0 0 0 1em"))
+        super().__init__([
+            w.HBox([w.VBox([self.board, self.acting_line]), self.next_button],
+                   layout=shared_layout(align_items="flex-start", grid_gap="1em")),
+            self.error,
+            *self.joining,
+            section("Attack", w.HBox([inputs, outcome]), self.explanation),
+            section("Other actions", w.HBox([self.who, self.other_action, self.act_button,
+                                             self.bonus_button])),
+        ], "rulebook-x6-fight")
+        self.next_button.on_click(lambda _: self._next())
+        self.join_entry.on_request(self._join)
+        self.attack_entry.on_request(self._attack)
+        self.apply_button.on_click(lambda _: self._apply())
+        self.act_button.on_click(lambda _: self._act())
+        self.bonus_button.on_click(lambda _: self._bonus())
+        self.more.observe(lambda _: set_shown(self.options, self.more.value), "value")
+        set_shown(self.options, False)
+        for box in (self.attacker, self.target, self.reaction):
+            box.observe(lambda _: self._fill_reaction(), "value")
+        for box in (self.attacker, self.target, self.reaction, self.cover, self.reaction_dice,
+                    self.reaction_min, self.aim, self.accurate, self.massive, self.special,
+                    self.contest_dice, self.distance, self.off_hand, self.walking,
+                    self.supported, self.stacking, self.prevent):
+            box.observe(lambda _: self._inputs_changed(), "value")
+        self._render_state(Fight())
+
+    # --- the page -----------------------------------------------------------------------------
+
+    def attach(self, page: FightPage) -> None:
+        """Read and write *page*; re-render whenever it changes (undo and redo included)."""
+        self.page = page
+        page.on_change(lambda roster, state: self._render_state(state))
+        self._render_state(page.state)
+
+    @property
+    def fight(self) -> Fight:
+        if self.page is None:
+            raise RulesError("the fight page is not ready yet")
+        return self.page.state
+
+    def _row(self, name: str) -> Any:
+        return self.page.roster.fighter(name)
+
+    def _push(self, move: Move) -> None:
+        self._pending = None
+        self.explanation.show(move.trace) if move.trace else self.explanation.clear()
+        self.page.apply(move.line, state=move.fight)
+
+    # --- turns --------------------------------------------------------------------------------
+
+    @answers()
+    def _next(self) -> None:
+        self._push(self.fight.next_turn())
+
+    def _newcomers(self) -> list[Any]:
+        if self.page is None:
+            return []
+        here = set(self.fight.names())
+        return [row for row in self.page.roster.fighters if row.name not in here]
+
+    @answers()
+    def _join(self, request: RollRequest) -> None:
+        rows = self._newcomers()
+        if not rows:
+            raise RulesError("everyone in the roster is in the fight already")
+        order = x6.initiative_table([(r.name, r["quickness"], r["deftness"]) for r in rows],
+                                    dice=request.dice)
+        move = self.fight.join(rows, order)
+        said = ", ".join(f"{r.name} {r.value}" for r in order.rolls)
+        self.page.rolls.add("Initiative", request, said, lambda r: self._join(r.fresh()))
+        self._push(move)
+
+    @answers()
+    def _act(self) -> None:
+        if not self.who.value:
+            raise RulesError("Fighter is empty: roll initiative for the roster first")
+        self._push(self.fight.act(self.who.value, self.other_action.value))
+
+    @answers()
+    def _bonus(self) -> None:
+        if not self.who.value:
+            raise RulesError("Fighter is empty: roll initiative for the roster first")
+        self._push(self.fight.bonus_die(self.who.value))
+
+    # --- the attack ---------------------------------------------------------------------------
+
+    def _options(self) -> dict[str, Any]:
+        return {"aim_actions": self.aim.value, "accurate_actions": self.accurate.value,
+                "massive_actions": self.massive.value, "special": self.special.value,
+                "off_hand": self.off_hand.value, "walking": self.walking.value,
+                "supported": self.supported.value,
+                "distance": self.distance.value or None}
+
+    def _plan(self) -> tuple[x6.AttackSetup, dict[str, Any], int]:
+        """The attack's setup, the flow's inputs after the hit roll, and its cost."""
+        me, them = self.attacker.value, self.target.value
+        if not me:
+            raise RulesError("Attacker is empty: roll initiative for the roster first")
+        if not them:
+            raise RulesError("Target is empty: the fight needs a second fighter")
+        options = self._options()
+        setup, flow = self.fight.attack_inputs(self._row(me), self._row(them),
+                                               reaction=self.reaction.value, **options)
+        made = x6.attack_setup(**setup)
+        flow |= {"cover": self.cover.value or None, "stacking": self.stacking.value,
+                 "prevent": self.prevent.value}
+        if self.reaction.value in ("dodge", "parry"):
+            flow |= {"reaction_dice": self.reaction_dice.value,
+                     "reaction_min_roll": self.reaction_min.value}
+        if self.special.value in ("ko", "disarm"):
+            flow |= {"contest": self.special.value, "contest_dice": self.contest_dice.value,
+                     "contest_min_roll": self._row(them)["min_roll"]}
+        cost = Fight.attack_cost(options["aim_actions"], options["accurate_actions"],
+                                 options["massive_actions"])
+        return made, flow, cost
+
+    def _fill_reaction(self) -> None:
+        """The reaction's dice and minimum roll from the target's row (a dodge rolls the
+        Dodge value, a parry the target's weapon), and the resistance dice (Strength)."""
+        if self._quiet or self.page is None or not self.target.value:
+            return
+        row = self._row(self.target.value)
+        self._quiet = True
+        if self.reaction.value in ("dodge", "parry"):
+            self.reaction_dice.value = Fight.reaction_dice(row, self.reaction.value)
+        self.reaction_min.value = row["min_roll"]
+        self.contest_dice.value = row["strength"]
+        self._quiet = False
+
+    @answers("odds", "setup_line")
+    def _inputs_changed(self) -> None:
+        if self._quiet:
+            return
+        self._pending = None
+        self.result.value = ""
+        self.apply_button.disabled = True
+        shows = self.reaction.value in ("dodge", "parry")
+        set_shown(self.reaction_dice, shows)
+        set_shown(self.reaction_min, shows)
+        if not self.attacker.value or not self.target.value:
+            self.odds.value = self.setup_line.value = ""
+            return
+        made, flow, cost = self._plan()
+        me, them = self.attacker.value, self.target.value
+        crit = "no criticals (burst)" if made.burst else f"critical on {made.crit_at}+"
+        self.setup_line.value = (
+            f"<div class='rulebook-x6-fight-setup'>{html.escape(me)} rolls <b>{made.dice}</b> "
+            f"dice: hit on {made.min_roll}+, {crit}; costs {cost} "
+            f"action{'s' if cost != 1 else ''}.</div>")
+        hit = x6.hit_odds(made.dice, made.min_roll, made.crit_at, made.burst)
+        body = (f"At least one hit {chance_html(hit.p_at_least(1), strong=True)}; at least "
+                f"one critical {chance_html(hit.p_criticals_at_least(1))}.")
+        if made.wounds and made.dice <= WOUND_ODDS_DICE:
+            wounds = x6.wound_distribution(
+                made.dice, made.min_roll, made.crit_at, made.burst, cover=flow["cover"],
+                pool=flow["pool"], critical_pool=flow["critical_pool"],
+                piercing=flow["piercing"], wounds_per_hit=flow["wounds_per_hit"],
+                prevent=flow["prevent"])
+            unreacted = "" if self.reaction.value == "none" else " before the reaction"
+            body += (f" At least one wound on {html.escape(them)}{unreacted}: "
+                     f"{chance_html(wounds.p_at_least(1))}.")
+        self.odds.value = odds_line("rulebook-x6-fight-odds", body)
+
+    @answers("result")
+    def _attack(self, request: RollRequest) -> None:
+        me, them = self.attacker.value, self.target.value
+        made, flow, cost = self._plan()
+        result = x6.attack(made.dice, min_roll=made.min_roll, crit_at=made.crit_at,
+                           burst=made.burst, dice=request.dice, **flow)
+        self._pending = (me, them, result, cost)
+        self.page.rolls.add(f"{me} attacks {them}", request, result.headline,
+                            lambda r: self._attack(r.fresh()))
+        self.result.value = self._result_html(result, them)
+        self.explanation.show(made.trace + result.trace)
+        self.apply_button.description = f"Apply to {them}"
+        self.apply_button.disabled = False
+
+    @staticmethod
+    def _result_html(result: x6.AttackFlow, them: str) -> str:
+        hit = result.hit
+        dice = "".join(chain_html(c, kind) for c, (_, kind, _) in zip(hit.chains, hit.dice))
+        stages = [f"<li>Hit roll: {html.escape(hit.announcement)} {dice}</li>"]
+        if result.reaction is not None:
+            r = result.reaction
+            rolled = "".join(chain_html(c) for c in r.chains)
+            if r.kind == "dodge":
+                said = "dodged: the whole attack misses" if r.outcome == "dodged" else \
+                    "not dodged"
+            else:
+                said = f"{x6.announce(r.hits, r.criticals)} left"
+            stages.append(f"<li>{REACTION_WORDS[r.kind]} on {r.min_roll}+: {rolled} "
+                          f"→ {html.escape(said)}</li>")
+        if result.cover is not None:
+            stages.append(f"<li>Cover: {result.cover.prevented_criticals} critical(s) and "
+                          f"{result.cover.prevented_hits} hit(s) stopped</li>")
+        p = result.protection
+        stages.append(f"<li>Protection: {p.spent} unit{'s' if p.spent != 1 else ''} "
+                      f"spent, {p.pool_left} left</li>")
+        colour = CRIT if result.megacriticals else (ERROR if result.value else SUCCESS)
+        return (f"<div class='rulebook-x6-fight-result'><b class='rulebook-headline' "
+                f"style='color:{colour};font-size:1.15em'>{html.escape(result.headline)}</b>"
+                f"<ol style='margin:.3em 0;padding-left:1.4em'>{''.join(stages)}</ol>"
+                f"<small>Press <b>Apply to {html.escape(them)}</b> to write it to the "
+                f"fight.</small></div>")
+
+    @answers()
+    def _apply(self) -> None:
+        if self._pending is None:
+            raise RulesError("roll the attack first (Roll, or type the dice and press Use my "
+                             "dice)")
+        me, them, result, cost = self._pending
+        move = self.fight.apply_attack(me, them, result, cost=cost)
+        self.result.value = ""
+        self.apply_button.disabled = True
+        self._push(move)
+
+    # --- showing ------------------------------------------------------------------------------
+
+    def _render_state(self, fight: Fight) -> None:
+        """Draw the fight and refill every menu from it (after any change, undo included)."""
+        self._quiet = True
+        self.board.value = board_html(fight)
+        actor = fight.actor
+        self.acting_line.value = (
+            f"<p class='rulebook-x6-acting'>Round {fight.round}: <b>{html.escape(actor.name)}"
+            f"</b> to act ({actor.available} of {actor.maximum} actions left)</p>"
+            if actor else "")
+        names = list(fight.names())
+        me = actor.name if actor else None
+        self.attacker.options = [me] if me else []
+        self.attacker.value = me
+        self.who.options = names
+        self.who.value = me if me in names else (names[0] if names else None)
+        others = [n for n in names if n != me]
+        before = self.target.value
+        self.target.options = others
+        self.target.value = self._default_target(fight, me, others, before)
+        self._fill_reactions(fight)
+        newcomers = self._newcomers()
+        for widget in self.joining:
+            set_shown(widget, bool(newcomers))
+        if newcomers:
+            self.join_help.value = (
+                "<small>Each of " + html.escape(", ".join(r.name for r in newcomers))
+                + " rolls Quickness in exploding d6 (a 6 rolls on); the highest acts first, "
+                "ties to Quickness, then Deftness.</small>")
+        self._quiet = False
+        self._fill_reaction()
+        self._inputs_changed()
+        if self._pending is None:
+            self.apply_button.disabled = True
+
+    def _fill_reactions(self, fight: Fight) -> None:
+        """The reactions the target can make to the attacker's weapon now."""
+        if self.page is None or not self.target.value or not self.attacker.value:
+            options = ["none"]
+        else:
+            mode = x6.attack_mode(self._row(self.attacker.value)["mode"])
+            options = list(fight.reactions(self._row(self.target.value), mode))
+        keep = self.reaction.value if self.reaction.value in options else "none"
+        self.reaction.options = [(REACTION_WORDS[o], o) for o in options]
+        self.reaction.value = keep
+
+    @staticmethod
+    def _default_target(fight: Fight, me: str | None, others: list[str],
+                        before: str | None) -> str | None:
+        """The first fighter of the other side (PCs against NPCs), keeping the one chosen
+        before while they are a foe; else anyone."""
+        if me is None or not others:
+            return others[0] if others else None
+        pcs = {c.name for c in fight.combatants if c.pc}
+        foes = [n for n in others if (n in pcs) != (me in pcs)]
+        if before in foes:
+            return before
+        return (foes or others)[0]
+
+
+def starter() -> Roster:
+    """The chapter's own Hagen and the robber (§Reactions) for a first visit: Hagen with a
+    sword and a round shield, the robber with a club."""
+    return (Roster(x6.ROSTER)
+            .add("Hagen", pc=True, quickness=3, deftness=4, shield="round shield",
+                 protection=2)
+            .add("Robber", quickness=3, deftness=2, blunt=True, protection=1))
+
+
+def fight_page() -> FightPage:
+    """The one-line notebook call: ``from widgets.exploding_d6_fight import fight_page;
+    fight_page()``."""
+    panel = FightPanel()
+    page = FightPage(x6.ROSTER, Fight(), save=Fight.to_json, load=Fight.from_json,
+                     panels=[panel], title="Running a fight: exploding d6", starter=starter(),
+                     rename=Fight.rename)
+    panel.attach(page)
+    return page
