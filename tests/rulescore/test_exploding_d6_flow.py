@@ -119,3 +119,89 @@ def test_a_seed_replays_the_same_flow():
     b = x6.attack(6, reaction="parry", reaction_dice=3, cover=5, pool=1,
                   dice=DiceSource.seeded(11))
     assert a == b
+
+
+# -- exact odds of the whole flow, checked by enumerating every roll ----------------------------
+
+from fractions import Fraction          # noqa: E402
+from itertools import product           # noqa: E402
+
+#: Hit dice at explode depth 2, by what they score (min 5+, critical 11+): a representative
+#: total and its weight out of 6 ** 3 (the 1/216 of longer chains is the truncated mass).
+HIT_DICE = ((1, 144), (5, 60), (11, 10), (17, 1))
+#: A reaction die's total and its weight out of 36; 13 stands for every chain past 6, 6.
+REACTION_DICE = tuple((t, 6 if t < 6 else 1) for t in (1, 2, 3, 4, 5, 7, 8, 9, 10, 11)) + \
+    ((13, 1),)
+
+
+def _cover_faces(n, value):
+    """Every way *n* cover d6 stop or not, as (faces, weight out of 6 ** n)."""
+    for stops in product((True, False), repeat=n):
+        yield ([value if s else 1 for s in stops],
+               Fraction((7 - value) ** sum(stops) * (value - 1) ** (n - sum(stops)), 6 ** n))
+
+
+def _brute(n, reaction="none", reaction_dice=0, cover=None, stacking="best", **kw):
+    pmf: dict[int, Fraction] = {}
+    shield = 5 if cover is None or stacking == "each" else min(5, cover)
+    for hit in product(HIT_DICE, repeat=n):
+        totals = [t for t, _ in hit]
+        p_hit = Fraction(1)
+        for _, w in hit:
+            p_hit *= Fraction(w, 216)
+        r_rolls = product(REACTION_DICE, repeat=reaction_dice) if reaction in (
+            "dodge", "parry") else [()]
+        for rr in r_rolls:
+            p_r = Fraction(1)
+            for _, w in rr:
+                p_r *= Fraction(w, 36)
+            scored = x6.hit_roll(totals)
+            shields = _cover_faces(scored.value, shield) if reaction == "shield parry" and \
+                scored.value else [([t for t, _ in rr], Fraction(1))]
+            for r_faces, p_s in shields:
+                react = dict(reaction=reaction, reaction_dice=r_faces or None)
+                if reaction == "none" or not scored.value:
+                    react = {}
+                before = x6.attack(totals, **react, **kw)
+                standing = before.hits + before.criticals + before.protection.spent
+                needs_cover = cover is not None and standing and not (
+                    reaction == "shield parry" and stacking == "best")
+                for faces, p_c in (_cover_faces(standing, cover) if needs_cover
+                                   else [((), Fraction(1))]):
+                    r = x6.attack(totals, **react, cover=cover, cover_faces=faces,
+                                  stacking=stacking, **kw)
+                    p = p_hit * p_r * p_s * p_c
+                    pmf[r.value] = pmf.get(r.value, Fraction(0)) + p
+    return {k: v for k, v in sorted(pmf.items()) if v}
+
+
+FLOWS = [
+    dict(),
+    dict(cover=5, pool=1),
+    dict(reaction="parry", reaction_dice=2, pool=1),
+    dict(reaction="parry", reaction_dice=1, reaction_min_roll=4, cover=6),
+    dict(reaction="dodge", reaction_dice=2, cover=4),
+    dict(reaction="shield parry", cover=4),
+    dict(reaction="shield parry", cover=6, stacking="each"),
+    dict(pool=2, critical_pool=1, piercing=1, prevent="lightest"),
+]
+
+
+@pytest.mark.parametrize("flow", FLOWS, ids=lambda f: ",".join(f"{k}={v}" for k, v in f.items())
+                         or "plain")
+def test_attack_odds_equal_every_roll_enumerated(flow):
+    n = 3 if not flow.get("reaction") in ("dodge", "parry") else 2
+    odds = x6.attack_odds(n, explode_depth=2, **flow)
+    assert odds.pmf == _brute(n, **flow)
+    assert sum(odds.pmf.values()) + odds.truncated == 1
+
+
+def test_attack_odds_without_a_reaction_are_the_wound_distribution():
+    for kw in (dict(), dict(cover=5, pool=2), dict(cover=4, critical_pool=1, pool=1)):
+        assert x6.attack_odds(5, **kw) == x6.wound_distribution(5, **kw)
+
+
+def test_hagens_shield_parry_odds():
+    # Three normal hits at a round shield's 5+: all three stopped one time in 27.
+    hits = {0: Fraction(1, 27), 1: Fraction(6, 27), 2: Fraction(12, 27), 3: Fraction(8, 27)}
+    assert x6.reaction_odds("shield parry", 0, 3) == {k: hits[k] for k in sorted(hits)}

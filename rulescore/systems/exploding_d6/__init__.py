@@ -15,7 +15,7 @@ from .hits import (BASE_CRIT_AT, BASE_MIN_ROLL, MODES, SPECIALS, AttackSetup, Hi
                    attack_setup, chain_total, chains_from_faces, classify, distance_penalty,
                    hit_roll, massive_dice, megacritical_step, recoil_malus, round_recoil,
                    unarmed_attack)
-from .odds import (HitOdds, WoundOdds, die_outcomes, hit_distribution, hit_odds,
+from .odds import (HitOdds, WoundOdds, attack_odds, die_outcomes, hit_distribution, hit_odds,
                    initiative_mean, p_total_at_least, reaction_odds, wound_distribution)
 from .roster import ROSTER
 from .pipeline import (COVER_STACKING, CONTESTS, FLOW_REACTIONS, AttackFlow, AttackResult,
@@ -38,7 +38,8 @@ __all__ = [
     "attack_setup", "chain_total", "chains_from_faces", "classify", "distance_penalty",
     "hit_roll", "massive_dice", "megacritical_step", "recoil_malus", "round_recoil",
     "unarmed_attack",
-    "HitOdds", "WoundOdds", "die_outcomes", "hit_distribution", "hit_odds", "initiative_mean",
+    "HitOdds", "WoundOdds", "attack_odds", "die_outcomes", "hit_distribution", "hit_odds",
+    "initiative_mean",
     "p_total_at_least", "reaction_odds", "wound_distribution",
     "COVER_STACKING", "CONTESTS", "FLOW_REACTIONS", "AttackFlow", "AttackResult", "Reacted",
     "RolledDice", "attack", "resolve_attack", "roll_attack", "roll_dice",

@@ -20,6 +20,7 @@ from rulescore.errors import require_bool as flag, require_choice as one_of
 from .inputs import count, per_hit, threshold
 from .defence import PREVENT, REACTIONS, _cover, protection_use, shield_use
 from .hits import BASE_CRIT_AT, BASE_MIN_ROLL, classify
+from .pipeline import COVER_STACKING, FLOW_REACTIONS
 
 DEFAULT_DEPTH = 10
 MAX_DEPTH = 20
@@ -179,8 +180,9 @@ def wound_distribution(dice: int, min_roll: int = BASE_MIN_ROLL, crit_at: int = 
     per = per_hit("wounds_per_hit", wounds_per_hit)
     one_of("prevent", prevent, PREVENT)
     d = _depth(explode_depth, MAX_WOUND_DEPTH)
-    _check_wound_cost(n, d, _category_weights(min_roll, crit_at, burst, d), cover is not None)
-    return _wounds(n, min_roll, crit_at, burst, cover, pool, cpool, pierce, per, prevent, d)
+    return attack_odds(n, min_roll, crit_at, burst, cover=cover, pool=pool,
+                       critical_pool=cpool, piercing=pierce, wounds_per_hit=per,
+                       prevent=prevent, explode_depth=d)
 
 
 def _wound_cost(n: int, categories: int, cover: bool) -> int:
@@ -196,46 +198,6 @@ def _check_wound_cost(n: int, depth: int, weights: dict, cover: bool) -> None:
     raise DiceLimitError(f"dice {n} at explode_depth {depth}{' with cover' if cover else ''} "
                          f"is too much to count exactly: use at most {fits} dice, or a smaller "
                          f"explode_depth")
-
-
-@lru_cache(maxsize=128)
-def _wounds(n: int, min_roll: int, crit_at: int, burst: bool, cover: int | None, pool: int,
-            cpool: int, pierce: int, per: int, prevent: str, d: int) -> WoundOdds:
-    weights = _category_weights(min_roll, crit_at, burst, d)
-    cats = [k for k, w in weights.items() if w]
-    stop = 0 if cover is None else 7 - cover          # faces of a d6 that stop a hit
-
-    def after(h: int, extras: tuple[int, ...]) -> int:
-        c = len(extras)
-        on_hits, on_crits, extra = protection_use(h, c, pool, cpool, pierce, pool)
-        ordered = sorted(extras, reverse=prevent == "heaviest")[on_crits:]
-        return (h - on_hits - extra + len(ordered)) * per + sum(ordered)
-
-    totals: Counter = Counter()
-    for combo in combinations_with_replacement(range(len(cats)), n):
-        counts = Counter(combo)
-        ways = factorial(n)
-        weight = 1
-        for i, k in counts.items():
-            ways //= factorial(k)
-            weight *= weights[cats[i]] ** k
-        base = ways * weight
-        hits = sum(k for i, k in counts.items() if cats[i][0] == "hit")
-        extras = sorted((cats[i][1] for i, k in counts.items() if cats[i][0] == "crit"
-                         for _ in range(k)), reverse=prevent == "heaviest")
-        crits = len(extras)
-        rolled = hits + crits
-        for kn in range(hits + 1):
-            pn = comb(hits, kn) * stop ** kn * (6 - stop) ** (hits - kn)
-            for kc in range(crits + 1):
-                pc = comb(crits, kc) * stop ** kc * (6 - stop) ** (crits - kc)
-                q = base * pn * pc * 6 ** (n - rolled)
-                if q:
-                    totals[after(hits - kn, tuple(extras[kc:]))] += q
-    denom = 6 ** ((d + 1) * n) * 6 ** n
-    pmf = {w: Fraction(q, denom) for w, q in sorted(totals.items())}
-    inside = (1 - Fraction(1, 6 ** (d + 1))) ** n
-    return WoundOdds(pmf, 1 - inside, d)
 
 
 def reaction_odds(kind: str, dice: int, hits: int, criticals: int = 0, min_roll: int = 5,
@@ -276,3 +238,149 @@ def initiative_mean(quickness: int) -> Fraction:
     """Average initiative of *quickness* compounding d6: 21/5 a die (a d6 averages 3.5, and a 6
     rolls on, so the mean m solves m = 3.5 + m / 6)."""
     return Fraction(21, 5) * count("quickness", quickness)
+
+
+#: One attack's standing hits between stages: (normal hits, the criticals' extra wounds in the
+#: order they are stopped) → weight, all weights of a stage over one denominator.
+_States = dict[tuple[int, tuple[int, ...]], int]
+
+
+def _add(out: _States, key: tuple[int, tuple[int, ...]], weight: int) -> None:
+    if weight:
+        out[key] = out.get(key, 0) + weight
+
+
+def _rolled_states(n: int, min_roll: int, crit_at: int, burst: bool, prevent: str,
+                   depth: int) -> tuple[_States, int]:
+    """The hit roll's (normal hits, criticals' extras) weighted, and their denominator; chains
+    of up to *depth* explosions a die (the rest is the truncated mass)."""
+    weights = _category_weights(min_roll, crit_at, burst, depth)
+    cats = [k for k, w in weights.items() if w]
+    out: _States = {}
+    for combo in combinations_with_replacement(range(len(cats)), n):
+        counts = Counter(combo)
+        ways = factorial(n)
+        weight = 1
+        for i, k in counts.items():
+            ways //= factorial(k)
+            weight *= weights[cats[i]] ** k
+        hits = sum(k for i, k in counts.items() if cats[i][0] == "hit")
+        extras = tuple(sorted((cats[i][1] for i, k in counts.items() if cats[i][0] == "crit"
+                               for _ in range(k)), reverse=prevent == "heaviest"))
+        _add(out, (hits, extras), ways * weight)
+    return out, 6 ** ((depth + 1) * n)
+
+
+def _stop_each(states: _States, n: int, stop: int, sides: int) -> tuple[_States, int]:
+    """A cover-like roll: each hit, normal or critical, stopped on *stop* of *sides* equal
+    chances; criticals stopped are taken from the front of the order (§Cover). Every state is
+    brought to *sides* ** *n* (the most hits there can be)."""
+    out: _States = {}
+    keep = sides - stop
+    for (h, extras), w in states.items():
+        c = len(extras)
+        scale = w * sides ** (n - h - c)
+        for kn in range(h + 1):
+            wn = scale * comb(h, kn) * stop ** kn * keep ** (h - kn)
+            for kc in range(c + 1):
+                _add(out, (h - kn, extras[kc:]), wn * comb(c, kc) * stop ** kc * keep ** (c - kc))
+    return out, sides ** n
+
+
+def _chance(t: int) -> tuple[int, int]:
+    """:func:`p_total_at_least` as (numerator, power of 6 below it)."""
+    k, r = (t - 1) // 6, (t - 1) % 6 + 1
+    return 7 - r, k + 1
+
+
+def _reacted_states(states: _States, n: int, kind: str, dice: int,
+                    min_roll: int) -> tuple[_States, int]:
+    """After a dodge (all or nothing; the minimum roll rises by the hits) or a parry (each
+    success removes a normal hit) of *dice* compounding d6 (§Dodge, §Parry melee attacks)."""
+    out: _States = {}
+    if kind == "parry":
+        a, k = _chance(min_roll)
+        side = 6 ** k
+        for (h, extras), w in states.items():
+            for s in range(dice + 1):
+                _add(out, (max(0, h - s), extras),
+                     w * comb(dice, s) * a ** s * (side - a) ** (dice - s))
+        return out, side ** dice
+    top = _chance(min_roll + n)[1]
+    denom = 6 ** (top * dice)
+    for (h, extras), w in states.items():
+        if not h + len(extras):
+            _add(out, (h, extras), w * denom)
+            continue
+        a, k = _chance(min_roll + h + len(extras))
+        miss = (6 ** k - a) ** dice * 6 ** ((top - k) * dice)
+        _add(out, (0, ()), w * (denom - miss))
+        _add(out, (h, extras), w * miss)
+    return out, denom
+
+
+def attack_odds(dice: int, min_roll: int = BASE_MIN_ROLL, crit_at: int = BASE_CRIT_AT,
+                burst: bool = False, *, reaction: str = "none", reaction_dice: int = 0,
+                reaction_min_roll: int = BASE_MIN_ROLL, shield: str = "round shield",
+                cover: int | None = None, stacking: str = "best", pool: int = 0,
+                critical_pool: int = 0, piercing: int = 0, wounds_per_hit: int = 1,
+                prevent: str = "heaviest", explode_depth: int = WOUND_DEPTH) -> WoundOdds:
+    """Exact odds of the wounds of one attack as :func:`~.pipeline.attack` resolves it: the
+    hit roll, the defender's *reaction* (a dodge or a parry of *reaction_dice* dice at
+    *reaction_min_roll*, or a shield parry at the shield's cover, once at the better of shield
+    and terrain cover or once each by *stacking*), the cover roll, protection and wounds.
+    Counted like :func:`wound_distribution` (chains of up to *explode_depth* explosions a hit
+    die; the rest reported as ``truncated``)."""
+    n = require_int("dice", dice, minimum=0, maximum=MAX_WOUND_DICE)
+    min_roll, crit_at = threshold("min_roll", min_roll), threshold("crit_at", crit_at)
+    flag("burst", burst)
+    kind = one_of("reaction", reaction, FLOW_REACTIONS)
+    r_dice = count("reaction_dice", reaction_dice)
+    r_min = threshold("reaction_min_roll", reaction_min_roll)
+    shield_cover = shield_use("parry", shield).cover
+    terrain = None if cover is None else _cover(cover)
+    stacking = one_of("stacking", stacking, COVER_STACKING)
+    pool = require_int("pool", pool, minimum=0, maximum=200)
+    cpool = require_int("critical_pool", critical_pool, minimum=0, maximum=pool)
+    pierce = require_int("piercing", piercing, minimum=0, maximum=50)
+    per = per_hit("wounds_per_hit", wounds_per_hit)
+    one_of("prevent", prevent, PREVENT)
+    d = _depth(explode_depth, MAX_WOUND_DEPTH)
+    weights = _category_weights(min_roll, crit_at, burst, d)
+    _check_wound_cost(n, d, weights, cover is not None or kind != "none")
+    return _attack_odds(n, min_roll, crit_at, burst, kind, r_dice, r_min, shield_cover,
+                        terrain, stacking, pool, cpool, pierce, per, prevent, d)
+
+
+@lru_cache(maxsize=128)
+def _attack_odds(n: int, min_roll: int, crit_at: int, burst: bool, kind: str, r_dice: int,
+                 r_min: int, shield_cover: int, terrain: int | None, stacking: str, pool: int,
+                 cpool: int, pierce: int, per: int, prevent: str, d: int) -> WoundOdds:
+    states, denom = _rolled_states(n, min_roll, crit_at, burst, prevent, d)
+    stages = []
+    if kind in ("dodge", "parry"):
+        states, more = _reacted_states(states, n, kind, r_dice, r_min)
+        stages.append(more)
+    elif kind == "shield parry" and (terrain is None or stacking == "best"):
+        value = shield_cover if terrain is None else min(shield_cover, terrain)
+        states, more = _stop_each(states, n, 7 - value, 6)
+        stages.append(more)
+        terrain = None
+    elif kind == "shield parry":
+        # Shield, then cover: a hit stays only if neither stops it, one chance in 36 a pair.
+        stop = 36 - (shield_cover - 1) * (terrain - 1)
+        states, more = _stop_each(states, n, stop, 36)
+        stages.append(more)
+        terrain = None
+    if terrain is not None:
+        states, more = _stop_each(states, n, 7 - terrain, 6)
+        stages.append(more)
+    for more in stages:
+        denom *= more
+    totals: Counter = Counter()
+    for (h, extras), w in states.items():
+        on_hits, on_crits, extra = protection_use(h, len(extras), pool, cpool, pierce, pool)
+        left = extras[on_crits:]
+        totals[(h - on_hits - extra + len(left)) * per + sum(left)] += w
+    inside = (1 - Fraction(1, 6 ** (d + 1))) ** n
+    return WoundOdds({k: Fraction(v, denom) for k, v in sorted(totals.items())}, 1 - inside, d)

@@ -309,7 +309,8 @@ def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
     in_shield = reaction == "shield parry" and stacking == "best"
     if cover is not None and not in_shield and hits + crits:
         faces = _faces_or_draw("cover_faces", cover_faces, dice, hits + crits, "cover die",
-                               f"{plural(hits + crits, 'hit')} still stand", "the terrain cover roll")
+                               f"{plural(hits + crits, 'hit')} still stand",
+                               "the terrain cover roll")
         cov = cover_roll(hits, crits, faces[crits:], faces[:crits], cover,
                          critical_extras=extras, prevent=prevent)
         steps += cov.trace
