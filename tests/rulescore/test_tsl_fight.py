@@ -130,7 +130,7 @@ def test_the_attack_needs_the_attackers_turn():
     r, fight = started()
     setup = fight.attack_inputs(r.fighter("Thug"), r.fighter("Vela"))
     result = tsl.attack(DiceSource.typed([6, 6, 5, 4, 1, 1, 1, 1, 1, 1]), **setup)
-    with pytest.raises(RulesError, match="who must be Vela"):
+    with pytest.raises(RulesError, match="attacker must be Vela"):
         fight.apply("Thug", "Vela", result)
 
 

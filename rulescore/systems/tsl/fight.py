@@ -246,7 +246,11 @@ class Fight:
         carried to the next attack."""
         if not isinstance(result, Attack):
             raise RulesError(f"result must be an attack's result, got {shown(result)}")
-        enc = take(self._board(), attacker, "Action").encounter
+        board = self._board()
+        if attacker != board.acting:
+            raise RulesError(f"attacker must be {board.acting}, whose turn it is (press Next "
+                             f"turn to pass the turn), got {attacker}")
+        enc = take(board, attacker, "Action").encounter
         me, them = self.of(attacker), self.of(target)
         taken = apply_attack(them.pools, result)
         fight = replace(self, encounter=enc)._set(replace(

@@ -1,0 +1,428 @@
+"""Running a TSL fight on one page: the roster, the GM's turn board with each fighter's Stress
+pools, armour and weapon, and the attack resolver beside it, filled from the two fighters' rows;
+one press writes the result to the fight (issue 22 item 2).
+
+The page is a :class:`widgets.fight.FightPage` over :class:`rulescore.systems.tsl.Fight`: the
+page keeps the roster, the fight, undo/redo and the roll log; :class:`FightPanel` reads
+``page.roster`` and ``page.state`` and makes one ``page.apply`` per result.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as w
+
+from rulescore.errors import RulesError
+from rulescore.roster import Roster
+from rulescore.systems import tsl
+from rulescore.systems.tsl.fight import Fight, row_weapon, weapon_attack
+
+from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
+                     answers, button, int_field, section)
+from .fight import FightPage
+from .lean import set_shown, shared_layout
+from .theme import ERROR, FAINT, SUCCESS
+from .tsl import BAND_COLOURS, SHIFTS, band_odds_html
+
+STYLE = {"description_width": "9em"}
+FROM_ROWS = "from the two fighters' roster rows and the fight (Fight.attack_inputs)"
+RULINGS = "the rulings as the rulings chapter states them (the attack resolver switches them)"
+DEFENDS = [("actively: an opposed roll", True), ("not defending: a T-number", False)]
+
+
+def _menu(label: str, options: Any, value: Any = None, width: str = "19em") -> w.Dropdown:
+    return w.Dropdown(options=options, value=value, description=label, style=STYLE,
+                      layout=shared_layout(width=width))
+
+
+def _pool_cell(kit: tsl.Kit, pool: str) -> str:
+    p = kit.pools
+    colour = ERROR if p.broken(pool) else ("inherit" if p.stress(pool) == 0 else "#b26a00")
+    return (f"<td class='{pool.lower()}' style='color:{colour}'>"
+            f"{p.stress(pool)} / {p.size(pool)}</td>")
+
+
+def board_html(fight: Fight, roster: Roster) -> str:
+    """One row per fighter in the GM's order: what they have used this turn, their three pools
+    (Stress marked / size), armour, weapon and ammunition, and whether they have Broken."""
+    enc = fight.encounter
+    if enc is None:
+        return ("<i>The fight has not started: enter the fighters in the roster, then press "
+                "<b>Start the fight</b>.</i>")
+    rows = []
+    for name in enc.order:
+        kit, st = fight.of(name), enc.state(name)
+        used = "".join(f"<td style='color:{FAINT}'>used</td>" if st.used(p) else "<td>ready</td>"
+                       for p in ("action", "movement", "reaction"))
+        gear = []
+        row = roster.fighter(name) if name in roster.names() else None
+        if row is not None and row["armour"]:
+            gear.append("armour spent" if kit.armour_spent else "armour")
+        if kit.weapon_broken:
+            gear.append("weapon broken")
+        if kit.uses is not None:
+            gear.append(f"{kit.uses} uses")
+        state = (f"<td class='state' style='color:{ERROR};font-weight:600'>Broken</td>"
+                 if kit.broken else f"<td class='state' style='color:{SUCCESS}'>in the fight</td>")
+        mark = "▶ " if name == enc.acting else ""
+        style = " style='font-weight:700;background:#eef5ee'" if name == enc.acting else ""
+        rows.append(f"<tr data-fighter='{html.escape(name)}'{style}><td>{mark}"
+                    f"{html.escape(name)}</td>{used}"
+                    + "".join(_pool_cell(kit, p) for p in tsl.POOLS)
+                    + f"<td class='gear'>{html.escape(', '.join(gear))}</td>{state}</tr>")
+    return (f"<p class='rulebook-tsl-acting'><b>Round {enc.round}</b>: "
+            f"{html.escape(enc.acting)} is acting</p>"
+            "<table class='rulebook-tsl-table rulebook-tsl-fight-board'><thead><tr>"
+            "<th>Fighter</th><th>Action</th><th>Movement</th><th>Reaction</th><th>Body</th>"
+            "<th>Mind</th><th>Spirit</th><th>Gear</th><th>State</th></tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>")
+
+
+class FightPanel(Tool):
+    """The turn board with each fighter's pools and gear, the attack beside it, its application,
+    and the GM's moves (spend, repair, restock, set Stress); everything goes through the page."""
+
+    _SELF = {"self": "the page's fight"}
+    _FIXED = {name: FROM_ROWS for name in (
+        "tier", "target", "defender_tier", "weapon", "distance", "shift", "defender_shift",
+        "impact", "armour", "attack_type", "uses", "target_pools")} | {
+        name: RULINGS for name in ("bands", "tier_limits", "order", "out_of_zone",
+                                   "bump_misses")}
+    reaches = (
+        Reach(Fight.start, {}, {**_SELF, "rows": "the roster's fighters, in the roster's order"}),
+        Reach(Fight.join, {}, {**_SELF, "row": "each roster fighter not in the fight yet"}),
+        Reach(Fight.next_turn, {}, _SELF),
+        Reach(Fight.take, {"who": "Fighter", "option": "Spend", "ally_zone": "Ally's zone"},
+              _SELF),
+        Reach(Fight.attack_inputs, {
+            "attacker": "Attacker", "target": "Target", "attack_type": "Attack type",
+            "distance": "Distance", "opposed": "Target defends", "target_number": "T-number",
+            "armour_fits": "Target's armour is built for this blow",
+            "impact": "An Impact tag's condition holds", "shift": "Attacker's tier shifts",
+            "defender_shift": "Defender's tier shifts"}, _SELF),
+        Reach(tsl.attack_odds, {}, {k: v for k, v in _FIXED.items() if k != "uses"}),
+        Reach(tsl.attack, {}, {**_FIXED, "dice": ROLLED,
+                               "defender_dice": "drawn from the dice after the attacker's five",
+                               "snaring": "the fight page keeps no zones: the attack "
+                                          "resolver's chapter pulls or pins"}),
+        Reach(Fight.apply, {}, {**_SELF, "attacker": "the attack's Attacker",
+                                "target": "the attack's Target",
+                                "result": "the attack rolled above"}),
+        Reach(Fight.repair, {"name": "Fighter"}, {
+            **_SELF, "what": "the button pressed: Repair armour or Repair weapon"}),
+        Reach(Fight.restock, {"name": "Fighter"}, {**_SELF, "row": "the fighter's roster row"}),
+        Reach(Fight.set_stress, {"name": "Fighter", "pool": "Pool", "stress": "Stress"},
+              _SELF),
+    )
+
+    def __init__(self) -> None:
+        self.page: FightPage | None = None
+        self._pending: tuple[str, str, tsl.Attack] | None = None
+        self._quiet = False
+        self._chosen: str | None = None
+        self.error = ErrorLine()
+        self.board = w.HTML()
+        self.start_button = button("Start the fight", "Every roster fighter, in the roster's "
+                                   "order (the GM's call)", primary=True)
+        self.join_button = button("Bring in the new fighters",
+                                  "Roster fighters not in the fight join at the end of the order")
+        self.next_button = button("Next turn", "Pass to the next fighter in the order",
+                                  primary=True)
+        # the attack
+        self.attacker = _menu("Attacker", [])
+        self.target = _menu("Target", [])
+        self.opposed = _menu("Target defends", DEFENDS, True)
+        self.target_number = int_field("T-number", 11, 1, 40, style=STYLE,
+                                       layout=shared_layout(width="14em"))
+        self.attack_type = _menu("Attack type", tsl.attack_types(), "Melee weapon")
+        self.distance = _menu("Distance", tsl.ZONES, "Engaged")
+        self.shift = _menu("Attacker's tier shifts", SHIFTS, 0, width="14em")
+        self.defender_shift = _menu("Defender's tier shifts", SHIFTS, 0, width="14em")
+        self.armour = w.Checkbox(value=False, indent=False,
+                                 description="Target's armour is built for this blow",
+                                 layout=shared_layout(width="auto"))
+        self.impact = w.Checkbox(value=False, indent=False,
+                                 description="An Impact tag's condition holds",
+                                 layout=shared_layout(width="auto"))
+        self.odds = w.HTML()
+        self.entry = DiceEntry("the attacker's 5 faces, then the defender's 5")
+        self.entry.add_class("rulebook-tsl-fight-attack")
+        self.result = w.HTML()
+        self.apply_button = button("Apply to the target", "Write this result to the fight",
+                                   primary=True)
+        self.explanation = ExplanationView()
+        # the GM's moves
+        self.who = _menu("Fighter", [])
+        self.option = _menu("Spend", tsl.turn_options(), "Movement")
+        self.ally_zone = _menu("Ally's zone", tsl.ZONES, "Engaged", width="14em")
+        self.spend_button = button("Spend", "Mark this part of the turn as used")
+        self.repair_armour = button("Repair armour", "The fighter's spent armour is mended")
+        self.repair_weapon = button("Repair weapon", "The fighter's broken weapon is mended")
+        self.restock_button = button("Restock", "Ammunition back to the zone's starting uses")
+        self.pool = _menu("Pool", tsl.POOLS, "Body", width="14em")
+        self.stress = int_field("Stress", 0, 0, 40, style=STYLE, layout=shared_layout(width="12em"))
+        self.stress_button = button("Set Stress", "Stress taken off, or marked by another rule")
+        inputs = w.VBox([self.attacker, self.target, self.opposed, self.target_number,
+                         self.attack_type, self.distance, w.HBox([self.shift,
+                                                                  self.defender_shift]),
+                         self.armour, self.impact], layout=shared_layout(width="34em"))
+        outcome = w.VBox([self.odds, self.entry, self.result, self.apply_button],
+                         layout=shared_layout(flex="1 1 24em", min_width="22em"))
+        super().__init__([
+            self.board,
+            w.HBox([self.start_button, self.join_button, self.next_button]),
+            self.error,
+            section("Attack", w.HBox([inputs, outcome],
+                                     layout=shared_layout(flex_flow="row wrap")),
+                    self.explanation),
+            section("Other moves", w.HBox([self.who, self.option, self.ally_zone,
+                                           self.spend_button]),
+                    w.HBox([self.repair_armour, self.repair_weapon, self.restock_button]),
+                    w.HBox([self.pool, self.stress, self.stress_button])),
+        ], "rulebook-tsl-fight")
+        self.start_button.on_click(lambda _: self._start())
+        self.join_button.on_click(lambda _: self._join())
+        self.next_button.on_click(lambda _: self._next())
+        self.entry.on_request(self._attack)
+        self.apply_button.on_click(lambda _: self._apply())
+        self.spend_button.on_click(lambda _: self._spend())
+        self.repair_armour.on_click(lambda _: self._repair("armour"))
+        self.repair_weapon.on_click(lambda _: self._repair("weapon"))
+        self.restock_button.on_click(lambda _: self._restock())
+        self.stress_button.on_click(lambda _: self._set_stress())
+        for box in (self.attacker, self.target, self.opposed, self.target_number,
+                    self.attack_type, self.distance, self.shift, self.defender_shift,
+                    self.armour, self.impact):
+            box.observe(lambda _: self._inputs_changed(), "value")
+        self._render(Roster(tsl.ROSTER), Fight())
+
+    # --- the page -----------------------------------------------------------------------------
+
+    def attach(self, page: FightPage) -> None:
+        """Read and write *page*; re-render whenever it changes (undo and redo included)."""
+        self.page = page
+        page.on_change(self._render)
+        self._render(page.roster, page.state)
+
+    @property
+    def fight(self) -> Fight:
+        if self.page is None:
+            raise RulesError("the fight page is not ready yet")
+        return self.page.state
+
+    def _push(self, move: tsl.FightMove) -> None:
+        self._pending = None
+        self.explanation.show(move.trace) if move.trace else self.explanation.clear()
+        self.page.apply(move.line, state=move.fight)
+
+    def _row(self, name: str | None, label: str) -> Any:
+        if not name:
+            raise RulesError(f"{label} is empty: start the fight first")
+        return self.page.roster.fighter(name)
+
+    # --- the board ----------------------------------------------------------------------------
+
+    @answers()
+    def _start(self) -> None:
+        self._push(self.fight.start(list(self.page.roster.fighters)))
+
+    @answers()
+    def _join(self) -> None:
+        fight, lines = self.fight, []
+        for row in self._newcomers():
+            move = fight.join(row)
+            fight, lines = move.fight, lines + [move.line]
+        if not lines:
+            raise RulesError("everyone in the roster is in the fight already")
+        self._push(tsl.FightMove(fight, "; ".join(lines)))
+
+    def _newcomers(self) -> list[Any]:
+        enc = self.page.state.encounter if self.page else None
+        if enc is None:
+            return []
+        return [r for r in self.page.roster.fighters if r.name not in enc.order]
+
+    @answers()
+    def _next(self) -> None:
+        self._push(self.fight.next_turn())
+
+    @answers()
+    def _spend(self) -> None:
+        self._push(self.fight.take(self.who.value, self.option.value,
+                                   ally_zone=self.ally_zone.value))
+
+    @answers()
+    def _repair(self, what: str) -> None:
+        self._push(self.fight.repair(self.who.value, what))
+
+    @answers()
+    def _restock(self) -> None:
+        self._push(self.fight.restock(self.who.value, self._row(self.who.value, "Fighter")))
+
+    @answers()
+    def _set_stress(self) -> None:
+        self._push(self.fight.set_stress(self.who.value, self.pool.value, self.stress.value))
+
+    # --- the attack ---------------------------------------------------------------------------
+
+    def _setup(self) -> dict[str, Any]:
+        me = self._row(self.attacker.value, "Attacker")
+        them = self._row(self.target.value, "Target")
+        return self.fight.attack_inputs(
+            me, them, attack_type=self.attack_type.value, distance=self.distance.value,
+            opposed=self.opposed.value, target_number=self.target_number.value,
+            armour_fits=self.armour.value, impact=self.impact.value, shift=self.shift.value,
+            defender_shift=self.defender_shift.value)
+
+    def _follow_attacker(self) -> None:
+        """A new attacker brings their weapon's kind of attack and the nearest zone it fights
+        at without penalty (the GM changes either when the fiction says otherwise)."""
+        name = self.attacker.value
+        if name == self._chosen or not name or self.page is None:
+            return
+        self._chosen = name
+        weapon = row_weapon(self.page.roster.fighter(name))
+        self.attack_type.value = "Melee weapon" if weapon is None else weapon_attack(weapon.zone)
+        self.distance.value = "Engaged" if weapon is None else tsl.fights_at(weapon)[0]
+
+    @answers("odds")
+    def _inputs_changed(self) -> None:
+        if self._quiet:
+            return
+        self._pending = None
+        self.result.value = ""
+        self.apply_button.disabled = True
+        self._quiet = True
+        try:
+            self._follow_attacker()
+        finally:
+            self._quiet = False
+        set_shown(self.target_number, not self.opposed.value)
+        set_shown(self.defender_shift, self.opposed.value)
+        if self.page is None or not self.attacker.value or not self.target.value:
+            self.odds.value = ""
+            set_shown(self.armour, False)
+            set_shown(self.impact, False)
+            return
+        target = self.page.roster.fighter(self.target.value)
+        set_shown(self.armour, bool(target["armour"])
+                  and not self.fight.of(self.target.value).armour_spent)
+        weapon = row_weapon(self.page.roster.fighter(self.attacker.value))
+        set_shown(self.impact, weapon is not None and any(
+            tsl.tag_family(t) == "Impact" for t in weapon.tags))
+        setup = self._setup()     # refuses an attack that cannot be made: no odds offered
+        setup.pop("uses", None)   # the ammunition spent changes no odds
+        self.odds.value = ("<div class='rulebook-tsl-fight-odds'>"
+                           + band_odds_html(tsl.attack_odds(**setup)) + "</div>")
+
+    @answers("result", line="entry.error")
+    def _attack(self, request: RollRequest) -> None:
+        me, them = self.attacker.value, self.target.value
+        setup = self._setup()
+        if self.fight.acting != me:
+            raise RulesError(f"attacker must be {self.fight.acting}, whose turn it is (press "
+                             f"Next turn to pass the turn), got {me}")
+        request.expect_typed(10 if self.opposed.value else 5,
+                             "10 faces (the attacker's, then the defender's)"
+                             if self.opposed.value else "5 faces")
+        result = tsl.attack(request.dice, **setup)
+        self._pending = (me, them, result)
+        said = (f"{tsl.band_name(result.band)}: {result.stress} Stress"
+                + (f" to the {result.pool} pool" if result.stress else ""))
+        self.page.rolls.add(f"{me} attacks {them}", request, said,
+                            lambda r: self._attack(r.fresh()))
+        extra = []
+        if result.raw_band != result.band:
+            extra.append(f"rolled {tsl.band_name(result.raw_band)}")
+        if result.armour_spent:
+            extra.append("the armour is spent")
+        if result.weapon_breaks:
+            extra.append("the weapon breaks")
+        if result.uses_left is not None:
+            extra.append(f"{result.uses_left} uses left")
+        against = (f"T{result.against}" if result.kind == "static"
+                   else f"the defender's {result.against}")
+        self.result.value = (
+            f"<div class='rulebook-tsl-fight-result'>Total {result.total} against {against}, "
+            f"margin {result.margin:+d} — <b style='color:{BAND_COLOURS[result.band]}'>"
+            f"{html.escape(said)}</b>"
+            + (" · <b>the target Breaks</b>" if result.target_breaks else "")
+            + (f" ({'; '.join(extra)})" if extra else "")
+            + f". Press <b>Apply to the target</b> to write it to {html.escape(them)}.</div>")
+        self.explanation.show(result.trace)
+        self.apply_button.disabled = False
+
+    @answers()
+    def _apply(self) -> None:
+        if self._pending is None:
+            raise RulesError("roll the attack first (Roll, or type the dice and press Use my "
+                             "dice)")
+        me, them, result = self._pending
+        move = self.fight.apply(me, them, result)
+        self.result.value = ""
+        self.apply_button.disabled = True
+        self._push(move)
+
+    # --- showing ------------------------------------------------------------------------------
+
+    def _render(self, roster: Roster, fight: Fight) -> None:
+        """Draw the fight and refill every menu from it (after any change, undo included)."""
+        self._quiet = True
+        self.board.value = board_html(fight, roster)
+        enc = fight.encounter
+        names = list(enc.order) if enc else []
+        set_shown(self.start_button, enc is None)
+        set_shown(self.join_button, bool(enc) and any(n not in names for n in roster.names()))
+        set_shown(self.next_button, enc is not None)
+        standing = [n for n in names if not fight.of(n).broken]
+        me = fight.acting if fight.acting in standing else (standing[0] if standing else None)
+        self.attacker.options = standing
+        self.attacker.value = me
+        self.who.options = names
+        self.who.value = me if me in names else (names[0] if names else None)
+        others = [n for n in standing if n != me]
+        before = self.target.value
+        self.target.options = others
+        self.target.value = self._default_target(roster, me, others, before)
+        self._quiet = False
+        self._inputs_changed()
+        if self._pending is None:
+            self.apply_button.disabled = True
+
+    @staticmethod
+    def _default_target(roster: Roster, me: str | None, others: list[str],
+                        before: str | None) -> str | None:
+        """The first fighter of the other side (PCs against NPCs) still standing, keeping the
+        one chosen before while they are a foe; else anyone."""
+        if me is None or not others:
+            return others[0] if others else None
+        pc = {n: roster.fighter(n).pc for n in others + [me] if n in roster.names()}
+        foes = [n for n in others if pc.get(n) != pc.get(me)]
+        if before in foes:
+            return before
+        return (foes or others)[0]
+
+
+def starter() -> Roster:
+    """The primer's ambush (§11 A Worked Example) for a first visit: Vela, a Proficient shot
+    with a sidearm, Mar, and two Thugs (Grunts, pools of 2) with clubs."""
+    return (Roster(tsl.ROSTER)
+            .add("Vela", pc=True, tier_hand="Proficient")
+            .add("Thug A", kind="grunt", weapon_zone="Melee", tag1="Brutal",
+                 attack_domain="Body")
+            .add("Thug B", kind="grunt", weapon_zone="Melee", tag1="Brutal",
+                 attack_domain="Body")
+            .add("Mar", pc=True, tier_voice="Trained", weapon_zone="Melee",
+                 tag1="Company-Issued", attack_domain="Body", armour=True))
+
+
+def fight_page() -> FightPage:
+    """The one-line notebook call: ``from widgets.tsl_fight import fight_page; fight_page()``."""
+    panel = FightPanel()
+    page = FightPage(tsl.ROSTER, Fight(), save=Fight.to_json, load=Fight.from_json,
+                     panels=[panel], title="Running a fight: TSL", starter=starter(),
+                     rename=Fight.rename)
+    panel.attach(page)
+    return page
