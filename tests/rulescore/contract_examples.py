@@ -174,6 +174,7 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "exploding_d6.hit_odds": _call(3),
     "exploding_d6.reaction_odds": _call("dodge", 3, 2),
     "exploding_d6.wound_distribution": _call(3),
+    "exploding_d6.attack_odds": _call(3, reaction="parry", reaction_dice=2, cover=5),
     "exploding_d6.roll_attack": _call(7, 3),
     "exploding_d6.roll_throw": _call(7, 3),
     "exploding_d6.roll_dice": _call(7, 3, 1),
