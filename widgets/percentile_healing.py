@@ -10,9 +10,11 @@ reader's browser and can be downloaded or uploaded as JSON.
 from __future__ import annotations
 
 import html
+from typing import Callable
 
 import ipywidgets as w
 
+from rulescore import saved
 from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 from rulescore.systems.percentile.healing import TREATMENT_ASPECTS
@@ -22,7 +24,8 @@ from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollR
                      answers, button, labelled_text, odds_table_html, section)
 from .lean import set_shown, shared_layout
 from .percentile_table import LEVEL_NAMES, STATE_NAMES, STYLE
-from .storage import KeptState
+from .fight import PAGE_FORMAT, fight_key, page_format
+from .storage import BrowserStore, KeptState
 from .theme import ERROR, INFECTED, MUTED, PALETTE
 
 STORE_KEY = "rulebook/percentile/injury-record"
@@ -40,6 +43,80 @@ BLEED_WORDS = {"strength_eml": "Strength EML (blood loss)", "state": "Shock stat
 COURSE_WORDS = {"fatigue": "Fatigue", "arcane": "Arcane bonus"}
 WIDE = shared_layout(width="20em")
 COLOURS = PALETTE
+
+
+def record_of(fighter: pc.Combatant) -> pc.InjuryRecord:
+    """A fighter's record as the fight left it, with their Shock state and the Extended Shock
+    and coma HRs beside it, so a walker resumes where the fight stopped."""
+    record, state = fighter.record, fighter.shock
+    if state == "KIA":
+        return record if record.dead else record.died("killed in action")
+    return record.with_shock(
+        state, extended_hr=fighter.extended_hr if state in ("INC", "UNC") else None,
+        coma_hr=fighter.coma_hr if state == "UNC" else None,
+        staunch_bonus=fighter.staunch_bonus)
+
+
+def kept_fight(text: str) -> pc.Fight:
+    """The percentile fight a fight page kept in this browser (its page file, or the fight's own
+    file); RulesError names what cannot be read."""
+    data = saved.parse_json(text, page_format().noun)
+    if isinstance(data, dict) and data.get("format") == PAGE_FORMAT:
+        text = saved.read(page_format(), text)["fight"]
+    return pc.Fight.from_json(text)
+
+
+class FightRecords(w.VBox):
+    """"Open a fighter's record from the fight": the fighters of the fight page kept in this
+    browser, by name; the button hands the chosen one's record (with their Shock state) to
+    *take*. Hidden while this browser keeps no fight."""
+
+    def __init__(self, take: Callable[[pc.InjuryRecord], None]) -> None:
+        self._take = take
+        self.fight: pc.Fight | None = None
+        self.store = BrowserStore(fight_key("percentile"))
+        self.menu = w.Dropdown(options=[], description="Fighter from the fight", style=STYLE,
+                               layout=WIDE)
+        self.open_button = button("Open their record",
+                                  "Carry on with this fighter's injuries and Shock state")
+        self.note = w.HTML()
+        self.error = ErrorLine()
+        self.row = w.VBox([w.HTML("<b>Open a fighter's record from the fight</b> <small>(the "
+                                  "fight page keeps its fight in this browser)</small>"),
+                           w.HBox([self.menu, self.open_button],
+                                  layout=shared_layout(align_items="center")), self.note],
+                          layout=shared_layout(display="none"))
+        super().__init__([self.store, self.row, self.error])
+        self.add_class("rulebook-pc-from-fight")
+        self.store.observe(lambda change: self.found(change["new"]), "stored")
+        self.open_button.on_click(lambda _: self.open_chosen())
+
+    def found(self, text: str) -> None:
+        """The fight kept in this browser: its fighters go into the menu, the wounded first."""
+        self.error.clear()
+        if not text:
+            return
+        try:
+            self.fight = kept_fight(text)
+        except RulesError as exc:
+            self.error.show(f"The fight kept in this browser cannot be read: {exc}")
+            return
+        people = sorted(self.fight.combatants, key=lambda c: not (c.record.injuries or c.shock))
+        self.menu.options = [(f"{c.name} ({c.status}; {len(c.record.injuries)} "
+                              f"injur{'y' if len(c.record.injuries) == 1 else 'ies'})", c.name)
+                             for c in people]
+        self.menu.value = people[0].name if people else None
+        set_shown(self.row, bool(people))
+
+    @answers(line="error")
+    def open_chosen(self) -> None:
+        if self.fight is None or self.menu.value is None:
+            raise RulesError("Fighter from the fight: the fight page keeps no fighter in this "
+                             "browser yet")
+        fighter = self.fight.combatant(self.menu.value)
+        self._take(record_of(fighter))
+        self.note.value = (f"<small class='rulebook-pc-opened'>Opened {html.escape(fighter.name)}"
+                           f"'s record from the fight ({html.escape(fighter.status)}).</small>")
 
 
 def timeline_svg(record: pc.InjuryRecord, width: int = 640, height: int = 220) -> str:
@@ -104,6 +181,17 @@ def _cells(*values: object) -> str:
     return "".join(f"<td>{html.escape(str(v))}</td>" for v in values)
 
 
+def _shock_words(record: pc.InjuryRecord) -> str:
+    """The patient's Shock state as the sheet says it, with any Extended Shock or coma HR."""
+    if record.shock is None:
+        return ""
+    more = [f"Extended Shock HR {record.extended_hr}"] if record.extended_hr else []
+    more += [f"coma HR {record.coma_hr}, {record.coma_days} days so far"] if record.coma_hr \
+        else []
+    return (f" Shock state <b>{html.escape(STATE_NAMES.get(record.shock, record.shock))}</b>"
+            + "".join(f", {html.escape(m)}" for m in more) + ".")
+
+
 def sheet_html(record: pc.InjuryRecord) -> str:
     """The record as a character sheet: who it is with their healing numbers, the day and the
     blood loss, then a table of the injuries."""
@@ -111,7 +199,8 @@ def sheet_html(record: pc.InjuryRecord) -> str:
     who = (f"<p class='rulebook-pc-who'><b>{e(record.name)}</b>: Healing Base "
            f"{e(record.healing_base)}, Endurance EML {e(record.endurance_eml)}. Day "
            f"<b>{e(record.day)}</b>, blood loss <b>{e(record.blood_loss)} BP</b>."
-           + (f" <b style='color:{ERROR}'>Dead.</b>" if record.dead else "") + "</p>")
+           + (f" <b style='color:{ERROR}'>Dead.</b>" if record.dead else _shock_words(record))
+           + "</p>")
     if not record.injuries:
         return who + "<p><i>No injuries on the record.</i></p>"
     rows = []
@@ -140,12 +229,18 @@ class HealingWalker(Tool):
                                 "endurance_eml": "Endurance EML"}, dict.fromkeys((
             "injuries", "blood_loss", "day", "next_healing", "next_regeneration",
             "skip_regeneration", "infection", "healing_done", "dead", "random_period",
-            "period_open", "timeline", "log"),
+            "period_open", "timeline", "log", "shock", "extended_hr", "coma_hr", "coma_days",
+            "staunch_bonus"),
             "a new record starts empty; the buttons below fill it")),
         Reach(pc.InjuryRecord.add_injury, {"location": "Location", "aspect": "Aspect",
                                            "level": "Injury", "bleeder": "A Bleeder"},
               {"self": SHEET}),
         Reach(pc.InjuryRecord.with_blood_loss, {"bp": "Blood loss (BP)"}, {"self": SHEET}),
+        Reach(pc.InjuryRecord.with_shock, {
+            "state": "Shock state now", "extended_hr": "Extended Shock HR", "coma_hr": "Coma HR",
+            "staunch_bonus": "Bonus from a failed Staunch"}, {
+            "self": SHEET, "coma_days": "ten days for each Coma Course Roll rolled"}),
+        Reach(pc.Fight.from_json, {}, {"text": "the fight the fight page keeps in this browser"}),
         Reach(pc.bleeding_period, BLEED_WORDS, {"bp": "the record's blood loss",
                                                 "dice": ROLLED}),
         Reach(pc.bleeding_odds, BLEED_WORDS, {"bp": "the record's blood loss"}),
@@ -272,7 +367,6 @@ class HealingWalker(Tool):
                                      style=STYLE, layout=WIDE)
         self.coma_hr = whole("Coma HR", 3, 1, 6)
         self.sheltered = tick("Restful and sheltered", True)
-        self.coma_days = 0
         self.coma_odds = w.HTML()
         self.coma_entry = DiceEntry("one d100, e.g. 41")
         self.coma_entry.set_percentile(False)
@@ -326,8 +420,9 @@ class HealingWalker(Tool):
         self.log_view = w.HTML()
         self.kept = KeptState(STORE_KEY, "injury-record.json", "injury record", self.load_json,
                               self._describe)
+        self.from_fight = FightRecords(self.open_record)
         super().__init__([
-            self.kept,
+            self.kept, self.from_fight,
             w.HBox([self.name, self.healing_base, self.endurance]), self.error,
             section("The injury record", self.sheet, self.timeline),
             section("Add an injury", w.HBox([self.location, self.aspect, self.level]),
@@ -370,6 +465,8 @@ class HealingWalker(Tool):
         self._quiet = False
         for field in (self.name, self.healing_base, self.endurance):
             field.observe(lambda _: self._quiet or self._change(self._character), "value")
+        for field in (self.state, self.es_hr, self.coma_hr, self.staunch_bonus):
+            field.observe(lambda _: self._quiet or self._keep_first_hours(), "value")
         self.blood.observe(lambda _: self._quiet or self._change(self._blood), "value")
         for field in (self.which, self.physician, self.delay, self.dex, self.index,
                       self.broadhead, self.frozen):
@@ -433,6 +530,31 @@ class HealingWalker(Tool):
     def take_record(self, record: pc.InjuryRecord) -> None:
         """Carry on with *record* (an injury walker on the same page wrote a new injury)."""
         self._change(lambda: (record, ()))
+
+    def open_record(self, record: pc.InjuryRecord) -> None:
+        """Carry on with a fighter's record from the fight, their Shock state with it."""
+        self._change(lambda: (record, ()))
+
+    def _first_hours(self, record: pc.InjuryRecord, **changes: object) -> pc.InjuryRecord:
+        """*record* with the first hours as the rows show them (*changes* on top): the Shock
+        state, its Extended Shock HR (INC or UNC) and coma HR (UNC), the coma's days so far and
+        the Staunch bonus."""
+        now: dict[str, object] = dict(state=self.state.value, extended_hr=self.es_hr.value,
+                                      coma_hr=self.coma_hr.value, coma_days=record.coma_days,
+                                      staunch_bonus=self.staunch_bonus.value)
+        now.update(changes)
+        if now["state"] not in ("INC", "UNC"):
+            now["extended_hr"] = None
+        if now["state"] != "UNC":
+            now["coma_hr"] = None
+        return record.with_shock(**now)  # type: ignore[arg-type]
+
+    @answers()
+    def _keep_first_hours(self) -> None:
+        """A first-hours field changed: the record keeps it (the explanation stays)."""
+        self.record = self._first_hours(self.record)
+        self.sheet.value = sheet_html(self.record)
+        self.kept.keep(self.record.to_json())
 
     def _character(self):
         return self.record.with_character(self.name.value, self.healing_base.value,
@@ -520,16 +642,13 @@ class HealingWalker(Tool):
         period = pc.bleeding_period(**self._bleeding_inputs(),  # type: ignore[arg-type]
                                     dice=request.dice)
         request.dice.finish("bleeding period")
-        record = self.record
+        record = self._first_hours(self.record, staunch_bonus=period.next_bonus,
+                                   state=None if period.state == "KIA" else period.state)
         if period.bp != record.blood_loss:
             record = record.with_blood_loss(period.bp)
         if period.outcome == "dead":
             record = record.died("a fourth Blood Loss Point")
         self._change(lambda: (record, period.trace))
-        self._quiet = True
-        self.state.value = None if period.state == "KIA" else period.state
-        self.staunch_bonus.value = period.next_bonus
-        self._quiet = False
         self.bleed_result.value = (
             f"<div class='rulebook-pc-bleeding' style='font-weight:600'>"
             f"{html.escape(BLEEDING_OUTCOMES[period.outcome].capitalize())}: {period.bp} BP, "
@@ -569,11 +688,9 @@ class HealingWalker(Tool):
         if course.outcome == "dies":
             self._change(lambda: (self.record.died("extended shock"), course.trace))
             return
-        self.explanation.show(course.trace)
-        if course.outcome == "recovered":
-            self.state.value = None
-        else:
-            self.es_hr.value = course.healing_rate
+        record = (self._first_hours(self.record, state=None) if course.outcome == "recovered"
+                  else self._first_hours(self.record, extended_hr=course.healing_rate))
+        self._change(lambda: (record, course.trace))
 
     @staticmethod
     def _course_done(course: pc.CourseResolution, view: w.HTML, request: RollRequest) -> None:
@@ -610,15 +727,17 @@ class HealingWalker(Tool):
                                 sheltered=self.sheltered.value, dice=request.dice,
                                 **self._course_inputs())  # type: ignore[arg-type]
         request.dice.finish("Course Roll")
-        self.coma_days += 10
+        days = self.record.coma_days + 10
+        ended = course.outcome == "recovered"
+        # a Course Roll to HR 6 or more ends the coma: the field shows at most its 6
+        record = self._first_hours(self.record, coma_hr=min(course.healing_rate, 6),
+                                   coma_days=0 if ended else days)
+        self._change(lambda: (record, course.trace))
         self._course_done(course, self.coma_result, request)
-        self.explanation.show(course.trace)
         if course.outcome == "recovered":
-            tired = pc.coma_weariness(self.coma_days)
-            self.coma_result.value += (f"<p>After {self.coma_days} days the coma ends: "
+            tired = pc.coma_weariness(days)
+            self.coma_result.value += (f"<p>After {days} days the coma ends: "
                                        f"{tired} weariness fatigue.</p>")
-            self.coma_days = 0
-        self.coma_hr.value = course.healing_rate
 
     def _grim_wound(self) -> pc.RecordedInjury:
         if self.grim.value is None:
@@ -717,12 +836,20 @@ class HealingWalker(Tool):
         self.log_view.value = ("<ol class='rulebook-pc-log'>" + "".join(
             f"<li>{html.escape(x)}</li>" for x in r.log[-40:]) + "</ol>")
         self._quiet = True
-        for field, value in ((self.name, r.name), (self.healing_base, r.healing_base),
-                             (self.endurance, r.endurance_eml), (self.blood, r.blood_loss),
-                             (self.random_period, r.random_period)):
-            if field.value != value:
-                field.value = value
-        self._quiet = False
+        shown = [(self.name, r.name), (self.healing_base, r.healing_base),
+                 (self.endurance, r.endurance_eml), (self.blood, r.blood_loss),
+                 (self.random_period, r.random_period), (self.state, r.shock),
+                 (self.staunch_bonus, r.staunch_bonus)]
+        # an HR the record does not hold leaves its field as the reader set it
+        shown += [(field, value) for field, value in ((self.es_hr, r.extended_hr),
+                                                      (self.coma_hr, r.coma_hr))
+                  if value is not None]
+        try:
+            for field, value in shown:
+                if field.value != value:
+                    field.value = value
+        finally:
+            self._quiet = False
 
     def _render_first_hours(self) -> None:
         """The injury menus of the coma and grim-wound rows, and every row's odds."""

@@ -1,10 +1,12 @@
 """The healing sequence walker in plain pytest: record, treatment, recovery, keeping."""
 
+import dataclasses
 import json
 
 import pytest
 
 from rulescore.errors import RulesError
+from rulescore.roster import Roster
 from rulescore.systems import percentile as pc
 from widgets.lean import is_shown
 from widgets.percentile_healing import HealingWalker, timeline_svg
@@ -299,3 +301,53 @@ def test_the_random_healing_period_is_a_switch_of_the_record():
     h.heal_entry.my_dice.value = "2, 62"
     h.heal_entry.use_dice()
     assert h.record.day == 5 and "d3 2 + 3 = 5 days" in h.explanation.value
+
+
+def test_the_first_hours_are_kept_on_the_record_and_come_back_from_its_file():
+    """The Shock state, the Extended Shock HR and the Staunch bonus the rows show go into the
+    record (and so its file); a walker that loads the file resumes with them."""
+    h = shoulder_bleeder()
+    h.bleed_entry.my_dice.value = "41, 20"        # Staunch F (+10 next); Strength CS
+    h.bleed_entry.use_dice()
+    h.es_hr.value = 4
+    assert (h.record.shock, h.record.extended_hr, h.record.staunch_bonus) == ("INC", 4, 10)
+    assert "Shock state <b>Incapacitated (INC)</b>, Extended Shock HR 4" in h.sheet.value
+    again = HealingWalker()
+    again.load_json(h.record.to_json())
+    assert (again.state.value, again.es_hr.value, again.staunch_bonus.value) == ("INC", 4, 10)
+    again.state.value = "UNC"
+    again.coma_hr.value = 5
+    again.coma_entry.my_dice.value = "90"         # HB13 × HR5 = 65: CF, HR 4, ten days on
+    again.coma_entry.use_dice()
+    assert (again.record.coma_hr, again.record.coma_days) == (pc.coma_course(
+        90, 13, 5).healing_rate, 10)
+    back = HealingWalker()
+    back.load_json(again.record.to_json())
+    assert back.coma_hr.value == again.record.coma_hr and back.record.coma_days == 10
+
+
+def _kept_fight() -> str:
+    """A fight page's kept text: Bo took an S2E abdomen wound and is INC in extended shock."""
+    rows = Roster(pc.ROSTER).add("Ana").add("Bo", healing_base=12)
+    fight = pc.fight_for(rows)
+    bo = fight.combatant("Bo")
+    hurt = bo.record.add_injury("Abdomen", "Edge", 2)
+    fight = fight.with_combatant(dataclasses.replace(bo, record=hurt, shock="INC",
+                                                     extended_hr=5))
+    return json.dumps({"format": "rulebook/fight-page", "version": 1,
+                       "fight": fight.to_json(), "rolls": []})
+
+
+def test_a_fighter_wounded_in_the_fight_opens_in_the_walker_by_name():
+    h = HealingWalker()
+    assert not is_shown(h.from_fight.row)            # no fight kept: nothing offered
+    h.from_fight.found(_kept_fight())
+    assert is_shown(h.from_fight.row)
+    assert h.from_fight.menu.value == "Bo"           # the wounded first
+    h.from_fight.open_button.click()
+    assert h.record.name == "Bo" and h.record.healing_base == 12
+    assert "<td>Abdomen</td><td>S2E</td>" in h.sheet.value
+    assert (h.state.value, h.es_hr.value) == ("INC", 5)
+    assert "Opened Bo's record from the fight" in h.from_fight.note.value
+    h.from_fight.found('{"format": "rulebook/fight-page", "version": 1, "fight": "{}"}')
+    assert "cannot be read" in h.from_fight.error.message
