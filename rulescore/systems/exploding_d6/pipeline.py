@@ -260,7 +260,8 @@ def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
     with the parrying weapon's dice at its own minimum roll, or ``"shield parry"``, one d6 a
     hit at the shield's cover); the terrain *cover* roll on what is left; protection; and the
     wounds, or for a K.O. or disarming attack (*contest*) the target's roll against the hits
-    that landed (§K.O. Attack, §Disarming attack), with no wounds.
+    that landed (§K.O. Attack, §Disarming attack; assumption ``contest_hits``), with no
+    wounds.
 
     A shield parry behind terrain cover rolls once at the better of the two
     (*stacking* ``"best"``, assumption ``cover_stacking``) or once for each, the shield
