@@ -25,6 +25,7 @@ from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollR
 from .common import int_field
 from .lean import shared_layout
 from .percentile_table import ASPECTS, DIE_SIZES, STYLE, blow_odds_html
+from .percentile_healing import FightRecords
 from .storage import BrowserStore
 
 #: The healing walker keeps its injury record in the reader's browser under this key.
@@ -68,8 +69,9 @@ class InjuryWalker(Tool):
 
     reaches = (
         Reach(pc.injury_sequence, {**LABELS}, {
-            "record": "earlier injuries are typed in “Earlier injuries there”; the walk is "
-                      "written to the record by “Write to the injury record”",
+            "record": "the record of the fighter opened from the fight, else none (earlier "
+                      "injuries are typed in “Earlier injuries there”); the walk is written to "
+                      "the record by “Write to the injury record”",
             "dice": ROLLED, "rng": "the Roll button's seed is in the dice"}),
         Reach(pc.location_distribution, {**_words("zone_die", "aim_zone", "hard_cover"),
                                          "zone_die": "Zone Die"}),
@@ -84,6 +86,13 @@ class InjuryWalker(Tool):
                                                "in this browser",
                                      "walk": "the walk shown above"}),
         Reach(pc.zone_count, {}),
+        Reach(pc.InjuryRecord.with_shock, {}, {
+            "self": "the record the injury is written on",
+            "state": "the Shock state the walk ends in",
+            "extended_hr": "the Extended Shock HR of a failed Shock Reroll",
+            "coma_hr": "the record's own, while the victim stays Unconscious",
+            "coma_days": "the record's own", "staunch_bonus": "the record's own"}),
+        Reach(pc.Fight.from_json, {}, {"text": "the fight the fight page keeps in this browser"}),
     )
 
     def __init__(self, source: object = None) -> None:
@@ -149,17 +158,21 @@ class InjuryWalker(Tool):
         self.record_error = ErrorLine()
         self.record_note = w.HTML()
         self.store = BrowserStore(RECORD_KEY)
+        self.store.on_elsewhere(self._elsewhere)
         self.healing: object = None  # a healing walker on the same page, when linked
         self._kept = ""                # the record this page last wrote to the browser
+        self.victim: pc.InjuryRecord | None = None   # a fighter's record opened from the fight
+        self.from_fight = FightRecords(self.open_record)
         super().__init__([
-            self.taken,
+            self.from_fight, self.taken,
             w.HBox([w.VBox(self.inputs[:8]), w.VBox(self.inputs[8:15]),
                     w.VBox(self.inputs[15:])]),
             self.error, section("Odds before you roll", self.odds),
             section("Roll", self.entry, w.HBox([self.next_die, self.add_die])),
             section("The strike, step by step", self.summary, self.stage_view,
                     w.HBox([self.next_step, self.all_steps])),
-            section("Onto the injury record", self.store, w.HBox([self.write_button]),
+            section("Onto the injury record", self.store, self.store.offer,
+                    w.HBox([self.write_button]),
                     self.record_error, self.record_note)],
             "rulebook-pc-injury")
         self.walk: pc.InjurySequence | None = None
@@ -202,6 +215,23 @@ class InjuryWalker(Tool):
                             f"range impact {strike.range_modifier:+d}.{html.escape(free)}</p>")
         self.update()
 
+    def open_record(self, record: pc.InjuryRecord) -> None:
+        """Strike a fighter from the fight: their record (earlier injuries compound on it) and
+        Shock state; the walked injury is written onto it."""
+        self.victim = record
+        self._quiet = True
+        try:
+            self.state.value = record.shock
+            self.existing.value = ""
+        finally:
+            self._quiet = False
+        self.existing.disabled = True
+        self.update()
+
+    def _elsewhere(self, text: str) -> None:
+        """Another tab wrote the kept record: the next injury goes onto theirs."""
+        self._kept = text
+
     def record_to(self, healing: object) -> None:
         """Write injuries into *healing*'s record (a healing walker on the same page) rather
         than the record kept in the reader's browser."""
@@ -221,7 +251,7 @@ class InjuryWalker(Tool):
             aspect=self.aspect.value, armour=self.armour.value, rigid_armour=self.rigid.value,
             shock_eml=self.shock_eml.value, fatigue=self.fatigue.value,
             strength_eml=self.strength_eml.value, current_state=self.state.value,
-            projectile=self.projectile.value, reroll=self.reroll.value,
+            projectile=self.projectile.value, reroll=self.reroll.value, record=self.victim,
             existing=self._existing(), hard_cover=self._cover(),
             helpless=(self.aim.value, self.spot.value) if self.helpless.value else None,
             beast=self.beast.value,
@@ -298,7 +328,7 @@ class InjuryWalker(Tool):
         if self.walk is None:
             raise RulesError("Roll the strike first: the injury it inflicts is what is written")
         if self.healing is not None:
-            record = pc.record_injury(self.healing.record, self.walk)  # type: ignore[attr-defined]
+            record = self._written(self.healing.record)  # type: ignore[attr-defined]
             self.healing.take_record(record)  # type: ignore[attr-defined]
             where = "the injury record below"
         else:
@@ -306,12 +336,14 @@ class InjuryWalker(Tool):
                 raise RulesError("The injury record kept in this browser has not arrived yet: "
                                  "press again in a moment")
             text = self._kept or self.store.stored
-            record = pc.record_injury(pc.InjuryRecord.from_json(text) if text
-                                      else pc.InjuryRecord(), self.walk)
+            record = self._written(pc.InjuryRecord.from_json(text) if text
+                                   else pc.InjuryRecord())
             self._kept = record.to_json()
             self.store.save(self._kept)
             where = ("the injury record kept in this browser; the healing chapter offers it "
                      "when it opens")
+        if self.victim is not None:
+            self.victim = record      # the next strike on this fighter meets this injury
         new = record.injuries[-1]
         self.record_note.value = (
             f"<p class='rulebook-pc-written'>Written: <b>{html.escape(new.code)} "
@@ -319,6 +351,24 @@ class InjuryWalker(Tool):
             f"({len(record.injuries)} injur{'y' if len(record.injuries) == 1 else 'ies'}), "
             f"{html.escape(where)}.</p>")
         self.write_button.disabled = True  # one strike, one injury
+
+    def _written(self, record: pc.InjuryRecord) -> pc.InjuryRecord:
+        """*record* (or the opened fighter's) with the walked injury and the Shock state the
+        walk ends in, and the Extended Shock HR of a failed Shock Reroll."""
+        walk = self.walk
+        assert walk is not None
+        if self.victim is not None and walk.record is not None:
+            record = walk.record           # compounding already wrote it into their record
+        else:
+            record = pc.record_injury(record, walk)
+        state = walk.state if walk.shock is not None else record.shock
+        if state == "KIA":
+            return record.died(f"killed by the strike: {walk.outcome}")
+        hr = walk.reroll.extended_shock_hr if walk.reroll is not None else record.extended_hr
+        return record.with_shock(state, extended_hr=hr if state in ("INC", "UNC") else None,
+                                 coma_hr=record.coma_hr if state == "UNC" else None,
+                                 coma_days=record.coma_days,
+                                 staunch_bonus=record.staunch_bonus)
 
     def _show(self, count: int) -> None:
         """Show the first *count* steps of the walk, each with the table row it used."""

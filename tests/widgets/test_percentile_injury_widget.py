@@ -198,3 +198,36 @@ def test_a_blow_that_did_not_land_is_not_sent():
     assert melee.send_button.disabled
     melee.send_strike()
     assert melee.spend_error.message == "Roll an exchange in which a blow lands first"
+
+
+def test_a_fighter_from_the_fight_is_struck_on_their_own_record():
+    """Bo, wounded on the fight page (S2E abdomen, INC), opened by name: the sword's S2E to the
+    same abdomen compounds with the earlier wound (its d10 comes before the Shock test), and
+    the written record holds both, with the Shock state the walk ended in."""
+    import dataclasses
+    import json
+    from rulescore.roster import Roster
+    from rulescore.systems import percentile as pc
+    fight = pc.fight_for(Roster(pc.ROSTER).add("Bo"))
+    bo = fight.combatant("Bo")
+    fight = fight.with_combatant(dataclasses.replace(
+        bo, record=bo.record.add_injury("Abdomen", "Edge", 2), shock="INC", extended_hr=5))
+    w = sword()
+    w.from_fight.found(json.dumps({"format": "rulebook/fight-page", "version": 1,
+                                   "fight": fight.to_json(), "rolls": []}))
+    w.from_fight.open_button.click()
+    assert w.state.value == "INC" and w.existing.disabled
+    saved = []
+    w.store.save = saved.append
+    w.store.ready = True
+    w.entry.my_dice.value = "2, 7, 8, 3, 75"
+    w.entry.use_dice()
+    walk = pc.injury_sequence(zone_die=6, aim_zone=4, impact_die=10, impact_modifier=3,
+                              strength_modifier=1, armour=4, shock_eml=65, current_state="INC",
+                              record=w.victim, dice=[2, 7, 8, 3, 75])
+    assert walk.compound is not None
+    assert walk.outcome in w.summary.value
+    w.write_record()
+    record = pc.InjuryRecord.from_json(saved[-1])
+    assert record.name == "Bo" and record.injuries == walk.record.injuries
+    assert record.shock == walk.state
