@@ -16,12 +16,12 @@ from IPython.display import HTML
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import tsl
 from rulescore.systems.tsl.turns import encounter_from_json
-from rulescore.text import odds, percent
+from rulescore.text import percent
 
 from .book import explain as book_explain
 from .common import (ERROR, LABEL_WIDTH, ROLLED, SUCCESS, DiceEntry, ErrorLine,
-                     ExplanationView, Reach, RollRequest, Tool, answers, button, fit_label,
-                     labelled_text, section)
+                     ExplanationView, Reach, RollRequest, Tool, answers, button, chance_html,
+                     exact_html, fit_label, labelled_text, odds_line, section)
 from .lean import set_shown, shared_layout
 from .storage import KeptState
 from .theme import LABEL_WIDE, RULE_LINE, SENTENCE_WIDTH, TEXT_WIDTH, TOTAL_SIZE
@@ -69,33 +69,34 @@ def _band_label(band: str) -> str:
 
 
 def band_odds_html(result: tsl.AttackOdds) -> str:
-    """The odds of each band (as rolled, and after tags and armour) and of each Stress."""
+    """The odds of each band (as rolled, and after tags and armour) and of each Stress, each
+    chance led by its percentage (the exact fraction beside it, or behind a toggle)."""
     rows = []
     for b in tsl.BANDS:
         colour = BAND_COLOURS[b]
         rows.append(f"<tr><td style='color:{colour};font-weight:600'>{html.escape(tsl.band_name(b))}"
                     f"</td><td>{percent(result.raw[b])}</td><td>{percent(result.bands[b])}</td>"
-                    f"<td>{result.bands[b]}</td><td>{tsl.stress(b)}</td></tr>")
-    stress_rows = "".join(f"<li>{s} Stress: {html.escape(odds(p))}</li>"
-                          for s, p in result.stress.items())
+                    f"<td>{exact_html(result.bands[b])}</td><td>{tsl.stress(b)}</td></tr>")
+    stress = " · ".join(f"{s} Stress {chance_html(p)}" for s, p in result.stress.items())
     hit = sum((result.bands[b] for b in tsl.HIT_BANDS), Fraction(0))
     extras = []
     if result.weapon_breaks:
-        extras.append(f"the weapon breaks: {html.escape(odds(result.weapon_breaks))}")
+        extras.append(f"the weapon breaks {chance_html(result.weapon_breaks)}")
     if result.armour_spent:
-        extras.append(f"the armour is spent: {html.escape(odds(result.armour_spent))}")
-    notes = "".join(f"<li>{html.escape(n)}</li>" for n in result.notes)
+        extras.append(f"the armour is spent {chance_html(result.armour_spent)}")
     if result.target_breaks is not None:
-        extras.append(f"the target Breaks: {html.escape(odds(result.target_breaks))}")
-    return (f"<p class='rulebook-headline'><b>Chance to land at least a Mixed Success: "
-            f"{html.escape(odds(hit))}</b> (keeping {result.keep} of 5d6"
-            f"{f', Effective Tier {result.shift:+d}' if result.shift else ''})</p>"
+        extras.append(f"the target Breaks {chance_html(result.target_breaks)}")
+    notes = "; ".join(html.escape(n) for n in result.notes)
+    return (odds_line("rulebook-headline", "<b>Chance to land at least a Mixed Success: "
+                      f"{chance_html(hit)}</b> (keeping {result.keep} of 5d6"
+                      f"{f', Effective Tier {result.shift:+d}' if result.shift else ''})")
             + TABLE_STYLE + "<table class='rulebook-tsl-table rulebook-tsl-odds'><thead><tr><th>Band</th>"
             "<th>As rolled</th><th>After tags and armour</th><th>Exact</th><th>Stress</th>"
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-            f"<ul>{stress_rows}</ul>"
-            + (f"<p>Chance that {'; '.join(extras)}.</p>" if extras else "")
-            + f"<ul>{notes}</ul>")
+            + odds_line("rulebook-tsl-stress-odds", stress)
+            + (odds_line("rulebook-tsl-extra-odds", f"Chance that {'; '.join(extras)}.")
+               if extras else "")
+            + f"<div style='font-size:small'>{notes}.</div>")
 
 
 class AttackResolver(Tool):
@@ -107,14 +108,14 @@ class AttackResolver(Tool):
                "armour": "Target's armour is built for this blow", "attack_type": "Attack type",
                "bands": "Band ladder", "tier_limits": "Beyond the tiers",
                "order": "Armour and Impact", "defender_shift": "Defender's tier shifts",
-               "out_of_zone": "Out-of-zone penalty", "bump_misses": "An Impact tag on a miss"}
+               "out_of_zone": "Out-of-zone penalty", "bump_misses": "An Impact tag on a miss",
+               "uses": "Ammunition uses left"}
     _SET = {"weapon": "built from Weapon zone, First tag, Second tag and Improvised",
             "target_pools": "built from Target is, the Stress already marked and Pool size",
 }
     reaches = (
         Reach(tsl.attack_odds, _ATTACK, _SET),
-        Reach(tsl.attack, {**_ATTACK, "uses": "Ammunition uses left",
-                           "snaring": "Snaring on a hit"},
+        Reach(tsl.attack, {**_ATTACK, "snaring": "Snaring on a hit"},
               {**_SET, "dice": ROLLED,
                "defender_dice": "drawn from the dice after the attacker's five"}),
         Reach(tsl.new_pools, {"kind": "Target is", "size": "Pool size",
@@ -233,6 +234,9 @@ class AttackResolver(Tool):
             target_pools=self._target_pools())
         if self._snares():
             setup["snaring"] = self.snaring.value
+        uses = self.uses.value.strip()
+        if uses and setup["weapon"] is not None and setup["weapon"].zone != "Melee":
+            setup["uses"] = parse_int_text("Ammunition uses left", uses)
         if opposed:
             setup.update(defender_tier=self.defender_tier.value,
                          defender_shift=self.defender_shift.value)
@@ -269,6 +273,7 @@ class AttackResolver(Tool):
         self.explanation.clear()
         setup = self._setup()
         setup.pop("snaring", None)  # where the target ends up changes no odds
+        # an attack with no ammunition left is refused here, before any odds are offered
         self.current_odds = tsl.attack_odds(self.tier.value, **setup)
         self.odds.value = band_odds_html(self.current_odds)
 
@@ -279,9 +284,6 @@ class AttackResolver(Tool):
         setup = self._setup()
         request.expect_typed(10 if opposed else 5,
                              "10 faces (yours, then the defender's)" if opposed else "5 faces")
-        uses = self.uses.value.strip()
-        if uses and setup["weapon"] is not None and setup["weapon"].zone != "Melee":
-            setup["uses"] = parse_int_text("Ammunition uses left", uses)
         self.last = a = tsl.attack(request.dice, self.tier.value, **setup)
         if a.uses_left is not None:
             self._quiet = True  # count the use down without clearing the result

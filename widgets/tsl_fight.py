@@ -102,7 +102,7 @@ class FightPanel(Tool):
             "armour_fits": "Target's armour is built for this blow",
             "impact": "An Impact tag's condition holds", "shift": "Attacker's tier shifts",
             "defender_shift": "Defender's tier shifts"}, _SELF),
-        Reach(tsl.attack_odds, {}, {k: v for k, v in _FIXED.items() if k != "uses"}),
+        Reach(tsl.attack_odds, {}, _FIXED),
         Reach(tsl.attack, {}, {**_FIXED, "dice": ROLLED,
                                "defender_dice": "drawn from the dice after the attacker's five",
                                "snaring": "the fight page keeps no zones: the attack "
@@ -313,7 +313,6 @@ class FightPanel(Tool):
         set_shown(self.impact, weapon is not None and any(
             tsl.tag_family(t) == "Impact" for t in weapon.tags))
         setup = self._setup()     # refuses an attack that cannot be made: no odds offered
-        setup.pop("uses", None)   # the ammunition spent changes no odds
         self.odds.value = ("<div class='rulebook-tsl-fight-odds'>"
                            + band_odds_html(tsl.attack_odds(**setup)) + "</div>")
 

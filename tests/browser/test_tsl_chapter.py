@@ -25,7 +25,7 @@ def _open(page: Page, book_url: str, css: str, index: int = 0):
 def test_resolver_odds_and_typed_dice(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-tsl-attack")
     expect(tool.locator(".rulebook-tsl-odds")).to_be_visible()
-    expect(tool.get_by_text("Chance to land at least a Mixed Success: 6979/7776 (89.75%)")) \
+    expect(tool.get_by_text("Chance to land at least a Mixed Success: 89.75% (6979/7776)")) \
         .to_be_visible()
     tool.get_by_label("My dice").fill("3, 6, 1, 4, 3")
     tool.get_by_role("button", name="Use my dice").click()
@@ -206,16 +206,16 @@ def test_every_input_has_a_label(page: Page, book_url):
 
 def test_resolver_tier_shift_type_and_rulings(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-tsl-attack")
-    expect(_headline(tool)).to_contain_text("6979/7776 (89.75%)")
+    expect(_headline(tool)).to_contain_text("89.75% (6979/7776)")
     tool.get_by_label("Attacker tier").select_option(label="Trained")
-    expect(_headline(tool)).to_contain_text("6023/7776 (77.46%)")
+    expect(_headline(tool)).to_contain_text("77.46% (6023/7776)")
     expect(_headline(tool)).to_contain_text("keeping 3 of 5d6")
     tool.get_by_label("Attacker tier").select_option(label="Proficient")
     tool.get_by_label("Other tier shifts").select_option(label="+2")
-    expect(_headline(tool)).to_contain_text("7319/7776 (94.12%)")
+    expect(_headline(tool)).to_contain_text("94.12% (7319/7776)")
     expect(_headline(tool)).to_contain_text("keeping 5 of 5d6, Effective Tier +2")
     tool.get_by_label("Beyond the tiers").select_option(label="clamp")
-    expect(_headline(tool)).to_contain_text("6979/7776 (89.75%)")
+    expect(_headline(tool)).to_contain_text("89.75% (6979/7776)")
     tool.get_by_label("Other tier shifts").select_option(label="0")
     tool.get_by_label("Attack type").select_option(label="Fear, despair")
     expect(tool.get_by_text("Stress lands on the Mind pool")).to_be_visible()
@@ -242,7 +242,7 @@ def test_resolver_weapon_tags_impact_armour_and_ammunition(page: Page, book_url)
     expect(tool.get_by_label("First tag")).to_have_value("Company-Issued")
     expect(_headline(tool)).to_contain_text("Effective Tier -1")  # a rifle at Engaged
     tool.get_by_label("Distance to target").select_option(label="Far")
-    expect(_headline(tool)).to_contain_text("6979/7776 (89.75%) (keeping 4 of 5d6)")
+    expect(_headline(tool)).to_contain_text("89.75% (6979/7776) (keeping 4 of 5d6)")
     tool.get_by_label("Second tag").select_option(label="Company-Issued")
     expect(tool.get_by_role("alert")).to_contain_text(
         "“First tag and Second tag” must not repeat, got Company-Issued, Company-Issued")
@@ -273,7 +273,7 @@ def test_resolver_weapon_tags_impact_armour_and_ammunition(page: Page, book_url)
     tool.get_by_label("Second tag").select_option(label="(none)")
     tool.get_by_label("First tag").select_option(label="Brutal")
     tool.get_by_label("An Impact tag's condition holds").check()
-    expect(_headline(tool)).to_contain_text("7775/7776 (99.99%)")
+    expect(_headline(tool)).to_contain_text("99.99% (7775/7776)")
     tool.get_by_label("Target's armour is built for this blow").check()
     _use_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Success: 2 Stress")
@@ -420,7 +420,7 @@ def test_resolver_target_pool_and_breaking(page: Page, book_url):
     him; the odds say beforehand how likely that is (247/324 by the band odds)."""
     tool = _open(page, book_url, ".rulebook-tsl-attack")
     tool.get_by_label("Target is").select_option(label="a Grunt (pools of 2)")
-    expect(tool.get_by_text("the target Breaks: 247/324 (76.23%)")).to_be_visible()
+    expect(tool.get_by_text("the target Breaks 76.23% (247/324)")).to_be_visible()
     _use_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("the target Breaks")
     expect(tool.locator(".rulebook-tsl-pool")).to_contain_text(

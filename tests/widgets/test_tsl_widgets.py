@@ -17,7 +17,7 @@ def test_resolver_shows_band_odds_before_rolling():
     odds = tsl.band_odds("Proficient", 11)
     hit = odds["mixed"] + odds["success"] + odds["crit"]
     assert hit == Fraction(6979, 7776)
-    assert "Chance to land at least a Mixed Success: 6979/7776 (89.75%)" in r.odds.value
+    assert "Chance to land at least a Mixed Success: 89.75% (6979/7776)" in r.odds.value
     assert "293/864" in r.odds.value  # the Crit row, exact
     assert "Stress lands on the Body pool" in r.odds.value
 
@@ -143,7 +143,7 @@ def test_resolver_shows_the_pool_and_whether_a_grunt_breaks():
     r.target_kind.value = "grunt"
     bands = tsl.band_odds("Proficient", 11)
     assert bands["success"] + bands["crit"] == Fraction(247, 324)
-    assert "the target Breaks: 247/324 (76.23%)" in r.odds.value
+    assert "the target Breaks 76.23% (247/324)" in r.odds.value
     r.entry.my_dice.value = "3, 6, 1, 4, 3"
     r.entry.use_dice()
     assert r.last.target_breaks

@@ -654,6 +654,17 @@ def _attack_setup(weapon: Weapon | None, distance: str, shift: int, impact: bool
     return total_shift, _Mods(impact, armour, order, bump_misses, improvised), steps
 
 
+def _spend_ammunition(weapon: Weapon | None, uses: int) -> AmmoUse:
+    """The attack's use of ammunition: refused without a weapon that takes it, or at 0 uses
+    (the weapon cannot attack until restocked, §11 Ammunition)."""
+    if weapon is None:
+        raise RulesError("uses needs a weapon that takes ammunition, got no weapon")
+    if starting_uses(weapon.zone) is None:
+        raise RulesError(f"uses must be None for a {weapon.zone} weapon: it takes no "
+                         f"ammunition, got {shown(uses)}")
+    return spend_use(weapon.zone, uses)
+
+
 def attack(dice: Sequence[int] | DiceSource, tier: str, *, target: int | None = None,
            defender_dice: Sequence[int] | None = None, defender_tier: str | None = None,
            weapon: Weapon | None = None, distance: str = "Engaged", shift: int = 0,
@@ -706,12 +717,7 @@ def attack(dice: Sequence[int] | DiceSource, tier: str, *, target: int | None = 
             raise RulesError("snaring must be pin (hold them where they are) when the target is "
                              "already Engaged: there is no nearer zone to pull them into")
     if uses is not None:
-        if weapon is None:
-            raise RulesError("uses needs a weapon that takes ammunition, got no weapon")
-        if starting_uses(weapon.zone) is None:
-            raise RulesError(f"uses must be None for a {weapon.zone} weapon: it takes no "
-                             f"ammunition, got {shown(uses)}")
-        ammo = spend_use(weapon.zone, uses)
+        ammo = _spend_ammunition(weapon, uses)
     if target is not None:
         roll = static_roll(dice, tier, target, shift=total_shift, bands=bands,
                            tier_limits=tier_limits)
@@ -779,15 +785,20 @@ def attack_odds(tier: str, *, target: int | None = None, defender_tier: str | No
                 attack_type: str = "Melee weapon", bands: str = "standard",
                 tier_limits: str = "extend", order: str = "armour_first",
                 out_of_zone: str = "flat", bump_misses: bool = True,
-                target_pools: StressPools | None = None) -> AttackOdds:
+                target_pools: StressPools | None = None,
+                uses: int | None = None) -> AttackOdds:
     """Exact odds of :func:`attack` with the same setup, before any die is rolled; with the
-    target's *target_pools*, the chance that the blow makes the target Break too."""
+    target's *target_pools*, the chance that the blow makes the target Break too. With the
+    weapon's ammunition *uses* tracked, an attack it cannot make (0 uses) has no odds: it is
+    refused as :func:`attack` refuses it."""
     if (target is None) == (defender_tier is None):
         raise RulesError("target or defender_tier: give exactly one (a static T-number, or "
                          "the defender's tier for an opposed roll)")
     total_shift, mods, _ = _attack_setup(weapon, distance, shift, impact, armour,
                                          attack_type, order, out_of_zone, bump_misses,
                                          defender_shift)
+    if uses is not None:
+        _spend_ammunition(weapon, uses)
     if target_pools is not None:
         check_pools(target_pools, "target_pools")
     table = band_table(bands)
