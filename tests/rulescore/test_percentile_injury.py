@@ -344,3 +344,11 @@ def test_injury_level_distribution_counts_a_missiles_range_impact(die, mod, armo
                      for face in range(1, die + 1))
     assert pc.injury_level_distribution(die, mod, armour, aspect="P", range_modifier=rng) == \
         {k: Fraction(v, die) for k, v in counts.items()}
+
+
+def test_a_zone_number_falls_in_its_body_zone():
+    """Injury 1, the BODY ZONES table: 1 the head, 2-3 the arms, 4-7 the torso, 8-10 the legs."""
+    assert [pc.zone_name(n) for n in (1, 2, 3, 4, 7, 8, 10)] == [
+        "Head", "Arms", "Arms", "Torso", "Torso", "Legs", "Legs"]
+    with pytest.raises(RulesError, match="zone_number must be from 1 to 10, got 11"):
+        pc.zone_name(11)

@@ -16,7 +16,7 @@ from .injury import (AmputationResolution, CompoundResolution, ImpactResolution,
                      EvasionResolution, evade_area_attack, shock_state_distribution,
                      grim_wound_shock, location_distribution, location_names, location_row,
                      location_shock, shock, shock_reroll, shock_state, strike_location,
-                     zone_count, grievous_zone_test, helpless_location)
+                     zone_count, zone_name, grievous_zone_test, helpless_location)
 from .healing import (COMA_HR, BleedingResolution, BloodLossResolution, BloodStoppageResolution,
                       CourseResolution, bleeding_odds, bleeding_period, course_odds,
                       HealingResolution, RegenerationResolution, blood_loss_advance,
@@ -61,7 +61,7 @@ __all__ = [
     "after_injury",
     # injury sequence
     "strike_location", "locate_strike", "location_distribution", "location_row",
-    "face_feature", "zone_count", "impact", "impact_ta_bonus", "injury_level", "injury",
+    "face_feature", "zone_count", "zone_name", "impact", "impact_ta_bonus", "injury_level", "injury",
     "injury_level_distribution", "bleeder", "compound_injury", "amputation_test",
     "shock_state", "shock", "shock_state_distribution", "shock_reroll", "grim_wound_shock", "combine_shock_states", "location_shock",
     "area_location_shock", "injury_mishap", "impaired_test", "injury_impairment", "impaled",

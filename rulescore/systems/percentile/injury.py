@@ -40,6 +40,13 @@ def zone_count() -> int:
     return max(r.span.high for r in _zones())
 
 
+def zone_name(zone_number: int) -> str:
+    """The body zone (Head, Arms, Torso or Legs) a zone number falls in (Injury 1): the zone
+    whose armour a strike aimed there meets."""
+    require_int("zone_number", zone_number, minimum=1, maximum=zone_count())
+    return _zones().lookup(zone_number)["zone"]
+
+
 def _zone_row(zn: int) -> Row | None:
     if zn < 1 or zn > zone_count():
         return None
