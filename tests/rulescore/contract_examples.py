@@ -192,6 +192,7 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "exploding_d6.initiative": _call([4, 5, 1], 3),
     "exploding_d6.reactions": _call(lambda: [("Hagen", 12, _x6_pool(), True)]),
     "percentile.missile_actions": _call("Crossbow"),
+    "percentile.zone_name": _call(5),
     "percentile.stray_strike": _call([12], 5, 2),
     "percentile.missile_skill": _call("bow", archery=50),
     "percentile.melee_exchange": _call(10, 70, "Block", 90, 40),
