@@ -73,8 +73,8 @@ def board_html(fight: Fight) -> str:
     """One row per fighter in initiative order: initiative, actions in hand (saved reactions
     outside their turn), wounds and the protection pool left; the actor marked."""
     if not fight.combatants:
-        return ("<i>Nobody is in the fight yet: enter the fighters in the roster, then roll "
-                "initiative below.</i>")
+        return ("<i>Nobody is in the fight yet: roll initiative below (fighters are added "
+                "with <b>edit</b> on the roster).</i>")
     actor = fight.actor.name if fight.actor else None
     rows = []
     for c in fight.combatants:
@@ -454,6 +454,7 @@ class FightPanel(Tool):
         """Draw the fight and refill every menu from it (after any change, undo included)."""
         self._quiet = True
         self.board.value = board_html(fight)
+        set_shown(self.next_button, bool(fight.combatants))
         actor = fight.actor
         self.acting_line.value = (
             f"<p class='rulebook-x6-acting'>Round {fight.round}: <b>{html.escape(actor.name)}"

@@ -1,0 +1,107 @@
+"""The exploding-d6 fight page in plain pytest: initiative from the roster, the robber's attack
+on Hagen with a parry as a step of it, one press to apply, saved reactions, other actions and
+page-wide undo. The dice are typed, so every number is worked by hand from the seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulescore.roster import Roster
+from rulescore.systems import exploding_d6 as x6
+from widgets.exploding_d6_fight import FightPanel, fight_page, starter
+from widgets.lean import is_shown
+
+
+@pytest.fixture(autouse=True)
+def live(monkeypatch):
+    monkeypatch.delenv("RULEBOOK_TARGET", raising=False)
+
+
+def typed(entry, dice: str) -> None:
+    entry.my_dice.value = dice
+    entry.use_dice_button.click()
+
+
+def joined(roster: Roster | None = None):
+    """Hagen rolls Quickness 3: 5, 5, 5 = 15; the robber 1, 1, 1 = 3 (§Start of combat)."""
+    page = fight_page()
+    page.editor.set_roster(roster or starter())
+    panel = next(c for c in page.children if isinstance(c, FightPanel))
+    typed(panel.join_entry, "5, 5, 5, 1, 1, 1")
+    assert panel.error.message == "" and panel.join_entry.error.message == ""
+    return page, panel
+
+
+def test_initiative_from_the_roster_begins_the_first_turn():
+    page, panel = joined()
+    assert page.state.names() == ("Hagen", "Robber")
+    assert "Hagen</b> to act (2 of 2" in panel.acting_line.value
+    assert "— (first turn to come)" in panel.board.value
+    assert page.rolls.entries[0][2] == "Hagen 15, Robber 3"
+    assert not any(is_shown(x) for x in panel.joining)
+
+
+def test_an_attack_with_a_parry_is_four_presses_and_lands_on_the_target():
+    page, panel = joined()
+    panel.next_button.click()                                             # 1
+    assert (panel.attacker.value, panel.target.value) == ("Robber", "Hagen")
+    assert [v for _, v in panel.reaction.options] == ["none", "dodge", "parry", "shield parry"]
+    panel.reaction.value = "parry"                                        # 2
+    # a parry rolls Hagen's weapon as if attacking: skill 3 + weapon dice 2, on his 5+
+    assert (panel.reaction_dice.value, panel.reaction_min.value) == (5, 5)
+    assert "86.83%" in panel.odds.value and "(211/243)" in panel.odds.value
+    # 6→6→5 = 17 a megacritical (+1 wound), 5 and 6→1 = 7 hits; the parry's one 5 stops a
+    # normal hit; Hagen's 2 units: one stops the last normal hit, the critical goes through.
+    typed(panel.attack_entry, "6, 6, 5, 5, 6, 1, 3, 2, 5, 1, 2, 3, 4")      # 3
+    assert panel.attack_entry.error.message == ""
+    assert "2 wounds, a megacritical among them (+1 wound)" in panel.result.value
+    assert panel.apply_button.description == "Apply to Hagen"
+    panel.apply_button.click()                                            # 4
+    hagen, robber = page.state.of("Hagen"), page.state.of("Robber")
+    assert (hagen.wounds, hagen.protection, hagen.available) == (2, 1, 1)
+    assert (robber.available, robber.attacks) == (1, 1)
+    assert "1 saved to react" in panel.board.value
+    assert page.rolls.entries[0][0] == "Robber attacks Hagen"
+    page.undo()
+    assert page.state.of("Hagen").wounds == 0 and page.state.of("Hagen").available == 2
+    page.redo()
+    assert page.state.of("Hagen").wounds == 2
+
+
+def test_no_saved_action_no_reaction():
+    page, panel = joined()
+    panel.other_action.value = "aim"
+    panel.act_button.click()
+    panel.act_button.click()
+    assert page.state.of("Hagen").available == 0
+    panel.next_button.click()
+    assert [v for _, v in panel.reaction.options] == ["none"]
+    assert "none left" in panel.board.value
+
+
+def test_a_shot_offers_no_dodge_or_parry_and_recoil_counts_the_second_shot():
+    roster = starter().update("Robber", mode="single", skill=2, weapon_dice=2)
+    page, panel = joined(roster)
+    panel.next_button.click()
+    assert [v for _, v in panel.reaction.options] == ["none", "shield parry"]
+    typed(panel.attack_entry, "1, 2, 3, 4")
+    panel.apply_button.click()
+    assert panel.error.message == ""
+    # the second shot this round: minimum roll and critical threshold +2 (§Recoil)
+    assert "hit on 7+, critical on 13+" in panel.setup_line.value
+
+
+def test_a_ko_attack_needs_a_blunt_weapon_and_says_so_in_reader_words():
+    page, panel = joined(starter().update("Robber", blunt=False))
+    panel.next_button.click()
+    panel.special.value = "ko"
+    assert "K.O. attack needs a blunt weapon" in panel.error.message
+    panel.special.value = "none"
+    assert panel.error.message == ""
+
+
+def test_more_options_fold_away():
+    _, panel = joined()
+    assert not is_shown(panel.options)
+    panel.more.value = True
+    assert is_shown(panel.options)
