@@ -16,12 +16,11 @@ import ipywidgets as w
 from rulescore.dice import DiceSource
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import range_bands as rb
-from rulescore.text import odds as odds_text
 
 from IPython.display import HTML, display
 
 from .book import explain
-from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView,
+from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, chance_html, ErrorLine, ExplanationView, OddsView,
                      Reach, RollRequest, Tool, answers, labelled_text, section, steps_html)
 from .lean import set_shown, shared_layout
 from .theme import ACCENT, FIELD_WIDTH, LABEL_WIDER, PHRASE_MENU, SENTENCE_WIDTH, VERDICT_SIZE
@@ -59,11 +58,14 @@ CHECK_DICE = {"difficulty_dice": "drawn from the dice: as many as the difficulty
               "dice": ROLLED}
 
 
-def outcomes_html(outcomes: dict[str, Fraction], headline: str) -> str:
-    """Each outcome with its exact chance, as a small table."""
+def outcomes_html(outcomes: dict[str, Fraction], headline: str,
+                  chance: Fraction | None = None) -> str:
+    """Each outcome with its exact chance, as a small table; *chance*, when given, follows the
+    headline (a percentage first, its fraction beside it when short)."""
     rows = "".join(f"<tr><td>{html.escape(k[0].upper() + k[1:])}</td>"
-                   f"<td>{html.escape(odds_text(p))}</td></tr>" for k, p in outcomes.items())
-    return (f"<p class='rulebook-headline'><b>{html.escape(headline)}</b></p>"
+                   f"<td>{chance_html(p)}</td></tr>" for k, p in outcomes.items())
+    lead = html.escape(headline) + (f" {chance_html(chance)}" if chance is not None else "")
+    return (f"<div class='rulebook-headline' style='margin:.4em 0'><b>{lead}</b></div>"
             f"<table class='rulebook-outcomes'><thead><tr><th>Result</th><th>Chance</th>"
             f"</tr></thead><tbody>{rows}</tbody></table>")
 
@@ -135,9 +137,9 @@ class _CheckTool(Tool):
         return (parse_int_text(self.pool_label, self.pool.value),
                 parse_int_text("Bonus to your roll", self.bonus.value, blank=0))
 
-    def _show_odds(self, odds: rb.Odds, headline: str) -> None:
+    def _show_odds(self, odds: rb.Odds, headline: str, chance: Fraction) -> None:
         self.counts = dict(odds.dice)
-        self.outcomes.value = outcomes_html(odds.outcomes, headline)
+        self.outcomes.value = outcomes_html(odds.outcomes, headline, chance)
         if len(odds.margins.pmf) > 1:
             self.odds.show(odds.margins, lambda m: m >= 0, self.chart_title, "Margin")
         else:
@@ -325,7 +327,7 @@ class ShotBuilder(_CheckTool):
                               f"{d.actions} action{'s' if d.actions > 1 else ''}</div>"
                               f"<details><summary>How the difficulty is built</summary>"
                               f"{_steps(d.trace)}</details>")
-        self._show_odds(self.plan.odds, f"Chance to hit: {odds_text(self.plan.odds.success)}")
+        self._show_odds(self.plan.odds, "Chance to hit:", self.plan.odds.success)
 
     def _resolve(self, dice: DiceSource) -> rb.ShotResult:
         return rb.shot(self.plan.difficulty.value, self._ints()[0],
@@ -410,7 +412,7 @@ class DashHelper(_CheckTool):
                                **self._rule())
         full = odds.outcomes["full move"]
         self.summary.value = ""
-        self._show_odds(odds, f"Chance of the full move: {odds_text(full)}")
+        self._show_odds(odds, "Chance of the full move:", full)
 
     def _resolve(self, dice: DiceSource) -> rb.MoveResult:
         pool, bonus = self._ints()
@@ -467,7 +469,7 @@ class QuickLoadHelper(_CheckTool):
         shown = {names[k]: p for k, p in odds.outcomes.items()}
         self.summary.value = ""
         self._show_odds(rb.Odds(shown, odds.margins, odds.dice),
-                        f"Chance to load faster: {odds_text(odds.success)}")
+                        "Chance to load faster:", odds.success)
 
     def _resolve(self, dice: DiceSource) -> rb.QuickLoadResult:
         pool, bonus = self._ints()
@@ -536,7 +538,7 @@ class StealthHelper(_CheckTool):
                                             blank=0), **self._inputs())
         parse_int_text("Successes in a row so far", self.streak.value, blank=0)
         self.summary.value = ""
-        self._show_odds(odds, f"Chance to stay hidden: {odds_text(odds.outcomes['hidden'])}")
+        self._show_odds(odds, "Chance to stay hidden:", odds.outcomes["hidden"])
 
     def _resolve(self, dice: DiceSource) -> rb.StealthResult:
         pool, bonus = self._ints()

@@ -4,9 +4,16 @@ reader would, each result checked against the engine."""
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import range_bands as rb
-from rulescore.text import odds
+from rulescore.text import percent
 from tests.browser.reader import open_tool, set_value
+from widgets.common import EXACT_INLINE
 from widgets.range_bands import ND_OPTIONS
+
+
+def odds(p) -> str:
+    """A chance as the tools show it: its percentage first, its fraction beside it when short
+    (a long one waits behind "show exact", which the text then reads)."""
+    return f"{percent(p)} ({p})" if len(str(p)) <= EXACT_INLINE else f"{percent(p)} show exact"
 
 CHAPTER = "range_bands/combat"        # cover and shooting
 MOVEMENT = "range_bands/movement"     # the map, moving and hiding
@@ -41,7 +48,7 @@ def test_shot_builder_every_option(page: Page, book_url):
     tool.get_by_label("Called shot (+2D)").uncheck()
     tool.get_by_label("Area fire (+2D)").check()
     expect(tool.get_by_role("alert").first).to_contain_text(
-        "“Weapon” 'bow' (bow) cannot use area fire")
+        "“Weapon” bow cannot use area fire")
     tool.get_by_label("Weapon", exact=True).select_option(label="explosive")
     tool.get_by_label("Target is hidden (area fire only)").check()
     area = rb.plan_shot("far", ("close", "distant"), "light", False, False, skill_pool=4,

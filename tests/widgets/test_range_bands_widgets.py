@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 from rulescore.systems import range_bands as rb
-from rulescore.text import odds as odds_text
+from widgets.common import chance_html as odds_text
 from widgets.lean import is_shown
 from widgets.range_bands import (DashHelper, QuickLoadHelper, ShotBuilder, band_picture,
                                  dice_order_html, outcomes_html)
@@ -252,7 +252,7 @@ def test_quick_load_helper_errors():
 
 def test_helpers_render_outcomes_and_dice_order():
     page = outcomes_html({"hit": Fraction(1, 4), "miss": Fraction(3, 4)}, "Head <1>")
-    assert "Head &lt;1&gt;" in page and "1/4 (25.00%)" in page and "<td>Hit</td>" in page
+    assert "Head &lt;1&gt;" in page and "25.00% (1/4)" in page and "<td>Hit</td>" in page
     assert "2 for your dice, then 3 for the difficulty" in \
         dice_order_html({"skill_dice": 2, "difficulty_dice": 3})
 
@@ -283,7 +283,7 @@ def test_stealth_helper_dash_and_close_contact():
     assert "then 2 for Perception" in h.dice_order.value and "for cover" not in \
         h.dice_order.value
     h.movement.value = "dash"
-    assert "Chance to stay hidden: 0 (0.00%)" in h.outcomes.value
+    assert "Chance to stay hidden: 0.00%" in h.outcomes.value
     h.entry.roll(seed=5)
     assert "Seen" in h.result.value and "cannot make a Stealth check" in h.explanation.value
     h.perception.value = "lots"
@@ -315,7 +315,7 @@ def test_shot_builder_hidden_target_needs_area_fire():
     s.hidden.value = True
     assert "a hidden character can only be targeted by area fire" in s.error.message
     s.area.value = True
-    assert "“Weapon” 'firearm' (firearm) cannot use area fire" in s.error.message
+    assert "“Weapon” firearm cannot use area fire" in s.error.message
     s.weapon.value = "burst"
     assert s.error.message == "" and "Difficulty <b>6D</b>" in s.summary.value
 
@@ -326,7 +326,7 @@ def test_shot_builder_refuses_area_fire_with_a_bow():
     s = ShotBuilder(target="close", optimal="close", cover="none")
     s.weapon.value = "bow"
     s.area.value = True
-    assert "“Weapon” 'bow' (bow) cannot use area fire" in s.error.message
+    assert "“Weapon” bow cannot use area fire" in s.error.message
     s.weapon.value = "explosive"
     assert s.error.message == "" and "Difficulty <b>6D</b>" in s.summary.value
 
@@ -359,7 +359,7 @@ def test_stealth_helper_no_hiding_in_impassable_terrain():
     from widgets.range_bands import StealthHelper
     h = StealthHelper(pool="3", perception="3", cover="light")
     h.movement.value = "impassable"
-    assert "Chance to stay hidden: 0 (0.00%)" in h.outcomes.value
+    assert "Chance to stay hidden: 0.00%" in h.outcomes.value
     h.entry.roll(seed=5)
     assert "Seen" in h.result.value and "two move actions" in h.explanation.value
 

@@ -108,8 +108,8 @@ def test_an_engine_name_becomes_the_fields_label_in_quotes() -> None:
 def test_a_band_the_weapon_cannot_reach_names_the_target_and_optimal_band_fields() -> None:
     from widgets.range_bands import ShotBuilder
     tool = ShotBuilder(target="extreme", optimal="close")
-    assert tool.error.message == ("“Target's band” 'extreme' needs a weapon whose optimal band "
-                                  "is far or very far, got “Optimal band” ['close']")
+    assert tool.error.message == ("“Target's band” extreme needs a weapon whose optimal band "
+                                  "is far or very far, but “Optimal band” is close")
 
 
 def test_a_pool_out_of_range_names_the_pool_field() -> None:

@@ -90,11 +90,8 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
     gm = require_int("gm_dice", gm_dice, minimum=-5, maximum=5)
     kind = choice("weapon", weapon, DATA.table("shooting", "weapon_kinds"), "weapon")
     if area_fire and not yes(kind, "area_fire"):
-        area_kinds = [r["weapon"] for r in DATA.table("shooting", "weapon_kinds")
-                      if yes(r, "area_fire")]
-        raise RulesError(f"weapon {shown(weapon)} ({kind['name'].lower()}) cannot use area "
-                         "fire: it needs a burst weapon, an explosive or another area weapon "
-                         f"(weapon one of {', '.join(map(repr, area_kinds))})")
+        raise RulesError(f"weapon {kind['name'].lower()} cannot use area fire: it needs a "
+                         "burst weapon, an explosive or another area weapon")
     if target_hidden and not area_fire:
         raise RulesError("target_hidden: a hidden character can only be targeted by area fire "
                          "(turn area_fire on, or find the target first)")
@@ -112,8 +109,9 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
     elif b.band == "extreme":
         reach = [o for o in ("very_far", "far") if o in optimal]
         if not reach:
-            raise RulesError("target_band 'extreme' needs a weapon whose optimal band is far or "
-                             f"very far, got optimal_bands {list(optimal)}")
+            raise RulesError("target_band extreme needs a weapon whose optimal band is far or "
+                             "very far, but optimal_bands is "
+                             + " and ".join(band(o).name.lower() for o in optimal))
         dice = modifier(f"extreme_{reach[0]}")
         steps.append(step(f"Extreme range with a {band(reach[0]).name.lower()} optimal band: "
                           f"{dice}D", tab, dice=dice))
