@@ -134,3 +134,44 @@ def test_rename_carries_the_fighter():
     assert renamed.names() == ("Hagen", "Thug") and renamed.of("Thug").initiative == 3
     with pytest.raises(RulesError, match="already"):
         fight.rename("Robber", "Hagen")
+
+
+def _robber_attacks(fight: Fight, reaction: str, faces: list[int]):
+    roster = two()
+    setup, flow = fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"),
+                                      reaction=reaction)
+    made = x6.attack_setup(**setup)
+    return x6.attack(made.dice, min_roll=made.min_roll, crit_at=made.crit_at,
+                     burst=made.burst, dice=DiceSource.typed(faces), **flow)
+
+
+def test_apply_attack_writes_actions_protection_and_wounds():
+    fight = started().next_turn().fight
+    # 17 (a megacritical, +1 wound), 5 and 7 hit; the parry's one success stops a normal hit;
+    # one of Hagen's 2 units stops the other; the megacritical goes through: 2 wounds
+    result = _robber_attacks(fight, "parry", [6, 6, 5, 5, 6, 1, 3, 2, 5, 1, 2, 3, 4])
+    assert result.value == 2 and result.reaction_actions == 1
+    move = fight.apply_attack("Robber", "Hagen", result)
+    hagen, robber = move.fight.of("Hagen"), move.fight.of("Robber")
+    assert (hagen.wounds, hagen.protection, hagen.available) == (2, 1, 1)
+    assert (robber.available, robber.attacks) == (1, 1)
+    assert "a megacritical" in move.line
+    # the same result cannot be written twice against a pool it already spent
+    after = move.fight
+    with pytest.raises(RulesError, match="rolled against a protection pool of 2, and Hagen has 1 now"):
+        after.apply_attack("Robber", "Hagen", result)
+    # the attacker's turn only, and the cost is paid
+    with pytest.raises(RulesError, match="Hagen acts only in their own turn"):
+        after.apply_attack("Hagen", "Robber", result)
+    with pytest.raises(RulesError, match="1 action left and this attack costs 2"):
+        after.apply_attack("Robber", "Hagen",
+                           _robber_attacks(after, "none", [1, 2, 3, 4, 1]), cost=2)
+
+
+def test_a_reaction_needs_a_saved_action():
+    fight = started()
+    fight = fight.act("Hagen", "aim").fight.act("Hagen", "aim").fight.next_turn().fight
+    roster = two()
+    assert fight.reactions(roster.fighter("Hagen"), {"dodge": True, "parry": True}) == ("none",)
+    with pytest.raises(RulesError, match="Hagen has no action left to react with"):
+        fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"), reaction="dodge")

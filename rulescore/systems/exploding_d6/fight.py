@@ -352,11 +352,12 @@ class Fight:
         if reacting and them.available < reacting:
             raise RulesError(f"{them.name} has no action left to react with")
         prot = result.protection
-        if prot.pool_left > them.protection or prot.critical_pool_left > min(
+        rolled_against = prot.pool_left + prot.spent
+        if rolled_against != them.protection or prot.critical_pool_left > min(
                 them.critical_protection, prot.pool_left):
-            raise RulesError(f"this result leaves {them.name} {prot.pool_left} protection "
-                             f"units, more than the {them.protection} they have: roll the "
-                             "attack again for this fight")
+            raise RulesError(f"this attack was rolled against a protection pool of "
+                             f"{rolled_against}, and {them.name} has {them.protection} now: "
+                             "roll it again for the fight as it stands")
         fight = self._set(replace(me, available=me.available - cost,
                                   attacks=min(me.attacks + 1, MAX_ATTACKS)))
         hurt = replace(fight.of(target), available=them.available - reacting,
