@@ -138,6 +138,8 @@ class FightPanel(Tool):
         Reach(Fight.grievous, {}, {"self": "the page's fight", "name": "the wounded fighter",
                                    "roll": "the d8 comes as a DiceSource (dice)",
                                    "dice": "the Grievous Wound's Roll / My d8 row"}),
+        Reach(vl.healer_pool, {"attribute": "Healer's attribute"},
+              {"medicine": "the healer's Medicine in the roster"}),
         Reach(vl.stabilize, {"medical_kit": "Medical kit", "vitality": "Patient"}, {
             "faces": "the dice come as a DiceSource (dice)", "dice": ROLLED,
             "pool": "the healer's attribute + Medicine in the roster",
@@ -455,7 +457,7 @@ class FightPanel(Tool):
 
     def _healer_pool(self) -> int:
         row = self._row(self.healer.value)
-        return row[self.healer_attribute.value.lower()] + row["medicine"]
+        return vl.healer_pool(row[self.healer_attribute.value.lower()], row["medicine"])
 
     @answers("stabilize_odds")
     def _show_stabilize_odds(self) -> None:

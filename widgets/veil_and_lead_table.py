@@ -14,14 +14,16 @@ from typing import ClassVar
 
 import ipywidgets as w
 
-from rulescore.errors import RulesError, parse_int_text
+from rulescore.errors import RulesError
+from rulescore.roster import Fighter
 from rulescore.systems import veil_and_lead as vl
 from rulescore.systems.veil_and_lead.records import called_locations
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
                      RollRequest, Tool, answers, button, chance_html, labelled_text, new_seed,
-                     odds_line, odds_table_html, parse_roster, section)
-from .lean import set_shown, shared_layout
+                     odds_line, odds_table_html, section)
+from .lean import built_whole, set_shown, shared_layout
+from .roster import EMPTY_HINT, FighterPick, RosterEditor, shared_roster
 
 STYLE = {"description_width": "13em"}
 
@@ -43,71 +45,114 @@ def _check(label: str) -> w.Checkbox:
 
 # --- initiative ------------------------------------------------------------------------------
 
+SITUATIONS = (("—", ""), ("Prepared ambush (+2)", "ambush"),
+              ("Caught off-guard (−2)", "off_guard"))
+"""A fighter's situation at the start of a fight, as the initiative roll takes it (§II)."""
+_ROW_WHY = "the fighter's row in the roster above"
+
+
 class PartyInitiative(Tool):
-    """Initiative for a whole party and their foes: one line each, name QUICK Awareness
-    [modifier], rolled with one seed or from the dice each player typed (§II)."""
+    """Initiative for every fighter of the roster: each one's QUICK, Awareness and armour from
+    their row, a situation and a supernatural bonus beside their name, rolled with one seed or
+    from the dice each player typed (§II)."""
 
     waiting_for = "the d8s"
-    _PARTY: ClassVar[dict[str, str]] = {
-        "quick": "Combatants", "awareness": "Combatants", "ambush": "Combatants",
-        "off_guard": "Combatants", "supernatural": "Combatants"}
-    _LEFT_OUT: ClassVar[dict[str, str]] = {
+    _ROW: ClassVar[dict[str, str]] = {
+        "quick": _ROW_WHY, "awareness": _ROW_WHY, "armour": _ROW_WHY,
+        "ambush": "the Situation menu on each fighter's line",
+        "off_guard": "the Situation menu on each fighter's line",
+        "supernatural": "the Supernatural bonus on each fighter's line",
         "fatigued": "not asked here: the fight page keeps each fighter's Strain",
-        "armour": "not asked here: the fight page knows each fighter's armour",
         "small_pool": "the book's ruling: a pool rolls the dice it has (assumption "
                       "small_pools)"}
     reaches = (
-        Reach(vl.plan_initiative, _PARTY, _LEFT_OUT),
+        Reach(vl.plan_initiative, {}, _ROW),
         Reach(vl.roll_pools, {"dice": "My dice"},
-              {"pools": "one pool a combatant, from the Combatants line"}),
-        Reach(vl.initiative, _PARTY, {
-            **_LEFT_OUT, "faces": "each combatant's pool, drawn from the Roll / My dice row",
+              {"pools": "one pool a fighter of the roster"}),
+        Reach(vl.initiative, {}, {
+            **_ROW, "faces": "each fighter's pool, drawn from the Roll / My dice row",
             "dice": "the whole party rolls from one seed or one typed line, so the pools are "
                     "drawn together first",
             "bleed": "Bleed Dice are left out: their cost is in another book"}),
     )
 
-    def __init__(self, party: str = "Ada 3 2; Bo 2 1 ambush; Bandit 2 1") -> None:
-        self.party = labelled_text("Combatants", party, "name QUICK Awareness [modifier]; …",
-                                   width="40em", label_width="8em")
-        self.party.continuous_update = False
-        self.help = w.HTML("<small>One combatant a group, separated by <code>;</code>: a name, "
-                           "QUICK, Awareness and, if any, <code>ambush</code> (prepared: +2), "
-                           "<code>off-guard</code> (−2) or a number (a supernatural bonus). "
-                           "Ties at one tick are settled on the Count. Typed dice: every combatant's "
-                           "pool in order, e.g. <code>7 3 5 | 8 2 | 1 4</code>.</small>")
+    def __init__(self, fighters: RosterEditor | None = None) -> None:
+        """*fighters*: the roster read (the chapter's shared one unless given)."""
+        self.editor = fighters if fighters is not None else shared_roster("veil_and_lead")
+        self.lines: dict[str, tuple[w.HTML, w.Dropdown, w.BoundedIntText]] = {}
+        self.party = w.VBox(layout=shared_layout(margin="0 0 .3em 0"))
+        self.hint = w.HTML(f"<small>{html.escape(EMPTY_HINT)}</small>")
+        self.help = w.HTML("<small>Each fighter of the roster rolls QUICK + Awareness (their "
+                           "row). Ties at one tick are settled on the Count. Typed dice: every "
+                           "fighter's pool in the roster's order, e.g. "
+                           "<code>7 3 5 | 8 2 | 1 4</code>.</small>")
         self.error = ErrorLine()
         self.odds = w.HTML()
-        self.entry = DiceEntry("d8s per combatant, separated by |", each="one per combatant")
+        self.entry = DiceEntry("d8s per fighter, separated by |", each="one per fighter")
         self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.people: list[tuple[str, dict]] = []
-        super().__init__([self.party, self.help, self.error,
+        super().__init__([self.hint, self.party, self.help, self.error,
                           section("Odds of each starting tick", self.odds),
                           section("Roll", self.entry),
                           section("Where everyone starts", self.result, self.explanation)],
                          "rulebook-vl-initiative")
-        self.party.observe(lambda _: self.update(), "value")
+        self.editor.on_change(lambda _: self._follow())
         self.entry.on_request(self.roll)
+        self._follow()
+
+    @built_whole
+    def _line(self, name: str) -> tuple[w.HTML, w.Dropdown, w.BoundedIntText]:
+        """A fighter's line: their name and numbers, their situation, a supernatural bonus."""
+        situation = w.Dropdown(options=SITUATIONS, value="", description=f"Situation of {name}",
+                               style={"description_width": "0"},
+                               layout=shared_layout(width="14em"))
+        bonus = w.BoundedIntText(value=0, min=-10, max=10,
+                                 description=f"Supernatural bonus of {name}",
+                                 style={"description_width": "0"},
+                                 layout=shared_layout(width="4.5em"))
+        for field in (situation, bonus):
+            field.observe(lambda _: self.update(), "value")
+        return w.HTML(), situation, bonus
+
+    def _follow(self) -> None:
+        """The roster changed: one line a fighter (a renamed one keeps their situation)."""
+        rename = self.editor.last_rename
+        if rename is not None and rename[0] in self.lines and rename[1] not in self.lines:
+            self.lines[rename[1]] = self.lines.pop(rename[0])
+        names = self.editor.roster.names()
+        rows = []
+        for name in names:
+            if name not in self.lines:
+                self.lines[name] = self._line(name)
+            label, situation, bonus = self.lines[name]
+            row = self.editor.roster.fighter(name)
+            label.value = (f"<b>{html.escape(name)}</b> <small>QUICK {row['quick']}, "
+                           f"Awareness {row['awareness']}"
+                           + (f", {html.escape(str(row['armour']))}"
+                              if row["armour"] != "None" else "") + "</small>")
+            situation.description = f"Situation of {name}"
+            bonus.description = f"Supernatural bonus of {name}"
+            rows.append(w.HBox([w.Box([label], layout=shared_layout(width="22em")),
+                                situation, bonus],
+                               layout=shared_layout(align_items="center")))
+        self.party.children = rows
+        set_shown(self.hint, not names)
+        set_shown(self.party, bool(names))
         self.update()
 
     def _parse(self) -> list[tuple[str, dict]]:
         people = []
-        for name, (quick, aware), mod in parse_roster(
-                "Combatants", self.party.value, ("QUICK", "Awareness"), "Ada 3 2; Bandit 2 1",
-                extra="an optional roll bonus"):
-            setup: dict = {"quick": quick, "awareness": aware}
-            if mod is None:
-                pass
-            elif mod.lower() == "ambush":
-                setup["ambush"] = True
-            elif mod.lower() in ("off-guard", "offguard"):
-                setup["off_guard"] = True
-            else:
-                setup["supernatural"] = parse_int_text(
-                    f"modifier of {name} (ambush, off-guard or a number)", mod)
+        for fighter in self.editor.roster.fighters:
+            _, situation, bonus = self.lines[fighter.name]
+            setup: dict = {"quick": fighter["quick"], "awareness": fighter["awareness"],
+                           "armour": fighter["armour"]}
+            if situation.value:
+                setup[situation.value] = True
+            if bonus.value:
+                setup["supernatural"] = bonus.value
             vl.plan_initiative(**setup)  # checks the ranges, naming the bad one
-            people.append((name, setup))
+            people.append((fighter.name, setup))
         return people
 
     @answers("odds")
@@ -117,7 +162,7 @@ class PartyInitiative(Tool):
         self.result.value = self.waiting
         self.explanation.clear()
         self.people = self._parse()
-        self.entry.groups = len(self.people)  # typed dice: one list a combatant
+        self.entry.groups = max(len(self.people), 1)  # typed dice: one list a combatant
         rows = []
         for name, setup in self.people:
             plan = vl.plan_initiative(**setup)
@@ -139,7 +184,7 @@ class PartyInitiative(Tool):
     def roll(self, request: RollRequest) -> None:
         """Roll everyone with one seed, or read each combatant's typed dice."""
         if not self.people:
-            self.entry.error.show("Fix the combatants first.")
+            self.entry.error.show(f"{EMPTY_HINT}.")
             return
         self.entry.error.clear()
         try:
@@ -159,7 +204,7 @@ class PartyInitiative(Tool):
             f"<td>{html.escape(r.state)}</td></tr>" for n, r in order)
         how = request.describe()
         self.result.value = (
-            "<table class='rulebook-vl-start'><thead><tr><th>Combatant</th><th>d8s</th>"
+            "<table class='rulebook-vl-start'><thead><tr><th>Fighter</th><th>d8s</th>"
             "<th>Margin</th><th>Starts</th><th>State</th></tr></thead>"
             f"<tbody>{rows}</tbody></table><small>({how}; earliest tick first)</small>")
         self.explanation.show([replace(s, text=f"{name}: {s.text}")
@@ -210,7 +255,11 @@ class AttackCalculator(Tool):
         "stationary_target": "Target stationary (Point-Blank cannot miss)",
         "small_pool": "Small pools", "exposure": "Exposure rule",
         "off_hand": "Off-hand attack (−2 dice)"}
+    _TARGET_ROW = "the target's row in the roster (Fill target from fighter)"
     reaches = (
+        Reach(vl.defense, {}, {"quick": _TARGET_ROW, "savvy": _TARGET_ROW,
+                               "equipment": "the target's Defense bonus and armour, from "
+                                            "their row"}),
         Reach(vl.plan_attack, _FIELDS),
         Reach(vl.attack, {"dice": "My dice"}, {
             "faces": "drawn from the Roll / My dice row",
@@ -221,6 +270,10 @@ class AttackCalculator(Tool):
 
     def __init__(self) -> None:
         number = _number
+        self.attacker_pick = FighterPick("veil_and_lead", self.fill_attacker,
+                                         label="Fill attacker from fighter")
+        self.target_pick = FighterPick("veil_and_lead", self.fill_target,
+                                       label="Fill target from fighter")
         self.attribute = number("Attribute (QUICK or IRON)", 3, 0, 10)
         self.skill = number("Skill", 2, 0, 10)
         self.weapon = _menu("Weapon", list(vl.weapons()), "Peacemaker")
@@ -265,8 +318,9 @@ class AttackCalculator(Tool):
         self.explanation = ExplanationView()
         self.plan: vl.AttackPlan | None = None
         super().__init__([
-            w.HBox([w.VBox([w.HTML("<b>The attacker</b>"), *attacker]),
-                    w.VBox([w.HTML("<b>The target and the rulings</b>"), *target])]),
+            w.HBox([w.VBox([w.HTML("<b>The attacker</b>"), self.attacker_pick, *attacker]),
+                    w.VBox([w.HTML("<b>The target and the rulings</b>"), self.target_pick,
+                            *target])]),
             self.error,
             section("Pool and Target Number", self.setup),
             section("Odds before you roll", self.odds),
@@ -276,6 +330,28 @@ class AttackCalculator(Tool):
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
         self.update()
+
+    def fill_attacker(self, row: Fighter) -> None:
+        """The attacker's row: the attribute their weapon attacks with, its skill, the weapon
+        (an action it can make), its roll bonus; a melee weapon strikes at Point-Blank."""
+        self.attribute.value = row[str(row["weapon_attribute"]).lower()]
+        self.skill.value = row["weapon_skill"]
+        self.roll_bonus.value = row["weapon_bonus"]
+        kind = vl.weapon(str(row["weapon"])).kind
+        if kind == "melee":
+            self.band.value = "Point-Blank"
+        fits = [a for a in _attack_actions() if vl.actions()[a].attack in (kind, "any")]
+        if self.action.value not in fits:
+            self.action.value = fits[0]
+        self.weapon.value = row["weapon"]
+
+    def fill_target(self, row: Fighter) -> None:
+        """The target's row: Defense (8 + the higher of QUICK and SAVVY + Defense bonus and
+        armour, §VI Defense Rating) and armour."""
+        worn = vl.armour(str(row["armour"]))
+        self.defense.value = vl.defense(row["quick"], row["savvy"],
+                                        row["defense_bonus"] + worn.defense_modifier)
+        self.armour.value = worn.name
 
     def _setup(self) -> dict:
         """The attack's inputs, by the engine's names (see :attr:`reaches`)."""
@@ -382,6 +458,9 @@ class DownedWalker(Tool):
               {"dice": "the Roll the d8 button's seed (a d8 rolled at the table goes in the "
                        "Grievous Wound d8 field)"}),
         Reach(vl.bleed_out_turn, _STATE),
+        Reach(vl.healer_pool, {}, {
+            "attribute": "the healer's SAVVY, from their row (assumption healer_attribute)",
+            "medicine": "the healer's Medicine, from their row"}),
         Reach(vl.stabilize, {
             "vitality": "Vitality now", "medical_kit": "Medical kit (+2)",
             "roll_bonus": "Healer's other roll bonus", "dice": "My dice",
@@ -392,6 +471,10 @@ class DownedWalker(Tool):
     )
 
     def __init__(self, iron: int = 1, vitality: int = 0) -> None:
+        self.patient_pick = FighterPick("veil_and_lead", self.fill_patient,
+                                        label="Fill patient from fighter")
+        self.healer_pick = FighterPick("veil_and_lead", self.fill_healer,
+                                       label="Fill healer from fighter")
         self.iron = _number("IRON", iron, 0, 10)
         self.vitality = w.IntText(value=vitality, description="Vitality now", style=STYLE,
                                   layout=shared_layout(width="19em"))
@@ -413,8 +496,9 @@ class DownedWalker(Tool):
         self.result = w.HTML()
         self.explanation = ExplanationView()
         super().__init__([
-            w.HBox([w.VBox([self.iron, self.vitality, self.arterial, self.stable]),
-                    w.VBox([self.pool, self.kit, self.bonus])]),
+            w.HBox([w.VBox([self.patient_pick, self.iron, self.vitality, self.arterial,
+                            self.stable]),
+                    w.VBox([self.healer_pick, self.pool, self.kit, self.bonus])]),
             self.error,
             section("Where they stand", self.status),
             section("A Grievous Wound", w.HBox([self.wound_roll, self.limb]),
@@ -502,6 +586,15 @@ class DownedWalker(Tool):
         if wound.bleeding_out:
             self.arterial.value = True
         self._show(f"Grievous Wound: {wound.outcome}{how}", wound.trace)
+
+    def fill_patient(self, row: Fighter) -> None:
+        """The patient's IRON from their row (Vitality now is the fight's, typed here)."""
+        self.iron.value = row["iron"]
+
+    def fill_healer(self, row: Fighter) -> None:
+        """The healer's Medicine dice: SAVVY + Medicine from their row (assumption
+        healer_attribute)."""
+        self.pool.value = vl.healer_pool(row["savvy"], row["medicine"])
 
     @answers()
     def bleed(self) -> None:

@@ -1,13 +1,16 @@
 """The served Veil & Lead table chapter, used as a reader would: initiative odds, a seeded roll
 and its replay, typed dice, errors in place; the attack calculator's odds, dice and errors."""
 
+import json
 import random
 
 from playwright.sync_api import Page, expect
 
+from rulescore.roster import Roster
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 from tests.browser.reader import open_chapter, set_value
+from widgets.roster import EMPTY_HINT, store_key
 
 CHAPTER = "veil_and_lead/table.ipynb"
 INJURY = "veil_and_lead/injury.ipynb"
@@ -20,9 +23,23 @@ def _open(page: Page, book_url: str, css: str, chapter: str = CHAPTER):
     return tool
 
 
-def test_initiative_odds_seed_replay_and_typed_dice(page: Page, book_url):
+def keep_roster(page: Page, roster: Roster) -> None:
+    """Put *roster* in the browser's keeping before the page opens, as an earlier chapter
+    would have left it."""
+    page.add_init_script(f"window.localStorage.setItem({json.dumps(store_key(vl.ROSTER.system))}, "
+                         f"{json.dumps(roster.to_json())})")
+
+
+PARTY = Roster(vl.ROSTER).add("Ada", pc=True, quick=3, awareness=2).add("Bo", quick=2,
+                                                                         awareness=1)
+
+
+def test_initiative_reads_the_roster_odds_seed_replay_and_typed_dice(page: Page, book_url):
+    keep_roster(page, PARTY)
     tool = _open(page, book_url, ".rulebook-vl-initiative")
-    set_value(tool.get_by_label("Combatants"), "Ada 3 2; Bo 2 1 off-guard")
+    fighters = page.locator(".rulebook-roster").first
+    expect(fighters).to_contain_text("Fighters: Ada, Bo —", timeout=20_000)
+    tool.get_by_label("Situation of Bo").select_option("Caught off-guard (−2)")
     ada = vl.plan_initiative(3, 2).odds()
     expect(tool.locator(".rulebook-vl-init-odds")).to_contain_text(
         f"Tick 4 Slow: {percent(ada[(4, 'Slow')])}")
@@ -48,14 +65,17 @@ def test_initiative_odds_seed_replay_and_typed_dice(page: Page, book_url):
     expect(table).to_have_text(first)
 
 
-def test_initiative_errors_in_place(page: Page, book_url):
+def test_initiative_errors_in_place_and_an_empty_roster_is_named(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-vl-initiative")
+    expect(tool.get_by_text(EMPTY_HINT)).to_be_visible()
+    fighters = page.locator(".rulebook-roster").first
+    field = fighters.get_by_label("New fighter")
+    field.fill("Ada")
+    field.press("Enter")
+    expect(tool.locator(".rulebook-vl-init-odds")).to_contain_text("Ada (4d8)")
     tool.get_by_label("My dice").fill("1 2 3")
     tool.get_by_role("button", name="Use my dice").click()
-    expect(tool.get_by_role("alert")).to_contain_text(
-        "My dice must be 4 lists separated by |, one per combatant, got 1")
-    set_value(tool.get_by_label("Combatants"), "Ada three 2")
-    expect(tool.get_by_role("alert").first).to_contain_text("QUICK of Ada must be a whole number")
+    expect(tool.get_by_role("alert")).to_contain_text("Ada rolls 4d8, got 3 dice")
 
 
 def test_attack_calculator_odds_dice_and_errors(page: Page, book_url):

@@ -8,6 +8,7 @@ import pytest
 
 from rulescore.dice import DiceSource
 from rulescore.errors import RulesError
+from rulescore.roster import Roster
 from rulescore.systems import percentile as pc
 from rulescore.systems import tsl
 from rulescore.systems import veil_and_lead as vl
@@ -50,11 +51,16 @@ def test_a_two_sided_entry_names_the_lists_it_wants():
     assert entry.error.message == "My dice must be 2 lists separated by |, one a side, got 1"
 
 
+def _vl_party():
+    """A Veil & Lead roster of two, for the initiative roller (it reads a roster)."""
+    from widgets.roster import RosterEditor
+    return RosterEditor(vl.ROSTER, starter=Roster(vl.ROSTER).add("Ada").add("Bandit"))
+
+
 def _tools():
     """(tool factory, its DiceEntry, the widget its roll shows in) for every rolling tool."""
     from widgets.dice import DiceRoller
-    from widgets.exploding_d6 import (AttackPipeline, InitiativeRoller, ReactionHelper,
-                                      ThrowDeviation)
+    from widgets.exploding_d6 import AttackPipeline, InitiativeRoller, ThrowDeviation
     from widgets.percentile_healing import HealingWalker
     from widgets.percentile_injury import InjuryWalker
     from widgets.percentile_missile import MissileWalker
@@ -67,7 +73,6 @@ def _tools():
         (lambda: DiceRoller("3d6!"), "entry", "result"),
         (InitiativeRoller, "entry", "result"),
         (AttackPipeline, "entry", "result"),
-        (ReactionHelper, "entry", "result"),
         (ThrowDeviation, "entry", "result"),
         (TestRoller, "entry", "result"),
         (MeleeExchange, "entry", "result"),
@@ -81,7 +86,7 @@ def _tools():
         (StealthHelper, "entry", "result"),
         (AttackResolver, "entry", "result"),
         (DuelRoller, "entry", "result"),
-        (PartyInitiative, "entry", "result"),
+        (lambda: PartyInitiative(_vl_party()), "entry", "result"),
         (AttackCalculator, "entry", "result"),
         (DownedWalker, "entry", "result"),
     ]
@@ -164,7 +169,10 @@ def test_tsl_seeded_roll_is_the_engines_faces():
 
 def test_veil_and_lead_initiative_seeded_and_typed():
     from widgets.veil_and_lead_table import PartyInitiative
-    tool = PartyInitiative("Ada 3 2; Bandit 2 1")
+    from widgets.roster import RosterEditor
+    party = Roster(vl.ROSTER).add("Ada", quick=3, awareness=2).add("Bandit", quick=2,
+                                                                     awareness=1)
+    tool = PartyInitiative(RosterEditor(vl.ROSTER, starter=party))
     sizes = [vl.plan_initiative(quick=3, awareness=2).dice_to_roll,
              vl.plan_initiative(quick=2, awareness=1).dice_to_roll]
     tool.entry.roll(17)

@@ -2,23 +2,52 @@
 
 import random
 
+from rulescore.roster import Roster
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
+from widgets.lean import is_shown
+from widgets.roster import EMPTY_HINT, RosterEditor
 from widgets.veil_and_lead_table import (AttackCalculator, CoupDeGrace, DownedWalker,
                                          PartyInitiative, chance_html)
 
 
-def test_party_odds_for_every_combatant():
-    tool = PartyInitiative("Ada 3 2; Bo 2 1 ambush")
+def party(*rows: tuple[str, int, int]) -> RosterEditor:
+    """A roster editor holding *rows* (name, QUICK, Awareness), as the chapter's roster would."""
+    roster = Roster(vl.ROSTER)
+    for name, quick, awareness in rows:
+        roster = roster.add(name, quick=quick, awareness=awareness)
+    return RosterEditor(vl.ROSTER, starter=roster)
+
+
+def test_party_odds_for_every_fighter_of_the_roster():
+    tool = PartyInitiative(party(("Ada", 3, 2), ("Bo", 2, 1)))
+    tool.lines["Bo"][1].value = "ambush"
     ada = vl.plan_initiative(3, 2).odds()
     bo = vl.plan_initiative(2, 1, ambush=True).odds()
     assert f"Tick 4 Slow: {percent(ada[(4, 'Slow')])}" in tool.odds.value
     assert "<b>Bo</b> (3d8, +2)" in tool.odds.value
     assert f"Tick 2 Fast: {percent(bo[(2, 'Fast')])}" in tool.odds.value
+    assert "QUICK 3, Awareness 2" in tool.lines["Ada"][0].value
+
+
+def test_the_party_follows_the_roster_and_its_armour():
+    roster = party(("Ada", 3, 2))
+    tool = PartyInitiative(roster)
+    tool.lines["Ada"][2].value = 1  # a supernatural +1
+    roster.set_roster(roster.roster.add("Cy", quick=4, awareness=1, armour="Ironbrand Suit")
+                      .rename("Ada", "Adeline"), rename=("Ada", "Adeline"))
+    assert [n for n, _ in tool.people] == ["Adeline", "Cy"]
+    assert tool.people[0][1]["supernatural"] == 1  # kept through the rename
+    cy = vl.plan_initiative(4, 1, armour="Ironbrand Suit")
+    assert f"<b>Cy</b> ({cy.dice_to_roll}d8)" in tool.odds.value and cy.dice_to_roll == 4
+    roster.set_roster(Roster(vl.ROSTER))
+    assert is_shown(tool.hint) and not is_shown(tool.party) and tool.people == []
+    tool.entry.roll(3)
+    assert EMPTY_HINT in tool.entry.error.value
 
 
 def test_seeded_roll_replays_and_matches_the_engine():
-    tool = PartyInitiative("Ada 3 2; Bandit 2 1")
+    tool = PartyInitiative(party(("Ada", 3, 2), ("Bandit", 2, 1)))
     tool.entry.roll(41)
     first = tool.result.value
     rng = random.Random(41)
@@ -35,7 +64,8 @@ def test_seeded_roll_replays_and_matches_the_engine():
 
 
 def test_typed_groups_of_dice():
-    tool = PartyInitiative("Ada 3 2; Bo 2 1 off-guard")
+    tool = PartyInitiative(party(("Ada", 3, 2), ("Bo", 2, 1)))
+    tool.lines["Bo"][1].value = "off_guard"
     tool.entry.my_dice.value = "2 3 5 6 7 | 8 8 1"
     tool.entry.use_dice_button.click()
     # Ada 7 + 6 = 13: margin +2, tick 4 Slow. Bo 8 + 8 − 2 = 14: margin +3, tick 4 Slow.
@@ -46,25 +76,17 @@ def test_typed_groups_of_dice():
 
 
 def test_initiative_errors_in_place():
-    tool = PartyInitiative("Ada 3 2")
+    tool = PartyInitiative(party(("Ada", 3, 2)))
     tool.entry.my_dice.value = "1 2 3"
     tool.entry.use_dice_button.click()
     assert "Ada rolls 5d8, got 3 dice" in tool.entry.error.value
     tool.entry.my_dice.value = "1 2 3 4 5 | 1 2"
     tool.entry.use_dice_button.click()
-    assert "My dice must be 1 list separated by |, one per combatant, got 2" in \
+    assert "My dice must be 1 list separated by |, one per fighter, got 2" in \
         tool.entry.error.value
     tool.entry.my_dice.value = "1 2 3 4 9"
     tool.entry.use_dice_button.click()
     assert "9" in tool.entry.error.value
-    tool.party.value = "Ada 3"
-    assert "entry 1 must be a name, QUICK, Awareness" in tool.error.value
-    tool.party.value = "Ada 3 2 sneaky"
-    assert "modifier of Ada (ambush, off-guard or a number)" in tool.error.value
-    tool.party.value = ""
-    assert "Combatants is empty" in tool.error.value
-    tool.entry.roll(3)
-    assert "Fix the combatants first" in tool.entry.error.value
 
 
 def test_attack_calculator_odds_follow_the_inputs():

@@ -175,7 +175,7 @@ class Fight:
         """Turn the Hammer to the next token (§I). Each fighter whose turn starts there while
         Bleeding Out (and not stabilised) loses 1 Vitality first, and dies at −(IRON + 2)
         (§X Bleeding Out, Death Threshold). A token still on the Hammer's tick (it has not
-        acted yet) starts no new turn, so it does not bleed twice."""
+        acted yet) starts no new turn, so it does not bleed twice (assumption next_turn_bleed)."""
         enc, turn = self.encounter.next_turn()
         fight = replace(self, encounter=enc)
         trace = list(turn.trace)

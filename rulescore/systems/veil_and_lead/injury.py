@@ -11,6 +11,7 @@ from ...formulas import Formula
 from ...trace import Resolution, step
 from . import records
 from ._system import DATA
+from .core import require_attribute, require_skill
 from .records import GrievousWound
 from ...dice import DiceSource
 from .core import (ATTRIBUTE_RANGE, VITALITY, check, read_die, read_faces,
@@ -225,6 +226,15 @@ def stabilization_tn(vitality: int) -> int:
     records.check_formula_tables()
     base = records.settings("injury", "stabilization_rules")["base_tn"]
     return base + max(0, -vitality)
+
+
+def healer_pool(attribute: int, medicine: int) -> int:
+    """The healer's stabilisation pool: an attribute + Medicine (§X Stabilization: a Medicine
+    check). The seed names the skill, not the attribute; the book reads SAVVY, and the fight
+    page lets the table choose another (assumption healer_attribute)."""
+    require_attribute("attribute", attribute)
+    require_skill("medicine", medicine)
+    return attribute + medicine
 
 
 def require_patient_vitality(vitality: object) -> int:
