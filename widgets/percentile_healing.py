@@ -23,7 +23,10 @@ from rulescore.systems.percentile.record import EML_LIMIT, LEVEL_CODES
 from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
                      answers, button, labelled_text, odds_table_html, section)
 from .lean import set_shown, shared_layout
-from .percentile_table import LEVEL_NAMES, STATE_NAMES, STYLE
+from rulescore.roster import Fighter
+
+from .percentile_table import LEVEL_NAMES, PICK, STATE_NAMES, STYLE
+from .roster import FighterPick
 from .fight import PAGE_FORMAT, fight_key, page_format
 from .storage import BrowserStore, KeptState
 from .theme import ERROR, INFECTED, MUTED, PALETTE
@@ -421,8 +424,9 @@ class HealingWalker(Tool):
         self.kept = KeptState(STORE_KEY, "injury-record.json", "injury record", self.load_json,
                               self._describe)
         self.from_fight = FightRecords(self.open_record)
+        self.patient_pick = FighterPick(PICK, self.fill_patient, label="Patient")
         super().__init__([
-            self.kept, self.from_fight,
+            self.kept, self.from_fight, self.patient_pick,
             w.HBox([self.name, self.healing_base, self.endurance]), self.error,
             section("The injury record", self.sheet, self.timeline),
             section("Add an injury", w.HBox([self.location, self.aspect, self.level]),
@@ -530,6 +534,21 @@ class HealingWalker(Tool):
     def take_record(self, record: pc.InjuryRecord) -> None:
         """Carry on with *record* (an injury walker on the same page wrote a new injury)."""
         self._change(lambda: (record, ()))
+
+    def fill_patient(self, row: Fighter) -> None:
+        """The patient's numbers from their roster row: name, Healing Base, Endurance EML, the
+        Strength EML the Blood Loss roll tests and the Shock ML of grim wounds and
+        aggravation. The record goes on under the new name."""
+        self._quiet = True
+        try:
+            for field, value in ((self.name, row.name), (self.healing_base, row["healing_base"]),
+                                 (self.endurance, row["endurance"]),
+                                 (self.strength_eml, row["strength_eml"]),
+                                 (self.shock_ml, row["shock"])):
+                field.value = value
+        finally:
+            self._quiet = False
+        self._change(self._character)
 
     def open_record(self, record: pc.InjuryRecord) -> None:
         """Carry on with a fighter's record from the fight, their Shock state with it."""

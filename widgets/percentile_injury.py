@@ -24,7 +24,12 @@ from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollR
                      answers, button, labelled_text, section, steps_html)
 from .common import int_field
 from .lean import shared_layout
-from .percentile_table import ASPECTS, DIE_SIZES, STYLE, blow_odds_html
+from rulescore.roster import Fighter
+from rulescore.systems.percentile.fight import die_sides
+
+from .percentile_table import (ASPECTS, DIE_SIZES, PICK, STYLE, armour_note, blow_odds_html,
+                               fighter_armour, set_quietly)
+from .roster import FighterPick
 from .percentile_healing import FightRecords
 from .storage import BrowserStore
 
@@ -93,6 +98,7 @@ class InjuryWalker(Tool):
             "coma_hr": "the record's own, while the victim stays Unconscious",
             "coma_days": "the record's own", "staunch_bonus": "the record's own"}),
         Reach(pc.Fight.from_json, {}, {"text": "the fight the fight page keeps in this browser"}),
+        Reach(pc.zone_name, {"zone_number": "Aimed zone (ZN)"}),
     )
 
     def __init__(self, source: object = None) -> None:
@@ -163,8 +169,14 @@ class InjuryWalker(Tool):
         self._kept = ""                # the record this page last wrote to the browser
         self.victim: pc.InjuryRecord | None = None   # a fighter's record opened from the fight
         self.from_fight = FightRecords(self.open_record)
+        self.missile = source is not None and hasattr(source, "base_range")
+        self.struck: Fighter | None = None
+        self.armour_note = w.HTML()
+        self.striker_pick = FighterPick(PICK, self.fill_striker, label="Striker")
+        self.struck_pick = FighterPick(PICK, self.fill_struck, label="Struck fighter")
         super().__init__([
-            self.from_fight, self.taken,
+            self.from_fight, w.HBox([self.striker_pick, self.struck_pick]), self.armour_note,
+            self.taken,
             w.HBox([w.VBox(self.inputs[:8]), w.VBox(self.inputs[8:15]),
                     w.VBox(self.inputs[15:])]),
             self.error, section("Odds before you roll", self.odds),
@@ -186,9 +198,44 @@ class InjuryWalker(Tool):
         self.next_step.on_click(lambda _: self._show(self.shown + 1))
         self.all_steps.on_click(lambda _: self._show(99))
         self.write_button.on_click(lambda _: self.write_record())
+        for field in (self.aim, self.aspect):
+            field.observe(lambda _: self._quiet or self._armour(), "value")
         self.update()
         if source is not None:
             source.send_to(self)  # type: ignore[attr-defined]
+
+    def fill_striker(self, row: Fighter) -> None:
+        """The weapon from the striker's roster row: on a missile chapter their missile's
+        impact die, modifier and aspect (the shot gives the Zone Die); elsewhere their melee
+        weapon's Zone Die, impact die, modifier, aspect and Strength impact modifier."""
+        if self.missile:
+            values = [(self.impact_die, die_sides(row["missile_die"])),
+                      (self.modifier, row["missile_mod"]), (self.aspect, row["missile_aspect"]),
+                      (self.projectile, row["missile_aspect"] == "P"
+                       and row["missile"] in ("bow", "crossbow"))]
+        else:
+            values = [(self.zone_die, die_sides(row["zone_die"])),
+                      (self.impact_die, die_sides(row["impact_die"])),
+                      (self.modifier, row["impact_mod"]), (self.aspect, row["aspect"]),
+                      (self.strength, row["str_impact"]), (self.projectile, False)]
+        set_quietly(self, values)
+        self._armour()
+
+    def fill_struck(self, row: Fighter) -> None:
+        """The victim's fields from their roster row: Shock ML, Strength EML (amputation) and
+        the armour on the aimed zone against the strike's aspect."""
+        self.struck = row
+        set_quietly(self, [(self.shock_eml, row["shock"]),
+                           (self.strength_eml, row["strength_eml"])])
+        self._armour()
+
+    def _armour(self) -> None:
+        """The struck fighter's armour on the aimed zone against the strike's aspect."""
+        if self.struck is None:
+            return
+        av, rigid = fighter_armour(self.struck, self.aim.value, self.aspect.value)
+        self.armour_note.value = armour_note(self.struck, self.aim.value, self.aspect.value)
+        set_quietly(self, [(self.armour, av), (self.rigid, rigid)])
 
     def take(self, strike: pc.StrikeInputs) -> None:
         """Fill the strike from a landed shot or blow (no retyping): its Zone Die, Precision

@@ -20,7 +20,10 @@ from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollR
                      answers, button, odds_table_html, section)
 from .common import int_field
 from .lean import set_shown, shared_layout
-from .percentile_table import STYLE
+from rulescore.roster import Fighter
+
+from .percentile_table import FROM_ROW, PICK, STYLE, set_quietly
+from .roster import FighterPick
 
 WIDE = shared_layout(width="21em")
 TARGETS = (("Still", "still"), ("Moving", "moving"), ("Evading (dodging)", "evading"))
@@ -62,8 +65,33 @@ class MissileWalker(Tool):
         Reach(pc.missile_outcome_distribution, {"spoiled_as": SHOT_WORDS["spoiled_as"]}, {
             "eml": "the test EML the shot's range and modifiers give",
             "volley": "the range's attack type"}),
-        Reach(pc.strike_from_missile, {}, {"shot": "the shot walked above"}),
+        Reach(pc.strike_from_missile, {}, {
+            "shot": "the shot walked above",
+            "aspect": "Point, an arrow's or bolt's: the injury walker it fills shows Aspect "
+                      "to change for a stone or a thrown blade",
+            "projectile": "an arrow or bolt (the Point's default): the injury walker's "
+                          "Projectile box changes it"}),
+        Reach(pc.missile_skill, {}, dict.fromkeys(
+            ("weapon", "archery", "archery_sb", "slings", "throwing"), FROM_ROW)),
     )
+
+    def fill_shooter(self, row: Fighter) -> None:
+        """The shooter's missile weapon, the ML its skill gives and its Base Range, from their
+        roster row; a linked injury walker takes the missile's impact."""
+        kind = "thrown" if row["missile"].startswith("thrown") else row["missile"]
+        ml = pc.missile_skill(kind, archery=max(0, row["archery"]),
+                              slings=max(0, row["slings"]), throwing=max(0, row["throwing"]))
+        set_quietly(self, [(self.weapon, row["missile"]), (self.ml, ml),
+                           (self.base_range, row["base_range"])])
+        if self._injury is not None:
+            self._injury.fill_striker(row)  # type: ignore[attr-defined]
+
+    def fill_target(self, row: Fighter) -> None:
+        """The target's Dodge index from their roster row; a linked injury walker takes them
+        as the struck fighter (Shock ML, armour)."""
+        set_quietly(self, [(self.dodge_index, row["dodge_index"])])
+        if self._injury is not None:
+            self._injury.fill_struck(row)  # type: ignore[attr-defined]
 
     def __init__(self, ml: int = 60, base_range: int = 40, range_ft: int = 40) -> None:
         self.weapon = w.Dropdown(options=list(pc.LAUNCHERS), value="bow",
@@ -111,7 +139,11 @@ class MissileWalker(Tool):
         set_shown(self.send_row, False)  # shown once an injury walker is linked
         self.shot: pc.MissileShot | None = None
         self._injury: object = None
-        super().__init__([w.HBox([w.VBox(self.inputs[:7]), w.VBox(self.inputs[7:14]),
+        self._quiet = False
+        self.shooter_pick = FighterPick(PICK, self.fill_shooter, label="Shooter")
+        self.target_pick = FighterPick(PICK, self.fill_target, label="Target")
+        super().__init__([w.HBox([self.shooter_pick, self.target_pick]),
+                          w.HBox([w.VBox(self.inputs[:7]), w.VBox(self.inputs[7:14]),
                                   w.VBox(self.inputs[14:])]),
                           self.error, section("The shot before you roll", self.setup, self.odds),
                           section("Roll", self.entry),
@@ -119,7 +151,7 @@ class MissileWalker(Tool):
                                   self.send_row)],
                          "rulebook-pc-missile")
         for field in self.inputs:
-            field.observe(lambda _: self.update(), "value")
+            field.observe(lambda _: self._quiet or self.update(), "value")
         self.entry.on_request(self.roll)
         self.send_button.on_click(lambda _: self.send_strike())
         self.update()

@@ -11,12 +11,15 @@ import html
 import ipywidgets as w
 
 from rulescore.errors import RulesError
+from rulescore.roster import Fighter
 from rulescore.systems import percentile as pc
+from rulescore.systems.percentile.fight import armour_key, die_sides, rigid_key
 
 from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
                      RollRequest, Tool, answers, labelled_text, odds_table_html, section,
                      steps_html)
 from .lean import set_shown, shared_layout
+from .roster import FighterPick
 
 STYLE = {"description_width": "12em"}
 LEVEL_NAMES = {"CF": "Critical Failure", "F": "Failure", "S": "Success",
@@ -34,6 +37,38 @@ def _eml(label: str, value: int) -> w.IntText:
 #: The seed's EML limits, which the tools keep (assumption eml_limits).
 FLOOR = "the seed's minimum test EML 05 (assumption eml_limits)"
 NO_CAP = "no cap: the seed names none (assumption eml_limits)"
+
+
+#: Why a tool fixes an argument it fills from a fighter's roster row.
+FROM_ROW = "filled from the fighter picked from the roster (then editable)"
+PICK = "percentile"
+
+
+def fighter_armour(row: Fighter, aim_zone: int, aspect: str) -> tuple[int, bool]:
+    """*row*'s armour on the zone aimed at against *aspect*, and whether it is rigid: the
+    armour a strike that lands in that zone meets (Injury 2, 3.2)."""
+    zone = pc.zone_name(aim_zone)
+    return row[armour_key(zone, aspect)], bool(row[rigid_key(zone)])
+
+
+def armour_note(row: Fighter, aim_zone: int, aspect: str) -> str:
+    """What a struck fighter's armour fill took, in the reader's words."""
+    zone = pc.zone_name(aim_zone).lower()
+    words = {"B": "blunt", "E": "edge", "P": "point", "F": "fire"}[aspect]
+    return (f"<small class='rulebook-pc-armour-note'>Armour: {html.escape(row.name)}'s "
+            f"{zone} against {words} (the aimed zone). A strike that lands in another zone "
+            "meets that zone's armour: change Armour value there.</small>")
+
+
+def set_quietly(tool: object, values: list[tuple[w.DOMWidget, object]]) -> None:
+    """Set several fields of *tool* at once; its ``update`` runs once afterwards."""
+    tool._quiet = True  # type: ignore[attr-defined]
+    try:
+        for field, value in values:
+            field.value = value
+    finally:
+        tool._quiet = False  # type: ignore[attr-defined]
+    tool.update()  # type: ignore[attr-defined]
 
 
 def _rolls(result: pc.MeleeResolution) -> list[int]:
@@ -151,10 +186,34 @@ class MeleeExchange(Tool):
             "attack_eml": "the attacker's EML the declaration gives",
             "defence_eml": "the defender's EML the declaration gives",
             "dodge_equal_rolls": "equal Dodge rolls go to the defender (assumption "
-                                 "dodge_equal_rolls)", "eml_cap": NO_CAP}),
+                                 "dodge_equal_rolls)", "eml_cap": NO_CAP,
+            "helpless": "a defender who defends or Ignores by choice: the fight page's "
+                        "melee panel takes an Unconscious (helpless) one"}),
         Reach(pc.spend_advantages, {"choices": "Advantages to take"},
               {"result": "the exchange rolled above"}),
     )
+
+    def fill_attacker(self, row: Fighter) -> None:
+        """The attacker's fields from their roster row: Melee ML, weapon and Strength."""
+        set_quietly(self, [(self.attack_eml, row["melee"]), (self.a_reach, row["reach"]),
+                           (self.a_thrust, bool(row["thrust"])), (self.a_heft, row["heft"]),
+                           (self.a_str, row["strength"]),
+                           (self.a_zone, die_sides(row["zone_die"])),
+                           (self.a_aspect, row["aspect"])])
+        if self._injury is not None:
+            self._injury.fill_striker(row)  # type: ignore[attr-defined]
+
+    def fill_defender(self, row: Fighter) -> None:
+        """The defender's fields from their roster row: the defence they declare and its ML
+        (Dodge for a Dodge, Melee otherwise), weapon and Strength."""
+        ml = row["dodge"] if row["defence"] == "Dodge" else row["melee"]
+        set_quietly(self, [(self.defence, row["defence"]), (self.defence_eml, ml),
+                           (self.d_reach, row["reach"]), (self.d_thrust, bool(row["thrust"])),
+                           (self.d_heft, row["heft"]), (self.d_str, row["strength"]),
+                           (self.d_zone, die_sides(row["zone_die"])),
+                           (self.d_aspect, row["aspect"])])
+        if self._injury is not None:
+            self._injury.fill_struck(row)  # type: ignore[attr-defined]
 
     def __init__(self, attack_eml: int = 70, defence: str = "Block",
                  defence_eml: int = 60) -> None:
@@ -220,7 +279,11 @@ class MeleeExchange(Tool):
                                     button_style="primary", layout=shared_layout(width="auto"))
         self.send_row = w.HBox([self.send_button], layout=shared_layout(display="none"))
         self._injury: object = None
-        super().__init__([w.HBox([self.attack_eml, self.defence, self.defence_eml]),
+        self._quiet = False
+        self.attacker_pick = FighterPick(PICK, self.fill_attacker, label="Attacker")
+        self.defender_pick = FighterPick(PICK, self.fill_defender, label="Defender")
+        super().__init__([w.HBox([self.attacker_pick, self.defender_pick]),
+                          w.HBox([self.attack_eml, self.defence, self.defence_eml]),
                           section("Declared modifiers",
                                   w.HBox([w.VBox(self.modifiers[:9]),
                                           w.VBox(self.modifiers[9:])]), self.emls),
@@ -231,7 +294,7 @@ class MeleeExchange(Tool):
                                   self.send_row)],
                          "rulebook-pc-melee")
         for field in [self.attack_eml, self.defence, self.defence_eml] + self.modifiers:
-            field.observe(lambda _: self.update(), "value")
+            field.observe(lambda _: self._quiet or self.update(), "value")
         self.entry.on_request(self.roll)
         self.spend_button.on_click(lambda _: self.spend())
         self.send_button.on_click(lambda _: self.send_strike())
@@ -408,7 +471,31 @@ class BlowWalker(Tool):
             "rigid_armour": "Rigid armour (glancing blows)"},
             dict.fromkeys(("strength_modifier", "impact_tas", "range_modifier"), _SHORT)),
         Reach(pc.zone_count, {}),
+        Reach(pc.zone_name, {"zone_number": "Aimed zone (ZN)"}),
     )
+
+    def fill_striker(self, row: Fighter) -> None:
+        """The blow's weapon from the striker's roster row: Zone Die, impact die and modifier
+        (with the Strength impact modifier added) and aspect."""
+        set_quietly(self, [(self.zone_die, die_sides(row["zone_die"])),
+                           (self.impact_die, die_sides(row["impact_die"])),
+                           (self.modifier, row["impact_mod"] + row["str_impact"]),
+                           (self.aspect, row["aspect"])])
+        self._armour()
+
+    def fill_struck(self, row: Fighter) -> None:
+        """The struck fighter's Shock ML, and their armour on the aimed zone."""
+        self.struck = row
+        set_quietly(self, [(self.shock_eml, row["shock"])])
+        self._armour()
+
+    def _armour(self) -> None:
+        """The struck fighter's armour on the aimed zone against the blow's aspect."""
+        if self.struck is None:
+            return
+        av, rigid = fighter_armour(self.struck, self.aim.value, self.aspect.value)
+        self.armour_note.value = armour_note(self.struck, self.aim.value, self.aspect.value)
+        set_quietly(self, [(self.armour, av), (self.rigid, rigid)])
 
     def __init__(self) -> None:
         def die(label: str, value: int) -> w.Dropdown:
@@ -439,13 +526,21 @@ class BlowWalker(Tool):
         self.result = w.HTML("<i>Press Roll, or type the four dice and press Use my dice.</i>")
         self.explanation = ExplanationView()
         self.roll_error = self.entry.error
-        super().__init__([w.HBox([w.VBox(self.inputs[:4]), w.VBox(self.inputs[4:])]),
+        self._quiet = False
+        self.struck: Fighter | None = None
+        self.armour_note = w.HTML()
+        self.striker_pick = FighterPick(PICK, self.fill_striker, label="Striker")
+        self.struck_pick = FighterPick(PICK, self.fill_struck, label="Struck fighter")
+        super().__init__([w.HBox([self.striker_pick, self.struck_pick]), self.armour_note,
+                          w.HBox([w.VBox(self.inputs[:4]), w.VBox(self.inputs[4:])]),
                           self.error, section("Odds before you roll", self.odds),
                           section("Roll", self.entry),
                           section("The blow, step by step", self.result, self.explanation)],
                          "rulebook-pc-blow")
         for field in self.inputs:
-            field.observe(lambda _: self.update(), "value")
+            field.observe(lambda _: self._quiet or self.update(), "value")
+        for field in (self.aim, self.aspect):
+            field.observe(lambda _: self._quiet or self._armour(), "value")
         self.entry.on_request(self.roll)
         self.update()
 
