@@ -24,7 +24,7 @@ from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollR
 from .percentile_missile import RESULTS as SHOT_RESULTS
 from .percentile_table import OUTCOME_NAMES
 from .fight import FightPage, RollLog
-from .lean import shared_layout
+from .lean import set_shown, shared_layout
 from .theme import FAINT, RULE_LINE
 
 __all__ = ["fight_page", "PercentileFight", "TurnOrder", "MissilePanel", "MeleePanel",
@@ -37,6 +37,8 @@ MOVES = (("Still", "still"), ("Moving", "moving"), ("Evading (dodging)", "evadin
 ADVANTAGES = (("Precision: one more Zone Die", "precision"),
               ("Impact: the weapon's Impact TA bonus", "impact"))
 AS_ROSTER = "as on the roster"
+HELPLESS = "Defender is helpless (a CS, no roll)"
+BYSTANDERS = "Of them, on the roster"
 DEFENCES = (("As on the roster", AS_ROSTER),) + tuple((d, d) for d in ("Block", "Counterstrike",
                                                                  "Dodge", "Ignore"))
 
@@ -326,7 +328,7 @@ class MissilePanel(_StrikePanel):
               {"shooter": "Shooter", "target": "Target", "range_ft": "Range (ft)",
                "target_moves": "Target is", "aim_zone": "Aimed zone (ZN)",
                "advantage": "Tactical advantage", "zone_pick": "Use Zone Die number",
-               "near_target": "Others near the target"},
+               "near_target": "Others near the target", "bystanders": BYSTANDERS},
               {"fight": THE_FIGHT, "dice": ROLLED}),
         Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
                                     "strike": "the shot rolled above"}),
@@ -339,8 +341,46 @@ class MissilePanel(_StrikePanel):
         self.range_ft = int_field("Range (ft)", 20, 0, 100_000, style=STYLE, layout=WIDE)
         self.moves = _dropdown("Target is", MOVES)
         self.near = int_field("Others near the target", 0, 0, 60, style=STYLE, layout=WIDE)
+        # the roster fighters among those near, numbered in the menu's order for a stray or
+        # potential strike, so the one it finds takes the injury into their own record
+        self.bystanders = w.SelectMultiple(description=BYSTANDERS, rows=3, style=STYLE,
+                                           layout=WIDE)
         self._build("A missile shot", "Shooter", "Target",
-                    [self.range_ft, self.moves, self.near], "rulebook-pc-fight-missile")
+                    [self.range_ft, self.moves, self.near, self.bystanders],
+                    "rulebook-pc-fight-missile")
+
+    def _changed(self, change: dict) -> None:
+        if not getattr(self, "_quiet", False) and hasattr(self, "page"):
+            if change["owner"] in (self.first, self.second):
+                self._offer_bystanders()
+            elif change["owner"] is self.bystanders and \
+                    self.near.value < len(self.bystanders.value):
+                self._quiet = True  # each one named near counts among the others near
+                try:
+                    self.near.value = len(self.bystanders.value)
+                finally:
+                    self._quiet = False
+        super()._changed(change)
+
+    def render(self) -> None:
+        super().render()
+        self._offer_bystanders()
+
+    def _offer_bystanders(self) -> None:
+        """Offer the living roster fighters other than the shooter and the target, keeping
+        those still named."""
+        fight = self.fight
+        names = tuple(c.name for c in fight.combatants if not c.dead
+                      and c.name not in (self.first.value, self.second.value))
+        names = tuple(n for n in self.page.roster.names() if n in names)
+        kept = tuple(n for n in self.bystanders.value if n in names)
+        if tuple(self.bystanders.options) != names or kept != tuple(self.bystanders.value):
+            self._quiet = True
+            try:
+                self.bystanders.options = names
+                self.bystanders.value = kept
+            finally:
+                self._quiet = False
 
     def call(self, dice) -> pc.Strike:
         return pc.missile_attack(
@@ -348,7 +388,9 @@ class MissilePanel(_StrikePanel):
             self.page.roster.fighter(self.second.value), range_ft=self.range_ft.value,
             target_moves=self.moves.value, aim_zone=self.aim.value,
             advantage=self.advantage.value, zone_pick=self.zone_pick.value - 1,
-            near_target=self.near.value, dice=dice)
+            near_target=self.near.value,
+            bystanders=tuple(self.page.roster.fighter(n) for n in self.bystanders.value),
+            dice=dice)
 
     def before(self, shooter, target) -> pc.StrikeOdds:
         return pc.missile_odds(self.fight, shooter, target, range_ft=self.range_ft.value,
@@ -358,10 +400,15 @@ class MissilePanel(_StrikePanel):
     def name(key: tuple[str, int]) -> str:
         return SHOT_RESULTS.get(key, f"{key[0]}, {key[1]} star(s)")
 
-    @staticmethod
-    def describe(shooter, target) -> str:
+    def describe(self, shooter, target) -> str:
         skill = {"bow": "Archery", "crossbow": "Archery", "sling": "Slings"}.get(
             shooter["missile"], "Throwing")
+        named = self.bystanders.value
+        first = 2 if pc.missile_range(self.range_ft.value, shooter["base_range"]).volley \
+            else 1
+        numbers = (" Numbered for a stray or potential strike: " + ", ".join(
+            f"{i} {html.escape(n)}" for i, n in enumerate(named, start=first))
+            + (", then the others." if self.near.value > len(named) else ".")) if named else ""
         aspect = shooter["missile_aspect"]
         armour = ", ".join(f"{z} {target[f'av_{z.lower()}_{aspect.lower()}']}"
                            for z in ("Head", "Arms", "Torso", "Legs"))
@@ -371,7 +418,7 @@ class MissilePanel(_StrikePanel):
                 f"{shooter['missile_mod']:+d}{aspect}; {html.escape(target.name)}'s armour "
                 f"against {aspect}: {armour}; Shock {target['shock']}. Others near the "
                 "target: within 5 ft of a Direct shot, or in a Volley's 15-ft area "
-                "(the target itself is number 1 there).</small>")
+                f"(the target itself is number 1 there).{numbers}</small>")
 
 
 class MeleePanel(_StrikePanel):
@@ -383,19 +430,46 @@ class MeleePanel(_StrikePanel):
         Reach(pc.melee_attack,
               {"attacker": "Attacker", "defender": "Defender", "defence": "Defence",
                "aim_zone": "Aimed zone (ZN)", "advantage": "Tactical advantage",
-               "zone_pick": "Use Zone Die number"},
+               "zone_pick": "Use Zone Die number", "helpless": HELPLESS},
               {"fight": THE_FIGHT, "dice": ROLLED}),
         Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
                                     "strike": "the exchange rolled above"}),
         Reach(pc.melee_odds, {"attacker": "Attacker", "defender": "Defender",
-                              "defence": "Defence", "aim_zone": "Aimed zone (ZN)"},
+                              "defence": "Defence", "aim_zone": "Aimed zone (ZN)",
+                              "helpless": HELPLESS},
               {"fight": THE_FIGHT}))
 
     def __init__(self) -> None:
         self.defence = _dropdown("Defence", DEFENCES)
-        self._build("A melee exchange", "Attacker", "Defender", [self.defence],
+        # Unconscious in the fight: ticked and held (the rules make them helpless); otherwise
+        # the GM's call (a bound or sleeping defender)
+        self.helpless = w.Checkbox(description=HELPLESS, indent=False,
+                                   layout=shared_layout(width="22em"))
+        self._build("A melee exchange", "Attacker", "Defender", [self.defence, self.helpless],
                     "rulebook-pc-fight-melee")
         self.advantage.value = "impact"
+
+    def show_filled(self) -> None:
+        """The defender's helplessness follows the fight before the odds are shown."""
+        defender = self.second.value
+        if defender is None:  # not on a page yet, or nobody to attack
+            super().show_filled()
+            return
+        fight = self.fight
+        held = defender in fight.order and fight.combatant(defender).helpless
+        self._quiet = True
+        try:
+            if held:
+                self.helpless.value = True
+            elif self.helpless.disabled:  # no longer Unconscious: the GM's call again
+                self.helpless.value = False
+            self.helpless.disabled = held
+            self.helpless.tooltip = (f"{defender} is Unconscious: helpless" if held else
+                                     "Tick for a defender who cannot defend at all (bound, "
+                                     "asleep): a CS Ignore result, no roll")
+        finally:
+            self._quiet = False
+        super().show_filled()
 
     def call(self, dice) -> pc.Strike:
         return pc.melee_attack(
@@ -403,12 +477,13 @@ class MeleePanel(_StrikePanel):
             self.page.roster.fighter(self.second.value),
             defence=None if self.defence.value == AS_ROSTER else self.defence.value,
             aim_zone=self.aim.value, advantage=self.advantage.value,
-            zone_pick=self.zone_pick.value - 1, dice=dice)
+            zone_pick=self.zone_pick.value - 1, helpless=self.helpless.value, dice=dice)
 
     def before(self, attacker, defender) -> pc.StrikeOdds:
         return pc.melee_odds(self.fight, attacker, defender,
                              defence=None if self.defence.value == AS_ROSTER
-                             else self.defence.value, aim_zone=self.aim.value)
+                             else self.defence.value, aim_zone=self.aim.value,
+                             helpless=self.helpless.value)
 
     @staticmethod
     def name(key: tuple[str, int]) -> str:
@@ -500,21 +575,68 @@ class AfterPanel(_Panel):
         self.page.apply(f"{what.lower()}: {done.outcome}", state=done.fight)
 
 
+PANELS = (("missile", "Missile shot", "A shot from one roster fighter at another"),
+          ("melee", "Melee exchange", "A melee exchange between two roster fighters"),
+          ("after", "Shock and healing",
+           "A Shock roll, five minutes of bleeding, a Treatment Roll or a day of healing"))
+"""The panels a GM opens on the page: (attribute, button, what it holds)."""
+
+
 class PercentileFight(FightPage):
-    """The whole page: roster, turn order, missile shot, melee exchange, Shock and healing."""
+    """The whole page: roster, turn order, and the missile shot, melee exchange and Shock and
+    healing panels, each built the first time the GM opens it (a panel unopened costs the
+    page nothing to show)."""
 
     reaches = ()  # the page makes no engine call of its own: its panels do
 
     def __init__(self) -> None:
-        self.turns, self.missile = TurnOrder(), MissilePanel()
-        self.melee, self.after = MeleePanel(), AfterPanel()
+        self.turns = TurnOrder()
+        self._built: dict[str, _Panel] = {}
+        self.openers = {key: w.ToggleButton(description=label, tooltip=f"Show or hide: {tip}",
+                                             layout=shared_layout(width="auto"))
+                        for key, label, tip in PANELS}
+        self.opener_row = w.HBox([w.HTML("<b>Open:</b>&ensp;"), *self.openers.values()],
+                                 layout=shared_layout(align_items="center"))
         super().__init__(pc.ROSTER, pc.Fight(), save=lambda f: f.to_json(),
-                         load=pc.Fight.from_json,
-                         panels=[self.turns, self.missile, self.melee, self.after],
+                         load=pc.Fight.from_json, panels=[self.turns, self.opener_row],
                          title="Running a percentile fight", starter=starter(),
                          rename=lambda fight, old, new: fight.rename(old, new))
-        for panel in (self.turns, self.missile, self.melee, self.after):
-            panel.attach(self)
+        self.turns.attach(self)
+        for key, opener in self.openers.items():
+            opener.observe(lambda change, key=key: self.show_panel(key, change["new"]),
+                           "value")
+
+    def panel(self, key: str) -> _Panel:
+        """The panel *key* ("missile", "melee" or "after"), built and attached on first use."""
+        if key not in self._built:
+            made = {"missile": MissilePanel, "melee": MeleePanel, "after": AfterPanel}[key]()
+            made.attach(self)
+            self._built[key] = made
+            order = [k for k, _, _ in PANELS if k in self._built]
+            at = list(self.children).index(self.opener_row) + 1
+            shown = [c for c in self.children if c not in self._built.values()]
+            self.children = (shown[:at] + [self._built[k] for k in order] + shown[at:])
+            self.openers[key].value = True
+        return self._built[key]
+
+    def show_panel(self, key: str, shown: bool = True) -> None:
+        """Open (build on first use) or fold the panel *key*; its button follows."""
+        if shown or key in self._built:
+            set_shown(self.panel(key), shown)
+        if self.openers[key].value != shown:
+            self.openers[key].value = shown
+
+    @property
+    def missile(self) -> MissilePanel:
+        return self.panel("missile")  # type: ignore[return-value]
+
+    @property
+    def melee(self) -> MeleePanel:
+        return self.panel("melee")  # type: ignore[return-value]
+
+    @property
+    def after(self) -> AfterPanel:
+        return self.panel("after")  # type: ignore[return-value]
 
 
 def fight_page() -> PercentileFight:

@@ -21,13 +21,13 @@ Loops (goals from issue 21 item 6):
 - veil_and_lead: Next turn, the acting fighter's attack on the chosen target (their weapon,
   the dice typed), Apply: the target's Vitality and state, the attacker's next tick. Goal: at
   most 6 interactions on 1 page.
-- percentile: a missile shot from the acting roster fighter at another (the range typed, the
-  dice typed), through the injury, written into the target's record: the target's injuries and
-  Shock state in the turn order. Goal: at most 8 interactions.
-- percentile melee: Next turn, the new acting fighter's melee exchange with the one who shot,
-  written into the record (checked the same way).
-- percentile healing: the wounded fighter's Treatment Roll with no healer (an untreated
-  Grievous injury: a grim wound) and one day of healing, whose grim wound's Shock Roll is typed:
+- percentile: the missile panel opened, a shot from the acting roster fighter at another (the
+  range typed, the dice typed), through the injury, written into the target's record: the
+  target's injuries and Shock state in the turn order. Goal: at most 8 interactions.
+- percentile melee: Next turn, the melee panel opened, the new acting fighter's melee exchange
+  with the one who shot, written into the record (checked the same way).
+- percentile healing: the Shock and healing panel opened, the wounded fighter's Treatment Roll
+  with no healer (an untreated Grievous injury: a grim wound) and one day of healing, whose grim wound's Shock Roll is typed:
   the record's day, the Shock state and the result line checked.
 """
 
@@ -359,6 +359,11 @@ def percentile_loops(page, book_url: str) -> list[Loop]:
     melee = page.locator(".rulebook-pc-fight-melee").first
     after = page.locator(".rulebook-pc-fight-after").first
 
+    def open_panel(r: Reader, label: str) -> None:
+        """Open a panel of the page (each is built the first time the GM opens it)."""
+        r.click(page.locator(".rulebook-fight").first.get_by_role("button", name=label,
+                                                                   exact=True))
+
     def check_row(step: PCStep, panel_result, what: str) -> None:
         _expect_text(panel_result, step.outcome, f"the {what}'s result")
         row = order.locator(f"tr[data-fighter='{step.who}']")
@@ -369,6 +374,7 @@ def percentile_loops(page, book_url: str) -> list[Loop]:
         _expect_text(row.locator("td").nth(4), step.day, f"{step.who}'s record day")
 
     def shoot(r: Reader) -> None:
+        open_panel(r, "Missile shot")
         r.pick(missile.get_by_label("Shooter", exact=True), shooter)
         r.pick(missile.get_by_label("Target", exact=True), target)
         r.commit(missile.get_by_label("Range (ft)"), str(PC_RANGE_FT))
@@ -382,6 +388,7 @@ def percentile_loops(page, book_url: str) -> list[Loop]:
         r.click(order.get_by_role("button", name="Next turn"))
         attacker = next(n for n in (shooter, target) if n != blow.who)
         _expect_contains(order, f"{attacker} acts", "the turn order's acting line")
+        open_panel(r, "Melee exchange")
         r.pick(melee.get_by_label("Attacker", exact=True), attacker)
         r.pick(melee.get_by_label("Defender", exact=True), blow.who)
         r.typed_dice(melee, PC_MELEE)
@@ -391,6 +398,7 @@ def percentile_loops(page, book_url: str) -> list[Loop]:
         check_row(blow, melee.locator(".rulebook-pc-fight-result"), "melee exchange")
 
     def heal(r: Reader) -> None:
+        open_panel(r, "Shock and healing")
         r.pick(after.get_by_label("Fighter", exact=True), day.who)
         r.pick(after.get_by_label("Roll for", exact=True),
                "Treatment Roll (first untreated injury)")

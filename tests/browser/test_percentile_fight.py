@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.reader import open_tool, set_value
+from tests.browser.reader import open_chapter, set_value
 
 # The seed's Direct Missile example from the starter roster: Nolora (Archery 75, a bow of d12+4)
 # shoots the brigand (AV4 on the torso) at 20 ft, point blank: 45 is a CS; Zone Dice 4, 4, 6
@@ -19,16 +19,28 @@ SHOT = "45, 4, 4, 6, 6, 1, 9, 7, 75"
 SHOTS = Path(os.environ.get("RULEBOOK_SHOTS", "/tmp"))
 
 
+def open_panel(page: Page, book_url: str, label: str, css: str, load: bool = True):
+    """Open the fight page (unless already open) and the panel the button *label* opens; each
+    panel is built the first time the GM opens it."""
+    if load:
+        open_chapter(page, f"{book_url}/percentile/fight.ipynb")
+    page.locator(".rulebook-fight").first.get_by_role("button", name=label,
+                                                      exact=True).click()
+    panel = page.locator(css).first
+    expect(panel).to_be_visible(timeout=60_000)
+    return panel
+
+
 def test_a_shot_goes_into_the_target_s_record(page: Page, book_url):
     page.set_viewport_size({"width": 1280, "height": 1400})
-    shot = open_tool(page, book_url, "percentile/fight", ".rulebook-pc-fight-missile")
+    shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
     order = page.locator(".rulebook-pc-fight-order")
     brigand = order.locator("tr[data-fighter='Brigand']")
     expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("none")
     expect(shot.get_by_label("Shooter", exact=True)).to_have_value("Nolora")  # the acting fighter
     expect(shot.get_by_label("Target", exact=True)).to_have_value("Brigand")
     expect(shot).to_contain_text("Archery 75")
-    interactions = 0
+    interactions = 1  # the panel opened
     set_value(shot.get_by_label("Range (ft)"), "20")
     interactions += 1
     shot.get_by_label("My dice").fill(SHOT)
@@ -52,13 +64,14 @@ def test_a_shot_goes_into_the_target_s_record(page: Page, book_url):
 
 
 def test_the_shock_roll_and_a_melee_blow_on_the_same_page(page: Page, book_url):
-    shot = open_tool(page, book_url, "percentile/fight", ".rulebook-pc-fight-missile")
+    shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
     order = page.locator(".rulebook-pc-fight-order")
     shot.get_by_label("My dice").fill(SHOT)
     shot.get_by_role("button", name="Use my dice").click()
     shot.get_by_role("button", name="Write it into Brigand's record").click()
     # The Shock Reroll at the end of the brigand's next turn: ML65 - 20 = 45, 42 is S.
-    after = page.locator(".rulebook-pc-fight-after")
+    after = open_panel(page, book_url, "Shock and healing", ".rulebook-pc-fight-after",
+                       load=False)
     expect(after.get_by_label("Fighter", exact=True)).to_have_value("Brigand")
     after.get_by_label("My dice").fill("42")
     after.get_by_role("button", name="Use my dice").click()
@@ -67,7 +80,8 @@ def test_the_shock_roll_and_a_melee_blow_on_the_same_page(page: Page, book_url):
     # Stunned, the brigand attacks; Nolora Blocks (Block example: 35 CS against 71 F, two
     # stars, Impact): d6 1 and Location Die 3 put it on her skull, d10 5 + 3 + 1 + 5 = 14E,
     # S3E; Shock 90 against ML65 is a CF: SHK 10, killed.
-    melee = page.locator(".rulebook-pc-fight-melee")
+    melee = open_panel(page, book_url, "Melee exchange", ".rulebook-pc-fight-melee",
+                       load=False)
     melee.get_by_label("Attacker").select_option("Brigand")
     melee.get_by_label("Defender").select_option("Nolora")
     melee.get_by_label("My dice").fill("35, 71, 1, 3, 5, 90")
@@ -82,7 +96,7 @@ def test_the_shock_roll_and_a_melee_blow_on_the_same_page(page: Page, book_url):
 
 def test_the_roster_folds_and_its_columns_come_a_group_at_a_time(page: Page, book_url):
     page.set_viewport_size({"width": 1280, "height": 900})
-    shot = open_tool(page, book_url, "percentile/fight", ".rulebook-pc-fight-missile")
+    shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
     fight = page.locator(".rulebook-fight").first
     expect(fight.get_by_text("Fighters: Nolora, Brigand —")).to_be_visible()
     page.locator(".rulebook-fight h3").evaluate("h => h.scrollIntoView()")

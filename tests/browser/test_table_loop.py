@@ -35,8 +35,8 @@ def test_percentile_shot_melee_and_healing(page: Page, book_url):
         assert loop.pages == 1
     assert shot.interactions <= table_loop.GOAL_PERCENTILE, shot.line()
     assert shot.met
-    # The range typed, the dice typed and used, Write it into the record: the shooter is the
-    # fighter acting and the target the other, filled in by the page.
-    assert shot.interactions == 4, shot.line()
-    assert melee.interactions == 4, melee.line()   # Next turn, the dice, Write
-    assert healing.interactions == 5, healing.line()
+    # The missile panel opened, the range typed, the dice typed and used, Write it into the
+    # record: the shooter is the fighter acting and the target the other, filled in by the page.
+    assert shot.interactions == 5, shot.line()
+    assert melee.interactions == 5, melee.line()   # Next turn, the panel, the dice, Write
+    assert healing.interactions == 6, healing.line()

@@ -252,7 +252,8 @@ def test_a_volley_strikes_the_target_as_number_one_of_its_area():
     area holds the brigand (number 1) and one other: d20 1 strikes him, the d10 5 adds the
     arrow's Impact TA bonus (4P). A d10 Zone Die 5 (ZN5, Torso) and Location Die 6: the
     abdomen. d12 7 + 4 - 3 (range) + 4 = 12, less AV4 = 8: S2P; Shock 61 against 65, S:
-    SHK 4 + 2 = 6, no effect. A Direct miss that strays hits someone else: not applied."""
+    SHK 4 + 2 = 6, no effect. A Direct miss that strays hits someone off the roster: named,
+    not walked."""
     rows = roster()
     fight = pc.fight_for(rows)
     strike = pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
@@ -263,7 +264,9 @@ def test_a_volley_strikes_the_target_as_number_one_of_its_area():
     assert strike.outcome == "Brigand: Abdomen: S2P injury; shock 6 → no effect"
     stray = pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
                               range_ft=30, near_target=2, dice=DiceSource.typed([77, 2, 3]))
-    assert stray.struck is None and "someone near Brigand is struck" in stray.outcome
+    assert stray.struck is None and stray.outcome == (
+        "F: target 2 is struck, located with a d10 Zone Die; number 2 is no roster fighter "
+        "named near Brigand: walk that injury apart")
 
 
 def test_a_renamed_fighter_keeps_their_record_shock_and_turn():
@@ -287,3 +290,130 @@ def test_a_renamed_fighter_keeps_their_record_shock_and_turn():
         hurt.rename("Brigand", "Nolora")
     with pytest.raises(RulesError, match="name must be a non-empty text"):
         hurt.rename("Brigand", " ")
+
+
+def test_a_stray_strike_finds_the_roster_fighter_near_the_target_and_goes_into_their_record():
+    """Direct Missile Results: at 30 ft (Direct, Base Range 40: EML 75, d8 Zone Die) 77 is an
+    F; the EML is over 05, so the arrow may strike one of the two others within five feet.
+    d20 1 is number 1, the swordsman, the one roster fighter named near; the d10 5 adds the
+    arrow's Impact TA bonus (4P). Not aimed: a d10 Zone Die from ZN1, 5 is ZN5 (Torso), and
+    Location Die 6 the abdomen. d12 7 + 4 + 4 = 15P against no armour: G4P, a bleeder. Shock
+    61 against ML65 is an S: SHK 4 + 4 = 8, Incapacitated."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    strike = pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
+                               range_ft=30, near_target=2,
+                               bystanders=(rows.fighter("Swordsman"),),
+                               dice=DiceSource.typed([77, 1, 5, 5, 6, 7, 61]))
+    assert strike.shot.attack.level == "F" and strike.shot.strike.target == 1
+    assert (strike.defender, strike.struck) == ("Brigand", "Swordsman")
+    assert strike.walk.impact.value == 15
+    assert strike.outcome == "Swordsman: Abdomen: G4P injury; shock 8 → INC"
+    after = pc.apply_strike(fight, rows.fighter("Swordsman"), strike)
+    hit = after.combatant("Swordsman")
+    assert [(i.code, i.bleeder) for i in hit.record.injuries] == [("G4P", True)]
+    assert hit.shock == "INC" and after.combatant("Brigand").record.injuries == ()
+    with pytest.raises(RulesError, match="this strike hit Swordsman, not Brigand"):
+        pc.apply_strike(fight, rows.fighter("Brigand"), strike)
+
+
+def test_a_volley_s_potential_strike_finds_a_bystander_numbered_after_the_target():
+    """Volley 3 at 100 ft (EML 55): 33 is S, a potential strike in an area of the brigand
+    (number 1) and the swordsman (number 2): d20 2 strikes the swordsman. d10 3: no bonus.
+    Zone Die d10 5 and Location Die 6: the abdomen; d12 7 + 4 - 3 = 8P, unarmoured: S2P."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    strike = pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
+                               range_ft=100, near_target=1,
+                               bystanders=(rows.fighter("Swordsman"),),
+                               dice=DiceSource.typed([33, 2, 3, 5, 6, 7, 61]))
+    assert strike.struck == "Swordsman" and strike.walk.impact.value == 8
+    assert strike.outcome.startswith("Swordsman: Abdomen: S2P injury")
+
+
+def test_the_fighters_named_near_the_target_are_checked():
+    rows = roster()
+    fight = pc.fight_for(rows)
+    shoot = lambda **kw: pc.missile_attack(  # noqa: E731
+        fight, rows.fighter("Nolora"), rows.fighter("Brigand"), range_ft=30,
+        dice=DiceSource.typed([77, 1, 5]), **kw)
+    with pytest.raises(RulesError, match="bystanders names 1 fighters but near_target counts 0"):
+        shoot(bystanders=(rows.fighter("Swordsman"),))
+    with pytest.raises(RulesError, match="Brigand is the shooter or the target"):
+        shoot(near_target=2, bystanders=(rows.fighter("Brigand"),))
+    with pytest.raises(RulesError, match="Swordsman is named twice"):
+        shoot(near_target=2, bystanders=(rows.fighter("Swordsman"),) * 2)
+
+
+def slinger() -> Roster:
+    """Nolora with a sling instead of her bow (a blunt stone, d6+2), and the brigand's quilt
+    coat of the seed's impact example: AV4 on the torso against edge and point, none against
+    blunt."""
+    return (Roster(pc.ROSTER)
+            .add("Nolora", slings=75, initiative=76, missile="sling", base_range=40,
+                 missile_die="d6", missile_mod=2, missile_aspect="B")
+            .add("Brigand", initiative=60, shock=65, av_torso_e=4, av_torso_p=4))
+
+
+def test_a_missile_strikes_with_its_own_aspect():
+    """The Direct Missile example's dice from a sling: ML75 at point blank is EML85, 45 a CS,
+    the TA of choice taken as Impact and the still target's free Precision TA: Zone Dice 4 and
+    6 (ZN4, ZN6, both Torso), Location Dice 6 and 1, the first the abdomen. The stone is blunt (B): its Impact TA adds 3 (3B, 5E, 4P, 2F), the quilt coat gives no AV
+    against it: d6 5 + 2 + 2 (point blank) + 3 = 12B: S3B; not a projectile. A bow's arrow
+    (Point) with the same dice would add 4 and meet AV4."""
+    rows = slinger()
+    fight = pc.fight_for(rows)
+    shot = pc.missile_shot(75, 20, 40, weapon="sling", dice=DiceSource.typed([45]))
+    assert pc.strike_from_missile(shot).as_keywords()["aspect"] == "P"
+    blunt = pc.strike_from_missile(shot, "B")
+    assert (blunt.aspect, blunt.projectile, blunt.zone_die, blunt.range_modifier,
+            blunt.precision, blunt.free_tas) == ("B", False, 6, 2, 1, 1)
+    assert pc.strike_from_missile(shot, "P").projectile is True
+    with pytest.raises(RulesError, match="projectile must be false for a B strike"):
+        pc.strike_from_missile(shot, "B", projectile=True)
+    with pytest.raises(RulesError, match="aspect must be one of B"):
+        pc.strike_from_missile(shot, "X")
+    strike = pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
+                               range_ft=20, advantage="impact",
+                               dice=DiceSource.typed([45, 4, 6, 6, 1, 5, 90]))
+    assert strike.walk.impact.value == 12 and strike.walk.impact.aspect == "B"
+    assert strike.outcome.startswith("Brigand: Abdomen: S3B injury")
+    after = pc.apply_strike(fight, rows.fighter("Brigand"), strike)
+    assert after.combatant("Brigand").record.injuries[0].aspect == "Blunt"
+
+
+def test_an_unconscious_defender_is_helpless_a_cs_ignore_result_without_a_roll():
+    """Injury 4, Unconscious: helpless, a CS Ignore result when attacked in melee: four stars
+    (the Ignore table's CS, assumption ignore_stars), three TAs, here all Impact (+5E each).
+    No d100 is read: the first die is the broadsword's d6 Zone Die, 4 (ZN4, Torso), then
+    Location Die 6 (the abdomen) and the d10 8: 8 + 3 + STR 1 + 15 = 27E, less the quilt
+    coat's AV4 = 23: G5E. An Incapacitated defender is only unaware: Ignore, the attack
+    rolled (the Ignore example: 36 is S, three stars)."""
+    exchange = pc.melee_exchange(None, 60, "Ignore", helpless=True,
+                                 dice=DiceSource.typed([]))
+    assert (exchange.attack_level, exchange.stars, exchange.tactical_advantages,
+            exchange.striker) == ("CS", 4, 3, "attacker")
+    with pytest.raises(RulesError, match="must be empty against a helpless defender"):
+        pc.melee_exchange(36, 60, "Ignore", helpless=True)
+    with pytest.raises(RulesError, match="defence must be Ignore for a helpless defender"):
+        pc.melee_exchange(None, 60, "Block", helpless=True)
+    rows = roster()
+    fight = pc.fight_for(rows)
+    brigand = fight.combatant("Brigand")
+    out = fight.with_combatant(brigand.__class__("Brigand", brigand.record, "UNC"))
+    assert out.combatant("Brigand").helpless and not fight.combatant("Brigand").helpless
+    odds = pc.melee_odds(out, rows.fighter("Swordsman"), rows.fighter("Brigand"))
+    assert odds.odds == {("strike", 4): Fraction(1)}
+    strike = pc.melee_attack(out, rows.fighter("Swordsman"), rows.fighter("Brigand"),
+                             advantage="impact", dice=DiceSource.typed([4, 6, 8, 50]))
+    assert not any("d100" in name and "Shock" not in name for name, _ in strike.rolled)
+    assert strike.exchange.stars == 4 and strike.walk.impact.value == 23
+    assert strike.outcome.startswith("Brigand: Abdomen: G5E injury")
+    dazed = fight.with_combatant(brigand.__class__("Brigand", brigand.record, "INC"))
+    rolled = pc.melee_attack(dazed, rows.fighter("Swordsman"), rows.fighter("Brigand"),
+                             dice=DiceSource.typed([36, 4, 6, 8, 50]))
+    assert (rolled.exchange.defence, rolled.exchange.stars) == ("Ignore", 3)
+    named = pc.melee_attack(fight, rows.fighter("Swordsman"), rows.fighter("Brigand"),
+                            helpless=True, advantage="impact",
+                            dice=DiceSource.typed([4, 6, 8, 50]))
+    assert named.exchange.stars == 4 and named.walk.impact.value == 23

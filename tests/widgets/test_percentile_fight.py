@@ -179,3 +179,66 @@ def test_renaming_a_fighter_in_the_roster_keeps_their_record_and_shock():
     assert "Brigand" not in page.turns.table.value
     page.undo()
     assert page.roster.fighter("Brigand") and page.state == hurt
+
+
+def test_each_panel_is_built_when_the_gm_first_opens_it_and_folds_again():
+    page = fight_page()
+    assert page._built == {}  # the page opens with the roster and the turn order only
+    assert [b.description for b in page.openers.values()] == [
+        "Missile shot", "Melee exchange", "Shock and healing"]
+    page.openers["melee"].value = True
+    melee = page._built["melee"]
+    assert melee in page.children and melee.first.value == "Nolora"
+    page.openers["missile"].value = True
+    kids = list(page.children)
+    assert kids.index(page.opener_row) < kids.index(page.missile) < kids.index(melee)
+    page.openers["melee"].value = False
+    assert melee.layout.display == "none" and page.panel("melee") is melee
+    page.openers["melee"].value = True
+    assert melee.layout.display != "none"
+
+
+def test_an_unconscious_defender_is_offered_as_helpless():
+    from dataclasses import replace
+    page = fight_page()
+    fight = pc.fight_for(page.roster, page.state)
+    nolora = fight.combatant("Nolora")
+    melee = page.melee
+    assert not melee.helpless.value and not melee.helpless.disabled
+    page.apply("Nolora knocked out", state=fight.with_combatant(replace(nolora, shock="UNC")))
+    melee.first.value, melee.second.value = "Brigand", "Nolora"
+    assert melee.helpless.value and melee.helpless.disabled
+    assert "Nolora is helpless: a CS Ignore result, no roll" in melee.odds.value
+    assert "100.00%" in melee.odds.value
+    # No d100 at all: the broadsword's d6 Zone Die 1 and Location Die 3 (the skull), the d10
+    # 5 + 3 + STR 1 + three Impact TAs of 5 = 24E, unarmoured: G5E; Shock 90.
+    _typed(melee.entry, [1, 3, 5, 90])
+    assert "Nolora: Skull: G5E injury" in melee.result.value
+    melee.apply_button.click()
+    assert page.state.combatant("Nolora").dead
+    page.undo()
+    assert melee.helpless.value and melee.helpless.disabled
+    page.undo()  # awake again: the box is the GM's call once more, and empty
+    assert not melee.helpless.value and not melee.helpless.disabled
+
+
+def test_a_stray_arrow_goes_into_the_record_of_the_roster_fighter_it_finds():
+    page = fight_page()
+    page.editor.set_roster(page.roster.add("Swordsman", initiative=50))
+    shot = page.missile
+    assert shot.bystanders.options == ("Swordsman",)
+    shot.range_ft.value = 30
+    shot.bystanders.value = ("Swordsman",)
+    assert shot.near.value == 1  # each one named near counts among the others near
+    assert "Numbered for a stray or potential strike: 1 Swordsman." in shot.filled.value
+    # 77 misses (EML 75); d20 1 finds number 1, d10 5 adds the arrow's 4P; d10 Zone Die 5 and
+    # Location Die 6, the abdomen; d12 7 + 4 + 4 = 15P unarmoured: G4P; Shock 61: S, SHK 8.
+    _typed(shot.entry, [77, 1, 5, 5, 6, 7, 61])
+    assert "Swordsman: Abdomen: G4P injury; shock 8 → INC" in shot.result.value
+    assert shot.apply_button.description == "Write it into Swordsman's record"
+    shot.apply_button.click()
+    assert [i.code for i in page.state.combatant("Swordsman").record.injuries] == ["G4P"]
+    assert page.state.combatant("Brigand").record.injuries == ()
+    assert "G4P abdomen (bleeding)" in page.turns.table.value
+    shot.second.value = "Swordsman"  # the target is never one of those near it
+    assert shot.bystanders.options == ("Brigand",) and shot.bystanders.value == ()

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, fields, is_dataclass, replace
 from ... import saved
 from ...roster import Fighter, Roster
 from ...dice import DiceSource
-from ...errors import RulesError, require_choice, require_int, shown
+from ...errors import RulesError, require_bool, require_choice, require_int, shown
 from ...trace import Resolution, Step, step
 from ._system import DATA
 from .checks import effective_eml, success_level
@@ -89,6 +89,12 @@ class Combatant:
     @property
     def dead(self) -> bool:
         return self.shock == "KIA" or self.record.dead
+
+    @property
+    def helpless(self) -> bool:
+        """Unconscious: unaware and helpless, a CS Ignore result when attacked in melee
+        (Injury 4 Shock states)."""
+        return not self.dead and self.shock == "UNC"
 
     @property
     def status(self) -> str:
@@ -378,7 +384,7 @@ class _Aim:
         self.range_ft = range_ft
         # A Volley's area counts the target among those in it; a Direct stray only the others.
         base = self.shooter["base_range"]
-        volley = missile_range(range_ft, base).volley  # type: ignore[arg-type]
+        self.volley = volley = missile_range(range_ft, base).volley  # type: ignore[arg-type]
         self.count = near_target + 1 if volley else near_target  # type: ignore[operator]
 
     def shoot(self, drawn: Sequence[int]) -> MissileShot:
@@ -415,10 +421,49 @@ def missile_odds(fight: Fight, shooter: Fighter, target: Fighter, *,
                       trace=(aim.first_step(), *setup.trace), odds=odds)
 
 
+def _bystanders(fight: Fight, aim: _Aim, bystanders: object) -> tuple[Fighter, ...]:
+    """The roster fighters among those near the target, in the GM's numbering: each alive,
+    none twice, neither the target nor the shooter, no more than *near_target* counts."""
+    if not isinstance(bystanders, (tuple, list)):
+        raise RulesError(f"bystanders must list roster fighters, got {shown(bystanders)}")
+    rows = tuple(_fighter("bystanders", row) for row in bystanders)
+    names = [row.name for row in rows]
+    for row in rows:
+        if row.name in (aim.shooter.name, aim.target.name):
+            raise RulesError(f"bystanders: {row.name} is the shooter or the target, not "
+                             "someone near the target")
+        if names.count(row.name) > 1:
+            raise RulesError(f"bystanders: {row.name} is named twice")
+        _alive(fight, row, "the bystander")
+    others = aim.count - (1 if aim.volley else 0)
+    if len(rows) > others:
+        raise RulesError(f"bystanders names {len(rows)} fighters but near_target counts "
+                         f"{others} others near the target")
+    return rows
+
+
+def _struck_row(shot: MissileShot, aim: _Aim, near: tuple[Fighter, ...]) -> Fighter | None:
+    """Whom the shot strikes among the roster: the target (a Direct hit, or number 1 of a
+    Volley's area), or the bystander its number names (a Direct shot's others near are
+    numbered from 1, a Volley area's from 2); None for nobody, someone off the roster, or
+    whoever stands in the neighbouring area a deviating Volley lands in."""
+    if shot.value == 1 and not shot.range.volley and shot.strike is None:
+        return aim.target
+    if not shot.value or shot.strike is None:
+        return None
+    if shot.attack is not None and shot.attack.outcome == "deviation":
+        return None  # a neighbouring area's people: not the target's, nor those near it
+    number = shot.strike.target - (1 if shot.range.volley else 0)
+    if number == 0:
+        return aim.target
+    return near[number - 1] if number <= len(near) else None
+
+
 def missile_attack(fight: Fight, shooter: Fighter, target: Fighter, *,
                    range_ft: int | None = None,
                    target_moves: str = "still", aim_zone: int = 1,
                    advantage: str = "precision", zone_pick: int = 0, near_target: int = 0,
+                   bystanders: Sequence[Fighter] = (),
                    dice: DiceSource | None = None) -> Strike:
     """A shot from *shooter* at *target*, from their rows (Missile 2-4, then Injury 1-5).
 
@@ -426,49 +471,66 @@ def missile_attack(fight: Fight, shooter: Fighter, target: Fighter, *,
     die, modifier and aspect; the range sets the Zone Die and the impact modifier. A strike
     on a Still target carries its free Precision TA, and a CS's tactical advantage goes to
     *advantage* (one more Zone Die or the weapon's Impact TA bonus); *zone_pick* chooses
-    which Zone Die counts (0 the first). The injury then takes the armour of the zone struck.
+    which Zone Die counts (0 the first). The injury then takes the armour of the zone struck
+    against the missile's aspect; only an arrow or bolt with a Point is a projectile.
+
     A missed Direct shot may strike one of the *near_target* others within five feet (Direct
-    Missile Results): that strike is named, not applied. A Volley's area holds the target
-    and *near_target* others; the target is number 1. A fallen target (INC, UNC) counts as
-    Still whatever *target_moves* says (Injury 4: it falls prone and cannot act). The
-    Strength impact counts for thrown missiles only (assumption strength_impact_launchers).
+    Missile Results); a Volley's area holds the target, number 1, and *near_target* others.
+    *bystanders* are the roster fighters among those others, numbered in that order (from 1
+    for a Direct shot's, from 2 in a Volley's area): the one a stray or potential strike
+    finds takes the injury with their own armour, ready to write into their record. A stray
+    strike is not aimed: its d10 (or larger) Zone Die is read from ZN1. A number beyond them
+    is someone off the roster: that strike is named, not walked. A fallen target (INC, UNC)
+    counts as Still whatever *target_moves* says (Injury 4: it falls prone and cannot act).
+    The Strength impact counts for thrown missiles only (assumption strength_impact_launchers).
     """
     fight, dice = _require_fight(fight), _source(dice)
     _aims(aim_zone, zone_pick, advantage)
     aim = _Aim(fight, shooter, target, range_ft, target_moves, near_target)
+    near = _bystanders(fight, aim, bystanders)
     shooter, target, victim, kind = aim.shooter, aim.target, aim.victim, aim.kind
     thrown, launcher = LAUNCHERS[kind]
     rolled: list[tuple[str, int]] = []
     shot: MissileShot = _walk_on(aim.shoot, dice, rolled, "shot")  # type: ignore[assignment]
     trace: list[Step] = [aim.first_step(), *shot.trace]
-    direct_hit = shot.value == 1 and not shot.range.volley and shot.strike is None
-    volley_hit = shot.range.volley and shot.strike is not None and shot.strike.target == 1
-    if not (direct_hit or volley_hit):
-        note = (f"; someone near {target.name} is struck (stray): walk that injury apart"
-                if shot.value else "")
+    struck = _struck_row(shot, aim, near)
+    if struck is None:
+        note = (f"; number {shot.value} is no roster fighter named near {target.name}: "
+                "walk that injury apart" if shot.value else "")
         dice.finish("shot")
         return Strike(value=0, outcome=shot.outcome + note, trace=tuple(trace),
                       attacker=shooter.name, defender=target.name, struck=None, shot=shot,
                       rolled=tuple(rolled))
-    handed = strike_from_missile(shot)
+    aspect = shooter["missile_aspect"]
+    handed = strike_from_missile(shot, aspect, projectile=aspect == "P" and thrown is None
+                                 and launcher in ("bow", "crossbow"))
     free = handed.free_tas
     if free:
         trace.append(step(f"{free} tactical advantage(s) spent on {advantage}",
                           DATA.rule("Direct Missile Attack")))
-    walk = _injure(fight, shooter, target, dice, rolled, zone_die=handed.zone_die,
-                   aim_zone=aim_zone, zone_pick=zone_pick,
+    stray = struck.name != target.name
+    if stray:
+        trace.append(step(f"The strike finds {struck.name}, number {shot.value} of the area"
+                          if shot.range.volley else
+                          f"The stray strike finds {struck.name}, number {shot.value} of "
+                          f"those near {target.name}", DATA.rule(
+                              "Volley Missile Attack" if shot.range.volley
+                              else "Direct Missile Results — stray strike")))
+    walk = _injure(fight, shooter, struck, dice, rolled, zone_die=handed.zone_die,
+                   aim_zone=1 if stray else aim_zone, zone_pick=0 if stray else zone_pick,
                    precision=handed.precision + (free if advantage == "precision" else 0),
                    impact_tas=handed.impact_tas + (free if advantage == "impact" else 0),
                    impact_die=die_sides(shooter["missile_die"]),
-                   impact_modifier=shooter["missile_mod"], aspect=shooter["missile_aspect"],
+                   impact_modifier=shooter["missile_mod"], aspect=handed.aspect,
                    strength_modifier=shooter["str_impact"] if thrown else 0,
-                   range_modifier=handed.range_modifier,
-                   projectile=thrown is None and launcher in ("bow", "crossbow"))
+                   range_modifier=handed.range_modifier, projectile=handed.projectile)
     dice.finish("shot and its injury")
     trace += walk.trace
-    return Strike(value=walk.value, outcome=f"{target.name}: {walk.outcome}", trace=tuple(trace),
-                  attacker=shooter.name, defender=target.name, struck=target.name, shot=shot,
-                  walk=walk, before=victim.record, rolled=tuple(rolled))
+    return Strike(value=walk.value, outcome=f"{struck.name}: {walk.outcome}",
+                  trace=tuple(trace), attacker=shooter.name, defender=target.name,
+                  struck=struck.name, shot=shot, walk=walk,
+                  before=fight.combatant(struck.name).record if stray else victim.record,
+                  rolled=tuple(rolled))
 
 
 def weapon_of(row: Fighter) -> Weapon:
@@ -479,9 +541,11 @@ def weapon_of(row: Fighter) -> Weapon:
 
 
 def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object,
-             aim_zone: int) -> tuple[MeleeDeclaration, str, list[Step]]:
-    """Melee 2 from the rows: the defence declared (an unaware defender Ignores) and both
-    test EMLs."""
+             aim_zone: int, helpless: object = False
+             ) -> tuple[MeleeDeclaration, str, list[Step], bool]:
+    """Melee 2 from the rows: the defence declared (an unaware defender Ignores), both test
+    EMLs, and whether the defender is helpless (Unconscious, or named so by the GM)."""
+    require_bool("helpless", helpless)
     _able(fight, attacker, "the attacker")
     target = _alive(fight, defender, "the defender")
     if attacker.name == defender.name:
@@ -490,8 +554,10 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
     chosen = defender["defence"] if defence is None else defence
     require_choice("defence", chosen, DEFENCES)
     trace: list[Step] = []
-    if target.shock in UNAWARE and chosen != "Ignore":
-        trace.append(step(f"{defender.name} is {target.status}: unaware, so must Ignore the "
+    helpless = bool(helpless) or target.helpless
+    if (target.shock in UNAWARE or helpless) and chosen != "Ignore":
+        why = target.status if target.shock in UNAWARE else "helpless"
+        trace.append(step(f"{defender.name} is {why}: unaware, so must Ignore the "
                           "attack", DATA.rule("Injury 4 Shock — states")))
         chosen = "Ignore"
     declared = declare_melee(
@@ -500,16 +566,25 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
         defender_weapon=None if chosen == "Ignore" else weapon_of(defender),
         aim_zone=aim_zone, strength=attacker["strength"],
         defender_strength=defender["strength"])
-    return declared, chosen, trace + list(declared.trace)
+    return declared, chosen, trace + list(declared.trace), helpless
 
 
 def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
-               defence: str | None = None, aim_zone: int = 1) -> StrikeOdds:
+               defence: str | None = None, aim_zone: int = 1,
+               helpless: bool = False) -> StrikeOdds:
     """Before a melee exchange (see :func:`melee_attack`): both test EMLs the rows give and
-    the exact odds of each outcome over every pair of d100 rolls (Melee 2-3)."""
+    the exact odds of each outcome over every pair of d100 rolls (Melee 2-3); against a
+    helpless defender the one certain result, a CS Ignore strike."""
     require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
-    declared, chosen, trace = _declare(_require_fight(fight), _fighter("attacker", attacker),
-                                       _fighter("defender", defender), defence, aim_zone)
+    declared, chosen, trace, helpless = _declare(
+        _require_fight(fight), _fighter("attacker", attacker), _fighter("defender", defender),
+        defence, aim_zone, helpless)
+    if helpless:
+        certain = melee_exchange(None, declared.attack_eml, "Ignore", helpless=True)
+        return StrikeOdds(value=declared.attack_eml,
+                          outcome=f"{defender.name} is helpless: a CS Ignore result, no roll",
+                          trace=tuple(trace) + certain.trace,
+                          odds={(certain.outcome, certain.stars): Fraction(1)})
     odds = melee_outcome_distribution(declared.attack_eml, chosen, declared.defence_eml)
     return StrikeOdds(value=declared.attack_eml, outcome=declared.outcome, trace=tuple(trace),
                       odds=odds)
@@ -518,27 +593,33 @@ def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
 def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
                  defence: str | None = None,
                  aim_zone: int = 1, advantage: str = "impact", zone_pick: int = 0,
-                 dice: DiceSource | None = None) -> Strike:
+                 helpless: bool = False, dice: DiceSource | None = None) -> Strike:
     """One melee exchange from the two rows (Melee 2-3), then the injury of whoever's blow
     lands (Injury 1-5). The defender declares *defence* (by default the row's); an
-    Incapacitated or Unconscious defender is unaware and must Ignore (Injury 4; assumption
-    helpless_defender). Both tests
-    are rolled (the defender's unless Ignore), each of the striker's tactical advantages goes
-    to *advantage*, and the blow takes the struck one's armour in the zone it lands on.
+    Incapacitated defender is unaware and must Ignore, and the attacker's test is rolled
+    (Injury 4). An Unconscious defender, or one the GM names *helpless* (bound, asleep), is
+    helpless: a CS Ignore result with no roll, four stars (Injury 4; assumption
+    helpless_defender). Otherwise both tests are rolled (the defender's unless Ignore), each
+    of the striker's tactical advantages goes to *advantage*, and the blow takes the struck
+    one's armour in the zone it lands on.
     """
     fight, dice = _require_fight(fight), _source(dice)
     _aims(aim_zone, zone_pick, advantage)
     attacker, defender = _fighter("attacker", attacker), _fighter("defender", defender)
-    declared, chosen, trace = _declare(fight, attacker, defender, defence, aim_zone)
+    declared, chosen, trace, helpless = _declare(fight, attacker, defender, defence, aim_zone,
+                                                 helpless)
     rolled: list[tuple[str, int]] = []
-    a_roll = dice.d(100, "attacker's d100")
-    rolled.append(("attacker's d100", a_roll))
-    d_roll = None
-    if chosen != "Ignore":
-        d_roll = dice.d(100, "defender's d100")
-        rolled.append(("defender's d100", d_roll))
-    exchange = melee_exchange(a_roll, declared.attack_eml, chosen, d_roll,
-                              declared.defence_eml)
+    if helpless:
+        exchange = melee_exchange(None, declared.attack_eml, "Ignore", helpless=True)
+    else:
+        a_roll = dice.d(100, "attacker's d100")
+        rolled.append(("attacker's d100", a_roll))
+        d_roll = None
+        if chosen != "Ignore":
+            d_roll = dice.d(100, "defender's d100")
+            rolled.append(("defender's d100", d_roll))
+        exchange = melee_exchange(a_roll, declared.attack_eml, chosen, d_roll,
+                                  declared.defence_eml)
     trace += exchange.trace
     base = dict(attacker=attacker.name, defender=defender.name, declaration=declared,
                 exchange=exchange)

@@ -89,7 +89,7 @@ def _decide(defence: str, attack_level: str, defence_level: str | None, attack_r
 def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
                    defence_roll: int | None = None, defence_eml: int | None = None, *,
                    dodge_equal_rolls: str = "defender", eml_cap: int | None = None,
-                   defender_unusable_zone: str | None = None,
+                   defender_unusable_zone: str | None = None, helpless: bool = False,
                    dice: DiceSource | None = None) -> MeleeResolution:
     """Resolve one melee attack against a Block, Dodge, Counterstrike or Ignore defence.
 
@@ -104,10 +104,17 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
     automatic CF with that zone's automatic mishap (Injury 5, Tests with Grievous Injury). Such
     a defender may choose Ignore instead.
 
+    A *helpless* defender (Unconscious, Injury 4 Shock states) Ignores and the attack is a CS
+    Ignore result without a roll: *attack_roll*, *defence_roll* and *defence_eml* stay empty
+    and no die is drawn.
+
     With *dice* (and *attack_roll* None) the attacker's d100 is drawn from it, then the
     defender's when the defender rolls (not against Ignore nor with an unusable zone).
     """
     defence = _defence_arg(defence)
+    require_bool("helpless", helpless)
+    if helpless:
+        return _helpless_exchange(attack_roll, attack_eml, defence, defence_roll, defence_eml)
     if dodge_equal_rolls not in DODGE_EQUAL:
         raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
                          f"got {shown(dodge_equal_rolls)}")
@@ -204,6 +211,36 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
                            stars=stars, striker=striker, tactical_advantages=tas,
                            ta_choices=choices, attacker_mishap=a_mishap,
                            defender_mishap=d_mishap, weapon_damage=damage)
+
+
+def _helpless_exchange(attack_roll: int | None, attack_eml: int, defence: str,
+                       defence_roll: int | None, defence_eml: int | None) -> MeleeResolution:
+    """A melee attack on a helpless defender: a CS Ignore result, no die rolled (Injury 4,
+    Unconscious: helpless; the Ignore table's CS, assumption ignore_stars)."""
+    require_int("attack_eml", attack_eml)
+    if defence != "Ignore":
+        raise RulesError(f"defence must be Ignore for a helpless defender (unaware, no "
+                         f"defence), got {shown(defence)}")
+    if attack_roll is not None or defence_roll is not None or defence_eml is not None:
+        raise RulesError("attack_roll, defence_roll and defence_eml must be empty against a "
+                         "helpless defender (no roll: a CS Ignore result), got "
+                         f"{shown(attack_roll)}, {shown(defence_roll)} and {shown(defence_eml)}")
+    winner, stars, _, _ = _decide("Ignore", "CS", None, 0, None, "defender")
+    tas = max(0, stars - 1)
+    choices = tuple(DATA.table("melee", "tactical_advantages").find("option", "Ignore")
+                    ["choices"])
+    trace = (step("The defender is helpless: a CS Ignore result, no roll",
+                  DATA.rule("Injury 4 Shock — states"), level="CS"),
+             step(f"CS against no roll: the {winner} wins {stars} stars", DATA.rule(RESULTS),
+                  winner=winner, stars=stars),
+             step("The attacker's blow lands with base impact: go to the Injury Sequence",
+                  DATA.rule(RESULTS)),
+             step(f"{tas} tactical advantage(s), each one of: {', '.join(choices)}",
+                  DATA.rule(RESULTS), tactical_advantages=tas))
+    return MeleeResolution(value=stars, outcome="strike", trace=trace, defence="Ignore",
+                           attack_level="CS", defence_level=None, winner=winner, stars=stars,
+                           striker="attacker", tactical_advantages=tas, ta_choices=choices,
+                           attacker_mishap=None, defender_mishap=None, weapon_damage=False)
 
 
 def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int | None = None,

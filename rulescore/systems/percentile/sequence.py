@@ -379,25 +379,40 @@ class StrikeInputs:
                 "aspect": self.aspect, "projectile": self.projectile}
 
 
-def strike_from_missile(shot: object) -> StrikeInputs:
+def strike_from_missile(shot: object, aspect: str = "P",
+                        projectile: bool | None = None) -> StrikeInputs:
     """The injury sequence's inputs from a walked missile shot that struck someone: its Zone
     Die (the range's for a Direct hit, d10 or larger for a stray or volley strike), the
     range's impact adjustment, a Direct critical's Precision TA (Volley Precision picks the
     target, not the spot) and its TA of choice, and the bonus Impact TA of a stray or
-    volley strike whose d10 showed 5 or 0. Point aspect, a projectile. Missile 4a, 4b."""
+    volley strike whose d10 showed 5 or 0. Missile 4a, 4b.
+
+    *aspect* is the missile's (B, E, P or F: a sling stone is blunt, a thrown axe an edge);
+    it sets the armour the strike meets and the size of an Impact TA (Injury 2).
+    *projectile* says whether it is an arrow or bolt, a Point aspect of its own (Healing
+    Aspect): by default a Point strike is one; only a Point strike can be."""
     from .missile import MissileShot  # the missile walker's result
     if not isinstance(shot, MissileShot):
         raise RulesError(f"shot must be a walked missile shot (missile_shot), got {shown(shot)}")
     if shot.needs or not shot.value or shot.zone_die is None:
         raise RulesError("shot must have struck someone (the shot walked to a strike), got "
                          f"{shot.outcome!r}")
+    if aspect not in ASPECTS:
+        raise RulesError(f"aspect must be one of B (blunt), E (edge), P (point), F "
+                         f"(fire/frost), got {shown(aspect)}")
+    if projectile is None:
+        projectile = aspect == "P"
+    require_bool("projectile", projectile)
+    if projectile and aspect != "P":
+        raise RulesError(f"projectile must be false for a {aspect} strike: an arrow or bolt "
+                         "strikes with its point (P)")
     stray = shot.strike is not None
     direct = not stray and shot.attack is not None
     return StrikeInputs(
         zone_die=shot.zone_die,
         precision=shot.attack.precision if direct else 0,
         impact_tas=1 if stray and shot.strike.impact_ta else 0,
-        range_modifier=shot.range.impact, aspect="P", projectile=True,
+        range_modifier=shot.range.impact, aspect=aspect, projectile=projectile,
         free_tas=shot.attack.tactical_advantages if direct else 0,
         source=f"{shot.range.attack_type} shot: {shot.outcome}")
 
