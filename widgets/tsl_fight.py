@@ -10,6 +10,7 @@ page keeps the roster, the fight, undo/redo and the roll log; :class:`FightPanel
 from __future__ import annotations
 
 import html
+from fractions import Fraction
 from typing import Any
 
 import ipywidgets as w
@@ -20,11 +21,11 @@ from rulescore.systems import tsl
 from rulescore.systems.tsl.fight import Fight, row_weapon, weapon_attack
 
 from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
-                     answers, button, int_field, section)
+                     answers, button, chance_html, int_field, odds_line, section)
 from .fight import FightPage
 from .lean import set_shown, shared_layout
 from .theme import ERROR, FAINT, SUCCESS
-from .tsl import BAND_COLOURS, SHIFTS, band_odds_html
+from .tsl import BAND_COLOURS, SHIFTS, TABLE_STYLE
 
 STYLE = {"description_width": "9em"}
 FROM_ROWS = "from the two fighters' roster rows and the fight (Fight.attack_inputs)"
@@ -35,6 +36,27 @@ DEFENDS = [("actively: an opposed roll", True), ("not defending: a T-number", Fa
 def _menu(label: str, options: Any, value: Any = None, width: str = "19em") -> w.Dropdown:
     return w.Dropdown(options=options, value=value, description=label, style=STYLE,
                       layout=shared_layout(width=width))
+
+
+def odds_html(odds: tsl.AttackOdds) -> str:
+    """The attack's odds, short enough to sit beside its inputs: the chance to land a hit, each
+    final band with its Stress, and the chances that the target Breaks, the weapon breaks or
+    the armour is spent (each chance led by its percentage)."""
+    hit = sum((odds.bands[b] for b in tsl.HIT_BANDS), Fraction(0))
+    rows = "".join(
+        f"<tr><td style='color:{BAND_COLOURS[b]};font-weight:600'>{tsl.band_name(b)}</td>"
+        f"<td>{chance_html(odds.bands[b])}</td><td>{tsl.stress(b)}</td></tr>"
+        for b in reversed(tsl.BANDS) if odds.bands[b])
+    extras = [f"{what} {chance_html(p)}" for what, p in (
+        ("the target Breaks", odds.target_breaks), ("the weapon breaks", odds.weapon_breaks),
+        ("the armour is spent", odds.armour_spent)) if p]
+    return (odds_line("rulebook-headline", f"<b>Hits (Mixed Success or better): "
+                      f"{chance_html(hit)}</b> — keeping {odds.keep} of 5d6"
+                      + (f", Effective Tier {odds.shift:+d}" if odds.shift else ""))
+            + "<table class='rulebook-tsl-table'><thead><tr><th>Band</th><th>Chance</th>"
+            f"<th>Stress</th></tr></thead><tbody>{rows}</tbody></table>"
+            + (odds_line("rulebook-tsl-extra-odds", "Chance that " + "; ".join(extras) + ".")
+               if extras else ""))
 
 
 def _pool_cell(kit: tsl.Kit, pool: str) -> str:
@@ -73,7 +95,7 @@ def board_html(fight: Fight, roster: Roster) -> str:
                     + "".join(_pool_cell(kit, p) for p in tsl.POOLS)
                     + f"<td class='gear'>{html.escape(', '.join(gear))}</td>{state}</tr>")
     return (f"<p class='rulebook-tsl-acting'><b>Round {enc.round}</b>: "
-            f"{html.escape(enc.acting)} is acting</p>"
+            f"{html.escape(enc.acting)} is acting</p>" + TABLE_STYLE +
             "<table class='rulebook-tsl-table rulebook-tsl-fight-board'><thead><tr>"
             "<th>Fighter</th><th>Action</th><th>Movement</th><th>Reaction</th><th>Body</th>"
             "<th>Mind</th><th>Spirit</th><th>Gear</th><th>State</th></tr></thead><tbody>"
@@ -167,9 +189,10 @@ class FightPanel(Tool):
         inputs = w.VBox([self.attacker, self.target, self.opposed, self.target_number,
                          self.attack_type, self.distance, w.HBox([self.shift,
                                                                   self.defender_shift]),
-                         self.armour, self.impact], layout=shared_layout(width="34em"))
-        outcome = w.VBox([self.odds, self.entry, self.result, self.apply_button],
-                         layout=shared_layout(flex="1 1 24em", min_width="22em"))
+                         self.armour, self.impact, self.entry, self.result,
+                         self.apply_button], layout=shared_layout(width="31em"))
+        # the odds beside the inputs, so the attack and its result are on one screen
+        outcome = w.VBox([self.odds], layout=shared_layout(flex="1 1 24em", min_width="22em"))
         super().__init__([
             self.board,
             w.HBox([self.start_button, self.join_button, self.next_button]),
@@ -314,7 +337,7 @@ class FightPanel(Tool):
             tsl.tag_family(t) == "Impact" for t in weapon.tags))
         setup = self._setup()     # refuses an attack that cannot be made: no odds offered
         self.odds.value = ("<div class='rulebook-tsl-fight-odds'>"
-                           + band_odds_html(tsl.attack_odds(**setup)) + "</div>")
+                           + odds_html(tsl.attack_odds(**setup)) + "</div>")
 
     @answers("result", line="entry.error")
     def _attack(self, request: RollRequest) -> None:
