@@ -46,10 +46,11 @@ NARROW = {"description_width": "11em"}
 REACTION_WORDS = {"none": "No reaction", "dodge": "Dodge", "parry": "Parry",
                   "shield parry": "Shield parry"}
 COVERS = [("No cover", 0)] + [(f"{c}+", c) for c in x6.cover_levels()]
-SPECIAL_WORDS = [("None", "none"), ("K.O. attack", "ko"), ("Massive attack", "massive"),
-                 ("Disarming attack", "disarm")]
-STACKING_WORDS = [("One roll at the better", "best"), ("A roll for each", "each")]
-PREVENT_WORDS = [("The heaviest", "heaviest"), ("The lightest", "lightest")]
+SPECIAL_WORDS = [("None", "none"), ("K.O.", "ko"), ("Massive", "massive"),
+                 ("Disarming", "disarm")]
+STACKING_WORDS = [("Better one", "best"), ("A roll each", "each")]
+PREVENT_WORDS = [("Heaviest", "heaviest"), ("Lightest", "lightest")]
+OPTION = "18em"  # one cell of the More options grid: a label of 11em and its field
 FROM_ROWS = "from the two fighters' roster rows and the fight (Fight.attack_inputs)"
 WOUND_ODDS_DICE = 12  # wound_distribution's largest pool
 
@@ -61,12 +62,12 @@ def _menu(label: str, options: list, value: Any = None, width: str = "17em",
 
 
 def _count(label: str, value: int = 0, high: int = 40) -> w.BoundedIntText:
-    return int_field(label, value, 0, high, style=NARROW, layout=shared_layout(width="15em"))
+    return int_field(label, value, 0, high, style=NARROW, layout=shared_layout(width=OPTION))
 
 
 def _flag(label: str) -> w.Checkbox:
     return w.Checkbox(value=False, description=label, indent=False,
-                      layout=shared_layout(width="15em"))
+                      layout=shared_layout(width=OPTION))
 
 
 def board_html(fight: Fight) -> str:
@@ -182,31 +183,32 @@ class FightPanel(Tool):
         self.target = _menu("Target", [])
         self.reaction = _menu("Reaction", [("No reaction", "none")], "none")
         self.cover = _menu("Target's cover", COVERS, 0)
-        self.reaction_dice = _count("Reaction dice")
+        self.reaction_dice = int_field("Reaction dice", 0, 0, 40, style=STYLE,
+                                       layout=shared_layout(width="14em"))
         self.reaction_min = int_field("Reaction's minimum roll", 5, 1, 600, style=NARROW,
-                                      layout=shared_layout(width="15em"))
+                                      layout=shared_layout(width="16em"))
         self.more = w.ToggleButton(value=False, description="More options",
                                    tooltip="Aiming, special attacks, distance, off hand …",
                                    layout=shared_layout(width="auto"))
         self.aim = _count("Aim actions", high=12)
         self.accurate = _count("Accurate actions", high=12)
         self.massive = _count("Massive actions", high=12)
-        self.special = _menu("Special attack", SPECIAL_WORDS, "none", width="15em",
+        self.special = _menu("Special attack", SPECIAL_WORDS, "none", width=OPTION,
                              style=NARROW)
         self.contest_dice = _count("Resistance dice")
         self.distance = _count("Distance (m)", high=4000)
         self.off_hand = _flag("Off hand")
         self.walking = _flag("Walking")
         self.supported = _flag("Weapon supported")
-        self.stacking = _menu("Shield and cover", STACKING_WORDS, "best", width="15em",
+        self.stacking = _menu("Shield and cover", STACKING_WORDS, "best", width=OPTION,
                               style=NARROW)
         self.prevent = _menu("Criticals stopped first", PREVENT_WORDS, "heaviest",
-                             width="15em", style=NARROW)
+                             width=OPTION, style=NARROW)
         self.options = w.GridBox(
             [self.aim, self.accurate, self.massive, self.special, self.contest_dice,
              self.distance, self.stacking, self.prevent, self.off_hand, self.walking,
              self.supported],
-            layout=shared_layout(grid_template_columns="repeat(3, 15.5em)",
+            layout=shared_layout(grid_template_columns=f"repeat(2, {OPTION})",
                                  grid_gap="2px 6px"))
         self.setup_line = w.HTML()
         self.odds = w.HTML()
@@ -229,9 +231,9 @@ class FightPanel(Tool):
                          w.HBox([self.reaction, self.cover]),
                          w.HBox([self.reaction_dice, self.reaction_min, self.more]),
                          self.options, self.setup_line, self.odds],
-                        layout=shared_layout(width="35em"))
+                        layout=shared_layout(width="37.5em"))
         outcome = w.VBox([self.attack_entry, self.result, self.apply_button],
-                         layout=shared_layout(width="27em", margin="0 0 0 1em"))
+                         layout=shared_layout(width="25em", margin="0 0 0 .8em"))
         super().__init__([
             w.HBox([w.VBox([self.board, self.acting_line]), self.next_button],
                    layout=shared_layout(align_items="flex-start", grid_gap="1em")),
