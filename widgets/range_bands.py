@@ -20,9 +20,9 @@ from rulescore.systems import range_bands as rb
 from IPython.display import HTML, display
 
 from .book import explain
-from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, chance_html, ErrorLine, ExplanationView, OddsView,
+from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, Section, chance_html, ErrorLine, ExplanationView, OddsView,
                      Reach, RollRequest, Tool, answers, labelled_text, section, steps_html)
-from .lean import set_shown, shared_layout
+from .lean import set_layout, set_shown, shared_layout
 from .theme import ACCENT, FIELD_WIDTH, LABEL_WIDER, PHRASE_MENU, SENTENCE_WIDTH, VERDICT_SIZE
 
 ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"),
@@ -30,9 +30,11 @@ ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"
 WIDE = LABEL_WIDER
 
 
-def _dropdown(label: str, options, value, width: str = PHRASE_MENU) -> w.Dropdown:
+def _dropdown(label: str, options, value, width: str = PHRASE_MENU,
+              label_width: str = WIDE) -> w.Dropdown:
     return w.Dropdown(options=options, value=value, description=label,
-                      style={"description_width": WIDE}, layout=shared_layout(width=width))
+                      style={"description_width": label_width},
+                      layout=shared_layout(width=width))
 
 
 def _checkbox(label: str, value: bool = False) -> w.Checkbox:
@@ -93,7 +95,10 @@ class _CheckTool(Tool):
 
     def _frame(self, inputs: list[w.Widget], pool_label: str, pool_value: str,
                before: list[w.Widget] | None = None, nd_rule: bool = True,
-               pool_first: bool = False) -> None:
+               pool_first: bool = False, beside: bool = False) -> None:
+        """Lay out the tool: the inputs, then the odds, the roll and the result below them,
+        or, *beside*, in a column to the right of the inputs (a long tool then fits one
+        screen with its result)."""
         self.pool_label = pool_label
         self.pool = _number(pool_label, pool_value, "how many d6, e.g. 4")
         self.bonus = _number("Bonus to your roll", "0", "e.g. 2 or -1")
@@ -113,12 +118,21 @@ class _CheckTool(Tool):
         self.counts: dict[str, int] | None = None
         controls = ([self.pool, self.bonus] + inputs if pool_first else
                     inputs + [self.pool, self.bonus]) + [self.nd_rule, self.critical]
-        super().__init__([
-            *controls, self.error, *(before or []), self.summary,
-            section("Odds before you roll", self.outcomes, self.odds),
-            section("Roll", self.dice_order, self.entry),
-            section("Result", self.result, self.explanation),
-        ])
+        answer = [*(before or []), self.summary,
+                  section("Odds before you roll", self.outcomes, self.odds),
+                  section("Roll", self.dice_order, self.entry),
+                  section("Result", self.result, self.explanation)]
+        if not beside:
+            super().__init__([*controls, self.error, *answer])
+        else:
+            flat = [x for part in answer
+                    for x in (part if isinstance(part, Section) else (part,))]
+            super().__init__([w.HBox([
+                w.VBox([*controls, self.error],
+                       layout=shared_layout(width="47%", min_width="22em",
+                                            margin="0 1em 0 0", overflow="hidden")),
+                w.VBox(flat, layout=shared_layout(width="50%", min_width="24em"))],
+                layout=shared_layout(flex_flow="row wrap", align_items="flex-start"))])
         self._updating = False
         for field in controls:
             field.observe(self._changed, "value")
@@ -155,9 +169,15 @@ class _CheckTool(Tool):
         colour = SUCCESS if result.success else ERROR
         self.result.value = (f"<div class='rulebook-total' "
                              f"style='font-size:{VERDICT_SIZE};color:{colour}'>"
-                             f"{html.escape(self._headline(result))}</div>")
+                             f"{html.escape(self._headline(result))}</div>"
+                             + self._note(result))
         self.explanation.show(result.trace)
         self._after(result)
+
+    def _note(self, result) -> str:
+        """A line under the headline saying what the result means at the table; none by
+        default."""
+        return ""
 
     def _after(self, result) -> None:
         """Carry state forward after a roll (the stealth streak); nothing by default."""
@@ -289,7 +309,13 @@ class ShotBuilder(_CheckTool):
                   w.HBox([self.snapshot, self.called, self.area, self.aim, self.hidden],
                          layout=shared_layout(flex_flow="row wrap")),
                   self.aim_rounds, self.gm_dice, self.situation, self.miss_reading]
-        self._frame(inputs, "Your dice (shooting skill)", pool, before=[self.picture])
+        self._frame(inputs, "Your dice (shooting skill)", pool, before=[self.picture],
+                    beside=True)
+        # The fields were fitted to their longest option (a generous estimate): in their
+        # half of the tool they stop at its edge, the menu showing as much of it as fits.
+        for field in (*inputs, self.pool, self.bonus, self.nd_rule, self.critical):
+            if not isinstance(field, w.Box):
+                set_layout(field, max_width="98%")
         for box in (self.snapshot, self.called, self.area, self.aim, self.hidden):
             box.observe(self._changed, "value")
         self.add_class("rulebook-range-shot")
@@ -334,6 +360,14 @@ class ShotBuilder(_CheckTool):
                        roll_bonus=self.plan.roll_bonus, area_fire=self.area.value,
                        situation=self.situation.value, miss_reading=self.miss_reading.value,
                        dice=dice, **self._rule())
+
+    def _note(self, result: rb.ShotResult) -> str:
+        if not result.hit:
+            return ""
+        return ("<small class='rulebook-hit-means'>The margin is what the game's damage rules "
+                "read; they are in another chapter of the game (see <i>Where a shot stops</i> "
+                "above). The <i>Running a fight</i> chapter records the hit on its target."
+                "</small>")
 
     def _headline(self, result: rb.ShotResult) -> str:
         if result.hit and result.outcome == "area hit":

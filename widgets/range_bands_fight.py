@@ -67,7 +67,8 @@ def first_fight() -> Fight:
 
 
 def _menu(label: str, options=(), value=None) -> w.Dropdown:
-    drop = w.Dropdown(options=options, description=label, style=STYLE, layout=NARROW)
+    style = STYLE if len(label) < 16 else {"description_width": "11.5em"}
+    drop = w.Dropdown(options=options, description=label, style=style, layout=NARROW)
     if value is not None:
         drop.value = value
     return drop
