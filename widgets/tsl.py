@@ -354,18 +354,25 @@ class TurnBoard(Tool):
         self.board = w.HTML()
         self.explanation = ExplanationView()
         self.history = w.HTML()
-        self.kept = KeptState(STORE_KEY, "tsl-board.json", "board", self.load_json,
+        self.kept = KeptState(STORE_KEY, "tsl-board.json", "board", self._load_kept,
                               _describe_board)
         self.encounter: tsl.Encounter | None = None
+        # While the browser has not said what it kept, or a kept board is on offer, the default
+        # board is not shown and nothing is written over the kept copy (see _holding).
+        self._offered = False
+        self.hold = w.HTML()
+        self._board_part = section("The board", self.board)
+        self._turn_part = section("Spend part of a turn", self.who, self.option, self.ally_zone,
+                                  w.HTML("<small>The ally's zone matters only to support "
+                                         "actions aimed at an ally.</small>"),
+                                  w.HBox([self.spend_button, self.next_button]))
         super().__init__([
             self.kept,
             w.HBox([self.order, self.start_button, self.reorder_button]),
             self.error,
-            section("The board", self.board),
-            section("Spend part of a turn", self.who, self.option, self.ally_zone,
-                    w.HTML("<small>The ally's zone matters only to support actions aimed at "
-                           "an ally.</small>"),
-                    w.HBox([self.spend_button, self.next_button])),
+            self.hold,
+            self._board_part,
+            self._turn_part,
             section("What it did", self.explanation),
             section("Log", self.history),
             section("Save and load", w.HTML(
@@ -377,12 +384,49 @@ class TurnBoard(Tool):
         self.reorder_button.on_click(lambda _: self._changed(self.reorder))
         self.spend_button.on_click(lambda _: self._changed(self.spend))
         self.next_button.on_click(lambda _: self._changed(self.next_turn))
+        self.kept.discard_button.on_click(lambda _: self._chosen())
+        self.kept.store.observe(self._browser_answered, "stored")
+        self.kept.store.observe(self._browser_answered, "ready")
         self.start()
+        # The live page waits for the browser to say what it kept before it shows a board;
+        # a page without a kernel (the static book) has nothing kept and shows it at once.
+        self._show_board(not hasattr(self.kept.store, "send"))
+
+    def _show_board(self, shown: bool) -> None:
+        for widget in (*self._board_part, *self._turn_part):
+            set_shown(widget, shown)
+
+    def _browser_answered(self, _change: dict) -> None:
+        """The browser said what it kept: a kept board is offered before any board is shown,
+        and the default board shows only when nothing was kept."""
+        self._offered = bool(self.kept.store.stored)
+        self.hold.value = (
+            "<p class='rulebook-tsl-hold'><i>Restore the saved board or discard it (above). "
+            "Until you choose, the saved copy stays as it is: a board started here is not "
+            "kept.</i></p>" if self._offered else "")
+        self._show_board(not self._offered)
+
+    def _chosen(self) -> None:
+        """The reader restored or discarded the kept board: show the board and keep it from
+        now on."""
+        self._offered = False
+        self.hold.value = ""
+        self._show_board(True)
+
+    def _load_kept(self, text: str) -> None:
+        """Carry on from a file or the kept board; it is kept at once (an upload too), and
+        the offer of an older kept board is withdrawn."""
+        self.load_json(text)
+        self._chosen()
+        set_shown(self.kept.offer, False)
+        self.kept.keep(self.saved_json())
 
     def _changed(self, act: Any) -> None:
-        """Run a reader's action, then keep the board in their browser."""
+        """Run a reader's action, then keep the board in their browser (not while a kept board
+        is on offer: it is not overwritten until the reader chooses)."""
         act()
-        if self.encounter is not None:
+        self._show_board(True)
+        if self.encounter is not None and not self._offered:
             self.kept.keep(self.saved_json())
 
     def _render(self) -> None:

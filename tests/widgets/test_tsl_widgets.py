@@ -2,6 +2,7 @@
 
 from fractions import Fraction
 
+import json
 import pytest
 
 from rulescore.systems import tsl
@@ -379,3 +380,52 @@ def test_resolver_snaring_pulls_or_pins_on_a_hit():
     r.snaring.value = "pull"
     r.entry.use_dice()
     assert "“Snaring on a hit” must be pin (hold them where they are)" in r.entry.error.message
+
+
+def test_turn_board_upload_is_kept_at_once(monkeypatch):
+    """An uploaded board is written to the browser at once, not at the next change."""
+    b = TurnBoard("Vela, Mar")
+    b.next_turn()
+    text = b.saved_json()
+    fresh = TurnBoard("X")
+    saved: list[str] = []
+    monkeypatch.setattr(fresh.kept.store, "save", saved.append)
+    _upload(fresh, text)
+    assert fresh.encounter == b.encounter
+    assert len(saved) == 1 and saved[0] == fresh.saved_json()
+
+
+def test_turn_board_offer_comes_first_and_nothing_is_overwritten_until_the_reader_chooses(
+        monkeypatch):
+    """After a reload the kept board is offered before any board shows; Start, Spend and Next
+    turn pressed before Restore do not overwrite the kept copy; after Discard they do."""
+    kept = TurnBoard("Vela, Mar")
+    kept.next_turn()
+    text = kept.saved_json()
+    b = TurnBoard("Someone, Else")
+    assert not is_shown(b.board)             # the live page waits for the browser's answer
+    saved: list[str] = []
+    monkeypatch.setattr(b.kept.store, "save", saved.append)
+    b.kept.store.stored = text               # the browser reports what it kept
+    assert is_shown(b.kept.offer) and not is_shown(b.board)
+    assert "the saved copy stays as it is" in b.hold.value
+    b.start_button.click()
+    b.spend_button.click()
+    b.next_button.click()
+    assert saved == []                       # the kept copy is not overwritten
+    assert is_shown(b.board) and is_shown(b.kept.offer)
+    assert "round 1, Mar acting, 2 combatants" in b.kept.note.value   # the offer is still right
+    b.kept.restore_button.click()
+    assert b.encounter == kept.encounter and not is_shown(b.kept.offer)
+    b.next_button.click()
+    assert len(saved) == 2 and json.loads(saved[-1])["acting"] == "Vela"
+
+
+def test_turn_board_shows_the_default_board_when_nothing_was_kept(monkeypatch):
+    b = TurnBoard("Ana, Bo")
+    b.kept.store.ready = True                # the browser answered: nothing kept
+    assert is_shown(b.board) and b.hold.value == ""
+    saved: list[str] = []
+    monkeypatch.setattr(b.kept.store, "save", saved.append)
+    b.next_button.click()
+    assert len(saved) == 1
