@@ -1,4 +1,5 @@
-"""The exploding-d6 chapter's tools: initiative, the attack pipeline, reactions and throwing.
+"""The exploding-d6 chapter's tools: initiative, one attack from the hit roll through the
+defender's reaction to the wounds, and throwing.
 
 Each tool gathers its inputs, makes its rules call in :mod:`rulescore.systems.exploding_d6`
 and renders what comes back: the odds before the roll, the result and its explanation.
@@ -15,11 +16,12 @@ import ipywidgets as w
 from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.systems import exploding_d6 as x6
 from rulescore.text import odds, percent
+from rulescore.systems.exploding_d6.inputs import plural
 
 from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
-                     RollRequest, Tool, answers, button, labelled_text, odds_table_html,
-                     parse_roster, read_int, section)
-from .lean import shared_layout
+                     RollRequest, Tool, answers, button, chance_html, labelled_text, odds_line,
+                     odds_table_html, parse_roster, read_int, section)
+from .lean import set_shown, shared_layout
 from .theme import (ACCENT, CRIT, FIELD_WIDTH, GRID_COLUMN, INK, LABEL_WIDE, LABEL_WIDTH,
                     LIST_WIDTH, MENU_WIDTH, NUMBER_WIDE, NUMBER_WIDTH, ROSTER_WIDTH, TOTAL_SIZE,
                     VERDICT_SIZE)
@@ -129,115 +131,165 @@ class InitiativeRoller(Tool):
         self.explanation.show(self.last.trace)
 
 
-_MODES = [("Hand-to-hand", "melee"), ("Single shot", "single"), ("Burst", "burst")]
-_COVERS = [("No cover", 0), ("6+ light / Hunkered", 6), ("5+ half hidden / shield", 5),
+_MODES = [("Hand-to-hand", "melee"), ("Single shot", "single"), ("Burst", "burst"),
+          ("Thrown weapon", "throw")]
+_COVERS = [("No cover", 0), ("6+ light / Hunkered", 6), ("5+ half hidden", 5),
            ("4+ mostly hidden", 4)]
 _PREVENT = [("the heaviest (our ruling)", "heaviest"), ("the lightest", "lightest")]
-_SPECIALS = [("None", "none"), ("K.O. attack", "ko"), ("Disarming attack", "disarm")]
+_SPECIALS = [("None", "none"), ("Accurate attack", "accurate"), ("Massive attack", "massive"),
+             ("K.O. attack", "ko"), ("Disarming attack", "disarm")]
+_REACTIONS = [("None", "none"), ("Dodge", "dodge"), ("Parry", "parry"),
+              ("Shield parry (round shield 5+)", "shield parry")]
+_STACKING = [("one roll at the better (our ruling)", "best"),
+             ("the shield, then the cover", "each")]
+#: What the "Dodge or parry dice" field holds for each reaction.
+_REACTION_HINT = {"dodge": "your Dodge value", "parry": "skill + weapon dice"}
+#: The engine's special attacks: an accurate attack is a number of actions, not a special.
+_SETUP_SPECIAL = {"accurate": "none"}
+
+
+def _grid(children: list[w.Widget]) -> w.GridBox:
+    """Fields in as many columns as fit, each GRID_COLUMN wide."""
+    return w.GridBox(children, layout=shared_layout(
+        grid_template_columns=f"repeat(auto-fill, {GRID_COLUMN})", grid_gap="2px 8px"))
+
+
+def _number(label: str, value: str | int) -> w.Text:
+    field = labelled_text(label, str(value), width=NUMBER_WIDTH)
+    field.continuous_update = False
+    return field
+
+
+def _menu(label: str, options: list, value: object) -> w.Dropdown:
+    return w.Dropdown(options=options, value=value, description=label,
+                      style={"description_width": LABEL_WIDTH},
+                      layout=shared_layout(width=MENU_WIDTH))
+
+
+def _check(label: str) -> w.Checkbox:
+    return w.Checkbox(value=False, description=label, indent=False,
+                      layout=shared_layout(width=FIELD_WIDTH))
 
 
 class AttackPipeline(Tool):
-    """One attack from the hit roll to the wounds: hit roll → cover roll → protection → wounds,
-    criticals kept apart, and recoil carried across a round's attacks."""
+    """One attack as one flow (§Sequence of an attack, §Reactions): the hit roll with every
+    option of the seed, the defender's reaction (dodge, parry, shield parry, behind cover or
+    not), cover, protection and the wounds — or a K.O. or disarming attack's contest. One Roll
+    (or the dice typed in the order they are rolled) resolves it all."""
 
     #: What the setup decides for the rolls after it (attack_setup's result).
     _FROM_SETUP = {"min_roll": "the setup's minimum roll", "crit_at": "the setup's critical "
                    "roll", "burst": "the setup: a burst has no criticals"}
-    _WOUNDS = {"cover": "Target's cover", "pool": "Protection pool",
-               "critical_pool": "Of it against crits", "wounds_per_hit": "Wounds a hit",
-               "piercing": "Piercing", "prevent": "Criticals stopped first"}
+    _DEFENCE = {"reaction": "Reaction", "reaction_dice": "Dodge or parry dice",
+                "reaction_min_roll": "Defender's minimum roll", "cover": "Target's cover",
+                "stacking": "Shield behind cover", "pool": "Protection pool",
+                "critical_pool": "Of it against crits", "wounds_per_hit": "Wounds a hit",
+                "piercing": "Piercing", "prevent": "Criticals stopped first"}
+    _SHIELD = {"shield": "a round shield, the chapter's one shield (cover 5+)"}
     reaches = (
         Reach(x6.attack_setup, {
             "skill": "Skill", "weapon_dice": "Weapon dice", "mode": "Attack mode",
-            "attack_number": "Attack in a row", "compensation": "Recoil compensation",
-            "aim_actions": "Aim actions", "perception": "Perception",
-            "special": "Special attack", "walking": "Walking (+1 min. roll)",
-            "supported": "Weapon supported (−1)"}, {
-            "min_roll": "the base minimum roll of 5: the modifiers above change it",
-            "accurate_actions": "this tool leaves accurate actions to the GM (none taken)",
-            "distance": "this tool leaves range penalties to the GM (none)",
-            "weapon_range": "this tool leaves range penalties to the GM (none)",
-            "off_hand": "this tool leaves off-hand attacks to the GM (main hand)",
-            "massive_actions": "this tool leaves massive attacks to the GM (none)",
-            "strength": "read only by massive attacks, which this tool leaves out",
-            "recoil": "recoil always counts; New round starts it again"}),
+            "min_roll": "Usual minimum roll", "attack_number": "Attack in a row",
+            "compensation": "Recoil compensation", "aim_actions": "Aim actions",
+            "accurate_actions": "Actions of the special attack", "perception": "Perception",
+            "walking": "Walking (+1 min. roll)", "distance": "Target's distance (m)",
+            "weapon_range": "Weapon distance (m)", "supported": "Weapon supported (−1)",
+            "off_hand": "Off-hand weapon (+1)", "special": "Special attack",
+            "massive_actions": "Actions of the special attack", "strength": "Strength",
+            "recoil": "Weapon recoils (untick for a bow)"}),
         Reach(x6.hit_odds, {}, {"dice": "the setup's dice", **_FROM_SETUP,
                                 "explode_depth": "exact to the engine's own depth"}),
-        Reach(x6.wound_distribution, _WOUNDS, {
-            "dice": "the setup's dice", **_FROM_SETUP,
+        Reach(x6.attack_odds, _DEFENCE, {
+            "dice": "the setup's dice", **_FROM_SETUP, **_SHIELD,
             "explode_depth": "exact to the engine's own depth"}),
-        Reach(x6.resolve_attack, {**_WOUNDS, "cover_faces": "Cover dice"}, {
+        Reach(x6.attack, {**_DEFENCE, "mode": "Attack mode", "contest": "Special attack",
+                          "contest_dice": "Target's resistance dice",
+                          "contest_min_roll": "Defender's minimum roll"}, {
             "dice_totals": "the setup's dice, drawn from the Roll / My dice row",
-            "dice": ROLLED,
-            **_FROM_SETUP,
-            "causes_wounds": "the setup: a K.O. or disarming attack deals no wounds"}),
+            "dice": ROLLED, "cover_faces": "drawn from the Roll / My dice row after the "
+            "reaction's dice, one a hit still standing", **_FROM_SETUP, **_SHIELD}),
     )
 
     def __init__(self, skill: int = 3, weapon_dice: int = 2, mode: str = "single",
-                 cover: int = 0, pool: int = 2) -> None:
-        self.skill = labelled_text("Skill", str(skill), width=NUMBER_WIDTH)
-        self.weapon = labelled_text("Weapon dice", str(weapon_dice), width=NUMBER_WIDTH)
-        self.mode = w.Dropdown(options=_MODES, value=mode, description="Attack mode",
-                               style={"description_width": LABEL_WIDTH},
-                               layout=shared_layout(width=MENU_WIDTH))
-        self.attack_number = labelled_text("Attack in a row", "1", width=NUMBER_WIDTH)
-        self.compensation = labelled_text("Recoil compensation", "0", width=NUMBER_WIDTH)
-        self.aim = labelled_text("Aim actions", "0", width=NUMBER_WIDTH)
-        self.perception = labelled_text("Perception", "3", width=NUMBER_WIDTH)
-        self.cover = w.Dropdown(options=_COVERS, value=cover, description="Target's cover",
-                                style={"description_width": LABEL_WIDTH},
-                                layout=shared_layout(width=MENU_WIDTH))
-        self.pool = labelled_text("Protection pool", str(pool), width=NUMBER_WIDTH)
-        self.critical_pool = labelled_text("Of it against crits", "0", width=NUMBER_WIDTH)
-        self.per_hit = labelled_text("Wounds a hit", "1", width=NUMBER_WIDTH)
-        self.piercing = labelled_text("Piercing", "0", width=NUMBER_WIDTH)
-        self.special = w.Dropdown(options=_SPECIALS, value="none", description="Special attack",
-                                  style={"description_width": LABEL_WIDTH},
-                                  layout=shared_layout(width=MENU_WIDTH))
-        self.walking = w.Checkbox(value=False, description="Walking (+1 min. roll)",
-                                  indent=False, layout=shared_layout(width=FIELD_WIDTH))
-        self.supported = w.Checkbox(value=False, description="Weapon supported (−1)",
-                                    indent=False, layout=shared_layout(width=FIELD_WIDTH))
-        self.prevent = w.Dropdown(options=_PREVENT, value="heaviest",
-                                  description="Criticals stopped first",
-                                  style={"description_width": LABEL_WIDTH},
-                                  layout=shared_layout(width=MENU_WIDTH))
-        self.fields = [self.skill, self.weapon, self.attack_number, self.compensation, self.aim,
-                       self.perception, self.pool, self.critical_pool, self.per_hit,
-                       self.piercing]
-        for f in self.fields:
+                 cover: int = 0, pool: int = 2, reaction: str = "none") -> None:
+        self.skill = _number("Skill", skill)
+        self.weapon = _number("Weapon dice", weapon_dice)
+        self.mode = _menu("Attack mode", _MODES, mode)
+        self.attack_number = _number("Attack in a row", 1)
+        self.compensation = _number("Recoil compensation", 0)
+        self.recoil = w.Checkbox(value=True, description="Weapon recoils (untick for a bow)",
+                                 indent=False, layout=shared_layout(width=FIELD_WIDTH))
+        self.aim = _number("Aim actions", 0)
+        self.perception = _number("Perception", 3)
+        self.special = _menu("Special attack", _SPECIALS, "none")
+        self.special_actions = _number("Actions of the special attack", 0)
+        self.strength = _number("Strength", 3)
+        self.walking = _check("Walking (+1 min. roll)")
+        self.supported = _check("Weapon supported (−1)")
+        self.off_hand = _check("Off-hand weapon (+1)")
+        self.distance = labelled_text("Target's distance (m)", "", "blank: in range",
+                                      width=NUMBER_WIDTH)
+        self.weapon_range = labelled_text("Weapon distance (m)", "", "blank: in range",
+                                          width=NUMBER_WIDTH)
+        self.base = _number("Usual minimum roll", 5)
+        self.reaction = _menu("Reaction", _REACTIONS, reaction)
+        self.reaction_dice = _number("Dodge or parry dice", 3)
+        self.reaction_min = _number("Defender's minimum roll", 5)
+        self.cover = _menu("Target's cover", _COVERS, cover)
+        self.stacking = _menu("Shield behind cover", _STACKING, "best")
+        self.pool = _number("Protection pool", pool)
+        self.critical_pool = _number("Of it against crits", 0)
+        self.per_hit = _number("Wounds a hit", 1)
+        self.piercing = _number("Piercing", 0)
+        self.prevent = _menu("Criticals stopped first", _PREVENT, "heaviest")
+        self.resistance = _number("Target's resistance dice", 3)
+        for f in (self.distance, self.weapon_range):
             f.continuous_update = False
         self.next_button = button("Next attack this round", "Count one more attack in a row")
         self.round_button = button("New round", "Recoil does not carry into a new round")
         self.error = ErrorLine()
         self.setup_view = w.HTML()
         self.odds = w.HTML()
-        self.entry = DiceEntry("hit dice as chains, e.g. 4, 5, 6, 6, 5")
-        self.cover_dice = labelled_text("Cover dice", "", "criticals' dice first, then the "
-                                        "normal hits'", width=LIST_WIDTH)
+        self.entry = DiceEntry("in order: hit dice, then the defender's, e.g. 4, 5, 6, 6, 5")
         self.result = w.HTML(self.waiting)
+        self.carry_button = button("Carry the pool left", "Set the Protection pool to what "
+                                   "is left of it, for the next attack")
+        set_shown(self.carry_button, False)
         self.explanation = ExplanationView()
         self.setup: x6.AttackSetup | None = None
-        self.last: x6.AttackResult | None = None
-        grid = w.GridBox([self.skill, self.weapon, self.mode, self.attack_number,
-                          self.compensation, self.aim, self.perception, self.cover, self.pool,
-                          self.critical_pool, self.per_hit, self.piercing, self.special,
-                          self.walking, self.supported, self.prevent],
-                         layout=shared_layout(grid_template_columns=f"repeat(auto-fill, {GRID_COLUMN})",
-                                              grid_gap="2px 8px"))
-        super().__init__([grid, w.HBox([self.next_button, self.round_button]), self.error,
-                          self.setup_view,
-                          section("Odds before you roll", self.odds),
-                          section("Roll", self.entry, self.cover_dice),
-                          section("Result", self.result, self.explanation)],
-                         "rulebook-x6-attack")
-        for f in self.fields:
-            f.observe(lambda _: self.update(), "value")
-        for f in (self.mode, self.cover, self.special, self.walking, self.supported,
-                  self.prevent):
+        self.last: x6.AttackFlow | None = None
+        attack = _grid([self.skill, self.weapon, self.mode, self.attack_number,
+                        self.compensation, self.aim, self.perception, self.special,
+                        self.special_actions, self.strength, self.distance,
+                        self.weapon_range, self.base, self.recoil, self.walking,
+                        self.supported, self.off_hand])
+        defence = _grid([self.reaction, self.reaction_dice, self.reaction_min, self.cover,
+                         self.stacking, self.pool, self.critical_pool, self.per_hit,
+                         self.piercing, self.prevent, self.resistance])
+        inputs = w.VBox([w.HTML("<h4 style='margin:.2em 0'>The attack</h4>"), attack,
+                         w.HBox([self.next_button, self.round_button]),
+                         w.HTML("<h4 style='margin:.6em 0 .2em'>The defender</h4>"), defence,
+                         self.error, self.setup_view],
+                        layout=shared_layout(flex="1 1 36em", min_width="0"))
+        outputs = w.VBox([w.HTML("<h4 style='margin:.2em 0'>Odds before you roll</h4>"),
+                          self.odds, w.HTML("<h4 style='margin:.6em 0 .2em'>Roll</h4>"),
+                          self.entry, w.HTML("<h4 style='margin:.6em 0 .2em'>Result</h4>"),
+                          self.result, self.carry_button, self.explanation],
+                         layout=shared_layout(flex="1 1 26em", min_width="0"))
+        super().__init__([w.HBox([inputs, outputs], layout=shared_layout(
+            flex_flow="row wrap", align_items="flex-start", grid_gap="0 1.5em"))],
+            "rulebook-x6-attack")
+        for f in (self.skill, self.weapon, self.attack_number, self.compensation, self.aim,
+                  self.perception, self.special_actions, self.strength, self.distance,
+                  self.weapon_range, self.base, self.reaction_dice, self.reaction_min,
+                  self.pool, self.critical_pool, self.per_hit, self.piercing,
+                  self.resistance, self.mode, self.cover, self.special, self.walking,
+                  self.supported, self.off_hand, self.recoil, self.prevent, self.reaction,
+                  self.stacking):
             f.observe(lambda _: self.update(), "value")
         self.next_button.on_click(lambda _: self.next_attack())
         self.round_button.on_click(lambda _: self.new_round())
+        self.carry_button.on_click(lambda _: self.carry_pool())
         self.entry.on_request(self.roll)
         self.update()
 
@@ -258,35 +310,84 @@ class AttackPipeline(Tool):
         """A new round: recoil starts again."""
         self.attack_number.value = "1"
 
-    def _wounds(self) -> dict[str, object]:
-        """What stands between the hits and the wounds: cover, protection and piercing."""
-        return dict(cover=self.cover.value or None, pool=read_int("Protection pool", self.pool),
-                    critical_pool=read_int("Of it against crits", self.critical_pool),
-                    wounds_per_hit=read_int("Wounds a hit", self.per_hit, 1),
-                    piercing=read_int("Piercing", self.piercing), prevent=self.prevent.value)
+    def carry_pool(self) -> None:
+        """Protection spent is gone for the fight (§Protection Pool): the pool field takes
+        what the last attack left of it."""
+        if self.last is not None:
+            self.pool.value = str(self.last.pool_left)
+            self.critical_pool.value = str(self.last.protection.critical_pool_left)
+
+    def _show_fields(self) -> None:
+        """Show the fields the chosen reaction and special attack read, and only those."""
+        special, reaction = self.special.value, self.reaction.value
+        set_shown(self.special_actions, special in ("accurate", "massive"))
+        set_shown(self.strength, special == "massive")
+        set_shown(self.resistance, special in ("ko", "disarm"))
+        set_shown(self.reaction_dice, reaction in ("dodge", "parry"))
+        set_shown(self.reaction_min, reaction in ("dodge", "parry")
+                  or special in ("ko", "disarm"))
+        set_shown(self.stacking, reaction == "shield parry" and bool(self.cover.value))
+        if reaction in _REACTION_HINT:
+            self.reaction_dice.placeholder = _REACTION_HINT[reaction]
+
+    def _setup(self) -> x6.AttackSetup:
+        special = self.special.value
+        actions = read_int("Actions of the special attack", self.special_actions)
+        distance = self.distance.value.strip()
+        weapon_range = self.weapon_range.value.strip()
+        return x6.attack_setup(
+            read_int("Skill", self.skill), read_int("Weapon dice", self.weapon),
+            self.mode.value, min_roll=read_int("Usual minimum roll", self.base, 1),
+            attack_number=read_int("Attack in a row", self.attack_number, 1),
+            compensation=read_int("Recoil compensation", self.compensation),
+            aim_actions=read_int("Aim actions", self.aim),
+            accurate_actions=actions if special == "accurate" else 0,
+            perception=read_int("Perception", self.perception),
+            walking=self.walking.value,
+            distance=read_int("Target's distance (m)", self.distance) if distance or
+            weapon_range else None,
+            weapon_range=read_int("Weapon distance (m)", self.weapon_range, 1) if distance
+            or weapon_range else None,
+            supported=self.supported.value, off_hand=self.off_hand.value,
+            special=_SETUP_SPECIAL.get(special, special),
+            massive_actions=actions if special == "massive" else 0,
+            strength=read_int("Strength", self.strength), recoil=self.recoil.value)
+
+    def _defence(self) -> dict[str, object]:
+        """The defender's side: reaction, cover, protection and what a hit deals."""
+        reaction = self.reaction.value
+        return dict(
+            reaction=reaction,
+            reaction_dice=read_int("Dodge or parry dice", self.reaction_dice)
+            if reaction in ("dodge", "parry") else 0,
+            reaction_min_roll=read_int("Defender's minimum roll", self.reaction_min, 1),
+            cover=self.cover.value or None, stacking=self.stacking.value,
+            pool=read_int("Protection pool", self.pool),
+            critical_pool=read_int("Of it against crits", self.critical_pool),
+            wounds_per_hit=read_int("Wounds a hit", self.per_hit, 1),
+            piercing=read_int("Piercing", self.piercing), prevent=self.prevent.value)
 
     @answers("setup_view", "odds")
     def update(self) -> None:
-        """Assemble the attack and show its odds: hits and criticals, then wounds."""
+        """Read the attack and the defender; show the setup and the exact odds."""
         self.setup = None
         self.result.value = self.waiting
+        set_shown(self.carry_button, False)
         self.explanation.clear()
-        mode = self.mode.value
-        aim = read_int("Aim actions", self.aim) if mode != "burst" else 0
-        self.setup = x6.attack_setup(
-            read_int("Skill", self.skill), read_int("Weapon dice", self.weapon), mode,
-            attack_number=read_int("Attack in a row", self.attack_number, 1),
-            compensation=read_int("Recoil compensation", self.compensation),
-            aim_actions=aim, perception=read_int("Perception", self.perception),
-            special=self.special.value, walking=self.walking.value,
-            supported=self.supported.value)
-        against = self._wounds()
-        s = self.setup
+        self._show_fields()
+        self.setup = s = self._setup()
+        defence = self._defence()
+        contest = self.special.value in ("ko", "disarm")
+        if contest:
+            read_int("Target's resistance dice", self.resistance)
+        if defence["reaction"] in ("dodge", "parry") and not x6.attack_mode(s.outcome)[
+                defence["reaction"]]:
+            raise RulesError(f"Reaction: a {x6.attack_mode(s.outcome)['label'].lower()} "
+                             f"cannot be {'dodged' if defence['reaction'] == 'dodge' else 'parried'}"
+                             "; choose a shield parry or none")
         hit = x6.hit_odds(s.dice, s.min_roll, s.crit_at, s.burst)
-        wounds = None if not s.wounds else x6.wound_distribution(
-            s.dice, s.min_roll, s.crit_at, s.burst, **against) \
-            if s.dice <= 12 else "too many"
-        s = self.setup
+        wounds = None if contest else x6.attack_odds(
+            s.dice, s.min_roll, s.crit_at, s.burst, **defence) if s.dice <= 12 else "too many"
         crit = "no criticals (burst)" if s.burst else f"critical on <b>{s.crit_at}+</b>"
         harmless = "" if s.wounds else " This attack deals no wounds."
         broken = (" Aiming came between this shot and the last one, so it has no recoil."
@@ -297,140 +398,80 @@ class AttackPipeline(Tool):
 
     def _odds_html(self, hit: x6.HitOdds, wounds: x6.WoundOdds | str | None) -> str:
         total = hit.total_hits()
-        head = (f"<p class='rulebook-headline'><b>At least one hit: {odds(hit.p_at_least(1))}; "
-                f"at least one critical: {odds(hit.p_criticals_at_least(1))}</b></p>")
+        head = odds_line("rulebook-headline", (
+            f"At least one hit: {chance_html(hit.p_at_least(1), strong=True)}; at least one "
+            f"critical: {chance_html(hit.p_criticals_at_least(1), strong=True)}"))
         rows = [(f"{n} hit{'s' if n != 1 else ''}", p) for n, p in total.items() if p]
         out = head + "<details><summary>Odds of each number of hits</summary>" + \
             odds_table_html(rows, "Hits (with criticals)") + "</details>"
         if isinstance(wounds, x6.WoundOdds):
             wrows = [(str(k), p) for k, p in wounds.pmf.items()]
-            out += (f"<p class='rulebook-x6-wound-odds'>After cover and protection: at least one "
-                    f"wound {percent(wounds.p_at_least(1))}; {float(wounds.mean()):.2f} wounds on "
-                    f"average.</p><details><summary>Odds of each number of wounds</summary>"
-                    + odds_table_html(wrows, "Wounds") +
-                    f"<small>Exact up to {wounds.explode_depth} explosions a die; the chance "
-                    f"of more ({percent(wounds.truncated)}) is not listed.</small></details>")
+            through = "reaction, cover" if self.reaction.value != "none" else "cover"
+            out += odds_line("rulebook-x6-wound-odds", (
+                f"After the {through} and protection: at least one wound "
+                f"{chance_html(wounds.p_at_least(1))}; {float(wounds.mean()):.2f} wounds on "
+                "average.")) + \
+                ("<details><summary>Odds of each number of wounds</summary>"
+                 + odds_table_html(wrows, "Wounds") +
+                 f"<small>Exact up to {wounds.explode_depth} explosions a die; the chance "
+                 f"of more ({percent(wounds.truncated)}) is not listed.</small></details>")
         elif wounds == "too many":
             out += "<p><small>Wound odds are worked out for up to 12 dice.</small></p>"
         return out
 
     @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
-        """Roll the attack from a seed, or read the typed hit and cover dice."""
+        """Roll the whole attack from a seed, or read the dice typed in the order they are
+        rolled: the hit dice, then the defender's reaction dice, then the cover dice, then
+        the resistance dice."""
         s = self.setup
         if s is None:
             raise RulesError("Fix the attack's inputs first.")
-        against = self._wounds()
-        cover = against["cover"]
-        expect_chains(request, s.dice)
-        # Typed cover dice have their own field (how many depends on the hits).
-        typed_cover = request.typed_beside(
-            lambda: parse_int_list("Cover dice", self.cover_dice.value)
-            if cover and self.cover_dice.value.strip() else [])
-        self.last = x6.resolve_attack(s.dice, min_roll=s.min_roll, crit_at=s.crit_at,
-                                      burst=s.burst, cover_faces=typed_cover or (),
-                                      causes_wounds=s.wounds, dice=request.dice, **against)
-        r = self.last
-        self.cover_dice.value = ", ".join(map(str, r.cover_faces))
+        defence = self._defence()
+        if defence["reaction"] not in ("dodge", "parry"):
+            defence["reaction_dice"] = None   # a shield parry rolls one d6 a hit
+        special = self.special.value
+        contest = special if special in ("ko", "disarm") else "none"
+        self.last = r = x6.attack(
+            s.dice, min_roll=s.min_roll, crit_at=s.crit_at, burst=s.burst, mode=s.outcome,
+            contest=contest, contest_dice=read_int("Target's resistance dice",
+                                                   self.resistance) if contest != "none"
+            else None, contest_min_roll=defence["reaction_min_roll"], dice=request.dice,
+            **defence)
+        self.result.value = self._result_html(r, request.describe())
+        set_shown(self.carry_button, r.spent > 0)
+        self.carry_button.description = f"Carry the pool left ({r.pool_left})"
+        self.explanation.show(r.trace)
+
+    def _result_html(self, r: x6.AttackFlow, how: str) -> str:
         dice = "".join(chain_html(c, kind) for c, (_, kind, _) in zip(r.hit.chains, r.hit.dice))
-        how = request.describe()
-        stages = [f"<li>Hit roll: <b>{html.escape(r.hit.announcement)}</b> {dice}</li>"]
+        stages = [f"<li>Hit roll: <b>{html.escape(r.hit.announcement)}</b>"
+                  + (f" ({plural(r.hit.megacriticals, 'megacritical')})"
+                     if r.hit.megacriticals else "") + f" {dice}</li>"]
+        if r.reaction is not None:
+            x = r.reaction
+            rolled = "".join(chain_html(c, "hit" if sum(c) >= x.min_roll else "miss")
+                             for c in x.chains)
+            what = {"dodge": f"Dodge on {x.min_roll}+", "parry": f"Parry on {x.min_roll}+",
+                    "shield parry": f"Shield parry, cover {x.min_roll}+"}[x.kind]
+            left = ("the whole attack dodged" if x.outcome == "dodged" else
+                    f"{plural(x.criticals, 'crit')}, {plural(x.hits, 'normal hit')} left")
+            stages.append(f"<li>{what}: {left} {rolled}</li>")
         if r.cover is not None:
-            stages.append(f"<li>Cover {cover}+: {r.cover.prevented_criticals} crit(s) and "
-                          f"{r.cover.prevented_hits} normal hit(s) stopped</li>")
-        stages.append(f"<li>Protection: {r.protection.spent} unit(s) spent, "
-                      f"{r.protection.pool_left} left</li>")
-        self.result.value = (f"<ol class='rulebook-x6-stages'>{''.join(stages)}</ol>"
-                             f"<div class='rulebook-total' style='font-size:{TOTAL_SIZE}'>Wounds "
-                             f"<b>{r.value}</b></div><small>({how})</small>")
-        self.explanation.show(r.trace)
-
-
-_REACTIONS = [("Dodge", "dodge"), ("Parry", "parry"), ("Shield parry", "shield parry")]
-
-
-class ReactionHelper(Tool):
-    """Answer a melee attack's hits with a dodge, a parry or a shield parry: the odds of the hits
-    left, then the roll."""
-
-    _REACTION = {"kind": "Reaction", "hits": "Attacker's normal hits",
-                 "criticals": "Attacker's criticals", "min_roll": "Your minimum roll"}
-    _SHIELD = {"shield": "a round shield, the chapter's shield (stops a hit on 5+)"}
-    reaches = (
-        Reach(x6.reaction_odds, {**_REACTION, "dice": "Your dice"}, _SHIELD),
-        Reach(x6.reaction, {**_REACTION, "pool": "Your dice"}, {"dice": ROLLED, **_SHIELD}),
-    )
-
-    def __init__(self, kind: str = "shield parry", hits: int = 3, criticals: int = 0,
-                 dice: int = 4) -> None:
-        self.kind = w.Dropdown(options=_REACTIONS, value=kind, description="Reaction",
-                               style={"description_width": LABEL_WIDTH})
-        self.hits = labelled_text("Attacker's normal hits", str(hits), width=NUMBER_WIDE,
-                                  label_width=LABEL_WIDE)
-        self.criticals = labelled_text("Attacker's criticals", str(criticals), width=NUMBER_WIDE,
-                                       label_width=LABEL_WIDE)
-        self.dice = labelled_text("Your dice", str(dice), "Dodge value or parry dice",
-                                  width=NUMBER_WIDE, label_width=LABEL_WIDE)
-        self.min_roll = labelled_text("Your minimum roll", "5", width=NUMBER_WIDE,
-                                      label_width=LABEL_WIDE)
-        for f in (self.hits, self.criticals, self.dice, self.min_roll):
-            f.continuous_update = False
-        self.note = w.HTML()
-        self.error = ErrorLine()
-        self.odds = w.HTML()
-        self.entry = DiceEntry()
-        self.result = w.HTML(self.waiting)
-        self.explanation = ExplanationView()
-        self.last = None
-        super().__init__([self.kind, self.hits, self.criticals, self.dice, self.min_roll,
-                          self.note, self.error, section("Odds before you roll", self.odds),
-                          section("Roll", self.entry),
-                          section("Result", self.result, self.explanation)],
-                         "rulebook-x6-reaction")
-        for f in (self.kind, self.hits, self.criticals, self.dice, self.min_roll):
-            f.observe(lambda _: self.update(), "value")
-        self.entry.on_request(self.roll)
-        self.update()
-
-    def _inputs(self) -> tuple[int, int, int, int]:
-        return (read_int("Attacker's normal hits", self.hits),
-                read_int("Attacker's criticals", self.criticals), read_int("Your dice", self.dice),
-                read_int("Your minimum roll", self.min_roll, 1))
-
-    @answers("odds")
-    def update(self) -> None:
-        self.result.value = self.waiting
-        self.explanation.clear()
-        notes = {"dodge": "Roll your Dodge value in exploding d6; your minimum roll rises by "
-                          "every hit the attacker scored. One success and the attack misses.",
-                 "parry": "Roll your weapon as if attacking; each success removes one normal "
-                          "hit. Criticals always get through.",
-                 "shield parry": "Roll one d6 a hit (criticals apart); each die at the shield's "
-                                 "cover (a round shield: 5+) stops a hit. 'Your dice' is "
-                                 "not used."}
-        self.note.value = f"<small>{notes[self.kind.value]}</small>"
-        h, c, n, m = self._inputs()
-        dist = x6.reaction_odds(self.kind.value, n, h, c, m)
-        none_left = dist.get(0, Fraction(0))
-        rows = [(f"{k} hit{'s' if k != 1 else ''} left", p) for k, p in dist.items()]
-        self.odds.value = (f"<p class='rulebook-headline'><b>Chance that nothing gets through: "
-                           f"{odds(none_left)}</b></p>" + odds_table_html(rows, "Hits left"))
-
-    @answers("explanation", line="entry.error", waiting=("result",))
-    def roll(self, request: RollRequest) -> None:
-        """Roll the reaction from a seed, or read the typed dice."""
-        h, c, n, m = self._inputs()
-        if self.kind.value != "shield parry":
-            expect_chains(request, n)
-        self.last = x6.reaction(self.kind.value, request.dice, h, c, m, pool=n)
-        r = self.last
-        how = request.describe()
-        colour = SUCCESS if r.value == 0 else ERROR
-        self.result.value = (f"<div>{''.join(chain_html(ch) for ch in r.chains)}</div>"
-                             f"<div class='rulebook-total' style='font-size:{TOTAL_SIZE};color:{colour}'>"
-                             f"Hits left <b>{r.value}</b> ({r.criticals} critical)</div>"
-                             f"<small>({how})</small>")
-        self.explanation.show(r.trace)
+            stages.append(f"<li>Cover {self.cover.value}+: {plural(r.cover.criticals, 'crit')}"
+                          f", {plural(r.cover.hits, 'normal hit')} left</li>")
+        p = r.protection
+        before = p.spent + p.pool_left
+        stages.append(f"<li>Protection: {plural(p.spent, 'unit')} spent, pool {before} → "
+                      f"<b>{p.pool_left}</b></li>")
+        if r.contest is not None:
+            stages.append(f"<li>Resistance: {plural(r.contest.value, 'success', 'successes')}"
+                          f" against {plural(r.hits + r.criticals, 'hit')}</li>")
+        colour = CRIT if r.megacriticals else INK
+        return (f"<div class='rulebook-total' style='font-size:{TOTAL_SIZE};color:{colour}'>"
+                f"{html.escape(r.headline)}</div>"
+                f"<ol class='rulebook-x6-stages'>{''.join(stages)}</ol>"
+                f"<small>({how})</small>")
 
 
 def clock_svg(clock: int | None = None, metres: int | None = None) -> str:

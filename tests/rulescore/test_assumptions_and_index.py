@@ -90,7 +90,7 @@ SWITCHED = {
     "veil_and_lead": {"exposure_by_tempo"},
     "percentile": {"spoiled_attack"},
     "tsl": {"armour_then_impact", "band_thresholds", "beat_means_exceed", "out_of_zone", "stress_pool_size", "tier_limits"},
-    "exploding_d6": set(),
+    "exploding_d6": {"cover_stacking", "prevent_order"},
     "range_bands": {"criticals", "crowd_targets", "miss_by", "nd_check"},
 }
 

@@ -2,9 +2,10 @@
 
 import re
 
+from rulescore.dice import DiceSource
 from rulescore.systems import exploding_d6 as x6
-from widgets.exploding_d6 import (AttackPipeline, InitiativeRoller, ReactionHelper,
-                                  ThrowDeviation, chain_html, clock_svg)
+from widgets.exploding_d6 import (AttackPipeline, InitiativeRoller, ThrowDeviation, chain_html,
+                                  clock_svg)
 
 
 def _order(tool):
@@ -60,17 +61,31 @@ def test_initiative_takes_any_quickness_the_engine_takes():
     assert t.error.message == f"Deftness of Rogue must be from 0 to {x6.MAX_DICE}, got -1"
 
 
+def _typed(tool, faces):
+    tool.entry.my_dice.value = faces
+    tool.entry.use_dice()
+
+
 def test_attack_odds_before_roll_and_maragas_typed():
     a = AttackPipeline(skill=2, weapon_dice=2, mode="melee", cover=0, pool=2)
     assert "hit on <b>5+</b>, critical on <b>11+</b>" in a.setup_view.value
     p = x6.hit_odds(4).p_at_least(1)
-    assert f"At least one hit: {p}" in a.odds.value
-    a.entry.my_dice.value = "4, 5, 5, 6, 6, 2"
-    a.entry.use_dice()
+    assert f"At least one hit: <b>{float(p) * 100:.2f}%</b> ({p})" in a.odds.value
+    _typed(a, "4, 5, 5, 6, 6, 2")
     assert a.entry.error.message == ""
     assert "1 crit, 2 normal hits" in a.result.value
-    assert "Wounds <b>1</b>" in a.result.value
+    assert "1 wound</div>" in a.result.value
+    assert "Protection: 2 units spent, pool 2 → <b>0</b>" in a.result.value
     assert "critical" in a.result.value   # the 14 is marked as a critical chain
+
+
+def test_the_pool_left_carries_to_the_next_attack():
+    a = AttackPipeline(skill=2, weapon_dice=2, mode="melee", cover=0, pool=3)
+    _typed(a, "4, 5, 5, 6, 6, 2")
+    assert a.carry_button.description == "Carry the pool left (1)"
+    a.carry_button.click()
+    assert a.pool.value == "1"
+    assert "At least one hit" in a.odds.value and a.error.message == ""
 
 
 def test_attack_recoil_across_the_round():
@@ -82,6 +97,9 @@ def test_attack_recoil_across_the_round():
     assert "hit on <b>9+</b>, critical on <b>15+</b>" in a.setup_view.value
     a.compensation.value = "1"
     assert "hit on <b>7+</b>" in a.setup_view.value
+    a.recoil.value = False   # a bow: an arrow is nocked between shots
+    assert "hit on <b>5+</b>, critical on <b>11+</b>" in a.setup_view.value
+    a.recoil.value = True
     a.round_button.click()
     assert "hit on <b>5+</b>, critical on <b>11+</b>" in a.setup_view.value
     a.mode.value = "burst"
@@ -102,24 +120,118 @@ def test_attack_an_aim_between_shots_removes_recoil():
     assert "hit on <b>7+</b>, critical on <b>13+</b>" in a.setup_view.value
 
 
-def test_attack_with_cover_seeded_and_typed():
+def test_every_attack_option_of_the_seed():
+    a = AttackPipeline(skill=3, weapon_dice=2, mode="melee")
+    a.off_hand.value = True
+    assert "hit on <b>6+</b>" in a.setup_view.value
+    a.off_hand.value = False
+    a.distance.value, a.weapon_range.value = "45", "30"
+    assert "hit on <b>7+</b>" in a.setup_view.value
+    a.distance.value = "61"
+    assert "more than twice the weapon's 30 m" in a.error.message
+    a.distance.value = a.weapon_range.value = ""
+    a.special.value = "accurate"
+    a.special_actions.value = "2"
+    assert "hit on <b>3+</b>" in a.setup_view.value
+    a.special.value = "massive"
+    a.strength.value = "4"
+    assert "Roll <b>9</b> dice" in a.setup_view.value
+    a.special.value = "ko"
+    assert "deals no wounds" in a.setup_view.value
+    a.special.value = "disarm"
+    assert "hit on <b>8+</b>" in a.setup_view.value
+    a.special.value = "none"
+    a.base.value = "4"
+    assert "hit on <b>4+</b>, critical on <b>11+</b>" in a.setup_view.value
+
+
+def test_hagen_shield_parry_in_the_attack():
+    # §Reactions: four dice, three hits; two fives on the round shield stop two.
+    a = AttackPipeline(skill=4, weapon_dice=0, mode="melee", pool=0, reaction="shield parry")
+    assert a.reaction_dice.layout.display == "none" and a.reaction_min.layout.display == "none"
+    _typed(a, "5, 5, 5, 2, 5, 5, 2")
+    assert a.entry.error.message == ""
+    assert "1 wound</div>" in a.result.value
+    assert "Shield parry, cover 5+: 0 crits, 1 normal hit left" in a.result.value
+
+
+def test_dodge_and_parry_examples_of_close_combat():
+    a = AttackPipeline(skill=2, weapon_dice=0, mode="melee", pool=0, reaction="dodge")
+    a.reaction_dice.value = "2"
+    _typed(a, "5, 5, 6, 1, 4")             # two hits; the dodge's 7 reaches 5 + 2
+    assert "Dodged: no wounds" in a.result.value and "Dodge on 7+" in a.result.value
+    a.reaction.value = "parry"
+    a.skill.value = "4"
+    a.reaction_dice.value = "3"
+    _typed(a, "5, 5, 5, 6, 5, 5, 6, 5, 2")  # 3 hits and a critical; parry 5, 11, 2
+    assert "Parry on 5+: 1 crit, 1 normal hit left" in a.result.value
+    assert "2 wounds</div>" in a.result.value
+    _typed(a, "5, 5, 5, 6, 5, 5")
+    assert ("the hit roll scored 1 crit, 3 normal hits, so the parry needs 2 dice next"
+            in a.entry.error.message)
+
+
+def test_parry_minimum_roll_changes_the_result():
+    a = AttackPipeline(skill=3, weapon_dice=0, mode="melee", pool=0, reaction="parry")
+    a.reaction_dice.value = "2"
+    _typed(a, "5, 5, 5, 4, 4")
+    assert "3 wounds</div>" in a.result.value
+    a.reaction_min.value = "4"
+    _typed(a, "5, 5, 5, 4, 4")
+    assert "1 wound</div>" in a.result.value
+
+
+def test_shield_behind_cover_and_a_shot_cannot_be_parried():
+    a = AttackPipeline(skill=3, weapon_dice=0, mode="single", cover=4, pool=0,
+                       reaction="shield parry")
+    assert a.stacking.layout.display != "none"
+    _typed(a, "5, 5, 5, 4, 1, 1")
+    assert "Shield parry, cover 4+" in a.result.value and "2 wounds</div>" in a.result.value
+    a.stacking.value = "each"
+    _typed(a, "5, 5, 5, 5, 1, 1, 4, 1")
+    assert "Cover 4+: 0 crits, 1 normal hit left" in a.result.value
+    a.reaction.value = "parry"
+    assert a.error.message == ("Reaction: a single shot cannot be parried; choose a shield "
+                               "parry or none")
+
+
+def test_a_megacritical_leads_the_headline():
+    a = AttackPipeline(skill=2, weapon_dice=0, mode="melee", pool=0)
+    _typed(a, "6, 6, 5, 3")
+    assert "1 wound, a megacritical among them (+1 wound)" not in a.result.value
+    assert "2 wounds, a megacritical among them (+1 wound)</div>" in a.result.value
+    assert "(1 megacritical)" in a.result.value
+
+
+def test_the_rulings_cover_example_both_ways():
+    # Two criticals, one megacritical worth 2 more wounds (23) and a plain one (11), 5+ cover
+    # stops one: the heaviest first leaves 1 wound; the lightest first 3.
+    a = AttackPipeline(skill=2, weapon_dice=0, mode="melee", cover=5, pool=0)
+    _typed(a, "6, 6, 6, 5, 6, 5, 6, 1")
+    assert "1 wound</div>" in a.result.value
+    a.prevent.value = "lightest"
+    _typed(a, "6, 6, 6, 5, 6, 5, 6, 1")
+    assert "3 wounds, a megacritical among them (+2 wounds)</div>" in a.result.value
+
+
+def test_ko_attack_rolls_resistance():
+    a = AttackPipeline(skill=3, weapon_dice=0, mode="melee", pool=0)
+    a.special.value = "ko"
+    a.resistance.value = "2"
+    assert "After the" not in a.odds.value
+    _typed(a, "5, 5, 5, 5, 1")
+    assert "Knocked out (3 hits landed)" in a.result.value
+
+
+def test_attack_with_cover_seeded_and_replayed():
     a = AttackPipeline(skill=3, weapon_dice=2, mode="single", cover=5, pool=0)
     a.entry.roll(seed=21)
-    rolled = x6.roll_attack(21, 5, cover=5)
-    want = x6.resolve_attack(rolled.totals, cover=5, cover_faces=list(rolled.plain))
-    assert a.last.value == want.value
-    assert a.cover_dice.value == ", ".join(map(str, rolled.plain))
-    assert f"Wounds <b>{want.value}</b>" in a.result.value
-    a.entry.my_dice.value = "6, 5, 5, 2, 1, 1"
-    a.cover_dice.value = "2, 6"
-    a.entry.use_dice()
-    assert a.last.cover.prevented_hits == 1 and a.last.value == 1
-    a.cover_dice.value = "2"
-    a.entry.use_dice()
-    assert "“Cover dice” must hold one die a hit" in a.entry.error.message
+    want = x6.attack(5, mode="single", cover=5, dice=DiceSource.seeded(21))
+    assert a.last == want
+    assert a.last.headline in a.result.value
 
 
-def test_attack_bad_inputs():
+def test_attack_bad_inputs_in_the_readers_words():
     a = AttackPipeline()
     a.skill.value = "lots"
     assert "Skill must be a whole number, got 'lots'" in a.error.message
@@ -133,32 +245,13 @@ def test_attack_bad_inputs():
     assert "critical on <b>8+</b>" in a.setup_view.value
     a.critical_pool.value = "5"
     assert "“Of it against crits” must be from 0 to 2, got 5" in a.error.message
-
-
-def test_reaction_shield_parry_hagen():
-    r = ReactionHelper("shield parry", hits=3)
-    assert "1/27 (3.70%)" in r.odds.value
-    r.entry.my_dice.value = "5, 5, 2"
-    r.entry.use_dice()
-    assert "Hits left <b>1</b>" in r.result.value
-    assert "2 stopped" in r.explanation.value
-
-
-def test_reaction_dodge_and_parry():
-    r = ReactionHelper("dodge", hits=2, dice=2)
-    r.entry.my_dice.value = "6, 2, 3"
-    r.entry.use_dice()
-    assert "Hits left <b>0</b>" in r.result.value and "7+" in r.explanation.value
-    r.kind.value = "parry"
-    r.criticals.value = "1"
-    r.entry.my_dice.value = "5, 5"
-    r.entry.use_dice()
-    assert "Hits left <b>1</b> (1 critical)" in r.result.value
-    r.entry.my_dice.value = "5"
-    r.entry.use_dice()
-    assert "My dice must hold 2 dice" in r.entry.error.message
-    r.hits.value = "-1"
-    assert "Attacker's normal hits must be 0 or more, got -1" in r.error.message
+    a.critical_pool.value = "0"
+    a.aim.value = "0"
+    a.mode.value = "burst"
+    a.special.value = "accurate"
+    a.special_actions.value = "1"
+    assert "“Actions of the special attack” must be 0 for a burst attack" in a.error.message
+    assert "_" not in a.error.message
 
 
 def test_throw_deviation_typed_and_seeded():
@@ -193,11 +286,11 @@ def test_attack_special_walking_and_support():
     a.special.value = "disarm"
     assert "hit on <b>9+</b>" in a.setup_view.value
     assert "deals no wounds" in a.setup_view.value
-    assert "After cover and protection" not in a.odds.value
-    a.entry.my_dice.value = "6, 3, 6, 4, 2, 1"
-    a.entry.use_dice()
-    assert "Wounds <b>0</b>" in a.result.value and a.last.protection.value == 2
-    assert "deals no wounds" in a.explanation.value
+    assert "After the" not in a.odds.value
+    a.resistance.value = "1"
+    _typed(a, "6, 3, 6, 4, 2, 1, 5")
+    assert "Disarmed (2 hits landed)" in a.result.value
+    assert a.last.value == 0 and a.last.hit.value == 2
     a.special.value = "none"
     a.walking.value = False
     a.mode.value = "single"
