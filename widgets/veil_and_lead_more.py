@@ -12,6 +12,7 @@ from typing import ClassVar
 import ipywidgets as w
 
 from rulescore.errors import RulesError
+from rulescore.roster import Fighter
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 from rulescore.trace import step
@@ -19,10 +20,13 @@ from rulescore.trace import step
 from .common import (DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool, answers,
                      section)
 from .lean import set_shown, shared_layout
+from .roster import FighterPick
 from .theme import ERROR
 
 STYLE = {"description_width": "10em"}
 WIDE = shared_layout(width="22em")
+STANDARD_ATTACK = {"ranged": "Steady Shot", "melee": "Strike"}
+"""The attack a filled-in weapon switches to when the action chosen is of the other kind."""
 EXPOSURE = (("By tempo (3 or less exposes)", "by_tempo"), ("As each action prints it",
                                                            "as_printed"))
 
@@ -43,6 +47,7 @@ class TempoCalculator(Tool):
 
     def __init__(self, action: str = "Quick Shot", weapon: str = "Peacemaker",
                  tick: int = 17) -> None:
+        self.pick = FighterPick("veil_and_lead", self.fill, label="Fill from fighter")
         self.action = w.Dropdown(options=list(vl.actions()), value=action,
                                  description="Action", style=STYLE, layout=WIDE)
         self.weapon = w.Dropdown(options=list(vl.weapons()), value=weapon,
@@ -58,7 +63,8 @@ class TempoCalculator(Tool):
         self.error = ErrorLine()
         self.result = w.HTML()
         self.explanation = ExplanationView()
-        super().__init__([w.HBox([w.VBox([self.action, self.weapon, self.chosen]),
+        super().__init__([self.pick,
+                          w.HBox([w.VBox([self.action, self.weapon, self.chosen]),
                                   w.VBox([self.tick, self.exposure, self.arrival])]), self.error,
                           section("Tempo and exposure", self.result, self.explanation)],
                          "rulebook-vl-tempo")
@@ -66,6 +72,14 @@ class TempoCalculator(Tool):
                       self.arrival):
             field.observe(lambda _: self.update(), "value")
         self.update()
+
+    def fill(self, row: Fighter) -> None:
+        """The fighter's weapon, from their row; an attack of the other kind becomes the
+        weapon's standard attack (Steady Shot or Strike)."""
+        kind = vl.weapon(str(row["weapon"])).kind
+        if vl.action(self.action.value).attack not in (kind, "any", "none", "grapple"):
+            self.action.value = STANDARD_ATTACK[kind]
+        self.weapon.value = row["weapon"]
 
     @answers("result", "explanation")
     def update(self) -> None:
@@ -114,6 +128,7 @@ class MovementAndRange(Tool):
 
     def __init__(self, quick: int = 3, athletics: int = 1, metres: int = 12,
                  weapon: str = "Peacemaker") -> None:
+        self.pick = FighterPick("veil_and_lead", self.fill, label="Fill from fighter")
         self.quick = w.BoundedIntText(value=quick, min=1, max=5, description="QUICK",
                                       style=STYLE, layout=WIDE)
         self.athletics = w.BoundedIntText(value=athletics, min=0, max=5,
@@ -129,7 +144,8 @@ class MovementAndRange(Tool):
         self.error = ErrorLine()
         self.moves = w.HTML()
         self.shot = w.HTML()
-        super().__init__([w.HBox([w.VBox([self.quick, self.athletics,
+        super().__init__([self.pick,
+                          w.HBox([w.VBox([self.quick, self.athletics,
                                           w.HBox([self.prone, self.leg])]),
                                   w.VBox([self.metres, self.weapon, self.cover])]), self.error,
                           section("Moving", self.moves), section("Shooting", self.shot)],
@@ -138,6 +154,11 @@ class MovementAndRange(Tool):
                       self.weapon, self.cover):
             field.observe(lambda _: self.update(), "value")
         self.update()
+
+    def fill(self, row: Fighter) -> None:
+        """The fighter's QUICK and weapon, from their row (Athletics is not on the roster)."""
+        self.quick.value = row["quick"]
+        self.weapon.value = row["weapon"]
 
     @answers("moves", "shot")
     def update(self) -> None:
@@ -191,6 +212,10 @@ class DuelRoller(Tool):
         def num(label: str, value: int, low: int, high: int) -> w.BoundedIntText:
             return w.BoundedIntText(value=value, min=low, max=high, description=label,
                                     style=STYLE, layout=WIDE)
+        self.pick_a = FighterPick("veil_and_lead", lambda row: self.fill(row, "a"),
+                                  label="Fill one from fighter")
+        self.pick_b = FighterPick("veil_and_lead", lambda row: self.fill(row, "b"),
+                                  label="Fill other from fighter")
         self.name_a = w.Text(value="Ada", description="One duellist", style=STYLE, layout=WIDE)
         self.name_b = w.Text(value="Bart", description="The other", style=STYLE, layout=WIDE)
         self.quick_a, self.quick_b = num("QUICK (one)", 3, 1, 5), num("QUICK (other)", 2, 1, 5)
@@ -206,7 +231,8 @@ class DuelRoller(Tool):
         self.explanation = ExplanationView()
         self.inputs = [self.name_a, self.quick_a, self.aware_a, self.bonus_a, self.name_b,
                        self.quick_b, self.aware_b, self.bonus_b]
-        super().__init__([w.HBox([w.VBox(self.inputs[:4]), w.VBox(self.inputs[4:])]),
+        super().__init__([w.HBox([w.VBox([self.pick_a, *self.inputs[:4]]),
+                                  w.VBox([self.pick_b, *self.inputs[4:]])]),
                           self.error, section("Odds before the roll", self.odds),
                           section("Roll", self.entry),
                           section("Who fires first", self.result, self.explanation)],
@@ -215,6 +241,12 @@ class DuelRoller(Tool):
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
         self.update()
+
+    def fill(self, row: Fighter, side: str) -> None:
+        """One duellist's name, QUICK and Awareness, from their row (*side* "a" or "b")."""
+        getattr(self, f"name_{side}").value = row.name
+        getattr(self, f"quick_{side}").value = row["quick"]
+        getattr(self, f"aware_{side}").value = row["awareness"]
 
     def _pools(self) -> tuple[int, int]:
         """Each duellist's QUICK + Awareness pool (§XII: the initiative pool's formula)."""
@@ -286,6 +318,7 @@ class HoldAndResist(Tool):
 
     def __init__(self, check: str = "Stunned", attribute: int = 2, skill: int = 1,
                  defense: int = 10) -> None:
+        self.pick = FighterPick("veil_and_lead", self.fill, label="Fill from fighter")
         self.check = w.Dropdown(options=CHECKS, value=check, description="Check", style=STYLE,
                                 layout=shared_layout(width="34em"))
         self.attribute = w.BoundedIntText(value=attribute, min=0, max=10, style=STYLE,
@@ -302,7 +335,8 @@ class HoldAndResist(Tool):
         self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         inputs = [self.check, self.attribute, self.skill, self.defense, self.bonus]
-        super().__init__([w.VBox(inputs), self.error, section("Odds before the roll", self.odds),
+        super().__init__([self.pick, w.VBox(inputs), self.error,
+                          section("Odds before the roll", self.odds),
                           section("Roll", self.entry),
                           section("What happened", self.result, self.explanation)],
                          "rulebook-vl-checks")
@@ -310,6 +344,15 @@ class HoldAndResist(Tool):
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
         self.update()
+
+    def fill(self, row: Fighter) -> None:
+        """The fighter's numbers for the check chosen: GRIT and Resilience to resist, IRON to
+        grapple (Brawl is not on the roster, so the Skill field stays as typed)."""
+        if self._grapple():
+            self.attribute.value = row["iron"]
+        else:
+            self.attribute.value = row["grit"]
+            self.skill.value = row["resilience"]
 
     def _grapple(self) -> bool:
         return self.check.value == "grapple"

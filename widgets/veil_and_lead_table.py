@@ -233,6 +233,10 @@ SMALL_POOLS = (("A pool of 0 rolls no dice; 1 die counts alone", "literal"),
                ("Every check rolls at least 2 dice", "floor_two"))
 EXPOSURE = (("By tempo (3 or less exposes)", "by_tempo"),
             ("As each action prints it", "as_printed"))
+STANDARD_ATTACK = {"ranged": "Steady Shot", "melee": "Strike"}
+"""The attack a filled-in weapon switches to when the action chosen is of the other kind."""
+
+
 class AttackCalculator(Tool):
     """One attack through the nine steps of §VI: pool and TN from their parts, the exact odds
     of hitting, of each damage and of a Grievous Wound, then the roll and its explanation."""
@@ -340,9 +344,8 @@ class AttackCalculator(Tool):
         kind = vl.weapon(str(row["weapon"])).kind
         if kind == "melee":
             self.band.value = "Point-Blank"
-        fits = [a for a in _attack_actions() if vl.actions()[a].attack in (kind, "any")]
-        if self.action.value not in fits:
-            self.action.value = fits[0]
+        if vl.actions()[self.action.value].attack not in (kind, "any"):
+            self.action.value = STANDARD_ATTACK[kind]
         self.weapon.value = row["weapon"]
 
     def fill_target(self, row: Fighter) -> None:
@@ -644,6 +647,9 @@ class FirstAid(Tool):
 
     waiting_for = "the medic's d8s"
     reaches = (
+        Reach(vl.healer_pool, {}, {
+            "attribute": "the medic's SAVVY, from their row (assumption healer_attribute)",
+            "medicine": "the medic's Medicine, from their row"}),
         Reach(vl.first_aid_probability, {"pool": "Medic's Medicine dice",
                                          "roll_bonus": "Medic's roll bonus"},
               {"small_pool": "the book's ruling: a pool rolls the dice it has (assumption "
@@ -656,6 +662,10 @@ class FirstAid(Tool):
     )
 
     def __init__(self, iron: int = 3, vitality: int = 2, pool: int = 3) -> None:
+        self.patient_pick = FighterPick("veil_and_lead", self.fill_patient,
+                                        label="Fill patient from fighter")
+        self.medic_pick = FighterPick("veil_and_lead", self.fill_medic,
+                                      label="Fill medic from fighter")
         self.iron = _number("Patient's IRON", iron, 0, 10)
         self.vitality = w.IntText(value=vitality, description="Patient's Vitality",
                                   style=STYLE, layout=shared_layout(width="19em"))
@@ -668,7 +678,8 @@ class FirstAid(Tool):
         self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         inputs = [self.iron, self.vitality, self.treated, self.pool, self.bonus]
-        super().__init__([w.HBox([w.VBox(inputs[:3]), w.VBox(inputs[3:])]), self.error,
+        super().__init__([w.HBox([w.VBox([self.patient_pick, *inputs[:3]]),
+                                  w.VBox([self.medic_pick, *inputs[3:]])]), self.error,
                           section("Odds of the check", self.odds), section("Roll", self.entry),
                           section("What happened", self.result, self.explanation)],
                          "rulebook-vl-first-aid")
@@ -686,6 +697,15 @@ class FirstAid(Tool):
         p = vl.first_aid_probability(self.pool.value, roll_bonus=self.bonus.value)
         self.odds.value = odds_line("rulebook-vl-aid-odds", f"With {self.pool.value}d8 the check "
                                     f"succeeds {chance_html(p, strong=True)}.")
+
+    def fill_patient(self, row: Fighter) -> None:
+        """The patient's IRON from their row (their Vitality now is the fight's, typed)."""
+        self.iron.value = row["iron"]
+
+    def fill_medic(self, row: Fighter) -> None:
+        """The medic's Medicine dice from their row: SAVVY + Medicine, read as for a
+        stabilisation (assumption healer_attribute)."""
+        self.pool.value = vl.healer_pool(row["savvy"], row["medicine"])
 
     def treat(self, request: RollRequest) -> None:
         """First Aid with the dice of the Roll / My dice row."""
@@ -712,9 +732,22 @@ class CoupDeGrace(Tool):
         "wr": "Weapon", "tn": "Target's TN", "ar": "Target's armour",
         "roll_bonus": "Roll bonus (fine weapon, etc.)", "critical": "Critical bonus (Steps)",
         "hardened": "Target's armour",
-        "hardened_spent": "Hardened armour already spent this scene"}),)
+        "hardened_spent": "Hardened armour already spent this scene"}),
+        Reach(vl.defense, {}, {"quick": "the target's row in the roster",
+                               "savvy": "the target's row in the roster",
+                               "equipment": "the target's Defense bonus and armour"}),
+        Reach(vl.attack_tn, {"weapon": "Weapon"}, {
+            "defense": "the target's Defense, from their row",
+            "band": "a coup de grâce is at Point-Blank", "cover": "a helpless target's cover "
+            "does not change the blow", "target_conditions": "the Target's TN field takes "
+            "any other change", "tn_modifier": "the Target's TN field takes any other change"}),
+    )
 
     def __init__(self, weapon: str = "Peacemaker", tn: int = 9, armour: str = "None") -> None:
+        self.attacker_pick = FighterPick("veil_and_lead", self.fill_attacker,
+                                         label="Fill attacker from fighter")
+        self.target_pick = FighterPick("veil_and_lead", self.fill_target,
+                                       label="Fill target from fighter")
         self.weapon = _menu("Weapon", list(vl.weapons()), weapon)
         self.tn = _number("Target's TN", tn, 0, 40)
         self.armour = _menu("Target's armour", list(vl.armours()), armour)
@@ -725,12 +758,35 @@ class CoupDeGrace(Tool):
         self.result = w.HTML()
         self.explanation = ExplanationView()
         inputs = [self.weapon, self.tn, self.armour, self.spent, self.roll_bonus, self.critical]
-        super().__init__([w.HBox([w.VBox(inputs[:3]), w.VBox(inputs[3:])]), self.error,
+        self._defense: int | None = None  # the picked target's Defense, for the TN
+        super().__init__([w.HBox([w.VBox([self.attacker_pick, *inputs[:3]]),
+                                  w.VBox([self.target_pick, *inputs[3:]])]), self.error,
                           section("The blow", self.result, self.explanation)],
                          "rulebook-vl-coup")
         for field in inputs:
             field.observe(lambda _: self.update(), "value")
         self.update()
+
+    def fill_attacker(self, row: Fighter) -> None:
+        """The attacker's weapon and its roll bonus; the TN follows the weapon once a target
+        was picked."""
+        self.roll_bonus.value = row["weapon_bonus"]
+        self.weapon.value = row["weapon"]
+        self._target_tn()
+
+    def fill_target(self, row: Fighter) -> None:
+        """The target's armour, and the TN their Defense gives at Point-Blank (§XIII Coup de
+        Grâce; assumption coup_de_grace_tn)."""
+        worn = vl.armour(str(row["armour"]))
+        self._defense = vl.defense(row["quick"], row["savvy"],
+                                   row["defense_bonus"] + worn.defense_modifier)
+        self.armour.value = worn.name
+        self._target_tn()
+
+    def _target_tn(self) -> None:
+        if self._defense is not None:
+            self.tn.value = vl.attack_tn(self._defense, weapon=self.weapon.value,
+                                         band="Point-Blank")
 
     @answers("result", "explanation")
     def update(self) -> None:
@@ -757,6 +813,8 @@ class HordeCalculator(Tool):
 
     reaches = (
         Reach(vl.horde_pool, {"base_pool": "Base creature's pool", "size": "Horde size"}),
+        Reach(vl.attack_pool, {}, {"attribute": "the Horde's row: the attribute its weapon "
+                                                "attacks with", "skill": "its Weapon skill"}),
         Reach(vl.horde_tempo, {"kind": "Kind"}),
         Reach(vl.hit_probability, {"tn": "Target's TN"}, {
             "pool": "the Horde's pool: the base creature's pool + its size",
@@ -768,6 +826,7 @@ class HordeCalculator(Tool):
     )
 
     def __init__(self, base_pool: int = 4, size: int = 6) -> None:
+        self.pick = FighterPick("veil_and_lead", self.fill_horde, label="Fill Horde from fighter")
         self.base = _number("Base creature's pool", base_pool, 0, 20)
         self.size = _number("Horde size", size, 0, 30)
         self.kind = w.Dropdown(options=[("Firing Line (ranged)", "ranged"),
@@ -783,6 +842,7 @@ class HordeCalculator(Tool):
         self.result = w.HTML()
         self.explanation = ExplanationView()
         super().__init__([
+            self.pick,
             w.HBox([w.VBox([self.base, self.size, self.kind, self.target_tn]),
                     w.VBox([self.margin, self.wr, self.mass])]),
             self.error, section("The Horde's volley", self.volley),
@@ -791,6 +851,17 @@ class HordeCalculator(Tool):
                       self.mass):
             field.observe(lambda _: self.update(), "value")
         self.update()
+
+    def fill_horde(self, row: Fighter) -> None:
+        """A Horde's row: its size (0 leaves the field: the row is one fighter), the base
+        creature's pool (attribute + weapon skill) and, from its weapon, a firing line or a
+        swarm (§XIII The Horde)."""
+        arm = vl.weapon(str(row["weapon"]))
+        if row["horde"]:
+            self.size.value = row["horde"]
+        self.base.value = vl.attack_pool(row[str(row["weapon_attribute"]).lower()],
+                                         row["weapon_skill"])
+        self.kind.value = arm.kind
 
     @answers("volley", "result", "explanation")
     def update(self) -> None:

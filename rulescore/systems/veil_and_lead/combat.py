@@ -342,6 +342,14 @@ def pool_with_conditions(pool: int, conditions: Sequence[str], *, kind: str) -> 
     return Resolution(value=left, outcome=f"{left} dice", trace=tuple(trace))
 
 
+def attack_pool(attribute: int, skill: int) -> int:
+    """An attack's pool before any penalty: attribute + skill (§VI step 2); a Horde's base
+    creature's pool, to which the Horde's size is added (§XIII The Volley)."""
+    require_attribute("attribute", attribute)
+    require_skill("skill", skill)
+    return ATTACK_POOL.evaluate(Attribute=attribute, Skill=skill, Penalties=0)
+
+
 def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peacemaker",
                 action: str = "Steady Shot", band: str = "Near", cover: str = "No Cover",
                 attacker_conditions: Sequence[str] = (), target_conditions: Sequence[str] = (),
