@@ -11,12 +11,11 @@ from ...formulas import Formula
 from ...trace import Resolution, step
 from . import records
 from ._system import DATA
-from .core import require_attribute, require_skill
 from .records import GrievousWound
 from ...dice import DiceSource
 from .core import (ATTRIBUTE_RANGE, VITALITY, check, read_die, read_faces,
                    require_attribute, signed)
-from .core import require_vitality
+from .core import require_skill, require_vitality
 from .core import vitality as full_vitality
 
 DAMAGE_RULE = DATA.rule("VIII Calculating Damage")
