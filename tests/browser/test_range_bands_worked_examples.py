@@ -1,0 +1,134 @@
+"""Every worked example the range-band chapters print that has a tool beside it, done in that
+tool on the served page (issue 22 item 4): the example's inputs entered, its dice typed, and the
+page's difficulty or result compared with what rulescore gives for the example's own call."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from rulescore.systems import range_bands as rb
+from tests.browser.reader import open_chapter, set_value
+from widgets.range_bands import DashHelper, QuickLoadHelper, ShotBuilder, StealthHelper
+
+COMBAT = "range_bands/combat.ipynb"
+MOVEMENT = "range_bands/movement.ipynb"
+
+
+def _tool(page: Page, book_url: str, chapter: str, css: str, nth: int = 0):
+    open_chapter(page, f"{book_url}/{chapter}")
+    tool = page.locator(css).nth(nth)
+    expect(tool.locator("select").first).to_be_visible(timeout=60_000)
+    return tool
+
+
+def _typed(tool, dice) -> None:
+    tool.get_by_label("My dice").fill(", ".join(map(str, dice)))
+    tool.get_by_role("button", name="Use my dice").click()
+
+
+def _shot_inputs(tool, target: str, optimal: str, cover: str) -> None:
+    tool.get_by_label("Target's band").select_option(label=f"{rb.band(target).name} "
+                                                           f"({rb.band(target).metres})")
+    tool.get_by_label("Optimal band", exact=True).select_option(
+        label=f"{rb.band(optimal).name} ({rb.band(optimal).metres})")
+    tool.get_by_label("Target's cover").select_option(label=f"{cover} (+{rb.cover_dice(cover)}D)")
+
+
+def test_shot_examples_in_the_shot_builder(page: Page, book_url):
+    tool = _tool(page, book_url, COMBAT, ".rulebook-range-shot")
+    difficulty = tool.locator(".rulebook-difficulty")
+    # "Target at far, weapon optimal at close, medium cover"
+    far = rb.shot_difficulty("far", "close", "medium")
+    _shot_inputs(tool, "far", "close", "medium")
+    expect(difficulty).to_contain_text(f"Difficulty {far.value}D · {far.actions} actions")
+    # "An aim action, then an aimed shot"
+    aim = rb.shot_difficulty("close", "close", aim_action=True)
+    _shot_inputs(tool, "close", "close", "none")
+    tool.get_by_label("Aim action first (+2 to the roll)").check()
+    expect(difficulty).to_contain_text(f"Difficulty {aim.value}D, +{aim.roll_bonus} to your roll "
+                                       f"· {aim.actions} actions")
+    tool.get_by_label("Aim action first (+2 to the roll)").uncheck()
+    # "A shot at a rider: 4 against 7" (4D: the target in the weapon's optimal band, no cover)
+    mount = rb.shot(4, [2, 2], [2, 2, 2, 1], situation="horseman")
+    set_value(tool.get_by_label("Your dice (shooting skill)"), "2")
+    tool.get_by_label("If it misses").select_option(label="a rider")
+    expect(difficulty).to_contain_text("Difficulty 4D")
+    _typed(tool, [2, 2, 2, 2, 2, 1])
+    expect(tool.locator(".rulebook-total")).to_have_text(ShotBuilder()._headline(mount))
+    # "Area fire hits (6D)": a burst weapon's area fire at its optimal band, no cover
+    area = rb.shot(6, [6, 6, 6], [1, 1, 1, 1, 1, 1], area_fire=True)
+    tool.get_by_label("If it misses").select_option(label="a single target in the open")
+    tool.get_by_label("Weapon", exact=True).select_option(label="burst firearm")
+    tool.get_by_label("Area fire (+2D)").check()
+    set_value(tool.get_by_label("Your dice (shooting skill)"), "3")
+    expect(difficulty).to_contain_text("Difficulty 6D")
+    _typed(tool, [6, 6, 6, 1, 1, 1, 1, 1, 1])
+    expect(tool.locator(".rulebook-total")).to_have_text(ShotBuilder()._headline(area))
+    expect(tool.locator(".rulebook-hit-means")).to_contain_text("damage rules")
+
+
+def test_quick_loading_example_in_its_tool(page: Page, book_url):
+    tool = _tool(page, book_url, COMBAT, ".rulebook-range-quickload")
+    fast = rb.quick_load("crossbow", 3, [5, 5, 4], [3, 3, 3, 3])
+    tool.get_by_label("Weapon").select_option(label="crossbow (Crossbows, Vigor)")
+    set_value(tool.get_by_label("Normal reload (actions)"), "3")
+    set_value(tool.get_by_label("Your dice (the loading skill)"), "3")
+    _typed(tool, [5, 5, 4, 3, 3, 3, 3])
+    expect(tool.locator(".rulebook-total")).to_have_text(QuickLoadHelper()._headline(fast))
+
+
+def _dash(tool, kind: str, start: str, terrain: str, pool: int, dice) -> None:
+    kinds = {"dash": "Dash (two actions, two bands)",
+             "impassable": "Cross impassable terrain (two actions, one band)"}
+    tool.get_by_label("Movement").select_option(label=kinds[kind])
+    tool.get_by_label("Starting band").select_option(
+        label=f"{rb.band(start).name} ({rb.band(start).metres})")
+    label = dict((v, k) for k, v in DashHelper._terrain_options(kind))[terrain]
+    tool.get_by_label("Terrain", exact=True).select_option(label=label)
+    set_value(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), str(pool))
+    _typed(tool, dice)
+
+
+def test_movement_examples_in_the_dash_helpers(page: Page, book_url):
+    tool = _tool(page, book_url, MOVEMENT, ".rulebook-range-dash")
+    helper = DashHelper()
+    # "A critical failure on very hard ground"
+    fall = rb.dash("distant", "closer", "very_hard", [1, 1], [6, 6, 6, 6, 6])
+    _dash(tool, "dash", "distant", "very_hard", 2, [1, 1, 6, 6, 6, 6, 6])
+    expect(tool.locator(".rulebook-total")).to_have_text(helper._headline(fall))
+    # "A failed dash over difficult ground"
+    slow = rb.dash("distant", "closer", "difficult", [2, 3], [3, 3, 3])
+    _dash(tool, "dash", "distant", "difficult", 2, [2, 3, 3, 3, 3])
+    expect(tool.locator(".rulebook-total")).to_have_text(helper._headline(slow))
+    # "Climbing a jagged cliff (4D)", in the crossing tool lower on the page
+    cliff = rb.cross_impassable("close", "closer", "hard", [6, 6, 2], [3, 3, 3, 3])
+    crossing = page.locator(".rulebook-range-dash").nth(1)
+    _dash(crossing, "impassable", "close", "hard", 3, [6, 6, 2, 3, 3, 3, 3])
+    expect(crossing.locator(".rulebook-total")).to_have_text(helper._headline(cliff))
+
+
+def test_stealth_examples_in_the_stealth_helper(page: Page, book_url):
+    tool = _tool(page, book_url, MOVEMENT, ".rulebook-range-stealth")
+    helper = StealthHelper()
+    first = rb.stealth([4, 4], [3, 3, 1], "light", cover_dice=[1])
+    second = rb.stealth([5, 2], [3, 3, 1], "light", cover_dice=[2], streak=first.streak)
+    set_value(tool.get_by_label("Hider's Stealth dice"), "2")
+    set_value(tool.get_by_label("Observer's Perception dice"), "3")
+    tool.get_by_label("Hider's cover").select_option(label="light (+1 die)")
+    _typed(tool, [4, 4, 1, 3, 3, 1])          # Stealth, cover, Perception
+    expect(tool.locator(".rulebook-total")).to_have_text(helper._headline(first))
+    expect(tool.get_by_label("Successes in a row so far")).to_have_value(str(first.streak))
+    _typed(tool, [5, 2, 2, 3, 3, 1])
+    expect(tool.locator(".rulebook-total")).to_have_text(helper._headline(second))
+
+
+def test_shot_builder_fits_one_screen_with_its_result(page: Page, book_url):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    tool = _tool(page, book_url, COMBAT, ".rulebook-range-shot")
+    _typed(tool, [6, 5, 4, 3, 1, 1, 1, 1, 1, 2])
+    expect(tool.locator(".rulebook-total")).to_be_visible()
+    top = tool.bounding_box()["y"]
+    result = tool.locator(".rulebook-total").bounding_box()
+    inputs = tool.get_by_label("Critical at a margin of ±").bounding_box()
+    assert result["y"] + result["height"] - top <= 900, (top, result)
+    assert inputs["y"] + inputs["height"] - top <= 900, (top, inputs)
