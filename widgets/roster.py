@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import importlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import ipywidgets as w
 
@@ -104,6 +104,30 @@ PART_EM = 40.0
 """The widest group of columns shown at once (in em), beside the names, in a page's width."""
 
 
+class _Row(Sequence):
+    """One fighter's fields in the editor, in the order of the editor's keys. Each field is
+    made the first time it is shown or read: a roster too wide for a page shows one group of
+    columns at a time, so a page whose roster stays folded or on one group makes only those
+    (a 48-column percentile row would otherwise cost every page 48 widgets a fighter)."""
+
+    def __init__(self, editor: RosterEditor, i: int) -> None:
+        self.editor, self.i = editor, i
+        self.built: dict[int, w.DOMWidget] = {}
+
+    def __len__(self) -> int:
+        return len(self.editor._keys)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[j] for j in range(len(self))[k]]
+        if not -len(self) <= k < len(self):
+            raise IndexError(f"row {self.i} has {len(self)} fields, not {k}")
+        k %= len(self)
+        if k not in self.built:
+            self.built[k] = self.editor._new_field(self.i, k)
+        return self.built[k]
+
+
 class RosterEditor(Tool):
     """The fighters of a fight, one row each: name, PC, then every column of the format."""
 
@@ -139,7 +163,7 @@ class RosterEditor(Tool):
         self._keys = ("name", "pc", *(c.key for c in fmt.columns))
         self._damaged = ""             # why the roster the browser kept cannot be read
         self._kept = False             # this page has written the roster to the browser
-        self.rows: list[list[w.DOMWidget]] = []
+        self.rows: list[_Row] = []
         self.foldable = foldable
         self.folded = False
         self._from_field = ""          # the fighter the name field's Enter (or leaving it) added
@@ -149,8 +173,10 @@ class RosterEditor(Tool):
         self.new_button = button("Start a new roster", "Remove every fighter and start again")
         self.kept_line = w.HBox([self.kept_note, self.new_button],
                                 layout=shared_layout(align_items="center"))
-        self.headers = self._headers()
         self.groups = self._view_groups()
+        # a roster shown a group at a time makes a column's header when the group first shows
+        self._heads: dict[int, w.HTML] = {}
+        self.headers = [] if self.groups else self._headers()
         self.columns_pick = w.ToggleButtons(
             options=tuple(self.groups), description="Columns", style={"button_width": "auto"},
             tooltips=[f"Show the {g} columns of every fighter" for g in self.groups])
@@ -248,11 +274,7 @@ class RosterEditor(Tool):
         in them (with one group at a time its name is on its button, not over the columns)."""
         n = len(self.format.columns) + 2
         keep = [0, 1] + [i + 2 for i in self._shown_columns()]
-        if not self.groups:
-            heads = self.headers
-        else:
-            labels = self.headers[-n:]
-            heads = [labels[k] for k in keep]
+        heads = self.headers if not self.groups else [self._head(k) for k in keep]
         cells = [row[k] for row in self.rows[:len(self._roster)] for k in keep]
         widths = self._widths()
         template = " ".join(f"{widths[k]:g}em" for k in keep)
@@ -273,33 +295,45 @@ class RosterEditor(Tool):
                 cell = w.HTML(html.escape(c.group) if first else "")
                 cell.add_class("rulebook-roster-group" if c.group else "rulebook-roster-nogroup")
                 cells.append(cell)
-        for label, tip in [(NAME_LABEL, ""), (PC_LABEL, "Player character")] + [
-                (c.label, c.help) for c in columns]:
+        return cells + [self._head(k) for k in range(len(columns) + 2)]
+
+    @built_whole
+    def _head(self, k: int) -> w.HTML:
+        """The header cell of field *k* (0 the name, 1 PC, then the format's columns), made
+        once."""
+        if k not in self._heads:
+            label, tip = ((NAME_LABEL, ""), (PC_LABEL, "Player character"))[k] if k < 2 else (
+                self.format.columns[k - 2].label, self.format.columns[k - 2].help)
             title = f' title="{html.escape(tip)}"' if tip else ""
             cell = w.HTML(f"<span{title}>{html.escape(label)}</span>")
             cell.add_class("rulebook-roster-head")
-            if label == NAME_LABEL:
+            if k == 0:
                 # a wide roster scrolls sideways under its names, which stay in view
                 cell.add_class("rulebook-roster-name")
-            cells.append(cell)
-        return cells
+            self._heads[k] = cell
+        return self._heads[k]
+
+    def _new_row(self, i: int) -> _Row:
+        """The fields of row *i*, each made when first shown or read (:class:`_Row`)."""
+        return _Row(self, i)
 
     @built_whole
-    def _new_row(self, i: int) -> list[w.DOMWidget]:
-        """The fields of row *i*; each reads its fighter from the roster when it changes."""
+    def _new_field(self, i: int, k: int) -> w.DOMWidget:
+        """Field *k* of row *i* (0 the name, 1 PC, then the format's columns), holding its
+        fighter's value; it reads its fighter from the roster when it changes."""
         fill = shared_layout(width="100%")
-        name = w.Text(description=f"{NAME_LABEL} of fighter {i + 1}", layout=fill,
-                      continuous_update=False)
-        name.add_class("rulebook-roster-name")
-        name.observe(lambda ch: self._edit(i, "name", ch["new"]), "value")
-        pc = w.Checkbox(description=PC_LABEL, indent=False, layout=fill)
-        pc.observe(lambda ch: self._edit(i, "pc", ch["new"]), "value")
-        row: list[w.DOMWidget] = [name, pc]
-        for column in self.format.columns:
+        key = self._keys[k]
+        if k == 0:
+            field: w.DOMWidget = w.Text(description=f"{NAME_LABEL} of fighter {i + 1}",
+                                        layout=fill, continuous_update=False)
+            field.add_class("rulebook-roster-name")
+        elif k == 1:
+            field = w.Checkbox(description=PC_LABEL, indent=False, layout=fill)
+        else:
+            column = self.format.columns[k - 2]
             spec = column.spec
             if isinstance(spec, saved.Flag):
-                field: w.DOMWidget = w.Checkbox(description=column.label, indent=False,
-                                                layout=fill)
+                field = w.Checkbox(description=column.label, indent=False, layout=fill)
             elif isinstance(spec, saved.Int):
                 field = w.IntText(description=column.label, layout=fill)
             elif spec.choices:
@@ -307,9 +341,23 @@ class RosterEditor(Tool):
                                    layout=fill)
             else:
                 field = w.Text(description=column.label, layout=fill, continuous_update=False)
-            field.observe(lambda ch, key=column.key: self._edit(i, key, ch["new"]), "value")
-            row.append(field)
-        return row
+        if i < len(self._roster):
+            quiet, self._quiet = self._quiet, True
+            try:
+                self._fill(field, key, self._roster.fighters[i], i + 1)
+            finally:
+                self._quiet = quiet
+        field.observe(lambda ch: self._edit(i, key, ch["new"]), "value")
+        return field
+
+    def _fill(self, field: w.DOMWidget, key: str, fighter: Fighter, n: int) -> None:
+        """Show *fighter*'s value of *key* in *field*, the fighter's row number *n*."""
+        field.value = fighter[key]
+        # the field's accessible name, read by a screen reader (the label itself is hidden:
+        # the column's header shows it once for every row)
+        field.description = (f"{NAME_LABEL} of fighter {n}" if key == "name"
+                             else f"{self._label(key)} of {fighter.name}")
+        field.remove_class("rulebook-roster-bad")
 
     def _render(self) -> None:
         """Show the roster: one row of fields per fighter, the menus and the kept line."""
@@ -318,13 +366,8 @@ class RosterEditor(Tool):
             while len(self.rows) < len(self._roster):
                 self.rows.append(self._new_row(len(self.rows)))
             for n, (fighter, row) in enumerate(zip(self._roster.fighters, self.rows), start=1):
-                for key, field in zip(self._keys, row):
-                    field.value = fighter[key]
-                    # the field's accessible name, read by a screen reader (the label itself
-                    # is hidden: the column's header shows it once for every row)
-                    field.description = (f"{NAME_LABEL} of fighter {n}" if key == "name"
-                                         else f"{self._label(key)} of {fighter.name}")
-                    field.remove_class("rulebook-roster-bad")
+                for k, field in row.built.items():
+                    self._fill(field, self._keys[k], fighter, n)
             table = self._table()
             if len(self.grid.children) != len(table) or any(
                     a is not b for a, b in zip(self.grid.children, table)):

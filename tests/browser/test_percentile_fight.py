@@ -82,8 +82,8 @@ def test_the_shock_roll_and_a_melee_blow_on_the_same_page(page: Page, book_url):
     # S3E; Shock 90 against ML65 is a CF: SHK 10, killed.
     melee = open_panel(page, book_url, "Melee exchange", ".rulebook-pc-fight-melee",
                        load=False)
-    melee.get_by_label("Attacker").select_option("Brigand")
-    melee.get_by_label("Defender").select_option("Nolora")
+    melee.get_by_label("Attacker", exact=True).select_option("Brigand")
+    melee.get_by_label("Defender", exact=True).select_option("Nolora")
     melee.get_by_label("My dice").fill("35, 71, 1, 3, 5, 90")
     melee.get_by_role("button", name="Use my dice").click()
     expect(melee.locator(".rulebook-pc-fight-result")).to_have_text(
