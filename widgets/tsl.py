@@ -69,32 +69,29 @@ def _band_label(band: str) -> str:
 
 
 def band_odds_html(result: tsl.AttackOdds) -> str:
-    """The odds of each band (as rolled, and after tags and armour) and of each Stress, each
-    chance led by its percentage (the exact fraction beside it, or behind a toggle)."""
-    rows = []
-    for b in tsl.BANDS:
-        colour = BAND_COLOURS[b]
-        rows.append(f"<tr><td style='color:{colour};font-weight:600'>{html.escape(tsl.band_name(b))}"
-                    f"</td><td>{percent(result.raw[b])}</td><td>{percent(result.bands[b])}</td>"
-                    f"<td>{exact_html(result.bands[b])}</td><td>{tsl.stress(b)}</td></tr>")
-    stress = " · ".join(f"{s} Stress {chance_html(p)}" for s, p in result.stress.items())
+    """The odds of an attack, short enough to sit beside its inputs: the chance to land a
+    hit, each final band with its chance and Stress (and as rolled, where tags or armour move
+    it), and the chances that the target Breaks, the weapon breaks or the armour is spent;
+    each chance led by its percentage (the exact fraction beside it, or behind a toggle)."""
     hit = sum((result.bands[b] for b in tsl.HIT_BANDS), Fraction(0))
-    extras = []
-    if result.weapon_breaks:
-        extras.append(f"the weapon breaks {chance_html(result.weapon_breaks)}")
-    if result.armour_spent:
-        extras.append(f"the armour is spent {chance_html(result.armour_spent)}")
-    if result.target_breaks is not None:
-        extras.append(f"the target Breaks {chance_html(result.target_breaks)}")
+    moved = result.raw != result.bands
+    rows = "".join(
+        f"<tr><td style='color:{BAND_COLOURS[b]};font-weight:600'>"
+        f"{html.escape(tsl.band_name(b))}</td><td>{chance_html(result.bands[b])}</td>"
+        + (f"<td>{percent(result.raw[b])}</td>" if moved else "")
+        + f"<td>{tsl.stress(b)}</td></tr>"
+        for b in reversed(tsl.BANDS) if result.bands[b] or result.raw[b])
+    extras = [f"{what} {chance_html(p)}" for what, p in (
+        ("the target Breaks", result.target_breaks), ("the weapon breaks", result.weapon_breaks),
+        ("the armour is spent", result.armour_spent)) if p]
     notes = "; ".join(html.escape(n) for n in result.notes)
     return (odds_line("rulebook-headline", "<b>Chance to land at least a Mixed Success: "
                       f"{chance_html(hit)}</b> (keeping {result.keep} of 5d6"
                       f"{f', Effective Tier {result.shift:+d}' if result.shift else ''})")
-            + TABLE_STYLE + "<table class='rulebook-tsl-table rulebook-tsl-odds'><thead><tr><th>Band</th>"
-            "<th>As rolled</th><th>After tags and armour</th><th>Exact</th><th>Stress</th>"
-            f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-            + odds_line("rulebook-tsl-stress-odds", stress)
-            + (odds_line("rulebook-tsl-extra-odds", f"Chance that {'; '.join(extras)}.")
+            + TABLE_STYLE + "<table class='rulebook-tsl-table rulebook-tsl-odds'><thead><tr>"
+            "<th>Band</th><th>Chance</th>" + ("<th>As rolled</th>" if moved else "")
+            + f"<th>Stress</th></tr></thead><tbody>{rows}</tbody></table>"
+            + (odds_line("rulebook-tsl-extra-odds", "Chance that " + "; ".join(extras) + ".")
                if extras else "")
             + f"<div style='font-size:small'>{notes}.</div>")
 
@@ -173,19 +170,26 @@ class AttackResolver(Tool):
         self.last: tsl.Attack | None = None
         self._quiet = False
         self.current_odds: tsl.AttackOdds | None = None
+        # The inputs on the left, the odds, the roll and its result beside them, so the whole
+        # attack fits one screen at desktop width; the explanation runs below both.
+        inputs = w.VBox([
+            *section("The roll", self.kind, self.tier, self.shift, self.target,
+                     self.defender_tier, self.defender_shift, self.attack_type),
+            *section("The target's Stress", self.target_kind, self.marked, self.pool_size),
+            *section("Weapon and target", self.weapon_zone, self.tag1, self.tag2,
+                     self.improvised, self.distance, self.impact, self.armour, self.snaring,
+                     self.uses),
+        ], layout=shared_layout(width="34em", flex="0 0 auto"))
+        outcome = w.VBox([
+            # a refusal ("cannot attack") shows where the odds would be
+            *section("Odds before you roll", self.error, self.odds),
+            *section("Roll", self.entry, self.result),
+            *section("Rulings (see the rulings chapter)", self.bands, self.tier_limits,
+                     self.order, self.out_of_zone, self.bump_misses),
+        ], layout=shared_layout(flex="1 1 26em", min_width="24em"))
         super().__init__([
-            section("The roll", self.kind, self.tier, self.shift, self.target,
-                    self.defender_tier, self.defender_shift, self.attack_type),
-            section("The target's Stress", self.target_kind, self.marked, self.pool_size),
-            section("Weapon and target", self.weapon_zone, self.tag1, self.tag2,
-                    self.improvised, self.distance, self.impact, self.armour, self.snaring,
-                    self.uses),
-            section("Rulings (see the rulings chapter)", self.bands, self.tier_limits, self.order,
-                    self.out_of_zone, self.bump_misses),
-            self.error,
-            section("Odds before you roll", self.odds),
-            section("Roll", self.entry),
-            section("Result", self.result, self.explanation),
+            w.HBox([inputs, outcome], layout=shared_layout(flex_flow="row wrap")),
+            section("How it was reached", self.explanation),
         ], "rulebook-tsl-attack")
         for field in (self.kind, self.tier, self.shift, self.target, self.defender_tier,
                       self.attack_type, self.weapon_zone, self.tag1, self.tag2,

@@ -10,7 +10,6 @@ page keeps the roster, the fight, undo/redo and the roll log; :class:`FightPanel
 from __future__ import annotations
 
 import html
-from fractions import Fraction
 from typing import Any
 
 import ipywidgets as w
@@ -21,11 +20,11 @@ from rulescore.systems import tsl
 from rulescore.systems.tsl.fight import Fight, row_weapon, weapon_attack
 
 from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
-                     answers, button, chance_html, int_field, odds_line, section)
+                     answers, button, int_field, section)
 from .fight import FightPage
 from .lean import set_shown, shared_layout
 from .theme import ERROR, FAINT, SUCCESS
-from .tsl import BAND_COLOURS, SHIFTS, TABLE_STYLE
+from .tsl import BAND_COLOURS, SHIFTS, TABLE_STYLE, band_odds_html
 
 STYLE = {"description_width": "9em"}
 FROM_ROWS = "from the two fighters' roster rows and the fight (Fight.attack_inputs)"
@@ -36,27 +35,6 @@ DEFENDS = [("actively: an opposed roll", True), ("not defending: a T-number", Fa
 def _menu(label: str, options: Any, value: Any = None, width: str = "19em") -> w.Dropdown:
     return w.Dropdown(options=options, value=value, description=label, style=STYLE,
                       layout=shared_layout(width=width))
-
-
-def odds_html(odds: tsl.AttackOdds) -> str:
-    """The attack's odds, short enough to sit beside its inputs: the chance to land a hit, each
-    final band with its Stress, and the chances that the target Breaks, the weapon breaks or
-    the armour is spent (each chance led by its percentage)."""
-    hit = sum((odds.bands[b] for b in tsl.HIT_BANDS), Fraction(0))
-    rows = "".join(
-        f"<tr><td style='color:{BAND_COLOURS[b]};font-weight:600'>{tsl.band_name(b)}</td>"
-        f"<td>{chance_html(odds.bands[b])}</td><td>{tsl.stress(b)}</td></tr>"
-        for b in reversed(tsl.BANDS) if odds.bands[b])
-    extras = [f"{what} {chance_html(p)}" for what, p in (
-        ("the target Breaks", odds.target_breaks), ("the weapon breaks", odds.weapon_breaks),
-        ("the armour is spent", odds.armour_spent)) if p]
-    return (odds_line("rulebook-headline", f"<b>Hits (Mixed Success or better): "
-                      f"{chance_html(hit)}</b> — keeping {odds.keep} of 5d6"
-                      + (f", Effective Tier {odds.shift:+d}" if odds.shift else ""))
-            + "<table class='rulebook-tsl-table'><thead><tr><th>Band</th><th>Chance</th>"
-            f"<th>Stress</th></tr></thead><tbody>{rows}</tbody></table>"
-            + (odds_line("rulebook-tsl-extra-odds", "Chance that " + "; ".join(extras) + ".")
-               if extras else ""))
 
 
 def _pool_cell(kit: tsl.Kit, pool: str) -> str:
@@ -337,7 +315,7 @@ class FightPanel(Tool):
             tsl.tag_family(t) == "Impact" for t in weapon.tags))
         setup = self._setup()     # refuses an attack that cannot be made: no odds offered
         self.odds.value = ("<div class='rulebook-tsl-fight-odds'>"
-                           + odds_html(tsl.attack_odds(**setup)) + "</div>")
+                           + band_odds_html(tsl.attack_odds(**setup)) + "</div>")
 
     @answers("result", line="entry.error")
     def _attack(self, request: RollRequest) -> None:
