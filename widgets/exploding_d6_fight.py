@@ -19,7 +19,13 @@ import ipywidgets as w
 from rulescore.errors import RulesError
 from rulescore.roster import Roster
 from rulescore.systems import exploding_d6 as x6
-from rulescore.systems.exploding_d6.fight import Fight, Move, other_actions
+from rulescore.systems.exploding_d6.fight import (
+    LANDING_ODDS_DICE,
+    Fight,
+    Move,
+    landing_odds,
+    other_actions,
+)
 
 from .common import (
     ROLLED,
@@ -39,7 +45,7 @@ from .common import (
 from .exploding_d6 import chain_html
 from .fight import FightPage
 from .lean import set_shown, shared_layout
-from .theme import CRIT, ERROR, FAINT, SUCCESS
+from .theme import CRIT, ERROR, SUCCESS
 
 STYLE = {"description_width": "9em"}
 NARROW = {"description_width": "11em"}
@@ -52,7 +58,6 @@ STACKING_WORDS = [("Better one", "best"), ("A roll each", "each")]
 PREVENT_WORDS = [("Heaviest", "heaviest"), ("Lightest", "lightest")]
 OPTION = "18em"  # one cell of the More options grid: a label of 11em and its field
 FROM_ROWS = "from the two fighters' roster rows and the fight (Fight.attack_inputs)"
-WOUND_ODDS_DICE = 12  # wound_distribution's largest pool
 
 
 def _menu(label: str, options: list, value: Any = None, width: str = "17em",
@@ -128,15 +133,16 @@ class FightPanel(Tool):
             "dice": "the attack's dice (attack_setup)", "min_roll": "the attack's minimum roll",
             "crit_at": "the attack's critical threshold", "burst": "the attack's mode",
             "explode_depth": "exact: nothing left out"}),
-        Reach(x6.wound_distribution, {"cover": "Target's cover",
-                                      "prevent": "Criticals stopped first"}, {
+        Reach(landing_odds, {
+            "reaction": "Reaction", "reaction_dice": "Reaction dice",
+            "reaction_min_roll": "Reaction's minimum roll", "cover": "Target's cover",
+            "stacking": "Shield and cover"}, {
             "dice": "the attack's dice (attack_setup)", "min_roll": "the attack's minimum roll",
             "crit_at": "the attack's critical threshold", "burst": "the attack's mode",
+            "shield": "the target's shield in the roster",
             "pool": "the target's protection left in the fight",
             "critical_pool": "the target's protection against criticals left",
-            "piercing": "the attacker's weapon in the roster",
-            "wounds_per_hit": "the attacker's weapon in the roster",
-            "explode_depth": "the engine's own depth"}),
+            "piercing": "the attacker's weapon in the roster"}),
         Reach(x6.attack, {
             "reaction_dice": "Reaction dice", "reaction_min_roll": "Reaction's minimum roll",
             "cover": "Target's cover", "stacking": "Shield and cover",
@@ -386,15 +392,24 @@ class FightPanel(Tool):
         hit = x6.hit_odds(made.dice, made.min_roll, made.crit_at, made.burst)
         body = (f"At least one hit {chance_html(hit.p_at_least(1), strong=True)}; at least "
                 f"one critical {chance_html(hit.p_criticals_at_least(1))}.")
-        if made.wounds and made.dice <= WOUND_ODDS_DICE:
-            wounds = x6.wound_distribution(
-                made.dice, made.min_roll, made.crit_at, made.burst, cover=flow["cover"],
-                pool=flow["pool"], critical_pool=flow["critical_pool"],
-                piercing=flow["piercing"], wounds_per_hit=flow["wounds_per_hit"],
-                prevent=flow["prevent"])
-            unreacted = "" if self.reaction.value == "none" else " before the reaction"
-            body += (f" At least one wound on {html.escape(them)}{unreacted}: "
-                     f"{chance_html(wounds.p_at_least(1))}.")
+        reacts = self.reaction.value in ("dodge", "parry")
+        rolls = max(made.dice, flow.get("reaction_dice") or 0 if reacts else 0)
+        if rolls <= LANDING_ODDS_DICE:
+            p = landing_odds(made.dice, made.min_roll, made.crit_at, made.burst,
+                             reaction=self.reaction.value,
+                             reaction_dice=flow["reaction_dice"] if reacts else 0,
+                             reaction_min_roll=flow.get("reaction_min_roll", 5),
+                             shield=flow.get("shield", "round shield"), cover=flow["cover"],
+                             stacking=flow["stacking"], pool=flow["pool"],
+                             critical_pool=flow["critical_pool"], piercing=flow["piercing"])
+            past = ("the " + REACTION_WORDS[self.reaction.value].lower() + ", "
+                    if self.reaction.value != "none" else "") + "cover and protection"
+            what = "at least one wound" if made.wounds else "at least one hit lands"
+            body += (f" After {past}: {what} on {html.escape(them)} "
+                     f"{chance_html(p, strong=True)}.")
+        else:
+            body += (f" <small>The chance after the reaction, cover and protection is worked "
+                     f"out for up to {LANDING_ODDS_DICE} dice a roll.</small>")
         self.odds.value = odds_line("rulebook-x6-fight-odds", body)
 
     @answers("result")

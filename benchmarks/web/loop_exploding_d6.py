@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from table_loop import Loop, Reader, _expect_contains, _expect_text, counted
+
 from rulescore.dice import DiceSource
 from rulescore.roster import Roster
 from rulescore.systems import exploding_d6 as x6
 from rulescore.systems.exploding_d6.fight import Fight
-from table_loop import Loop, Reader, _expect_contains, _expect_text, counted
 
 GOAL_X6 = 6  # issue 22 item 5: an exploding-d6 attack with a parry in at most 6 interactions
 # Hagen's three Quickness dice, then the robber's; the robber's five hit dice as rolled (6→6→5 is

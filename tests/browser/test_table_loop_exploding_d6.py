@@ -11,7 +11,7 @@ from playwright.sync_api import Page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks" / "web"))
 
-import loop_exploding_d6  # noqa: E402
+import loop_exploding_d6
 
 
 def test_exploding_d6_attack_with_a_parry_within_its_goal(page: Page, book_url):

@@ -31,10 +31,10 @@ def test_roster_refuses_in_reader_words_and_reads_back():
 
 # -- the fight state ----------------------------------------------------------------------------
 
-import json  # noqa: E402
+import json
 
-from rulescore.dice import DiceSource  # noqa: E402
-from rulescore.systems.exploding_d6.fight import Fight  # noqa: E402
+from rulescore.dice import DiceSource
+from rulescore.systems.exploding_d6.fight import Fight
 
 
 def two() -> Roster:
@@ -175,3 +175,29 @@ def test_a_reaction_needs_a_saved_action():
     assert fight.reactions(roster.fighter("Hagen"), {"dodge": True, "parry": True}) == ("none",)
     with pytest.raises(RulesError, match="Hagen has no action left to react with"):
         fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"), reaction="dodge")
+
+
+def test_landing_odds_are_exact_through_the_reaction_cover_and_protection():
+    from fractions import Fraction
+
+    from rulescore.systems.exploding_d6.fight import landing_odds
+    # nothing in the way: the hit roll's own chance of a hit
+    assert landing_odds(5, 5, 11, False) == x6.hit_odds(5).p_at_least(1)
+    # one die: a normal hit (5–10) 5/18, a critical (11+) 1/18; a one-die parry stops a
+    # normal hit on 5+ (1/3) and never a critical: 5/18 × 2/3 + 1/18 = 13/54
+    assert landing_odds(1, 5, 11, False, reaction="parry", reaction_dice=1) == Fraction(13, 54)
+    # a dodge with one die against one hit needs 6+ (5+ raised by the one hit): it succeeds
+    # with 1/6, so the hit stands with 5/6
+    assert landing_odds(1, 5, 11, False, reaction="dodge", reaction_dice=1) == \
+        Fraction(1, 3) * Fraction(5, 6)
+    # a round shield (5+) stops each hit with 1/3; behind 4+ cover, "best" rolls once at 4+
+    assert landing_odds(1, 5, 11, False, reaction="shield parry") == Fraction(1, 3) * \
+        Fraction(2, 3)
+    assert landing_odds(1, 5, 11, False, reaction="shield parry", cover=4) == Fraction(1, 3) * \
+        Fraction(1, 2)
+    assert landing_odds(1, 5, 11, False, reaction="shield parry", cover=4,
+                        stacking="each") == Fraction(1, 3) * Fraction(2, 3) * Fraction(1, 2)
+    # one ordinary unit stops a normal hit, never a critical
+    assert landing_odds(1, 5, 11, False, pool=1) == Fraction(1, 18)
+    with pytest.raises(RulesError, match="dice must be"):
+        landing_odds(13, 5, 11, False)

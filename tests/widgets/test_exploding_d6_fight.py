@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from rulescore.roster import Roster
-from rulescore.systems import exploding_d6 as x6
+from rulescore.systems.exploding_d6.fight import landing_odds
+from rulescore.text import percent
 from widgets.exploding_d6_fight import FightPanel, fight_page, starter
 from widgets.lean import is_shown
 
@@ -50,6 +51,9 @@ def test_an_attack_with_a_parry_is_four_presses_and_lands_on_the_target():
     # a parry rolls Hagen's weapon as if attacking: skill 3 + weapon dice 2, on his 5+
     assert (panel.reaction_dice.value, panel.reaction_min.value) == (5, 5)
     assert "86.83%" in panel.odds.value and "(211/243)" in panel.odds.value
+    p = landing_odds(5, 5, 11, False, reaction="parry", reaction_dice=5, pool=2)
+    assert f"After the parry, cover and protection: at least one wound on Hagen <b>" \
+           f"{percent(p)}</b>" in panel.odds.value
     # 6→6→5 = 17 a megacritical (+1 wound), 5 and 6→1 = 7 hits; the parry's one 5 stops a
     # normal hit; Hagen's 2 units: one stops the last normal hit, the critical goes through.
     typed(panel.attack_entry, "6, 6, 5, 5, 6, 1, 3, 2, 5, 1, 2, 3, 4")      # 3
@@ -81,7 +85,7 @@ def test_no_saved_action_no_reaction():
 
 def test_a_shot_offers_no_dodge_or_parry_and_recoil_counts_the_second_shot():
     roster = starter().update("Robber", mode="single", skill=2, weapon_dice=2)
-    page, panel = joined(roster)
+    _, panel = joined(roster)
     panel.next_button.click()
     assert [v for _, v in panel.reaction.options] == ["none", "shield parry"]
     typed(panel.attack_entry, "1, 2, 3, 4")
@@ -92,7 +96,7 @@ def test_a_shot_offers_no_dodge_or_parry_and_recoil_counts_the_second_shot():
 
 
 def test_a_ko_attack_needs_a_blunt_weapon_and_says_so_in_reader_words():
-    page, panel = joined(starter().update("Robber", blunt=False))
+    _, panel = joined(starter().update("Robber", blunt=False))
     panel.next_button.click()
     panel.special.value = "ko"
     assert "K.O. attack needs a blunt weapon" in panel.error.message

@@ -16,28 +16,52 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from math import comb
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ... import saved
 from ...errors import RulesError, require_int, shown
 from ...trace import Step, step
 from ._system import DATA
-from .defence import dodge_value
+from .defence import _cover, dodge_value, protection_use, shield_use
 from .inputs import MAX_DICE, MAX_TOTAL, plural
+from .odds import hit_odds, p_total_at_least
 from .roster import NO_SHIELD
-from .turns import (MAX_ACTIONS, MAX_AVAILABLE, MAX_COMBATANTS, ActionPool, Initiative,
-                    InitiativeOrder, bonus_die_action, max_actions, spend)
+from .turns import (
+    MAX_ACTIONS,
+    MAX_AVAILABLE,
+    MAX_COMBATANTS,
+    ActionPool,
+    Initiative,
+    InitiativeOrder,
+    bonus_die_action,
+    max_actions,
+    spend,
+)
 
 if TYPE_CHECKING:
     from .pipeline import AttackFlow
 
-__all__ = ["Row", "Combatant", "Move", "Fight", "fight_format", "other_actions", "FIGHT_FORMAT"]
+__all__ = [
+    "FIGHT_FORMAT",
+    "LANDING_ODDS_DICE",
+    "Combatant",
+    "Fight",
+    "Move",
+    "Row",
+    "fight_format",
+    "landing_odds",
+    "other_actions",
+]
 
 FIGHT_FORMAT = "rulebook/x6-fight"
 MAX_WOUNDS = 9999     # far past any fight; bounds the saved file
 MAX_ATTACKS = 100     # attacks by one fighter in one round
 MAX_ROUNDS = 10_000
+LANDING_ODDS_DICE = 12
+"""The largest hit or reaction pool :func:`landing_odds` works out (as the wound odds do)."""
 REACTION_ACTIONS = ("dodge", "parry")
 """The actions of the actions table a fighter spends as a reaction (a shield parry is one
 action too, §Shields)."""
@@ -418,6 +442,90 @@ class Fight:
         except RulesError as exc:
             raise RulesError(f"{fmt.noun}: {exc}") from None
         return fight
+
+
+State = dict[tuple[int, int], Fraction]
+"""Odds of (normal hits, criticals) still standing at one stage of an attack."""
+
+
+def _binomial(n: int, p: Fraction) -> list[Fraction]:
+    """Odds of 0..n successes among *n* independent tries of chance *p*."""
+    return [comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+def _each_stopped(state: State, p: Fraction) -> State:
+    """Each hit, normal and critical apart, stopped with chance *p* (a cover roll, §Cover)."""
+    out: State = {}
+    for (h, c), q in state.items():
+        for sh, ph in enumerate(_binomial(h, p)):
+            for sc, pc in enumerate(_binomial(c, p)):
+                key = (h - sh, c - sc)
+                out[key] = out.get(key, Fraction(0)) + q * ph * pc
+    return out
+
+
+def _reacted(state: State, reaction: str, dice: int, min_roll: int, cover: Fraction) -> State:
+    """The odds of what stands after the defender's reaction (§Dodge: one success at the
+    minimum roll raised by the hits avoids all; §Parry melee attacks: each success stops a
+    normal hit; §Shields: each hit stopped at the shield's cover, *cover* the chance)."""
+    if reaction == "shield parry":
+        return _each_stopped(state, cover)
+    out: State = {}
+    for (h, c), q in state.items():
+        if reaction == "dodge":
+            miss = (1 - p_total_at_least(min_roll + h + c)) ** dice if h + c else Fraction(1)
+            for key, p in (((0, 0), 1 - miss), ((h, c), miss)):
+                out[key] = out.get(key, Fraction(0)) + q * p
+            continue
+        for s, p in enumerate(_binomial(dice, p_total_at_least(min_roll))):
+            key = (max(0, h - s), c)
+            out[key] = out.get(key, Fraction(0)) + q * p
+    return out
+
+
+def landing_odds(dice: int, min_roll: int, crit_at: int, burst: bool, *,
+                 reaction: str = "none", reaction_dice: int = 0, reaction_min_roll: int = 5,
+                 shield: str = "round shield", cover: int | None = None,
+                 stacking: str = "best", pool: int = 0, critical_pool: int = 0,
+                 piercing: int = 0) -> Fraction:
+    """The exact chance that at least one hit of an attack gets through everything the attack
+    flow (:func:`~.pipeline.attack`) puts in its way, before the dice are rolled: the hit
+    roll, the defender's reaction, the terrain cover roll and the protection pool (§Sequence
+    of an attack, §Reactions, §Cover, §Protection Pool). Such a hit deals at least one wound
+    (§Wounds and Piercing), or for a K.O. or disarming attack it is a hit the target must
+    resist. A shield parry behind cover rolls once at the better cover (*stacking* "best") or
+    the shield's roll and then the cover's ("each"), as the flow does (assumption
+    ``cover_stacking``). Exact: only whether a die reaches a threshold matters. Up to
+    :data:`LANDING_ODDS_DICE` hit dice and reaction dice."""
+    if reaction not in ("none",) + REACTION_ACTIONS + ("shield parry",):
+        raise RulesError(f"reaction must be one of none, dodge, parry, shield parry, got "
+                         f"{shown(reaction)}")
+    require_int("dice", dice, minimum=0, maximum=LANDING_ODDS_DICE)
+    require_int("reaction_dice", reaction_dice, minimum=0, maximum=LANDING_ODDS_DICE)
+    require_int("reaction_min_roll", reaction_min_roll, minimum=1, maximum=MAX_TOTAL)
+    if stacking not in ("best", "each"):
+        raise RulesError(f"stacking must be best or each, got {shown(stacking)}")
+    if cover is not None:
+        _cover(cover)
+    require_int("pool", pool, minimum=0, maximum=200)
+    require_int("critical_pool", critical_pool, minimum=0, maximum=pool)
+    require_int("piercing", piercing, minimum=0, maximum=50)
+    state: State = dict(hit_odds(dice, min_roll, crit_at, burst).pmf)
+    terrain = cover
+    if reaction != "none":
+        shield_at = shield_use("parry", shield).cover if reaction == "shield parry" else 7
+        if reaction == "shield parry" and cover is not None and stacking == "best":
+            shield_at, terrain = min(shield_at, cover), None
+        state = _reacted(state, reaction, reaction_dice, reaction_min_roll,
+                         Fraction(7 - shield_at, 6))
+    if terrain is not None:
+        state = _each_stopped(state, Fraction(7 - terrain, 6))
+    landed = Fraction(0)
+    for (h, c), q in state.items():
+        on_hits, on_crits, extra = protection_use(h, c, pool, critical_pool, piercing, pool)
+        if h - on_hits - extra + c - on_crits > 0:
+            landed += q
+    return landed
 
 
 def _check(fight: Fight) -> None:
