@@ -478,12 +478,15 @@ class FightPanel(Tool):
             f"</b> to act ({actor.available} of {actor.maximum} actions left)</p>"
             if actor else "")
         names = list(fight.names())
-        me = actor.name if actor else None
+        # a fighter taken off the roster keeps their row on the board but has no numbers to
+        # attack or be attacked with
+        rostered = set(self.page.roster.names()) if self.page is not None else set()
+        me = actor.name if actor and actor.name in rostered else None
         self.attacker.options = [me] if me else []
         self.attacker.value = me
         self.who.options = names
         self.who.value = me if me in names else (names[0] if names else None)
-        others = [n for n in names if n != me]
+        others = [n for n in names if n != me and n in rostered]
         before = self.target.value
         self.target.options = others
         self.target.value = self._default_target(fight, me, others, before)

@@ -109,3 +109,14 @@ def test_more_options_fold_away():
     assert not is_shown(panel.options)
     panel.more.value = True
     assert is_shown(panel.options)
+
+
+def test_a_fighter_added_to_the_roster_joins_and_one_taken_off_is_no_target():
+    page, panel = joined()
+    page.editor.set_roster(page.roster.add("Thug", quickness=2))
+    assert all(is_shown(x) for x in panel.joining) and "Thug" in panel.join_help.value
+    typed(panel.join_entry, "2, 1")
+    assert page.state.names() == ("Hagen", "Robber", "Thug")
+    assert page.state.actor.name == "Hagen" and page.state.of("Thug").available == 0
+    page.editor.set_roster(page.roster.remove("Robber"))
+    assert list(panel.target.options) == ["Thug"]
