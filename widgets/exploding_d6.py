@@ -20,7 +20,7 @@ from rulescore.systems.exploding_d6.inputs import plural
 
 from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
                      RollRequest, Tool, answers, button, chance_html, labelled_text, odds_line,
-                     odds_table_html, parse_roster, read_int, section)
+                     odds_table_html, parse_roster, read_int, section, steps_html)
 from .lean import set_shown, shared_layout
 from .theme import (ACCENT, CRIT, FIELD_WIDTH, GRID_COLUMN, INK, LABEL_WIDE, LABEL_WIDTH,
                     LIST_WIDTH, MENU_WIDTH, NUMBER_WIDE, NUMBER_WIDTH, ROSTER_WIDTH, TOTAL_SIZE,
@@ -133,25 +133,17 @@ class InitiativeRoller(Tool):
 
 _MODES = [("Hand-to-hand", "melee"), ("Single shot", "single"), ("Burst", "burst"),
           ("Thrown weapon", "throw")]
-_COVERS = [("No cover", 0), ("6+ light / Hunkered", 6), ("5+ half hidden", 5),
-           ("4+ mostly hidden", 4)]
-_PREVENT = [("the heaviest (our ruling)", "heaviest"), ("the lightest", "lightest")]
-_SPECIALS = [("None", "none"), ("Accurate attack", "accurate"), ("Massive attack", "massive"),
-             ("K.O. attack", "ko"), ("Disarming attack", "disarm")]
+_COVERS = [("None", 0), ("6+ (light)", 6), ("5+ (half)", 5), ("4+ (most)", 4)]
+_PREVENT = [("the heaviest", "heaviest"), ("the lightest", "lightest")]
+_SPECIALS = [("None", "none"), ("Accurate", "accurate"), ("Massive", "massive"), ("K.O.", "ko"),
+             ("Disarming", "disarm")]
 _REACTIONS = [("None", "none"), ("Dodge", "dodge"), ("Parry", "parry"),
-              ("Shield parry (round shield 5+)", "shield parry")]
-_STACKING = [("one roll at the better (our ruling)", "best"),
-             ("the shield, then the cover", "each")]
+              ("Shield parry", "shield parry")]
+_STACKING = [("one roll", "best"), ("two rolls", "each")]
 #: What the "Dodge or parry dice" field holds for each reaction.
 _REACTION_HINT = {"dodge": "your Dodge value", "parry": "skill + weapon dice"}
 #: The engine's special attacks: an accurate attack is a number of actions, not a special.
 _SETUP_SPECIAL = {"accurate": "none"}
-
-
-def _grid(children: list[w.Widget]) -> w.GridBox:
-    """Fields in as many columns as fit, each GRID_COLUMN wide."""
-    return w.GridBox(children, layout=shared_layout(
-        grid_template_columns=f"repeat(auto-fill, {GRID_COLUMN})", grid_gap="2px 8px"))
 
 
 def _number(label: str, value: str | int) -> w.Text:
@@ -160,10 +152,10 @@ def _number(label: str, value: str | int) -> w.Text:
     return field
 
 
-def _menu(label: str, options: list, value: object) -> w.Dropdown:
+def _menu(label: str, options: list, value: object, width: str = MENU_WIDTH) -> w.Dropdown:
     return w.Dropdown(options=options, value=value, description=label,
                       style={"description_width": LABEL_WIDTH},
-                      layout=shared_layout(width=MENU_WIDTH))
+                      layout=shared_layout(width=width))
 
 
 def _check(label: str) -> w.Checkbox:
@@ -181,21 +173,21 @@ class AttackPipeline(Tool):
     _FROM_SETUP = {"min_roll": "the setup's minimum roll", "crit_at": "the setup's critical "
                    "roll", "burst": "the setup: a burst has no criticals"}
     _DEFENCE = {"reaction": "Reaction", "reaction_dice": "Dodge or parry dice",
-                "reaction_min_roll": "Defender's minimum roll", "cover": "Target's cover",
+                "reaction_min_roll": "Defender's min. roll", "cover": "Target's cover",
                 "stacking": "Shield behind cover", "pool": "Protection pool",
                 "critical_pool": "Of it against crits", "wounds_per_hit": "Wounds a hit",
-                "piercing": "Piercing", "prevent": "Criticals stopped first"}
+                "piercing": "Piercing", "prevent": "Crits stopped first"}
     _SHIELD = {"shield": "a round shield, the chapter's one shield (cover 5+)"}
     reaches = (
         Reach(x6.attack_setup, {
             "skill": "Skill", "weapon_dice": "Weapon dice", "mode": "Attack mode",
             "min_roll": "Usual minimum roll", "attack_number": "Attack in a row",
             "compensation": "Recoil compensation", "aim_actions": "Aim actions",
-            "accurate_actions": "Actions of the special attack", "perception": "Perception",
+            "accurate_actions": "Extra actions", "perception": "Perception",
             "walking": "Walking (+1 min. roll)", "distance": "Target's distance (m)",
             "weapon_range": "Weapon distance (m)", "supported": "Weapon supported (−1)",
             "off_hand": "Off-hand weapon (+1)", "special": "Special attack",
-            "massive_actions": "Actions of the special attack", "strength": "Strength",
+            "massive_actions": "Extra actions", "strength": "Strength",
             "recoil": "Weapon recoils (untick for a bow)"}),
         Reach(x6.hit_odds, {}, {"dice": "the setup's dice", **_FROM_SETUP,
                                 "explode_depth": "exact to the engine's own depth"}),
@@ -203,8 +195,8 @@ class AttackPipeline(Tool):
             "dice": "the setup's dice", **_FROM_SETUP, **_SHIELD,
             "explode_depth": "exact to the engine's own depth"}),
         Reach(x6.attack, {**_DEFENCE, "mode": "Attack mode", "contest": "Special attack",
-                          "contest_dice": "Target's resistance dice",
-                          "contest_min_roll": "Defender's minimum roll"}, {
+                          "contest_dice": "Resistance dice",
+                          "contest_min_roll": "Defender's min. roll"}, {
             "dice_totals": "the setup's dice, drawn from the Roll / My dice row",
             "dice": ROLLED, "cover_faces": "drawn from the Roll / My dice row after the "
             "reaction's dice, one a hit still standing", **_FROM_SETUP, **_SHIELD}),
@@ -221,28 +213,28 @@ class AttackPipeline(Tool):
                                  indent=False, layout=shared_layout(width=FIELD_WIDTH))
         self.aim = _number("Aim actions", 0)
         self.perception = _number("Perception", 3)
-        self.special = _menu("Special attack", _SPECIALS, "none")
-        self.special_actions = _number("Actions of the special attack", 0)
+        self.special = _menu("Special attack", _SPECIALS, "none", width="19em")
+        self.special_actions = _number("Extra actions", 0)
         self.strength = _number("Strength", 3)
         self.walking = _check("Walking (+1 min. roll)")
         self.supported = _check("Weapon supported (−1)")
         self.off_hand = _check("Off-hand weapon (+1)")
-        self.distance = labelled_text("Target's distance (m)", "", "blank: in range",
+        self.distance = labelled_text("Target's distance (m)", "", "in range",
                                       width=NUMBER_WIDTH)
-        self.weapon_range = labelled_text("Weapon distance (m)", "", "blank: in range",
+        self.weapon_range = labelled_text("Weapon distance (m)", "", "in range",
                                           width=NUMBER_WIDTH)
         self.base = _number("Usual minimum roll", 5)
         self.reaction = _menu("Reaction", _REACTIONS, reaction)
         self.reaction_dice = _number("Dodge or parry dice", 3)
-        self.reaction_min = _number("Defender's minimum roll", 5)
+        self.reaction_min = _number("Defender's min. roll", 5)
         self.cover = _menu("Target's cover", _COVERS, cover)
         self.stacking = _menu("Shield behind cover", _STACKING, "best")
         self.pool = _number("Protection pool", pool)
         self.critical_pool = _number("Of it against crits", 0)
         self.per_hit = _number("Wounds a hit", 1)
         self.piercing = _number("Piercing", 0)
-        self.prevent = _menu("Criticals stopped first", _PREVENT, "heaviest")
-        self.resistance = _number("Target's resistance dice", 3)
+        self.prevent = _menu("Crits stopped first", _PREVENT, "heaviest")
+        self.resistance = _number("Resistance dice", 3)
         for f in (self.distance, self.weapon_range):
             f.continuous_update = False
         self.next_button = button("Next attack this round", "Count one more attack in a row")
@@ -258,27 +250,30 @@ class AttackPipeline(Tool):
         self.explanation = ExplanationView()
         self.setup: x6.AttackSetup | None = None
         self.last: x6.AttackFlow | None = None
-        attack = _grid([self.skill, self.weapon, self.mode, self.attack_number,
-                        self.compensation, self.aim, self.perception, self.special,
-                        self.special_actions, self.strength, self.distance,
-                        self.weapon_range, self.base, self.recoil, self.walking,
-                        self.supported, self.off_hand])
-        defence = _grid([self.reaction, self.reaction_dice, self.reaction_min, self.cover,
-                         self.stacking, self.pool, self.critical_pool, self.per_hit,
-                         self.piercing, self.prevent, self.resistance])
-        inputs = w.VBox([w.HTML("<h4 style='margin:.2em 0'>The attack</h4>"), attack,
-                         w.HBox([self.next_button, self.round_button]),
-                         w.HTML("<h4 style='margin:.6em 0 .2em'>The defender</h4>"), defence,
-                         self.error, self.setup_view],
-                        layout=shared_layout(flex="1 1 36em", min_width="0"))
-        outputs = w.VBox([w.HTML("<h4 style='margin:.2em 0'>Odds before you roll</h4>"),
-                          self.odds, w.HTML("<h4 style='margin:.6em 0 .2em'>Roll</h4>"),
-                          self.entry, w.HTML("<h4 style='margin:.6em 0 .2em'>Result</h4>"),
-                          self.result, self.carry_button, self.explanation],
-                         layout=shared_layout(flex="1 1 26em", min_width="0"))
-        super().__init__([w.HBox([inputs, outputs], layout=shared_layout(
-            flex_flow="row wrap", align_items="flex-start", grid_gap="0 1.5em"))],
-            "rulebook-x6-attack")
+        heading = "<h4 style='margin:.2em 0'>{}</h4>"
+        column = shared_layout(flex="1 1 21em", min_width="0")
+        attack = w.VBox([w.HTML(heading.format("The attack")), self.skill, self.weapon,
+                         self.mode, self.attack_number, self.compensation, self.aim,
+                         self.perception, self.base,
+                         w.HBox([self.next_button, self.round_button])], layout=column)
+        options = w.VBox([w.HTML(heading.format("Special attacks and range")), self.special,
+                          self.special_actions, self.strength, self.distance,
+                          self.weapon_range, self.recoil, self.walking, self.supported,
+                          self.off_hand], layout=column)
+        defence = w.VBox([w.HTML(heading.format("The defender")), self.reaction,
+                          self.reaction_dice, self.reaction_min, self.resistance, self.cover,
+                          self.stacking, self.pool, self.critical_pool, self.per_hit,
+                          self.piercing, self.prevent], layout=column)
+        row = shared_layout(flex_flow="row wrap", align_items="flex-start",
+                            grid_gap="0 1.2em")
+        before = w.VBox([w.HTML(heading.format("Odds before you roll")), self.odds,
+                         w.HTML(heading.format("Roll")), self.entry],
+                        layout=shared_layout(flex="1 1 26em", min_width="0"))
+        after = w.VBox([w.HTML(heading.format("Result")), self.result, self.carry_button,
+                        self.explanation], layout=shared_layout(flex="1 1 26em", min_width="0"))
+        super().__init__([w.HBox([attack, options, defence], layout=row), self.error,
+                          self.setup_view, w.HBox([before, after], layout=row)],
+                         "rulebook-x6-attack")
         for f in (self.skill, self.weapon, self.attack_number, self.compensation, self.aim,
                   self.perception, self.special_actions, self.strength, self.distance,
                   self.weapon_range, self.base, self.reaction_dice, self.reaction_min,
@@ -332,7 +327,7 @@ class AttackPipeline(Tool):
 
     def _setup(self) -> x6.AttackSetup:
         special = self.special.value
-        actions = read_int("Actions of the special attack", self.special_actions)
+        actions = read_int("Extra actions", self.special_actions)
         distance = self.distance.value.strip()
         weapon_range = self.weapon_range.value.strip()
         return x6.attack_setup(
@@ -360,7 +355,7 @@ class AttackPipeline(Tool):
             reaction=reaction,
             reaction_dice=read_int("Dodge or parry dice", self.reaction_dice)
             if reaction in ("dodge", "parry") else 0,
-            reaction_min_roll=read_int("Defender's minimum roll", self.reaction_min, 1),
+            reaction_min_roll=read_int("Defender's min. roll", self.reaction_min, 1),
             cover=self.cover.value or None, stacking=self.stacking.value,
             pool=read_int("Protection pool", self.pool),
             critical_pool=read_int("Of it against crits", self.critical_pool),
@@ -379,7 +374,7 @@ class AttackPipeline(Tool):
         defence = self._defence()
         contest = self.special.value in ("ko", "disarm")
         if contest:
-            read_int("Target's resistance dice", self.resistance)
+            read_int("Resistance dice", self.resistance)
         if defence["reaction"] in ("dodge", "parry") and not x6.attack_mode(s.outcome)[
                 defence["reaction"]]:
             raise RulesError(f"Reaction: a {x6.attack_mode(s.outcome)['label'].lower()} "
@@ -408,9 +403,8 @@ class AttackPipeline(Tool):
             wrows = [(str(k), p) for k, p in wounds.pmf.items()]
             through = "reaction, cover" if self.reaction.value != "none" else "cover"
             out += odds_line("rulebook-x6-wound-odds", (
-                f"After the {through} and protection: at least one wound "
-                f"{chance_html(wounds.p_at_least(1))}; {float(wounds.mean()):.2f} wounds on "
-                "average.")) + \
+                f"After the {through} and protection: {float(wounds.mean()):.2f} wounds on "
+                f"average; at least one wound {chance_html(wounds.p_at_least(1))}")) + \
                 ("<details><summary>Odds of each number of wounds</summary>"
                  + odds_table_html(wrows, "Wounds") +
                  f"<small>Exact up to {wounds.explode_depth} explosions a die; the chance "
@@ -434,14 +428,16 @@ class AttackPipeline(Tool):
         contest = special if special in ("ko", "disarm") else "none"
         self.last = r = x6.attack(
             s.dice, min_roll=s.min_roll, crit_at=s.crit_at, burst=s.burst, mode=s.outcome,
-            contest=contest, contest_dice=read_int("Target's resistance dice",
+            contest=contest, contest_dice=read_int("Resistance dice",
                                                    self.resistance) if contest != "none"
             else None, contest_min_roll=defence["reaction_min_roll"], dice=request.dice,
             **defence)
         self.result.value = self._result_html(r, request.describe())
         set_shown(self.carry_button, r.spent > 0)
         self.carry_button.description = f"Carry the pool left ({r.pool_left})"
-        self.explanation.show(r.trace)
+        # The steps wait behind a toggle, so the inputs and the result fit one screen.
+        self.explanation.value = ("<details><summary>How it was worked out, step by step"
+                                  f"</summary>{steps_html(r.trace)}</details>")
 
     def _result_html(self, r: x6.AttackFlow, how: str) -> str:
         dice = "".join(chain_html(c, kind) for c, (_, kind, _) in zip(r.hit.chains, r.hit.dice))

@@ -250,7 +250,7 @@ def test_attack_bad_inputs_in_the_readers_words():
     a.mode.value = "burst"
     a.special.value = "accurate"
     a.special_actions.value = "1"
-    assert "“Actions of the special attack” must be 0 for a burst attack" in a.error.message
+    assert "“Extra actions” must be 0 for a burst attack" in a.error.message
     assert "_" not in a.error.message
 
 

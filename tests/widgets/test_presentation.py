@@ -188,7 +188,7 @@ def test_rulings_say_where_a_reader_switches_each_one():
     assert "<b>Switch it:</b> “Band ladder” in the attack resolver." in tsl_html
     assert "<b>Switch it:</b> “Out-of-zone penalty” in the weapon builder." in tsl_html
     x6_html = rulings("exploding_d6").data
-    assert "<b>Switch it:</b> “Criticals stopped first” in the attack tool." in x6_html
+    assert "<b>Switch it:</b> “Crits stopped first” in the attack tool." in x6_html
     assert "<b>Switch it:</b> “Shield behind cover” in the attack tool." in x6_html
     assert "Switchable" not in tsl_html + x6_html
 

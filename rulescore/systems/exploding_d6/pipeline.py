@@ -145,8 +145,7 @@ class AttackFlow(Resolution):
 def _short(what: str, many: int, noun: str, after: str) -> str:
     """The message when typed dice run out at a stage: what comes next and how many."""
     dice = plural(many, "die", "dice") if noun == "die" else f"{many} {noun}"
-    return (f"not enough dice: {after}, so {what} needs {dice} next "
-            "(type them after the dice before)")
+    return f"more dice needed: {after}, so {what} needs {dice} next, typed after these"
 
 
 def _faces_or_draw(name: str, given: object, dice: DiceSource | None, n: int, label: str,
