@@ -1,0 +1,112 @@
+"""The TSL fight page (issue 22 item 2): the board and the attack on one page, filled from the
+roster; Apply writes the engine's result; undo covers the page; no odds for an attack that cannot
+be made; messages in the reader's words."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from rulescore.dice import DiceSource
+from rulescore.systems import tsl
+from widgets.common import RollRequest
+from widgets.lean import is_shown
+from widgets.tsl_fight import FightPanel, fight_page, starter
+
+
+@pytest.fixture
+def page():
+    page = fight_page()
+    panel = next(c for c in page.children if isinstance(c, FightPanel))
+    return page, panel
+
+
+def test_start_fills_the_board_and_the_attack_from_the_roster(page):
+    page, panel = page
+    assert "The fight has not started" in panel.board.value
+    panel.start_button.click()
+    assert "Vela is acting" in panel.board.value
+    assert (panel.attacker.value, panel.target.value) == ("Vela", "Thug A")
+    # Vela's sidearm fights at Near: the page picks its zone and its kind of attack
+    assert (panel.distance.value, panel.attack_type.value) == ("Near", "Ranged weapon")
+    assert "Chance to land at least a Mixed Success" in panel.odds.value
+    assert not is_shown(panel.start_button) and is_shown(panel.next_button)
+
+
+def test_an_attack_applied_is_the_engines_result(page):
+    page, panel = page
+    panel.start_button.click()
+    dice = [6, 5, 4, 4, 2, 3, 2, 2, 1, 1]
+    panel._attack(RollRequest.typed(dice))
+    roster = starter()
+    fight = tsl.Fight().start(list(roster.fighters)).fight
+    setup = fight.attack_inputs(roster.fighter("Vela"), roster.fighter("Thug A"),
+                                distance="Near", attack_type="Ranged weapon")
+    expected = tsl.attack(DiceSource.typed(dice), **setup)
+    assert f"{tsl.band_name(expected.band)}: {expected.stress} Stress" in panel.result.value
+    assert not panel.apply_button.disabled
+    panel.apply_button.click()
+    assert page.state == fight.apply("Vela", "Thug A", expected).fight
+    assert "<td class='body' style='color:#" in panel.board.value
+    assert page.rolls.entries[0].what == "Vela attacks Thug A"
+    # the Broken Thug A is not offered as a target, and Next turn passes over him
+    assert "Thug A" not in panel.target.options
+    panel.next_button.click()
+    assert page.state.acting == "Thug B" and panel.attacker.value == "Thug B"
+    assert panel.target.value == "Vela"
+    page.undo()
+    page.undo()
+    assert page.state.of("Thug A").pools.stress("Body") == 0
+
+
+def test_no_odds_when_the_attack_cannot_be_made(page):
+    page, panel = page
+    panel.start_button.click()
+    fight = page.state
+    page.apply("out of ammunition", state=fight._set(replace(fight.of("Vela"), uses=0)))
+    assert panel.odds.value == ""
+    assert panel.error.message == ("Vela's Sidearm weapon has 0 ammunition uses left: it "
+                                   "cannot attack until it is restocked")
+    panel.who.value = "Vela"
+    panel.restock_button.click()
+    assert page.state.of("Vela").uses == 12 and "Chance to land" in panel.odds.value
+
+
+def test_the_attacker_must_be_the_one_whose_turn_it_is(page):
+    page, panel = page
+    panel.start_button.click()
+    panel.attacker.value = "Mar"
+    panel._attack(RollRequest.typed([6, 5, 4, 4, 2, 3, 2, 2, 1, 1]))
+    assert panel.entry.error.message.startswith("“Attacker” must be Vela, whose turn it is")
+
+
+def test_other_moves_repair_and_set_stress(page):
+    page, panel = page
+    panel.start_button.click()
+    panel.who.value = "Mar"
+    panel.repair_armour.click()
+    assert panel.error.message == "Mar's armour is not spent"
+    panel.pool.value, panel.stress.value = "Mind", 3
+    panel.stress_button.click()
+    assert page.state.of("Mar").pools.stress("Mind") == 3
+    panel.who.value, panel.option.value = "Vela", "Movement"
+    panel.spend_button.click()
+    assert page.state.encounter.state("Vela").movement_used
+    panel.who.value = "Mar"
+    panel.spend_button.click()
+    assert panel.error.message.startswith("“Fighter” must be Vela for Movement")
+
+
+def test_the_armour_switch_shows_only_for_worn_unspent_armour(page):
+    page, panel = page
+    panel.start_button.click()
+    assert not is_shown(panel.armour)          # Thug A wears none
+    panel.target.value = "Mar"                 # Mar wears armour
+    assert is_shown(panel.armour)
+    fight = page.state
+    page.apply("Mar's armour spent", state=fight._set(replace(fight.of("Mar"),
+                                                              armour_spent=True)))
+    panel.target.value = "Mar"
+    assert not is_shown(panel.armour)
+    assert "armour spent" in panel.board.value
