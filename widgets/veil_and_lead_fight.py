@@ -119,7 +119,7 @@ class FightPanel(Tool):
               {name: FROM_ROWS for name in (
                   "attribute", "skill", "defense", "weapon", "action", "band", "cover",
                   "attacker_conditions", "target_conditions", "roll_bonus", "aim_actions", "ar",
-                  "hardened", "hardened_spent")} | {
+                  "hardened", "hardened_spent", "horde_size")} | {
                   name: "the attack calculator's chapter takes it; a fight uses the rules as "
                         "printed" for name in (
                       "pool_penalty", "tn_modifier", "step_modifier", "damage_bonus",
@@ -128,13 +128,6 @@ class FightPanel(Tool):
         Reach(vl.attack, {}, {"faces": "the dice come as a DiceSource (dice)", "dice": ROLLED,
                               "bleed": "no Bleed Dice on the fight page",
                               "backlash_rule": "Backlash is judged by Book III"}),
-        Reach(Fight.volley, {"attacker_name": "Acting fighter"}, {
-            "self": "the page's fight", "setup": FROM_ROWS, "faces": ROLLED + " (as dice)",
-            "dice": ROLLED}),
-        Reach(vl.attack_odds, {"critical": "Critical bonus"}, {
-            name: "a Horde's volley: from the attack's plan and the Horde's size"
-            for name in ("pool", "tn", "wr", "ar", "roll_bonus", "step_modifier",
-                         "damage_bonus", "small_pool", "gunfire")}),
         Reach(Fight.grievous, {}, {"self": "the page's fight", "name": "the wounded fighter",
                                    "roll": "the d8 comes as a DiceSource (dice)",
                                    "dice": "the Grievous Wound's Roll / My d8 row"}),
@@ -370,17 +363,11 @@ class FightPanel(Tool):
                                "only Crawl or Speak).</i></div>")
             return
         setup = self._setup()
-        plan = vl.plan_attack(**setup)
-        dice = self.fight.volley_pool(me, setup) or plan.dice_to_roll
-        if dice == plan.dice_to_roll:
-            odds = plan.odds()
-        else:  # a Horde's volley: the base pool + its size (§XIII)
-            odds = vl.attack_odds(dice, plan.tn, plan.wr, plan.ar, plan.roll_bonus,
-                                  critical=plan.critical, step_modifier=plan.step_modifier,
-                                  damage_bonus=plan.damage_bonus, gunfire=plan.kind == "ranged")
+        plan = vl.plan_attack(**setup)  # a Horde's volley: its size is in the setup (§XIII)
+        odds = plan.odds()
         self.odds.value = (
             f"<div class='rulebook-vl-fight-odds'>{html.escape(self._acting())} rolls "
-            f"{dice} d8 against TN {plan.tn}"
+            f"{plan.dice_to_roll} d8 against TN {plan.tn}"
             + (f" {'+' if plan.roll_bonus >= 0 else ''}{plan.roll_bonus} to the roll"
                if plan.roll_bonus else "")
             + f": <b>hit {percent(odds.p_hit)}</b>, Grievous Wound "
@@ -405,10 +392,7 @@ class FightPanel(Tool):
         self.fight.require_turn(me)
         setup = self._setup()
         called = setup.get("called_location")
-        if self.fight.volley_pool(me, setup):
-            result = self.fight.volley(me, setup, dice=request.dice)
-        else:
-            result = vl.attack(dice=request.dice, **setup)
+        result = vl.attack(dice=request.dice, **setup)
         self._pending = (me, them, result, called)
         dice = ", ".join(map(str, result.dice))
         said = (f"{result.outcome}: {result.damage} damage" if result.hit else result.outcome)

@@ -264,7 +264,8 @@ class AttackCalculator(Tool):
         Reach(vl.defense, {}, {"quick": _TARGET_ROW, "savvy": _TARGET_ROW,
                                "equipment": "the target's Defense bonus and armour, from "
                                             "their row"}),
-        Reach(vl.plan_attack, _FIELDS),
+        Reach(vl.plan_attack, _FIELDS, {
+            "horde_size": "one attacker here; a Horde's volley is the Horde tool's, below"}),
         Reach(vl.attack, {"dice": "My dice"}, {
             "faces": "drawn from the Roll / My dice row",
             "bleed": "Bleed Dice are left out: their cost is in another book (see the "

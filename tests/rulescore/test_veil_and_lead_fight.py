@@ -138,11 +138,15 @@ def test_hardened_armour_spends_its_one_negation_of_the_scene():
 
 def test_a_horde_acts_at_its_fixed_tempo_and_breaks_at_two():
     # The Posse (a Horde of 6, Repeaters) takes a Quick Shot (tempo 4 for a rifle) but moves
-    # its fixed firing-line tempo 5, Tick 2 → 7 (§XIII Static Tempo), never Exposed.
+    # its fixed firing-line tempo 5, Tick 2 → 7 (§XIII Static Tempo), never Exposed. Its
+    # volley: base 2 + 2 − 2 (Quick Shot) = 2, + 6 = 8 d8 (§XIII The Volley).
     fight = fight_of(token("Caleb", 7, pc=True), token("Posse", 2, horde=6), hammer=2)
-    _, _, move = shoot(fight, "Posse", "Caleb", [1, 1], action="Quick Shot")
+    setup, result, move = shoot(fight, "Posse", "Caleb", [1] * 8, action="Quick Shot")
+    assert setup["horde_size"] == 6 and (result.pool, result.tempo) == (8, 5)
     posse = move.fight.encounter.fighter("Posse")
     assert (posse.tick, posse.exposed) == (7, False)
+    assert [s.text for s in move.trace].count("A Horde acts at its fixed tempo 5 (firing "
+                                              "line)") == 1
     # Caleb at Tick 7: Defense 8 + 2 = TN 10; 6 + 5 + 2 = 13, margin 3: 1 + 1 Step (WR 3 adds
     # none) = 2 casualties, 6 → 4; the same again leaves 2: the Horde breaks into two NPCs.
     fight = replace(move.fight, encounter=replace(move.fight.encounter, hammer=7))
@@ -312,3 +316,27 @@ def test_a_broken_horde_s_singles_follow_their_row_s_new_name():
     assert [(h.name, h.row, h.vitality) for h in after.health] == [
         ("Raiders 1", "Raiders", 9), ("Raiders 2", "Raiders", 4), ("Caleb", "Caleb", 10)]
     assert [f.name for f in after.encounter.fighters] == ["Raiders 1", "Raiders 2", "Caleb"]
+
+
+def test_plan_attack_takes_the_horde_s_size_for_its_volley():
+    # §XIII The Volley: base QUICK 2 + skill 2 = 4, + size 6 = 10 d8, at the firing line's
+    # fixed tempo 5 and never Exposed; the same attack alone rolls 4 at the Repeater's tempo.
+    alone = vl.plan_attack(attribute=2, skill=2, defense=11, weapon="Repeater",
+                           action="Quick Shot")
+    volley = vl.plan_attack(attribute=2, skill=2, defense=11, weapon="Repeater",
+                            action="Quick Shot", horde_size=6)
+    assert (alone.pool, alone.tempo) == (2, 4)
+    assert (volley.pool, volley.dice_to_roll, volley.tempo, volley.exposed_after) == (
+        8, 8, 5, False)
+    assert volley.odds().p_hit == vl.hit_probability(8, 11)
+    assert vl.attack([8, 7] + [1] * 6, attribute=2, skill=2, defense=11, weapon="Repeater",
+                     action="Quick Shot", horde_size=6).margin == 4
+    for bad in (2, 11, -1):
+        with pytest.raises(RulesError, match="horde_size must be"):
+            vl.plan_attack(attribute=2, skill=2, defense=11, horde_size=bad)
+
+
+def test_the_pools_a_roster_row_gives():
+    assert vl.attack_pool(3, 2) == 5 and vl.healer_pool(2, 1) == 3
+    with pytest.raises(RulesError, match="medicine"):
+        vl.healer_pool(2, 9)

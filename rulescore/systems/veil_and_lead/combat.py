@@ -359,10 +359,13 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
                 firing_into_melee: bool = False,
                 braced: bool = False, called_location: str | None = None,
                 stationary_target: bool = False, small_pool: str = "literal",
-                exposure: str = "by_tempo", off_hand: bool = False) -> AttackPlan:
+                exposure: str = "by_tempo", off_hand: bool = False,
+                horde_size: int = 0) -> AttackPlan:
     """Everything about an attack that comes before the dice (§VI steps 1–3 and 6).
 
-    Takes the same inputs as :func:`attack` except the dice; see there.
+    Takes the same inputs as :func:`attack` except the dice; see there. *horde_size* is the
+    attacking Horde's current size (0 for one fighter): a Horde's volley rolls the base
+    creature's pool + its size, at the Horde's fixed tempo (§XIII The Horde, The Volley).
     """
     require_attribute("attribute", attribute)
     require_skill("skill", skill)
@@ -379,6 +382,7 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
                        ("off_hand", off_hand)):
         _flag(name, flag)
     small_pool = require_small_pool(small_pool)
+    _require_horde_size(horde_size)
     mine = _names("attacker_conditions", attacker_conditions)
     theirs = _names("target_conditions", target_conditions)
     arm = records.find_weapon(weapon)
@@ -422,8 +426,13 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
                              f"{GRAPPLED_MAX_TEMPO} or less (assumption grappled_weapons)")
     exposed = exposes(action, used, exposure=exposure, light_weapon=arm.light)
     trace.append(step(f"Declare: {action} with the {weapon}: Tempo {used}"
-                      + ("; you will be Exposed after it" if exposed else ""), SEQUENCE,
-                      tempo=used))
+                      + ("; you will be Exposed after it" if exposed and not horde_size
+                         else ""), SEQUENCE, tempo=used))
+    if horde_size:
+        used, exposed = horde_tempo(kind), False
+        trace.append(step(f"A Horde acts at its fixed tempo {used} "
+                          f"({'firing line' if kind == 'ranged' else 'swarm'})", HORDE,
+                          tempo=used))
     if action == CHARGE:
         trace.append(step(f"Rush / Charge reaches the enemy: a melee attack on arrival, "
                           f"move {tempo(action)} + 1 = Tempo {used} (assumption "
@@ -455,6 +464,11 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
     if pool != base or rolled != pool:
         trace.append(step(f"Pool after penalties: {pool} → roll {rolled} d8", SEQUENCE,
                           pool=pool))
+    if horde_size:
+        volley = horde_pool(max(pool, 0), horde_size)
+        trace.append(step(f"The Volley: base pool {pool} + Horde size {horde_size} = "
+                          f"{volley} d8", HORDE, pool=volley))
+        pool, rolled = volley, dice_rolled(volley, small_pool)
 
     # 3. TN
     mods: list[tuple[str, int]] = []
@@ -778,6 +792,16 @@ def horde_casualties(margin: int, wr: int, size: int, *,
                   HORDE, size=left)]
     return HordeResolution(value=dead, outcome="Broken" if broken else "Horde",
                            trace=tuple(trace), size=left, broken=broken)
+
+
+def _require_horde_size(horde_size: object) -> int:
+    """0 for one fighter, or a Horde's size: more than it breaks at, at most its maximum."""
+    h = _horde()
+    require_int("horde_size", horde_size, minimum=0, maximum=h["max_size"])
+    if 0 < horde_size <= h["breaks_at"]:  # type: ignore[operator]
+        raise RulesError(f"horde_size must be 0 (one fighter) or from {h['breaks_at'] + 1} to "
+                         f"{h['max_size']} (a Horde), got {horde_size}")
+    return horde_size  # type: ignore[return-value]
 
 
 def horde_tempo(kind: str) -> int:

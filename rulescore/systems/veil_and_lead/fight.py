@@ -23,20 +23,19 @@ from . import records
 from ._system import DATA
 from .combat import (
     AttackResolution,
+    attack,
     attack_tn,
     coup_de_grace,
     horde_casualties,
-    horde_pool,
     horde_tempo,
     plan_attack,
 )
-from .core import ATTRIBUTE_RANGE, check, defense, tempo, vitality
+from .core import ATTRIBUTE_RANGE, defense, tempo, vitality
 from .encounter import MAX_FIGHTERS, Encounter, encounter_spec, remove_fighter
 from .injury import (
     BleedResolution,
     StabilizeResolution,
     bleed_out_turn,
-    damage,
     death_threshold,
     grievous_wound,
     health_state,
@@ -254,7 +253,7 @@ class Fight:
         """The keyword arguments of :func:`~.combat.attack` (all but the dice) that the two
         roster rows and the fight's state give (§VI The Attack Sequence): the attacker's
         attribute and skill for their weapon, its roll bonus, banked Aim on a ranged attack,
-        and the conditions that cost dice (Wounded, Suppressed, Prone, Engaged, Blinded, a
+        a Horde's current size (its volley, §XIII), and the conditions that cost dice (Wounded, Suppressed, Prone, Engaged, Blinded, a
         Flesh Wound …); the target's Defense (8 + the higher of QUICK and SAVVY + equipment
         and armour), the conditions that move the TN (Prone, Exposed, Surprised), armour, and
         Hardened armour while its one negation of the scene is unspent. A melee weapon is used
@@ -265,10 +264,11 @@ class Fight:
         arm = records.find_weapon(attacker["weapon"])
         armour = records.find_armour(target["armour"])
         attribute = attacker[attacker["weapon_attribute"].lower()]
-        aim = 0
-        if arm.kind == "ranged" and any(f.name == attacker_name
-                                        for f in self.encounter.fighters):
-            aim = self.encounter.fighter(attacker_name).aim
+        aim = horde = 0
+        if any(f.name == attacker_name for f in self.encounter.fighters):
+            horde = self.encounter.fighter(attacker_name).horde
+            if arm.kind == "ranged":
+                aim = self.encounter.fighter(attacker_name).aim
         mine = [c for c in self.conditions(attacker_name)
                 if c in records.conditions() and c not in ("Exposed", "Surprised", "Stunned")]
         theirs = [c for c in self.conditions(target_name)
@@ -282,6 +282,7 @@ class Fight:
             "attacker_conditions": tuple(mine), "target_conditions": tuple(theirs),
             "roll_bonus": attacker["weapon_bonus"], "aim_actions": aim, "ar": armour.ar,
             "hardened": armour.hardened, "hardened_spent": them.hardened_spent,
+            "horde_size": horde,
         }
 
     def volley_pool(self, attacker_name: str, setup: dict[str, Any]) -> int:
@@ -291,46 +292,20 @@ class Fight:
         size = self.encounter.fighter(attacker_name).horde
         if not size:
             return 0
-        return horde_pool(plan_attack(**setup).pool, size)
+        return plan_attack(**{**setup, "horde_size": size}).pool
 
     def volley(self, attacker_name: str, setup: dict[str, Any],
                faces: Sequence[int] | None = None, *,
                dice: DiceSource | None = None) -> AttackResolution:
-        """A Horde's attack (§XIII The Volley): the attack *setup* of :meth:`attack_inputs`,
-        rolled with the base creature's pool + the Horde's size (:meth:`volley_pool`) instead
-        of the base pool; the TN, roll modifiers, damage and near misses are the attack's
-        (§VI). *faces* are the dice, or draw them from *dice*."""
-        pool = self.volley_pool(attacker_name, setup)
-        if not pool:
-            raise RulesError(f"{attacker_name} is not a Horde: roll the attack itself")
-        plan = plan_attack(**setup)
-        rolled = check(faces, plan.tn, plan.roll_bonus, dice=dice,
-                       pool=pool if faces is None else None)
-        if len(rolled.dice) != pool:
-            raise RulesError(f"faces must be {pool} d8 (the Horde's volley), "
-                             f"got {len(rolled.dice)}")
+        """A Horde's attack (§XIII The Volley): :func:`~.combat.attack` with the attack
+        *setup* of :meth:`attack_inputs` and the Horde's current size, so it rolls the base
+        creature's pool + the size at the Horde's fixed tempo; the TN, roll modifiers, damage
+        and near misses are the attack's (§VI). *faces* are the dice, or draw them from
+        *dice*."""
         size = self.encounter.fighter(attacker_name).horde
-        trace = [*plan.trace, step(f"The Volley: base pool {plan.pool} + Horde size {size} = "
-                                   f"{pool} d8", HORDE, pool=pool), *rolled.trace]
-        hit = rolled.success and not plan.automatic
-        near = not hit and not plan.automatic and -2 <= rolled.margin <= -1
-        hurt = None
-        if hit:
-            hurt = damage(plan.wr, rolled.margin, plan.ar, plan.critical,
-                          step_modifier=plan.step_modifier, damage_bonus=plan.damage_bonus,
-                          hardened=plan.hardened, hardened_spent=plan.hardened_spent)
-            trace.extend(hurt.trace)
-        dealt = hurt.value if hurt else 0
-        return AttackResolution(
-            value=dealt, outcome="Hit" if hit else "Near miss" if near else "Miss",
-            trace=tuple(trace), action=plan.action, weapon=plan.weapon, tempo=plan.tempo,
-            exposed_after=False, pool=pool, tn=plan.tn, dice=rolled.dice, bleed=(),
-            kept=rolled.kept, base_sum=rolled.base_sum, roll_bonus=plan.roll_bonus,
-            final_sum=rolled.value, margin=rolled.margin, hit=hit, automatic=plan.automatic,
-            near_miss=near, suppresses=near and plan.kind == "ranged", ally_risk=False,
-            steps=hurt.steps if hurt else 0, damage=dealt,
-            grievous=bool(hurt and hurt.grievous), backlash=None, effect="",
-            grievous_negated=bool(hurt and hurt.grievous_negated))
+        if not size:
+            raise RulesError(f"{attacker_name} is not a Horde: roll the attack itself")
+        return attack(faces, dice=dice, **{**setup, "horde_size": size})
 
     def apply_attack(self, attacker_name: str, target_name: str, result: AttackResolution, *,
                      called_location: str | None = None) -> Move:
@@ -355,7 +330,7 @@ class Fight:
         fight = replace(self, encounter=enc)
         trace: list[Step] = list(result.trace)
         line = f"{attacker_name}: {result.action} at {target_name} — {result.outcome}"
-        if f.horde:
+        if f.horde and result.tempo != used:  # a plan made without the Horde's size
             trace.append(step(f"A Horde acts at its fixed tempo {used} "
                               f"({'firing line' if kind == 'ranged' else 'swarm'})", HORDE,
                               tempo=used))
