@@ -38,7 +38,7 @@ ADVANTAGES = (("Precision: one more Zone Die", "precision"),
               ("Impact: the weapon's Impact TA bonus", "impact"))
 AS_ROSTER = "as on the roster"
 HELPLESS = "Defender is helpless (a CS, no roll)"
-BYSTANDERS = "Of them, on the roster"
+BYSTANDERS = "Near the target, on the roster"
 DEFENCES = (("As on the roster", AS_ROSTER),) + tuple((d, d) for d in ("Block", "Counterstrike",
                                                                  "Dodge", "Ignore"))
 
@@ -381,6 +381,7 @@ class MissilePanel(_StrikePanel):
                 self.bystanders.value = kept
             finally:
                 self._quiet = False
+        set_shown(self.bystanders, bool(names))  # an empty menu only when nobody else fights
 
     def call(self, dice) -> pc.Strike:
         return pc.missile_attack(
