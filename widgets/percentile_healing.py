@@ -460,7 +460,7 @@ class HealingWalker(Tool):
                 "<small>The record is kept in your own browser after every change (a reload "
                 "offers to restore it); nothing is stored on the server.</small>"),
                 self.kept.transfer)], "rulebook-pc-healing")
-        for row in ("bleed", "es", "coma", "treat", "grim", "heal"):
+        for row in ("bleed", "es", "coma", "treat", "grim", "heal", "aggr"):
             # each row's dice and odds, found by the book's style and the browser tests
             getattr(self, f"{row}_entry").add_class(f"rulebook-pc-{row}-entry")
         for row in ("bleed", "es", "coma", "treat", "grim"):
