@@ -23,6 +23,7 @@ from .common import (ERROR, LABEL_WIDTH, ROLLED, SUCCESS, DiceEntry, ErrorLine,
                      ExplanationView, Reach, RollRequest, Tool, answers, button, chance_html,
                      exact_html, fit_label, labelled_text, odds_line, section)
 from .lean import set_shown, shared_layout
+from .roster import FighterPick
 from .storage import KeptState
 from .theme import LABEL_WIDE, RULE_LINE, SENTENCE_WIDTH, TEXT_WIDTH, TOTAL_SIZE
 
@@ -170,9 +171,14 @@ class AttackResolver(Tool):
         self.last: tsl.Attack | None = None
         self._quiet = False
         self.current_odds: tsl.AttackOdds | None = None
+        # The fighters typed once in the roster fill the attacker's and the target's fields.
+        self.attacker_pick = FighterPick("tsl", self.fill_attacker,
+                                         label="Attacker from the roster")
+        self.target_pick = FighterPick("tsl", self.fill_target, label="Target from the roster")
         # The inputs on the left, the odds, the roll and its result beside them, so the whole
         # attack fits one screen at desktop width; the explanation runs below both.
         inputs = w.VBox([
+            self.attacker_pick, self.target_pick,
             *section("The roll", self.kind, self.tier, self.shift, self.target,
                      self.defender_tier, self.defender_shift, self.attack_type),
             *section("The target's Stress", self.target_kind, self.marked, self.pool_size),
@@ -200,6 +206,35 @@ class AttackResolver(Tool):
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
         self.update()
+
+    # -- filling from the roster ---------------------------------------------------------------
+    def _fill(self, values: dict[Any, Any]) -> None:
+        """Set several fields from a roster row, then answer once."""
+        self._quiet = True
+        try:
+            for field, value in values.items():
+                field.value = value
+        finally:
+            self._quiet = False
+        self.update()
+
+    def fill_attacker(self, row: Any) -> None:
+        """The attacker's tier in the domain they attack with, and their weapon."""
+        zone = row["weapon_zone"]
+        values: dict[Any, Any] = {self.tier: row[f"tier_{row['attack_domain'].lower()}"],
+                                  self.weapon_zone: NO_WEAPON if zone == "None" else zone}
+        if zone != "None":
+            values.update({self.tag1: row["tag1"], self.tag2: row["tag2"],
+                           self.improvised: row["improvised"]})
+        self._fill(values)
+
+    def fill_target(self, row: Any) -> None:
+        """The target's kind and pool size, and their tier in the domain that defends against
+        the attack type (§11 Defence)."""
+        defends, _ = tsl.defence_domains(self.attack_type.value)
+        self._fill({self.target_kind: row["kind"],
+                    self.pool_size: str(row["pool_size"]) if row["pool_size"] else "",
+                    self.defender_tier: row[f"tier_{defends.lower()}"]})
 
     # -- reading the inputs --------------------------------------------------------------------
     def _weapon(self) -> tsl.Weapon | None:
