@@ -117,3 +117,46 @@ def test_the_roster_folds_and_its_columns_come_a_group_at_a_time(page: Page, boo
     expect(editor.get_by_label("Torso AV Edge of Brigand")).to_be_visible()
     expect(editor.get_by_label("Archery of Nolora")).to_be_hidden()
     editor.screenshot(path=str(SHOTS / "percentile_roster_armour.png"))
+
+
+def test_a_stray_arrow_and_a_blow_on_a_helpless_defender(page: Page, book_url):
+    page.set_viewport_size({"width": 1280, "height": 1400})
+    open_chapter(page, f"{book_url}/percentile/fight.ipynb")
+    fight = page.locator(".rulebook-fight").first
+    fight.get_by_role("button", name="edit", exact=True).click()
+    editor = fight.locator(".rulebook-roster")
+    editor.get_by_label("New fighter").fill("Guard")
+    editor.get_by_role("button", name="Add fighter").click()
+    order = page.locator(".rulebook-pc-fight-order")
+    expect(order.locator("tr[data-fighter='Guard']")).to_be_visible()
+    # 77 misses Nolora's EML 75 at 30 ft; the d20 1 finds number 1 near the brigand, the
+    # guard: d10 5 adds the arrow's 4P, d10 Zone Die 5 and Location Die 6 the abdomen, d12 7
+    # + 4 + 4 = 15P unarmoured: G4P; Shock 61 against ML65: S, SHK 8, Incapacitated.
+    shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile", load=False)
+    set_value(shot.get_by_label("Range (ft)"), "30")
+    shot.get_by_label("Near the target, on the roster").select_option(["Guard"])
+    expect(shot.get_by_label("Others near the target")).to_have_value("1")
+    shot.get_by_label("My dice").fill("77, 1, 5, 5, 6, 7, 61")
+    shot.get_by_role("button", name="Use my dice").click()
+    expect(shot.locator(".rulebook-pc-fight-result")).to_have_text(
+        "Guard: Abdomen: G4P injury; shock 8 → INC")
+    shot.get_by_role("button", name="Write it into Guard's record").click()
+    guard = order.locator("tr[data-fighter='Guard']")
+    expect(guard.locator(".rulebook-pc-injuries")).to_have_text("G4P abdomen (bleeding)")
+    expect(guard.locator(".rulebook-pc-state")).to_have_text("Incapacitated")
+    expect(order.locator("tr[data-fighter='Brigand'] .rulebook-pc-injuries")).to_have_text("none")
+    shot.screenshot(path=str(SHOTS / "percentile_fight_stray.png"))
+    # The brigand strikes Nolora, named helpless (bound): a CS Ignore result with no d100. The
+    # broadsword's d6 Zone Die 1 and Location Die 3, the skull; d10 5 + 3 + STR 1 + three
+    # Impact TAs of 5 = 24E, unarmoured: G5E; Shock 90.
+    melee = open_panel(page, book_url, "Melee exchange", ".rulebook-pc-fight-melee", load=False)
+    melee.get_by_label("Attacker", exact=True).select_option("Brigand")
+    melee.get_by_label("Defender", exact=True).select_option("Nolora")
+    melee.get_by_label("Defender is helpless (a CS, no roll)").check()
+    expect(melee.locator(".rulebook-pc-fight-odds")).to_contain_text(
+        "Nolora is helpless: a CS Ignore result, no roll")
+    melee.get_by_label("My dice").fill("1, 3, 5, 90")
+    melee.get_by_role("button", name="Use my dice").click()
+    expect(melee.locator(".rulebook-pc-fight-result")).to_have_text(
+        "Nolora: Skull: G5E injury; shock 12 → KIA")
+    melee.screenshot(path=str(SHOTS / "percentile_fight_helpless.png"))

@@ -556,9 +556,10 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
     trace: list[Step] = []
     helpless = bool(helpless) or target.helpless
     if (target.shock in UNAWARE or helpless) and chosen != "Ignore":
-        why = target.status if target.shock in UNAWARE else "helpless"
-        trace.append(step(f"{defender.name} is {why}: unaware, so must Ignore the "
-                          "attack", DATA.rule("Injury 4 Shock — states")))
+        why = (f"{target.status}: unaware" if target.shock in UNAWARE
+               else "helpless: no defence")
+        trace.append(step(f"{defender.name} is {why}, so must Ignore the attack",
+                          DATA.rule("Injury 4 Shock — states")))
         chosen = "Ignore"
     declared = declare_melee(
         attacker["melee"], weapon_of(attacker), chosen,
