@@ -70,7 +70,12 @@ class Book:
 
 
 def find_project_dir(start: Path | None = None) -> Path:
-    """The folder holding ``jupyter_book.yml``: $RULEBOOK_HOME, or upwards from *start*/cwd."""
+    """The folder holding ``jupyter_book.yml``: $RULEBOOK_HOME, upwards from *start*/cwd, the
+    checkout this package lives in, or else this package's own copy of the file.
+
+    The copy (package data; in a checkout a link to the project's file) lets the tools find
+    their chapter links where there is no project folder at all: an installed wheel, or
+    Python in the reader's browser, whose working folder is empty."""
     env = os.environ.get("RULEBOOK_HOME")
     if env and (Path(env) / BOOK_FILE).is_file():
         return Path(env).resolve()
@@ -78,9 +83,10 @@ def find_project_dir(start: Path | None = None) -> Path:
     for folder in (here, *here.parents):
         if (folder / BOOK_FILE).is_file():
             return folder
-    package_root = Path(__file__).resolve().parent.parent
-    if (package_root / BOOK_FILE).is_file():
-        return package_root
+    package = Path(__file__).resolve().parent
+    for folder in (package.parent, package):
+        if (folder / BOOK_FILE).is_file():
+            return folder
     raise RulesError(f"cannot find {BOOK_FILE} above {here}; run from the project folder "
                      "or set RULEBOOK_HOME")
 
