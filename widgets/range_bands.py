@@ -23,11 +23,13 @@ from .book import explain
 from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, Section, chance_html, ErrorLine, ExplanationView, OddsView,
                      Reach, RollRequest, Tool, answers, labelled_text, section, steps_html)
 from .lean import set_layout, set_shown, shared_layout
+from .roster import FighterPick
 from .theme import ACCENT, FIELD_WIDTH, LABEL_WIDER, PHRASE_MENU, SENTENCE_WIDTH, VERDICT_SIZE
 
 ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"),
               ("nD is a fixed number, 3.5 × n rounded up", "average")]
 WIDE = LABEL_WIDER
+SYSTEM = "range_bands"
 
 
 def _dropdown(label: str, options, value, width: str = PHRASE_MENU,
@@ -116,8 +118,11 @@ class _CheckTool(Tool):
         self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.counts: dict[str, int] | None = None
-        controls = ([self.pool, self.bonus] + inputs if pool_first else
-                    inputs + [self.pool, self.bonus]) + [self.nd_rule, self.critical]
+        # the roster's menus first: a fighter picked fills the fields below them
+        picks = [c for c in inputs if isinstance(c, FighterPick)]
+        rest = [c for c in inputs if not isinstance(c, FighterPick)]
+        controls = picks + ([self.pool, self.bonus] + rest if pool_first else
+                            rest + [self.pool, self.bonus]) + [self.nd_rule, self.critical]
         answer = [*(before or []), self.summary,
                   section("Odds before you roll", self.outcomes, self.odds),
                   section("Roll", self.dice_order, self.entry),
@@ -135,7 +140,8 @@ class _CheckTool(Tool):
                 layout=shared_layout(flex_flow="row wrap", align_items="flex-start"))])
         self._updating = False
         for field in controls:
-            field.observe(self._changed, "value")
+            if not isinstance(field, FighterPick):
+                field.observe(self._changed, "value")
         self.entry.on_request(self.roll)
 
     def _rule(self) -> dict:
@@ -304,7 +310,8 @@ class ShotBuilder(_CheckTool):
             "up_to")
         self.picture = w.HTML()
         self.plan: rb.ShotPlan | None = None
-        inputs = [self.target, self.optimal, self.optimal2, self.cover, self.movement,
+        self.pick = FighterPick(SYSTEM, self.fill, label="Shooter from the roster")
+        inputs = [self.pick, self.target, self.optimal, self.optimal2, self.cover, self.movement,
                   self.weapon,
                   w.HBox([self.snapshot, self.called, self.area, self.aim, self.hidden],
                          layout=shared_layout(flex_flow="row wrap")),
@@ -319,6 +326,18 @@ class ShotBuilder(_CheckTool):
         for box in (self.snapshot, self.called, self.area, self.aim, self.hidden):
             box.observe(self._changed, "value")
         self.add_class("rulebook-range-shot")
+        self.update()
+
+    def fill(self, row) -> None:
+        """The shooter's dice, bonus, weapon and optimal bands from their roster row (the
+        fields stay editable); one update for them all."""
+        self._updating = True
+        try:
+            self.pool.value, self.bonus.value = str(row["shooting"]), str(row["shot_bonus"])
+            self.weapon.value, self.optimal.value = row["weapon"], row["optimal"]
+            self.optimal2.value = row["optimal2"]
+        finally:
+            self._updating = False
         self.update()
 
     def _optimal_bands(self) -> tuple[str, ...]:
@@ -408,7 +427,8 @@ class DashHelper(_CheckTool):
         self.terrain = _dropdown("Terrain", self._terrain_options(kind), terrain, width=SENTENCE_WIDTH)
         self.wounded = _checkbox("Seriously or lethally wounded")
         self.covered = _checkbox("The impassable terrain gives cover")
-        inputs = [self.kind, self.start, self.direction, self.terrain,
+        self.pick = FighterPick(SYSTEM, self.fill, label="Mover from the roster")
+        inputs = [self.pick, self.kind, self.start, self.direction, self.terrain,
                   w.HBox([self.wounded, self.covered])]
         self._frame(inputs, "Your dice (Acrobatics, Athletics or Swimming)", pool)
         self.kind.unobserve_all("value")
@@ -417,6 +437,10 @@ class DashHelper(_CheckTool):
             box.observe(lambda _: self.update(), "value")
         self.add_class("rulebook-range-dash")
         self._kind_changed()
+
+    def fill(self, row) -> None:
+        """The mover's Athletics dice from their roster row."""
+        self.pool.value = str(row["athletics"])
 
     @staticmethod
     def _terrain_options(kind: str) -> list[tuple[str, str]]:
@@ -484,8 +508,21 @@ class QuickLoadHelper(_CheckTool):
                                            ("firearm (Firearms, Agility)", "firearm"),
                                            ("crossbow (Crossbows, Vigor)", "crossbow")], weapon)
         self.reload_time = _number("Normal reload (actions)", reload_time, "e.g. 3")
-        self._frame([self.weapon, self.reload_time], "Your dice (the loading skill)", pool)
+        self.pick = FighterPick(SYSTEM, self.fill, label="Loader from the roster")
+        self._frame([self.pick, self.weapon, self.reload_time], "Your dice (the loading skill)",
+                    pool)
         self.add_class("rulebook-range-quickload")
+        self.update()
+
+    def fill(self, row) -> None:
+        """The loader's shooting dice and, for a bow, firearm or crossbow, its kind."""
+        self._updating = True
+        try:
+            self.pool.value = str(row["shooting"])
+            if row["weapon"] in {v for _, v in self.weapon.options}:
+                self.weapon.value = row["weapon"]
+        finally:
+            self._updating = False
         self.update()
 
     @answers("summary", "outcomes", "odds", "dice_order")
@@ -548,7 +585,14 @@ class StealthHelper(_CheckTool):
                                                        "impassable")], "still")
         self.close_contact = _checkbox("In close contact with the observer")
         self.streak = _number("Successes in a row so far", "0", "0, 1, …")
-        inputs = [self.perception, self.perception_bonus, self.cover, self.movement,
+        self.pick = FighterPick(SYSTEM, lambda row: setattr(self.pool, "value",
+                                                            str(row["stealth"])),
+                                label="Hider from the roster")
+        self.observer = FighterPick(SYSTEM, lambda row: setattr(self.perception, "value",
+                                                                str(row["perception"])),
+                                    label="Observer from the roster")
+        inputs = [self.pick, self.observer, self.perception, self.perception_bonus, self.cover,
+                  self.movement,
                   self.close_contact, self.streak]
         self._frame(inputs, "Hider's Stealth dice", pool, nd_rule=False, pool_first=True)
         self.close_contact.observe(self._changed, "value")

@@ -113,3 +113,31 @@ def test_errors_name_the_fields_as_the_reader_sees_them():
     assert move.entry.error.message and "dice" in move.entry.error.message
     page.shot.target.value = "Mara"
     assert page.shot.error.message == "Shooter and Target must be two fighters"
+
+
+def test_chapter_tools_fill_from_a_roster_fighter():
+    """The chapters' tools take a fighter's numbers from the shared roster (FighterPick)."""
+    from rulescore.roster import Roster
+    from widgets.range_bands import DashHelper, QuickLoadHelper, ShotBuilder, StealthHelper
+    from widgets.roster import forget_shared_rosters, shared_roster
+    forget_shared_rosters()
+    try:
+        shot, dash, load, hide = ShotBuilder(), DashHelper(), QuickLoadHelper(), StealthHelper()
+        shared_roster("range_bands").set_roster(
+            Roster(rb.ROSTER).add("Vel", shooting=6, shot_bonus=1, weapon="crossbow",
+                                  optimal="distant", optimal2="far", stealth=5, perception=2,
+                                  athletics=4), notify=True, line="Vel added")
+        shot.pick.menu.value = "Vel"
+        assert (shot.pool.value, shot.bonus.value, shot.weapon.value, shot.optimal.value,
+                shot.optimal2.value) == ("6", "1", "crossbow", "distant", "far")
+        plan = rb.plan_shot("distant", ("distant", "far"), "light", skill_pool=6, roll_bonus=1,
+                            weapon="crossbow")
+        assert f"Difficulty <b>{plan.difficulty.value}D</b>" in shot.summary.value
+        dash.pick.menu.value = "Vel"
+        load.pick.menu.value = "Vel"
+        hide.pick.menu.value = "Vel"
+        hide.observer.menu.value = "Vel"
+        assert (dash.pool.value, load.pool.value, load.weapon.value) == ("4", "6", "crossbow")
+        assert (hide.pool.value, hide.perception.value) == ("5", "2")
+    finally:
+        forget_shared_rosters()
