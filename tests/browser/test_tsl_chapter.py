@@ -183,7 +183,7 @@ def test_every_input_has_a_label(page: Page, book_url):
         ("textbox", "T-number"), ("combobox", "Attack type"), ("combobox", "Target is"),
         ("textbox", "Stress already on its Body pool"), ("textbox", "Pool size"),
         ("combobox", "Weapon zone"),
-        *CHECKS, *RULINGS, *ROLL_INPUTS]
+        *CHECKS, *ROLL_INPUTS, *RULINGS]
     static.get_by_label("Weapon zone").select_option(label="Ranged")
     expect(static.get_by_label("Ammunition uses left")).to_be_visible()
     assert controls(static)[9:15] == [
@@ -264,9 +264,14 @@ def test_resolver_weapon_tags_impact_armour_and_ammunition(page: Page, book_url)
     expect(tool.get_by_role("alert")).to_contain_text(
         "“Ammunition uses left” must be 1 or more to attack, got 0: the weapon cannot attack until it is restocked")
     set_value(tool.get_by_label("Ammunition uses left"), "lots")
-    _use_dice(tool, "3, 6, 1, 4, 3")
-    expect(tool.get_by_role("alert")).to_contain_text(
+    # refused at once where the odds would be, no odds offered; a roll says it again
+    expect(tool.get_by_role("alert").first).to_contain_text(
         "Ammunition uses left must be a whole number, got 'lots'")
+    expect(tool.locator(".rulebook-tsl-odds")).to_have_count(0)
+    set_value(tool.get_by_label("Ammunition uses left"), "0")
+    expect(tool.get_by_role("alert").first).to_contain_text(
+        "“Ammunition uses left” must be 1 or more to attack, got 0")
+    expect(tool.locator(".rulebook-tsl-odds")).to_have_count(0)
 
     tool.get_by_label("Weapon zone").select_option(label="Melee")
     expect(tool.get_by_label("Ammunition uses left")).to_be_hidden()
