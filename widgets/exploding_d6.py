@@ -20,8 +20,9 @@ from rulescore.systems.exploding_d6.inputs import plural
 
 from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
                      RollRequest, Tool, answers, button, chance_html, labelled_text, odds_line,
-                     odds_table_html, parse_roster, read_int, section, steps_html)
+                     odds_table_html, read_int, section, steps_html)
 from .lean import set_shown, shared_layout
+from .roster import EMPTY_HINT, RosterEditor, shared_roster
 from .theme import (ACCENT, CRIT, FIELD_WIDTH, GRID_COLUMN, INK, LABEL_WIDE, LABEL_WIDTH,
                     LIST_WIDTH, MENU_WIDTH, NUMBER_WIDE, NUMBER_WIDTH, ROSTER_WIDTH, TOTAL_SIZE,
                     VERDICT_SIZE)
@@ -57,21 +58,24 @@ def expect_chains(request: RollRequest, count: int) -> None:
 
 
 class InitiativeRoller(Tool):
-    """Roll initiative for several combatants: each rolls Quickness in exploding d6; ties go to
-    Quickness, then Deftness. Each die is shown as its chain."""
+    """Roll initiative for every fighter of the roster (§Start of combat): each rolls their
+    Quickness in exploding d6; ties go to Quickness, then Deftness, both from their row. Each
+    die is shown as its chain."""
 
+    _ROW = "each fighter's Quickness, from their row of the roster"
     reaches = (
-        Reach(x6.initiative_mean, {"quickness": "Combatants"}),
-        Reach(x6.initiative_table, {"combatants": "Combatants"}, {
+        Reach(x6.initiative_mean, {}, {"quickness": _ROW}),
+        Reach(x6.initiative_table, {}, {
+            "combatants": "the roster's fighters: name, Quickness and Deftness from each row",
             "dice_totals": "drawn from the dice: each one's Quickness", "dice": ROLLED}),
     )
 
-    def __init__(self, combatants: str = "Rogue 4 3; Robber 3 2; Hagen 3 4") -> None:
-        self.combatants = labelled_text("Combatants", combatants,
-                                        "name Quickness Deftness; …", width=ROSTER_WIDTH)
-        self.combatants.continuous_update = False
-        self.help = w.HTML("<small>One combatant a group, separated by <code>;</code>: a name, "
-                           "then Quickness and Deftness.</small>")
+    def __init__(self, fighters: RosterEditor | None = None) -> None:
+        """*fighters*: the roster read (the chapter's shared one unless given)."""
+        self.editor = fighters if fighters is not None else shared_roster("exploding_d6")
+        self.hint = w.HTML(f"<small>{html.escape(EMPTY_HINT)}.</small>")
+        self.help = w.HTML("<small>Everyone in the roster rolls their Quickness. Typed dice go "
+                           "in the roster's order, a die that exploded as its chain.</small>")
         self.error = ErrorLine()
         self.odds = w.HTML()
         self.entry = DiceEntry("faces in order, e.g. 4, 5, 1, 6, 6, 5, …")
@@ -79,33 +83,26 @@ class InitiativeRoller(Tool):
         self.explanation = ExplanationView()
         self.people: list[tuple[str, int, int]] = []
         self.last: x6.InitiativeOrder | None = None
-        super().__init__([self.combatants, self.help, self.error,
+        super().__init__([self.hint, self.help, self.error,
                           section("Odds before you roll", self.odds),
                           section("Roll", self.entry),
                           section("Order", self.result, self.explanation)],
                          "rulebook-x6-initiative")
-        self.combatants.observe(lambda _: self.update(), "value")
+        self.editor.on_change(lambda _: self.update())
         self.entry.on_request(self.roll)
         self.update()
 
-    def _parse(self) -> list[tuple[str, int, int]]:
-        people = []
-        for name, (q, d), _ in parse_roster("Combatants", self.combatants.value,
-                                            ("Quickness", "Deftness"), "Rogue 4 3; Robber 3 2"):
-            people.append((name, x6.attribute(f"Quickness of {name}", q),
-                           x6.attribute(f"Deftness of {name}", d)))
-        return people
-
     @answers("odds")
     def update(self) -> None:
-        """Read the combatants; show each one's dice and average initiative."""
-        self.people = []
+        """Read the roster; show each fighter's dice and average initiative."""
+        self.people = [(f.name, f["quickness"], f["deftness"])
+                       for f in self.editor.roster.fighters]
+        set_shown(self.hint, not self.people)
         self.result.value = self.waiting
         self.explanation.clear()
-        self.people = self._parse()
-        means = [(n, q, x6.initiative_mean(q)) for n, q, _ in self.people]
-        rows = "".join(f"<li>{html.escape(n)}: {q} dice, {float(m):.1f} on average</li>"
-                       for n, q, m in means)
+        rows = "".join(f"<li>{html.escape(n)}: {q} dice, "
+                       f"{float(x6.initiative_mean(q)):.1f} on average</li>"
+                       for n, q, _ in self.people)
         self.odds.value = f"<ul class='rulebook-x6-init-odds'>{rows}</ul>"
 
     @answers("explanation", line="entry.error", waiting=("result",))
@@ -113,7 +110,7 @@ class InitiativeRoller(Tool):
         """Roll everyone's dice from the request (seeded, or the faces typed in rolling
         order)."""
         if not self.people:
-            raise RulesError("Fix the combatants first.")
+            raise RulesError(f"{EMPTY_HINT}.")
         expect_chains(request, sum(q for _, q, _ in self.people))
         self.last = x6.initiative_table(self.people, dice=request.dice)
         by_name = {r.name: r.chains for r in self.last.rolls}

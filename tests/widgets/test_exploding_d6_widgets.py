@@ -1,19 +1,37 @@
 """The exploding-d6 tools, driven in plain pytest by setting values and reading the output."""
 
+import functools
 import re
 
+import pytest
+
 from rulescore.dice import DiceSource
+from rulescore.roster import Roster
 from rulescore.systems import exploding_d6 as x6
 from widgets.exploding_d6 import (AttackPipeline, InitiativeRoller, ThrowDeviation, chain_html,
                                   clock_svg)
+from widgets.roster import RosterEditor, forget_shared_rosters, shared_roster
 
 
 def _order(tool):
     return re.findall(r"<td>\d+</td><td>(\w+)</td>", tool.result.value)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rosters():
+    forget_shared_rosters()
+    yield
+    forget_shared_rosters()
+
+
+def _party(*rows):
+    return RosterEditor(x6.ROSTER, starter=functools.reduce(
+        lambda r, row: r.add(row[0], quickness=row[1], deftness=row[2]), rows,
+        Roster(x6.ROSTER)))
+
+
 def test_initiative_rogue_example_typed():
-    t = InitiativeRoller("Rogue 4 3; Robber 2 2")
+    t = InitiativeRoller(_party(("Rogue", 4, 3), ("Robber", 2, 2)))
     assert "Rogue: 4 dice, 16.8 on average" in t.odds.value
     t.entry.my_dice.value = "4, 5, 1, 6, 6, 5, 3, 3"
     t.entry.use_dice()
@@ -25,7 +43,7 @@ def test_initiative_rogue_example_typed():
 
 
 def test_initiative_seed_replays_and_ties_are_named():
-    t = InitiativeRoller("A 2 1; B 2 1")
+    t = InitiativeRoller(_party(("A", 2, 1), ("B", 2, 1)))
     t.entry.roll(seed=11)
     first = t.result.value
     t.entry.seed.value = "11"
@@ -36,29 +54,20 @@ def test_initiative_seed_replays_and_ties_are_named():
     assert "Tied on everything: A, B" in t.result.value
 
 
-def test_initiative_errors_in_place():
-    t = InitiativeRoller("Rogue 4")
-    assert "entry 1 must be a name, Quickness and Deftness" in t.error.message
-    t.combatants.value = "Rogue 4 3"
-    assert t.error.message == ""
+def test_initiative_reads_the_shared_roster_and_follows_it():
+    t = InitiativeRoller()
+    assert t.hint.layout.display != "none"
+    t.entry.roll(seed=3)
+    assert t.entry.error.message == "No fighters yet: add them in the roster above."
+    editor = shared_roster("exploding_d6")
+    editor.set_roster(Roster(x6.ROSTER).add("Rogue", quickness=4, deftness=3))
+    assert "Rogue: 4 dice" in t.odds.value and t.hint.layout.display == "none"
     t.entry.my_dice.value = "4, 5, 1"
     t.entry.use_dice()
     assert "My dice must hold 4 dice (as chains), got 3" in t.entry.error.message
     t.entry.my_dice.value = "4, 5, 1, 6"
     t.entry.use_dice()
     assert "faces end on a 6" in t.entry.error.message
-
-
-def test_initiative_takes_any_quickness_the_engine_takes():
-    """The seed puts no ceiling on Quickness: the roller takes the engine's bounds (0 to
-    x6.MAX_DICE dice) and names the combatant whose value is out of them."""
-    t = InitiativeRoller("Rogue 13 3; Robber 0 2")
-    assert t.error.message == "" and "Rogue: 13 dice" in t.odds.value
-    t.combatants.value = f"Rogue {x6.MAX_DICE + 1} 3"
-    assert t.error.message == (f"Quickness of Rogue must be from 0 to {x6.MAX_DICE}, "
-                               f"got {x6.MAX_DICE + 1}")
-    t.combatants.value = "Rogue 4 -1"
-    assert t.error.message == f"Deftness of Rogue must be from 0 to {x6.MAX_DICE}, got -1"
 
 
 def _typed(tool, faces):

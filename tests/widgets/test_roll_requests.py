@@ -57,6 +57,13 @@ def _vl_party():
     return RosterEditor(vl.ROSTER, starter=Roster(vl.ROSTER).add("Ada").add("Bandit"))
 
 
+def _x6_party():
+    """An exploding-d6 roster of two, for the initiative roller (it reads a roster)."""
+    from rulescore.systems import exploding_d6 as x6
+    from widgets.roster import RosterEditor
+    return RosterEditor(x6.ROSTER, starter=Roster(x6.ROSTER).add("Rogue").add("Robber"))
+
+
 def _tools():
     """(tool factory, its DiceEntry, the widget its roll shows in) for every rolling tool."""
     from widgets.dice import DiceRoller
@@ -71,7 +78,7 @@ def _tools():
     from widgets.veil_and_lead_table import AttackCalculator, DownedWalker, PartyInitiative
     return [
         (lambda: DiceRoller("3d6!"), "entry", "result"),
-        (InitiativeRoller, "entry", "result"),
+        (lambda: InitiativeRoller(_x6_party()), "entry", "result"),
         (AttackPipeline, "entry", "result"),
         (ThrowDeviation, "entry", "result"),
         (TestRoller, "entry", "result"),
