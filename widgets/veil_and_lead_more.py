@@ -391,3 +391,194 @@ class HoldAndResist(Tool):
                              f"{html.escape(done.outcome)}: margin {done.value:+d} "
                              f"({request.describe()})</div>")
         self.explanation.show(done.trace)
+
+
+# --- reactions, two weapons, the saddle ---------------------------------------------------------
+
+class FreeReaction(Tool):
+    """A Reaction declared outside your turn (§III Free Reaction): whether it is allowed now,
+    and the Mettle left."""
+
+    reaches = (Reach(vl.free_reaction, {
+        "reaction": "Reaction", "mettle": "Mettle", "surprised": "Surprised",
+        "reactions_since_turn": "Reactions since your last turn"}),)
+
+    def __init__(self, reaction: str = "Dodge", mettle: int = 2) -> None:
+        self.reaction = w.Dropdown(options=list(vl.reaction_names()), value=reaction,
+                                   description="Reaction", style=STYLE, layout=WIDE)
+        self.mettle = w.BoundedIntText(value=mettle, min=0, max=20, description="Mettle",
+                                       style=STYLE, layout=WIDE)
+        self.since = w.BoundedIntText(value=0, min=0, max=5, style=STYLE, layout=WIDE,
+                                      description="Reactions since your last turn")
+        self.surprised = w.Checkbox(value=False, description="Surprised", indent=False)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        inputs = [self.reaction, self.mettle, self.since, self.surprised]
+        super().__init__([w.HBox([w.VBox(inputs[:2]), w.VBox(inputs[2:])]), self.error,
+                          section("Can you react?", self.result, self.explanation)],
+                         "rulebook-vl-reaction")
+        for field in inputs:
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        done = vl.free_reaction(self.reaction.value, self.mettle.value,
+                                reactions_since_turn=self.since.value,
+                                surprised=self.surprised.value)
+        said = (f"{done.outcome}: Mettle {self.mettle.value} → {done.value}" if done.allowed
+                else f"Refused: Mettle stays at {done.value}")
+        self.result.value = (f"<p class='rulebook-vl-reaction-result'><b>"
+                             f"{html.escape(said)}</b></p>")
+        self.explanation.show(done.trace)
+
+
+class TwoWeapons(Tool):
+    """Fighting with a weapon in each hand (§XIII Two-Weapon Fighting): the tempo of the pair
+    (the off-hand attack's dice are the attack calculator's Off-hand attack)."""
+
+    reaches = (Reach(vl.two_weapon_tempo, {"main_weapon": "Main hand",
+                                           "off_weapon": "Off hand"}),)
+
+    def __init__(self, main: str = "Peacemaker", off: str = "Derringer") -> None:
+        self.main = w.Dropdown(options=list(vl.weapons()), value=main, description="Main hand",
+                               style=STYLE, layout=WIDE)
+        self.off = w.Dropdown(options=list(vl.weapons()), value=off, description="Off hand",
+                              style=STYLE, layout=WIDE)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        super().__init__([w.HBox([self.main, self.off]), self.error,
+                          section("Tempo of the pair", self.result)], "rulebook-vl-two-weapons")
+        for field in (self.main, self.off):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result")
+    def update(self) -> None:
+        tempo = vl.two_weapon_tempo(self.main.value, self.off.value)
+        self.result.value = (
+            f"<p class='rulebook-vl-two-result'>{html.escape(self.main.value)} and "
+            f"{html.escape(self.off.value)}: <b>tempo {tempo}</b> for the pair (§XIII "
+            "Two-Weapon Fighting); the off-hand attack is the attack calculator's Off-hand "
+            "attack.</p>")
+
+
+class MountedCombat(Tool):
+    """Fighting from the saddle (§XIII Mounted Combat): the attack's modifiers from horseback,
+    the riding check when the mount is killed or panics (its exact chance, then the dice) and
+    the fall that follows a failure."""
+
+    waiting_for = "the d8s"
+    reaches = (
+        Reach(vl.mounted_modifiers, {"weapon": "Weapon", "target_mounted": "Target is mounted",
+                                     "first_charge_attack": "First melee attack of a Charge",
+                                     "mount_stationary": "Mount standing still"}),
+        Reach(vl.ride_probability, {"attribute": "QUICK (or ECHO to control)",
+                                    "ride": "Ride", "situation": "Riding check"}),
+        Reach(vl.ride_check, {"attribute": "QUICK (or ECHO to control)", "ride": "Ride",
+                              "situation": "Riding check", "dice": "My dice"},
+              {"faces": "drawn from the Roll / My dice row"}),
+        Reach(vl.mount_fall, {"vitality": "Rider's Vitality", "iron": "Rider's IRON",
+                              "dice": "My dice"}, {"d3": "drawn from the fall's Roll / My "
+                                                         "dice row"}),
+    )
+
+    def __init__(self, weapon: str = "Saber") -> None:
+        self.pick = FighterPick("veil_and_lead", self.fill, label="Fill rider from fighter")
+        self.weapon = w.Dropdown(options=list(vl.weapons()), value=weapon,
+                                 description="Weapon", style=STYLE, layout=WIDE)
+        self.target_mounted = w.Checkbox(value=False, description="Target is mounted",
+                                         indent=False)
+        self.charge = w.Checkbox(value=False, description="First melee attack of a Charge",
+                                 indent=False)
+        self.stationary = w.Checkbox(value=False, description="Mount standing still",
+                                     indent=False)
+        self.modifiers = w.HTML()
+        self.situation = w.Dropdown(options=(("Stay on a killed or panicking mount", "mount"),
+                                             ("Control a panicking mount", "panic")),
+                                    value="mount", description="Riding check", style=STYLE,
+                                    layout=shared_layout(width="32em"))
+        self.attribute = w.BoundedIntText(value=2, min=1, max=5, style=STYLE, layout=WIDE,
+                                          description="QUICK (or ECHO to control)")
+        self.ride = w.BoundedIntText(value=1, min=0, max=5, description="Ride", style=STYLE,
+                                     layout=WIDE)
+        self.odds = w.HTML()
+        self.entry = DiceEntry("the d8s, e.g. 6, 5, 3")
+        self.result = w.HTML(self.waiting)
+        self.vitality = w.IntText(value=10, description="Rider's Vitality", style=STYLE,
+                                  layout=WIDE)
+        self.iron = w.BoundedIntText(value=2, min=1, max=5, description="Rider's IRON",
+                                     style=STYLE, layout=WIDE)
+        self.fall_entry = DiceEntry("the d3, e.g. 2")
+        self.fall = w.HTML()
+        self.error = ErrorLine()
+        self.explanation = ExplanationView()
+        attack = [self.weapon, self.target_mounted, self.charge, self.stationary]
+        riding = [self.situation, self.attribute, self.ride]
+        super().__init__([
+            self.pick, section("The attack from horseback", w.HBox(attack[:1] + [
+                w.VBox(attack[1:])]), self.modifiers),
+            section("The riding check", *riding, self.odds, self.entry, self.result),
+            section("The fall", w.HBox([self.vitality, self.iron]), self.fall_entry, self.fall),
+            self.error, self.explanation], "rulebook-vl-mounted")
+        for field in attack + riding + [self.vitality, self.iron]:
+            field.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.ride_roll)
+        self.fall_entry.on_request(self.fall_roll)
+        self.update()
+
+    def fill(self, row: Fighter) -> None:
+        """The rider's weapon, QUICK, IRON and full Vitality from their row (Ride is not on
+        the roster)."""
+        self.weapon.value = row["weapon"]
+        self.attribute.value = row["quick"]
+        self.iron.value = row["iron"]
+        self.vitality.value = vl.vitality(row["iron"])
+
+    @answers("modifiers", "odds")
+    def update(self) -> None:
+        """The modifiers from horseback and the riding check's exact chance."""
+        self.result.value = self.waiting
+        self.fall.value = ""
+        self.explanation.clear()
+        done = vl.mounted_modifiers(self.weapon.value, target_mounted=self.target_mounted.value,
+                                    first_charge_attack=self.charge.value,
+                                    mount_stationary=self.stationary.value)
+        parts = [f"{done.step_modifier:+d} Step" if done.step_modifier else "",
+                 f"{done.damage_bonus:+d} damage" if done.damage_bonus else "",
+                 f"−{done.pool_penalty} dice" if done.pool_penalty else ""]
+        said = ", ".join(p for p in parts if p) or "no change"
+        self.modifiers.value = (f"<p class='rulebook-vl-mounted-mods'>From the saddle: "
+                                f"<b>{html.escape(said)}</b>.</p>")
+        self.explanation.show(done.trace)
+        p = vl.ride_probability(self.attribute.value, self.ride.value,
+                                situation=self.situation.value)
+        self.odds.value = (f"<p class='rulebook-vl-ride-odds'>"
+                           f"{self.attribute.value + self.ride.value}d8: the check succeeds "
+                           f"<b>{percent(p)}</b>{'' if p.denominator == 1 else f' ({p})'}.</p>")
+
+    def ride_roll(self, request: RollRequest) -> None:
+        """The riding check with the dice of its Roll / My dice row."""
+        try:
+            done = vl.ride_check(None, self.attribute.value, self.ride.value,
+                                 situation=self.situation.value, dice=request.dice)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            return
+        self.result.value = (f"<div class='rulebook-vl-ride-result' style='font-weight:600'>"
+                             f"{html.escape(done.outcome)}: margin {done.value:+d} "
+                             f"({request.describe()})</div>")
+        self.explanation.show(done.trace)
+
+    def fall_roll(self, request: RollRequest) -> None:
+        """The fall's d3, rolled or typed."""
+        try:
+            done = vl.mount_fall(None, self.vitality.value, self.iron.value, dice=request.dice)
+        except RulesError as exc:
+            self.fall_entry.error.show(str(exc))
+            return
+        self.fall.value = (f"<div class='rulebook-vl-fall-result' style='font-weight:600'>"
+                           f"Vitality {done.value}: {html.escape(done.outcome)} "
+                           f"({request.describe()})</div>")
+        self.explanation.show(done.trace)

@@ -318,6 +318,7 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "veil_and_lead.horde_tempo": _call("melee"),
     "veil_and_lead.healer_pool": _call(2, 1),
     "veil_and_lead.attack_pool": _call(3, 2),
+    "veil_and_lead.ride_probability": _call(2, 1),
     "veil_and_lead.grievous_wound": _call(5),
     "veil_and_lead.treat_grievous": _call([5, 4], "Flesh Wound"),
     "veil_and_lead.tie_order": _call(lambda: [_vl_combatant()]),

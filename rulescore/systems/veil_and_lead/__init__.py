@@ -43,7 +43,7 @@ from .reactions import (ReactionResolution, engaged_exit, engaged_ways, free_rea
                         laudanum, medical_attention, reaction_names, stray_ally)
 from .gm import aftermath_steps, dragging_signs, narrative_cut, stall_remedies
 from .situations import (MountedResolution, combat_pacing, mount_fall, mounted_modifiers,
-                         mounted_speed, ride_check, short_rest)
+                         mounted_speed, ride_check, ride_probability, short_rest)
 from .timing import (Combatant, DuelResolution, NextTurn, TieResolution, Token, duel,
                      held_action, next_turn, stunned_turn, tension_dice, tie_order, wait)
 
@@ -78,7 +78,7 @@ __all__ = [
     "ROSTER", "Fight", "Health", "Move",
     # situations (§XIII mounted, §XIV rests, §XV pacing)
     "mounted_modifiers", "MountedResolution", "short_rest", "combat_pacing", "ride_check",
-    "mount_fall",
+    "mount_fall", "ride_probability",
     # reactions and after-care (§III, §VII, §XI, §XIV)
     "free_reaction", "ReactionResolution", "reaction_names", "engaged_exit", "engaged_ways",
     "stray_ally", "laudanum", "medical_attention", "mounted_speed",

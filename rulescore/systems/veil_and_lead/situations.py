@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Sequence
 
 from ...errors import RulesError, require_int, shown
@@ -10,7 +11,8 @@ from ...trace import Resolution, Step, step
 from . import records
 from ._system import DATA
 from ...dice import DiceSource
-from .core import check, read_die, read_faces, require_attribute, require_skill
+from .core import (check, hit_probability, read_die, read_faces, require_attribute,
+                   require_skill)
 from .core import require_vitality
 from .core import vitality as full_vitality
 from .injury import health_state
@@ -114,6 +116,21 @@ def combat_pacing(ticks_elapsed: int) -> Resolution:
              f"{p['dragging_after_ticks']} the fight drags)", rule)))
 
 
+def _ride_tn(situation: str) -> int:
+    """TN 11 to stay on a killed or panicking mount, 13 to control one (§XIII)."""
+    if situation not in ("mount", "panic"):
+        raise RulesError(f"situation must be mount or panic, got {shown(situation)}")
+    rules = records.settings("conditions", "mounted_rules")
+    return rules["mount_check_tn"] if situation == "mount" else rules["panic_control_tn"]
+
+
+def ride_probability(attribute: int, ride: int, *, situation: str = "mount") -> Fraction:
+    """Exact chance that a riding check (:func:`ride_check`) succeeds (§XIII Mounted Combat)."""
+    require_attribute("attribute", attribute)
+    require_skill("ride", ride)
+    return hit_probability(attribute + ride, _ride_tn(situation))
+
+
 def ride_check(faces: Sequence[int] | None, attribute: int, ride: int, *,
                situation: str = "mount", dice: DiceSource | None = None) -> Resolution:
     """A riding check (§XIII Mounted Combat): when the mount is killed or panics, QUICK + Ride
@@ -122,10 +139,7 @@ def ride_check(faces: Sequence[int] | None, attribute: int, ride: int, *,
     the attribute + Ride (or give *dice*, a DiceSource)."""
     require_attribute("attribute", attribute)
     require_skill("ride", ride)
-    if situation not in ("mount", "panic"):
-        raise RulesError(f"situation must be mount or panic, got {shown(situation)}")
-    rules = records.settings("conditions", "mounted_rules")
-    tn = rules["mount_check_tn"] if situation == "mount" else rules["panic_control_tn"]
+    tn = _ride_tn(situation)
     faces = read_faces("faces", faces, dice, attribute + ride,
                        why=f"attribute {attribute} + ride {ride}")
     result = check(faces, tn)
