@@ -405,6 +405,7 @@ class TurnBoard(Tool):
                                   w.HTML("<small>The ally's zone matters only to support "
                                          "actions aimed at an ally.</small>"),
                                   w.HBox([self.spend_button, self.next_button]))
+        self._log_part = section("Log", self.history)
         super().__init__([
             self.kept,
             w.HBox([self.order, self.start_button, self.reorder_button]),
@@ -413,7 +414,7 @@ class TurnBoard(Tool):
             self._board_part,
             self._turn_part,
             section("What it did", self.explanation),
-            section("Log", self.history),
+            self._log_part,
             section("Save and load", w.HTML(
                 "<small>The board is kept in your own browser after every change (a reload "
                 "offers to restore it); nothing is stored on the server. Download it to keep "
@@ -432,7 +433,7 @@ class TurnBoard(Tool):
         self._show_board(not hasattr(self.kept.store, "send"))
 
     def _show_board(self, shown: bool) -> None:
-        for widget in (*self._board_part, *self._turn_part):
+        for widget in (*self._board_part, *self._turn_part, *self._log_part):
             set_shown(widget, shown)
 
     def _browser_answered(self, _change: dict) -> None:
