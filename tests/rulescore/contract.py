@@ -359,8 +359,10 @@ def _names_parameter(message: str, name: str) -> bool:
 
 
 def _guarded(func: Callable[..., Any], args: list, kwargs: dict) -> Any:
-    """Call with a hard time limit (an interval timer on the main thread; no limit elsewhere)."""
-    if threading.current_thread() is not threading.main_thread():
+    """Call with a hard time limit (an interval timer on the main thread; no limit elsewhere,
+    nor where there are no interval timers: Python in WebAssembly)."""
+    if (threading.current_thread() is not threading.main_thread()
+            or not hasattr(signal, "setitimer")):
         return func(*args, **kwargs)
 
     def stop(signum: int, frame: object) -> None:

@@ -1,0 +1,198 @@
+"""The Pyodide bundle: npm's ``pyodide`` runtime and local wheels, built from the registries only.
+
+:func:`build_bundle` fills ``<project>/_build/pyodide/``:
+
+- ``runtime/``: the files of npm's ``pyodide`` package at :data:`PYODIDE` (the WebAssembly
+  CPython, its standard library and loader; no wheels, not even micropip);
+- ``wheels/``: a wheel of our distribution (rulescore, widgets and the site package, built from
+  the working tree), the pure wheels of :data:`ENGINE_WHEELS` and :data:`TEST_WHEELS` from PyPI,
+  and PyYAML built here from its source without libyaml (PyPI has no WebAssembly wheel of it);
+- ``bundle.json``: what is there, each wheel with its group (``engine`` or ``test``) and size.
+
+Each third-party file is fetched once per version; our wheel is rebuilt when a source file
+changes. So a rebuild needs no network while ``_build/`` is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..build import BookBuildError, _npm_pack, _unpack
+
+PYODIDE = ("pyodide", "0.29.5")   # Python 3.13 in WebAssembly
+
+# Pure wheels the engine needs at run time, exact versions (icepool within pyproject's range,
+# tests/pyodide/test_bundle.py checks it).
+ENGINE_WHEELS = {"icepool": "2.1.3"}
+# Built here from the sdist with PYYAML_FORCE_LIBYAML=0: the pure-Python loader and dumper.
+ENGINE_SDISTS = {"pyyaml": "6.0.3"}
+# pytest and what the engine's tests import. Hypothesis 6.156 and later carry a compiled core
+# (no pure wheel); 6.155.7 is the newest pure one.
+TEST_WHEELS = {"pytest": "9.2.0", "pluggy": "1.7.0", "iniconfig": "2.3.1", "packaging": "26.4",
+               "pygments": "2.21.0", "hypothesis": "6.155.7", "attrs": "26.1.0",
+               "sortedcontainers": "2.4.0"}
+
+OUR_SOURCES = ("pyproject.toml", "README.md", "jupyter_book.yml", "rulescore", "widgets",
+               "rulebook")
+OUR_NAME = "rulebook"
+RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+
+
+@dataclass(frozen=True)
+class Wheel:
+    """One wheel of the bundle: its file (relative to the bundle folder), project and group."""
+
+    file: str
+    name: str
+    group: str
+    bytes: int
+
+
+def bundle_dir(project: Path) -> Path:
+    return project / "_build" / "pyodide"
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _find_wheel(folder: Path, name: str, version: str) -> Path | None:
+    """The pure wheel of *name*==*version* in *folder*, if there is one."""
+    for path in folder.glob("*.whl"):
+        dist, ver, *rest = path.name.split("-")
+        if _canonical(dist) == _canonical(name) and ver == version and path.name.endswith(
+                "-none-any.whl"):
+            return path
+    return None
+
+
+def _pip(*args: str, env: dict[str, str] | None = None) -> None:
+    cmd = [sys.executable, "-m", "pip", *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        raise BookBuildError(f"{' '.join(cmd)} failed:\n{proc.stderr.strip()[-3000:]}")
+
+
+def fetch_runtime(root: Path) -> Path:
+    """npm's ``pyodide`` package at :data:`PYODIDE`, unpacked into ``<root>/runtime``."""
+    target = root / "runtime"
+    stamp = target / ".npm-package"
+    spec = "@".join(PYODIDE)
+    if not (stamp.is_file() and stamp.read_text(encoding="utf-8").strip() == spec):
+        print(f"Fetching {spec} from npm", flush=True)
+        tarball = _npm_pack(*PYODIDE, root / "tarballs")
+        _unpack(tarball, "", target)
+        stamp.write_text(spec + "\n", encoding="utf-8")
+    missing = [f for f in RUNTIME_FILES if not (target / f).is_file()]
+    if missing:
+        raise BookBuildError(f"{spec} lacks {', '.join(missing)}")
+    return target
+
+
+def python_version(runtime: Path) -> str:
+    """The runtime's Python as ``"3.13"``, read from its lock file."""
+    info = json.loads((runtime / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
+    return ".".join(info["python"].split(".")[:2])
+
+
+def fetch_pure_wheels(wheels: Path, pins: dict[str, str], python: str) -> list[Path]:
+    """The ``py3-none-any`` wheels of *pins* from PyPI (one pip call for those not yet here)."""
+    missing = [f"{n}=={v}" for n, v in pins.items() if _find_wheel(wheels, n, v) is None]
+    if missing:
+        print(f"Fetching pure wheels: {', '.join(missing)}", flush=True)
+        _pip("download", "--quiet", "--no-deps", "--only-binary=:all:", "--platform", "any",
+             "--implementation", "py", "--python-version", python, "-d", str(wheels), *missing)
+    found = {n: _find_wheel(wheels, n, v) for n, v in pins.items()}
+    absent = [f"{n}=={pins[n]}" for n, p in found.items() if p is None]
+    if absent:
+        raise BookBuildError(f"PyPI gave no pure wheel of {', '.join(absent)}")
+    return [p for p in found.values() if p is not None]
+
+
+def build_sdist_wheels(wheels: Path, pins: dict[str, str]) -> list[Path]:
+    """Pure wheels built here from the sources of *pins* (PyYAML without its C extension)."""
+    out = []
+    for name, version in pins.items():
+        path = _find_wheel(wheels, name, version)
+        if path is None:
+            print(f"Building {name}=={version} from source, pure Python", flush=True)
+            env = dict(os.environ, PYYAML_FORCE_LIBYAML="0")
+            _pip("wheel", "--quiet", "--no-deps", f"--no-binary={name}", "-w", str(wheels),
+                 f"{name}=={version}", env=env)
+            path = _find_wheel(wheels, name, version)
+            if path is None:
+                raise BookBuildError(f"building {name}=={version} gave no pure wheel")
+        out.append(path)
+    return out
+
+
+def source_digest(project: Path) -> str:
+    """A digest of every file our wheel is built from (paths and contents)."""
+    h = hashlib.sha256()
+    for entry in OUR_SOURCES:
+        top = project / entry
+        files = [top] if top.is_file() else sorted(
+            p for p in top.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        for path in files:
+            h.update(str(path.relative_to(project)).encode() + b"\0")
+            h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def build_our_wheel(project: Path, wheels: Path) -> Path:
+    """A wheel of our distribution from the working tree, rebuilt when a source file changed.
+
+    Built from a copy (links followed, caches left out), so setuptools writes nothing into the
+    checkout."""
+    digest = source_digest(project)
+    stamp = wheels / f"{OUR_NAME}.source-sha256"
+    existing = sorted(wheels.glob(f"{OUR_NAME}-*-py3-none-any.whl"))
+    if existing and stamp.is_file() and stamp.read_text(encoding="utf-8").strip() == digest:
+        return existing[-1]
+    for old in existing:
+        old.unlink()
+    print("Building the wheel of rulescore, widgets and the site package", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "src"
+        src.mkdir()
+        ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+        for entry in OUR_SOURCES:
+            if (project / entry).is_dir():
+                shutil.copytree(project / entry, src / entry, ignore=ignore)
+            else:
+                shutil.copy2(project / entry, src / entry)
+        _pip("wheel", "--quiet", "--no-deps", "-w", str(wheels), str(src))
+    built = sorted(wheels.glob(f"{OUR_NAME}-*-py3-none-any.whl"))
+    if len(built) != 1:
+        raise BookBuildError(f"building our wheel gave {[p.name for p in built]}")
+    stamp.write_text(digest + "\n", encoding="utf-8")
+    return built[0]
+
+
+def build_bundle(project: Path) -> Path:
+    """Fetch the runtime and build every wheel into ``_build/pyodide``; return that folder."""
+    root = bundle_dir(project)
+    wheels = root / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    runtime = fetch_runtime(root)
+    python = python_version(runtime)
+    groups = [("engine", [build_our_wheel(project, wheels)]),
+              ("engine", fetch_pure_wheels(wheels, ENGINE_WHEELS, python)),
+              ("engine", build_sdist_wheels(wheels, ENGINE_SDISTS)),
+              ("test", fetch_pure_wheels(wheels, TEST_WHEELS, python))]
+    listed = [Wheel(str(p.relative_to(root)), p.name.split("-")[0], group, p.stat().st_size)
+              for group, paths in groups for p in paths]
+    manifest = {"pyodide": PYODIDE[1], "python": python, "runtime": "runtime",
+                "wheels": [w.__dict__ for w in listed]}
+    (root / "bundle.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return root
