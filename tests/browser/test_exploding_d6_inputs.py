@@ -1,10 +1,9 @@
-"""Every input of the exploding-d6 attack pipeline and reaction helper, changed as a reader
-would, with the setup and odds checked against the engine."""
+"""Every input of the exploding-d6 attack tool, changed as a reader would, with the setup and
+the odds checked against the engine."""
 
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import exploding_d6 as x6
-from rulescore.text import odds
 from tests.browser.reader import open_tool, set_value
 
 CHAPTER = "exploding_d6/combat"
@@ -15,66 +14,65 @@ def _setup_text(s: x6.AttackSetup) -> str:
     return f"Roll {s.dice} dice: hit on {s.min_roll}+, {crit}."
 
 
-def test_attack_pipeline_every_input(page: Page, book_url):
+def test_attack_every_input(page: Page, book_url):
     tool = open_tool(page, book_url, CHAPTER, ".rulebook-x6-attack")
     setup = tool.locator(".rulebook-x6-setup")
     for label, value in (("Skill", "4"), ("Weapon dice", "3"), ("Attack in a row", "2"),
                          ("Recoil compensation", "1"), ("Aim actions", "1"),
-                         ("Perception", "2")):
+                         ("Perception", "2"), ("Usual minimum roll", "4"),
+                         ("Target's distance (m)", "45"), ("Weapon distance (m)", "30")):
         set_value(tool.get_by_label(label, exact=True), value)
     tool.get_by_label("Attack mode").select_option(label="Single shot")
     tool.get_by_label("Walking (+1 min. roll)").check()
     tool.get_by_label("Weapon supported (−1)").check()
-    tool.get_by_label("Special attack").select_option(label="K.O. attack")
-    s = x6.attack_setup(4, 3, "single", attack_number=2, compensation=1, aim_actions=1,
-                        perception=2, special="ko", walking=True, supported=True)
+    tool.get_by_label("Off-hand weapon (+1)").check()
+    tool.get_by_label("Special attack").select_option(label="Accurate")
+    set_value(tool.get_by_label("Extra actions", exact=True), "1")
+    s = x6.attack_setup(4, 3, "single", min_roll=4, attack_number=2, compensation=1,
+                        aim_actions=1, accurate_actions=1, perception=2, walking=True,
+                        supported=True, off_hand=True, distance=45, weapon_range=30)
     expect(setup).to_contain_text(_setup_text(s))
-    hit = x6.hit_odds(s.dice, s.min_roll, s.crit_at, s.burst)
-    expect(tool.locator(".rulebook-headline")).to_contain_text(odds(hit.p_at_least(1)))
 
-    tool.get_by_label("Special attack").select_option(label="None")
-    tool.get_by_label("Attack mode").select_option(label="Burst")
-    burst = x6.attack_setup(4, 3, "burst", attack_number=2, compensation=1, aim_actions=0,
-                            perception=2, special="none", walking=True, supported=True)
-    expect(setup).to_contain_text(_setup_text(burst))
-
+    tool.get_by_label("Special attack").select_option(label="Massive")
+    set_value(tool.get_by_label("Strength", exact=True), "2")
     tool.get_by_label("Attack mode").select_option(label="Hand-to-hand")
-    set_value(tool.get_by_label("Attack in a row", exact=True), "1")
-    tool.get_by_label("Target's cover").select_option(label="5+ half hidden / shield")
-    for label, value in (("Protection pool", "3"), ("Of it against crits", "1"),
-                         ("Wounds a hit", "2")):
+    m = x6.attack_setup(4, 3, "melee", min_roll=4, attack_number=2, compensation=1,
+                        aim_actions=1, perception=2, walking=True, supported=True,
+                        off_hand=True, distance=45, weapon_range=30, special="massive",
+                        massive_actions=1, strength=2)
+    expect(setup).to_contain_text(_setup_text(m))
+
+    tool.get_by_label("Reaction").select_option(label="Parry")
+    for label, value in (("Dodge or parry dice", "2"), ("Defender's min. roll", "4"),
+                         ("Protection pool", "3"), ("Of it against crits", "1"),
+                         ("Wounds a hit", "2"), ("Piercing", "1")):
         set_value(tool.get_by_label(label, exact=True), value)
-    melee = x6.attack_setup(4, 3, "melee", attack_number=1, compensation=1, aim_actions=1,
-                            perception=2, special="none", walking=True, supported=True)
-    wounds = x6.wound_distribution(melee.dice, melee.min_roll, melee.crit_at, melee.burst,
-                                   cover=5, pool=3, critical_pool=1, wounds_per_hit=2)
+    tool.get_by_label("Target's cover").select_option(label="6+ (light)")
+    tool.get_by_label("Crits stopped first").select_option(label="the lightest")
+    wounds = x6.attack_odds(m.dice, m.min_roll, m.crit_at, m.burst, reaction="parry",
+                            reaction_dice=2, reaction_min_roll=4, cover=6, pool=3,
+                            critical_pool=1, piercing=1, wounds_per_hit=2, prevent="lightest")
     expect(tool.locator(".rulebook-x6-wound-odds")).to_contain_text(
         f"{float(wounds.mean()):.2f} wounds on average")
+
+    tool.get_by_label("Reaction").select_option(label="Shield parry")
+    tool.get_by_label("Shield behind cover").select_option(label="two rolls")
+    each = x6.attack_odds(m.dice, m.min_roll, m.crit_at, m.burst, reaction="shield parry",
+                          cover=6, stacking="each", pool=3, critical_pool=1, piercing=1,
+                          wounds_per_hit=2, prevent="lightest")
+    expect(tool.locator(".rulebook-x6-wound-odds")).to_contain_text(
+        f"{float(each.mean()):.2f} wounds on average")
+
+    tool.get_by_label("Special attack").select_option(label="K.O.")
+    set_value(tool.get_by_label("Resistance dice", exact=True), "2")
+    expect(setup).to_contain_text("This attack deals no wounds.")
+    expect(tool.locator(".rulebook-x6-wound-odds")).to_have_count(0)
 
     set_value(tool.get_by_label("Wounds a hit", exact=True), "0")
     expect(tool.get_by_role("alert")).to_contain_text("Wounds a hit must be 1 or more")
     set_value(tool.get_by_label("Wounds a hit", exact=True), "1")
+    set_value(tool.get_by_label("Target's distance (m)", exact=True), "70")
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "“Target's distance (m)” must be at most twice the weapon's 30 m (60 m), got 70 m")
     set_value(tool.get_by_label("Skill", exact=True), "x")
     expect(tool.get_by_role("alert")).to_contain_text("Skill")
-
-
-def test_reaction_helper_every_input(page: Page, book_url):
-    tool = open_tool(page, book_url, CHAPTER, ".rulebook-x6-reaction")
-    headline = tool.locator(".rulebook-headline")
-    for kind, label in (("dodge", "Dodge"), ("parry", "Parry")):
-        tool.get_by_label("Reaction").select_option(label=label)
-        set_value(tool.get_by_label("Attacker's normal hits"), "2")
-        set_value(tool.get_by_label("Attacker's criticals"), "1")
-        set_value(tool.get_by_label("Your dice"), "3")
-        set_value(tool.get_by_label("Your minimum roll"), "5")
-        dist = x6.reaction_odds(kind, 3, 2, 1, 5)
-        expect(headline).to_contain_text(odds(dist.get(0, 0)))
-    tool.get_by_role("button", name="Roll", exact=True).click()
-    expect(tool.get_by_label("Seed", exact=True)).not_to_have_value("")
-    seed = tool.get_by_label("Seed", exact=True).input_value()
-    first = tool.locator(".rulebook-total").inner_text()
-    tool.get_by_label("Seed", exact=True).fill(seed)
-    tool.get_by_role("button", name="Replay seed").click()
-    expect(tool.locator(".rulebook-total")).to_have_text(first)
-    set_value(tool.get_by_label("Your dice"), "-1")
-    expect(tool.get_by_role("alert")).to_be_visible()

@@ -137,7 +137,8 @@ def test_every_attack_option_of_the_seed():
     a.distance.value, a.weapon_range.value = "45", "30"
     assert "hit on <b>7+</b>" in a.setup_view.value
     a.distance.value = "61"
-    assert "more than twice the weapon's 30 m" in a.error.message
+    assert a.error.message == ("“Target's distance (m)” must be at most twice the weapon's "
+                               "30 m (60 m), got 61 m: farther, the target cannot be attacked")
     a.distance.value = a.weapon_range.value = ""
     a.special.value = "accurate"
     a.special_actions.value = "2"

@@ -369,8 +369,9 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
                              f"got distance={shown(distance)}, weapon_range={shown(weapon_range)}")
         pen = distance_penalty(distance, weapon_range)
         if pen is None:
-            raise RulesError(f"distance {distance} m is more than twice the weapon's "
-                             f"{weapon_range} m: the target cannot be attacked")
+            raise RulesError(f"distance must be at most twice the weapon's {weapon_range} m "
+                             f"({2 * weapon_range} m), got {distance} m: farther, the target "
+                             "cannot be attacked")
         if pen:
             low += pen
             steps.append(step(f"Target at {distance} m, beyond the weapon's {weapon_range} m: "
