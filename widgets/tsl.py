@@ -578,8 +578,9 @@ class WeaponBuilder(Tool):
         self.summary = w.HTML()
         self.explanation = ExplanationView()
         self.profile: tsl.WeaponProfile | None = None
+        self.pick = FighterPick("tsl", self.fill, label="Weapon of a fighter")
         super().__init__([
-            self.name, self.zone, self.tag1, self.tag2, self.rarity, self.improvised,
+            self.pick, self.name, self.zone, self.tag1, self.tag2, self.rarity, self.improvised,
             self.out_of_zone, self.error,
             section("What it can do", self.summary, self.explanation),
         ], "rulebook-tsl-weapon")
@@ -588,9 +589,26 @@ class WeaponBuilder(Tool):
             field.observe(lambda _: self.update(), "value")
         self.update()
 
+    @answers()
+    def fill(self, row: Any) -> None:
+        """The weapon a roster fighter carries: its zone, tags, rarity, improvised or not."""
+        if row["weapon_zone"] == "None":
+            raise RulesError(f"{row.name} carries no weapon in the roster")
+        self._quiet = True
+        try:
+            self.name.value = f"{row.name}'s weapon"
+            self.zone.value = row["weapon_zone"]
+            self.tag1.value, self.tag2.value = row["tag1"], row["tag2"]
+            self.rarity.value, self.improvised.value = row["rarity"], row["improvised"]
+        finally:
+            self._quiet = False
+        self.update()
+
     @answers("summary", "explanation")
     def update(self) -> None:
         """Build the weapon and show its profile (one rules call)."""
+        if getattr(self, "_quiet", False):
+            return
         self.profile = None
         tags = [] if self.improvised.value else \
             [t for t in (self.tag1.value, self.tag2.value) if t != NO_TAG]

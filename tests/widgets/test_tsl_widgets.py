@@ -429,3 +429,32 @@ def test_turn_board_shows_the_default_board_when_nothing_was_kept(monkeypatch):
     monkeypatch.setattr(b.kept.store, "save", saved.append)
     b.next_button.click()
     assert len(saved) == 1
+
+
+def test_the_resolver_and_the_weapon_builder_take_fighters_from_the_roster():
+    """A fighter typed once in the roster fills the attacker's tier and weapon, the target's
+    kind, pool size and defending tier, and the weapon builder's weapon."""
+    from rulescore.roster import Roster
+    from widgets.roster import forget_shared_rosters, shared_roster
+    forget_shared_rosters()
+    try:
+        shared_roster("tsl").set_roster(
+            Roster(tsl.ROSTER).add("Vela", pc=True, tier_hand="Proficient", tag1="Silent")
+            .add("Brute", kind="grunt", pool_size=3, tier_body="Untrained",
+                 weapon_zone="Melee", tag1="Brutal")
+            .add("Unarmed", weapon_zone="None"))
+        r = AttackResolver()
+        r.attacker_pick.menu.value = "Vela"
+        assert (r.tier.value, r.weapon_zone.value, r.tag1.value) == (
+            "Proficient", "Sidearm", "Silent")
+        r.target_pick.menu.value = "Brute"   # a Melee weapon attack: Body defends
+        assert (r.target_kind.value, r.pool_size.value, r.defender_tier.value) == (
+            "grunt", "3", "Untrained")
+        assert r.error.message == ""
+        b = WeaponBuilder()
+        b.pick.menu.value = "Brute"
+        assert (b.zone.value, b.tag1.value, b.name.value) == ("Melee", "Brutal", "Brute's weapon")
+        b.pick.menu.value = "Unarmed"
+        assert b.error.message == "Unarmed carries no weapon in the roster"
+    finally:
+        forget_shared_rosters()
