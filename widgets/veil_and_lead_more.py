@@ -522,11 +522,17 @@ class MountedCombat(Tool):
             section("The riding check", *riding, self.odds, self.entry, self.result),
             section("The fall", w.HBox([self.vitality, self.iron]), self.fall_entry, self.fall),
             self.error, self.explanation], "rulebook-vl-mounted")
-        for field in attack + riding + [self.vitality, self.iron]:
+        # each part answers its own fields: a changed rider's Vitality keeps the riding check
+        for field in attack:
             field.observe(lambda _: self.update(), "value")
+        for field in riding:
+            field.observe(lambda _: self.update_ride(), "value")
+        for field in (self.vitality, self.iron):
+            field.observe(lambda _: setattr(self.fall, "value", ""), "value")
         self.entry.on_request(self.ride_roll)
         self.fall_entry.on_request(self.fall_roll)
         self.update()
+        self.update_ride()
 
     def fill(self, row: Fighter) -> None:
         """The rider's weapon, QUICK, IRON and full Vitality from their row (Ride is not on
@@ -536,12 +542,9 @@ class MountedCombat(Tool):
         self.iron.value = row["iron"]
         self.vitality.value = vl.vitality(row["iron"])
 
-    @answers("modifiers", "odds")
+    @answers("modifiers")
     def update(self) -> None:
-        """The modifiers from horseback and the riding check's exact chance."""
-        self.result.value = self.waiting
-        self.fall.value = ""
-        self.explanation.clear()
+        """The modifiers from horseback."""
         done = vl.mounted_modifiers(self.weapon.value, target_mounted=self.target_mounted.value,
                                     first_charge_attack=self.charge.value,
                                     mount_stationary=self.stationary.value)
@@ -552,6 +555,11 @@ class MountedCombat(Tool):
         self.modifiers.value = (f"<p class='rulebook-vl-mounted-mods'>From the saddle: "
                                 f"<b>{html.escape(said)}</b>.</p>")
         self.explanation.show(done.trace)
+
+    @answers("odds")
+    def update_ride(self) -> None:
+        """The riding check's exact chance (a result rolled before is cleared)."""
+        self.result.value = self.waiting
         p = vl.ride_probability(self.attribute.value, self.ride.value,
                                 situation=self.situation.value)
         self.odds.value = (f"<p class='rulebook-vl-ride-odds'>"

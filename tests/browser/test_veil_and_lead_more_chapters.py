@@ -125,3 +125,45 @@ def test_the_conditions_chapters_checks_in_their_tool(page: Page, book_url):
     tool.get_by_label("My dice").fill("8, 6, 1")
     tool.get_by_role("button", name="Use my dice").click()
     expect(result).to_contain_text("Grappled: margin +4")
+
+
+def test_reactions_two_weapons_and_the_saddle_as_the_chapter_prints_them(page: Page, book_url):
+    """§III Free Reaction: a Dodge with 2 Mettle leaves 1; a second one before your next turn,
+    or one while Surprised, is refused. §XIII Two-Weapon Fighting: Peacemaker and Derringer,
+    tempo 5. §XIII Mounted Combat: a sabre's first charge blow from the saddle, +1 Step and +2
+    damage; QUICK 2 + Ride 1 rolling 6, 5, 3 stays in the saddle; a fall at Vitality 6 with
+    IRON 2 and the d3 showing 2 leaves 4, Prone and Wounded."""
+    tool = open_tool(page, book_url, "veil_and_lead/conditions", ".rulebook-vl-reaction")
+    result = tool.locator(".rulebook-vl-reaction-result")
+    tool.get_by_label("Reaction", exact=True).select_option("Dodge")
+    set_value(tool.get_by_label("Mettle", exact=True), "2")
+    expect(result).to_have_text("Dodge: Mettle 2 → 1")
+    set_value(tool.get_by_label("Reactions since your last turn"), "1")
+    expect(result).to_have_text("Refused: Mettle stays at 2")
+    set_value(tool.get_by_label("Reactions since your last turn"), "0")
+    tool.get_by_label("Surprised").check()
+    expect(result).to_have_text("Refused: Mettle stays at 2")
+    two = page.locator(".rulebook-vl-two-weapons")
+    two.get_by_label("Main hand").select_option("Peacemaker")
+    two.get_by_label("Off hand").select_option("Derringer")
+    expect(two.locator(".rulebook-vl-two-result")).to_contain_text(
+        "Peacemaker and Derringer: tempo 5")
+    saddle = page.locator(".rulebook-vl-mounted")
+    saddle.get_by_label("Weapon", exact=True).select_option("Saber")
+    saddle.get_by_label("First melee attack of a Charge").check()
+    expect(saddle.locator(".rulebook-vl-mounted-mods")).to_contain_text("+1 Step, +2 damage")
+    set_value(saddle.get_by_label("QUICK (or ECHO to control)"), "2")
+    set_value(saddle.get_by_label("Ride", exact=True), "1")
+    expect(saddle.locator(".rulebook-vl-ride-odds")).to_contain_text(
+        percent(vl.ride_probability(2, 1)))
+    saddle.get_by_label("My dice").nth(0).fill("6, 5, 3")
+    saddle.get_by_role("button", name="Use my dice").nth(0).click()
+    expect(saddle.locator(".rulebook-vl-ride-result")).to_contain_text("Stays in the saddle")
+    set_value(saddle.get_by_label("Rider's Vitality"), "6")
+    set_value(saddle.get_by_label("Rider's IRON"), "2")
+    saddle.get_by_label("My dice").nth(1).fill("2")
+    saddle.get_by_role("button", name="Use my dice").nth(1).click()
+    expect(saddle.locator(".rulebook-vl-fall-result")).to_contain_text(
+        "Vitality 4: Prone, Wounded")
+    expect(saddle.locator(".rulebook-vl-ride-result")).to_contain_text("Stays in the saddle")
+    saddle.screenshot(path="_build/screenshots/vl_mounted_combat.png")

@@ -56,6 +56,7 @@ def test_the_saddle_the_riding_check_and_the_fall_of_the_chapter():
     tool.fall_entry.my_dice.value = "2"
     tool.fall_entry.use_dice_button.click()
     assert "Vitality 4: Prone, Wounded" in tool.fall.value
+    assert "Stays in the saddle" in tool.result.value  # the rider's fields keep the check
     tool.fall_entry.roll(9)
     d3 = random.Random(9).randint(1, 3)
     assert f"Vitality {6 - d3}:" in tool.fall.value and "(seed 9" in tool.fall.value
