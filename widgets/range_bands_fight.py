@@ -47,6 +47,16 @@ HIT_MEANS = ("A hit's margin is what the game's damage rules read; those rules (
              "the hit and its margin and leaves the damage to them.")
 
 
+#: Where the reader sets the inputs a shot or a move takes from the fight and the roster.
+FILLED_WORDS = {"target_band": "Band between them", "target_hidden": "Hidden",
+                "target_movement": "This turn", "cover": "Cover",
+                "optimal_bands": "Optimal band (roster)", "weapon": "Weapon (roster)",
+                "skill_pool": "Shooting dice (roster)", "roll_bonus": "Shooting bonus (roster)",
+                "start_band": "Band between them", "skill_dice": "Athletics dice (roster)",
+                "stealth_dice": "Stealth dice (roster)",
+                "perception_dice": "Perception dice (roster)"}
+
+
 def starter() -> Roster:
     """The fighters a first visit starts with: a rifleman, a raider with a bow and a second
     raider beside him, for trying the page."""
@@ -306,6 +316,12 @@ class ShotPanel(_Panel):
               {"self": THE_FIGHT, "result": "the shot rolled above"}),
     )
 
+    @classmethod
+    def words(cls) -> dict[str, str]:
+        """The fields' labels, and for the inputs filled from the fight and the roster the
+        place the reader sets them (a message names that place)."""
+        return {**super().words(), **FILLED_WORDS}
+
     def __init__(self) -> None:
         self.shooter = _menu("Shooter")
         self.target = _menu("Target")
@@ -529,6 +545,12 @@ class MovePanel(_Panel):
         Reach(Fight.apply_stealth, {"name": "Who"},
               {"self": THE_FIGHT, "result": "the Stealth check rolled above"}),
     )
+
+    @classmethod
+    def words(cls) -> dict[str, str]:
+        """The fields' labels, and where the reader sets what the move reads from the fight
+        and the roster."""
+        return {**super().words(), **FILLED_WORDS}
 
     def __init__(self) -> None:
         self.who = _menu("Who")

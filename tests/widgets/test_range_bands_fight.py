@@ -62,9 +62,8 @@ def test_positions_change_the_next_shot():
     assert page.state.of("Raider").cover == "heavy"
     assert "Raider is <b>close</b> from Mara, heavy cover" in panel.filled.value
     pos.hidden.value = True
-    assert "can only be targeted by area fire" in panel.error.message
-    assert "“Target is hidden" not in panel.error.message or "target_hidden" not in \
-        panel.error.message
+    assert panel.error.message.startswith("“Hidden”: a hidden character can only be targeted "
+                                          "by area fire (turn “Area fire (+2D)” on")
     page.undo()
     assert panel.error.message == "" and not page.state.of("Raider").hidden
 
