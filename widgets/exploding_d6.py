@@ -19,9 +19,9 @@ from rulescore.text import odds, percent
 from rulescore.systems.exploding_d6.inputs import plural
 
 from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
-                     RollRequest, Tool, answers, button, chance_html, labelled_text, odds_line,
-                     odds_table_html, read_int, section, steps_html)
-from .lean import set_shown, shared_layout
+                     RollRequest, Tool, answers, button, chance_html, fit_labels, labelled_text,
+                     odds_line, odds_table_html, read_int, section, steps_html)
+from .lean import built_whole, set_shown, shared_layout
 from .roster import EMPTY_HINT, RosterEditor, shared_roster
 from .theme import (ACCENT, CRIT, FIELD_WIDTH, GRID_COLUMN, INK, LABEL_WIDE, LABEL_WIDTH,
                     LIST_WIDTH, MENU_WIDTH, NUMBER_WIDE, NUMBER_WIDTH, ROSTER_WIDTH, TOTAL_SIZE,
@@ -200,26 +200,18 @@ class AttackPipeline(Tool):
     )
 
     def __init__(self, skill: int = 3, weapon_dice: int = 2, mode: str = "single",
-                 cover: int = 0, pool: int = 2, reaction: str = "none") -> None:
+                 cover: int = 0, pool: int = 2, reaction: str = "none",
+                 options: bool = True) -> None:
+        """*options*: build the special attacks, range and recoil fields at once; a chapter
+        that seldom needs them passes False, and they are built the first time the reader
+        opens them (a page's widgets cost it time to open, lean.py)."""
         self.skill = _number("Skill", skill)
         self.weapon = _number("Weapon dice", weapon_dice)
         self.mode = _menu("Attack mode", _MODES, mode)
         self.attack_number = _number("Attack in a row", 1)
         self.compensation = _number("Recoil compensation", 0)
-        self.recoil = w.Checkbox(value=True, description="Weapon recoils (untick for a bow)",
-                                 indent=False, layout=shared_layout(width=FIELD_WIDTH))
         self.aim = _number("Aim actions", 0)
         self.perception = _number("Perception", 3)
-        self.special = _menu("Special attack", _SPECIALS, "none", width="19em")
-        self.special_actions = _number("Extra actions", 0)
-        self.strength = _number("Strength", 3)
-        self.walking = _check("Walking (+1 min. roll)")
-        self.supported = _check("Weapon supported (−1)")
-        self.off_hand = _check("Off-hand weapon (+1)")
-        self.distance = labelled_text("Target's distance (m)", "", "in range",
-                                      width=NUMBER_WIDTH)
-        self.weapon_range = labelled_text("Weapon distance (m)", "", "in range",
-                                          width=NUMBER_WIDTH)
         self.base = _number("Usual minimum roll", 5)
         self.reaction = _menu("Reaction", _REACTIONS, reaction)
         self.reaction_dice = _number("Dodge or parry dice", 3)
@@ -232,12 +224,9 @@ class AttackPipeline(Tool):
         self.piercing = _number("Piercing", 0)
         self.prevent = _menu("Crits stopped first", _PREVENT, "heaviest")
         self.resistance = _number("Resistance dice", 3)
-        for f in (self.distance, self.weapon_range):
-            f.continuous_update = False
         self.next_button = button("Next attack this round", "Count one more attack in a row")
         self.round_button = button("New round", "Recoil does not carry into a new round")
         self.error = ErrorLine()
-        self.setup_view = w.HTML()
         self.odds = w.HTML()
         self.entry = DiceEntry("in order: hit dice, then the defender's, e.g. 4, 5, 6, 6, 5")
         self.result = w.HTML(self.waiting)
@@ -253,37 +242,77 @@ class AttackPipeline(Tool):
                          self.mode, self.attack_number, self.compensation, self.aim,
                          self.perception, self.base,
                          w.HBox([self.next_button, self.round_button])], layout=column)
-        options = w.VBox([w.HTML(heading.format("Special attacks and range")), self.special,
-                          self.special_actions, self.strength, self.distance,
-                          self.weapon_range, self.recoil, self.walking, self.supported,
-                          self.off_hand], layout=column)
+        self.more_button = button("Special attacks, range, recoil",
+                                  "Show the special attacks, the target's distance, walking, "
+                                  "support, the off hand and recoil")
+        self.options: w.VBox | None = None
         defence = w.VBox([w.HTML(heading.format("The defender")), self.reaction,
                           self.reaction_dice, self.reaction_min, self.resistance, self.cover,
                           self.stacking, self.pool, self.critical_pool, self.per_hit,
                           self.piercing, self.prevent], layout=column)
         row = shared_layout(flex_flow="row wrap", align_items="flex-start",
                             grid_gap="0 1.2em")
-        before = w.VBox([w.HTML(heading.format("Odds before you roll")), self.odds,
-                         w.HTML(heading.format("Roll")), self.entry],
+        before = w.VBox([self.odds, self.entry],
                         layout=shared_layout(flex="1 1 26em", min_width="0"))
         after = w.VBox([w.HTML(heading.format("Result")), self.result, self.carry_button,
                         self.explanation], layout=shared_layout(flex="1 1 26em", min_width="0"))
-        super().__init__([w.HBox([attack, options, defence], layout=row), self.error,
-                          self.setup_view, w.HBox([before, after], layout=row)],
-                         "rulebook-x6-attack")
+        self.columns = w.HBox([attack, defence], layout=row)
+        super().__init__([self.columns, self.more_button, self.error,
+                          w.HBox([before, after], layout=row)], "rulebook-x6-attack")
         for f in (self.skill, self.weapon, self.attack_number, self.compensation, self.aim,
-                  self.perception, self.special_actions, self.strength, self.distance,
-                  self.weapon_range, self.base, self.reaction_dice, self.reaction_min,
+                  self.perception, self.base, self.reaction_dice, self.reaction_min,
                   self.pool, self.critical_pool, self.per_hit, self.piercing,
-                  self.resistance, self.mode, self.cover, self.special, self.walking,
-                  self.supported, self.off_hand, self.recoil, self.prevent, self.reaction,
+                  self.resistance, self.mode, self.cover, self.prevent, self.reaction,
                   self.stacking):
             f.observe(lambda _: self.update(), "value")
+        self.more_button.on_click(lambda _: self.show_options())
+        if options:
+            self.show_options(update=False)
         self.next_button.on_click(lambda _: self.next_attack())
         self.round_button.on_click(lambda _: self.new_round())
         self.carry_button.on_click(lambda _: self.carry_pool())
         self.entry.on_request(self.roll)
         self.update()
+
+    @built_whole
+    def _build_options(self) -> w.VBox:
+        """The special attacks, range and recoil column."""
+        self.special = _menu("Special attack", _SPECIALS, "none", width="19em")
+        self.special_actions = _number("Extra actions", 0)
+        self.strength = _number("Strength", 3)
+        self.distance = labelled_text("Target's distance (m)", "", "in range",
+                                      width=NUMBER_WIDTH)
+        self.weapon_range = labelled_text("Weapon distance (m)", "", "in range",
+                                          width=NUMBER_WIDTH)
+        self.recoil = w.Checkbox(value=True, description="Weapon recoils (untick for a bow)",
+                                 indent=False, layout=shared_layout(width=FIELD_WIDTH))
+        self.walking = _check("Walking (+1 min. roll)")
+        self.supported = _check("Weapon supported (−1)")
+        self.off_hand = _check("Off-hand weapon (+1)")
+        fields = [self.special, self.special_actions, self.strength, self.distance,
+                  self.weapon_range, self.recoil, self.walking, self.supported, self.off_hand]
+        for f in fields:
+            if isinstance(f, w.Text):
+                f.continuous_update = False
+            f.observe(lambda _: self.update(), "value")
+        column = w.VBox([w.HTML("<h4 style='margin:.2em 0'>Special attacks and range</h4>"),
+                         *fields], layout=shared_layout(flex="1 1 21em", min_width="0"))
+        fit_labels(column)
+        return column
+
+    def show_options(self, update: bool = True) -> None:
+        """Show the special attacks, range and recoil (built the first time)."""
+        if self.options is None:
+            self.options = self._build_options()
+            first, *rest = self.columns.children
+            self.columns.children = (first, self.options, *rest)
+        set_shown(self.more_button, False)
+        if update:
+            self.update()
+
+    def _option(self, name: str, default: object) -> object:
+        """An option's value, or what it is before the reader opens the options."""
+        return default if self.options is None else getattr(self, name).value
 
     def next_attack(self) -> None:
         """One more attack in a row this round (recoil grows). A shot fired straight after the
@@ -311,9 +340,10 @@ class AttackPipeline(Tool):
 
     def _show_fields(self) -> None:
         """Show the fields the chosen reaction and special attack read, and only those."""
-        special, reaction = self.special.value, self.reaction.value
-        set_shown(self.special_actions, special in ("accurate", "massive"))
-        set_shown(self.strength, special == "massive")
+        special, reaction = self._option("special", "none"), self.reaction.value
+        if self.options is not None:
+            set_shown(self.special_actions, special in ("accurate", "massive"))
+            set_shown(self.strength, special == "massive")
         set_shown(self.resistance, special in ("ko", "disarm"))
         set_shown(self.reaction_dice, reaction in ("dodge", "parry"))
         set_shown(self.reaction_min, reaction in ("dodge", "parry")
@@ -323,6 +353,14 @@ class AttackPipeline(Tool):
             self.reaction_dice.placeholder = _REACTION_HINT[reaction]
 
     def _setup(self) -> x6.AttackSetup:
+        if self.options is None:
+            return x6.attack_setup(
+                read_int("Skill", self.skill), read_int("Weapon dice", self.weapon),
+                self.mode.value, min_roll=read_int("Usual minimum roll", self.base, 1),
+                attack_number=read_int("Attack in a row", self.attack_number, 1),
+                compensation=read_int("Recoil compensation", self.compensation),
+                aim_actions=read_int("Aim actions", self.aim),
+                perception=read_int("Perception", self.perception))
         special = self.special.value
         actions = read_int("Extra actions", self.special_actions)
         distance = self.distance.value.strip()
@@ -359,7 +397,7 @@ class AttackPipeline(Tool):
             wounds_per_hit=read_int("Wounds a hit", self.per_hit, 1),
             piercing=read_int("Piercing", self.piercing), prevent=self.prevent.value)
 
-    @answers("setup_view", "odds")
+    @answers("odds")
     def update(self) -> None:
         """Read the attack and the defender; show the setup and the exact odds."""
         self.setup = None
@@ -369,7 +407,7 @@ class AttackPipeline(Tool):
         self._show_fields()
         self.setup = s = self._setup()
         defence = self._defence()
-        contest = self.special.value in ("ko", "disarm")
+        contest = self._option("special", "none") in ("ko", "disarm")
         if contest:
             read_int("Resistance dice", self.resistance)
         if defence["reaction"] in ("dodge", "parry") and not x6.attack_mode(s.outcome)[
@@ -384,9 +422,10 @@ class AttackPipeline(Tool):
         harmless = "" if s.wounds else " This attack deals no wounds."
         broken = (" Aiming came between this shot and the last one, so it has no recoil."
                   if s.recoil_broken else "")
-        self.setup_view.value = (f"<div class='rulebook-x6-setup'>Roll <b>{s.dice}</b> dice: "
-                                 f"hit on <b>{s.min_roll}+</b>, {crit}.{harmless}{broken}</div>")
-        self.odds.value = self._odds_html(hit, wounds)
+        self.odds.value = (f"<h4 style='margin:.2em 0'>Odds before you roll</h4>"
+                           f"<div class='rulebook-x6-setup'>Roll <b>{s.dice}</b> dice: "
+                           f"hit on <b>{s.min_roll}+</b>, {crit}.{harmless}{broken}</div>"
+                           + self._odds_html(hit, wounds))
 
     def _odds_html(self, hit: x6.HitOdds, wounds: x6.WoundOdds | str | None) -> str:
         total = hit.total_hits()
@@ -421,7 +460,7 @@ class AttackPipeline(Tool):
         defence = self._defence()
         if defence["reaction"] not in ("dodge", "parry"):
             defence["reaction_dice"] = None   # a shield parry rolls one d6 a hit
-        special = self.special.value
+        special = self._option("special", "none")
         contest = special if special in ("ko", "disarm") else "none"
         self.last = r = x6.attack(
             s.dice, min_roll=s.min_roll, crit_at=s.crit_at, burst=s.burst, mode=s.outcome,

@@ -90,6 +90,7 @@ def test_attack_recoil_seeded_replay_and_a_shortage_named(page: Page, book_url):
     expect(tool.locator(".rulebook-headline")).to_contain_text("At least one hit")
     tool.get_by_role("button", name="Next attack this round").click()
     expect(setup).to_contain_text("hit on 7+, critical on 13+")
+    tool.get_by_role("button", name="Special attacks, range, recoil").click()
     tool.get_by_label("Weapon recoils (untick for a bow)").uncheck()
     expect(setup).to_contain_text("hit on 5+, critical on 11+")
     tool.get_by_label("Weapon recoils (untick for a bow)").check()

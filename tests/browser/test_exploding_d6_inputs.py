@@ -17,6 +17,7 @@ def _setup_text(s: x6.AttackSetup) -> str:
 def test_attack_every_input(page: Page, book_url):
     tool = open_tool(page, book_url, CHAPTER, ".rulebook-x6-attack")
     setup = tool.locator(".rulebook-x6-setup")
+    tool.get_by_role("button", name="Special attacks, range, recoil").click()
     for label, value in (("Skill", "4"), ("Weapon dice", "3"), ("Attack in a row", "2"),
                          ("Recoil compensation", "1"), ("Aim actions", "1"),
                          ("Perception", "2"), ("Usual minimum roll", "4"),
@@ -47,6 +48,7 @@ def test_attack_every_input(page: Page, book_url):
                          ("Protection pool", "3"), ("Of it against crits", "1"),
                          ("Wounds a hit", "2"), ("Piercing", "1")):
         set_value(tool.get_by_label(label, exact=True), value)
+        expect(tool.get_by_label(label, exact=True)).to_have_value(value)
     tool.get_by_label("Target's cover").select_option(label="6+ (light)")
     tool.get_by_label("Crits stopped first").select_option(label="the lightest")
     wounds = x6.attack_odds(m.dice, m.min_roll, m.crit_at, m.burst, reaction="parry",

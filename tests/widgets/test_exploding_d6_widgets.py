@@ -77,7 +77,7 @@ def _typed(tool, faces):
 
 def test_attack_odds_before_roll_and_maragas_typed():
     a = AttackPipeline(skill=2, weapon_dice=2, mode="melee", cover=0, pool=2)
-    assert "hit on <b>5+</b>, critical on <b>11+</b>" in a.setup_view.value
+    assert "hit on <b>5+</b>, critical on <b>11+</b>" in a.odds.value
     p = x6.hit_odds(4).p_at_least(1)
     assert f"At least one hit: <b>{float(p) * 100:.2f}%</b> ({p})" in a.odds.value
     _typed(a, "4, 5, 5, 6, 6, 2")
@@ -101,18 +101,18 @@ def test_attack_recoil_across_the_round():
     a = AttackPipeline(skill=3, weapon_dice=2, mode="single")
     a.next_button.click()
     assert a.attack_number.value == "2"
-    assert "hit on <b>7+</b>, critical on <b>13+</b>" in a.setup_view.value
+    assert "hit on <b>7+</b>, critical on <b>13+</b>" in a.odds.value
     a.next_button.click()
-    assert "hit on <b>9+</b>, critical on <b>15+</b>" in a.setup_view.value
+    assert "hit on <b>9+</b>, critical on <b>15+</b>" in a.odds.value
     a.compensation.value = "1"
-    assert "hit on <b>7+</b>" in a.setup_view.value
+    assert "hit on <b>7+</b>" in a.odds.value
     a.recoil.value = False   # a bow: an arrow is nocked between shots
-    assert "hit on <b>5+</b>, critical on <b>11+</b>" in a.setup_view.value
+    assert "hit on <b>5+</b>, critical on <b>11+</b>" in a.odds.value
     a.recoil.value = True
     a.round_button.click()
-    assert "hit on <b>5+</b>, critical on <b>11+</b>" in a.setup_view.value
+    assert "hit on <b>5+</b>, critical on <b>11+</b>" in a.odds.value
     a.mode.value = "burst"
-    assert "Roll <b>7</b> dice" in a.setup_view.value and "no criticals" in a.setup_view.value
+    assert "Roll <b>7</b> dice" in a.odds.value and "no criticals" in a.odds.value
 
 
 def test_attack_an_aim_between_shots_removes_recoil():
@@ -122,37 +122,37 @@ def test_attack_an_aim_between_shots_removes_recoil():
     a = AttackPipeline(skill=3, weapon_dice=2, mode="single")
     a.next_button.click()
     a.aim.value = "1"
-    assert "hit on <b>5+</b>, critical on <b>9+</b>" in a.setup_view.value
-    assert "no recoil" in a.setup_view.value
+    assert "hit on <b>5+</b>, critical on <b>9+</b>" in a.odds.value
+    assert "no recoil" in a.odds.value
     a.next_button.click()
     assert (a.aim.value, a.attack_number.value) == ("0", "2")
-    assert "hit on <b>7+</b>, critical on <b>13+</b>" in a.setup_view.value
+    assert "hit on <b>7+</b>, critical on <b>13+</b>" in a.odds.value
 
 
 def test_every_attack_option_of_the_seed():
     a = AttackPipeline(skill=3, weapon_dice=2, mode="melee")
     a.off_hand.value = True
-    assert "hit on <b>6+</b>" in a.setup_view.value
+    assert "hit on <b>6+</b>" in a.odds.value
     a.off_hand.value = False
     a.distance.value, a.weapon_range.value = "45", "30"
-    assert "hit on <b>7+</b>" in a.setup_view.value
+    assert "hit on <b>7+</b>" in a.odds.value
     a.distance.value = "61"
     assert a.error.message == ("“Target's distance (m)” must be at most twice the weapon's "
                                "30 m (60 m), got 61 m: farther, the target cannot be attacked")
     a.distance.value = a.weapon_range.value = ""
     a.special.value = "accurate"
     a.special_actions.value = "2"
-    assert "hit on <b>3+</b>" in a.setup_view.value
+    assert "hit on <b>3+</b>" in a.odds.value
     a.special.value = "massive"
     a.strength.value = "4"
-    assert "Roll <b>9</b> dice" in a.setup_view.value
+    assert "Roll <b>9</b> dice" in a.odds.value
     a.special.value = "ko"
-    assert "deals no wounds" in a.setup_view.value
+    assert "deals no wounds" in a.odds.value
     a.special.value = "disarm"
-    assert "hit on <b>8+</b>" in a.setup_view.value
+    assert "hit on <b>8+</b>" in a.odds.value
     a.special.value = "none"
     a.base.value = "4"
-    assert "hit on <b>4+</b>, critical on <b>11+</b>" in a.setup_view.value
+    assert "hit on <b>4+</b>, critical on <b>11+</b>" in a.odds.value
 
 
 def test_hagen_shield_parry_in_the_attack():
@@ -252,7 +252,7 @@ def test_attack_bad_inputs_in_the_readers_words():
     a.mode.value = "melee"
     a.aim.value = "2"
     a.perception.value = "3"
-    assert "critical on <b>8+</b>" in a.setup_view.value
+    assert "critical on <b>8+</b>" in a.odds.value
     a.critical_pool.value = "5"
     assert "“Of it against crits” must be from 0 to 2, got 5" in a.error.message
     a.critical_pool.value = "0"
@@ -292,10 +292,10 @@ def test_pictures():
 def test_attack_special_walking_and_support():
     a = AttackPipeline(skill=3, weapon_dice=1, mode="melee", cover=0, pool=0)
     a.walking.value = True
-    assert "hit on <b>6+</b>" in a.setup_view.value
+    assert "hit on <b>6+</b>" in a.odds.value
     a.special.value = "disarm"
-    assert "hit on <b>9+</b>" in a.setup_view.value
-    assert "deals no wounds" in a.setup_view.value
+    assert "hit on <b>9+</b>" in a.odds.value
+    assert "deals no wounds" in a.odds.value
     assert "After the" not in a.odds.value
     a.resistance.value = "1"
     _typed(a, "6, 3, 6, 4, 2, 1, 5")
@@ -305,4 +305,16 @@ def test_attack_special_walking_and_support():
     a.walking.value = False
     a.mode.value = "single"
     a.supported.value = True
-    assert "hit on <b>4+</b>" in a.setup_view.value
+    assert "hit on <b>4+</b>" in a.odds.value
+
+
+def test_the_options_column_is_built_when_the_reader_opens_it():
+    a = AttackPipeline(skill=3, weapon_dice=2, mode="single", options=False)
+    assert a.options is None and a.more_button.layout.display != "none"
+    assert "hit on <b>5+</b>, critical on <b>11+</b>" in a.odds.value
+    _typed(a, "5, 5, 1, 1, 1")
+    assert a.entry.error.message == "" and "No wounds: every hit stopped" in a.result.value
+    a.more_button.click()
+    assert a.options is not None and a.more_button.layout.display == "none"
+    a.off_hand.value = True
+    assert "hit on <b>6+</b>" in a.odds.value
