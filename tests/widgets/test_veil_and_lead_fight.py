@@ -4,12 +4,14 @@ undo. The dice are typed, so every number is worked by hand from the seed."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
 
 from rulescore.roster import Roster
 from rulescore.systems import veil_and_lead as vl
+from widgets.fight import PAGE_FORMAT
 from widgets.lean import is_shown
 from widgets.veil_and_lead_fight import FightPanel, fight_page
 
@@ -167,3 +169,25 @@ def test_renaming_a_fighter_in_the_roster_keeps_their_token_and_health():
     assert page.history.log[-1] == "Enforcer is now called Mack"
     page.undo()                               # one step: the name and the token together
     assert page.roster.names() == ("Caleb", "Enforcer") and page.state == hurt
+
+
+def test_a_fight_kept_by_another_tab_is_offered_and_never_overwritten_unasked(monkeypatch):
+    # Tab one has the Hammer at Tick 3; another tab keeps the fight as it was at the start.
+    page, panel = joined()
+    other_page, _ = joined()
+    sent: list[dict] = []
+    monkeypatch.setattr(page.store, "send", sent.append)
+    theirs = json.dumps({"format": PAGE_FORMAT, "version": 1,
+                         "fight": other_page.state.to_json(), "rolls": []})
+    page.store._from_browser(page.store, {"op": "elsewhere", "stored": theirs}, [])
+    assert page.store.offer in page.children and is_shown(page.store.offer)
+    panel.next_button.click()                      # this tab moves on: held, not written
+    assert page.state.encounter.hammer == 3 and sent == []
+    page.store.offer.keep_button.click()           # keep mine: this tab's fight is written
+    assert json.loads(sent[-1]["text"])["fight"] == page.state.to_json()
+    page.store._from_browser(page.store, {"op": "elsewhere", "stored": theirs}, [])
+    page.store.offer.load_button.click()           # load theirs: the page carries on from it
+    assert page.state.to_json() == other_page.state.to_json() and not is_shown(
+        page.store.offer)
+    page.undo_button.click()                       # one step of the page, undone like any
+    assert page.state.encounter.hammer == 3
