@@ -32,7 +32,8 @@ from .storage import BrowserStore, KeptState
 from .theme import ERROR, INFECTED, MUTED, PALETTE
 
 STORE_KEY = "rulebook/percentile/injury-record"
-STATES = (("None", None), ("Stunned (STN)", "STN"), ("Incapacitated (INC)", "INC"),
+# "" stands for no Shock state: a menu whose value is None shows nothing chosen
+STATES = (("None", ""), ("Stunned (STN)", "STN"), ("Incapacitated (INC)", "INC"),
           ("Unconscious (UNC)", "UNC"))
 BLEEDING_OUTCOMES = {"stopped": "bleeding stopped", "bleeding": "still bleeding",
                      "dead": "dead of blood loss"}
@@ -79,7 +80,7 @@ class FightRecords(w.VBox):
         self.fight: pc.Fight | None = None
         self.store = BrowserStore(fight_key("percentile"))
         self.menu = w.Dropdown(options=[], description="Fighter from the fight", style=STYLE,
-                               layout=WIDE)
+                               layout=shared_layout(width="40em"))
         self.open_button = button("Open their record",
                                   "Carry on with this fighter's injuries and Shock state")
         self.note = w.HTML()
@@ -343,7 +344,7 @@ class HealingWalker(Tool):
 
         def tick(label: str, value: bool = False) -> w.Checkbox:
             return w.Checkbox(value=value, description=label, indent=False)
-        self.state = w.Dropdown(options=STATES, value=None, description="Shock state now",
+        self.state = w.Dropdown(options=STATES, value="", description="Shock state now",
                                 style=STYLE, layout=WIDE)
         self.strength_eml = whole("Strength EML (blood loss)", 60)
         self.beast = tick("A beast (tests ML50)")
@@ -558,7 +559,8 @@ class HealingWalker(Tool):
         """*record* with the first hours as the rows show them (*changes* on top): the Shock
         state, its Extended Shock HR (INC or UNC) and coma HR (UNC), the coma's days so far and
         the Staunch bonus."""
-        now: dict[str, object] = dict(state=self.state.value, extended_hr=self.es_hr.value,
+        now: dict[str, object] = dict(state=self.state.value or None,
+                                      extended_hr=self.es_hr.value,
                                       coma_hr=self.coma_hr.value, coma_days=record.coma_days,
                                       staunch_bonus=self.staunch_bonus.value)
         now.update(changes)
@@ -628,7 +630,7 @@ class HealingWalker(Tool):
     def _bleeding_inputs(self) -> dict[str, object]:
         healer = not self.no_healer.value
         return dict(strength_eml=None if self.beast.value else self.strength_eml.value,
-                    bp=min(self.record.blood_loss, 3), state=self.state.value,
+                    bp=min(self.record.blood_loss, 3), state=self.state.value or None,
                     physician_eml=self.staunch_eml.value if healer else None,
                     bleeders=self.bleeders.value, cauterise=self.cauterise.value,
                     tourniquet=self.tourniquet.value,
@@ -857,7 +859,7 @@ class HealingWalker(Tool):
         self._quiet = True
         shown = [(self.name, r.name), (self.healing_base, r.healing_base),
                  (self.endurance, r.endurance_eml), (self.blood, r.blood_loss),
-                 (self.random_period, r.random_period), (self.state, r.shock),
+                 (self.random_period, r.random_period), (self.state, r.shock or ""),
                  (self.staunch_bonus, r.staunch_bonus)]
         # an HR the record does not hold leaves its field as the reader set it
         shown += [(field, value) for field, value in ((self.es_hr, r.extended_hr),

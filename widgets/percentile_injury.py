@@ -37,7 +37,8 @@ from .storage import BrowserStore
 RECORD_KEY = "rulebook/percentile/injury-record"
 
 WIDE = shared_layout(width="20em")
-STATES = (("None", None), ("Stunned (STN)", "STN"), ("Incapacitated (INC)", "INC"),
+# "" stands for no Shock state: a menu whose value is None shows nothing chosen
+STATES = (("None", ""), ("Stunned (STN)", "STN"), ("Incapacitated (INC)", "INC"),
           ("Unconscious (UNC)", "UNC"))
 STAGE_TABLES = {"1 Location": ("body_zones", "locations_"), "3 Injury": ("injury_levels",),
                 "3.1 Compound injury": ("compound_injury",),
@@ -122,7 +123,7 @@ class InjuryWalker(Tool):
         self.strength_eml = w.IntText(value=60, description="Strength EML (amputation)",
                                       style=STYLE, layout=WIDE)
         self.fatigue = int_field("Fatigue", 0, 0, 100, style=STYLE, layout=WIDE)
-        self.state = w.Dropdown(options=STATES, value=None, description="Shock state now",
+        self.state = w.Dropdown(options=STATES, value="", description="Shock state now",
                                 style=STYLE, layout=WIDE)
         self.existing = labelled_text("Earlier injuries there", placeholder="e.g. S2E, M1E",
                                       width="20em")
@@ -268,7 +269,7 @@ class InjuryWalker(Tool):
         self.victim = record
         self._quiet = True
         try:
-            self.state.value = record.shock
+            self.state.value = record.shock or ""
             self.existing.value = ""
         finally:
             self._quiet = False
@@ -297,7 +298,7 @@ class InjuryWalker(Tool):
             range_modifier=self.range_mod.value,
             aspect=self.aspect.value, armour=self.armour.value, rigid_armour=self.rigid.value,
             shock_eml=self.shock_eml.value, fatigue=self.fatigue.value,
-            strength_eml=self.strength_eml.value, current_state=self.state.value,
+            strength_eml=self.strength_eml.value, current_state=self.state.value or None,
             projectile=self.projectile.value, reroll=self.reroll.value, record=self.victim,
             existing=self._existing(), hard_cover=self._cover(),
             helpless=(self.aim.value, self.spot.value) if self.helpless.value else None,

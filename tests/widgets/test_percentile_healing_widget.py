@@ -223,7 +223,7 @@ def test_the_seeds_extended_shock_example_three_course_rolls():
     assert "= EML 42; roll 41: S" in h.explanation.value
     h.es_entry.my_dice.value = "13"
     h.es_entry.use_dice()
-    assert "HR 6, the patient recovers" in h.es_result.value and h.state.value is None
+    assert "HR 6, the patient recovers" in h.es_result.value and h.state.value == ""
 
 
 def test_a_coma_starts_from_its_injury_and_ends_with_weariness():
