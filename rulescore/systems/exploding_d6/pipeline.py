@@ -6,14 +6,14 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from rulescore.dice import DiceSource
-from rulescore.errors import RulesError
-from rulescore.errors import shown
+from rulescore.dice.source import count_to_draw, dice_to_draw_from
+from rulescore.errors import RulesError, shown
 from rulescore.trace import Resolution, step
 from rulescore.errors import require_bool as flag, require_choice as one_of
 
 from ._system import DATA
-from .inputs import (Chains, count, d6_faces, die_totals, drawn_chains, finished, per_hit,
-                     plural, threshold)
+from .inputs import (MAX_DICE, Chains, count, d6_faces, die_totals, drawn_chains, finished,
+                     per_hit, plural, threshold)
 from .defence import (PREVENT, CoverRoll, Protection, Wounds, _cover, cover_roll, dodge, parry,
                       protection, shield_use, wounds)
 from .hits import (BASE_CRIT_AT, BASE_MIN_ROLL, HitRoll, attack_mode, hit_roll, scored_hits)
@@ -142,9 +142,11 @@ class AttackFlow(Resolution):
         return self.protection.pool_left
 
 
-def _short(what: str, many: int, noun: str, after: str) -> str:
+def _short(what: str, many: int, noun: str, after: str | None) -> str:
     """The message when typed dice run out at a stage: what comes next and how many."""
     dice = plural(many, "die", "dice") if noun == "die" else f"{many} {noun}"
+    if after is None:
+        return f"more dice needed: {what} needs {dice} more"
     return f"more dice needed: {after}, so {what} needs {dice} next, typed after these"
 
 
@@ -160,16 +162,17 @@ def _faces_or_draw(name: str, given: object, dice: DiceSource | None, n: int, la
                  for i in range(1, n + 1))
 
 
-def _chains_or_draw(name: str, given: object, dice: DiceSource | None, after: str,
+def _chains_or_draw(name: str, given: object, dice: DiceSource | None, after: str | None,
                     what: str) -> tuple[tuple[int, ...], Chains]:
     """Exploding dice for a dodge or a parry: their totals, or as many drawn as *given*."""
     if dice is None:
         return die_totals(name, given), ()
-    n = count(name, given)
-    chains = tuple(dice.chain(6, f"{what} die {i}", shortage=lambda c, i=i: (
+    n = count_to_draw(name, given, dice, maximum=MAX_DICE)
+    die = what.removeprefix("the ") + " die"
+    chains = tuple(dice.chain(6, f"{die} {i}", shortage=lambda c, i=i: (
         _short(what, n - i + 1, "die", after) if not c else
-        f"not enough dice: {what} die {i} showed 6, so it explodes — type the next roll "
-        "of its chain")) for i in range(1, n + 1))
+        f"more dice needed: {die} {i} showed 6, so it explodes — type the next roll of its "
+        "chain")) for i in range(1, n + 1))
     return tuple(sum(c) for c in chains), chains
 
 
@@ -272,6 +275,7 @@ def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
     *reaction_dice* and *contest_dice* are how many exploding dice to roll, and every die is
     drawn in the order the attack needs it: hit dice, reaction dice, cover dice (one a hit
     still standing), contest dice; typed dice that run out say what comes next."""
+    dice = dice_to_draw_from(dice)
     reaction = one_of("reaction", reaction, FLOW_REACTIONS)
     stacking = one_of("stacking", stacking, COVER_STACKING)
     contest = one_of("contest", contest, CONTESTS)
@@ -292,8 +296,11 @@ def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
     if reaction in ("dodge", "parry") and not mode_row[reaction]:
         raise RulesError(f"reaction '{reaction}' works only against a melee attack, got a "
                          f"{mode_row['label'].lower()}")
-    hit = scored_hits(*drawn_chains("dice_totals", dice_totals, dice), min_roll, crit_at,
-                      burst)
+    if dice is None:
+        hit = scored_hits(dice_totals, (), min_roll, crit_at, burst)
+    else:
+        hit = scored_hits(*_chains_or_draw("dice_totals", dice_totals, dice, None,
+                                           "the hit roll"), min_roll, crit_at, burst)
     steps = list(hit.trace)
     hits, crits, extras = hit.hits, hit.criticals, hit.critical_extras
     reacted = None
