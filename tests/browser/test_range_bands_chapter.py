@@ -5,8 +5,15 @@ import re
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import range_bands as rb
-from rulescore.text import odds
+from rulescore.text import percent
 from tests.browser.reader import controls, open_chapter, roll_and_replay, ROLL_INPUTS, set_value
+from widgets.common import EXACT_INLINE
+
+
+def odds(p) -> str:
+    """A chance as the tools show it: its percentage first, its fraction beside it when short
+    (a long one waits behind "show exact", which the text then reads)."""
+    return f"{percent(p)} ({p})" if len(str(p)) <= EXACT_INLINE else f"{percent(p)} show exact"
 
 CHAPTER = "range_bands/combat.ipynb"          # cover and shooting
 MOVEMENT = "range_bands/movement.ipynb"       # the map, moving and hiding
