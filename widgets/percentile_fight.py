@@ -335,7 +335,12 @@ class MissilePanel(_StrikePanel):
         Reach(pc.missile_odds,
               {"shooter": "Shooter", "target": "Target", "range_ft": "Range (ft)",
                "target_moves": "Target is", "near_target": "Others near the target"},
-              {"fight": THE_FIGHT}))
+              {"fight": THE_FIGHT}),
+        # only to number those near the target: a Volley's area counts the target first
+        Reach(pc.missile_range, {"range_ft": "Range (ft)"},
+              {"base_range": "the shooter's row", "thrown_pb_zone_die": "not needed to "
+               "tell Direct from Volley", "wet": "not needed to tell Direct from Volley",
+               "charge_ft": "not needed to tell Direct from Volley"}))
 
     def __init__(self) -> None:
         self.range_ft = int_field("Range (ft)", 20, 0, 100_000, style=STYLE, layout=WIDE)
