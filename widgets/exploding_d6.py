@@ -16,13 +16,15 @@ import ipywidgets as w
 from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.systems import exploding_d6 as x6
 from rulescore.text import odds, percent
+from rulescore.roster import Fighter
+from rulescore.systems.exploding_d6.fight import Fight
 from rulescore.systems.exploding_d6.inputs import plural
 
 from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
                      RollRequest, Tool, answers, button, chance_html, fit_labels, labelled_text,
                      odds_line, odds_table_html, read_int, section, steps_html)
 from .lean import built_whole, set_shown, shared_layout
-from .roster import EMPTY_HINT, RosterEditor, shared_roster
+from .roster import EMPTY_HINT, FighterPick, RosterEditor, shared_roster
 from .theme import (ACCENT, CRIT, FIELD_WIDTH, GRID_COLUMN, INK, LABEL_WIDE, LABEL_WIDTH,
                     LIST_WIDTH, MENU_WIDTH, NUMBER_WIDE, NUMBER_WIDTH, ROSTER_WIDTH, TOTAL_SIZE,
                     VERDICT_SIZE)
@@ -201,10 +203,12 @@ class AttackPipeline(Tool):
 
     def __init__(self, skill: int = 3, weapon_dice: int = 2, mode: str = "single",
                  cover: int = 0, pool: int = 2, reaction: str = "none",
-                 options: bool = True) -> None:
+                 options: bool = True, fighters: bool = False) -> None:
         """*options*: build the special attacks, range and recoil fields at once; a chapter
         that seldom needs them passes False, and they are built the first time the reader
-        opens them (a page's widgets cost it time to open, lean.py)."""
+        opens them (a page's widgets cost it time to open, lean.py). *fighters*: menus that
+        fill the attacker's and the defender's fields from the roster's rows (on a chapter
+        that shows the roster)."""
         self.skill = _number("Skill", skill)
         self.weapon = _number("Weapon dice", weapon_dice)
         self.mode = _menu("Attack mode", _MODES, mode)
@@ -238,7 +242,12 @@ class AttackPipeline(Tool):
         self.last: x6.AttackFlow | None = None
         heading = "<h4 style='margin:.2em 0'>{}</h4>"
         column = shared_layout(flex="1 1 21em", min_width="0")
-        attack = w.VBox([w.HTML(heading.format("The attack")), self.skill, self.weapon,
+        picks: list[list[w.Widget]] = [[], []]
+        if fighters:
+            picks = [[FighterPick("exploding_d6", self.fill_attacker, label="Attacker")],
+                     [FighterPick("exploding_d6", self.fill_defender, label="Defender")]]
+        attack = w.VBox([w.HTML(heading.format("The attack")), *picks[0], self.skill,
+                         self.weapon,
                          self.mode, self.attack_number, self.compensation, self.aim,
                          self.perception, self.base,
                          w.HBox([self.next_button, self.round_button])], layout=column)
@@ -246,7 +255,7 @@ class AttackPipeline(Tool):
                                   "Show the special attacks, the target's distance, walking, "
                                   "support, the off hand and recoil")
         self.options: w.VBox | None = None
-        defence = w.VBox([w.HTML(heading.format("The defender")), self.reaction,
+        defence = w.VBox([w.HTML(heading.format("The defender")), *picks[1], self.reaction,
                           self.reaction_dice, self.reaction_min, self.resistance, self.cover,
                           self.stacking, self.pool, self.critical_pool, self.per_hit,
                           self.piercing, self.prevent], layout=column)
@@ -313,6 +322,32 @@ class AttackPipeline(Tool):
     def _option(self, name: str, default: object) -> object:
         """An option's value, or what it is before the reader opens the options."""
         return default if self.options is None else getattr(self, name).value
+
+    def fill_attacker(self, fighter: Fighter) -> None:
+        """The attacker's fields from their roster row: weapon skill and dice, attack mode,
+        Perception and minimum roll; with the options open, Strength, the weapon's distance
+        and whether it recoils."""
+        self.skill.value, self.weapon.value = str(fighter["skill"]), str(fighter["weapon_dice"])
+        self.mode.value = fighter["mode"]
+        self.compensation.value = str(fighter["compensation"])
+        self.perception.value = str(fighter["perception"])
+        self.base.value = str(fighter["min_roll"])
+        self.per_hit.value = str(fighter["wounds_per_hit"])
+        self.piercing.value = str(fighter["piercing"])
+        if self.options is not None:
+            self.strength.value = str(fighter["strength"])
+            self.recoil.value = fighter["recoil"]
+            if self.distance.value.strip():
+                self.weapon_range.value = str(fighter["weapon_range"])
+
+    def fill_defender(self, fighter: Fighter) -> None:
+        """The defender's fields from their roster row: protection, minimum roll and the
+        dice of the reaction chosen (the Dodge value, or the weapon's dice for a parry)."""
+        self.pool.value = str(fighter["protection"])
+        self.critical_pool.value = str(fighter["critical_protection"])
+        self.reaction_min.value = str(fighter["min_roll"])
+        if self.reaction.value in ("dodge", "parry"):
+            self.reaction_dice.value = str(Fight.reaction_dice(fighter, self.reaction.value))
 
     def next_attack(self) -> None:
         """One more attack in a row this round (recoil grows). A shot fired straight after the

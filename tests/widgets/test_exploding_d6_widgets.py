@@ -318,3 +318,21 @@ def test_the_options_column_is_built_when_the_reader_opens_it():
     assert a.options is not None and a.more_button.layout.display == "none"
     a.off_hand.value = True
     assert "hit on <b>6+</b>" in a.odds.value
+
+
+def test_attacker_and_defender_fill_from_the_roster():
+    a = AttackPipeline(fighters=True, options=False, reaction="dodge")
+    shared_roster("exploding_d6").set_roster(
+        Roster(x6.ROSTER).add("Ada", skill=4, weapon_dice=1, mode="single")
+        .add("Bo", quickness=4, deftness=3, lineage_dodge=1, protection=3, skill=2,
+             weapon_dice=2))
+    attacker, defender = (box.children[1] for box in a.columns.children[::len(
+        a.columns.children) - 1])
+    attacker.menu.value = "Ada"
+    defender.menu.value = "Bo"
+    assert (a.skill.value, a.weapon.value, a.mode.value) == ("4", "1", "single")
+    assert (a.pool.value, a.reaction_dice.value) == ("3", str(x6.dodge_value(1, 4, 3)))
+    a.reaction.value = "parry"
+    defender.menu.value = "—" if "—" in defender.menu.options else defender.menu.options[0]
+    defender.menu.value = "Bo"
+    assert a.reaction_dice.value == "4"
