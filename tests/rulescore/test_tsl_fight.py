@@ -72,6 +72,8 @@ def test_an_applied_attack_fills_the_pool_and_a_full_pool_breaks():
     assert move.fight.of("Vela").uses == 11               # one use spent, carried on
     assert move.fight.encounter.state("Vela").action_used
     assert "Broken" in move.line
+    with pytest.raises(RulesError, match="Vela has used the Action this turn"):
+        move.fight.attack_inputs(r.fighter("Vela"), r.fighter("Mar"))
     # the Thug is passed over on the board, and cannot attack
     nxt = move.fight.next_turn()
     assert nxt.fight.acting == "Mar" and "Thug Broken" in nxt.line
@@ -109,6 +111,9 @@ def test_a_broken_weapon_cannot_attack_until_repaired():
     assert result.weapon_breaks
     after = fight.apply("Mar", "Thug", result).fight
     assert after.of("Mar").weapon_broken and after.of("Mar").uses == 2
+    for _ in range(3):            # round 2 comes back to Mar, Action fresh, weapon still broken
+        after = after.next_turn().fight
+    assert after.acting == "Mar" and after.of("Mar").weapon_broken
     with pytest.raises(RulesError, match="broken and cannot attack until it is repaired"):
         after.attack_inputs(r.fighter("Mar"), r.fighter("Thug"))
     fixed = after.repair("Mar", "weapon").fight

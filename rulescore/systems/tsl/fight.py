@@ -202,14 +202,19 @@ class Fight:
         *target_number*; the target's pools; and armour only while the target wears it,
         unspent, and the GM judges it built for this blow (*armour_fits*, §11 Armour).
 
-        An attack that cannot be made is refused: the attacker has Broken, their weapon is
-        broken until repaired, or it has no ammunition left (§11 Ammunition)."""
+        An attack that cannot be made is refused: the attacker has Broken, has spent this
+        turn's Action (§11 Your Turn), their weapon is broken until repaired, or it has no
+        ammunition left (§11 Ammunition)."""
         me, them = self.of(attacker.name), self.of(target.name)
         if attacker.name == target.name:
             raise RulesError(f"target must be another fighter than {attacker.name}")
         if me.broken:
             raise RulesError(f"{attacker.name} has Broken ({', '.join(me.pools.broken_pools)} "
                              "pool full) and cannot attack")
+        enc = self.encounter
+        if enc is not None and enc.acting == attacker.name and enc.state(
+                attacker.name).action_used:
+            raise RulesError(f"{attacker.name} has used the Action this turn: press Next turn")
         weapon = row_weapon(attacker)
         if weapon is not None and me.weapon_broken:
             raise RulesError(f"{attacker.name}'s weapon is broken and cannot attack until it "
