@@ -448,9 +448,11 @@ State = dict[tuple[int, int], Fraction]
 """Odds of (normal hits, criticals) still standing at one stage of an attack."""
 
 
-def _binomial(n: int, p: Fraction) -> list[Fraction]:
-    """Odds of 0..n successes among *n* independent tries of chance *p*."""
-    return [comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)]
+@functools.lru_cache(maxsize=512)
+def _binomial(n: int, p: Fraction) -> tuple[Fraction, ...]:
+    """Odds of 0..n successes among *n* independent tries of chance *p* (kept: every stage of
+    every attack asks for the same few)."""
+    return tuple(comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1))
 
 
 def _each_stopped(state: State, p: Fraction) -> State:
@@ -471,13 +473,14 @@ def _reacted(state: State, reaction: str, dice: int, min_roll: int, cover: Fract
     if reaction == "shield parry":
         return _each_stopped(state, cover)
     out: State = {}
+    parried = _binomial(dice, p_total_at_least(min_roll))
     for (h, c), q in state.items():
         if reaction == "dodge":
             miss = (1 - p_total_at_least(min_roll + h + c)) ** dice if h + c else Fraction(1)
             for key, p in (((0, 0), 1 - miss), ((h, c), miss)):
                 out[key] = out.get(key, Fraction(0)) + q * p
             continue
-        for s, p in enumerate(_binomial(dice, p_total_at_least(min_roll))):
+        for s, p in enumerate(parried):
             key = (max(0, h - s), c)
             out[key] = out.get(key, Fraction(0)) + q * p
     return out
