@@ -552,8 +552,13 @@ class HealingWalker(Tool):
         self._change(self._character)
 
     def open_record(self, record: pc.InjuryRecord) -> None:
-        """Carry on with a fighter's record from the fight, their Shock state with it."""
-        self._change(lambda: (record, ()))
+        """Carry on with a fighter's record from the fight, their Shock state with it; their
+        roster row, if the roster holds one, gives the Strength and Shock MLs."""
+        if self._change(lambda: (record, ())):
+            rows = self.patient_pick.editor.roster
+            if record.name in rows.names():
+                row = rows.fighter(record.name)
+                self.strength_eml.value, self.shock_ml.value = row["strength_eml"], row["shock"]
 
     def _first_hours(self, record: pc.InjuryRecord, **changes: object) -> pc.InjuryRecord:
         """*record* with the first hours as the rows show them (*changes* on top): the Shock

@@ -274,7 +274,11 @@ class InjuryWalker(Tool):
         finally:
             self._quiet = False
         self.existing.disabled = True
-        self.update()
+        rows = self.struck_pick.editor.roster
+        if record.name in rows.names():
+            self.fill_struck(rows.fighter(record.name))   # their Shock ML and armour
+        else:
+            self.update()
 
     def _elsewhere(self, text: str) -> None:
         """Another tab wrote the kept record: the next injury goes onto theirs."""

@@ -76,3 +76,24 @@ def test_the_healing_walker_takes_the_patient():
     h.patient_pick.menu.value = "Brigand"
     assert (h.record.name, h.record.healing_base, h.record.endurance_eml) == ("Brigand", 12, 58)
     assert (h.strength_eml.value, h.shock_ml.value) == (55, 70)
+
+
+def test_a_fighter_opened_from_the_fight_brings_their_row_too():
+    import dataclasses
+    import json
+    fight = pc.fight_for(shared_roster("percentile").roster)
+    brigand = fight.combatant("Brigand")
+    fight = fight.with_combatant(dataclasses.replace(
+        brigand, record=brigand.record.add_injury("Abdomen", "Edge", 2), shock="STN"))
+    kept = json.dumps({"format": "rulebook/fight-page", "version": 1,
+                       "fight": fight.to_json(), "rolls": []})
+    h = HealingWalker()
+    h.from_fight.found(kept)
+    h.from_fight.open_button.click()
+    assert (h.record.name, h.state.value, h.strength_eml.value, h.shock_ml.value) == \
+        ("Brigand", "STN", 55, 70)
+    hurt = InjuryWalker()
+    hurt.aim.value = 4
+    hurt.from_fight.found(kept)
+    hurt.from_fight.open_button.click()
+    assert (hurt.state.value, hurt.shock_eml.value, hurt.armour.value) == ("STN", 70, 4)
