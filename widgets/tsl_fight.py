@@ -313,6 +313,12 @@ class FightPanel(Tool):
         weapon = row_weapon(self.page.roster.fighter(self.attacker.value))
         set_shown(self.impact, weapon is not None and any(
             tsl.tag_family(t) == "Impact" for t in weapon.tags))
+        enc, me = self.fight.encounter, self.attacker.value
+        if enc is not None and enc.acting == me and enc.state(me).action_used:
+            # the usual end of an exchange, not a mistake: said plainly, not as an error
+            self.odds.value = (f"<div class='rulebook-tsl-fight-odds'><i>{html.escape(me)} has "
+                               "used the Action this turn: press <b>Next turn</b>.</i></div>")
+            return
         setup = self._setup()     # refuses an attack that cannot be made: no odds offered
         self.odds.value = ("<div class='rulebook-tsl-fight-odds'>"
                            + band_odds_html(tsl.attack_odds(**setup)) + "</div>")

@@ -48,6 +48,8 @@ def test_an_attack_applied_is_the_engines_result(page):
     assert not panel.apply_button.disabled
     panel.apply_button.click()
     assert page.state == fight.apply("Vela", "Thug A", expected).fight
+    assert "Vela has used the Action this turn" in panel.odds.value
+    assert panel.error.message == ""
     assert "<td class='body' style='color:#" in panel.board.value
     assert page.rolls.entries[0].what == "Vela attacks Thug A"
     # the Broken Thug A is not offered as a target, and Next turn passes over him
