@@ -140,7 +140,8 @@ class TestRoller(Tool):
         self.explanation.show(result.trace)
 
 
-LOST_ZONES = (("none", None), ("Head", "Head"), ("an arm", "Arms"), ("the torso", "Torso"),
+# "" stands for no zone lost: a menu whose value is None shows nothing chosen
+LOST_ZONES = (("none", ""), ("Head", "Head"), ("an arm", "Arms"), ("the torso", "Torso"),
               ("a leg", "Legs"))
 
 
@@ -239,7 +240,7 @@ class MeleeExchange(Tool):
         self.outnumbered = num("Foes on the defender", 1, 1, 10)
         self.a_prone, self.d_prone = tick("Attacker prone"), tick("Defender prone")
         self.in_close = tick("In Close")
-        self.d_lost = w.Dropdown(options=LOST_ZONES, value=None, style=STYLE, layout=small,
+        self.d_lost = w.Dropdown(options=LOST_ZONES, value="", style=STYLE, layout=small,
                                  description="Defends with a zone lost to a Grievous wound")
 
         def die(label: str) -> w.Dropdown:
@@ -332,7 +333,7 @@ class MeleeExchange(Tool):
 
     def _rolling_defender(self) -> bool:
         """Whether the defender rolls a d100: not when ignoring, nor with a lost zone."""
-        return not self._ignoring() and self.d_lost.value is None
+        return not self._ignoring() and not self.d_lost.value
 
     def _declared(self) -> pc.MeleeDeclaration:
         """Both tests' EMLs from the MLs and the declared modifiers (Melee 2)."""
@@ -362,7 +363,7 @@ class MeleeExchange(Tool):
         told = self._declared()
         dist = pc.melee_outcome_distribution(
             told.attack_eml, self.defence.value, told.defence_eml,
-            defender_unusable_zone=None if ignoring else self.d_lost.value)
+            defender_unusable_zone=None if ignoring else self.d_lost.value or None)
         self.told = told
         self.emls.value = (f"<p class='rulebook-pc-emls'>The attacker tests at EML "
                            f"<b>{told.attack_eml}</b>" + (
@@ -390,7 +391,7 @@ class MeleeExchange(Tool):
                              f"({'the attacker' if need == 1 else 'attacker, then defender'})")
         result = pc.melee_exchange(
             None, told.attack_eml, self.defence.value, None, told.defence_eml,
-            defender_unusable_zone=None if self._ignoring() else self.d_lost.value,
+            defender_unusable_zone=None if self._ignoring() else self.d_lost.value or None,
             dice=request.dice)
         rolls = _rolls(result)
         self.last = result
