@@ -229,6 +229,10 @@ class AttackPipeline(Tool):
         self.prevent = _menu("Crits stopped first", _PREVENT, "heaviest")
         self.resistance = _number("Resistance dice", 3)
         self.next_button = button("Next attack this round", "Count one more attack in a row")
+        self.more_button = button("Special attacks, range, recoil",
+                                  "Show the special attacks, the target's distance, walking, "
+                                  "support, the off hand and recoil")
+        self.options: w.VBox | None = None
         self.round_button = button("New round", "Recoil does not carry into a new round")
         self.error = ErrorLine()
         self.odds = w.HTML()
@@ -250,11 +254,8 @@ class AttackPipeline(Tool):
                          self.weapon,
                          self.mode, self.attack_number, self.compensation, self.aim,
                          self.perception, self.base,
-                         w.HBox([self.next_button, self.round_button])], layout=column)
-        self.more_button = button("Special attacks, range, recoil",
-                                  "Show the special attacks, the target's distance, walking, "
-                                  "support, the off hand and recoil")
-        self.options: w.VBox | None = None
+                         w.HBox([self.next_button, self.round_button, self.more_button])],
+                        layout=column)
         defence = w.VBox([w.HTML(heading.format("The defender")), *picks[1], self.reaction,
                           self.reaction_dice, self.reaction_min, self.resistance, self.cover,
                           self.stacking, self.pool, self.critical_pool, self.per_hit,
@@ -266,7 +267,7 @@ class AttackPipeline(Tool):
         after = w.VBox([w.HTML(heading.format("Result")), self.result, self.carry_button,
                         self.explanation], layout=shared_layout(flex="1 1 26em", min_width="0"))
         self.columns = w.HBox([attack, defence], layout=row)
-        super().__init__([self.columns, self.more_button, self.error,
+        super().__init__([self.columns, self.error,
                           w.HBox([before, after], layout=row)], "rulebook-x6-attack")
         for f in (self.skill, self.weapon, self.attack_number, self.compensation, self.aim,
                   self.perception, self.base, self.reaction_dice, self.reaction_min,
