@@ -15,7 +15,7 @@ import ipywidgets as w
 
 from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.systems import exploding_d6 as x6
-from rulescore.text import odds, percent
+from rulescore.text import percent
 from rulescore.roster import Fighter
 from rulescore.systems.exploding_d6.fight import Fight
 from rulescore.systems.exploding_d6.inputs import plural
@@ -617,7 +617,8 @@ class ThrowDeviation(Tool):
         self.picture.value = clock_svg()
         n, m = self._inputs()
         p = x6.hit_odds(n, m, m, True).p_at_least(1)
-        self.odds.value = (f"<p class='rulebook-headline'><b>Chance to hit: {odds(p)}</b></p>"
+        self.odds.value = (odds_line("rulebook-headline",
+                                     f"Chance to hit: {chance_html(p, strong=True)}") +
                            f"<small>A miss lands 1 to 6 metres away, each of the 12 clock "
                            f"directions equally likely.</small>")
 

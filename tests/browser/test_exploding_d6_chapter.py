@@ -147,7 +147,7 @@ def test_rulings_worked_examples_both_readings_and_recoil(page: Page, book_url):
 
 def test_throw_deviation_picture(page: Page, book_url):
     tool = open_tool(page, book_url, CLOSE, ".rulebook-x6-throw")
-    expect(tool.locator(".rulebook-headline")).to_contain_text("Chance to hit: 19/27")
+    expect(tool.locator(".rulebook-headline")).to_contain_text("Chance to hit: 70.37% (19/27)")
     tool.get_by_label("d12 (clock)").fill("3")
     tool.get_by_label("d6 (metres)").fill("4")
     _type_dice(tool, "2, 4, 1")

@@ -266,7 +266,7 @@ def test_attack_bad_inputs_in_the_readers_words():
 
 def test_throw_deviation_typed_and_seeded():
     t = ThrowDeviation(dice=2)
-    assert "Chance to hit: 5/9 (55.56%)" in t.odds.value
+    assert "Chance to hit: <b>55.56%</b> (5/9)" in t.odds.value
     t.entry.my_dice.value = "2, 4"
     t.clock.value, t.metres.value = "3", "4"
     t.entry.use_dice()
