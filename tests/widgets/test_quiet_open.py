@@ -15,8 +15,13 @@ BUILD = """
 import ipywidgets as w
 from widgets.tsl import AttackResolver
 tool = AttackResolver()
-zone = next(c for c in tool.children if getattr(c, "description", "") == "Weapon zone")
-distance = next(c for c in tool.children if getattr(c, "description", "") == "Distance to target")
+def every(box):
+    for c in box.children:
+        yield c
+        if isinstance(c, w.Box):
+            yield from every(c)
+zone = next(c for c in every(tool) if getattr(c, "description", "") == "Weapon zone")
+distance = next(c for c in every(tool) if getattr(c, "description", "") == "Distance to target")
 """
 
 
