@@ -1,7 +1,7 @@
 """The percentile chapters' worked examples that had no browser test yet (issue 21 item 4),
 each entered into the tool on its own page and read back as the chapter prints it: the table
 chapter's Block, Counterstrike and the defender's equal Dodge roll, its melee declaration and
-the spent advantages; the injury chapter's compound injury; the healing chapter's coma HR, its
+the spent advantages; the rulings' critical digit at the edges in the test roller; the injury chapter's compound injury; the healing chapter's coma HR, its
 grievous-cap treatment with the permanent impairment it leaves, and the aggravation check."""
 
 import re
@@ -54,6 +54,22 @@ def test_the_table_chapter_s_exchanges_declaration_and_advantages(page: Page, bo
         "The attacker tests at EML 40, the defender's Block at EML 55")
 
 
+def test_the_critical_digit_at_the_edges_in_the_test_roller(page: Page, book_url):
+    """Rulings: a roll equal to EML 65 is a CS, 66 an F; at EML 5 a 5 is still critical and a
+    1 a plain success; an EML of -30 is tested as 05; 100 against EML 150 is a CS."""
+    tool = open_tool(page, book_url, "percentile/table", ".rulebook-pc-test")
+    result = tool.locator(".rulebook-pc-result")
+    for eml, roll, level in (("65", "65", "Critical Success (CS)"), ("65", "66", "Failure (F)"),
+                             ("5", "5", "Critical Success (CS)"), ("5", "1", "Success (S)"),
+                             ("150", "100", "Critical Success (CS)")):
+        set_value(tool.get_by_label("EML"), eml)
+        tool.get_by_label("My dice").fill(roll)
+        tool.get_by_role("button", name="Use my dice").click()
+        expect(result).to_contain_text(f"Rolled {roll} against EML {eml}: {level}")
+    set_value(tool.get_by_label("EML"), "-30")
+    expect(tool).to_contain_text("EML -30 is tested as 5")
+
+
 def test_the_injury_chapter_s_compound_injury_in_the_walker(page: Page, book_url):
     """Injury 3.1: a G4 blunt blow lands on a shoulder that holds an M1 edge wound; the d10
     against their total 5 shows 4 and the G4 becomes a G5. Aimed at the arms (ZN2), the Zone
@@ -69,6 +85,8 @@ def test_the_injury_chapter_s_compound_injury_in_the_walker(page: Page, book_url
     tool.get_by_role("button", name="Show every step").click()
     expect(tool.locator(".rulebook-pc-stage").filter(has_text="3.1 Compound injury")) \
         .to_contain_text("d10 4 ≤ total IL 5: the IL4 injury (the new one) compounds to IL5")
+    expect(tool.locator(".rulebook-pc-stage").filter(has_text="3 Injury").first) \
+        .to_contain_text("Shoulder has a grey bleeding circle: G4B is not a Bleeder")
 
 
 def test_the_healing_chapter_s_coma_treatment_cap_and_aggravation(page: Page, book_url):
