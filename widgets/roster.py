@@ -678,8 +678,8 @@ class FighterPick(w.HBox):
                                style={"description_width": f"{text_em(label) + 0.6:g}em"},
                                layout=shared_layout(width=f"{text_em(label) + 14:g}em"))
         self.hint = w.HTML(f"<small style='color:{FAINT}'>{html.escape(EMPTY_HINT)}</small>")
+        # a part of the tool it sits in (which fits its labels), not a tool of its own
         super().__init__([self.menu, self.hint], layout=shared_layout(align_items="center"))
-        self.add_class("rulebook-fighter-pick")
         self.menu.observe(self._picked, "value")
         self.editor.on_change(self._follow)
         self._follow(self.editor.roster)

@@ -5,6 +5,7 @@ menu fills its fields from the row."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,7 @@ def test_every_chapter_shows_the_kept_roster_once_folded(page: Page, book_url, c
     expect(fighters).to_contain_text("Fighters: Ada, Bart —", timeout=20_000)
     expect(fighters.get_by_label("QUICK of Ada")).to_be_hidden()
     if chapter != "count":
-        picks = page.locator(".rulebook-fighter-pick select")
+        picks = page.get_by_role("combobox", name=re.compile(r"^Fill .*from fighter$"))
         expect(picks.first).to_be_visible()
         assert picks.count() >= 1
 
