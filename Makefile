@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8866
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: serve test lab book bench bench-web fuzz chromium unit nbval browser clean
+.PHONY: serve test lab book bench bench-web fuzz chromium nodejs pyodide test-pyodide unit nbval browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,13 +27,29 @@ chromium:
 	@test -x $(CHROMIUM) || { echo "Installing Debian's chromium for the browser tests"; \
 	  apt-get update && apt-get install -y chromium; }
 
+# Node.js and npm: Pyodide (Python in WebAssembly) runs under Node.js for the tests, and npm
+# fetches it and the static book's JavaScript.
+nodejs:
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	  echo "Installing Debian's nodejs and npm"; apt-get update && apt-get install -y nodejs npm; }
+
+# npm's pyodide and local wheels of the engine and its pure dependencies, in _build/pyodide
+# (fetched once per version, kept; our own wheel rebuilt when a source file changes).
+pyodide: $(VENV)/.stamp-all nodejs
+	$(BIN)/python -m rulebook.wasm build
+
+# The engine's whole test suite (tests/rulescore) inside Pyodide under Node.js, from local
+# files only, in a network namespace of its own. `make test` runs a part of it (tests/pyodide).
+test-pyodide: pyodide
+	$(BIN)/python -m rulebook.wasm test
+
 serve: $(VENV)/.stamp-run
 	$(BIN)/rulebook serve --host $(HOST) --port $(PORT)
 
 lab: $(VENV)/.stamp-run
 	$(BIN)/jupyter lab --notebook-dir=book --ip=$(HOST) --port=$(PORT) --no-browser
 
-test: $(VENV)/.stamp-all chromium
+test: $(VENV)/.stamp-all chromium pyodide
 	$(BIN)/python -m pytest -q
 	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider book
 

@@ -19,6 +19,7 @@ names that must be distinct) the format's own reader checks after :func:`read`.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -296,6 +297,29 @@ def megabytes(size: int) -> str:
     return (f"{tenths // 10}" if tenths % 10 == 0 else f"{tenths / 10:.1f}") + " MB"
 
 
+_NESTING_TOKENS = re.compile(r'\\.|["\[\]{}]', re.S)
+
+
+def _nests_deeper_than(text: str, limit: int) -> bool:
+    """Whether *text* opens more than *limit* brackets at once (outside strings), read
+    before parsing: json's C reader recurses once a level, and in WebAssembly the stack runs
+    out before Python's recursion limit is reached, ending the whole interpreter."""
+    depth, in_string = 0, False
+    for match in _NESTING_TOKENS.finditer(text):
+        token = match.group()
+        if token == '"':
+            in_string = not in_string
+        elif in_string or token[0] == "\\":
+            continue
+        elif token in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
 def parse_json(text: object, noun: str) -> object:
     """Parse saved *text*; refuse, naming the *noun*, text that is too large, nested too
     deeply, holds a number too long to be ours, or is not JSON."""
@@ -307,6 +331,8 @@ def parse_json(text: object, noun: str) -> object:
                          f"{megabytes(MAX_BYTES)}")
     deep = (f"{noun}: the file is nested more than {MAX_DEPTH} levels deep; a saved {noun} "
             "is never that deep")
+    if _nests_deeper_than(text, MAX_DEPTH):
+        raise RulesError(deep)
     try:
         data = json.loads(text, parse_int=_whole)
     except RecursionError:

@@ -7,7 +7,8 @@
 - ``wheels/``: a wheel of our distribution (rulescore, widgets and the site package, built from
   the working tree), the pure wheels of :data:`ENGINE_WHEELS` and :data:`TEST_WHEELS` from PyPI,
   and PyYAML built here from its source without libyaml (PyPI has no WebAssembly wheel of it);
-- ``bundle.json``: what is there, each wheel with its group (``engine`` or ``test``) and size.
+- ``bundle.json``: what is there, each wheel with its group (``engine``, ``formulas`` or
+  ``test``) and size.
 
 Each third-party file is fetched once per version; our wheel is rebuilt when a source file
 changes. So a rebuild needs no network while ``_build/`` is kept.
@@ -35,6 +36,9 @@ PYODIDE = ("pyodide", "0.29.5")   # Python 3.13 in WebAssembly
 ENGINE_WHEELS = {"icepool": "2.1.3"}
 # Built here from the sdist with PYYAML_FORCE_LIBYAML=0: the pure-Python loader and dumper.
 ENGINE_SDISTS = {"pyyaml": "6.0.3"}
+# Only code that renders a formula as LaTeX imports sympy (rulescore.formulas): a group of its
+# own, so a page without formulas never fetches it.
+FORMULA_WHEELS = {"sympy": "1.14.0", "mpmath": "1.3.0"}
 # pytest and what the engine's tests import. Hypothesis 6.156 and later carry a compiled core
 # (no pure wheel); 6.155.7 is the newest pure one.
 TEST_WHEELS = {"pytest": "9.2.0", "pluggy": "1.7.0", "iniconfig": "2.3.1", "packaging": "26.4",
@@ -189,6 +193,7 @@ def build_bundle(project: Path) -> Path:
     groups = [("engine", [build_our_wheel(project, wheels)]),
               ("engine", fetch_pure_wheels(wheels, ENGINE_WHEELS, python)),
               ("engine", build_sdist_wheels(wheels, ENGINE_SDISTS)),
+              ("formulas", fetch_pure_wheels(wheels, FORMULA_WHEELS, python)),
               ("test", fetch_pure_wheels(wheels, TEST_WHEELS, python))]
     listed = [Wheel(str(p.relative_to(root)), p.name.split("-")[0], group, p.stat().st_size)
               for group, paths in groups for p in paths]

@@ -15,6 +15,7 @@ import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
 import { pathToFileURL } from "node:url";
@@ -66,7 +67,9 @@ async function main() {
   const bundle = path.resolve(opts.bundle);
   const manifest = JSON.parse(fs.readFileSync(path.join(bundle, "bundle.json"), "utf8"));
   const runtime = path.join(bundle, manifest.runtime) + path.sep;
-  const report = { pyodide: manifest.pyodide, refused };
+  // Network interfaces that are up: none in a namespace of its own (rulebook/wasm/node.py).
+  const interfaces = Object.keys(os.networkInterfaces());
+  const report = { pyodide: manifest.pyodide, refused, interfaces };
 
   let t0 = performance.now();
   const { loadPyodide } = await import(pathToFileURL(path.join(runtime, "pyodide.mjs")).href);
