@@ -33,7 +33,9 @@ def test_tsl_ammunition_turn_order_and_weapon_name(page: Page, book_url):
     set_value(resolver.get_by_label("Ammunition uses left"), "x")
     resolver.get_by_label("My dice").fill("6, 6, 5, 4, 1")
     resolver.get_by_role("button", name="Use my dice").click()
-    expect(resolver.get_by_role("alert").filter(has_text="Ammunition uses left")).to_be_visible()
+    # shown where the odds would be as soon as it is typed (and again under the roll)
+    expect(resolver.get_by_role("alert").filter(has_text="Ammunition uses left").first) \
+        .to_be_visible()
     set_value(resolver.get_by_label("Ammunition uses left"), "3")
     resolver.get_by_role("button", name="Use my dice").click()
     expect(resolver.locator(".rulebook-trace")).to_contain_text(
@@ -57,7 +59,9 @@ def _hit(result) -> str:
     from fractions import Fraction
 
     from rulescore.systems import tsl
-    return odds(sum((result.bands[b] for b in tsl.HIT_BANDS), Fraction(0)))
+    from widgets.common import chance_html
+    # the headline leads with the percentage (these fractions are short enough to follow it)
+    return chance_html(sum((result.bands[b] for b in tsl.HIT_BANDS), Fraction(0)))
 
 
 def test_tsl_resolver_rulings_and_weapon_inputs(page: Page, book_url):
