@@ -19,9 +19,25 @@ from rulescore.systems.tsl.turns import encounter_from_json
 from rulescore.text import percent
 
 from .book import explain as book_explain
-from .common import (ERROR, LABEL_WIDTH, ROLLED, SUCCESS, DiceEntry, ErrorLine,
-                     ExplanationView, Reach, RollRequest, Tool, answers, button, chance_html,
-                     exact_html, fit_label, labelled_text, odds_line, section)
+from .common import (
+    ERROR,
+    LABEL_WIDTH,
+    ROLLED,
+    SUCCESS,
+    DiceEntry,
+    ErrorLine,
+    ExplanationView,
+    Reach,
+    RollRequest,
+    Tool,
+    answers,
+    button,
+    chance_html,
+    fit_label,
+    labelled_text,
+    odds_line,
+    section,
+)
 from .lean import set_shown, shared_layout
 from .roster import FighterPick
 from .storage import KeptState

@@ -10,7 +10,7 @@ page keeps the roster, the fight, undo/redo and the roll log; :class:`FightPanel
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import Any, ClassVar
 
 import ipywidgets as w
 
@@ -19,8 +19,19 @@ from rulescore.roster import Roster
 from rulescore.systems import tsl
 from rulescore.systems.tsl.fight import Fight, row_weapon, weapon_attack
 
-from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
-                     answers, button, int_field, section)
+from .common import (
+    ROLLED,
+    DiceEntry,
+    ErrorLine,
+    ExplanationView,
+    Reach,
+    RollRequest,
+    Tool,
+    answers,
+    button,
+    int_field,
+    section,
+)
 from .fight import FightPage
 from .lean import set_shown, shared_layout
 from .theme import ERROR, FAINT, SUCCESS
@@ -84,8 +95,8 @@ class FightPanel(Tool):
     """The turn board with each fighter's pools and gear, the attack beside it, its application,
     and the GM's moves (spend, repair, restock, set Stress); everything goes through the page."""
 
-    _SELF = {"self": "the page's fight"}
-    _FIXED = {name: FROM_ROWS for name in (
+    _SELF: ClassVar[dict[str, str]] = {"self": "the page's fight"}
+    _FIXED: ClassVar[dict[str, str]] = {name: FROM_ROWS for name in (
         "tier", "target", "defender_tier", "weapon", "distance", "shift", "defender_shift",
         "impact", "armour", "attack_type", "uses", "target_pools")} | {
         name: RULINGS for name in ("bands", "tier_limits", "order", "out_of_zone",

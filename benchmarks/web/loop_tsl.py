@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from table_loop import Loop, Reader, _expect_contains, _expect_text, counted
+
 from rulescore.dice import DiceSource
 from rulescore.roster import Roster
 from rulescore.systems import tsl
-from table_loop import Loop, Reader, _expect_contains, _expect_text, counted
 
 GOAL_TSL = 5  # issue 22 item 5: a TSL attack after the first in at most 5 interactions
 # Vela's first shot (her five, then Thug A's five), and Thug B's swing at Vela (his five, then

@@ -12,7 +12,7 @@ from playwright.sync_api import Page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks" / "web"))
 
-import loop_tsl  # noqa: E402
+import loop_tsl
 
 
 def test_tsl_attack_after_the_first_within_its_goal(page: Page, book_url):

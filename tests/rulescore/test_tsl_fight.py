@@ -148,7 +148,7 @@ def test_a_support_actions_cost_is_marked_on_the_users_pool():
 
 
 def test_set_stress_and_rename_and_saving_round_trip():
-    r, fight = started()
+    _, fight = started()
     fight = fight.set_stress("Thug", "Body", 2).fight
     assert fight.of("Thug").broken
     fight = fight.set_stress("Thug", "Body", 0).fight

@@ -17,14 +17,40 @@ from ... import saved
 from ...errors import RulesError, require_int, shown
 from ...trace import Step, step
 from ._system import DATA
-from .combat import (MAX_USES, WEAPON_ZONES, Attack, Weapon, _choice, defence_domains,
-                     make_weapon, starting_uses)
+from .combat import (
+    MAX_USES,
+    WEAPON_ZONES,
+    Attack,
+    Weapon,
+    _choice,
+    defence_domains,
+    make_weapon,
+    starting_uses,
+)
 from .marking import apply_attack
-from .pools import (FIGHTER_KINDS, MAX_POOL, POOLS, StressPools, StressTaken, check_pools, mark,
-                    new_pools)
+from .pools import (
+    FIGHTER_KINDS,
+    MAX_POOL,
+    POOLS,
+    StressPools,
+    StressTaken,
+    check_pools,
+    mark,
+    new_pools,
+)
 from .roster import NO_TAG, NO_WEAPON
-from .turns import (MAX_COMBATANTS, Encounter, TurnState, board_format, encounter_from_dict,
-                    encounter_to_dict, new_encounter, next_turn, set_order, take)
+from .turns import (
+    MAX_COMBATANTS,
+    Encounter,
+    TurnState,
+    board_format,
+    encounter_from_dict,
+    encounter_to_dict,
+    new_encounter,
+    next_turn,
+    set_order,
+    take,
+)
 
 FIGHT_FORMAT = "rulebook/tsl-fight"
 GEAR = ("armour", "weapon")
