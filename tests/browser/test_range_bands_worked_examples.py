@@ -17,7 +17,7 @@ MOVEMENT = "range_bands/movement.ipynb"
 def _tool(page: Page, book_url: str, chapter: str, css: str, nth: int = 0):
     open_chapter(page, f"{book_url}/{chapter}")
     tool = page.locator(css).nth(nth)
-    expect(tool.locator("select").first).to_be_visible(timeout=60_000)
+    expect(tool.locator("select >> visible=true").first).to_be_visible(timeout=60_000)
     return tool
 
 
