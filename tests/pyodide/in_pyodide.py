@@ -2,8 +2,9 @@
 
 - Before collecting, it checks that the engine comes from the installed wheel, not from the
   mounted checkout: the run tests what a reader's browser would run.
-- A test that starts another Python process cannot run in WebAssembly, which has none; each is
-  listed here with what covers it in Pyodide, and the list fails loudly if a name goes stale.
+- A test that starts another Python process cannot run in WebAssembly, which has none, and one
+  borrows the tools' test helpers; each is listed here with why (and what covers it in Pyodide), and the
+  list fails loudly if a name goes stale.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ ELSEWHERE = {
     "tests/rulescore/test_formulas.py::test_evaluation_does_not_import_sympy":
         "starts another Python; tests/pyodide/test_in_pyodide.py checks evaluation without "
         "sympy in a fresh Pyodide",
+    "tests/rulescore/test_veil_and_lead_fight.py::"
+    "test_every_field_of_a_saved_fight_refuses_a_wrong_value_by_name":
+        "borrows the tools' test helpers, which import ipywidgets (not installed for the "
+        "engine's tests in Pyodide); it runs under CPython only",
 }
 
 
