@@ -91,7 +91,6 @@ class FightRecords(w.VBox):
                                   layout=shared_layout(align_items="center")), self.note],
                           layout=shared_layout(display="none"))
         super().__init__([self.store, self.row, self.error])
-        self.add_class("rulebook-pc-from-fight")
         self.store.observe(lambda change: self.found(change["new"]), "stored")
         self.open_button.on_click(lambda _: self.open_chosen())
 
