@@ -3,8 +3,8 @@
 - Before collecting, it checks that the engine comes from the installed wheel, not from the
   mounted checkout: the run tests what a reader's browser would run.
 - A test that starts another Python process cannot run in WebAssembly, which has none, and one
-  borrows the tools' test helpers; each is listed here with why (and what covers it in Pyodide), and the
-  list fails loudly if a name goes stale.
+  borrows the tools' test helpers; each is listed here with why (and what covers it in
+  Pyodide), and the list fails loudly if a name goes stale.
 """
 
 from __future__ import annotations
