@@ -2,8 +2,8 @@
 
 - Before collecting, it checks that the engine comes from the installed wheel, not from the
   mounted checkout: the run tests what a reader's browser would run.
-- A test that starts another Python process cannot run in WebAssembly, which has none, and one
-  borrows the tools' test helpers; each is listed here with why (and what covers it in
+- A test that starts another Python process cannot run in WebAssembly, which has none, and two
+  use the tools (ipywidgets, IPython); each is listed here with why (and what covers it in
   Pyodide), and the list fails loudly if a name goes stale.
 """
 
@@ -24,6 +24,9 @@ ELSEWHERE = {
     "test_every_field_of_a_saved_fight_refuses_a_wrong_value_by_name":
         "borrows the tools' test helpers, which import ipywidgets (not installed for the "
         "engine's tests in Pyodide); it runs under CPython only",
+    "tests/rulescore/test_adding_a_system.py::test_the_book_shows_its_rulings_and_tables":
+        "renders with the tools (widgets.book imports IPython, not installed for the engine's "
+        "tests in Pyodide); it runs under CPython only",
 }
 
 
