@@ -22,7 +22,6 @@ from rulescore.systems import exploding_d6 as x6
 from rulescore.systems.exploding_d6.fight import (
     LANDING_ODDS_DICE,
     Fight,
-    Move,
     landing_odds,
     other_actions,
 )
@@ -43,7 +42,7 @@ from .common import (
     section,
 )
 from .exploding_d6 import chain_html
-from .fight import FightPage
+from .fight import FightPage, OnThePage
 from .lean import set_shown, shared_layout
 from .theme import CRIT, ERROR, SUCCESS
 
@@ -106,7 +105,7 @@ def board_html(fight: Fight) -> str:
             "</thead><tbody>" + "".join(rows) + "</tbody></table>")
 
 
-class FightPanel(Tool):
+class FightPanel(OnThePage, Tool):
     """The initiative order with actions, wounds and protection on every row, the attack with
     the defender's reaction as one of its steps, its application, and the other actions;
     everything goes through the page (one ``page.apply`` per result)."""
@@ -268,25 +267,11 @@ class FightPanel(Tool):
 
     # --- the page -----------------------------------------------------------------------------
 
-    def attach(self, page: FightPage) -> None:
-        """Read and write *page*; re-render whenever it changes (undo and redo included)."""
-        self.page = page
-        page.on_change(lambda roster, state: self._render_state(state))
-        self._render_state(page.state)
-
-    @property
-    def fight(self) -> Fight:
-        if self.page is None:
-            raise RulesError("the fight page is not ready yet")
-        return self.page.state
+    def render(self) -> None:
+        self._render_state(self.fight)
 
     def _row(self, name: str) -> Any:
         return self.page.roster.fighter(name)
-
-    def _push(self, move: Move) -> None:
-        self._pending = None
-        self.explanation.show(move.trace) if move.trace else self.explanation.clear()
-        self.page.apply(move.line, state=move.fight)
 
     # --- turns --------------------------------------------------------------------------------
 

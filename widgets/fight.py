@@ -29,13 +29,13 @@ from rulescore.errors import RulesError
 from rulescore.history import History
 from rulescore.roster import Roster, RosterFormat
 
-from .common import ErrorLine, RollRequest, Section, Tool, button, section
+from .common import ErrorLine, ExplanationView, RollRequest, Section, Tool, button, section
 from .lean import built_whole, set_layout, set_shown, shared_layout
 from .roster import RESTORED, RosterEditor
 from .storage import BrowserStore
 from .theme import FAINT, RULE_LINE
 
-__all__ = ["FightPage", "LogEntry", "RollLog", "fight_key", "page_format"]
+__all__ = ["FightPage", "LogEntry", "OnThePage", "RollLog", "fight_key", "page_format"]
 
 LOG_LINES = 50
 """How many rolls the log shows (the newest)."""
@@ -188,6 +188,48 @@ class RollLog(w.VBox):
                                  None, x["undone"]) for x in lines][:LOG_LINES]
         self._replays = [None] * len(self.entries)
         self._show()
+
+
+class OnThePage:
+    """What every panel of a fight page does alike: it reads the page's roster and fight,
+    redraws on each step of the page (undo and redo included) and writes one step a result.
+
+    A panel is ``class MyPanel(OnThePage, Tool)`` and defines ``render()``. ``fight`` is the
+    page's state (a system whose fight must follow the roster overrides it). ``_push`` writes a
+    system's move (its ``line``, ``fight`` and ``trace``) as one step, showing its trace in the
+    panel's ``explanation`` and dropping the panel's ``_pending`` result."""
+
+    page: FightPage | None = None
+    explanation: ExplanationView
+    _pending: Any
+    render: Callable[[], None]
+    """Draws the panel from the page's roster and fight; each panel defines its own."""
+
+    def attach(self, page: FightPage) -> None:
+        """Read and write *page*; redraw whenever it changes."""
+        self.page = page
+        page.on_change(lambda roster, state: self.render())
+        self.render()
+
+    def _page(self) -> FightPage:
+        if self.page is None:
+            raise RulesError("the fight page is not ready yet")
+        return self.page
+
+    @property
+    def roll_log(self) -> RollLog:
+        """The page's roll log."""
+        return self._page().rolls
+
+    @property
+    def fight(self) -> Any:
+        """The page's fight."""
+        return self._page().state
+
+    def _push(self, move: Any) -> None:
+        self._pending = None
+        self.explanation.show(move.trace) if move.trace else self.explanation.clear()
+        self._page().apply(move.line, state=move.fight)
 
 
 class FightPage(Tool):

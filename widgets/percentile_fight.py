@@ -10,7 +10,6 @@ live in the engine, the page only gathers the reader's choices and shows what co
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 
 import ipywidgets as w
 from traitlets import TraitError
@@ -23,7 +22,7 @@ from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollR
                      answers, button, int_field, odds_table_html, section)
 from .percentile_missile import RESULTS as SHOT_RESULTS
 from .percentile_table import OUTCOME_NAMES
-from .fight import FightPage, RollLog
+from .fight import FightPage, OnThePage
 from .lean import set_shown, shared_layout
 from .theme import FAINT, RULE_LINE
 
@@ -74,28 +73,13 @@ def _names(drop: w.Dropdown, names: tuple[str, ...], prefer: str | None) -> None
     drop.value = keep if keep is not None else (names[0] if names else None)
 
 
-class _Panel(Tool):
-    """A panel of the page: it reads the page's roster and fight and redraws on each step."""
-
-    page: FightPage
-
-    def attach(self, page: FightPage) -> None:
-        self.page = page
-        page.on_change(lambda roster, state: self.render())
-        self.render()
-
-    @property
-    def roll_log(self) -> RollLog:
-        """The page's roll log."""
-        return self.page.rolls
+class _Panel(OnThePage, Tool):
+    """A panel of the page (:class:`widgets.fight.OnThePage`)."""
 
     @property
     def fight(self) -> pc.Fight:
         """The page's fight, brought in step with the roster (fighters added or removed)."""
-        return pc.fight_for(self.page.roster, self.page.state)
-
-    render: Callable[[], None]
-    """Draws the panel from the page's roster and fight; each panel defines its own."""
+        return pc.fight_for(self._page().roster, self._page().state)
 
 
 class TurnOrder(_Panel):

@@ -13,7 +13,6 @@ the game we do not have (assumption ``fight_scope``), so the page does not inven
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 
 import ipywidgets as w
 from traitlets import TraitError
@@ -26,7 +25,7 @@ from rulescore.systems.range_bands.fight import COVERS, Fight, starter_fight
 
 from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
                      answers, button, chance_html, odds_line, section)
-from .fight import FightPage, RollLog
+from .fight import FightPage, OnThePage
 from .lean import set_shown, shared_layout
 from .range_bands import dice_order_html
 from .theme import ERROR, FAINT, RULE_LINE, SUCCESS
@@ -141,27 +140,13 @@ def board_html(fight: Fight) -> str:
             f"<tbody>{''.join(grid)}</tbody></table>")
 
 
-class _Panel(Tool):
-    """A panel of the page: it reads the page's roster and fight and redraws on each step."""
-
-    page: FightPage
-
-    def attach(self, page: FightPage) -> None:
-        self.page = page
-        page.on_change(lambda roster, state: self.render())
-        self.render()
-
-    @property
-    def roll_log(self) -> RollLog:
-        return self.page.rolls
+class _Panel(OnThePage, Tool):
+    """A panel of the page (:class:`widgets.fight.OnThePage`)."""
 
     @property
     def fight(self) -> Fight:
         """The page's fight in step with the roster (fighters added or removed)."""
-        return self.page.state.follow(self.page.roster.names())
-
-    render: Callable[[], None]
-    """Draws the panel from the page's roster and fight; each panel defines its own."""
+        return self._page().state.follow(self._page().roster.names())
 
 
 class Positions(_Panel):

@@ -32,7 +32,7 @@ from .common import (
     int_field,
     section,
 )
-from .fight import FightPage
+from .fight import FightPage, OnThePage
 from .lean import set_shown, shared_layout
 from .theme import ERROR, FAINT, SUCCESS
 from .tsl import BAND_COLOURS, SHIFTS, TABLE_STYLE, band_odds_html
@@ -91,7 +91,7 @@ def board_html(fight: Fight, roster: Roster) -> str:
             + "".join(rows) + "</tbody></table>")
 
 
-class FightPanel(Tool):
+class FightPanel(OnThePage, Tool):
     """The turn board with each fighter's pools and gear, the attack beside it, its application,
     and the GM's moves (spend, repair, restock, set Stress); everything goes through the page."""
 
@@ -212,22 +212,8 @@ class FightPanel(Tool):
 
     # --- the page -----------------------------------------------------------------------------
 
-    def attach(self, page: FightPage) -> None:
-        """Read and write *page*; re-render whenever it changes (undo and redo included)."""
-        self.page = page
-        page.on_change(self._render)
-        self._render(page.roster, page.state)
-
-    @property
-    def fight(self) -> Fight:
-        if self.page is None:
-            raise RulesError("the fight page is not ready yet")
-        return self.page.state
-
-    def _push(self, move: tsl.FightMove) -> None:
-        self._pending = None
-        self.explanation.show(move.trace) if move.trace else self.explanation.clear()
-        self.page.apply(move.line, state=move.fight)
+    def render(self) -> None:
+        self._render(self._page().roster, self.fight)
 
     def _row(self, name: str | None, label: str) -> Any:
         if not name:

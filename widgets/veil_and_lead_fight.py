@@ -34,7 +34,7 @@ from .common import (
     int_field,
     section,
 )
-from .fight import FightPage
+from .fight import FightPage, OnThePage
 from .lean import set_shown, shared_layout
 from .theme import ERROR, FAINT, SUCCESS
 from .veil_and_lead_count import cylinder_svg
@@ -94,7 +94,7 @@ def board_html(fight: Fight) -> str:
             "<tbody>" + "".join(rows) + "</tbody></table>")
 
 
-class FightPanel(Tool):
+class FightPanel(OnThePage, Tool):
     """The Count with health on every token, the attack, its application, the Grievous Wound
     d8, the bleed-out walker, coup de grâce and the GM's marks; everything goes through the
     page (one ``page.apply`` per result)."""
@@ -244,17 +244,8 @@ class FightPanel(Tool):
 
     # --- the page -----------------------------------------------------------------------------
 
-    def attach(self, page: FightPage) -> None:
-        """Read and write *page*; re-render whenever it changes (undo and redo included)."""
-        self.page = page
-        page.on_change(lambda roster, state: self._render_state(state))
-        self._render_state(page.state)
-
-    @property
-    def fight(self) -> Fight:
-        if self.page is None:
-            raise RulesError("the fight page is not ready yet")
-        return self.page.state
+    def render(self) -> None:
+        self._render_state(self.fight)
 
     def _row(self, token: str) -> Any:
         """The roster row a token was made from."""
@@ -269,11 +260,6 @@ class FightPanel(Tool):
         if not self.target.value:
             raise RulesError("Target is empty: the fight needs a second fighter")
         return self.target.value
-
-    def _push(self, move: vl.Move) -> None:
-        self._pending = None
-        self.explanation.show(move.trace) if move.trace else self.explanation.clear()
-        self.page.apply(move.line, state=move.fight)
 
     @answers()
     def _move(self, make) -> None:
