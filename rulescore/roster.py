@@ -17,12 +17,12 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Union
+from typing import Any, Protocol, Union
 
 from . import saved
 from .errors import RulesError
 
-__all__ = ["Column", "RosterFormat", "Fighter", "Roster", "FILE_FORMAT", "FILE_VERSION"]
+__all__ = ["Column", "RosterFormat", "Fighter", "Roster", "Row", "FILE_FORMAT", "FILE_VERSION"]
 
 Value = Union[int, str, bool]
 FieldSpec = Union[saved.Int, saved.Text, saved.Flag]
@@ -68,6 +68,16 @@ class Column:
     def check(self, value: object, fighter: str) -> None:
         """Refuse *value* for *fighter* ("Vitality of Bo must be …") unless the column allows it."""
         saved.check_field(self.spec, value, f"{self.label} of {fighter}")
+
+
+class Row(Protocol):
+    """What a system's fight reads of a roster row (a :class:`Fighter` is one): its name, PC
+    or NPC, and its values by column key."""
+
+    name: str
+    pc: bool
+
+    def __getitem__(self, key: str) -> Any: ...
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import comb
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ... import saved
+from ...roster import Row
 from ...errors import RulesError, require_int, shown
 from ...trace import Step, step
 from ._system import DATA
@@ -73,15 +74,6 @@ def other_actions() -> tuple[tuple[str, str], ...]:
     (§Actor and actions)."""
     return tuple((r["action"], r["label"]) for r in DATA.table("combat", "actions")
                  if r["action"] not in ("attack", "walk") + REACTION_ACTIONS)
-
-
-class Row(Protocol):
-    """A roster row: its name, PC or NPC, and its values by column key."""
-
-    name: str
-    pc: bool
-
-    def __getitem__(self, key: str) -> Any: ...
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,10 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 from ... import saved
+from ...roster import Row
 from ...dice import DiceSource
 from ...errors import RulesError, require_bool, require_choice, require_int, shown
 from ...trace import Resolution, Step, step
@@ -40,14 +41,6 @@ MAX_FALL_DICE = 6   # the largest fall the chapter deals: dramatic impassable te
 SAME_SQUARE = ("close_contact", "very_close")
 POSITIONS = DATA.rule("Positions (assumption positions)")
 SCOPE = DATA.rule("What a fight records (assumption fight_scope)")
-
-
-class Row(Protocol):
-    """A roster row: its name and its values by column key."""
-
-    name: str
-
-    def __getitem__(self, key: str) -> Any: ...
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 from ... import saved
+from ...roster import Row
 from ...errors import RulesError, require_int, shown
 from ...trace import Step, step
 from ._system import DATA
@@ -56,15 +57,6 @@ FIGHT_FORMAT = "rulebook/tsl-fight"
 GEAR = ("armour", "weapon")
 ARMOUR = DATA.rule("Armour")
 AMMUNITION = DATA.rule("Ammunition")
-
-
-class Row(Protocol):
-    """A roster row: its name, PC or NPC, and its values by column key."""
-
-    name: str
-    pc: bool
-
-    def __getitem__(self, key: str) -> Any: ...
 
 
 def row_weapon(row: Row) -> Weapon | None:

@@ -13,9 +13,10 @@ import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 from ... import saved
+from ...roster import Row
 from ...dice import DiceSource
 from ...errors import RulesError, require_int, shown
 from ...trace import Step, step
@@ -55,15 +56,6 @@ MAX_STRAIN = 30  # far above any Strain a scene gives; bounds the saved file
 LIMBS = ("Arm/Hand", "Leg")
 LIMB_MARKS = {"Arm/Hand": "Arm Hit", "Leg": "Leg Hit"}  # §III Called Shot effects kept on the token
 FIGHT_FORMAT = "rulebook/vl-fight"
-
-
-class Row(Protocol):
-    """A roster row: its name, PC or NPC, and its values by column key."""
-
-    name: str
-    pc: bool
-
-    def __getitem__(self, key: str) -> Any: ...
 
 
 @dataclass(frozen=True)
