@@ -27,8 +27,8 @@ from .lean import shared_layout
 from rulescore.roster import Fighter
 from rulescore.systems.percentile.fight import die_sides
 
-from .percentile_table import (ASPECTS, DIE_SIZES, PICK, STYLE, armour_note, blow_odds_html,
-                               fighter_armour, set_quietly)
+from .percentile_table import (ASPECTS, DIE_SIZES, PICK, STYLE, blow_odds_html, set_quietly,
+                               struck_armour)
 from .roster import FighterPick
 from .percentile_healing import FightRecords
 from .storage import BrowserStore
@@ -200,7 +200,7 @@ class InjuryWalker(Tool):
         self.all_steps.on_click(lambda _: self._show(99))
         self.write_button.on_click(lambda _: self.write_record())
         for field in (self.aim, self.aspect):
-            field.observe(lambda _: self._quiet or self._armour(), "value")
+            field.observe(lambda _: self._quiet or struck_armour(self), "value")
         self.update()
         if source is not None:
             source.send_to(self)  # type: ignore[attr-defined]
@@ -220,7 +220,7 @@ class InjuryWalker(Tool):
                       (self.modifier, row["impact_mod"]), (self.aspect, row["aspect"]),
                       (self.strength, row["str_impact"]), (self.projectile, False)]
         set_quietly(self, values)
-        self._armour()
+        struck_armour(self)
 
     def fill_struck(self, row: Fighter) -> None:
         """The victim's fields from their roster row: Shock ML, Strength EML (amputation) and
@@ -228,15 +228,7 @@ class InjuryWalker(Tool):
         self.struck = row
         set_quietly(self, [(self.shock_eml, row["shock"]),
                            (self.strength_eml, row["strength_eml"])])
-        self._armour()
-
-    def _armour(self) -> None:
-        """The struck fighter's armour on the aimed zone against the strike's aspect."""
-        if self.struck is None:
-            return
-        av, rigid = fighter_armour(self.struck, self.aim.value, self.aspect.value)
-        self.armour_note.value = armour_note(self.struck, self.aim.value, self.aspect.value)
-        set_quietly(self, [(self.armour, av), (self.rigid, rigid)])
+        struck_armour(self)
 
     def take(self, strike: pc.StrikeInputs) -> None:
         """Fill the strike from a landed shot or blow (no retyping): its Zone Die, Precision

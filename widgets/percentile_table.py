@@ -7,13 +7,14 @@ what comes back: the exact odds before the roll, the result and its explanation.
 from __future__ import annotations
 
 import html
+from typing import Any
 
 import ipywidgets as w
 
 from rulescore.errors import RulesError
 from rulescore.roster import Fighter
 from rulescore.systems import percentile as pc
-from rulescore.systems.percentile.fight import armour_key, die_sides, rigid_key
+from rulescore.systems.percentile.fight import die_sides, fighter_armour
 
 from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
                      RollRequest, Tool, answers, labelled_text, odds_table_html, section,
@@ -44,11 +45,6 @@ FROM_ROW = "filled from the fighter picked from the roster (then editable)"
 PICK = "percentile"
 
 
-def fighter_armour(row: Fighter, aim_zone: int, aspect: str) -> tuple[int, bool]:
-    """*row*'s armour on the zone aimed at against *aspect*, and whether it is rigid: the
-    armour a strike that lands in that zone meets (Injury 2, 3.2)."""
-    zone = pc.zone_name(aim_zone)
-    return row[armour_key(zone, aspect)], bool(row[rigid_key(zone)])
 
 
 def armour_note(row: Fighter, aim_zone: int, aspect: str) -> str:
@@ -58,6 +54,17 @@ def armour_note(row: Fighter, aim_zone: int, aspect: str) -> str:
     return (f"<small class='rulebook-pc-armour-note'>Armour: {html.escape(row.name)}'s "
             f"{zone} against {words} (the aimed zone). A strike that lands in another zone "
             "meets that zone's armour: change Armour value there.</small>")
+
+
+def struck_armour(tool: Any) -> None:
+    """Fill *tool*'s Armour value and Rigid fields, and its note, with its struck fighter's
+    armour on the aimed zone against the strike's aspect (nothing without a struck fighter)."""
+    if tool.struck is None:
+        return
+    zone = pc.zone_name(tool.aim.value)
+    av, rigid = fighter_armour(tool.struck, zone, tool.aspect.value)
+    tool.armour_note.value = armour_note(tool.struck, tool.aim.value, tool.aspect.value)
+    set_quietly(tool, [(tool.armour, av), (tool.rigid, rigid)])
 
 
 def set_quietly(tool: object, values: list[tuple[w.DOMWidget, object]]) -> None:
@@ -482,21 +489,13 @@ class BlowWalker(Tool):
                            (self.impact_die, die_sides(row["impact_die"])),
                            (self.modifier, row["impact_mod"] + row["str_impact"]),
                            (self.aspect, row["aspect"])])
-        self._armour()
+        struck_armour(self)
 
     def fill_struck(self, row: Fighter) -> None:
         """The struck fighter's Shock ML, and their armour on the aimed zone."""
         self.struck = row
         set_quietly(self, [(self.shock_eml, row["shock"])])
-        self._armour()
-
-    def _armour(self) -> None:
-        """The struck fighter's armour on the aimed zone against the blow's aspect."""
-        if self.struck is None:
-            return
-        av, rigid = fighter_armour(self.struck, self.aim.value, self.aspect.value)
-        self.armour_note.value = armour_note(self.struck, self.aim.value, self.aspect.value)
-        set_quietly(self, [(self.armour, av), (self.rigid, rigid)])
+        struck_armour(self)
 
     def __init__(self) -> None:
         def die(label: str, value: int) -> w.Dropdown:
@@ -541,7 +540,7 @@ class BlowWalker(Tool):
         for field in self.inputs:
             field.observe(lambda _: self._quiet or self.update(), "value")
         for field in (self.aim, self.aspect):
-            field.observe(lambda _: self._quiet or self._armour(), "value")
+            field.observe(lambda _: self._quiet or struck_armour(self), "value")
         self.entry.on_request(self.roll)
         self.update()
 

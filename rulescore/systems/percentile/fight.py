@@ -252,7 +252,9 @@ def _walk_on(call: Callable[[Sequence[int]], Resolution], source: DiceSource,
     raise RulesError(f"the {what} asked for more than 40 dice")  # pragma: no cover
 
 
-def _armour(row: Fighter, zone: str, aspect: str) -> tuple[int, bool]:
+def fighter_armour(row: Fighter, zone: str, aspect: str) -> tuple[int, bool]:
+    """*row*'s armour on *zone* (its name, e.g. "Torso") against *aspect*, and whether it is
+    rigid: the armour a strike landing there meets (Injury 2, 3.2)."""
     return row[armour_key(zone, aspect)], bool(row[rigid_key(zone)])
 
 
@@ -267,7 +269,7 @@ def _injure(fight: Fight, striker: Fighter, struck: Fighter, source: DiceSource,
     zone: list[str] = []
 
     def call(drawn: Sequence[int]) -> InjurySequence:
-        av, rigid = _armour(struck, zone[0], aspect) if zone else (0, False)
+        av, rigid = fighter_armour(struck, zone[0], aspect) if zone else (0, False)
         walk = injury_sequence(
             zone_die=zone_die, aim_zone=aim_zone, precision=precision, zone_pick=zone_pick,
             impact_die=impact_die, impact_modifier=impact_modifier, aspect=aspect,
