@@ -140,18 +140,23 @@ class Reader:
         """Pick *label* in a menu, unless the page fills it in by itself (then nothing is
         done). The page's own choice comes with its answer to the press before, so it is given
         a moment (SHOWN_MS) to arrive: otherwise a menu read a few milliseconds too early would
-        count a pick the GM never makes."""
+        count a pick the GM never makes. A menu shows a name's spaces as no-break spaces; a
+        label is compared as the reader reads it."""
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
         try:
             select.element_handle().wait_for_element_state("visible")
             self.page.wait_for_function(
                 "([s, label]) => s.options[s.selectedIndex] && "
-                "s.options[s.selectedIndex].text === label",
+                "s.options[s.selectedIndex].text.replace(/\\u00a0/g, ' ') === label",
                 arg=[select.element_handle(), label], timeout=SHOWN_MS)
             return
         except PlaywrightTimeout:
             pass
-        select.select_option(label=label)
+        index = select.evaluate("(s, label) => [...s.options].findIndex("
+                                "o => o.text.replace(/\\u00a0/g, ' ') === label)", label)
+        if index < 0:
+            raise LookupError(f"the menu offers no {label!r}")
+        select.select_option(index=index)
         self.interactions += 1
 
     def typed_dice(self, entry, dice: tuple[int, ...]) -> None:
