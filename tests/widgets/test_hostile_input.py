@@ -460,3 +460,29 @@ def test_markup_typed_into_any_tool_is_shown_escaped(cls):
                 b.click()
         problems = [p for markup in page_html(tool) for p in injected(markup)]
         assert problems == [], (payload, problems)
+
+
+FIGHT_PAGES = ("veil_and_lead", "percentile", "exploding_d6", "tsl", "range_bands")
+
+
+@pytest.mark.parametrize("system", FIGHT_PAGES)
+def test_hostile_fighter_names_reach_every_fight_page_escaped(system):
+    """Every fighter of the page's roster renamed to a payload, then every button pressed
+    (twice over: the first round starts the fight, the second rolls and applies in it)."""
+    from widgets.roster import forget_shared_rosters
+    forget_shared_rosters()
+    page = importlib.import_module(f"widgets.{system}_fight").fight_page()
+    roster = page.roster
+    assert len(roster.names()) >= 2, "a fight page starts with fighters to rename"
+    for old, new in zip(roster.names(), PAYLOADS):
+        roster = roster.rename(old, new)
+    page.editor.set_roster(roster)
+    for _ in range(2):
+        _, buttons = _inputs_and_buttons(page)
+        for b in buttons:
+            if not b.disabled and b.description not in ("Start a new fight", "Remove"):
+                b.click()
+    shown = page_html(page)
+    assert any(html.escape(PAYLOADS[0]) in markup for markup in shown), "a name is shown"
+    problems = [p for markup in shown for p in injected(markup)]
+    assert problems == [], problems
