@@ -153,7 +153,7 @@ def test_typed_dice_name_dice():
     refused("dice must be a whole number, got None",
             lambda: pc.missile_shot(60, 40, 40, dice=[None]))
     # A typed 0 on a d100 is "00", read 100 as players read it; 101 is on no d100.
-    refused("dice: roll (d100) must be from 1 to 100, got 101",
+    refused("dice: shot roll (d100) must be from 1 to 100, got 101",
             lambda: pc.missile_shot(60, 40, 40, dice=[101]))
 
 

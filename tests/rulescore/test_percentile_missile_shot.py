@@ -42,7 +42,7 @@ def test_volley_success_is_a_potential_strike_and_a_cs_rolls_the_precision_d10()
     assert (s.range.attack_type, s.needs) == ("Volley 2", ("target d20", "impact d10"))
     cs = pc.missile_shot(60, 60, 40, roll=30, target_count=3, target_roll=3, impact_d10=5)
     assert (cs.attack.precision, cs.value, cs.strike.impact_ta) == (1, 3, True)
-    with pytest.raises(RulesError, match="target_roll"):
+    with pytest.raises(RulesError, match="stray strike"):
         pc.missile_shot(60, 60, 40, roll=30, target_count=3, target_roll=11, impact_d10=5)
 
 
@@ -104,8 +104,8 @@ def test_every_d100_face_gives_a_result_matching_the_exact_odds():
 
 def test_typed_dice_are_taken_in_order_and_extra_dice_are_refused():
     shot = pc.missile_shot(60, 100, 40, dice=[94, 3, 3, 4], target_count=4)
-    assert shot.rolled == (("roll (d100)", 94), ("deviation_d8", 3), ("target_roll (d20)", 3),
-                           ("impact_d10", 4))
+    assert shot.rolled == (("shot roll (d100)", 94), ("deviation (d8)", 3),
+                           ("stray strike (d20)", 3), ("Impact TA check (d10)", 4))
     assert shot.value == 3
     with pytest.raises(RulesError, match="1 more typed than this shot uses"):
         pc.missile_shot(60, 40, 40, dice=[33, 5])
@@ -121,8 +121,8 @@ def test_a_seeded_shot_replays_and_rolls_only_the_dice_it_needs():
     for seed in range(60):
         shot = pc.missile_shot(60, 100, 40, target_count=4, rng=random.Random(seed))
         names = [n for n, _ in shot.rolled]
-        assert names[0] == "roll (d100)" and not shot.needs
-        assert ("deviation_d8" in names) == (shot.attack.deviation is not None)
+        assert names[0] == "shot roll (d100)" and not shot.needs
+        assert ("deviation (d8)" in names) == (shot.attack.deviation is not None)
 
 
 def test_the_struck_bystander_of_a_direct_miss_uses_a_d10_zone_die_not_the_ranges_d8():

@@ -72,7 +72,7 @@ def test_missing_and_extra_dice_are_explained_in_place():
     assert "1 more typed than this shot uses" in m.entry.error.message
     m.entry.my_dice.value = "101"
     m.entry.use_dice()
-    assert "roll (d100) must be from 1 to 100, got 101" in m.entry.error.message
+    assert "shot roll (d100) must be from 1 to 100, got 101" in m.entry.error.message
 
 
 def test_spoiled_attack_switch():

@@ -520,7 +520,7 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
                       **modifiers)  # type: ignore[arg-type]
     trace += eml.trace
     spoiled_skip = eml.spoiled and spoiled_as == "no_attack"
-    roll = None if spoiled_skip else draw("roll (d100)", 100, roll)
+    roll = None if spoiled_skip else draw("shot roll (d100)", 100, roll)
     if roll is None and not spoiled_skip:
         return MissileShot(value=0, outcome=f"{band.attack_type}, {eml.outcome}: roll d100",
                            trace=tuple(trace), range=band, eml=eml, attack=None, strike=None,
@@ -530,7 +530,7 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
                                     spoiled_as=spoiled_as) if not band.volley else
               volley_missile_attack(roll, eml.value, spoiled_as=spoiled_as))
     if attack.outcome == "deviation" and attack.stray_possible:
-        deviation_d8 = draw("deviation_d8", 8, deviation_d8)
+        deviation_d8 = draw("deviation (d8)", 8, deviation_d8)
         attack = volley_missile_attack(roll, eml.value, spoiled_as=spoiled_as,
                                        deviation_d8=deviation_d8)
     trace += attack.trace
@@ -563,8 +563,8 @@ def _settle(band: MissileRange, eml: MissileEML, attack: MissileAttack, trace: l
     if band.volley and attack.outcome == "deviation" and attack.deviation is None:
         return done(0, f"{level}: deviation, roll d8 for the area", needs=("deviation d8",))
     die = 10 if attack.precision and band.volley else 20
-    target_roll = draw(f"target_roll (d{die})", die, target_roll)
-    impact_d10 = draw("impact_d10", 10, impact_d10)
+    target_roll = draw(f"stray strike (d{die})", die, target_roll)
+    impact_d10 = draw("Impact TA check (d10)", 10, impact_d10)
     if target_roll is None or impact_d10 is None:
         return done(0, f"{level}: roll d{die} against the target count", needs=(f"target d{die}", "impact d10"))
     hit = stray_strike([target_roll], impact_d10, target_count, die=die, volley=band.volley,
