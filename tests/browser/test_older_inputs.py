@@ -4,7 +4,7 @@ chapter's second expression, the TSL ammunition count, turn order and weapon nam
 from playwright.sync_api import Page, expect
 
 from rulescore.dice import parse
-from rulescore.text import odds
+from rulescore.text import odds, percent
 from tests.browser.reader import open_tool, set_value
 
 
@@ -119,7 +119,6 @@ def test_tsl_weapon_builder_rarity_improvised_and_out_of_zone(page: Page, book_u
 
 def test_horde_and_downed_remaining_inputs(page: Page, book_url):
     from rulescore.systems import veil_and_lead as vl
-    from rulescore.text import percent
     horde = open_tool(page, book_url, "veil_and_lead/table", ".rulebook-vl-horde")
     set_value(horde.get_by_label("Base creature's pool"), "3")
     set_value(horde.get_by_label("Target's TN"), "13")
@@ -147,6 +146,6 @@ def test_throw_minimum_roll(page: Page, book_url):
     tool = open_tool(page, book_url, "exploding_d6/close", ".rulebook-x6-throw")
     set_value(tool.get_by_label("Minimum roll", exact=True), "6")
     p = x6.hit_odds(3, 6, 6, True).p_at_least(1)
-    expect(tool.locator(".rulebook-headline")).to_contain_text(f"Chance to hit: {odds(p)}")
+    expect(tool.locator(".rulebook-headline")).to_contain_text(f"Chance to hit: {percent(p)} ({p})")
     set_value(tool.get_by_label("Minimum roll", exact=True), "0")
     expect(tool.get_by_role("alert").first).to_contain_text("Minimum roll must be 1 or more")
