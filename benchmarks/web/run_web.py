@@ -108,11 +108,13 @@ ROUND_TRIP_JS = r"""
 
 # A probe for chapters without one in probes.py: the first rulebook-* tool with a text or number
 # field holding a whole number; alternate that number and the next. Returns [css, label, value]
-# or null.
+# or null. A chapter's roster (shown above its tools) is passed over: its fields change no text
+# by themselves, the tools below it are what a reader waits on.
 GENERIC_JS = r"""
 () => {
   for (const tool of document.querySelectorAll('[class*="rulebook-"].widget-box')) {
     const cls = [...tool.classList].find(c => c.startsWith('rulebook-'));
+    if (cls.startsWith('rulebook-roster')) continue;
     for (const input of tool.querySelectorAll(
         '.widget-text input[type="text"], .widget-text input[type="number"]')) {
       const label = input.parentElement.querySelector('label');
