@@ -441,14 +441,9 @@ class FightPanel(OnThePage, Tool):
 
     @answers()
     def _apply(self) -> None:
-        if self._pending is None:
-            raise RulesError("roll the attack first (Roll, or type the dice and press Use my "
-                             "dice)")
-        me, them, result, cost = self._pending
+        me, them, result, cost = self._take_pending()
         move = self.fight.apply_attack(me, them, result, cost=cost)
-        self.result.value = ""
-        self.apply_button.disabled = True
-        self._push(move)
+        self._applied(move)
 
     # --- showing ------------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import ipywidgets as w
+from traitlets import TraitError
 
 from rulescore import saved
 from rulescore.errors import RulesError
@@ -202,6 +203,11 @@ class OnThePage:
     page: FightPage | None = None
     explanation: ExplanationView
     _pending: Any
+    result: w.HTML
+    apply_button: w.Button
+    inputs: list[w.ValueWidget]
+    show_filled: Callable[[], None]
+    roll: Callable[[RollRequest], None]
     render: Callable[[], None]
     """Draws the panel from the page's roster and fight; each panel defines its own."""
 
@@ -230,6 +236,34 @@ class OnThePage:
         self._pending = None
         self.explanation.show(move.trace) if move.trace else self.explanation.clear()
         self._page().apply(move.line, state=move.fight)
+
+    def _take_pending(self) -> Any:
+        """The rolled result waiting for Apply (refused when nothing has been rolled yet)."""
+        if self._pending is None:
+            raise RulesError("roll the attack first (Roll, or type the dice and press Use my "
+                             "dice)")
+        return self._pending
+
+    def _applied(self, move: Any) -> None:
+        """Write an applied result's *move*: its ``result`` line and ``apply_button`` are spent."""
+        self.result.value = ""
+        self.apply_button.disabled = True
+        self._push(move)
+
+    def _replay(self, values: list, request: RollRequest) -> None:
+        """Roll again from the log: the panel's ``inputs`` as they were for that roll, the same
+        dice (``show_filled`` then ``roll`` are the panel's own)."""
+        self._quiet = True
+        try:
+            for field, value in zip(self.inputs, values):
+                try:
+                    field.value = value
+                except TraitError:  # a fighter no longer on the roster: keep the field
+                    pass
+        finally:
+            self._quiet = False
+        self.show_filled()
+        self.roll(request)
 
 
 class FightPage(Tool):

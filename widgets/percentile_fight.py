@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 
 import ipywidgets as w
-from traitlets import TraitError
 
 from rulescore.errors import RulesError
 from rulescore.roster import Roster
@@ -277,20 +276,6 @@ class _StrikePanel(_Panel):
             values = [field.value for field in self.inputs]
             self.roll_log.add(f"{self.verb}: {strike.attacker} at {strike.defender}", request,
                               strike.outcome, lambda again: self._replay(values, again))
-
-    def _replay(self, values: list, request: RollRequest) -> None:
-        """Roll again from the log: the fields as they were for that roll, the same dice."""
-        self._quiet = True
-        try:
-            for field, value in zip(self.inputs, values):
-                try:
-                    field.value = value
-                except TraitError:  # a fighter no longer on the roster: keep the field
-                    pass
-        finally:
-            self._quiet = False
-        self.show_filled()
-        self.roll(request)
 
     @answers()
     def apply(self) -> None:

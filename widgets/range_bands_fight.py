@@ -15,7 +15,6 @@ from __future__ import annotations
 import html
 
 import ipywidgets as w
-from traitlets import TraitError
 
 from rulescore.dice import DiceSource
 from rulescore.errors import RulesError
@@ -456,19 +455,6 @@ class ShotPanel(_Panel):
             values = [field.value for field in self.inputs]
             self.roll_log.add(f"shot: {self.shooter.value} at {self.target.value}", request,
                               said, lambda again: self._replay(values, again))
-
-    def _replay(self, values: list, request: RollRequest) -> None:
-        self._quiet = True
-        try:
-            for field, value in zip(self.inputs, values):
-                try:
-                    field.value = value
-                except TraitError:  # a fighter no longer on the roster: keep the field
-                    pass
-        finally:
-            self._quiet = False
-        self.show_filled()
-        self.roll(request)
 
     @answers()
     def apply(self) -> None:
