@@ -1,9 +1,10 @@
-"""``python -m rulebook.wasm build | test [PYTEST ARGS] | python CODE``.
+"""``python -m rulebook.wasm build | test [PYTEST ARGS] | python [--groups G,H] CODE``.
 
 - ``build``: fetch the Pyodide runtime and build the wheels into ``_build/pyodide``;
 - ``test``: build, then run the engine's tests (``tests/rulescore``, or the paths and options
   given) inside Pyodide under Node.js, with no other host reachable;
-- ``python``: build, then run a piece of Python in Pyodide with the engine installed.
+- ``python``: build, then run a piece of Python in Pyodide with the engine installed (and the
+  wheel groups named by ``--groups``, e.g. ``engine,widgets``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[0] == "test":
         runner_args = node.engine_tests_args(project, args[1:])
     else:
-        runner_args = ["--python", " ".join(args[1:])]
+        groups = args[1:3] if args[1:2] == ["--groups"] else []
+        runner_args = [*groups, "--python", " ".join(args[1 + len(groups):])]
     try:
         result = node.run(bundle, runner_args, echo=True)
     except node.NodeMissing as exc:

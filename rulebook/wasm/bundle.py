@@ -7,8 +7,8 @@
 - ``wheels/``: a wheel of our distribution (rulescore, widgets and the site package, built from
   the working tree), the pure wheels of :data:`ENGINE_WHEELS` and :data:`TEST_WHEELS` from PyPI,
   and PyYAML built here from its source without libyaml (PyPI has no WebAssembly wheel of it);
-- ``bundle.json``: what is there, each wheel with its group (``engine``, ``formulas`` or
-  ``test``) and size.
+- ``bundle.json``: what is there, each wheel with its group (``engine``, ``widgets``,
+  ``formulas`` or ``test``) and size.
 
 Each third-party file is fetched once per version; our wheel is rebuilt when a source file
 changes. So a rebuild needs no network while ``_build/`` is kept.
@@ -39,6 +39,15 @@ ENGINE_SDISTS = {"pyyaml": "6.0.3"}
 # Only code that renders a formula as LaTeX imports sympy (rulescore.formulas): a group of its
 # own, so a page without formulas never fetches it.
 FORMULA_WHEELS = {"sympy": "1.14.0", "mpmath": "1.3.0"}
+# What the chapters' tools import: ipywidgets and comm, and IPython (ipywidgets imports it
+# whole) with its pure dependencies, at the versions the live book runs (tests/pyodide/
+# test_bundle.py checks them against this environment). jedi is left out: IPython imports it
+# only for completion, and only if it is there. pygments is also in the test group.
+WIDGET_WHEELS = {"ipywidgets": "8.1.9", "comm": "0.2.3", "traitlets": "5.16.1",
+                 "ipython": "9.18.1", "ipython_pygments_lexers": "1.1.1",
+                 "matplotlib-inline": "0.2.2", "prompt_toolkit": "3.0.53", "wcwidth": "0.9.4",
+                 "pygments": "2.21.0", "stack_data": "0.6.3", "asttokens": "3.0.2",
+                 "executing": "2.3.0", "pure_eval": "0.2.4"}
 # pytest and what the engine's tests import. Hypothesis 6.156 and later carry a compiled core
 # (no pure wheel); 6.155.7 is the newest pure one.
 TEST_WHEELS = {"pytest": "9.2.0", "pluggy": "1.7.0", "iniconfig": "2.3.1", "packaging": "26.4",
@@ -193,6 +202,7 @@ def build_bundle(project: Path) -> Path:
     groups = [("engine", [build_our_wheel(project, wheels)]),
               ("engine", fetch_pure_wheels(wheels, ENGINE_WHEELS, python)),
               ("engine", build_sdist_wheels(wheels, ENGINE_SDISTS)),
+              ("widgets", fetch_pure_wheels(wheels, WIDGET_WHEELS, python)),
               ("formulas", fetch_pure_wheels(wheels, FORMULA_WHEELS, python)),
               ("test", fetch_pure_wheels(wheels, TEST_WHEELS, python))]
     listed = [Wheel(str(p.relative_to(root)), p.name.split("-")[0], group, p.stat().st_size)
