@@ -3,8 +3,8 @@
 Quickness and Deftness roll and break ties in initiative (§Start of combat); the lineage and
 templates give the actions a round (§Actor and actions); the weapon skill and the weapon's
 damage potential make the hit dice (§The hit roll), its mode, distance, recoil compensation
-and Piercing shape the attack (§Attack modes, §Recoil, §Hit rolls for incorrect distance,
-§Wounds and Piercing); Perception caps aiming and the accurate attack, Strength the massive
+and Piercing shape the attack, and shots spend its rounds loaded (§Attack modes, §Recoil,
+§Hit rolls for incorrect distance, §Wounds and Piercing; assumption ``ammunition_load``); Perception caps aiming and the accurate attack, Strength the massive
 attack (§Aiming, §Special attacks). For defence: the minimum roll a parry rolls on, the Dodge
 value's parts (§Dodge), the shield (§Shields) and the protection pool with its units against
 critical hits (§Protection Pool, assumption ``critical_protection``).
@@ -30,6 +30,7 @@ NO_SHIELD = "none"
 MAX_RANGE = 2000      # metres: a rifle's distance with room to spare
 MAX_PROTECTION = 200  # the pool protection() accepts
 MAX_PIERCING = 50
+MAX_ROUNDS = 500     # rounds a weapon holds loaded: a belt of a machine gun with room
 
 
 def _number(key: str, label: str, default: int, group: str, help: str,
@@ -74,6 +75,9 @@ ROSTER = RosterFormat(system="exploding_d6", title="exploding d6", columns=(
             "Lowers the recoil of each further shot in a round", high=2),
     Column("recoil", "Recoil", saved.Flag(), True, WEAPON,
            "Firearms kick; a bow has no recoil (an arrow is nocked between shots)"),
+    _number("magazine", "Rounds loaded", 0, WEAPON,
+            "A shooting weapon's ammunition when loaded: a single shot spends 1, a burst 3, "
+            "Reload fills it again", high=MAX_ROUNDS),
     Column("blunt", "Blunt", saved.Flag(), False, WEAPON, "A K.O. attack needs a blunt weapon"),
     _number("wounds_per_hit", "Wounds a hit", 1, WEAPON,
             "Wounds each hit that gets through deals", low=1, high=MAX_WOUNDS_PER_HIT),
