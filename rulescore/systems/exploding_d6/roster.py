@@ -4,8 +4,9 @@ Quickness and Deftness roll and break ties in initiative (§Start of combat); th
 templates give the actions a round (§Actor and actions); the weapon skill and the weapon's
 damage potential make the hit dice (§The hit roll), its mode, distance, recoil compensation
 and Piercing shape the attack, and shots spend its rounds loaded (§Attack modes, §Recoil,
-§Hit rolls for incorrect distance, §Wounds and Piercing; assumption ``ammunition_load``); Perception caps aiming and the accurate attack, Strength the massive
-attack (§Aiming, §Special attacks). For defence: the minimum roll a parry rolls on, the Dodge
+§Hit rolls for incorrect distance, §Wounds and Piercing; assumption ``ammunition_load``);
+Perception caps aiming and the accurate attack, Strength the massive attack (§Aiming,
+§Special attacks). For defence: the minimum roll a parry rolls on, the Dodge
 value's parts (§Dodge), the shield (§Shields) and the protection pool with its units against
 critical hits (§Protection Pool, assumption ``critical_protection``).
 
