@@ -113,6 +113,39 @@ def band_odds_html(result: tsl.AttackOdds) -> str:
             + f"<div style='font-size:small'>{notes}.</div>")
 
 
+def pool_words(a: tsl.Attack) -> str:
+    """Where an attack's Stress lands (" to the Body pool"); nothing when it deals none."""
+    return f" to the {a.pool} pool" if a.stress else ""
+
+
+def attack_said(a: tsl.Attack) -> str:
+    """An attack's result in one phrase: "Success: 2 Stress to the Body pool"."""
+    return f"{tsl.band_name(a.band)}: {a.stress} Stress{pool_words(a)}"
+
+
+def against_words(a: tsl.Attack) -> str:
+    """What an attack's total was measured against: "T11" or "the defender's 8"."""
+    return f"T{a.against}" if a.kind == "static" else f"the defender's {a.against}"
+
+
+def attack_extras(a: tsl.Attack) -> list[str]:
+    """What else an attack did, as the result line lists it: the band as rolled when tags or
+    armour moved it, spent armour, a broken weapon, the ammunition left, a snared target."""
+    extra = []
+    if a.raw_band != a.band:
+        extra.append(f"rolled {tsl.band_name(a.raw_band)}")
+    if a.armour_spent:
+        extra.append("the armour is spent")
+    if a.weapon_breaks:
+        extra.append("the weapon breaks")
+    if a.uses_left is not None:
+        extra.append(f"{a.uses_left} uses left")
+    if a.snared is not None and a.snared.outcome != "no hit":
+        extra.append(f"the target is pulled to {a.snared.distance}" if not a.snared.pinned
+                     else f"the target is pinned at {a.snared.distance}")
+    return extra
+
+
 class AttackResolver(Tool):
     """Resolve an attack against a T-number or an opposed roll, with its odds before rolling."""
 
@@ -326,6 +359,7 @@ class AttackResolver(Tool):
         self._show_fields()
         self.result.value = self.waiting
         self.explanation.clear()
+        self.entry.error.clear()   # a roll's refusal belongs to the setup just changed
         setup = self._setup()
         setup.pop("snaring", None)  # where the target ends up changes no odds
         # an attack with no ammunition left is refused here, before any odds are offered
@@ -335,6 +369,10 @@ class AttackResolver(Tool):
     @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
         """Resolve the attack with seeded or typed dice."""
+        if self.current_odds is None:
+            # The setup is refused, and its message already shows in place of the odds; the
+            # roll says nothing more, so the reader reads it once, where the field is fixed.
+            return
         opposed = self.kind.value == "opposed"
         setup = self._setup()
         request.expect_typed(10 if opposed else 5,
@@ -346,24 +384,12 @@ class AttackResolver(Tool):
             self._quiet = False
         colour = BAND_COLOURS[a.band]
         how = request.describe()
-        against = f"T{a.against}" if a.kind == "static" else f"the defender's {a.against}"
-        extra = []
-        if a.raw_band != a.band:
-            extra.append(f"rolled {tsl.band_name(a.raw_band)}")
-        if a.armour_spent:
-            extra.append("the armour is spent")
-        if a.weapon_breaks:
-            extra.append("the weapon breaks")
-        if a.uses_left is not None:
-            extra.append(f"{a.uses_left} uses left")
-        if a.snared is not None and a.snared.outcome != "no hit":
-            extra.append(f"the target is pulled to {a.snared.distance}" if not a.snared.pinned
-                         else f"the target is pinned at {a.snared.distance}")
-        pool = f" to the {a.pool} pool" if a.stress else ""
+        against = against_words(a)
+        extra = attack_extras(a)
         self.result.value = (
             f"<div class='rulebook-tsl-result' style='font-size:{TOTAL_SIZE}'>"
             f"<span style='color:{colour};font-weight:700'>{html.escape(tsl.band_name(a.band))}"
-            f"</span>: <b>{a.stress} Stress</b>{pool}"
+            f"</span>: <b>{a.stress} Stress</b>{pool_words(a)}"
             f"{' — <b>the target Breaks</b>' if a.target_breaks else ''}</div>"
             + self._pool_line(a)
             + f"<div>Total {a.total} against {against}, margin {a.margin:+d}"

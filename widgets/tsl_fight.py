@@ -35,7 +35,15 @@ from .common import (
 from .fight import FightPage, OnThePage
 from .lean import set_shown, shared_layout
 from .theme import ERROR, FAINT, SUCCESS
-from .tsl import BAND_COLOURS, SHIFTS, TABLE_STYLE, band_odds_html
+from .tsl import (
+    BAND_COLOURS,
+    SHIFTS,
+    TABLE_STYLE,
+    against_words,
+    attack_extras,
+    attack_said,
+    band_odds_html,
+)
 
 STYLE = {"description_width": "9em"}
 FROM_ROWS = "from the two fighters' roster rows and the fight (Fight.attack_inputs)"
@@ -132,6 +140,7 @@ class FightPanel(OnThePage, Tool):
         self.page: FightPage | None = None
         self._pending: tuple[str, str, tsl.Attack] | None = None
         self._quiet = False
+        self._refused = False   # the setup's refusal shows on the error line above
         self._chosen: str | None = None
         self.error = ErrorLine()
         self.board = w.HTML()
@@ -290,7 +299,9 @@ class FightPanel(OnThePage, Tool):
         if self._quiet:
             return
         self._pending = None
+        self._refused = False
         self.result.value = ""
+        self.entry.error.clear()   # a roll's refusal belongs to the setup just changed
         self.apply_button.disabled = True
         self._quiet = True
         try:
@@ -316,12 +327,17 @@ class FightPanel(OnThePage, Tool):
             self.odds.value = (f"<div class='rulebook-tsl-fight-odds'><i>{html.escape(me)} has "
                                "used the Action this turn: press <b>Next turn</b>.</i></div>")
             return
-        setup = self._setup()     # refuses an attack that cannot be made: no odds offered
+        # refuses an attack that cannot be made: no odds offered, and the refusal shows once
+        self._refused = True
+        setup = self._setup()
         self.odds.value = ("<div class='rulebook-tsl-fight-odds'>"
                            + band_odds_html(tsl.attack_odds(**setup)) + "</div>")
+        self._refused = False
 
     @answers("result", line="entry.error")
     def _attack(self, request: RollRequest) -> None:
+        if self._refused:
+            return   # the refusal already shows above, where the setup is fixed
         me, them = self.attacker.value, self.target.value
         setup = self._setup()
         if self.fight.acting != me:
@@ -332,21 +348,11 @@ class FightPanel(OnThePage, Tool):
                              if self.opposed.value else "5 faces")
         result = tsl.attack(request.dice, **setup)
         self._pending = (me, them, result)
-        said = (f"{tsl.band_name(result.band)}: {result.stress} Stress"
-                + (f" to the {result.pool} pool" if result.stress else ""))
+        said = attack_said(result)
         self.page.rolls.add(f"{me} attacks {them}", request, said,
                             lambda r: self._attack(r.fresh()))
-        extra = []
-        if result.raw_band != result.band:
-            extra.append(f"rolled {tsl.band_name(result.raw_band)}")
-        if result.armour_spent:
-            extra.append("the armour is spent")
-        if result.weapon_breaks:
-            extra.append("the weapon breaks")
-        if result.uses_left is not None:
-            extra.append(f"{result.uses_left} uses left")
-        against = (f"T{result.against}" if result.kind == "static"
-                   else f"the defender's {result.against}")
+        extra = attack_extras(result)
+        against = against_words(result)
         self.result.value = (
             f"<div class='rulebook-tsl-fight-result'>Total {result.total} against {against}, "
             f"margin {result.margin:+d} — <b style='color:{BAND_COLOURS[result.band]}'>"

@@ -70,6 +70,8 @@ def test_no_odds_when_the_attack_cannot_be_made(page):
     assert panel.odds.value == ""
     assert panel.error.message == ("Vela's Sidearm weapon has 0 ammunition uses left: it "
                                    "cannot attack until it is restocked")
+    panel._attack(RollRequest.typed([6, 6, 6, 6, 6, 1, 1, 1, 1, 1]))
+    assert panel.entry.error.message == "" and panel.result.value == ""  # said once, above
     panel.who.value = "Vela"
     panel.restock_button.click()
     assert page.state.of("Vela").uses == 12 and "Chance to land" in panel.odds.value

@@ -133,7 +133,43 @@ def test_resolver_bad_dice_and_impact_without_tag():
     r.weapon_zone.value = "Thrown"
     r.entry.my_dice.value = "1, 2, 3, 4, 5"
     r.entry.use_dice()
-    assert "cannot attack until it is restocked" in r.entry.error.message
+    assert "cannot attack until it is restocked" in r.error.message
+    assert r.entry.error.message == ""   # said once, where the odds would be
+
+
+@pytest.mark.parametrize("field, value, fixed, message", [
+    ("target", "high", "11", "T-number must be a whole number, got 'high'"),
+    ("marked", "9", "0", "“Stress already on its Body pool” must be from 0 to 4, got 9"),
+])
+def test_resolver_a_bad_field_is_said_once_and_goes_when_fixed(field, value, fixed, message):
+    """A bad field's message shows once, in place of the odds, whether the reader rolls or
+    not; fixing the field takes it away, and the roll then works."""
+    r = AttackResolver()
+    getattr(r, field).value = value
+    for press in (lambda: r.entry.roll(seed=3), r.entry.use_dice):
+        r.entry.my_dice.value = "3, 6, 1, 4, 3"
+        press()
+        shown = [m for m in (r.error.message, r.entry.error.message) if m]
+        assert len(shown) == 1 and message in shown[0]
+        assert r.last is None
+    getattr(r, field).value = fixed
+    assert (r.error.message, r.entry.error.message) == ("", "")
+    r.entry.use_dice()
+    assert r.last.total == 16 and (r.error.message, r.entry.error.message) == ("", "")
+
+
+def test_resolver_a_refused_roll_goes_when_the_setup_changes():
+    """A roll the engine refuses (a pull with a Snaring weapon at Engaged) says so under the
+    dice; changing the field it names takes the message away."""
+    r = AttackResolver(weapon_zone="Thrown")
+    r.tag1.value = "Snaring"
+    r.distance.value = "Engaged"
+    r.entry.my_dice.value = "6, 6, 6, 6, 1"
+    r.entry.use_dice()
+    assert "“Snaring on a hit” must be pin" in r.entry.error.message
+    assert r.error.message == ""
+    r.snaring.value = "pin"
+    assert r.entry.error.message == ""
 
 
 def test_resolver_shows_the_pool_and_whether_a_grunt_breaks():
