@@ -1,7 +1,8 @@
 """The ``rulebook`` command: roll dice, print exact odds, serve or build the book.
 
 ``roll`` and ``odds`` call the rules engine only. ``serve`` and ``build`` start Voilà / Jupyter
-Book as separate processes with the site's configuration. Input errors print one clear message
+Book as separate processes with the site's configuration; ``serve-static`` serves the built
+book's files for a local look (rulebook.static_server). Input errors print one clear message
 and exit 2.
 """
 
@@ -122,6 +123,11 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve_static(args: argparse.Namespace) -> int:
+    from .static_server import run
+    return run(args)
+
+
 def _at_least_one(text: str) -> int:
     try:
         value = int(text)
@@ -158,6 +164,11 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_serve)
     b = sub.add_parser("build", help="build the static web book into _build/html")
     b.set_defaults(func=cmd_build)
+    st = sub.add_parser("serve-static", help="serve the built static book on 127.0.0.1, with "
+                        "the caching headers a static host should send (docs/deploy.md)")
+    from .static_server import add_arguments
+    add_arguments(st)
+    st.set_defaults(func=cmd_serve_static)
     return p
 
 
