@@ -247,6 +247,20 @@ def _headline(wounds: Wounds | None, contest: Contest | None, landed: int, mega:
     return text
 
 
+
+def _no_dice(value: object) -> bool:
+    """True for an input that gives no dice: nothing, an empty list or the count 0.
+
+    ``False`` and ``0.0`` equal 0 in Python, but neither is a number of dice, so they are
+    refused like any other wrong type.
+    """
+    if value is None:
+        return True
+    if isinstance(value, (list, tuple)):
+        return len(value) == 0
+    return type(value) is int and value == 0
+
+
 def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
            crit_at: int = BASE_CRIT_AT, burst: bool = False, mode: str = "melee",
            reaction: str = "none", reaction_dice: Sequence[int] | int | None = None,
@@ -287,10 +301,10 @@ def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
     threshold("contest_min_roll", contest_min_roll)
     per_hit("wounds_per_hit", wounds_per_hit)
     shield_use("parry", shield)   # checked whatever the reaction, like every other input
-    if reaction == "none" and reaction_dice not in (None, (), 0):
+    if reaction == "none" and not _no_dice(reaction_dice):
         raise RulesError("reaction_dice must be empty when the defender does not react, "
                          f"got {shown(reaction_dice)}")
-    if contest == "none" and contest_dice not in (None, (), 0):
+    if contest == "none" and not _no_dice(contest_dice):
         raise RulesError("contest_dice must be empty unless the attack is a K.O. or "
                          f"disarming attack, got {shown(contest_dice)}")
     if reaction in ("dodge", "parry") and not mode_row[reaction]:
@@ -322,7 +336,7 @@ def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
                          critical_extras=extras, prevent=prevent)
         steps += cov.trace
         hits, crits, extras = cov.hits, cov.criticals, cov.critical_extras
-    elif cover_faces not in (None, ()):
+    elif not (isinstance(cover_faces, (list, tuple)) and not cover_faces):
         raise RulesError("cover_faces must be empty: "
                          + ("there is no cover" if cover is None else
                             "the shield's roll counted the cover" if in_shield else

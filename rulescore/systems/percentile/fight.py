@@ -657,6 +657,9 @@ def apply_strike(fight: Fight, row: Fighter, strike: Strike) -> Fight:
         raise RulesError(f"strike must be a resolved shot or melee exchange, got {shown(strike)}")
     if strike.struck is None or strike.walk is None:
         raise RulesError("strike: nobody is struck, so there is nothing to write into a record")
+    if not isinstance(strike.walk, InjurySequence) or not isinstance(strike.before, InjuryRecord):
+        raise RulesError("strike must be a resolved shot or melee exchange with its injury "
+                         f"walk and the record it started from, got {shown(strike)}")
     if row.name != strike.struck:
         raise RulesError(f"this strike hit {strike.struck}, not {row.name}")
     c = fight.combatant(row.name)

@@ -30,6 +30,7 @@ def _check_attack(attack: object, name: str = "attack") -> Attack:
         raise RulesError(f"{name} must be an attack's result (see attack), got {shown(attack)}")
     check_band(attack.band, f"{name}.band")
     _choice(f"{name}.pool", attack.pool, POOLS)
+    require_int(f"{name}.stress", attack.stress, minimum=0, maximum=4)
     return attack
 
 
