@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -159,9 +160,13 @@ TARGET_VAR = "RULEBOOK_TARGET"
 
 
 def book_target() -> str:
-    """Where the chapters run: "live" (``rulebook serve``), "static" (the static book's build)
-    or "" (Jupyter, nbval, tests)."""
-    return os.environ.get(TARGET_VAR, "")
+    """Where the chapters run: "live" (``rulebook serve``), "static" (the static book's build),
+    "wasm" (a static page running them in the reader's browser, on Pyodide) or "" (Jupyter,
+    nbval, tests)."""
+    target = os.environ.get(TARGET_VAR, "")
+    if not target and sys.platform == "emscripten":
+        return "wasm"
+    return target
 
 
 def _rendering_kernel() -> Any:

@@ -17,14 +17,17 @@ or uploads travels only between their browser and the kernel's memory.
   in the browser first: ipywidgets' FileUpload sends any file whole over the page's
   websocket, and a large one closes the connection before the kernel can say a word.
 
-In the static web book there is no kernel and no state to keep, so :func:`BrowserStore`
-returns an inert stand-in there and :func:`UploadButton` ipywidgets' own FileUpload (the
+In the static web book's snapshot there is no kernel and no state to keep, so
+:func:`BrowserStore` returns an inert stand-in there; where the static page runs its tools in
+the reader's browser (Pyodide) it is :class:`WasmBrowserStore`, which reads and writes
+``localStorage`` from Python. In both :func:`UploadButton` is ipywidgets' own FileUpload (the
 browser-side modules would otherwise be fetched from a CDN; there the file never leaves the
 page).
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 from typing import Callable
 from urllib.parse import quote
@@ -240,6 +243,51 @@ class StaticBrowserStore(_Elsewhere, w.HTML):
         """Nothing to clear in a page without a kernel."""
 
 
+class WasmBrowserStore(StaticBrowserStore):
+    """The store of a static page whose tools run in the reader's browser (Pyodide): Python
+    reads and writes ``localStorage`` itself and hears the ``storage`` event of another tab.
+    What the browser kept arrives in ``stored`` just after the cell that made the store has
+    run, as it does in the live book once the page shows, so whoever observes it hears it."""
+
+    def __init__(self, **kwargs: object) -> None:
+        import js  # Pyodide's view of the page's window
+        from pyodide.ffi import create_proxy
+        super().__init__(**kwargs)
+        self._area = js.localStorage
+        self._listener = create_proxy(self._storage_event)
+        js.addEventListener("storage", self._listener)
+        asyncio.get_event_loop().call_soon(self._read)
+
+    def _read(self) -> None:
+        try:
+            text = self._area.getItem(self.key)
+        except Exception as exc:  # noqa: BLE001 - the browser refused (private mode, policy)
+            self.problem = str(exc)
+            text = None
+        self.stored = text if isinstance(text, str) else ""
+        self.ready = True
+
+    def _storage_event(self, event: object) -> None:
+        if getattr(event, "key", None) == self.key \
+                and getattr(event, "storageArea", None) == self._area:
+            text = getattr(event, "newValue", None)
+            self.changed_elsewhere(text if isinstance(text, str) else "")
+
+    def _write(self, text: str) -> None:
+        try:
+            self._area.setItem(self.key, text)
+        except Exception as exc:  # noqa: BLE001 - e.g. the browser's quota is full
+            self.problem = str(exc)
+
+    def clear(self) -> None:
+        """Remove this store's key from the reader's browser."""
+        self._saved = None
+        try:
+            self._area.removeItem(self.key)
+        except Exception as exc:  # noqa: BLE001
+            self.problem = str(exc)
+
+
 _LIVE: type | None = None
 
 
@@ -250,6 +298,8 @@ def BrowserStore(key: str) -> w.DOMWidget:  # noqa: N802 - used like a class
         raise RulesError("a browser store needs a non-empty key")
     if book_target() == "static":
         return StaticBrowserStore(key=key)
+    if book_target() == "wasm":
+        return WasmBrowserStore(key=key)
     if _LIVE is None:
         _LIVE = _live_store_class()
     return _LIVE(key=key)
@@ -343,7 +393,7 @@ def UploadButton(label: str, accept: str = ".json,application/json") -> w.DOMWid
     :data:`MAX_UPLOAD_BYTES` in the browser; in the static book ipywidgets' FileUpload."""
     global _LIVE_UPLOAD
     description = f"Upload {label} (JSON)"
-    if book_target() == "static":
+    if book_target() in ("static", "wasm"):
         return w.FileUpload(accept=accept, multiple=False, description=description, icon="",
                             layout=shared_layout(width="auto"))
     if _LIVE_UPLOAD is None:
