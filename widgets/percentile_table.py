@@ -148,6 +148,8 @@ class TestRoller(Tool):
 
 
 # "" stands for no zone lost: a menu whose value is None shows nothing chosen
+#: Who wins a Dodge tie when both dice show the same number (assumption dodge_equal_rolls).
+DODGE_TIES = (("the defender (this book's reading)", "defender"), ("the attacker", "attacker"))
 LOST_ZONES = (("none", ""), ("Head", "Head"), ("an arm", "Arms"), ("the torso", "Torso"),
               ("a leg", "Legs"))
 
@@ -182,19 +184,17 @@ class MeleeExchange(Tool):
                       "counterstrike", "spent": "the advantages spent above"}),
         Reach(pc.melee_outcome_distribution, {
             "defence": "Defence",
-            "defender_unusable_zone": "Defends with a zone lost to a Grievous wound"}, {
+            "defender_unusable_zone": "Defends with a zone lost to a Grievous wound",
+            "dodge_equal_rolls": "Equal Dodge rolls go to"}, {
             "attack_eml": "the attacker's EML the declaration gives",
-            "defence_eml": "the defender's EML the declaration gives",
-            "dodge_equal_rolls": "equal Dodge rolls go to the defender (assumption "
-                                 "dodge_equal_rolls)", "eml_cap": NO_CAP}),
+            "defence_eml": "the defender's EML the declaration gives", "eml_cap": NO_CAP}),
         Reach(pc.melee_exchange, {
             "defence": "Defence",
-            "defender_unusable_zone": "Defends with a zone lost to a Grievous wound"}, {
+            "defender_unusable_zone": "Defends with a zone lost to a Grievous wound",
+            "dodge_equal_rolls": "Equal Dodge rolls go to"}, {
             "attack_roll": ROLLED, "defence_roll": ROLLED, "dice": ROLLED,
             "attack_eml": "the attacker's EML the declaration gives",
-            "defence_eml": "the defender's EML the declaration gives",
-            "dodge_equal_rolls": "equal Dodge rolls go to the defender (assumption "
-                                 "dodge_equal_rolls)", "eml_cap": NO_CAP,
+            "defence_eml": "the defender's EML the declaration gives", "eml_cap": NO_CAP,
             "helpless": "a defender who defends or Ignores by choice: the fight page's "
                         "melee panel takes an Unconscious (helpless) one"}),
         Reach(pc.spend_advantages, {"choices": "Advantages to take"},
@@ -249,6 +249,9 @@ class MeleeExchange(Tool):
         self.in_close = tick("In Close")
         self.d_lost = w.Dropdown(options=LOST_ZONES, value="", style=STYLE, layout=small,
                                  description="Defends with a zone lost to a Grievous wound")
+        # the seed leaves equal Dodge rolls open (assumption dodge_equal_rolls): a switch
+        self.dodge_ties = w.Dropdown(options=DODGE_TIES, value="defender", style=STYLE,
+                                     layout=small, description="Equal Dodge rolls go to")
 
         def die(label: str) -> w.Dropdown:
             return w.Dropdown(options=[(f"d{n}", n) for n in DIE_SIZES], value=6,
@@ -264,7 +267,7 @@ class MeleeExchange(Tool):
                           self.a_aspect, self.a_thrust, self.aim, self.a_prone, self.d_reach,
                           self.d_heft, self.d_str, self.d_trauma, self.outnumbered,
                           self.d_zone, self.d_aspect, self.d_thrust, self.d_prone,
-                          self.in_close, self.d_lost]
+                          self.in_close, self.d_lost, self.dodge_ties]
         self.emls = w.HTML()
         self.error = ErrorLine()
         self.odds = w.HTML()
@@ -367,10 +370,12 @@ class MeleeExchange(Tool):
         for field in (self.defence_eml, self.d_reach, self.d_thrust, self.d_heft, self.d_str,
                       self.d_trauma, self.outnumbered, self.d_prone, self.d_lost):
             field.disabled = ignoring
+        self.dodge_ties.disabled = self.defence.value != "Dodge"
         told = self._declared()
         dist = pc.melee_outcome_distribution(
             told.attack_eml, self.defence.value, told.defence_eml,
-            defender_unusable_zone=None if ignoring else self.d_lost.value or None)
+            defender_unusable_zone=None if ignoring else self.d_lost.value or None,
+            dodge_equal_rolls=self.dodge_ties.value)
         self.told = told
         self.emls.value = (f"<p class='rulebook-pc-emls'>The attacker tests at EML "
                            f"<b>{told.attack_eml}</b>" + (
@@ -399,7 +404,7 @@ class MeleeExchange(Tool):
         result = pc.melee_exchange(
             None, told.attack_eml, self.defence.value, None, told.defence_eml,
             defender_unusable_zone=None if self._ignoring() else self.d_lost.value or None,
-            dice=request.dice)
+            dodge_equal_rolls=self.dodge_ties.value, dice=request.dice)
         rolls = _rolls(result)
         self.last = result
         stars = f", {result.stars} victory star{'s' if result.stars != 1 else ''}" \

@@ -328,9 +328,13 @@ def _effects(walk: _Walk, hurt: InjuryResolution, where: LocationResolution,
     severity = {1: "Minor", 2: "Serious", 3: "Serious"}.get(level, "Grievous")
     out = []
     imp = injury_impairment(severity, shock_succeeded=shaken.level in ("S", "CS"))
+    # a deferred Minor impairment still arrives: name what it becomes once the wait is over
+    later = injury_impairment(severity, minutes=DATA.setting("injury", "injury_rules",
+                                                             "minor_deferred_minutes"))
     out.append(f"the {where.zone.lower()} zone is unusable" if imp is None else
                f"{imp} impairment to the {where.zone.lower()} zone" if imp else
-               "no impairment for ten minutes (Minor, Shock test passed)")
+               f"no impairment for ten minutes (Minor, Shock test passed), then {later} to "
+               f"the {where.zone.lower()} zone")
     if hurt.mishap_check and severity != "Minor":
         out.append(f"injury mishap: {injury_mishap(where.zone, severity)}")
     if impaled(LEVEL_CODES[level], projectile):
