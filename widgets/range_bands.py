@@ -77,7 +77,8 @@ def outcomes_html(outcomes: dict[str, Fraction], headline: str,
 def dice_order_html(counts: dict[str, int]) -> str:
     """Which dice to type, in order, for the My dice field."""
     labels = {"skill_dice": "your dice", "difficulty_dice": "the difficulty's dice",
-              "stealth_dice": "Stealth", "cover_dice": "cover", "perception_dice": "Perception"}
+              "stealth_dice": "Stealth", "cover_dice": "cover", "perception_dice": "Perception",
+              "first_dice": "the first side", "second_dice": "the second side"}
     parts = [f"{n} for {labels.get(k, k)}" for k, n in counts.items() if n]
     if not parts:
         return "<small>No dice are needed: press Roll to see the result.</small>"
@@ -97,13 +98,14 @@ class _CheckTool(Tool):
 
     def _frame(self, inputs: list[w.Widget], pool_label: str, pool_value: str,
                before: list[w.Widget] | None = None, nd_rule: bool = True,
-               pool_first: bool = False, beside: bool = False) -> None:
+               pool_first: bool = False, beside: bool = False,
+               bonus_label: str = "Bonus to your roll") -> None:
         """Lay out the tool: the inputs, then the odds, the roll and the result below them,
         or, *beside*, in a column to the right of the inputs (a long tool then fits one
         screen with its result)."""
         self.pool_label = pool_label
         self.pool = _number(pool_label, pool_value, "how many d6, e.g. 4")
-        self.bonus = _number("Bonus to your roll", "0", "e.g. 2 or -1")
+        self.bonus = _number(bonus_label, "0", "e.g. 2 or -1")
         self.nd_rule = _dropdown("How nD is rolled", ND_OPTIONS, "opposed", width=SENTENCE_WIDTH)
         self.critical = _number("Critical at a margin of ±", "6", "our ruling: 6")
         if not nd_rule:
@@ -640,6 +642,172 @@ class StealthHelper(_CheckTool):
         self._updating = True
         self.streak.value = str(result.streak)
         self._updating = False
+
+
+class ExtremeDuel(_CheckTool):
+    """An extreme-range engagement (§Extreme range engagements): both sides roll the skill the
+    GM picks; the one ahead, the first side on a tie, gets the shot at extreme range."""
+
+    chart_title = "Margin: first side's total minus the second side's (green: first side)"
+    _SIDES = {"first_bonus": "First side's bonus", "second_bonus": "Second side's bonus"}
+    reaches = (
+        Reach(rb.opposed_odds, {"active_pool": "First side's dice",
+                                "passive_pool": "Second side's dice",
+                                "active_bonus": "First side's bonus",
+                                "passive_bonus": "Second side's bonus"}),
+        Reach(rb.extreme_engagement, {"first_dice": "First side's dice",
+                                      "second_dice": "Second side's dice", **_SIDES},
+              {"dice": ROLLED}),
+    )
+
+    def __init__(self, first: str = "3", second: str = "3") -> None:
+        self.second = _number("Second side's dice", second, "e.g. 3")
+        self.second_bonus = _number("Second side's bonus", "0", "e.g. 1")
+        self._frame([self.second, self.second_bonus], "First side's dice", first,
+                    nd_rule=False, pool_first=True, bonus_label="First side's bonus")
+        self.add_class("rulebook-range-extreme")
+        self.update()
+
+    def _ints(self) -> tuple[int, int]:
+        return (parse_int_text("First side's dice", self.pool.value),
+                parse_int_text("First side's bonus", self.bonus.value, blank=0))
+
+    def _theirs(self) -> tuple[int, int]:
+        return (parse_int_text("Second side's dice", self.second.value),
+                parse_int_text("Second side's bonus", self.second_bonus.value, blank=0))
+
+    @answers("summary", "outcomes", "odds", "dice_order")
+    def update(self) -> None:
+        """Read both sides' dice and bonuses and show the odds of each side getting the shot."""
+        self.counts = None
+        self._clear_result()
+        (mine, my_bonus), (theirs, their_bonus) = self._ints(), self._theirs()
+        odds = rb.opposed_odds(mine, theirs, my_bonus, their_bonus)
+        shown = {"the first side shoots (a tie goes to it)": odds.outcomes["wins"],
+                 "the second side shoots": odds.outcomes["loses"]}
+        self.summary.value = ""
+        self._show_odds(rb.Odds(shown, odds.margins,
+                                {"first_dice": mine, "second_dice": theirs}),
+                        "Chance the first side gets the shot:", odds.success)
+
+    def _resolve(self, dice: DiceSource) -> rb.OpposedResult:
+        (mine, my_bonus), (theirs, their_bonus) = self._ints(), self._theirs()
+        return rb.extreme_engagement(mine, theirs, my_bonus, their_bonus, dice=dice)
+
+    def _headline(self, result: rb.OpposedResult) -> str:
+        who = "first" if result.success else "second"
+        return (f"The {who} side shoots: {result.active_total} against "
+                f"{result.passive_total}")
+
+
+class CoverCheck(Tool):
+    """How much a target's cover counts (§Cover), and whether heavy cover in between still
+    leaves a line of sight."""
+
+    reaches = (
+        Reach(rb.cover_modifier, {"cover": "Target's cover", "movement": "Target this turn",
+                                  "close_contact": "In close contact with the shooter"}),
+        Reach(rb.line_of_sight, {"heavy_cover_bands": "Bands of heavy cover in between"}),
+    )
+
+    def __init__(self, cover: str = "heavy", movement: str = "still") -> None:
+        self.cover = _dropdown("Target's cover", [(f"{n} (+{rb.cover_dice(n)}D)", n) for n in
+                                                  ("none", "light", "medium", "heavy")], cover)
+        self.movement = _dropdown("Target this turn", [
+            ("stays put", "still"), ("takes one move", "move"), ("dashes", "dash"),
+            ("crosses impassable terrain that gives cover", "impassable")], movement,
+            width=SENTENCE_WIDTH)
+        self.close_contact = _checkbox("In close contact with the shooter")
+        self.heavy_bands = _number("Bands of heavy cover in between", "0", "e.g. 1")
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        super().__init__([self.cover, self.movement, self.close_contact, self.heavy_bands,
+                          self.error, self.result, self.explanation], "rulebook-range-cover")
+        for field in (self.cover, self.movement, self.close_contact, self.heavy_bands):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        """Read the cover and what the target did; show the dice it adds and the sight line."""
+        r = rb.cover_modifier(self.cover.value, movement=self.movement.value,
+                              close_contact=self.close_contact.value)
+        sight = rb.line_of_sight(parse_int_text("Bands of heavy cover in between",
+                                                self.heavy_bands.value, blank=0))
+        head = (f"Cover adds +{r.value}D to the shot" if r.applies else
+                "Cover adds nothing to the shot (+0D)")
+        seen = ("The shooter can see the target" if sight else
+                "More than one band of heavy cover: no line of sight")
+        self.result.value = (f"<div class='rulebook-total' style='font-size:{VERDICT_SIZE}'>"
+                             f"{html.escape(head)}</div><div class='rulebook-sight'>"
+                             f"{html.escape(seen)}</div>")
+        self.explanation.show(r.trace)
+
+
+class BandFinder(Tool):
+    """The band a distance in metres falls in (§Range bands)."""
+
+    reaches = (Reach(rb.band_for_distance, {"metres": "Distance (metres)",
+                                            "edge": "A distance on an edge is in"}),)
+
+    def __init__(self, metres: str = "75") -> None:
+        self.metres = _number("Distance (metres)", metres, "e.g. 75")
+        self.edge = _dropdown("A distance on an edge is in", [
+            ("the nearer band (our ruling)", "nearer"), ("the farther band", "farther")],
+            "nearer", width=SENTENCE_WIDTH)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        super().__init__([self.metres, self.edge, self.error, self.result],
+                         "rulebook-range-distance")
+        for field in (self.metres, self.edge):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result")
+    def update(self) -> None:
+        """Read the distance and show its band."""
+        metres = parse_int_text("Distance (metres)", self.metres.value)
+        b = rb.band(rb.band_for_distance(metres, edge=self.edge.value))
+        self.result.value = (f"<div class='rulebook-total' style='font-size:{VERDICT_SIZE}'>"
+                             f"{metres} m is {html.escape(b.name.lower())} "
+                             f"({html.escape(b.metres)})</div>")
+
+
+class MoveHelper(Tool):
+    """One ordinary move (§Ordinary movement): one action, one band nearer or farther, or into
+    close contact within the band; no check, and the mover keeps their cover."""
+
+    reaches = (Reach(rb.move, {"start_band": "Starting band", "direction": "Direction"}),)
+
+    def __init__(self, start: str = "distant", direction: str = "closer") -> None:
+        self.start = _dropdown("Starting band", _band_options(rb.BAND_IDS[:-1]), start)
+        self.direction = _dropdown("Direction", [("closer", "closer"), ("away", "away")],
+                                   direction)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        super().__init__([self.start, self.direction, self.error, self.result,
+                          self.explanation], "rulebook-range-move")
+        for field in (self.start, self.direction):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        """Make the move and show where it ends."""
+        r = rb.move(self.start.value, self.direction.value)
+        self.result.value = (f"<div class='rulebook-total' style='font-size:{VERDICT_SIZE}'>"
+                             f"{html.escape(self.headline(r))}</div>")
+        self.explanation.show(r.trace)
+
+    @staticmethod
+    def headline(r: rb.MoveResult) -> str:
+        """The move's result in a line: bands moved, where it ends, actions, cover kept."""
+        where = rb.band(r.end).name.lower()
+        cover = "; keeps cover" if r.keeps_cover else ""
+        return (f"Moved {r.value} band{'s' if r.value != 1 else ''}: now at {where} "
+                f"({r.actions} action{'s' if r.actions != 1 else ''}){cover}")
 
 
 def worked(result, title: str):

@@ -368,3 +368,69 @@ def test_stealth_helper_hides_the_nd_switches():
     from widgets.range_bands import StealthHelper
     h = StealthHelper()
     assert not is_shown(h.critical) and not is_shown(h.nd_rule)
+
+
+# --- The worked examples' own tools (issue 22 item 4) ----------------------------------------
+
+def test_extreme_duel_odds_typed_dice_and_words():
+    from widgets.range_bands import ExtremeDuel
+    t = ExtremeDuel(first="3", second="3")
+    odds = rb.opposed_odds(3, 3)
+    assert f"Chance the first side gets the shot: {odds_text(odds.success)}" in t.outcomes.value
+    assert "3 for the first side, then 3 for the second side" in t.dice_order.value
+    assert not is_shown(t.nd_rule) and not is_shown(t.critical)
+    t.entry.my_dice.value = "5, 4, 3, 6, 2, 1"           # the chapter's two snipers
+    t.entry.use_dice()
+    duel = rb.extreme_engagement([5, 4, 3], [6, 2, 1])
+    assert t._headline(duel) == "The first side shoots: 12 against 9"
+    assert t._headline(duel) in t.result.value
+    t.second_bonus.value = "4"                            # 12 against 13
+    t.entry.use_dice()
+    assert "The second side shoots: 12 against 13" in t.result.value
+    t.second.value = "0"
+    assert t.error.message == "“Second side's dice” must be from 1 to 30, got 0"
+    t.second.value, t.pool.value = "3", "31"
+    assert t.error.message == "“First side's dice” must be from 1 to 30, got 31"
+
+
+def test_cover_check_dashing_close_contact_and_line_of_sight():
+    from widgets.range_bands import CoverCheck
+    c = CoverCheck(cover="heavy", movement="dash")
+    assert rb.cover_modifier("heavy", movement="dash").value == 0
+    assert "Cover adds nothing to the shot (+0D)" in c.result.value
+    assert "dashing and loses the benefit of cover" in c.explanation.value
+    c.movement.value = "move"
+    assert "Cover adds +3D to the shot" in c.result.value
+    c.cover.value, c.close_contact.value = "medium", True
+    assert "nothing" in c.result.value and "close contact" in c.explanation.value
+    c.heavy_bands.value = "1"
+    assert "can see the target" in c.result.value
+    c.heavy_bands.value = "2"
+    assert "no line of sight" in c.result.value
+    c.heavy_bands.value = "7"
+    assert c.error.message == "“Bands of heavy cover in between” must be from 0 to 6, got 7"
+    assert c.result.value == ""
+
+
+def test_band_finder_edges_and_words():
+    from widgets.range_bands import BandFinder
+    b = BandFinder(metres="75")
+    assert rb.band(rb.band_for_distance(75)).name.lower() in b.result.value
+    b.metres.value = "30"
+    assert "30 m is very close" in b.result.value
+    b.edge.value = "farther"
+    assert "30 m is close" in b.result.value
+    b.metres.value = "-1"
+    assert b.error.message == "“Distance (metres)” must be from 0 to 100000, got -1"
+
+
+def test_move_helper_ordinary_moves():
+    from widgets.range_bands import MoveHelper
+    m = MoveHelper(start="distant", direction="closer")
+    r = rb.move("distant", "closer")
+    assert MoveHelper.headline(r) == "Moved 1 band: now at close (1 action); keeps cover"
+    assert MoveHelper.headline(r) in m.result.value
+    m.start.value = "very_close"
+    assert "now at close contact" in m.result.value
+    m.start.value, m.direction.value = "close_contact", "away"
+    assert "now at very close" in m.result.value
