@@ -517,6 +517,21 @@ def test_coup_de_grace():
         x6.coup_de_grace(1, "awake")
 
 
+def test_coup_de_grace_from_its_attack_roll():
+    from rulescore.dice import DiceSource
+    r = x6.coup_de_grace_roll([5, 11, 2], "unconscious")
+    assert (r.value, r.dead_level) == (2, 2) and r.trace[0].text.endswith("2 successes")
+    assert x6.coup_de_grace_roll([5, 5, 7], "dying", 1).dead_level == 4
+    assert x6.coup_de_grace_roll([2, 4], "sleeping").may_wake
+    typed = x6.coup_de_grace_roll(3, "unconscious", dice=DiceSource.typed([5, 6, 6, 1, 2]))
+    assert typed.chains == ((5,), (6, 6, 1), (2,)) and typed.dead_level == 2
+    assert x6.coup_de_grace_roll([4, 4], "unconscious", min_roll=4).dead_level == 2
+    with pytest.raises(RulesError, match="dying_level must be 0"):
+        x6.coup_de_grace_roll([5], "sleeping", 1)
+    with pytest.raises(RulesError, match="dice_totals"):
+        x6.coup_de_grace_roll(True, "dying")
+
+
 def test_throw_hits_with_one_success():
     r = x6.throw([2, 5])
     assert r.hit and r.value == 1

@@ -21,7 +21,7 @@ from .roster import ROSTER
 from .pipeline import (COVER_STACKING, CONTESTS, FLOW_REACTIONS, AttackFlow, AttackResult,
                        Reacted, RolledDice, attack, resolve_attack, roll_attack, roll_dice)
 from .specials import (Contest, CoupDeGrace, Throw, ThrowDice, TwoWeapons, coup_de_grace,
-                       deviation_offset, disarm, ko_attack, roll_throw, supported_min_roll,
+                       coup_de_grace_roll, deviation_offset, disarm, ko_attack, roll_throw, supported_min_roll,
                        throw, two_weapons)
 from .turns import (ROUND_PHASES, ActionPool, DiceForActions, Initiative, InitiativeOrder,
                     Reactions, Spend, bonus_die_action, can_react, destiny_die_action,
@@ -44,7 +44,7 @@ __all__ = [
     "COVER_STACKING", "CONTESTS", "FLOW_REACTIONS", "AttackFlow", "AttackResult", "Reacted",
     "RolledDice", "attack", "resolve_attack", "roll_attack", "roll_dice",
     "Contest", "CoupDeGrace", "Throw", "ThrowDice", "TwoWeapons", "coup_de_grace",
-    "deviation_offset", "disarm", "ko_attack", "roll_throw", "supported_min_roll", "throw",
+    "coup_de_grace_roll", "deviation_offset", "disarm", "ko_attack", "roll_throw", "supported_min_roll", "throw",
     "two_weapons",
     "ROSTER",
     "ROUND_PHASES", "ActionPool", "DiceForActions", "Initiative", "InitiativeOrder",

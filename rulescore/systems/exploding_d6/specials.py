@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from rulescore.dice import DiceSource
@@ -102,6 +102,7 @@ class CoupDeGrace(Resolution):
 
     dead_level: int | None
     may_wake: bool
+    chains: Chains = ()   # the attack dice as rolled, when drawn from a DiceSource
 
 
 def coup_de_grace(successes: int, state: str, dying_level: int = 0) -> CoupDeGrace:
@@ -128,6 +129,26 @@ def coup_de_grace(successes: int, state: str, dying_level: int = 0) -> CoupDeGra
         text = f"Dead at level {s}"
     return CoupDeGrace(value=s, outcome="dead" if state != "dying" else "worse",
                        trace=(step(text, ref, level=new),), dead_level=new, may_wake=False)
+
+
+def coup_de_grace_roll(dice_totals: Sequence[int] | int, state: str, dying_level: int = 0,
+                       min_roll: int = 5, *, dice: DiceSource | None = None) -> CoupDeGrace:
+    """A coup de grâce from its attack roll (§Coup de grâce): a normal attack roll, each die
+    that reaches *min_roll* one success, read by :func:`coup_de_grace`.
+
+    With *dice* (a DiceSource), *dice_totals* is how many exploding dice to roll; they are
+    drawn from it."""
+    one_of("state", state, STATES)
+    totals, chains = drawn_chains("dice_totals", dice_totals, dice)
+    totals = die_totals("dice_totals", totals)
+    finished(dice, "coup de grâce")
+    base = threshold("min_roll", min_roll)
+    successes = sum(1 for t in totals if t >= base)
+    result = coup_de_grace(successes, state, dying_level)
+    roll = step(f"Attack roll: {', '.join(map(str, totals)) or 'no dice'} on {base}+: "
+                f"{plural(successes, 'success', 'successes')}", DATA.rule("Coup de grâce"),
+                successes=successes)
+    return replace(result, trace=(roll, *result.trace), chains=chains)
 
 
 @dataclass(frozen=True, kw_only=True)
