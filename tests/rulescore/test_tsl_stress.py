@@ -247,3 +247,44 @@ def test_utility_tag_gives_one_effective_tier_on_its_roll():
     assert tsl.utility_edge("Wayfinder's Chain", applies=False).value == 0
     with pytest.raises(RulesError, match="tag must be a Utility tag"):
         tsl.utility_edge("Piercing", applies=True)
+
+
+# --- A support action and the Stress it moves (§11 Support Actions) ---------------------------
+
+def test_support_ground_a_path_walker_marks_its_spirit_cost():
+    done = tsl.support("Ground a Path-walker", tsl.new_pools(spirit=3), ally_zone="Near")
+    assert (done.value, done.uses, done.helper.stress("Spirit"), done.breaks) == \
+        (1, ("action",), 4, True)
+    assert done.ally is None
+    assert done.value == tsl.spend(tsl.TurnState(), "Ground a Path-walker",
+                                   ally_zone="Near").value
+
+
+def test_support_grant_reroll_and_steady_match_their_own_rules():
+    helper = tsl.new_pools(body=3)
+    reroll = tsl.support("Grant Reroll", helper, ally_zone="Engaged", band="failure",
+                         domain="Hand")
+    alone = tsl.grant_reroll(helper, "failure", "Hand")
+    assert (reroll.helper, reroll.breaks) == (alone.pools, alone.breaks)
+    steady = tsl.support("Steady Presence", tsl.new_pools(), ally_zone="Near",
+                         ally=tsl.new_pools(mind=3))
+    moved = tsl.steady_the_spirit(tsl.new_pools(), tsl.new_pools(mind=3))
+    assert (steady.helper, steady.ally, steady.uses) == (moved.helper, moved.ally, ("steward",))
+
+
+def test_support_without_stress_only_spends():
+    done = tsl.support("Draw Aggro", tsl.new_pools())
+    assert (done.value, done.uses, done.helper) == (0, ("action", "movement"), tsl.new_pools())
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"option": "Movement"}, "option must be one of 'Grant Reroll'"),
+    ({"option": "Grant Reroll", "ally_zone": "Far", "band": "failure", "domain": "Hand"},
+     "ally_zone must be Engaged or Near for Grant Reroll, got Far"),
+    ({"option": "Grant Reroll", "ally_zone": "Near"}, "band is needed for Grant Reroll"),
+    ({"option": "Steady the Spirit", "ally_zone": "Near"}, "ally is needed for Steady the"),
+    ({"option": "Draw Aggro", "band": "failure"}, "band must be None for Draw Aggro"),
+])
+def test_support_refuses_what_does_not_fit(kwargs, message):
+    with pytest.raises(RulesError, match=message):
+        tsl.support(helper=tsl.new_pools(), **kwargs)

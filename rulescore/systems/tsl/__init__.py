@@ -22,8 +22,9 @@ from .rolls import (BANDS, CRIT_MARGIN, HIT_BANDS, TIER_LIMITS, TIERS, Effective
                     band_table, check_dice, effective_tier, keep_count, keep_distribution,
                     opposed_band, opposed_margin_odds, opposed_odds, opposed_roll, roll_dice,
                     roll_pair, roll_total, static_roll)
-from .marking import (StressMoved, apply_attack, domain_pool, grant_reroll, soak_the_hit,
-                     spirit_abilities, spirit_ability, steady_the_spirit)
+from .marking import (StressMoved, Support, apply_attack, domain_pool, grant_reroll,
+                      soak_the_hit, spirit_abilities, spirit_ability, steady_the_spirit, support,
+                      support_options)
 from .fight import Fight, FightMove, Kit
 from .roster import DOMAINS, ROSTER
 from .turns import (OPTIONS, READY_LIMIT, Encounter, EncounterStep, Loadout, ReadyChange,
@@ -50,7 +51,8 @@ __all__ = [
     # Stress pools and Breaking
     "POOLS", "FIGHTER_KINDS", "StressPools", "StressTaken", "StressMoved", "new_pools",
     "pool_size", "take_stress", "apply_attack", "soak_the_hit", "steady_the_spirit",
-    "domain_pool", "grant_reroll", "spirit_abilities", "spirit_ability",
+    "domain_pool", "grant_reroll", "spirit_abilities", "spirit_ability", "Support", "support",
+    "support_options",
     # turns
     "OPTIONS", "READY_LIMIT", "Encounter", "EncounterStep", "Loadout", "ReadyChange", "Spend",
     "TurnState", "encounter_from_dict", "encounter_to_dict", "make_loadout", "new_encounter",

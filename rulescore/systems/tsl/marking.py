@@ -16,6 +16,7 @@ from .combat import ZONES, Attack, band_name
 from .pools import MAX_STRESS, POOLS, StressPools, StressTaken, check_pools, mark
 from ._system import DATA
 from .rolls import HIT_BANDS, check_band
+from .turns import TurnState, perk_names, spend, support_action_names
 
 #: A Spirit ability's name, in characters.
 MAX_ABILITY_NAME = 80
@@ -150,3 +151,64 @@ def spirit_ability(pools: StressPools, ability: str = "Sense the Local Reality",
                  DATA.rule("A Worked Example"), cost=cost)
     taken = mark(pools, "Spirit", cost, f"Mark {cost} Spirit Stress", "A Worked Example")
     return replace(taken, trace=(first,) + taken.trace)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Support(Resolution):
+    """A support action given from a fresh turn: ``outcome`` is the option, ``value`` the
+    Stress the helper marks; ``uses`` the parts of the turn it spends, ``helper`` and ``ally``
+    the pools after it (``ally`` None when the action moves none of the ally's Stress)."""
+
+    option: str
+    uses: tuple[str, ...]
+    helper: StressPools
+    ally: StressPools | None
+    breaks: bool
+
+
+def support_options() -> tuple[str, ...]:
+    """The support actions and the perks that stand in for one, as ``support`` takes them."""
+    return support_action_names() + perk_names()
+
+
+def support(option: str, helper: StressPools, *, ally_zone: str | None = None,
+            ally: StressPools | None = None, band: str | None = None,
+            domain: str | None = None) -> Support:
+    """A support action (or a perk standing in for one) and the Stress it moves (§11 Support
+    Actions): what it spends and whether the ally is in reach (see ``spend``), then Ground a
+    Path-walker's 1 Spirit Stress on the *helper*'s pool, Grant Reroll's 1 Stress paid by the
+    helper when the ally's failed roll (*band* Failure or Catastrophic) of *domain* is rolled
+    again (see ``grant_reroll``), or Steady the Spirit's 1 Mind Stress moved from the
+    *ally*'s pool onto the helper's (see ``steady_the_spirit``)."""
+    _choice("option", option, support_options())
+    check_pools(helper, "helper")
+    spent = spend(TurnState(), option, ally_zone=ally_zone)
+    same = (DATA.table("combat", "perks").find("perk", option)["same_as"]
+            if option in perk_names() else option)
+    for name, given, wanted in (("band", band, "Grant Reroll"),
+                                ("domain", domain, "Grant Reroll"),
+                                ("ally", ally, "Steady the Spirit")):
+        if given is not None and same != wanted:
+            raise RulesError(f"{name} must be None for {option}: only {wanted} takes it, "
+                             f"got {shown(given)}")
+    moved_ally = None
+    if same == "Grant Reroll":
+        if band is None or domain is None:
+            raise RulesError(f"{'band' if band is None else 'domain'} is needed for Grant "
+                             "Reroll: the ally's failed roll and its domain, got None")
+        taken: Resolution = grant_reroll(helper, band, domain)
+    elif same == "Steady the Spirit":
+        if ally is None:
+            raise RulesError(f"ally is needed for {option}: the ally's pools, got None")
+        taken = steady_the_spirit(helper, ally)
+        moved_ally = taken.ally
+    elif spent.value:
+        marked = mark(helper, spent.stress_pool, spent.value, "", SUPPORT)
+        taken = replace(marked, trace=marked.trace[1:])  # spend's trace says what it costs
+    else:
+        return Support(value=0, outcome=option, trace=spent.trace, option=option,
+                       uses=spent.uses, helper=helper, ally=None, breaks=False)
+    after = taken.helper if isinstance(taken, StressMoved) else taken.pools
+    return Support(value=taken.value, outcome=option, trace=spent.trace + taken.trace,
+                   option=option, uses=spent.uses, helper=after, ally=moved_ally,
+                   breaks=taken.breaks)
