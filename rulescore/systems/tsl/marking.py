@@ -12,9 +12,9 @@ from rulescore.errors import require_choice as _choice
 from rulescore.tables import Row
 from rulescore.trace import Resolution, step
 
+from ._system import DATA
 from .combat import ZONES, Attack, band_name
 from .pools import MAX_STRESS, POOLS, StressPools, StressTaken, check_pools, mark
-from ._system import DATA
 from .rolls import HIT_BANDS, check_band
 from .turns import TurnState, perk_names, spend, support_action_names
 
