@@ -22,9 +22,11 @@ from rulescore.systems import exploding_d6 as x6
 from rulescore.systems.exploding_d6.fight import (
     LANDING_ODDS_DICE,
     Fight,
+    contest_odds,
     landing_odds,
     other_actions,
 )
+from rulescore.systems.exploding_d6.inputs import plural
 
 from .common import (
     ROLLED,
@@ -57,6 +59,8 @@ STACKING_WORDS = [("Better one", "best"), ("A roll each", "each")]
 PREVENT_WORDS = [("Heaviest", "heaviest"), ("Lightest", "lightest")]
 OPTION = "18em"  # one cell of the More options grid: a label of 11em and its field
 FROM_ROWS = "from the two fighters' roster rows and the fight (Fight.attack_inputs)"
+COVER_FROM = "the Target's cover menu, or the target's Shield Block (Fight.attack_inputs)"
+CONTEST_WORDS = {"ko": "Knocked out", "disarm": "Disarmed"}
 
 
 def _menu(label: str, options: list, value: Any = None, width: str = "17em",
@@ -91,6 +95,7 @@ def board_html(fight: Fight) -> str:
         else:
             actions = f"{c.available} saved to react" if c.available else "none left"
         crit = f" ({c.critical_protection} against criticals)" if c.critical_protection else ""
+        status = _status(fight, c)
         colour = ERROR if c.wounds else SUCCESS
         mark = "▶ " if acting else ""
         rows.append(
@@ -99,10 +104,30 @@ def board_html(fight: Fight) -> str:
             f"<td>{mark}{html.escape(c.name)} <small>{'PC' if c.pc else ''}</small></td>"
             f"<td class='initiative'>{c.initiative}</td><td class='actions'>{actions}</td>"
             f"<td class='wounds' style='color:{colour}'>{c.wounds}</td>"
-            f"<td class='protection'>{c.protection}{crit}</td></tr>")
+            f"<td class='protection'>{c.protection}{crit}</td>"
+            f"<td class='status'><small>{html.escape(status)}</small></td></tr>")
     return ("<table class='rulebook-x6-fight-board'><thead><tr><th>Fighter</th>"
-            "<th>Initiative</th><th>Actions</th><th>Wounds</th><th>Protection</th></tr>"
-            "</thead><tbody>" + "".join(rows) + "</tbody></table>")
+            "<th>Initiative</th><th>Actions</th><th>Wounds</th><th>Protection</th>"
+            "<th>Kept for later</th></tr></thead><tbody>" + "".join(rows)
+            + "</tbody></table>")
+
+
+def _status(fight: Fight, c: Any) -> str:
+    """What a fighter carries from turn to turn besides actions, wounds and protection: the
+    rounds in their weapon, aim gathered, a Shield Block and actions stolen."""
+    parts = []
+    if c.magazine:
+        parts.append(f"{c.ammunition}/{c.magazine} rounds")
+    if c.aim:
+        parts.append(f"aimed {c.aim}")
+    if c.accurate:
+        parts.append(f"accurate {c.accurate}")
+    if c.block_from:
+        parts.append("Shield Block" if c.blocking(fight.round)
+                     else f"Shield Block from round {c.block_from}")
+    if c.stolen:
+        parts.append(f"−{c.stolen} action next turn")
+    return " · ".join(parts) or "—"
 
 
 class FightPanel(OnThePage, Tool):
@@ -120,7 +145,8 @@ class FightPanel(OnThePage, Tool):
             "accurate_actions": "Accurate actions", "massive_actions": "Massive actions",
             "special": "Special attack", "off_hand": "Off hand",
             "walking": "Walking", "supported": "Weapon supported",
-            "distance": "Distance (m)"}, {
+            "distance": "Distance (m)", "cover": "Target's cover",
+            "stacking": "Shield and cover"}, {
             "self": "the page's fight", "attacker": "the acting fighter's roster row",
             "target": "the target's roster row"}),
         Reach(x6.attack_setup, {}, {name: FROM_ROWS for name in (
@@ -134,22 +160,34 @@ class FightPanel(OnThePage, Tool):
             "explode_depth": "exact: nothing left out"}),
         Reach(landing_odds, {
             "reaction": "Reaction", "reaction_dice": "Reaction dice",
-            "reaction_min_roll": "Reaction's minimum roll", "cover": "Target's cover",
+            "reaction_min_roll": "Reaction's minimum roll",
             "stacking": "Shield and cover"}, {
             "dice": "the attack's dice (attack_setup)", "min_roll": "the attack's minimum roll",
             "crit_at": "the attack's critical threshold", "burst": "the attack's mode",
-            "shield": "the target's shield in the roster",
+            "shield": "the target's shield in the roster", "cover": COVER_FROM,
+            "pool": "the target's protection left in the fight",
+            "critical_pool": "the target's protection against criticals left",
+            "piercing": "the attacker's weapon in the roster"}),
+        Reach(contest_odds, {
+            "contest": "Special attack", "contest_dice": "Resistance dice",
+            "reaction": "Reaction", "reaction_dice": "Reaction dice",
+            "reaction_min_roll": "Reaction's minimum roll",
+            "stacking": "Shield and cover"}, {
+            "dice": "the attack's dice (attack_setup)", "min_roll": "the attack's minimum roll",
+            "crit_at": "the attack's critical threshold", "burst": "the attack's mode",
+            "contest_min_roll": "the target's minimum roll in the roster",
+            "shield": "the target's shield in the roster", "cover": COVER_FROM,
             "pool": "the target's protection left in the fight",
             "critical_pool": "the target's protection against criticals left",
             "piercing": "the attacker's weapon in the roster"}),
         Reach(x6.attack, {
             "reaction_dice": "Reaction dice", "reaction_min_roll": "Reaction's minimum roll",
-            "cover": "Target's cover", "stacking": "Shield and cover",
+            "stacking": "Shield and cover",
             "contest_dice": "Resistance dice", "prevent": "Criticals stopped first"}, {
             "dice_totals": "the attack's dice (attack_setup), drawn from the dice",
             "dice": ROLLED, "min_roll": "the attack's minimum roll (attack_setup)",
             "crit_at": "the attack's critical threshold (attack_setup)",
-            "burst": "the attack's mode (attack_setup)",
+            "burst": "the attack's mode (attack_setup)", "cover": COVER_FROM,
             "mode": FROM_ROWS, "reaction": "the Reaction menu, through Fight.attack_inputs",
             "shield": "the target's shield in the roster",
             "cover_faces": "the cover dice come as a DiceSource (dice)",
@@ -166,10 +204,8 @@ class FightPanel(OnThePage, Tool):
               {"target": "the target's roster row"}),
         Reach(Fight.apply_attack, {"attacker": "Attacker", "target": "Target"}, {
             "self": "the page's fight", "result": "the attack rolled (x6.attack)",
-            "cost": "Fight.attack_cost of the options"}),
-        Reach(Fight.act, {"name": "Fighter", "action": "Other action"},
-              {"self": "the page's fight"}),
-        Reach(Fight.bonus_die, {"name": "Fighter"}, {"self": "the page's fight"}),
+            "cost": "Fight.attack_cost of the options",
+            "ammunition": "the rounds the attacker's mode spends (attack_setup)"}),
     )
 
     def __init__(self) -> None:
@@ -223,12 +259,11 @@ class FightPanel(OnThePage, Tool):
         self.apply_button = button("Apply to the target", "Write this result to the fight",
                                    primary=True)
         self.explanation = ExplanationView()
-        self.who = _menu("Fighter", [])
-        self.other_action = _menu("Other action", [(label, key) for key, label in
-                                                   other_actions()], "aim", width="24em")
-        self.act_button = button("Act", "The fighter spends actions on this action")
-        self.bonus_button = button("Bonus die: +1 action",
-                                   "Spend a bonus die for one more action, at once")
+        self.opener = w.ToggleButton(
+            value=False, description="Other actions",
+            tooltip="Aim over turns, reload, a Shield Block, bonus and destiny dice",
+            layout=shared_layout(width="auto"))
+        self._actions: ActionsPanel | None = None
         for entry, name in ((self.join_entry, "join"), (self.attack_entry, "attack")):
             entry.add_class(f"rulebook-x6-fight-{name}")
         self.joining = section("Roll initiative", self.join_help, self.join_entry)
@@ -245,15 +280,13 @@ class FightPanel(OnThePage, Tool):
             self.error,
             *self.joining,
             section("Attack", w.HBox([inputs, outcome]), self.explanation),
-            section("Other actions", w.HBox([self.who, self.other_action, self.act_button,
-                                             self.bonus_button])),
+            self.opener,
         ], "rulebook-x6-fight")
         self.next_button.on_click(lambda _: self._next())
         self.join_entry.on_request(self._join)
         self.attack_entry.on_request(self._attack)
         self.apply_button.on_click(lambda _: self._apply())
-        self.act_button.on_click(lambda _: self._act())
-        self.bonus_button.on_click(lambda _: self._bonus())
+        self.opener.observe(lambda change: self.show_actions(change["new"]), "value")
         self.more.observe(lambda _: set_shown(self.options, self.more.value), "value")
         set_shown(self.options, False)
         for box in (self.attacker, self.target, self.reaction):
@@ -297,17 +330,24 @@ class FightPanel(OnThePage, Tool):
         self.page.rolls.add("Initiative", request, said, lambda r: self._join(r.fresh()))
         self._push(move)
 
-    @answers()
-    def _act(self) -> None:
-        if not self.who.value:
-            raise RulesError("Fighter is empty: roll initiative for the roster first")
-        self._push(self.fight.act(self.who.value, self.other_action.value))
+    @property
+    def actions(self) -> ActionsPanel:
+        """The Other actions panel, built and attached the first time it is opened."""
+        if self._actions is None:
+            self._actions = ActionsPanel()
+            at = list(self.children).index(self.opener) + 1
+            self.children = (*self.children[:at], self._actions, *self.children[at:])
+            if self.page is not None:
+                self._actions.attach(self.page)
+            self.opener.value = True
+        return self._actions
 
-    @answers()
-    def _bonus(self) -> None:
-        if not self.who.value:
-            raise RulesError("Fighter is empty: roll initiative for the roster first")
-        self._push(self.fight.bonus_die(self.who.value))
+    def show_actions(self, shown: bool = True) -> None:
+        """Open (build on first use) or fold the Other actions panel."""
+        if shown or self._actions is not None:
+            set_shown(self.actions, shown)
+        if self.opener.value != shown:
+            self.opener.value = shown
 
     # --- the attack ---------------------------------------------------------------------------
 
@@ -327,10 +367,11 @@ class FightPanel(OnThePage, Tool):
             raise RulesError("Target is empty: the fight needs a second fighter")
         options = self._options()
         setup, flow = self.fight.attack_inputs(self._row(me), self._row(them),
-                                               reaction=self.reaction.value, **options)
+                                               reaction=self.reaction.value,
+                                               cover=self.cover.value or None,
+                                               stacking=self.stacking.value, **options)
         made = x6.attack_setup(**setup)
-        flow |= {"cover": self.cover.value or None, "stacking": self.stacking.value,
-                 "prevent": self.prevent.value}
+        flow |= {"stacking": self.stacking.value, "prevent": self.prevent.value}
         if self.reaction.value in ("dodge", "parry"):
             flow |= {"reaction_dice": self.reaction_dice.value,
                      "reaction_min_roll": self.reaction_min.value}
@@ -373,25 +414,34 @@ class FightPanel(OnThePage, Tool):
         self.setup_line.value = (
             f"<div class='rulebook-x6-fight-setup'>{html.escape(me)} rolls <b>{made.dice}</b> "
             f"dice: hit on {made.min_roll}+, {crit}; costs {cost} "
-            f"action{'s' if cost != 1 else ''}.</div>")
+            f"action{'s' if cost != 1 else ''}{self._carried(made, flow)}.</div>")
         hit = x6.hit_odds(made.dice, made.min_roll, made.crit_at, made.burst)
         body = (f"At least one hit {chance_html(hit.p_at_least(1), strong=True)}; at least "
                 f"one critical {chance_html(hit.p_criticals_at_least(1))}.")
         reacts = self.reaction.value in ("dodge", "parry")
         rolls = max(made.dice, flow.get("reaction_dice") or 0 if reacts else 0)
+        contest = flow.get("contest")
+        if contest:
+            rolls = max(rolls, flow["contest_dice"])
         if rolls <= LANDING_ODDS_DICE:
-            p = landing_odds(made.dice, made.min_roll, made.crit_at, made.burst,
-                             reaction=self.reaction.value,
-                             reaction_dice=flow["reaction_dice"] if reacts else 0,
-                             reaction_min_roll=flow.get("reaction_min_roll", 5),
-                             shield=flow.get("shield", "round shield"), cover=flow["cover"],
-                             stacking=flow["stacking"], pool=flow["pool"],
-                             critical_pool=flow["critical_pool"], piercing=flow["piercing"])
+            given = dict(reaction=self.reaction.value,
+                         reaction_dice=flow["reaction_dice"] if reacts else 0,
+                         reaction_min_roll=flow.get("reaction_min_roll", 5),
+                         shield=flow.get("shield", "round shield"), cover=flow["cover"],
+                         stacking=flow["stacking"], pool=flow["pool"],
+                         critical_pool=flow["critical_pool"], piercing=flow["piercing"])
+            p = landing_odds(made.dice, made.min_roll, made.crit_at, made.burst, **given)
             past = ("the " + REACTION_WORDS[self.reaction.value].lower() + ", "
                     if self.reaction.value != "none" else "") + "cover and protection"
             what = "at least one wound" if made.wounds else "at least one hit lands"
             body += (f" After {past}: {what} on {html.escape(them)} "
                      f"{chance_html(p, strong=True)}.")
+            if contest:
+                q = contest_odds(contest, made.dice, made.min_roll, made.crit_at, made.burst,
+                                 contest_dice=flow["contest_dice"],
+                                 contest_min_roll=flow["contest_min_roll"], **given)
+                body += (f" <span class='rulebook-x6-contest-odds'>{CONTEST_WORDS[contest]}: "
+                         f"{html.escape(them)} {chance_html(q, strong=True)}</span>.")
         else:
             body += (f" <small>The chance after the reaction, cover and protection is worked "
                      f"out for up to {LANDING_ODDS_DICE} dice a roll.</small>")
@@ -403,13 +453,30 @@ class FightPanel(OnThePage, Tool):
         made, flow, cost = self._plan()
         result = x6.attack(made.dice, min_roll=made.min_roll, crit_at=made.crit_at,
                            burst=made.burst, dice=request.dice, **flow)
-        self._pending = (me, them, result, cost)
+        self._pending = (me, them, result, cost, made.ammunition)
         self.page.rolls.add(f"{me} attacks {them}", request, result.headline,
                             lambda r: self._attack(r.fresh()))
         self.result.value = self._result_html(result, them)
         self.explanation.show(made.trace + result.trace)
         self.apply_button.description = f"Apply to {them}"
         self.apply_button.disabled = False
+
+    def _carried(self, made: x6.AttackSetup, flow: dict[str, Any]) -> str:
+        """What the attack takes over from earlier turns: aim gathered, the rounds it spends,
+        the target's Shield Block."""
+        me = self.fight.of(self.attacker.value)
+        them = self.fight.of(self.target.value)
+        notes = []
+        if me.aim or me.accurate:
+            notes.append("aimed " + " and ".join(
+                f"{plural(n, 'action')} {what}" for n, what in
+                ((me.aim, "for criticals"), (me.accurate, "for accuracy")) if n)
+                + " before")
+        if made.ammunition:
+            notes.append(f"spends {plural(made.ammunition, 'round')} of {me.ammunition}")
+        if them.blocking(self.fight.round):
+            notes.append(f"{them.name}'s Shield Block covers {flow['cover']}+")
+        return "".join(f"; {html.escape(n)}" for n in notes)
 
     @staticmethod
     def _result_html(result: x6.AttackFlow, them: str) -> str:
@@ -441,8 +508,8 @@ class FightPanel(OnThePage, Tool):
 
     @answers()
     def _apply(self) -> None:
-        me, them, result, cost = self._take_pending()
-        move = self.fight.apply_attack(me, them, result, cost=cost)
+        me, them, result, cost, rounds = self._take_pending()
+        move = self.fight.apply_attack(me, them, result, cost=cost, ammunition=rounds)
         self._applied(move)
 
     # --- showing ------------------------------------------------------------------------------
@@ -464,8 +531,6 @@ class FightPanel(OnThePage, Tool):
         me = actor.name if actor and actor.name in rostered else None
         self.attacker.options = [me] if me else []
         self.attacker.value = me
-        self.who.options = names
-        self.who.value = me if me in names else (names[0] if names else None)
         others = [n for n in names if n != me and n in rostered]
         before = self.target.value
         self.target.options = others
@@ -508,6 +573,105 @@ class FightPanel(OnThePage, Tool):
         if before in foes:
             return before
         return (foes or others)[0]
+
+
+class ActionsPanel(OnThePage, Tool):
+    """Everything a fighter does besides attacking and reacting, kept on their row: an action
+    of the actions table (aiming is gathered for their next attack, over turns too; a reload
+    fills the weapon), a Shield Block raised or lowered, a bonus die for one more action and a
+    destiny die stealing one from another fighter. Built the first time the GM opens it."""
+
+    reaches = (
+        Reach(Fight.act, {"name": "Fighter", "action": "Other action"}, {
+            "self": "the page's fight", "mode": "the fighter's attack mode in the roster"}),
+        Reach(Fight.bonus_die, {"name": "Fighter"}, {"self": "the page's fight"}),
+        Reach(Fight.destiny_die, {"name": "Fighter", "victim": "Steal from"},
+              {"self": "the page's fight"}),
+        Reach(Fight.shield_block, {}, {
+            "self": "the page's fight", "row": "the Fighter's roster row",
+            "up": "the shield button: Raise shield, or Lower shield once raised"}),
+    )
+
+    def __init__(self) -> None:
+        self.page: FightPage | None = None
+        self._pending = None
+        self.error = ErrorLine()
+        self.explanation = ExplanationView()
+        self.who = _menu("Fighter", [])
+        self.other_action = _menu("Other action", [(label, key) for key, label in
+                                                   other_actions()], "aim", width="24em")
+        self.act_button = button("Act", "The fighter spends actions on this action")
+        self.shield_button = button("Raise shield", "Shield Block: 2 actions in your turn; "
+                                    "covers every attack from the next round")
+        self.bonus_button = button("Bonus die: +1 action",
+                                   "Spend a bonus die for one more action, at once")
+        self.victim = _menu("Steal from", [])
+        self.destiny_button = button("Destiny die: steal an action",
+                                     "Take one action from the fighter named: you have it at "
+                                     "once, they lose it from this or their next turn")
+        super().__init__([
+            w.HBox([self.who, self.other_action, self.act_button, self.shield_button]),
+            w.HBox([self.bonus_button, self.victim, self.destiny_button]),
+            self.error, self.explanation], "rulebook-x6-fight-actions")
+        self.act_button.on_click(lambda _: self._act())
+        self.shield_button.on_click(lambda _: self._shield())
+        self.bonus_button.on_click(lambda _: self._bonus())
+        self.destiny_button.on_click(lambda _: self._destiny())
+        self.who.observe(lambda _: self._follow_who(), "value")
+
+    def render(self) -> None:
+        fight = self.fight
+        names = list(fight.names())
+        actor = fight.actor.name if fight.actor else None
+        keep = self.who.value
+        self.who.options = names
+        self.who.value = keep if keep in names else (actor if actor in names else
+                                                     (names[0] if names else None))
+        self._follow_who()
+
+    def _follow_who(self) -> None:
+        """The shield button and the Steal from menu follow the fighter chosen."""
+        if self.page is None:
+            return
+        fight, me = self.fight, self.who.value
+        others = [n for n in fight.names() if n != me]
+        keep = self.victim.value
+        self.victim.options = others
+        self.victim.value = keep if keep in others else (others[0] if others else None)
+        raised = me is not None and fight.of(me).block_from > 0
+        self.shield_button.description = "Lower shield" if raised else "Raise shield"
+        rostered = me is not None and me in self.page.roster.names()
+        has_shield = rostered and self.page.roster.fighter(me)["shield"] != x6.ROSTER.column(
+            "shield").default
+        set_shown(self.shield_button, raised or has_shield)
+
+    def _me(self) -> str:
+        if not self.who.value:
+            raise RulesError("Fighter is empty: roll initiative for the roster first")
+        return self.who.value
+
+    @answers()
+    def _act(self) -> None:
+        me = self._me()
+        rostered = me in self.page.roster.names()
+        mode = self.page.roster.fighter(me)["mode"] if rostered else None
+        self._push(self.fight.act(me, self.other_action.value, mode=mode))
+
+    @answers()
+    def _shield(self) -> None:
+        me = self._me()
+        up = not self.fight.of(me).block_from
+        self._push(self.fight.shield_block(self.page.roster.fighter(me), up))
+
+    @answers()
+    def _bonus(self) -> None:
+        self._push(self.fight.bonus_die(self._me()))
+
+    @answers()
+    def _destiny(self) -> None:
+        if not self.victim.value:
+            raise RulesError("Steal from is empty: the fight needs a second fighter")
+        self._push(self.fight.destiny_die(self._me(), self.victim.value))
 
 
 def starter() -> Roster:

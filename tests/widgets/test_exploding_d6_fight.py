@@ -74,9 +74,10 @@ def test_an_attack_with_a_parry_is_four_presses_and_lands_on_the_target():
 
 def test_no_saved_action_no_reaction():
     page, panel = joined()
-    panel.other_action.value = "aim"
-    panel.act_button.click()
-    panel.act_button.click()
+    panel.show_actions()
+    panel.actions.other_action.value = "aim"
+    panel.actions.act_button.click()
+    panel.actions.act_button.click()
     assert page.state.of("Hagen").available == 0
     panel.next_button.click()
     assert [v for _, v in panel.reaction.options] == ["none"]
@@ -84,7 +85,7 @@ def test_no_saved_action_no_reaction():
 
 
 def test_a_shot_offers_no_dodge_or_parry_and_recoil_counts_the_second_shot():
-    roster = starter().update("Robber", mode="single", skill=2, weapon_dice=2)
+    roster = starter().update("Robber", mode="single", skill=2, weapon_dice=2, magazine=6)
     _, panel = joined(roster)
     panel.next_button.click()
     assert [v for _, v in panel.reaction.options] == ["none", "shield parry"]

@@ -27,8 +27,10 @@ from ...errors import RulesError, require_int, shown
 from ...trace import Step, step
 from ._system import DATA
 from .defence import _cover, dodge_value, protection_use, shield_use
+from .hits import attack_mode
 from .inputs import MAX_DICE, MAX_TOTAL, plural
 from .odds import hit_odds, p_total_at_least
+from .roster import MAX_ROUNDS as MAX_LOADED
 from .roster import NO_SHIELD
 from .turns import (
     MAX_ACTIONS,
@@ -38,6 +40,7 @@ from .turns import (
     Initiative,
     InitiativeOrder,
     bonus_die_action,
+    destiny_die_action,
     max_actions,
     spend,
 )
@@ -52,6 +55,7 @@ __all__ = [
     "Fight",
     "Move",
     "Row",
+    "contest_odds",
     "fight_format",
     "landing_odds",
     "other_actions",
@@ -61,6 +65,10 @@ FIGHT_FORMAT = "rulebook/x6-fight"
 MAX_WOUNDS = 9999     # far past any fight; bounds the saved file
 MAX_ATTACKS = 100     # attacks by one fighter in one round
 MAX_ROUNDS = 10_000
+MAX_AIM = 40          # aiming actions gathered for one attack: past any Perception cap
+AIM_ACTIONS = ("aim", "accurate")
+"""The actions of the actions table that gather aim for the fighter's next attack (§Aiming,
+§Accurate Attack)."""
 LANDING_ODDS_DICE = 12
 """The largest hit or reaction pool :func:`landing_odds` works out (as the wound odds do)."""
 REACTION_ACTIONS = ("dodge", "parry")
@@ -81,7 +89,11 @@ class Combatant:
     """One fighter in the fight: their initiative (and the Quickness and Deftness that break
     its ties), the most actions a round and those in hand, whether their first turn has come
     (nobody has actions before it), the attacks they made this round (recoil), wounds taken
-    and the protection units left (and of them, those against criticals)."""
+    and the protection units left (and of them, those against criticals); the rounds in their
+    weapon and the most it holds (assumption ``ammunition_load``); the actions of aiming and of
+    an accurate attack gathered for their next attack (§Aiming, §Accurate Attack); the round
+    from which their Shield Block covers them (0: no block, §Shields); the actions a destiny
+    die took from their next turn (§Bonus dice actions)."""
 
     name: str
     pc: bool
@@ -95,6 +107,12 @@ class Combatant:
     wounds: int = 0
     protection: int = 0
     critical_protection: int = 0
+    ammunition: int = 0
+    magazine: int = 0
+    aim: int = 0
+    accurate: int = 0
+    block_from: int = 0
+    stolen: int = 0
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -104,6 +122,11 @@ class Combatant:
     @property
     def pool(self) -> ActionPool:
         return ActionPool(self.maximum, self.available)
+
+    def blocking(self, round_: int) -> bool:
+        """Whether their Shield Block covers them in round *round_*: from the round after the
+        one it was raised in, until lowered (§Shields)."""
+        return 0 < self.block_from <= round_
 
 
 @dataclass(frozen=True)
@@ -189,15 +212,18 @@ class Fight:
         pool = row["protection"]
         return Combatant(row.name, bool(row.pc), roll.value, roll.quickness, roll.deftness,
                          most, protection=pool,
-                         critical_protection=min(row["critical_protection"], pool))
+                         critical_protection=min(row["critical_protection"], pool),
+                         ammunition=row["magazine"], magazine=row["magazine"])
 
     # --- turns -----------------------------------------------------------------------------
 
     def _begin_turn(self, index: int, round_: int) -> Fight:
         """The start of a fighter's player combat round: their actions are refreshed to the
-        most a round, and recoil starts again (§Actor and actions, §Recoil)."""
+        most a round, less those a destiny die stole from this turn (§Bonus dice actions), and
+        recoil starts again (§Actor and actions, §Recoil)."""
         c = self.combatants[index]
-        fresh = replace(c, available=c.maximum, started=True, attacks=0)
+        fresh = replace(c, available=max(0, c.maximum - c.stolen), started=True, attacks=0,
+                        stolen=0)
         return replace(self._set(fresh), turn=index, round=round_)
 
     def next_turn(self) -> Move:
@@ -216,6 +242,10 @@ class Fight:
         c = fight.actor
         steps.append(step(f"{c.name}'s turn: {plural(c.maximum, 'action')} refreshed",
                           DATA.rule("Actor and actions")))
+        taken = self.combatants[index].stolen
+        if taken:
+            steps.append(step(f"A destiny die stole {plural(taken, 'action')} of this turn: "
+                              f"{c.available} left", DATA.rule("Bonus dice actions")))
         before = self.actor
         kept = (f"; {before.name} keeps {plural(before.available, 'action')} to react"
                 if before is not None and before.available else "")
@@ -230,15 +260,97 @@ class Fight:
                              "Next turn)")
         return c
 
-    def act(self, name: str, action: str) -> Move:
+    def act(self, name: str, action: str, *, mode: str | None = None) -> Move:
         """The actor spends actions on *action* from the actions table (§Actor and actions);
-        a dodge or a parry is a reaction, spent by a fighter outside their turn (§Reactions)."""
+        a dodge or a parry is a reaction, spent by a fighter outside their turn (§Reactions).
+
+        Aiming ("aim", "accurate") is gathered for the fighter's next attack, over turns too,
+        with a weapon of attack *mode* that can be aimed (§Aiming, §Accurate Attack; assumption
+        ``hit_while_aiming``); any other action gives up an accurate attack's gathered actions.
+        Reloading fills the weapon to the rounds it holds (assumption ``ammunition_load``)."""
         c = self.of(name) if action in REACTION_ACTIONS else self._require_turn(name)
         if action in REACTION_ACTIONS and not c.started:
             raise RulesError(f"{name} has no actions before their first turn")
+        if action in AIM_ACTIONS and mode is not None and not attack_mode(mode)["aim"]:
+            raise RulesError(f"Other action: {name}'s weapon ({attack_mode(mode)['label']}) "
+                             "cannot be aimed; only a melee weapon or a single shot can")
+        if action == "reload" and not c.magazine:
+            raise RulesError(f"Other action: {name}'s weapon holds no rounds (Rounds loaded "
+                             "is 0 in the roster), so there is nothing to reload")
         spent = spend(c.pool, action)
-        fight = self._set(replace(c, available=spent.pool.available))
-        return Move(fight, f"{name}: {spent.trace[0].text}", spent.trace)
+        after = replace(c, available=spent.pool.available)
+        steps = list(spent.trace)
+        if action == "aim":
+            after = replace(after, aim=min(c.aim + 1, MAX_AIM))
+            steps.append(step(f"{name} has aimed {plural(after.aim, 'action')} for the next "
+                              "attack", DATA.rule("Aiming")))
+        elif action == "accurate":
+            after = replace(after, accurate=min(c.accurate + 1, MAX_AIM))
+            steps.append(step(f"{name} has gathered {plural(after.accurate, 'action')} for an "
+                              "accurate attack", DATA.rule("Accurate Attack")))
+        elif action == "reload":
+            after = replace(after, ammunition=c.magazine)
+            steps.append(step(f"{name}'s weapon reloaded: {c.ammunition} → {c.magazine} "
+                              "rounds", DATA.rule("Single shot")))
+        if action != "accurate":
+            after, given_up = _give_up_accurate(after)
+            steps += given_up
+        return Move(self._set(after), f"{name}: {spent.trace[0].text}", tuple(steps))
+
+    def destiny_die(self, name: str, victim: str) -> Move:
+        """*name* spends a destiny die to steal an action from *victim* (§Bonus dice actions):
+        *name* has it at once, even as a reaction; *victim* loses one from this turn if it is
+        theirs (never below 0, assumption ``steal_empty``), else from their next turn."""
+        c, v = self.of(name), self.of(victim)
+        if v.name == c.name:
+            raise RulesError(f"Steal from must be another fighter than {name}")
+        actor = self.actor
+        theirs = actor is not None and actor.name == v.name
+        got = destiny_die_action(c.pool, v.pool)
+        if got.pool.available > MAX_AVAILABLE:
+            raise RulesError(f"{name} holds {MAX_AVAILABLE} actions, the most a fighter holds")
+        fight = self._set(replace(c, available=got.pool.available, started=True))
+        if theirs:
+            fight = fight._set(replace(v, available=got.victim.available))
+            lost = f"{victim} has {plural(got.victim.available, 'action')} left this turn"
+        else:
+            fight = fight._set(replace(v, stolen=min(v.stolen + 1, MAX_ACTIONS)))
+            lost = f"{victim}'s next turn has one action fewer"
+        ref = DATA.rule("Bonus dice actions")
+        steps = (step(f"{name} spends a destiny die and has the action at once: "
+                      f"{plural(got.pool.available, 'action')}", ref),
+                 step(f"Stolen from {victim}: {lost}", ref))
+        return Move(fight, f"{name} steals an action from {victim} with a destiny die", steps)
+
+    def shield_block(self, row: Row, up: bool = True) -> Move:
+        """Raise a Shield Block: two actions in one's own turn, covering every attack against
+        the fighter at the shield's value from the next round on, with movement halved, until
+        it is lowered; lowering it takes no action (§Shields)."""
+        if not isinstance(up, bool):
+            raise RulesError(f"up must be True (raise) or False (lower), got {shown(up)}")
+        c = self.of(row.name)
+        if not up:
+            if not c.block_from:
+                raise RulesError(f"{c.name} has no Shield Block raised to lower")
+            return Move(self._set(replace(c, block_from=0)),
+                        f"{c.name} lowers the shield",
+                        (step(f"{c.name}'s Shield Block ends; movement is whole again",
+                              DATA.rule("Shields")),))
+        c = self._require_turn(row.name)
+        if row["shield"] == NO_SHIELD:
+            raise RulesError(f"Shield Block: {c.name} has no shield in the roster")
+        if c.block_from:
+            raise RulesError(f"Shield Block: {c.name}'s shield is raised already")
+        use = shield_use("block", row["shield"])
+        if c.available < use.actions:
+            raise RulesError(f"Shield Block: it takes {use.actions} actions and {c.name} has "
+                             f"{plural(c.available, 'action')} left")
+        after, given_up = _give_up_accurate(replace(c, available=c.available - use.actions,
+                                                    block_from=self.round + 1))
+        steps = use.trace + (step(f"{c.name}'s shield covers {use.cover}+ from round "
+                                  f"{self.round + 1}", DATA.rule("Shields")),) + given_up
+        return Move(self._set(after), f"{c.name} raises a Shield Block ({use.cover}+ from "
+                    f"round {self.round + 1})", steps)
 
     def bonus_die(self, name: str) -> Move:
         """A bonus die spent for one more action, at once, even as a reaction (§Bonus dice
@@ -256,14 +368,14 @@ class Fight:
     def reactions(self, target: Row, mode_can: dict[str, bool]) -> tuple[str, ...]:
         """The reactions *target* can make to an attack: none always; a dodge or a parry when
         the attack's mode allows it (*mode_can*, its ``dodge`` and ``parry``), a shield parry
-        with a shield; any of them only with an action in hand (§Reactions, §Dodge, §Parry
-        melee attacks, §Shields)."""
+        with a shield not raised in a Shield Block (which covers already); any of them only
+        with an action in hand (§Reactions, §Dodge, §Parry melee attacks, §Shields)."""
         c = self.of(target.name)
         if c.available < 1:
             return ("none",)
         out = ["none"]
         out += [k for k in ("dodge", "parry") if mode_can.get(k)]
-        if target["shield"] != NO_SHIELD:
+        if target["shield"] != NO_SHIELD and not c.blocking(self.round):
             out.append("shield parry")
         return tuple(out)
 
@@ -271,7 +383,8 @@ class Fight:
                       aim_actions: int = 0, accurate_actions: int = 0,
                       massive_actions: int = 0, special: str = "none",
                       off_hand: bool = False, walking: bool = False,
-                      supported: bool = False, distance: int | None = None
+                      supported: bool = False, distance: int | None = None,
+                      cover: int | None = None, stacking: str = "best"
                       ) -> tuple[dict[str, Any], dict[str, Any]]:
         """The inputs of an attack that the two roster rows and the fight give: the keyword
         arguments of :func:`~.hits.attack_setup` (the attacker's skill, weapon dice, mode,
@@ -281,7 +394,12 @@ class Fight:
         criticals), the weapon's Piercing and wounds a hit, and the *reaction*'s own dice and
         minimum roll (a dodge rolls the Dodge value, a parry the target's weapon as if
         attacking, §Dodge, §Parry melee attacks; both on the target's minimum roll), the
-        target's shield. A K.O. attack needs a blunt weapon (§K.O. Attack), an off-hand
+        target's shield, and the *cover* the attack meets: the terrain's, or the target's
+        Shield Block's (§Shields), the better of the two when both (*stacking* "best",
+        assumption ``cover_stacking``). Aiming and accurate-attack actions gathered on earlier
+        actions or turns count with those of this attack (§Aiming, §Accurate Attack). A shot
+        needs the rounds its mode spends in the weapon (§Attack modes, assumption
+        ``ammunition_load``). A K.O. attack needs a blunt weapon (§K.O. Attack), an off-hand
         attack two weapons (§Two-handed fighting)."""
         me = self._require_turn(attacker.name)
         them = self.of(target.name)
@@ -297,12 +415,32 @@ class Fight:
         if me.available < cost:
             raise RulesError(f"{me.name} has {plural(me.available, 'action')} left and this "
                              f"attack costs {cost}")
+        mode = attack_mode(attacker["mode"])
+        if me.ammunition < mode["ammunition"]:
+            raise RulesError(f"{me.name} has {plural(me.ammunition, 'round')} left and a "
+                             f"{mode['label'].lower()} takes {mode['ammunition']}: reload first "
+                             "(Other actions: Reload a weapon)")
+        if stacking not in ("best", "each"):
+            raise RulesError(f"Shield and cover must be Better one or A roll each, got "
+                             f"{shown(stacking)}")
+        if cover is not None:
+            _cover(cover)
+        if them.blocking(self.round):
+            shield = shield_use("block", target["shield"]).cover \
+                if target["shield"] != NO_SHIELD else None
+            if shield is not None and cover is not None and stacking == "each":
+                raise RulesError(f"Shield and cover: {them.name}'s Shield Block behind "
+                                 "terrain cover rolls once at the better cover here; pick "
+                                 "Better one")
+            if shield is not None:
+                cover = shield if cover is None else min(shield, cover)
         setup = {
             "skill": attacker["skill"], "weapon_dice": attacker["weapon_dice"],
             "mode": attacker["mode"], "min_roll": attacker["min_roll"],
             "attack_number": me.attacks + 1,
             "compensation": attacker["compensation"], "recoil": attacker["recoil"],
-            "aim_actions": aim_actions, "accurate_actions": accurate_actions,
+            "aim_actions": min(me.aim + aim_actions, MAX_AIM),
+            "accurate_actions": min(me.accurate + accurate_actions, MAX_AIM),
             "perception": attacker["perception"], "strength": attacker["strength"],
             "massive_actions": massive_actions, "special": special, "off_hand": off_hand,
             "walking": walking, "supported": supported,
@@ -312,7 +450,7 @@ class Fight:
         flow: dict[str, Any] = {
             "mode": attacker["mode"], "reaction": reaction, "pool": them.protection,
             "critical_pool": them.critical_protection, "piercing": attacker["piercing"],
-            "wounds_per_hit": attacker["wounds_per_hit"],
+            "wounds_per_hit": attacker["wounds_per_hit"], "cover": cover,
         }
         if reaction != "none":
             if them.available < 1:
@@ -350,17 +488,24 @@ class Fight:
         raise RulesError(f"Reaction {shown(reaction)} rolls no exploding dice of its own")
 
     def apply_attack(self, attacker: str, target: str, result: AttackFlow, *,
-                     cost: int = 1) -> Move:
+                     cost: int = 1, ammunition: int = 0) -> Move:
         """Write an attack's result to the fight in one step: the attacker spends *cost*
-        actions (:meth:`attack_cost`) and counts one more attack this round (recoil); the
-        target spends the action their reaction took (§Reactions), their protection pool
-        keeps what the attack left of it (§Protection Pool), and the wounds are added to
-        those taken (§Wounds)."""
+        actions (:meth:`attack_cost`) and *ammunition* rounds (the attack's mode, §Attack
+        modes), counts one more attack this round (recoil) and has used the aim they gathered
+        (§Aiming, §Accurate Attack); the target spends the action their reaction took
+        (§Reactions), which gives up an accurate attack they were gathering, loses their aim
+        if a hit got through (assumption ``hit_while_aiming``), their protection pool keeps
+        what the attack left of it (§Protection Pool), and the wounds are added to those
+        taken (§Wounds)."""
         me = self._require_turn(attacker)
         them = self.of(target)
         if them.name == me.name:
             raise RulesError("Target must be another fighter than the one attacking")
         require_int("cost", cost, minimum=1, maximum=MAX_ACTIONS)
+        require_int("ammunition", ammunition, minimum=0, maximum=MAX_LOADED)
+        if me.ammunition < ammunition:
+            raise RulesError(f"{me.name} has {plural(me.ammunition, 'round')} left and this "
+                             f"attack takes {ammunition}: reload first")
         if me.available < cost:
             raise RulesError(f"{me.name} has {plural(me.available, 'action')} left and this "
                              f"attack costs {cost}")
@@ -375,14 +520,27 @@ class Fight:
                              f"{rolled_against}, and {them.name} has {them.protection} now: "
                              "roll it again for the fight as it stands")
         fight = self._set(replace(me, available=me.available - cost,
-                                  attacks=min(me.attacks + 1, MAX_ATTACKS)))
+                                  attacks=min(me.attacks + 1, MAX_ATTACKS),
+                                  ammunition=me.ammunition - ammunition, aim=0, accurate=0))
+        landed = result.hits + result.criticals > 0
         hurt = replace(fight.of(target), available=them.available - reacting,
                        wounds=min(them.wounds + result.value, MAX_WOUNDS),
                        protection=prot.pool_left,
-                       critical_protection=prot.critical_pool_left)
+                       critical_protection=prot.critical_pool_left,
+                       aim=0 if landed else them.aim)
+        given_up: tuple[Step, ...] = ()
+        if reacting:
+            hurt, given_up = _give_up_accurate(hurt)
         fight = fight._set(hurt)
         steps = [step(f"{me.name} spends {plural(cost, 'action')} on the attack; "
                       f"{fight.of(attacker).available} left", DATA.rule("Actor and actions"))]
+        if ammunition:
+            steps.append(step(f"{me.name}'s weapon: {me.ammunition} → "
+                              f"{me.ammunition - ammunition} rounds", DATA.rule("Attack modes")))
+        if landed and them.aim:
+            steps.append(step(f"{them.name} was hit while aiming: the aim of "
+                              f"{plural(them.aim, 'action')} is lost", DATA.rule("Aiming")))
+        steps += given_up
         if reacting:
             steps.append(step(f"{them.name}'s {result.reaction.kind} costs an action; "
                               f"{hurt.available} left", DATA.rule("Reactions")))
@@ -436,6 +594,16 @@ class Fight:
         return fight
 
 
+def _give_up_accurate(c: Combatant) -> tuple[Combatant, tuple[Step, ...]]:
+    """An accurate attack allows no other action while its actions are gathered (§Accurate
+    Attack): *c* after another action, and the step saying so if any were lost."""
+    if not c.accurate:
+        return c, ()
+    return replace(c, accurate=0), (step(
+        f"{c.name} took another action: the {plural(c.accurate, 'action')} gathered for an "
+        "accurate attack are lost", DATA.rule("Accurate Attack")),)
+
+
 State = dict[tuple[int, int], Fraction]
 """Odds of (normal hits, criticals) still standing at one stage of an attack."""
 
@@ -478,20 +646,11 @@ def _reacted(state: State, reaction: str, dice: int, min_roll: int, cover: Fract
     return out
 
 
-def landing_odds(dice: int, min_roll: int, crit_at: int, burst: bool, *,
-                 reaction: str = "none", reaction_dice: int = 0, reaction_min_roll: int = 5,
-                 shield: str = "round shield", cover: int | None = None,
-                 stacking: str = "best", pool: int = 0, critical_pool: int = 0,
-                 piercing: int = 0) -> Fraction:
-    """The exact chance that at least one hit of an attack gets through everything the attack
-    flow (:func:`~.pipeline.attack`) puts in its way, before the dice are rolled: the hit
-    roll, the defender's reaction, the terrain cover roll and the protection pool (§Sequence
-    of an attack, §Reactions, §Cover, §Protection Pool). Such a hit deals at least one wound
-    (§Wounds and Piercing), or for a K.O. or disarming attack it is a hit the target must
-    resist. A shield parry behind cover rolls once at the better cover (*stacking* "best") or
-    the shield's roll and then the cover's ("each"), as the flow does (assumption
-    ``cover_stacking``). Exact: only whether a die reaches a threshold matters. Up to
-    :data:`LANDING_ODDS_DICE` hit dice and reaction dice."""
+def _landed(dice: int, min_roll: int, crit_at: int, burst: bool, reaction: str,
+            reaction_dice: int, reaction_min_roll: int, shield: str, cover: int | None,
+            stacking: str, pool: int, critical_pool: int, piercing: int) -> dict[int, Fraction]:
+    """The exact odds of how many hits get through the reaction, cover and protection (the
+    inputs checked as :func:`landing_odds` says)."""
     if reaction not in ("none",) + REACTION_ACTIONS + ("shield parry",):
         raise RulesError(f"reaction must be one of none, dodge, parry, shield parry, got "
                          f"{shown(reaction)}")
@@ -515,12 +674,55 @@ def landing_odds(dice: int, min_roll: int, crit_at: int, burst: bool, *,
                          Fraction(7 - shield_at, 6))
     if terrain is not None:
         state = _each_stopped(state, Fraction(7 - terrain, 6))
-    landed = Fraction(0)
+    out: dict[int, Fraction] = {}
     for (h, c), q in state.items():
         on_hits, on_crits, extra = protection_use(h, c, pool, critical_pool, piercing, pool)
-        if h - on_hits - extra + c - on_crits > 0:
-            landed += q
-    return landed
+        left = h - on_hits - extra + c - on_crits
+        out[left] = out.get(left, Fraction(0)) + q
+    return out
+
+
+def contest_odds(contest: str, dice: int, min_roll: int, crit_at: int, burst: bool, *,
+                 contest_dice: int = 0, contest_min_roll: int = 5, reaction: str = "none",
+                 reaction_dice: int = 0, reaction_min_roll: int = 5,
+                 shield: str = "round shield", cover: int | None = None,
+                 stacking: str = "best", pool: int = 0, critical_pool: int = 0,
+                 piercing: int = 0) -> Fraction:
+    """The exact chance, before the dice are rolled, that a K.O. attack knocks the target out
+    or a disarming attack disarms them (*contest* "ko" or "disarm"): some hits get through
+    the reaction, cover and protection as for :func:`landing_odds`, and the target's
+    *contest_dice* (resistance, or Strength or Deftness) score fewer successes at
+    *contest_min_roll* than the hits that landed (§K.O. Attack, §Disarming attack; assumption
+    ``contest_hits``). A die of the contest is one success at most, however far it
+    explodes. Up to :data:`LANDING_ODDS_DICE` dice a roll."""
+    if contest not in ("ko", "disarm"):
+        raise RulesError(f"Special attack must be K.O. or Disarming for these odds, got "
+                         f"{shown(contest)}")
+    require_int("Resistance dice", contest_dice, minimum=0, maximum=LANDING_ODDS_DICE)
+    require_int("contest_min_roll", contest_min_roll, minimum=1, maximum=MAX_TOTAL)
+    landed = _landed(dice, min_roll, crit_at, burst, reaction, reaction_dice,
+                     reaction_min_roll, shield, cover, stacking, pool, critical_pool, piercing)
+    resisted = _binomial(contest_dice, p_total_at_least(contest_min_roll))
+    return sum((q * sum(resisted[:n]) for n, q in landed.items() if n), Fraction(0))
+
+
+def landing_odds(dice: int, min_roll: int, crit_at: int, burst: bool, *,
+                 reaction: str = "none", reaction_dice: int = 0, reaction_min_roll: int = 5,
+                 shield: str = "round shield", cover: int | None = None,
+                 stacking: str = "best", pool: int = 0, critical_pool: int = 0,
+                 piercing: int = 0) -> Fraction:
+    """The exact chance that at least one hit of an attack gets through everything the attack
+    flow (:func:`~.pipeline.attack`) puts in its way, before the dice are rolled: the hit
+    roll, the defender's reaction, the terrain cover roll and the protection pool (§Sequence
+    of an attack, §Reactions, §Cover, §Protection Pool). Such a hit deals at least one wound
+    (§Wounds and Piercing), or for a K.O. or disarming attack it is a hit the target must
+    resist. A shield parry behind cover rolls once at the better cover (*stacking* "best") or
+    the shield's roll and then the cover's ("each"), as the flow does (assumption
+    ``cover_stacking``). Exact: only whether a die reaches a threshold matters. Up to
+    :data:`LANDING_ODDS_DICE` hit dice and reaction dice."""
+    landed = _landed(dice, min_roll, crit_at, burst, reaction, reaction_dice,
+                     reaction_min_roll, shield, cover, stacking, pool, critical_pool, piercing)
+    return sum((q for n, q in landed.items() if n), Fraction(0))
 
 
 def _check(fight: Fight) -> None:
@@ -540,6 +742,9 @@ def _check(fight: Fight) -> None:
         if c.critical_protection > c.protection:
             raise RulesError(f"combatants[{i}].critical_protection must be at most its "
                              f"protection ({c.protection}), got {c.critical_protection}")
+        if c.ammunition > c.magazine:
+            raise RulesError(f"combatants[{i}].ammunition must be at most its magazine "
+                             f"({c.magazine}), got {c.ammunition}")
         if c.available and not c.started:
             raise RulesError(f"combatants[{i}].available must be 0 before {c.name}'s first "
                              f"turn, got {c.available}")
@@ -557,7 +762,11 @@ def fight_format() -> saved.SavedFormat:
         "started": saved.Flag(), "attacks": saved.Int(0, MAX_ATTACKS),
         "wounds": saved.Int(0, MAX_WOUNDS),
         "protection": saved.Int(0, 200), "critical_protection": saved.Int(0, 200),
-    })
+        "ammunition": saved.Int(0, MAX_LOADED), "magazine": saved.Int(0, MAX_LOADED),
+        "aim": saved.Int(0, MAX_AIM), "accurate": saved.Int(0, MAX_AIM),
+        "block_from": saved.Int(0, MAX_ROUNDS + 1), "stolen": saved.Int(0, MAX_ACTIONS),
+    }, optional=frozenset({"ammunition", "magazine", "aim", "accurate", "block_from",
+                           "stolen"}))
     return saved.SavedFormat("fight", FIGHT_FORMAT, 1, saved.Record({
         "round": saved.Int(0, MAX_ROUNDS), "turn": saved.Int(-1, MAX_COMBATANTS - 1),
         "combatants": saved.ListOf(combatant, MAX_COMBATANTS)}))
