@@ -542,6 +542,124 @@ class AttackPipeline(Tool):
                 f"<small>({how})</small>")
 
 
+class UnarmedAttack(Tool):
+    """Weaponless melee (§Weaponless melee): the dice, Piercing and reach of a fighter's fists,
+    to carry into the attack tool (Skill the dice, Weapon dice 0)."""
+
+    reaches = (Reach(x6.unarmed_attack, {"hand_to_hand": "Hand-to-hand",
+                                         "strength": "Strength", "quickness": "Quickness"}),)
+
+    def __init__(self, hand_to_hand: int = 3, strength: int = 3, quickness: int = 3) -> None:
+        self.skill = _number("Hand-to-hand", hand_to_hand)
+        self.strength = _number("Strength", strength)
+        self.quickness = _number("Quickness", quickness)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        super().__init__([self.skill, self.strength, self.quickness, self.error, self.result,
+                          self.explanation], "rulebook-x6-unarmed")
+        for f in (self.skill, self.strength, self.quickness):
+            f.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        """Read the three numbers and show what the fists roll."""
+        self.last = r = x6.unarmed_attack(read_int("Hand-to-hand", self.skill),
+                                          read_int("Strength", self.strength),
+                                          read_int("Quickness", self.quickness))
+        self.result.value = (f"<div class='rulebook-total' style='font-size:{VERDICT_SIZE}'>"
+                             f"{html.escape(self.headline(r))}</div><small>In the attack tool: "
+                             f"Skill {r.dice}, Weapon dice 0, Piercing {r.piercing}."
+                             f"</small>")
+        self.explanation.show(r.trace)
+
+    @staticmethod
+    def headline(r: x6.UnarmedAttack) -> str:
+        """What the fists roll, in a line."""
+        return f"Roll {plural(r.dice, 'die', 'dice')}, Piercing {r.piercing}, reach {r.reach} m"
+
+
+_VICTIMS = [("unconscious", "unconscious"), ("sleeping", "sleeping"), ("dying", "dying")]
+
+
+class CoupDeGraceRoller(Tool):
+    """Finish a helpless opponent (§Coup de grâce): a normal attack roll, each success one
+    level of the Dead state (added to a dying victim's level); a failure may wake a sleeper."""
+
+    reaches = (
+        Reach(x6.hit_odds, {"dice": "Attack dice", "min_roll": "Minimum roll"}, {
+            "crit_at": "criticals do not matter: every success counts alike",
+            "burst": "criticals do not matter (read as a burst)",
+            "explode_depth": "exact to the engine's own depth"}),
+        Reach(x6.coup_de_grace_roll, {"dice_totals": "Attack dice", "state": "The victim is",
+                                      "dying_level": "Dying level", "min_roll": "Minimum roll"},
+              {"dice": ROLLED}),
+    )
+
+    def __init__(self, dice: int = 3, state: str = "unconscious", min_roll: int = 5) -> None:
+        self.dice = _number("Attack dice", dice)
+        self.min_roll = _number("Minimum roll", min_roll)
+        self.victim = _menu("The victim is", _VICTIMS, state)
+        self.level = _number("Dying level", 0)
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("attack dice as chains, e.g. 5, 5, 1")
+        self.result = w.HTML(self.waiting)
+        self.explanation = ExplanationView()
+        self.last: x6.CoupDeGrace | None = None
+        super().__init__([self.dice, self.min_roll, self.victim, self.level, self.error,
+                          section("Odds before you roll", self.odds),
+                          section("Roll", self.entry),
+                          section("Result", self.result, self.explanation)],
+                         "rulebook-x6-coup")
+        for f in (self.dice, self.min_roll, self.victim, self.level):
+            f.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def _inputs(self) -> tuple[int, int, str, int]:
+        state = self.victim.value
+        level = read_int("Dying level", self.level) if state == "dying" else 0
+        return (read_int("Attack dice", self.dice), read_int("Minimum roll", self.min_roll, 1),
+                state, level)
+
+    @answers("odds")
+    def update(self) -> None:
+        """Read the inputs and show the chance of at least one success."""
+        self.result.value = self.waiting
+        self.explanation.clear()
+        set_shown(self.level, self.victim.value == "dying")
+        n, m, _, _ = self._inputs()
+        p = x6.hit_odds(n, m, m, True).p_at_least(1)
+        self.odds.value = odds_line("rulebook-headline",
+                                    f"Chance of at least one success: "
+                                    f"{chance_html(p, strong=True)}")
+
+    @answers("explanation", line="entry.error", waiting=("result",))
+    def roll(self, request: RollRequest) -> None:
+        """Roll the attack from a seed, or read the typed dice (a die that exploded as its
+        chain), and finish the victim."""
+        n, m, state, level = self._inputs()
+        expect_chains(request, n)
+        self.last = r = x6.coup_de_grace_roll(n, state, level, m, dice=request.dice)
+        dice = "".join(chain_html(c, "hit" if sum(c) >= m else "miss") for c in r.chains)
+        self.result.value = (f"<div>{dice}</div><div class='rulebook-total' "
+                             f"style='font-size:{VERDICT_SIZE}'>"
+                             f"{html.escape(self.headline(r))}</div>"
+                             f"<small>({request.describe()})</small>")
+        self.explanation.show(r.trace)
+
+    @staticmethod
+    def headline(r: x6.CoupDeGrace) -> str:
+        """The blow's result in a line."""
+        if r.dead_level is None:
+            return "Fails" + (": the sleeper will probably wake" if r.may_wake else "")
+        if r.outcome == "worse":
+            return f"{plural(r.value, 'success', 'successes')}: now dying at level {r.dead_level}"
+        return f"{plural(r.value, 'success', 'successes')}: dead at level {r.dead_level}"
+
+
 def clock_svg(clock: int | None = None, metres: int | None = None) -> str:
     """A clock face around the target, the thrower below it, and where a deviated throw lands
     (inline SVG, so it works live and in the static book)."""

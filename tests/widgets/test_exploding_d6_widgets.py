@@ -336,3 +336,47 @@ def test_attacker_and_defender_fill_from_the_roster():
     defender.menu.value = "—" if "—" in defender.menu.options else defender.menu.options[0]
     defender.menu.value = "Bo"
     assert a.reaction_dice.value == "4"
+
+
+# --- the close-combat chapter's worked examples in their own tools (issue 22 item 4) ----------
+
+def test_unarmed_attack_tool_gives_the_fists_dice_piercing_and_reach():
+    from widgets.exploding_d6 import UnarmedAttack
+    tool = UnarmedAttack(hand_to_hand=3, strength=3, quickness=3)
+    fists = x6.unarmed_attack(hand_to_hand=3, strength=3, quickness=3)
+    assert UnarmedAttack.headline(fists) == "Roll 4 dice, Piercing 1, reach 1 m"
+    assert UnarmedAttack.headline(fists) in tool.result.value
+    tool.quickness.value, tool.strength.value = "2", "2"
+    assert "Roll 3 dice, Piercing 0" in tool.result.value
+    tool.skill.value = "99"
+    assert tool.error.message == "“Hand-to-hand” must be from 0 to 40, got 99"
+    assert tool.result.value == ""
+
+
+def test_coup_de_grace_tool_rolls_the_attack_and_finishes_the_victim():
+    from widgets.exploding_d6 import CoupDeGraceRoller
+    from widgets.lean import is_shown
+    tool = CoupDeGraceRoller(dice=3, state="unconscious")
+    assert not is_shown(tool.level)
+    assert "Chance of at least one success: <b>70.37%</b>" in tool.odds.value
+    tool.entry.my_dice.value = "5, 5, 1"
+    tool.entry.use_dice()
+    assert "2 successes: dead at level 2" in tool.result.value
+    assert tool.last.dead_level == x6.coup_de_grace(2, "unconscious").dead_level
+    tool.victim.value, tool.level.value = "dying", "1"
+    assert is_shown(tool.level)
+    tool.entry.my_dice.value = "5, 5, 5"
+    tool.entry.use_dice()
+    assert "3 successes: now dying at level 4" in tool.result.value
+    tool.victim.value, tool.dice.value = "sleeping", "2"
+    tool.entry.my_dice.value = "1, 2"
+    tool.entry.use_dice()
+    assert "Fails: the sleeper will probably wake" in tool.result.value
+    tool.entry.my_dice.value = "6, 6, 1, 4"               # one chain and a 4: two dice
+    tool.entry.use_dice()
+    assert "1 success: dead at level 1" in tool.result.value
+    tool.entry.my_dice.value = "1, 2, 3"
+    tool.entry.use_dice()
+    assert tool.entry.error.message == "My dice must hold 2 dice (as chains), got 3"
+    tool.dice.value = "200"
+    assert tool.error.message == "“Attack dice” must be from 0 to 40, got 200"
