@@ -32,6 +32,7 @@ def test_roster_refuses_in_reader_words_and_reads_back():
 # -- the fight state ----------------------------------------------------------------------------
 
 import json
+from dataclasses import replace
 
 from rulescore.dice import DiceSource
 from rulescore.systems.exploding_d6.fight import Fight
@@ -201,3 +202,215 @@ def test_landing_odds_are_exact_through_the_reaction_cover_and_protection():
     assert landing_odds(1, 5, 11, False, pool=1) == Fraction(1, 18)
     with pytest.raises(RulesError, match="dice must be"):
         landing_odds(13, 5, 11, False)
+
+
+# -- carried from turn to turn: Shield Block, rounds, aim, destiny dice, the contest's odds --
+
+def _hagen_robber(fight: Fight, roster: Roster, faces: list[int], **options):
+    setup, flow = fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"),
+                                      **options)
+    made = x6.attack_setup(**setup)
+    contest = {k: options[k] for k in ("contest", "contest_dice") if k in options}
+    flow.pop("contest", None)
+    return made, x6.attack(made.dice, min_roll=made.min_roll, crit_at=made.crit_at,
+                           burst=made.burst, dice=DiceSource.typed(faces), **flow, **contest)
+
+
+def test_a_shield_block_takes_two_actions_and_covers_from_the_next_round():
+    roster = two()
+    fight = started()
+    move = fight.shield_block(roster.fighter("Hagen"))
+    hagen = move.fight.of("Hagen")
+    # §Shields: two actions in one's own turn; cover in the subsequent combat rounds
+    assert (hagen.available, hagen.block_from) == (0, 2)
+    assert not hagen.blocking(1) and hagen.blocking(2)
+    fight = move.fight.next_turn().fight                        # round 1, the robber
+    _, flow = fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"))
+    assert flow["cover"] is None
+    fight = fight.next_turn().fight.next_turn().fight           # round 2, the robber again
+    assert fight.round == 2 and fight.actor.name == "Robber"
+    # the block covers: no shield parry to offer, and the flow meets the round shield's 5+
+    assert fight.reactions(roster.fighter("Hagen"), {"dodge": True, "parry": True}) == \
+        ("none", "dodge", "parry")
+    # Hagen's example (§Reactions) with the block: three hits, the shield rolls 5, 5 and 2,
+    # two hits are stopped, the third hits him (and his protection takes it)
+    made, result = _hagen_robber(fight, roster, [5, 5, 5, 1, 1, 5, 5, 2])
+    assert result.hit.hits == 3 and result.cover.prevented_hits == 2
+    assert result.cover.hits == 1 and result.protection.spent == 1 and result.value == 0
+    # behind 4+ terrain the better cover counts; a roll for each is refused here
+    _, flow = fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"), cover=4)
+    assert flow["cover"] == 4
+    with pytest.raises(RulesError, match="Shield and cover: Hagen's Shield Block behind"):
+        fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"), cover=6,
+                            stacking="each")
+    lowered = fight.shield_block(roster.fighter("Hagen"), False).fight
+    assert lowered.of("Hagen").block_from == 0 and lowered.of("Hagen").available == 2
+
+
+def test_a_shield_block_is_refused_in_reader_words():
+    roster = two()
+    fight = started()
+    with pytest.raises(RulesError, match="Shield Block: Robber has no shield in the roster"):
+        fight.next_turn().fight.shield_block(roster.fighter("Robber"))
+    with pytest.raises(RulesError, match="Robber acts only in their own turn"):
+        fight.shield_block(roster.fighter("Robber"))
+    one = fight.act("Hagen", "aim").fight
+    with pytest.raises(RulesError, match="it takes 2 actions and Hagen has 1 action left"):
+        one.shield_block(roster.fighter("Hagen"))
+    with pytest.raises(RulesError, match="Hagen has no Shield Block raised to lower"):
+        fight.shield_block(roster.fighter("Hagen"), False)
+    with pytest.raises(RulesError, match="up must be True"):
+        fight.shield_block(roster.fighter("Hagen"), 1)
+
+
+def _shooter(magazine: int, mode: str = "single") -> Roster:
+    return two().update("Robber", mode=mode, magazine=magazine)
+
+
+def test_shots_spend_their_rounds_and_a_reload_fills_the_weapon():
+    roster = _shooter(4)
+    rows = list(roster.fighters)
+    order = x6.initiative_table([(r.name, r["quickness"], r["deftness"]) for r in rows],
+                                [5, 5, 5, 1, 1, 1])
+    fight = Fight().join(rows, order).fight.next_turn().fight
+    assert fight.of("Robber").ammunition == 4       # into the fight loaded
+    made, result = _hagen_robber(fight, roster, [1, 1, 1, 1, 1])
+    assert made.ammunition == 1                      # §Attack modes: a single shot takes 1
+    after = fight.apply_attack("Robber", "Hagen", result, ammunition=made.ammunition).fight
+    assert after.of("Robber").ammunition == 3
+    # a burst takes 3 (§Attack modes); with 2 left it is refused, naming what to do
+    burst = _shooter(4, "burst")
+    short = after._set(replace(after.of("Robber"), ammunition=2))
+    with pytest.raises(RulesError, match="Robber has 2 rounds left and a burst takes 3: "
+                                         "reload first"):
+        short.attack_inputs(burst.fighter("Robber"), burst.fighter("Hagen"))
+    with pytest.raises(RulesError, match="this attack takes 3: reload first"):
+        short.apply_attack("Robber", "Hagen", result, ammunition=3)
+    reloaded = short.act("Robber", "reload").fight.of("Robber")
+    assert (reloaded.ammunition, reloaded.available) == (4, 0)
+    with pytest.raises(RulesError, match="Robber's weapon holds no rounds"):
+        started().next_turn().fight.act("Robber", "reload")
+
+
+def test_aim_gathered_on_an_earlier_turn_counts_for_the_next_attack():
+    roster = two()
+    fight = started().next_turn().fight.act("Robber", "aim").fight      # round 1: aims
+    assert fight.of("Robber").aim == 1
+    fight = fight.next_turn().fight.next_turn().fight                   # round 2
+    setup, _ = fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"))
+    made = x6.attack_setup(**setup)
+    # §Aiming: one action lowers the critical limit by 2 (Perception 2 allows it)
+    assert (setup["aim_actions"], made.crit_at) == (1, 9)
+    # aiming now as well adds to it (capped at Perception 2, assumption aim_cap)
+    setup, _ = fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"),
+                                   aim_actions=1)
+    assert (setup["aim_actions"], x6.attack_setup(**setup).crit_at) == (2, 9)
+    _, result = _hagen_robber(fight, roster, [1, 1, 1, 1, 1])
+    assert fight.apply_attack("Robber", "Hagen", result).fight.of("Robber").aim == 0
+    with pytest.raises(RulesError, match="Robber's weapon \\(Burst\\) cannot be aimed"):
+        started().next_turn().fight.act("Robber", "aim", mode="burst")
+
+
+def test_an_aimer_hit_loses_the_aim_and_a_reaction_ends_an_accurate_attack():
+    roster = two()
+    fight = started().act("Hagen", "aim").fight
+    assert fight.of("Hagen").aim == 1 and fight.of("Hagen").available == 1
+    fight = fight.next_turn().fight
+    # every hit stopped (the parry's one 5 against one hit): the aim stays
+    _, missed = _hagen_robber(fight, roster, [5, 1, 1, 1, 1, 5, 1, 1, 1, 1], reaction="parry")
+    assert missed.hits + missed.criticals == 0
+    assert fight.apply_attack("Robber", "Hagen", missed).fight.of("Hagen").aim == 1
+    # a hit past his protection (two units, three hits): the aim is lost (§Aiming)
+    _, hit = _hagen_robber(fight, roster, [5, 5, 5, 1, 1])
+    after = fight.apply_attack("Robber", "Hagen", hit)
+    assert after.fight.of("Hagen").aim == 0
+    assert any("Hagen was hit while aiming: the aim of 1 action is lost" in s.text
+               for s in after.trace)
+    # the accurate attack: gathered over turns, given up by any other action (§Accurate Attack)
+    acc = started().act("Hagen", "accurate").fight
+    assert acc.of("Hagen").accurate == 1
+    assert acc.act("Hagen", "accurate").fight.of("Hagen").accurate == 2
+    assert acc.act("Hagen", "aim").fight.of("Hagen").accurate == 0
+    setup, _ = acc.next_turn().fight.next_turn().fight.attack_inputs(
+        roster.fighter("Hagen"), roster.fighter("Robber"))
+    assert x6.attack_setup(**setup).min_roll == 4
+
+
+def test_a_destiny_die_steals_an_action_from_this_or_the_next_turn():
+    fight = started()                              # Hagen's turn; the robber's comes next
+    move = fight.destiny_die("Hagen", "Robber")
+    # §Bonus dice actions: the spender has the action at once
+    assert move.fight.of("Hagen").available == 3 and move.fight.of("Robber").stolen == 1
+    robber = move.fight.next_turn().fight.of("Robber")
+    assert (robber.available, robber.stolen) == (1, 0)   # a human's 2, one stolen
+    # in the victim's own turn it goes from the actions in hand
+    now = fight.next_turn().fight.destiny_die("Hagen", "Robber").fight
+    assert (now.of("Robber").available, now.of("Hagen").available) == (1, 3)
+    with pytest.raises(RulesError, match="Steal from must be another fighter than Hagen"):
+        fight.destiny_die("Hagen", "Hagen")
+
+
+def test_the_new_fields_are_kept_and_an_older_fight_still_reads():
+    fight = started().destiny_die("Hagen", "Robber").fight.act("Hagen", "aim").fight
+    again = Fight.from_json(fight.to_json())
+    assert again == fight
+    body = json.loads(fight.to_json())
+    for c in body["combatants"]:
+        for key in ("ammunition", "magazine", "aim", "accurate", "block_from", "stolen"):
+            del c[key]
+    old = Fight.from_json(json.dumps(body))
+    assert old.of("Hagen").aim == 0 and old.of("Hagen").initiative == 15
+    body["combatants"][0] |= {"ammunition": 3, "magazine": 2}
+    with pytest.raises(RulesError, match="ammunition must be at most its magazine"):
+        Fight.from_json(json.dumps(body))
+
+
+def _brute_contest(contest, hit_dice, min_roll, crit_at, cover, pool, contest_dice,
+                   contest_min, reaction="none", reaction_dice=0):
+    """Every die's class enumerated, each run through the engine's own attack: a hit die is
+    a miss (1), a hit (5) or a critical (11), each with its exact chance; a cover die is each
+    face; a reaction or contest die is a success (its minimum roll) or a failure (1)."""
+    import itertools
+    from fractions import Fraction
+    p = x6.p_total_at_least
+    classes = [(1, 1 - p(min_roll)), (min_roll, p(min_roll) - p(crit_at)), (crit_at, p(crit_at))]
+    two_way = lambda m: [(m, p(m)), (1, 1 - p(m))]  # noqa: E731
+    total = Fraction(0)
+    for hits in itertools.product(classes, repeat=hit_dice):
+        for react in itertools.product(two_way(5), repeat=reaction_dice):
+            base = dict(min_roll=min_roll, crit_at=crit_at, reaction=reaction, pool=pool,
+                        reaction_dice=[t for t, _ in react] or None)
+            standing = x6.attack([t for t, _ in hits], **base)
+            left = standing.hits + standing.criticals + standing.protection.spent
+            faces = itertools.product(range(1, 7), repeat=left) if cover else [()]
+            for face in faces:
+                for resist in itertools.product(two_way(contest_min), repeat=contest_dice):
+                    q = Fraction(1, 6 ** len(face))
+                    for _, x in hits + react + resist:
+                        q *= x
+                    out = x6.attack([t for t, _ in hits], cover=cover, cover_faces=list(face),
+                                    contest=contest, contest_dice=[t for t, _ in resist],
+                                    contest_min_roll=contest_min, **base)
+                    total += q if out.contest.success else 0
+    return total
+
+
+def test_the_odds_of_a_ko_or_a_disarm_match_every_die_enumerated():
+    from rulescore.systems.exploding_d6.fight import contest_odds
+    # a K.O. attack of 2 dice on 5+ against 5+ cover and 1 unit of protection; the target
+    # resists with 2 dice (§K.O. Attack)
+    ko = contest_odds("ko", 2, 5, 11, False, contest_dice=2, cover=5, pool=1)
+    assert ko == _brute_contest("ko", 2, 5, 11, 5, 1, 2, 5)
+    assert 0 < ko < 1
+    # a disarming attack: minimum roll raised by 3 (§Disarming attack), parried with 2 dice,
+    # the target rolling 1 die of Strength
+    disarm = contest_odds("disarm", 2, 8, 11, False, contest_dice=1, reaction="parry",
+                          reaction_dice=2)
+    assert disarm == _brute_contest("disarm", 2, 8, 11, None, 0, 1, 5, "parry", 2)
+    # by hand: one die, no defence, no resistance dice: knocked out whenever it hits, 1/3
+    from fractions import Fraction
+    assert contest_odds("ko", 1, 5, 11, False) == Fraction(1, 3)
+    with pytest.raises(RulesError, match="Special attack must be K.O. or Disarming"):
+        contest_odds("none", 1, 5, 11, False)
+    with pytest.raises(RulesError, match="Resistance dice must be a whole number"):
+        contest_odds("ko", 1, 5, 11, False, contest_dice=True)
