@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from tests.browser.served import ServedBook
+from tests.browser.static_book import (book, fenced_browser, static_book,  # noqa: F401
+                                       static_page, static_site)
 from voila_process import CHROMIUM, CHROMIUM_ARGS  # noqa: I001 - on the path once served is
 
 SUITE_MAX_KERNELS = 10_000

@@ -1,12 +1,9 @@
-"""The static web book: built from jupyter_book.yml, internally linked, and fully offline."""
+"""The static web book: built from jupyter_book.yml, internally linked, and fully offline.
+Built and served by the fixtures of static_book.py."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
 import urllib.parse
-import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -15,32 +12,7 @@ from playwright.sync_api import Page, expect
 
 from rulebook.toc import load_book
 
-from .served import ROOT, free_port
-
-
-@pytest.fixture(scope="session")
-def static_book() -> Path:
-    """Build the static book once (what `make book` does) and return _build/html."""
-    from rulebook.build import build
-    return build(ROOT)
-
-
-@pytest.fixture(scope="session")
-def static_url(static_book):
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
-                             "127.0.0.1", "--directory", str(static_book)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(base, timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=10)
+from .served import ROOT
 
 
 class _Links(HTMLParser):
@@ -75,7 +47,7 @@ def test_every_internal_link_resolves(static_book: Path):
 
 
 @pytest.mark.parametrize("chapter", [c.file for c in load_book(ROOT).chapters])
-def test_static_chapter_renders_offline(page: Page, static_url, chapter):
+def test_static_chapter_renders_offline(page: Page, static_site, chapter):
     external, errors = [], []
 
     def guard(route):
@@ -88,7 +60,7 @@ def test_static_chapter_renders_offline(page: Page, static_url, chapter):
     page.unroute("**/*")
     page.route("**/*", guard)
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{static_url}/{chapter}.html", wait_until="networkidle")
+    page.goto(f"{static_site}/{chapter}.html", wait_until="networkidle")
     expect(page.locator("nav.rulebook-nav").first).to_be_attached()
     if not chapter.endswith("rulings"):  # a rulings chapter is prose and printed rulings
         expect(page.locator(".jupyter-widgets").first).to_be_attached()
