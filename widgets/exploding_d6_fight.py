@@ -476,7 +476,7 @@ class FightPanel(OnThePage, Tool):
             notes.append(f"spends {plural(made.ammunition, 'round')} of {me.ammunition}")
         if them.blocking(self.fight.round):
             notes.append(f"{them.name}'s Shield Block covers {flow['cover']}+")
-        return "".join(f"; {html.escape(n)}" for n in notes)
+        return "".join(f"; {html.escape(n, quote=False)}" for n in notes)
 
     @staticmethod
     def _result_html(result: x6.AttackFlow, them: str) -> str:

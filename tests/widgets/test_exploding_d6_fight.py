@@ -121,3 +121,104 @@ def test_a_fighter_added_to_the_roster_joins_and_one_taken_off_is_no_target():
     assert page.state.actor.name == "Hagen" and page.state.of("Thug").available == 0
     page.editor.set_roster(page.roster.remove("Robber"))
     assert list(panel.target.options) == ["Thug"]
+
+
+# -- carried from turn to turn ----------------------------------------------------------------
+
+def test_other_actions_are_built_on_first_open():
+    _, panel = joined()
+    assert panel._actions is None
+    panel.opener.value = True
+    assert is_shown(panel.actions) and list(panel.actions.who.options) == ["Hagen", "Robber"]
+    panel.opener.value = False
+    assert not is_shown(panel.actions)
+
+
+def test_a_shield_block_raised_covers_the_next_rounds_attacks():
+    page, panel = joined()
+    actions = panel.actions
+    assert actions.shield_button.description == "Raise shield"
+    actions.shield_button.click()                                   # Hagen: 2 actions
+    assert actions.error.message == ""
+    assert page.state.of("Hagen").block_from == 2
+    assert "Shield Block from round 2" in panel.board.value
+    assert actions.shield_button.description == "Lower shield"
+    panel.next_button.click()
+    panel.next_button.click()
+    panel.next_button.click()                                       # round 2, the robber
+    # the raised shield covers already: no Shield Parry offered beside it
+    assert [v for _, v in panel.reaction.options] == ["none", "dodge", "parry"]
+    assert "Hagen's Shield Block covers 5+" in panel.setup_line.value
+    # three hits; the shield rolls 5, 5 and 2: two stopped, Hagen's protection takes the third
+    typed(panel.attack_entry, "5, 5, 5, 1, 1, 5, 5, 2")
+    assert "2 hit(s) stopped" in panel.result.value
+    panel.apply_button.click()
+    assert page.state.of("Hagen").protection == 1 and page.state.of("Hagen").wounds == 0
+
+
+def test_a_shot_spends_a_round_and_with_none_left_no_odds_are_offered():
+    roster = starter().update("Robber", mode="single", magazine=1, extra_actions=1)
+    page, panel = joined(roster)
+    panel.next_button.click()
+    assert "spends 1 round of 1" in panel.setup_line.value
+    assert "1/1 rounds" in panel.board.value
+    typed(panel.attack_entry, "1, 1, 1, 1, 1")
+    panel.apply_button.click()
+    assert page.state.of("Robber").ammunition == 0 and "0/1 rounds" in panel.board.value
+    assert panel.error.message == ("Robber has 0 rounds left and a single shot takes 1: "
+                                   "reload first (Other actions: Reload a weapon)")
+    assert panel.odds.value == "" and panel.setup_line.value == ""
+    actions = panel.actions
+    assert actions.who.value == "Robber"
+    actions.other_action.value = "reload"
+    actions.act_button.click()
+    assert page.state.of("Robber").ammunition == 1 and panel.error.message == ""
+    assert "At least one hit" in panel.odds.value
+
+
+def test_aim_taken_on_an_earlier_turn_counts_for_the_attack():
+    page, panel = joined()
+    panel.next_button.click()                                       # the robber aims
+    panel.actions.other_action.value = "aim"
+    panel.actions.act_button.click()
+    assert "aimed 1" in panel.board.value
+    panel.next_button.click()
+    panel.next_button.click()                                       # round 2, the robber
+    assert "critical on 9+" in panel.setup_line.value
+    assert "aimed 1 action for criticals before" in panel.setup_line.value
+    assert "costs 1 action" in panel.setup_line.value
+    typed(panel.attack_entry, "1, 1, 1, 1, 1")
+    panel.apply_button.click()
+    assert page.state.of("Robber").aim == 0
+    # a burst cannot be aimed, said in the page's words
+    page.editor.set_roster(page.roster.update("Robber", mode="burst", magazine=30))
+    panel.actions.act_button.click()
+    assert panel.actions.error.message == ("Other action: Robber's weapon (Burst) cannot "
+                                           "be aimed; only a melee weapon or a single shot can")
+
+
+def test_a_destiny_die_steals_an_action_from_the_next_turn():
+    page, panel = joined()
+    actions = panel.actions
+    assert (actions.who.value, actions.victim.value) == ("Hagen", "Robber")
+    actions.destiny_button.click()
+    assert page.state.of("Hagen").available == 3
+    assert "−1 action next turn" in panel.board.value
+    panel.next_button.click()
+    assert page.state.of("Robber").available == 1
+    page.undo()
+    assert page.state.of("Robber").stolen == 0 or page.state.actor.name == "Hagen"
+
+
+def test_the_odds_of_a_ko_lead_with_the_percentage_and_are_the_engines():
+    from rulescore.systems.exploding_d6.fight import contest_odds
+    _, panel = joined()
+    panel.next_button.click()
+    panel.special.value = "ko"
+    assert panel.contest_dice.value == 2                            # Hagen's Strength
+    q = contest_odds("ko", 5, 5, 11, False, contest_dice=2, pool=2)
+    assert f"Knocked out: Hagen <b>{percent(q)}</b>" in panel.odds.value
+    assert f"({q.numerator}/{q.denominator})" in panel.odds.value
+    panel.special.value = "disarm"
+    q = contest_odds("disarm", 5, 8, 11, False, contest_dice=2, pool=2)
+    assert f"Disarmed: Hagen <b>{percent(q)}</b>" in panel.odds.value
