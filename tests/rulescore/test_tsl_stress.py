@@ -181,7 +181,7 @@ def test_spirit_ability_marks_spirit_stress_without_a_roll():
     assert tsl.spirit_ability(tsl.new_pools(spirit=2), "Sense the Local Reality").breaks
     other = tsl.spirit_ability(tsl.new_pools(), "Bend the Path", cost=3)
     assert other.after == 3
-    with pytest.raises(RulesError, match="give its cost"):
+    with pytest.raises(RulesError, match="cost is needed for"):
         tsl.spirit_ability(tsl.new_pools(), "Bend the Path")
     with pytest.raises(RulesError, match="cost of Sense the Local Reality must be 2"):
         tsl.spirit_ability(tsl.new_pools(), cost=1)
@@ -253,8 +253,8 @@ def test_utility_tag_gives_one_effective_tier_on_its_roll():
 
 def test_support_ground_a_path_walker_marks_its_spirit_cost():
     done = tsl.support("Ground a Path-walker", tsl.new_pools(spirit=3), ally_zone="Near")
-    assert (done.value, done.uses, done.helper.stress("Spirit"), done.breaks) == \
-        (1, ("action",), 4, True)
+    assert (done.value, done.uses, done.pool, done.helper.stress("Spirit"), done.breaks) == \
+        (1, ("action",), "Spirit", 4, True)
     assert done.ally is None
     assert done.value == tsl.spend(tsl.TurnState(), "Ground a Path-walker",
                                    ally_zone="Near").value

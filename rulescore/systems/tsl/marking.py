@@ -145,8 +145,8 @@ def spirit_ability(pools: StressPools, ability: str = "Sense the Local Reality",
                              f"got {cost}")
         cost = row["cost"]
     elif cost is None:
-        raise RulesError(f"ability {shown(ability)} has no cost in this chapter (it names "
-                         f"{', '.join(spirit_abilities())}): give its cost")
+        raise RulesError(f"cost is needed for {shown(ability)}: the combat chapter gives the "
+                         f"cost of {', '.join(spirit_abilities())} only")
     first = step(f"{ability}: a Spirit ability, no roll; the user spends the points",
                  DATA.rule("A Worked Example"), cost=cost)
     taken = mark(pools, "Spirit", cost, f"Mark {cost} Spirit Stress", "A Worked Example")
@@ -157,10 +157,12 @@ def spirit_ability(pools: StressPools, ability: str = "Sense the Local Reality",
 class Support(Resolution):
     """A support action given from a fresh turn: ``outcome`` is the option, ``value`` the
     Stress the helper marks; ``uses`` the parts of the turn it spends, ``helper`` and ``ally``
-    the pools after it (``ally`` None when the action moves none of the ally's Stress)."""
+    the pools after it (``ally`` None when the action moves none of the ally's Stress), and
+    ``pool`` the helper's pool that takes the Stress (None when none is marked)."""
 
     option: str
     uses: tuple[str, ...]
+    pool: str | None
     helper: StressPools
     ally: StressPools | None
     breaks: bool
@@ -196,7 +198,7 @@ def support(option: str, helper: StressPools, *, ally_zone: str | None = None,
         if band is None or domain is None:
             raise RulesError(f"{'band' if band is None else 'domain'} is needed for Grant "
                              "Reroll: the ally's failed roll and its domain, got None")
-        taken: Resolution = grant_reroll(helper, band, domain)
+        taken: StressTaken | StressMoved = grant_reroll(helper, band, domain)
     elif same == "Steady the Spirit":
         if ally is None:
             raise RulesError(f"ally is needed for {option}: the ally's pools, got None")
@@ -207,8 +209,11 @@ def support(option: str, helper: StressPools, *, ally_zone: str | None = None,
         taken = replace(marked, trace=marked.trace[1:])  # spend's trace says what it costs
     else:
         return Support(value=0, outcome=option, trace=spent.trace, option=option,
-                       uses=spent.uses, helper=helper, ally=None, breaks=False)
-    after = taken.helper if isinstance(taken, StressMoved) else taken.pools
+                       uses=spent.uses, pool=None, helper=helper, ally=None, breaks=False)
+    if isinstance(taken, StressMoved):
+        after, pool = taken.helper, "Mind"
+    else:
+        after, pool = taken.pools, taken.pool
     return Support(value=taken.value, outcome=option, trace=spent.trace + taken.trace,
-                   option=option, uses=spent.uses, helper=after, ally=moved_ally,
+                   option=option, uses=spent.uses, pool=pool, helper=after, ally=moved_ally,
                    breaks=taken.breaks)

@@ -1,0 +1,80 @@
+"""The TSL tools for helping an ally, a Spirit ability and mending gear, driven in plain pytest:
+each shows what the one engine call it makes returns, and says a bad field's message in the
+field's words."""
+
+from __future__ import annotations
+
+from rulescore.systems import tsl
+from widgets.common import RollRequest
+from widgets.lean import is_shown
+from widgets.tsl_help import RepairRoll, SpiritAbility, SupportAction
+
+
+def test_support_action_ground_a_path_walker_near():
+    tool = SupportAction("Ground a Path-walker", ally_zone="Near")
+    done = tsl.support("Ground a Path-walker", tsl.new_pools(), ally_zone="Near")
+    assert tool.last == done
+    assert "uses the Action; you mark 1 Spirit Stress" in tool.result.value
+    assert "Your Spirit pool: 1 of 4 Stress marked (3 left)" in tool.result.value
+    assert not is_shown(tool.band) and not is_shown(tool.ally_mind)
+
+
+def test_support_action_grant_reroll_breaks_the_helper():
+    tool = SupportAction("Grant Reroll", ally_zone="Near")
+    assert is_shown(tool.band) and is_shown(tool.domain)
+    tool.stress["Body"].value = "3"
+    assert tool.last.breaks and "you Break" in tool.result.value
+    assert "Your Body pool: 4 of 4 Stress marked (Broken)" in tool.result.value
+
+
+def test_support_action_steady_moves_the_allys_mind_stress():
+    tool = SupportAction("Steady the Spirit", ally_zone="Near")
+    tool.ally_mind.value = "3"
+    assert (tool.last.helper.stress("Mind"), tool.last.ally.stress("Mind")) == (1, 2)
+    assert "The ally&#x27;s Mind pool: 2 of 4 Stress marked (2 left)" in tool.result.value
+    tool.option.value = "Steady Presence"
+    assert "free once a scene" in tool.result.value
+
+
+def test_support_action_messages_name_the_fields():
+    tool = SupportAction("Steady the Spirit")
+    tool.ally_zone.value = "Far"
+    assert tool.error.message == ("“Ally's zone” must be Engaged or Near for Steady the "
+                                  "Spirit, got Far")
+    assert tool.result.value == ""
+    tool.ally_zone.value = "Near"
+    tool.ally_mind.value = "9"
+    assert tool.error.message == "The ally's Mind Stress must be from 0 to 4, got 9"
+    tool.ally_mind.value = "2"
+    tool.stress["Mind"].value = "9"
+    assert tool.error.message == "“Your Mind Stress” must be from 0 to 4, got 9"
+    tool.stress["Mind"].value = "0"
+    assert tool.error.message == "" and tool.last is not None
+
+
+def test_spirit_ability_marks_its_cost():
+    tool = SpiritAbility()
+    assert tool.last == tsl.spirit_ability(tsl.new_pools(), "Sense the Local Reality")
+    assert "Your Spirit pool: 2 of 4 Stress marked (2 left)" in tool.result.value
+    tool.ability.value = "Fold the Road"
+    assert tool.error.message.startswith("“Its cost” is needed for 'Fold the Road'")
+    tool.cost.value = "3"
+    tool.spirit.value = "1"
+    assert tool.last.breaks and "you Break" in tool.result.value
+
+
+def test_repair_roll_of_salvaged_gear():
+    tool = RepairRoll("Salvaged", "Trained")
+    tool.entry.my_dice.value = "6, 5, 1, 1, 1"
+    tool.entry.use_dice()
+    assert tool.last == tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1], tier="Trained")
+    assert "It works again" in tool.result.value and "Hand roll total 12" in tool.result.value
+    tool.tier.value = "Untrained"
+    assert tool.last is None and "It works again" not in tool.result.value
+    tool.entry.my_dice.value = "1, 2"
+    tool.entry.use_dice()
+    assert tool.entry.error.message == "My dice must be 5 faces, got 2 numbers"
+    tool.rarity.value = "Issued"
+    assert tool.entry.error.message == ""
+    tool.roll(RollRequest.seeded(3))
+    assert tool.last.outcome == "needs downtime"

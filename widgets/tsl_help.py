@@ -1,0 +1,270 @@
+"""The TSL tools for what is not an attack: helping an ally (a support action and the Stress it
+moves), a Spirit ability's cost, and the Hand roll that mends broken gear.
+
+Each answer makes one ``rulescore.systems.tsl`` call and renders what it returns.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import ClassVar
+
+import ipywidgets as w
+
+from rulescore.errors import RulesError, parse_int_text
+from rulescore.systems import tsl
+
+from .common import (
+    ROLLED,
+    DiceEntry,
+    ErrorLine,
+    ExplanationView,
+    Reach,
+    RollRequest,
+    Tool,
+    answers,
+    labelled_text,
+    section,
+)
+from .lean import set_shown, shared_layout
+from .theme import ERROR, SUCCESS, TEXT_WIDTH, TOTAL_SIZE
+from .tsl import BAND_COLOURS, SHIFTS, STYLE
+
+FAILED_BANDS = [(tsl.band_name(b), b) for b in ("failure", "catastrophic")]
+ROLL_DOMAINS = ("Body", "Hand", "Mind", "Heart", "Voice", "Spirit")
+#: Which support actions read which of the tool's fields (the rest only spend and check reach).
+TAKES_A_FAILED_ROLL = ("Grant Reroll",)
+TAKES_THE_ALLYS_MIND = ("Steady the Spirit", "Steady Presence")
+YOUR_STRESS = "Your {pool} Stress"
+POOL_SIZE = "Your pool size"
+SIZE_HINT = "blank: 4, a starting pool"
+
+
+def _menu(label: str, options: object, value: object) -> w.Dropdown:
+    return w.Dropdown(options=options, value=value, description=label, style=STYLE,
+                      layout=shared_layout(width=TEXT_WIDTH))
+
+
+def _number(label: str, value: str, hint: str) -> w.Text:
+    field = labelled_text(label, value, hint)
+    field.continuous_update = False
+    return field
+
+
+def _size(field: w.Text) -> int | None:
+    """The pool size typed (None when blank: the starting size)."""
+    return parse_int_text(POOL_SIZE, field.value) if field.value.strip() else None
+
+
+def pool_line(who: str, pools: tsl.StressPools, pool: str) -> str:
+    """One pool as a reader counts bubbles: "Your Spirit pool: 1 of 4 Stress marked (3 left)"."""
+    state = "Broken" if pools.broken(pool) else f"{pools.left(pool)} left"
+    return (f"<div class='rulebook-tsl-pool'>{html.escape(who)} {pool} pool: "
+            f"{pools.stress(pool)} of {pools.size(pool)} Stress marked ({state})</div>")
+
+
+def _uses_words(uses: tuple[str, ...]) -> str:
+    if uses == ("steward",):
+        return "free once a scene (a Steward's perk, no Action)"
+    return "uses the " + " and the ".join(u.capitalize() for u in uses)
+
+
+class SupportAction(Tool):
+    """Give an ally a support action: what it spends, whether the ally is in reach, and the
+    Stress it marks on you or takes off the ally."""
+
+    waiting_for = "the fields above"
+    _POOLS: ClassVar[dict[str, str]] = {p.lower(): YOUR_STRESS.format(pool=p)
+                                        for p in tsl.POOLS}
+    reaches = (
+        Reach(tsl.support, {"option": "Support action", "ally_zone": "Ally's zone",
+                            "band": "The ally's failed roll", "domain": "Domain of that roll",
+                            "ally": "The ally's Mind Stress"},
+              {"helper": "built from Your Body, Mind and Spirit Stress and Your pool size"}),
+        Reach(tsl.new_pools, {**_POOLS, "size": POOL_SIZE},
+              {"kind": "a helper's and an ally's pools start as a character's (Your pool size "
+                       "sets grown ones)"}),
+    )
+
+    def __init__(self, option: str = "Ground a Path-walker", ally_zone: str = "Engaged") -> None:
+        self.option = _menu("Support action", tsl.support_options(), option)
+        self.ally_zone = _menu("Ally's zone", tsl.ZONES, ally_zone)
+        self.band = _menu("The ally's failed roll", FAILED_BANDS, "failure")
+        self.domain = _menu("Domain of that roll", ROLL_DOMAINS, "Hand")
+        self.ally_mind = _number("The ally's Mind Stress", "1", "e.g. 3")
+        self.stress = {p: _number(YOUR_STRESS.format(pool=p), "0", "e.g. 0") for p in tsl.POOLS}
+        self.size = _number(POOL_SIZE, "", SIZE_HINT)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        self.last: tsl.Support | None = None
+        super().__init__([
+            section("The help", self.option, self.ally_zone, self.band, self.domain,
+                    self.ally_mind),
+            section("Your Stress before it", *self.stress.values(), self.size),
+            self.error,
+            section("What it does", self.result, self.explanation),
+        ], "rulebook-tsl-support")
+        for field in (self.option, self.ally_zone, self.band, self.domain, self.ally_mind,
+                      *self.stress.values(), self.size):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        """Give the support action with the fields as they stand (one rules call)."""
+        self.last = None
+        option = self.option.value
+        rerolls, steadies = option in TAKES_A_FAILED_ROLL, option in TAKES_THE_ALLYS_MIND
+        for field, shown in ((self.band, rerolls), (self.domain, rerolls),
+                             (self.ally_mind, steadies)):
+            set_shown(field, shown)
+        size = _size(self.size)
+        helper = tsl.new_pools(size=size, **{
+            p.lower(): parse_int_text(YOUR_STRESS.format(pool=p), f.value, blank=0)
+            for p, f in self.stress.items()})
+        extra: dict[str, object] = {}
+        if rerolls:
+            extra = {"band": self.band.value, "domain": self.domain.value}
+        if steadies:
+            extra["ally"] = self._ally()
+        self.last = done = tsl.support(option, helper, ally_zone=self.ally_zone.value, **extra)
+        said = (f"you mark {done.value} {done.pool} Stress" if done.value
+                else "no Stress is marked")
+        lines = [f"<div class='rulebook-tsl-result' style='font-size:{TOTAL_SIZE}'>"
+                 f"<b>{html.escape(option)}</b>: {_uses_words(done.uses)}; {said}"
+                 + (f" — <b style='color:{ERROR}'>you Break</b>" if done.breaks else "")
+                 + "</div>"]
+        if done.pool:
+            lines.append(pool_line("Your", done.helper, done.pool))
+        if done.ally is not None:
+            lines.append(pool_line("The ally's", done.ally, "Mind"))
+        self.result.value = "".join(lines)
+        self.explanation.show(done.trace)
+
+
+    def _ally(self) -> tsl.StressPools:
+        """The ally's pools, a character's, with the Mind Stress typed; the range is checked
+        here so the message names this field, not yours."""
+        label, most = "The ally's Mind Stress", tsl.pool_size("character")
+        mind = parse_int_text(label, self.ally_mind.value, blank=0)
+        if not 0 <= mind <= most:
+            raise RulesError(f"{label} must be from 0 to {most}, got {mind}")
+        return tsl.new_pools(mind=mind)
+
+
+class SpiritAbility(Tool):
+    """Use a Spirit ability: no roll, its cost marked on your Spirit pool."""
+
+    waiting_for = "the fields above"
+    reaches = (
+        Reach(tsl.spirit_ability, {"ability": "Spirit ability", "cost": "Its cost"},
+              {"pools": "built from Stress already on your Spirit pool and Your pool size"}),
+        Reach(tsl.new_pools, {"spirit": "Stress already on your Spirit pool",
+                              "size": POOL_SIZE},
+              {"kind": "the user's pools start as a character's (Your pool size sets grown "
+                       "ones)",
+               "body": "a Spirit ability marks only the Spirit pool",
+               "mind": "a Spirit ability marks only the Spirit pool"}),
+    )
+
+    def __init__(self, ability: str = "Sense the Local Reality") -> None:
+        self.ability = w.Combobox(value=ability, options=tsl.spirit_abilities(),
+                                  description="Spirit ability", ensure_option=False,
+                                  placeholder="a name; another chapter's ability needs its cost",
+                                  style=STYLE, layout=shared_layout(width=TEXT_WIDTH))
+        self.ability.continuous_update = False
+        self.cost = _number("Its cost", "", "blank: the cost this chapter gives")
+        self.spirit = _number("Stress already on your Spirit pool", "0", "e.g. 0")
+        self.size = _number(POOL_SIZE, "", SIZE_HINT)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        self.last: tsl.StressTaken | None = None
+        super().__init__([
+            self.ability, self.cost, self.spirit, self.size, self.error,
+            section("What it costs", self.result, self.explanation),
+        ], "rulebook-tsl-spirit")
+        for field in (self.ability, self.cost, self.spirit, self.size):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        """Mark the ability's cost on the Spirit pool (one rules call)."""
+        self.last = None
+        pools = tsl.new_pools(size=_size(self.size), spirit=parse_int_text(
+            "Stress already on your Spirit pool", self.spirit.value, blank=0))
+        cost = parse_int_text("Its cost", self.cost.value) if self.cost.value.strip() else None
+        self.last = done = tsl.spirit_ability(pools, self.ability.value, cost=cost)
+        self.result.value = (
+            f"<div class='rulebook-tsl-result' style='font-size:{TOTAL_SIZE}'>"
+            f"<b>{html.escape(self.ability.value)}</b>: {done.stress} Spirit Stress, no roll"
+            + (f" — <b style='color:{ERROR}'>you Break</b>" if done.breaks else "") + "</div>"
+            + pool_line("Your", done.pools, "Spirit"))
+        self.explanation.show(done.trace)
+
+
+REPAIR_WORDS = {"repaired": ("It works again", SUCCESS),
+                "not repaired": ("Still broken", ERROR),
+                "needs downtime": ("Mended with tools and downtime, no roll", SUCCESS),
+                "lost": ("Gone for good, unless the story finds a way", ERROR)}
+
+
+class RepairRoll(Tool):
+    """Mend a broken weapon or spent gear: by its rarity, with the Hand roll rarer gear needs."""
+
+    reaches = (
+        Reach(tsl.repair, {"rarity": "Rarity", "irreplaceable": "Irreplaceable",
+                           "tier": "Your Hand tier", "shift": "Other tier shifts",
+                           "bands": "Band ladder", "tier_limits": "Beyond the tiers"},
+              {"dice": ROLLED}),
+    )
+
+    def __init__(self, rarity: str = "Salvaged", tier: str = "Trained") -> None:
+        self.rarity = _menu("Rarity", tsl.RARITIES, rarity)
+        self.irreplaceable = w.Checkbox(value=False, description="Irreplaceable", indent=False,
+                                        layout=shared_layout(width="auto"))
+        self.tier = _menu("Your Hand tier", tsl.TIERS, tier)
+        self.shift = _menu("Other tier shifts", SHIFTS, 0)
+        self.bands = _menu("Band ladder", [(n.replace("_", " "), n)
+                                           for n in tsl.band_schemes()], "standard")
+        self.tier_limits = _menu("Beyond the tiers", tsl.TIER_LIMITS, "extend")
+        self.entry = DiceEntry("5 faces, e.g. 6, 5, 1, 1, 1")
+        self.result = w.HTML(self.waiting)
+        self.explanation = ExplanationView()
+        self.last: tsl.Repair | None = None
+        super().__init__([
+            self.rarity, self.irreplaceable, self.tier, self.shift,
+            section("Roll", self.entry, self.result),
+            section("Rulings (see the rulings chapter)", self.bands, self.tier_limits),
+            section("How it was reached", self.explanation),
+        ], "rulebook-tsl-repair")
+        for field in (self.rarity, self.irreplaceable, self.tier, self.shift, self.bands,
+                      self.tier_limits):
+            field.observe(lambda _: self._changed(), "value")
+        self.entry.on_request(self.roll)
+
+    def _changed(self) -> None:
+        self.last = None
+        self.result.value = self.waiting
+        self.explanation.clear()
+        self.entry.error.clear()
+
+    @answers("explanation", line="entry.error", waiting=("result",))
+    def roll(self, request: RollRequest) -> None:
+        """Mend the item with seeded or typed dice (one rules call)."""
+        self.last = None
+        request.expect_typed(5, "5 faces")
+        self.last = done = tsl.repair(
+            self.rarity.value, irreplaceable=self.irreplaceable.value, dice=request.dice,
+            tier=self.tier.value, shift=self.shift.value, bands=self.bands.value,
+            tier_limits=self.tier_limits.value)
+        words, colour = REPAIR_WORDS[done.outcome]
+        rolled = (f"<div>Hand roll total {done.value}: <span style='color:"
+                  f"{BAND_COLOURS[done.band]}'>{html.escape(tsl.band_name(done.band))}</span>"
+                  f" <small>({request.describe()})</small></div>" if done.band else "")
+        self.result.value = (f"<div class='rulebook-tsl-result' style='font-size:{TOTAL_SIZE};"
+                             f"color:{colour};font-weight:700'>{html.escape(words)}</div>"
+                             + rolled)
+        self.explanation.show(done.trace)
