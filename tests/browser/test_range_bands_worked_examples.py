@@ -8,7 +8,8 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import range_bands as rb
 from tests.browser.reader import open_chapter, set_value
-from widgets.range_bands import DashHelper, QuickLoadHelper, ShotBuilder, StealthHelper
+from widgets.range_bands import (DashHelper, ExtremeDuel, MoveHelper, QuickLoadHelper, ShotBuilder,
+                                 StealthHelper)
 
 COMBAT = "range_bands/combat.ipynb"
 MOVEMENT = "range_bands/movement.ipynb"
@@ -120,6 +121,67 @@ def test_stealth_examples_in_the_stealth_helper(page: Page, book_url):
     expect(tool.get_by_label("Successes in a row so far")).to_have_value(str(first.streak))
     _typed(tool, [5, 2, 2, 3, 3, 1])
     expect(tool.locator(".rulebook-total")).to_have_text(helper._headline(second))
+
+
+def test_extreme_range_duel_in_its_tool(page: Page, book_url):
+    open_chapter(page, f"{book_url}/{COMBAT}")
+    tool = page.locator(".rulebook-range-extreme")
+    expect(tool.get_by_label("First side's dice")).to_be_visible(timeout=60_000)
+    # "Two snipers: first side 12, second side 9"
+    duel = rb.extreme_engagement([5, 4, 3], [6, 2, 1])
+    set_value(tool.get_by_label("First side's dice"), "3")
+    set_value(tool.get_by_label("Second side's dice"), "3")
+    _typed(tool, [5, 4, 3, 6, 2, 1])
+    expect(tool.locator(".rulebook-total")).to_have_text(ExtremeDuel()._headline(duel))
+    expect(tool.locator(".rulebook-total")).to_have_text("The first side shoots: 12 against 9")
+    set_value(tool.get_by_label("Second side's dice"), "0")
+    expect(tool.locator(".rulebook-error").first).to_have_text(
+        "⚠ “Second side's dice” must be from 1 to 30, got 0")
+
+
+def test_cover_example_in_its_tool(page: Page, book_url):
+    open_chapter(page, f"{book_url}/{COMBAT}")
+    tool = page.locator(".rulebook-range-cover")
+    expect(tool).to_be_visible(timeout=60_000)
+    # "Heavy cover, but the target dashes"
+    assert rb.cover_modifier("heavy", movement="dash").value == 0
+    tool.get_by_label("Target's cover").select_option(label="heavy (+3D)")
+    tool.get_by_label("Target this turn").select_option(label="dashes")
+    expect(tool.locator(".rulebook-total")).to_have_text("Cover adds nothing to the shot (+0D)")
+    expect(tool).to_contain_text("dashing and loses the benefit of cover")
+    tool.get_by_label("Target this turn").select_option(label="takes one move")
+    expect(tool.locator(".rulebook-total")).to_have_text(
+        f"Cover adds +{rb.cover_modifier('heavy', movement='move').value}D to the shot")
+    tool.get_by_label("Target's cover").select_option(label="medium (+2D)")
+    tool.get_by_label("In close contact with the shooter").check()
+    expect(tool.locator(".rulebook-total")).to_have_text("Cover adds nothing to the shot (+0D)")
+    set_value(tool.get_by_label("Bands of heavy cover in between"), "1")
+    expect(tool.locator(".rulebook-sight")).to_have_text("The shooter can see the target")
+    set_value(tool.get_by_label("Bands of heavy cover in between"), "2")
+    expect(tool.locator(".rulebook-sight")).to_contain_text("no line of sight")
+
+
+def test_distance_and_move_examples_in_their_tools(page: Page, book_url):
+    open_chapter(page, f"{book_url}/{MOVEMENT}")
+    finder, mover = page.locator(".rulebook-range-distance"), page.locator(".rulebook-range-move")
+    expect(finder).to_be_visible(timeout=60_000)
+    # "75 m falls in the band: Distant"; an edge belongs to the nearer band
+    for metres in (75, 30, 31, 200):
+        band = rb.band(rb.band_for_distance(metres))
+        set_value(finder.get_by_label("Distance (metres)"), str(metres))
+        expect(finder.locator(".rulebook-total")).to_have_text(
+            f"{metres} m is {band.name.lower()} ({band.metres})")
+    finder.get_by_label("A distance on an edge is in").select_option(label="the farther band")
+    set_value(finder.get_by_label("Distance (metres)"), "30")
+    expect(finder.locator(".rulebook-total")).to_contain_text("30 m is close")
+    # "One move from distant, closer" and "One move from very close, toward the enemy"
+    for start in ("distant", "very_close"):
+        b = rb.band(start)
+        mover.get_by_label("Starting band").select_option(label=f"{b.name} ({b.metres})")
+        mover.get_by_label("Direction").select_option(label="closer")
+        expect(mover.locator(".rulebook-total")).to_have_text(
+            MoveHelper.headline(rb.move(start, "closer")))
+    expect(mover.locator(".rulebook-total")).to_contain_text("now at close contact (1 action)")
 
 
 def test_shot_builder_fits_one_screen_with_its_result(page: Page, book_url):

@@ -1,0 +1,54 @@
+"""The close-combat chapter's worked examples that have a tool of their own beside them (issue 22
+item 4): the unarmed attack and the coup de grâce, entered as a reader would, give what the
+engine gives for the example's own call."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from rulescore.systems import exploding_d6 as x6
+from tests.browser.reader import open_tool, set_value
+from widgets.exploding_d6 import CoupDeGraceRoller, UnarmedAttack
+
+CLOSE = "exploding_d6/close"
+
+
+def _type_dice(tool, faces: str) -> None:
+    tool.get_by_label("My dice").fill(faces)
+    tool.get_by_role("button", name="Use my dice").click()
+
+
+def test_unarmed_attack_example_in_its_tool(page: Page, book_url):
+    tool = open_tool(page, book_url, CLOSE, ".rulebook-x6-unarmed")
+    total = tool.locator(".rulebook-total")
+    for label in ("Hand-to-hand", "Strength", "Quickness"):
+        set_value(tool.get_by_label(label, exact=True), "3")
+    fists = x6.unarmed_attack(hand_to_hand=3, strength=3, quickness=3)
+    expect(total).to_have_text(UnarmedAttack.headline(fists))
+    expect(total).to_have_text("Roll 4 dice, Piercing 1, reach 1 m")
+    set_value(tool.get_by_label("Quickness", exact=True), "2")
+    expect(total).to_have_text(UnarmedAttack.headline(x6.unarmed_attack(3, 3, 2)))
+    set_value(tool.get_by_label("Hand-to-hand", exact=True), "99")
+    expect(tool.locator(".rulebook-error")).to_have_text(
+        "⚠ “Hand-to-hand” must be from 0 to 40, got 99")
+
+
+def test_coup_de_grace_examples_in_its_tool(page: Page, book_url):
+    tool = open_tool(page, book_url, CLOSE, ".rulebook-x6-coup")
+    total = tool.locator(".rulebook-total")
+    set_value(tool.get_by_label("Attack dice", exact=True), "3")
+    tool.get_by_label("The victim is").select_option(label="unconscious")
+    _type_dice(tool, "5, 5, 1")
+    expect(total).to_have_text(CoupDeGraceRoller.headline(
+        x6.coup_de_grace(2, "unconscious")))
+    expect(total).to_have_text("2 successes: dead at level 2")
+    tool.get_by_label("The victim is").select_option(label="dying")
+    set_value(tool.get_by_label("Dying level", exact=True), "1")
+    _type_dice(tool, "5, 5, 5")
+    expect(total).to_have_text(CoupDeGraceRoller.headline(
+        x6.coup_de_grace(3, "dying", dying_level=1)))
+    tool.get_by_label("The victim is").select_option(label="sleeping")
+    expect(tool.get_by_label("Dying level", exact=True)).to_be_hidden()
+    _type_dice(tool, "1, 2, 3")
+    expect(total).to_have_text(CoupDeGraceRoller.headline(x6.coup_de_grace(0, "sleeping")))
+    expect(total).to_contain_text("wake")
