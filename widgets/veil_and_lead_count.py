@@ -47,9 +47,11 @@ def cylinder_svg(enc: vl.Encounter) -> str:
     """The Cylinder as a ring of 20 ticks, red tension lines at 0 and 10, the Hammer and the
     tokens (names stacked at their tick)."""
     size, cx, cy, r = 420, 210, 210, 150
+    red = vl.red_lines()
     parts = [f"<svg class='rulebook-vl-cylinder' role='img' width='{size}' height='{size}' "
              f"viewBox='0 0 {size} {size}' xmlns='http://www.w3.org/2000/svg'>",
-             f"<title>The Cylinder: the Hammer at Tick {enc.hammer}</title>",
+             f"<title>The Cylinder: the Hammer at Tick {enc.hammer}; red Tension Lines at "
+             f"Ticks {' and '.join(map(str, red))}</title>",
              f"<circle cx='{cx}' cy='{cy}' r='{r}' fill='none' stroke='#888' stroke-width='2'/>"]
     at: dict[int, list[str]] = {}
     for f in enc.fighters:
@@ -58,8 +60,7 @@ def cylinder_svg(enc: vl.Encounter) -> str:
     for tick in range(20):
         angle = 2 * math.pi * tick / 20 - math.pi / 2
         x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
-        red = tick in (0, 10)
-        if red:
+        if tick in red:
             x1, y1 = cx + (r - 18) * math.cos(angle), cy + (r - 18) * math.sin(angle)
             x2, y2 = cx + (r + 18) * math.cos(angle), cy + (r + 18) * math.sin(angle)
             parts.append(f"<line x1='{x1:.1f}' y1='{y1:.1f}' x2='{x2:.1f}' y2='{y2:.1f}' "
@@ -375,6 +376,9 @@ class CountTracker(Tool):
         gone = set(fighter.conditions) - set(enc.fighter(name).conditions)
         if gone:
             note += f" — no longer {', '.join(sorted(gone))}"
+        if tempo == 0:
+            return enc, (f"{name}: {self.action.value}, tempo 0: it takes no time, the token "
+                         f"stays at Tick {moved.value} and the turn goes on{note}"), moved.trace
         return enc, (f"{name}: {self.action.value} with {self.weapon.value}, tempo {tempo} → "
                      f"Tick {moved.value}{note}"), moved.trace
 

@@ -145,3 +145,19 @@ def test_any_sequence_of_moves_keeps_a_valid_encounter(joins, moves):
             assert (f.tick is None) == (f.holding is not None)
             assert f.tick is None or 0 <= f.tick <= 19
         assert Encounter.from_dict(e.to_dict()) == e
+
+
+def test_an_instant_action_takes_no_time_and_keeps_the_turn():
+    """A Shift (tempo 0) leaves the token at the Hammer's tick and keeps a banked Aim; tempo 0
+    is refused for an action that takes time, or with no action named."""
+    e = Encounter().join("A", pc=True, quick=3, margin=10).act("A", 2, action="Aim")
+    e, _ = e.next_turn()
+    shifted = e.act("A", 0, action="Shift")
+    assert shifted.fighter("A").tick == 2 and shifted.fighter("A").aim == 1
+    assert shifted.act("A", 4, action="Steady Shot").fighter("A").tick == 6
+    with pytest.raises(RulesError, match="tempo must be from 1 to 19, got 0"):
+        e.act("A", 0, action="Aim")
+    with pytest.raises(RulesError, match="tempo must be a whole number, got False"):
+        e.act("A", False, action="Shift")
+    with pytest.raises(RulesError, match="exposed must be True or False"):
+        e.act("A", 0, action="Shift", exposed=0)

@@ -163,17 +163,22 @@ class Encounter:
         (by default Suppressed, then Blinded, then Prone) (§XI). A Grappled fighter cannot
         move and attacks only at tempo 3 or less (§XI Grappled). A Downed fighter may only
         Crawl or Speak, and Speak takes no time, so only Crawl moves the token (§X Bleeding
-        Out)."""
+        Out). An instant action (tempo 0: Shift, Speak, Drop) takes no time: the token stays
+        at the Hammer's tick and the fighter's turn goes on (§III Instant Actions)."""
         f = self._on_hammer(name)
         if "Downed" in f.conditions and action != "Crawl":
             raise RulesError(f"action: {name} is Downed and may only Crawl (Tempo 6) or Speak "
                              f"(Tempo 0), got {shown(action)}")
-        require_int("tempo", tempo, minimum=1, maximum=MAX_ACTION_TEMPO)
+        instant = (action is not None and tempo == 0 and not isinstance(tempo, bool)
+                   and records.find_action(action).tempo_rule == "fixed"
+                   and records.find_action(action).tempo == 0)
+        require_int("tempo", tempo, minimum=0 if instant else 1, maximum=MAX_ACTION_TEMPO)
         if not isinstance(exposed, bool):
             raise RulesError(f"exposed must be True or False, got {shown(exposed)}")
         if f.stunned:
             raise RulesError(f"name {shown(name)} is Stunned: no action this turn; use stunned")
-        moved = replace(f, tick=advance(self.hammer, tempo), surprised=False, exposed=exposed)
+        moved = f if instant else replace(f, tick=advance(self.hammer, tempo), surprised=False,
+                                          exposed=exposed)
         if action is not None:
             moved = _apply_action(moved, action, tempo, clears)
         elif clears is not None:
