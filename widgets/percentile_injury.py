@@ -28,7 +28,7 @@ from rulescore.roster import Fighter
 from rulescore.systems.percentile.fight import die_sides
 
 from .percentile_table import (ASPECTS, DIE_SIZES, PICK, STYLE, blow_odds_html, set_quietly,
-                               struck_armour)
+                               struck_armour, walk_struck_zone)
 from .roster import FighterPick
 from .percentile_healing import FightRecords
 from .storage import BrowserStore
@@ -333,9 +333,10 @@ class InjuryWalker(Tool):
 
     @answers(line="roll_error")
     def roll(self, request: RollRequest) -> None:
-        """The whole walk with a seed, or with the dice typed so far."""
+        """The whole walk with a seed, or with the dice typed so far, against the armour of
+        the zone struck."""
         typed = list(request.dice.leftover())
-        walk = self._call(request.dice)
+        walk = walk_struck_zone(self, self._call, request.dice)
         self.typed = typed
         self._walked(walk, request.describe())
 
@@ -344,7 +345,7 @@ class InjuryWalker(Tool):
         """Add the next die to those typed so far and walk on."""
         value = parse_int_text("Next die", self.next_die.value)
         request = RollRequest.typed([*self.typed, value])
-        walk = self._call(request.dice)
+        walk = walk_struck_zone(self, self._call, request.dice)
         self.next_die.value = ""
         self.typed.append(value)
         self._walked(walk, request.describe(), step_by_step=True)

@@ -7,10 +7,11 @@ what comes back: the exact odds before the roll, the result and its explanation.
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import Any, Callable
 
 import ipywidgets as w
 
+from rulescore.dice import DiceSource
 from rulescore.errors import RulesError
 from rulescore.roster import Fighter
 from rulescore.systems import percentile as pc
@@ -47,24 +48,57 @@ PICK = "percentile"
 
 
 
-def armour_note(row: Fighter, aim_zone: int, aspect: str) -> str:
-    """What a struck fighter's armour fill took, in the reader's words."""
-    zone = pc.zone_name(aim_zone).lower()
+def armour_note(row: Fighter, zone: str, aspect: str, struck: bool = False) -> str:
+    """What a struck fighter's armour fill took, in the reader's words: the aimed zone's
+    armour before the roll, the zone struck once the dice found another one."""
     words = {"B": "blunt", "E": "edge", "P": "point", "F": "fire"}[aspect]
+    which = ("the zone struck" if struck else
+             "the aimed zone; a strike that lands in another zone meets that zone's armour")
     return (f"<small class='rulebook-pc-armour-note'>Armour: {html.escape(row.name)}'s "
-            f"{zone} against {words} (the aimed zone). A strike that lands in another zone "
-            "meets that zone's armour: change Armour value there.</small>")
+            f"{zone.lower()} against {words} ({which}).</small>")
 
 
-def struck_armour(tool: Any) -> None:
+def struck_armour(tool: Any, zone: str | None = None, *, refresh: bool = True) -> None:
     """Fill *tool*'s Armour value and Rigid fields, and its note, with its struck fighter's
-    armour on the aimed zone against the strike's aspect (nothing without a struck fighter)."""
+    armour on *zone* (the aimed zone when None) against the strike's aspect (nothing without
+    a struck fighter). With *refresh* False the fields change without a new answer: a roll in
+    progress fills the zone it struck."""
     if tool.struck is None:
         return
-    zone = pc.zone_name(tool.aim.value)
+    aimed = zone is None
+    zone = pc.zone_name(tool.aim.value) if zone is None else zone
     av, rigid = fighter_armour(tool.struck, zone, tool.aspect.value)
-    tool.armour_note.value = armour_note(tool.struck, tool.aim.value, tool.aspect.value)
-    set_quietly(tool, [(tool.armour, av), (tool.rigid, rigid)])
+    tool.armour_note.value = armour_note(tool.struck, zone, tool.aspect.value, not aimed)
+    tool.armour_from = (zone, av, rigid)
+    if refresh:
+        set_quietly(tool, [(tool.armour, av), (tool.rigid, rigid)])
+        return
+    tool._quiet = True
+    try:
+        tool.armour.value, tool.rigid.value = av, rigid
+    finally:
+        tool._quiet = False
+
+
+def walk_struck_zone(tool: Any, call: Callable[[DiceSource], pc.InjurySequence],
+                     dice: DiceSource) -> pc.InjurySequence:
+    """*call* (the tool's injury sequence) with *dice*, against the armour of the zone the
+    strike lands in (Injury 2: the AV at the location struck). When the struck fighter's
+    armour fills the fields and the dice find another zone than the one filled, that zone's
+    armour is filled and the strike walked again: the same Zone and Location Dice, then the
+    dice already drawn, then *dice* on (a typed field the reader changed is left theirs)."""
+    walk = call(dice)
+    found = walk.location.zone if walk.location is not None else None
+    held = getattr(tool, "armour_from", None)
+    if tool.struck is None or found is None or held is None or held[0] == found \
+            or (tool.armour.value, tool.rigid.value) != held[1:]:
+        return walk
+    drawn = [v for _, v in walk.rolled]
+    where = 1 + max(i for i, (name, _) in enumerate(walk.rolled)
+                    if name.startswith(("Zone Die", "Location Die")))
+    struck_armour(tool, found, refresh=False)
+    rest = DiceSource.typed(drawn[where:], then=dice)
+    return call(DiceSource.typed(drawn[:where], then=rest))
 
 
 def set_quietly(tool: object, values: list[tuple[w.DOMWidget, object]]) -> None:
@@ -561,13 +595,14 @@ class BlowWalker(Tool):
 
     @answers("explanation", line="roll_error")
     def roll(self, request: RollRequest) -> None:
-        """Walk the blow with seeded or typed dice: one injury-sequence call (Injury 1-4)."""
-        walk = pc.injury_sequence(
+        """Walk the blow with seeded or typed dice through the injury sequence (Injury 1-4),
+        against the armour of the zone it strikes."""
+        walk = walk_struck_zone(self, lambda dice: pc.injury_sequence(
             zone_die=self.zone_die.value, aim_zone=self.aim.value,
             impact_die=self.impact_die.value, impact_modifier=self.modifier.value,
             aspect=self.aspect.value, armour=self.armour.value,
             rigid_armour=self.rigid.value, shock_eml=self.shock_eml.value,
-            dice=request.dice)
+            dice=dice), request.dice)
         self._show([v for _, v in walk.rolled], _blow_headline(walk, self.aspect.value),
                    list(walk.trace), request)
 
