@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 import json
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import ipywidgets as w
 from IPython.display import HTML
@@ -19,6 +19,7 @@ from rulescore.systems.tsl.turns import encounter_from_json
 from rulescore.text import percent
 
 from .book import explain as book_explain
+from .book import worked_html
 from .common import (
     ERROR,
     LABEL_WIDTH,
@@ -177,7 +178,8 @@ class AttackResolver(Tool):
 
     def __init__(self, kind: str = "static", tier: str = "Proficient", target: str = "11",
                  defender_tier: str = "Untrained", weapon_zone: str = NO_WEAPON,
-                 distance: str = "Engaged", attack_type: str = "Melee weapon") -> None:
+                 distance: str = "Engaged", attack_type: str = "Melee weapon",
+                 improvised: bool = False, armour: bool = False) -> None:
         self.kind = _dropdown("Kind of roll", [("Static T-number", "static"),
                                                ("Opposed roll", "opposed")], kind)
         self.tier = _dropdown("Attacker tier", tsl.TIERS, tier)
@@ -190,10 +192,10 @@ class AttackResolver(Tool):
         self.weapon_zone = _dropdown("Weapon zone", (NO_WEAPON,) + tsl.WEAPON_ZONES, weapon_zone)
         self.tag1 = _dropdown("First tag", (NO_TAG,) + tsl.tag_names(), "Company-Issued")
         self.tag2 = _dropdown("Second tag", (NO_TAG,) + tsl.tag_names(), NO_TAG)
-        self.improvised = _check("Improvised weapon (no tags)")
+        self.improvised = _check("Improvised weapon (no tags)", improvised)
         self.distance = _dropdown("Distance to target", tsl.ZONES, distance)
         self.impact = _check("An Impact tag's condition holds")
-        self.armour = _check("Target's armour is built for this blow")
+        self.armour = _check("Target's armour is built for this blow", armour)
         self.snaring = _dropdown("Snaring on a hit", [("pull them a zone nearer", "pull"),
                                                       ("pin them where they are", "pin")], "pull")
         self.target_kind = _dropdown("Target is", TARGET_KINDS, "character")
@@ -599,11 +601,16 @@ class TurnBoard(Tool):
 class WeaponBuilder(Tool):
     """Pick a zone and tags and see what the weapon can do."""
 
+    _BUILT: ClassVar[dict[str, str]] = {"weapon": "the weapon built from the fields above"}
     reaches = (
         Reach(tsl.make_weapon, {"zone": "Zone", "tags": "First tag and Second tag", "name": "Name",
                                 "rarity": "Rarity", "improvised": "Improvised (no tags)"}),
-        Reach(tsl.weapon_profile, {"out_of_zone": "Out-of-zone penalty"},
-              {"weapon": "the weapon built from the fields above"}),
+        Reach(tsl.weapon_profile, {"out_of_zone": "Out-of-zone penalty"}, _BUILT),
+        Reach(tsl.reach_first_strike, {"start": "A foe moves from", "end": "The foe moves to",
+                                       "reaction_used": "Your Reaction is used this round"},
+              _BUILT),
+        Reach(tsl.snare, {"band": "The hit lands as", "distance": "Target's zone",
+                          "how": "Snaring"}, _BUILT),
     )
 
     def __init__(self, zone: str = "Melee", first: str = "Reach", second: str = NO_TAG,
@@ -621,14 +628,36 @@ class WeaponBuilder(Tool):
         self.explanation = ExplanationView()
         self.profile: tsl.WeaponProfile | None = None
         self.pick = FighterPick("tsl", self.fill, label="Weapon of a fighter")
+        # what the Reach and Snaring tags do, each shown while the weapon carries the tag
+        self.closes_from = _dropdown("A foe moves from", tsl.ZONES, "Far")
+        self.closes_to = _dropdown("The foe moves to", tsl.ZONES, "Near")
+        self.reaction_used = _check("Your Reaction is used this round")
+        self.reach_error = ErrorLine()
+        self.reach_result = w.HTML()
+        self.hit_band = _dropdown("The hit lands as", [(tsl.band_name(b), b)
+                                                       for b in reversed(tsl.BANDS)], "mixed")
+        self.snared_at = _dropdown("Target's zone", tsl.ZONES, "Near")
+        self.how = _dropdown("Snaring", [("pull them a zone nearer", "pull"),
+                                         ("pin them where they are", "pin")], "pull")
+        self.snare_error = ErrorLine()
+        self.snare_result = w.HTML()
+        self._reach_part = section("Reach: a foe closes", self.closes_from, self.closes_to,
+                                   self.reaction_used, self.reach_error, self.reach_result)
+        self._snare_part = section("Snaring: a hit", self.hit_band, self.snared_at, self.how,
+                                   self.snare_error, self.snare_result)
         super().__init__([
             self.pick, self.name, self.zone, self.tag1, self.tag2, self.rarity, self.improvised,
             self.out_of_zone, self.error,
             section("What it can do", self.summary, self.explanation),
+            self._reach_part, self._snare_part,
         ], "rulebook-tsl-weapon")
         for field in (self.name, self.zone, self.tag1, self.tag2, self.rarity, self.improvised,
                       self.out_of_zone):
             field.observe(lambda _: self.update(), "value")
+        for field in (self.closes_from, self.closes_to, self.reaction_used):
+            field.observe(lambda _: self.first_strike(), "value")
+        for field in (self.hit_band, self.snared_at, self.how):
+            field.observe(lambda _: self.snare(), "value")
         self.update()
 
     @answers()
@@ -660,6 +689,11 @@ class WeaponBuilder(Tool):
                                  rarity=self.rarity.value, improvised=self.improvised.value)
         self.profile = tsl.weapon_profile(weapon, out_of_zone=self.out_of_zone.value)
         p = self.profile
+        for part, tag in ((self._reach_part, "Reach"), (self._snare_part, "Snaring")):
+            for widget in part:
+                set_shown(widget, tag in p.weapon.tags)
+        self.first_strike()
+        self.snare()
         cells = "".join(f"<td>{'in zone' if s == 0 else f'−{-s} Effective Tier'}</td>"
                         for _, s in p.shifts)
         heads = "".join(f"<th>{z}</th>" for z, _ in p.shifts)
@@ -671,6 +705,35 @@ class WeaponBuilder(Tool):
             f"{TABLE_STYLE}<table class='rulebook-tsl-table rulebook-tsl-shifts'><thead><tr><th>Target is</th>"
             f"{heads}</tr></thead><tbody><tr><td>Tier shift</td>{cells}</tr></tbody></table>")
         self.explanation.show(p.trace)
+
+    @answers("reach_result", line="reach_error")
+    def first_strike(self) -> None:
+        """A foe's Movement against the weapon built: does Reach strike first (one rules
+        call)?"""
+        if self.profile is None or "Reach" not in self.profile.weapon.tags:
+            self.reach_result.value = ""
+            return
+        done = tsl.reach_first_strike(self.profile.weapon, self.closes_from.value,
+                                      self.closes_to.value,
+                                      reaction_used=self.reaction_used.value)
+        said = ("<b>You strike first</b>: an attack now, with your Reaction"
+                if done.strikes_first else "<b>No first strike</b>")
+        self.reach_result.value = worked_html(f"<p class='rulebook-tsl-reach'>{said}</p>",
+                                              done.trace)
+
+    @answers("snare_result", line="snare_error")
+    def snare(self) -> None:
+        """Where a Snaring hit leaves the target (one rules call)."""
+        if self.profile is None or "Snaring" not in self.profile.weapon.tags:
+            self.snare_result.value = ""
+            return
+        done = tsl.snare(self.profile.weapon, self.hit_band.value, self.snared_at.value,
+                         self.how.value)
+        said = {"pulled": f"The target is pulled to {done.distance}",
+                "pinned": f"The target is pinned at {done.distance}",
+                "no hit": "A miss: the target stays where they are"}[done.outcome]
+        self.snare_result.value = worked_html(
+            f"<p class='rulebook-tsl-snare'><b>{html.escape(said)}</b></p>", done.trace)
 
 
 def explain(result: Any) -> HTML:

@@ -494,3 +494,36 @@ def test_the_resolver_and_the_weapon_builder_take_fighters_from_the_roster():
         assert b.error.message == "Unarmed carries no weapon in the roster"
     finally:
         forget_shared_rosters()
+
+
+def test_weapon_builder_answers_what_reach_and_snaring_do():
+    """§11 Tags: the boarding pike strikes a foe closing from Far to Near first; a Mixed hit
+    with the weighted net at Near pulls the target to Engaged, and a pull at Engaged is
+    refused in the words of the field."""
+    b = WeaponBuilder("Melee", "Reach", name="Boarding pike")
+    pike = tsl.make_weapon("Melee", ["Reach"], name="Boarding pike")
+    first = tsl.reach_first_strike(pike, "Far", "Near")
+    assert first.strikes_first and "You strike first" in b.reach_result.value
+    assert is_shown(b.closes_from) and not is_shown(b.hit_band)
+    b.reaction_used.value = True
+    assert "No first strike" in b.reach_result.value
+    b.name.value, b.zone.value, b.tag1.value = "Weighted net", "Thrown", "Snaring"
+    assert not is_shown(b.closes_from) and is_shown(b.hit_band)
+    assert "The target is pulled to Engaged" in b.snare_result.value
+    b.snared_at.value = "Engaged"
+    assert b.snare_error.message.startswith("“Snaring” must be pin when the target is already")
+    b.how.value = "pin"
+    assert b.snare_error.message == "" and "pinned at Engaged" in b.snare_result.value
+
+
+def test_resolver_opens_on_an_improvised_weapon_or_armour():
+    bottle = AttackResolver("static", "Trained", target="8", weapon_zone="Melee",
+                            improvised=True)
+    bottle.entry.my_dice.value = "2, 2, 1, 1, 1"
+    bottle.entry.use_dice()
+    assert bottle.last.weapon_breaks and "the weapon breaks" in bottle.result.value
+    armoured = AttackResolver("opposed", "Trained", defender_tier="Trained", armour=True)
+    armoured.bands.value = "close_catastrophe"
+    armoured.entry.my_dice.value = "6, 6, 4, 1, 1, 5, 5, 1, 1, 1"
+    armoured.entry.use_dice()
+    assert (armoured.last.stress, armoured.last.armour_spent) == (0, True)
