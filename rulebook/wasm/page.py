@@ -2,8 +2,8 @@
 
 The page's loader (``static/rulebook-wasm.js``) starts Pyodide, installs the wheels and calls
 :func:`start` with a function that takes every message Python sends; then :func:`run_cell` for
-each code cell of the chapter, in page order, and :func:`deliver` / :func:`deliver_close` for
-every message the page's widget manager sends back. What joins the two:
+each code cell of the chapter, in page order, and :func:`deliver` (and :func:`deliver_open`,
+:func:`deliver_close`) for every message the page's widget manager sends back. What joins the two:
 
 - comm's public hooks (``comm.create_comm``, ``comm.get_comm_manager``, the ones ipykernel also
   sets): every comm ipywidgets opens is a :class:`PageComm`, whose open, message and close go
@@ -35,6 +35,9 @@ _outputs: list[dict[str, Any]] = []   # what the running cell displayed, as mime
 
 
 def _bytes(buffer: Any) -> bytes:
+    """A buffer's bytes: from Python (memoryview, bytes) or from the page (a typed array)."""
+    if hasattr(buffer, "to_bytes"):
+        return buffer.to_bytes()
     return buffer.tobytes() if isinstance(buffer, memoryview) else bytes(buffer)
 
 
@@ -86,6 +89,8 @@ def start(sink: Sink) -> None:
     comm.create_comm = _create_comm
     comm.get_comm_manager = _get_comm_manager
     _shell()
+    from ipywidgets import register_comm_target   # a widget the page makes opens in Python
+    register_comm_target()
 
 
 def run_cell(source: str) -> str:
@@ -120,6 +125,15 @@ def deliver(comm_id: str, data_json: str, buffers: list | None = None) -> bool:
     target.handle_msg(_message(comm_id, json.loads(data_json),
                                [memoryview(_bytes(b)) for b in buffers or ()]))
     return True
+
+
+def deliver_open(comm_id: str, target_name: str, data_json: str,
+                 buffers: list | None = None) -> None:
+    """The page opened a comm (a widget model made on its side): open Python's end."""
+    msg = _message(comm_id, json.loads(data_json), [memoryview(_bytes(b)) for b in buffers or ()])
+    msg["content"]["target_name"] = target_name
+    msg["header"]["msg_type"] = "comm_open"
+    _manager.comm_open(None, None, msg)
 
 
 def deliver_close(comm_id: str) -> bool:

@@ -1,0 +1,357 @@
+// The static book's chapter tools, run in the reader's browser (Pyodide), from this site only.
+//
+// A chapter page first shows the snapshot the build rendered. This script then
+//   1. reads _pyodide/pages/<page>.json (the chapter's code cells, the wheel groups they need,
+//      the bytes to fetch, the live chapter's address); a page without one has no tools;
+//   2. checks that the browser can run WebAssembly with enough memory, or says it cannot
+//      (data-rulebook-wasm="unsupported" on <html>, and a link to the live chapter);
+//   3. starts Pyodide from _pyodide/runtime/ and unpacks the wheels, counting the bytes as they
+//      arrive ("Loading the dice engine… 12 of 29 MB" in #rulebook-wasm-status);
+//   4. runs the cells with rulebook.wasm.page, whose comms talk to a widget manager here (a
+//      subclass of the html-manager the page already loads), and puts each tool's live view in
+//      place of its snapshot; then data-rulebook-wasm="ready".
+// Anything that fails leaves the snapshot, says so in reader words and links the live chapter
+// (data-rulebook-wasm="failed").
+(function () {
+  "use strict";
+  const html = document.documentElement;
+  const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
+  const MB = 1e6;
+  const MIN_MEMORY_GB = 1;     // navigator.deviceMemory below this: too little for Python
+
+  const root = new URL(html.dataset.content_root || "./", document.baseURI);
+  const base = new URL("_pyodide/", root);
+  // Sphinx declares DOCUMENTATION_OPTIONS with const: a global binding, not a window property.
+  const pagename = typeof DOCUMENTATION_OPTIONS === "object" ? DOCUMENTATION_OPTIONS.pagename
+    : null;
+
+  let status = null;
+  let liveLink = null;
+
+  function state(value) { html.dataset.rulebookWasm = value; }
+
+  function statusLine() {
+    if (status) return status;
+    status = document.createElement("p");
+    status.id = "rulebook-wasm-status";
+    status.setAttribute("role", "status");
+    status.setAttribute("aria-live", "polite");
+    const article = document.querySelector("main article, article, main, [role=main]");
+    const at = article && article.querySelector("h1");
+    if (at) at.after(status); else (article || document.body).prepend(status);
+    return status;
+  }
+
+  function say(text, withLink) {
+    const line = statusLine();
+    line.textContent = text;
+    if (withLink && liveLink) {
+      const a = document.createElement("a");
+      a.href = liveLink;
+      a.textContent = "open this chapter in the live book";
+      line.append(" ", a, ".");
+    }
+  }
+
+  function megabytes(n) { return n >= 10 * MB ? String(Math.round(n / MB)) : (n / MB).toFixed(1); }
+
+  // ------------------------------------------------------------------ can this browser run it?
+  function unsupportedReason() {
+    if (typeof WebAssembly !== "object" || typeof WebAssembly.instantiate !== "function") {
+      return "this browser cannot run WebAssembly, which the tools need";
+    }
+    if (navigator.deviceMemory !== undefined && navigator.deviceMemory < MIN_MEMORY_GB) {
+      return "this device has too little memory for the tools";
+    }
+    try {
+      new WebAssembly.Memory({ initial: 2048 });     // 128 MB, about what Python takes at start
+    } catch (e) {
+      return "this browser gave too little memory for the tools";
+    }
+    return null;
+  }
+
+  // ------------------------------------------------------------------ fetching, bytes counted
+  const progress = { done: 0, total: 1, counting: true };
+
+  function shown() {
+    if (progress.counting) {
+      say(`Loading the dice engine… ${megabytes(Math.min(progress.done, progress.total))} of `
+          + `${megabytes(progress.total)} MB`);
+    }
+  }
+
+  function counted(response) {
+    if (!response.ok || !response.body) return response;
+    const reader = response.body.getReader();
+    const stream = new ReadableStream({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) { controller.close(); return; }
+        progress.done += value.byteLength;
+        shown();
+        controller.enqueue(value);
+      },
+      cancel(reason) { return reader.cancel(reason); },
+    });
+    return new Response(stream, { status: response.status, statusText: response.statusText,
+                                  headers: response.headers });
+  }
+
+  async function fetchCounted(url) {
+    const response = await fetch(url);
+    if (!response.ok) throw new Failure(`a file of the tools is missing (${response.status})`);
+    return counted(response);
+  }
+
+  class Failure extends Error {}
+
+  // Pyodide fetches its runtime with fetch(); count those bytes too, while it starts.
+  async function withCountedFetch(job) {
+    const plain = window.fetch;
+    window.fetch = async (...args) => counted(await plain(...args));
+    // pyodide.asm.js is loaded by a <script> tag and ends with an anonymous AMD define when
+    // define.amd is set, which RequireJS (loaded for the widgets) would report as an error.
+    const amd = window.define && window.define.amd;
+    if (amd) delete window.define.amd;
+    try { return await job(); }
+    finally {
+      window.fetch = plain;
+      if (amd) window.define.amd = amd;
+    }
+  }
+
+  // ------------------------------------------------------------------ the comm bridge
+  function dataViews(buffers) {
+    return (buffers || []).map((b) => (b instanceof DataView ? b
+      : new DataView(b instanceof ArrayBuffer ? b : b.buffer, b.byteOffset || 0, b.byteLength)));
+  }
+
+  function bytesOf(buffers) {
+    return (buffers || []).map((b) => (b instanceof ArrayBuffer ? new Uint8Array(b)
+      : new Uint8Array(b.buffer, b.byteOffset, b.byteLength)));
+  }
+
+  class Bridge {
+    constructor(page) {
+      this.page = page;        // the Python module rulebook.wasm.page
+      this.comms = new Map();
+      this.manager = null;
+      this.queue = Promise.resolve();
+    }
+
+    // Python -> page: one message (JSON text and its buffers).
+    fromPython(text, buffers) {
+      const msg = JSON.parse(text);
+      const views = dataViews(buffers);
+      const kernelMsg = { content: { comm_id: msg.comm_id, target_name: msg.target_name,
+                                     data: msg.data },
+                          metadata: msg.metadata, buffers: views,
+                          header: { msg_type: msg.msg_type }, parent_header: {} };
+      if (msg.msg_type === "comm_open") {
+        const comm = this.comm(msg.comm_id, msg.target_name);
+        this.manager.handle_comm_open(comm, kernelMsg).catch((e) => console.error(e));
+      } else if (msg.msg_type === "comm_msg") {
+        const comm = this.comms.get(msg.comm_id);
+        if (comm && comm.onMsg) comm.onMsg(kernelMsg);
+      } else if (msg.msg_type === "comm_close") {
+        const comm = this.comms.get(msg.comm_id);
+        this.comms.delete(msg.comm_id);
+        if (comm && comm.onClose) comm.onClose(kernelMsg);
+      }
+    }
+
+    // page -> Python, in order, after the current JavaScript task: a model that sends is
+    // never re-entered by Python's answer while it is still sending.
+    toPython(job) {
+      this.queue = this.queue.then(job).catch((e) => {
+        console.error(e);
+        say("A tool on this page failed to answer. Reload the page to start it again, or",
+            true);
+      });
+      return this.queue;
+    }
+
+    comm(commId, targetName) {
+      const bridge = this;
+      let sent = 0;
+      const comm = {
+        comm_id: commId,
+        target_name: targetName,
+        onMsg: null,
+        onClose: null,
+        open(data, callbacks, metadata, buffers) {
+          bridge.toPython(() => {
+            bridge.page.deliver_open(commId, targetName, JSON.stringify(data || {}),
+                                     bytesOf(buffers));
+          });
+          return `open-${commId}`;
+        },
+        send(data, callbacks, metadata, buffers) {
+          bridge.toPython(() => {
+            bridge.page.deliver(commId, JSON.stringify(data), bytesOf(buffers));
+            const idle = callbacks && callbacks.iopub && callbacks.iopub.status;
+            if (idle) idle({ content: { execution_state: "idle" } });
+          });
+          return `msg-${commId}-${sent++}`;
+        },
+        close() {
+          bridge.comms.delete(commId);
+          bridge.toPython(() => { bridge.page.deliver_close(commId); });
+          return `close-${commId}`;
+        },
+        on_msg(callback) { comm.onMsg = callback; },
+        on_close(callback) { comm.onClose = callback; },
+      };
+      this.comms.set(commId, comm);
+      return comm;
+    }
+  }
+
+  function pageManagerClass(HTMLManager, bridge) {
+    return class PageManager extends HTMLManager {
+      // A model made on the page side opens its comm in Python.
+      async _create_comm(targetName, modelId, data, metadata, buffers) {
+        const comm = bridge.comm(modelId, targetName);
+        if (data !== undefined) comm.open(data, undefined, metadata, buffers);
+        return comm;
+      }
+
+      // Python holds no widget the page has not been told of.
+      _get_comm_info() { return Promise.resolve({}); }
+    };
+  }
+
+  function requireModule(name) {
+    return new Promise((resolve, reject) => window.require([name], resolve, reject));
+  }
+
+  // ------------------------------------------------------------------ cells and their outputs
+  function outputArea(cell) {
+    let area = cell.querySelector(":scope > .cell_output");
+    if (!area) {
+      area = document.createElement("div");
+      area.className = "cell_output docutils container";
+      cell.append(area);
+    }
+    return area;
+  }
+
+  async function render(manager, outputs, area) {
+    const fresh = document.createElement("div");
+    fresh.className = "rulebook-wasm-output";
+    const views = [];
+    for (const out of outputs) {
+      const el = document.createElement("div");
+      el.className = "output";
+      const data = out.data;
+      fresh.append(el);
+      if (data[WIDGET_VIEW]) {
+        const model = await manager.get_model(data[WIDGET_VIEW].model_id);
+        views.push([model, el]);
+      } else if (data["text/html"] !== undefined) {
+        el.innerHTML = data["text/html"];
+      } else if (data["text/plain"] !== undefined) {
+        const pre = document.createElement("pre");
+        pre.textContent = data["text/plain"];
+        el.append(pre);
+      }
+    }
+    area.replaceChildren(fresh);
+    for (const [model, el] of views) {
+      await manager.display_view(await manager.create_view(model), el);
+    }
+  }
+
+  function hasWidget(outputs) { return outputs.some((o) => o.data && o.data[WIDGET_VIEW]); }
+
+  // ------------------------------------------------------------------ start
+  async function start() {
+    const response = await fetch(new URL(`pages/${pagename}.json`, base));
+    if (!response.ok) return;                        // a page without tools
+    const spec = await response.json();
+    liveLink = spec.live || null;
+    const reason = unsupportedReason();
+    if (reason) {
+      state("unsupported");
+      say(`The tools on this page cannot run here: ${reason}. To use them,`, true);
+      return;
+    }
+    state("loading");
+    progress.total = spec.bytes;
+    shown();
+    try {
+      await run(spec);
+    } catch (e) {
+      console.error(e);
+      progress.counting = false;
+      state("failed");
+      const what = e instanceof Failure ? e.message : "the tools' Python stopped with an error";
+      say(`The tools on this page could not start (${what}). The page shows them as they `
+          + "were when the book was built. To use them,", true);
+    }
+  }
+
+  async function run(spec) {
+    const bundle = await (await fetch(new URL("bundle.json", base))).json();
+    const runtime = new URL(`${bundle.runtime}/`, base).href;
+    const wheelsFor = (groups) => bundle.wheels.filter((w) => groups.includes(w.group));
+    const fetchWheels = (groups) => Promise.all(wheelsFor(groups).map(
+      async (w) => new Uint8Array(await (await fetchCounted(new URL(w.file, base))).arrayBuffer())));
+    const [py, wheels, HTMLManager] = await Promise.all([
+      withCountedFetch(async () => {
+        const { loadPyodide } = await import(new URL("pyodide.mjs", runtime).href);
+        return loadPyodide({ indexURL: runtime, fullStdLib: false });
+      }),
+      fetchWheels(spec.groups),
+      requireModule("@jupyter-widgets/html-manager").then((m) => m.HTMLManager),
+    ]);
+    const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
+    const install = (all) => {
+      for (const bytes of all) py.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
+      py.runPython("import importlib; importlib.invalidate_caches()");
+    };
+    install(wheels);
+    progress.counting = false;
+    say("Starting the tools…");
+    await new Promise((r) => setTimeout(r, 0));      // let the line show before Python runs
+
+    const page = py.pyimport("rulebook.wasm.page");
+    const bridge = new Bridge(page);
+    const Manager = pageManagerClass(HTMLManager, bridge);
+    bridge.manager = new Manager();
+    page.start((text, buffers) => bridge.fromPython(text, buffers ? buffers.toJs() : []));
+
+    const cells = Array.from(document.querySelectorAll("main div.cell, article div.cell"));
+    if (cells.length !== spec.cells.length) {
+      throw new Failure("the page and its tools do not match; the book needs building again");
+    }
+    const formulas = spec.groups.includes("formulas");
+    let withFormulas = formulas;
+    for (let i = 0; i < spec.cells.length; i++) {
+      let outputs;
+      try {
+        outputs = JSON.parse(page.run_cell(spec.cells[i]));
+      } catch (e) {
+        // A formula rendered as LaTeX needs sympy: fetch its group once, then run the cell again.
+        if (withFormulas || !/No module named '(sympy|mpmath)'/.test(String(e))) throw e;
+        withFormulas = true;
+        install(await fetchWheels(["formulas"]));
+        outputs = JSON.parse(page.run_cell(spec.cells[i]));
+      }
+      if (hasWidget(outputs) && cells[i]) await render(bridge.manager, outputs, outputArea(cells[i]));
+    }
+    await bridge.queue;
+    state("ready");
+    say("Tools ready");
+    statusLine().classList.add("rulebook-wasm-ready");
+    setTimeout(() => { if (status) status.hidden = true; }, 4000);
+  }
+
+  if (!pagename) return;
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", () => { start(); });
+  } else {
+    start();
+  }
+})();
