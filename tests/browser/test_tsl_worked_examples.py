@@ -94,3 +94,149 @@ def test_double_movement_on_the_turn_board(page: Page, book_url):
     cells = ["used" if after.state.used(p) else "ready"
              for p in ("action", "movement", "reaction")]
     expect(row).to_have_text("▶ Vela" + "".join(cells))
+
+
+GEAR = "tsl/gear.ipynb"
+
+
+def _tool(page: Page, book_url: str, chapter: str, css: str, index: int = 0):
+    open_chapter(page, f"{book_url}/{chapter}")
+    tool = page.locator(css).nth(index)
+    expect(tool).to_be_visible(timeout=60_000)
+    return tool
+
+
+def _pool(who: str, pools: tsl.StressPools, pool: str) -> str:
+    state = "Broken" if pools.broken(pool) else f"{pools.left(pool)} left"
+    return f"{who} {pool} pool: {pools.stress(pool)} of {pools.size(pool)} Stress marked ({state})"
+
+
+def test_ground_a_path_walker_grant_reroll_and_steady_the_spirit(page: Page, book_url):
+    """The support actions of the attacks chapter, one after another in the tool beside them:
+    Ground a Path-walker to an ally Near (1 Spirit Stress), Grant Reroll paid by a helper with
+    3 Body Stress for a failed Hand roll (the helper Breaks), Steady the Spirit for an ally
+    with 3 Mind Stress, and the Steward's free Steady Presence."""
+    ground = tsl.support("Ground a Path-walker", tsl.new_pools(), ally_zone="Near")
+    reroll = tsl.support("Grant Reroll", tsl.new_pools(body=3), ally_zone="Near",
+                         band="failure", domain="Hand")
+    steady = tsl.support("Steady the Spirit", tsl.new_pools(), ally_zone="Near",
+                         ally=tsl.new_pools(mind=3))
+    tool = _tool(page, book_url, ATTACKS, ".rulebook-tsl-support")
+    result = tool.locator(".rulebook-tsl-result")
+    tool.get_by_label("Support action").select_option(label="Ground a Path-walker")
+    tool.get_by_label("Ally's zone").select_option(label="Near")
+    expect(result).to_contain_text(f"uses the Action; you mark {ground.value} Spirit Stress")
+    expect(tool.locator(".rulebook-tsl-pool")).to_have_text(_pool("Your", ground.helper,
+                                                                  "Spirit"))
+    tool.get_by_label("Support action").select_option(label="Grant Reroll")
+    tool.get_by_label("The ally's failed roll").select_option(label="Failure")
+    tool.get_by_label("Domain of that roll").select_option(label="Hand")
+    set_value(tool.get_by_label("Your Body Stress"), "3")
+    expect(result).to_contain_text("you Break")
+    expect(tool.locator(".rulebook-tsl-pool")).to_have_text(_pool("Your", reroll.helper, "Body"))
+    set_value(tool.get_by_label("Your Body Stress"), "0")
+    tool.get_by_label("Support action").select_option(label="Steady the Spirit")
+    set_value(tool.get_by_label("The ally's Mind Stress"), "3")
+    expect(tool.locator(".rulebook-tsl-pool")).to_have_text(
+        [_pool("Your", steady.helper, "Mind"), _pool("The ally's", steady.ally, "Mind")])
+    tool.get_by_label("Support action").select_option(label="Steady Presence")
+    expect(result).to_contain_text("free once a scene")
+
+
+def test_kos_spirit_ability(page: Page, book_url):
+    """Ko's Sense the Local Reality: no roll, 2 Spirit Stress on a fresh pool."""
+    sense = tsl.spirit_ability(tsl.new_pools(), "Sense the Local Reality")
+    tool = _tool(page, book_url, ATTACKS, ".rulebook-tsl-spirit")
+    set_value(tool.get_by_label("Spirit ability"), "Sense the Local Reality")
+    set_value(tool.get_by_label("Stress already on your Spirit pool"), "0")
+    expect(tool.locator(".rulebook-tsl-result")).to_contain_text(f"{sense.stress} Spirit Stress")
+    expect(tool.locator(".rulebook-tsl-pool")).to_have_text(_pool("Your", sense.pools, "Spirit"))
+
+
+def test_armour_on_the_standard_and_the_close_catastrophe_ladder(page: Page, book_url):
+    """The gear chapter's two armoured defences: on the standard ladder the Crit lands and
+    the armour is spent; on the close-catastrophe ladder the armour takes the Success whole."""
+    standard = tsl.attack([6, 6, 6, 6, 6], "Trained", defender_dice=[5, 5, 1, 1, 1],
+                          defender_tier="Trained", armour=True)
+    close = tsl.attack([6, 6, 4, 1, 1], "Trained", defender_dice=[5, 5, 1, 1, 1],
+                       defender_tier="Trained", armour=True, bands="close_catastrophe")
+    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-attack", 0)
+    tool.get_by_label("Kind of roll").select_option(label="Opposed roll")
+    tool.get_by_label("Attacker tier").select_option(label="Trained")
+    tool.get_by_label("Defender tier").select_option(label="Trained")
+    tool.get_by_label("Target's armour is built for this blow").check()
+    result = tool.locator(".rulebook-tsl-result")
+    _use_dice(tool, [6, 6, 6, 6, 6, 5, 5, 1, 1, 1])
+    expect(result).to_contain_text(_said(standard))
+    expect(tool.get_by_text(f"Total {standard.total} against the defender's {standard.against}, "
+                            f"margin +{standard.margin}; the armour is spent")).to_be_visible()
+    tool.get_by_label("Band ladder").select_option(label="close catastrophe")
+    _use_dice(tool, [6, 6, 4, 1, 1, 5, 5, 1, 1, 1])
+    expect(result).to_contain_text(_said(close))
+    expect(tool.get_by_text(f"margin +{close.margin}; rolled Success; the armour is spent")) \
+        .to_be_visible()
+
+
+def test_the_bottle_breaks(page: Page, book_url):
+    """A Trained swing with a bottle at T8 totals 5: a Failure, and the bottle breaks."""
+    bottle = tsl.attack([2, 2, 1, 1, 1], "Trained", target=8,
+                        weapon=tsl.make_weapon("Melee", improvised=True))
+    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-attack", 1)
+    tool.get_by_label("Kind of roll").select_option(label="Static T-number")
+    tool.get_by_label("Attacker tier").select_option(label="Trained")
+    set_value(tool.get_by_label("T-number"), "8")
+    tool.get_by_label("Weapon zone").select_option(label="Melee")
+    tool.get_by_label("Improvised weapon (no tags)").check()
+    _use_dice(tool, [2, 2, 1, 1, 1])
+    expect(tool.locator(".rulebook-tsl-result")).to_contain_text(_said(bottle))
+    expect(tool.get_by_text(f"Total {bottle.total} against T8, margin {bottle.margin}; "
+                            "the weapon breaks")).to_be_visible()
+
+
+def test_the_repair_roll(page: Page, book_url):
+    """A Trained character mends a Salvaged weapon: a Hand roll of 12 against T11, a Mixed
+    Success, and it works again."""
+    mend = tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1], tier="Trained")
+    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-repair")
+    tool.get_by_label("Rarity").select_option(label="Salvaged")
+    tool.get_by_label("Your Hand tier").select_option(label="Trained")
+    _use_dice(tool, [6, 5, 1, 1, 1])
+    expect(tool.locator(".rulebook-tsl-result")).to_have_text("It works again")
+    expect(tool.get_by_text(f"Hand roll total {mend.value}: {tsl.band_name(mend.band)}")) \
+        .to_be_visible()
+
+
+def test_the_boarding_pike_and_the_weighted_net(page: Page, book_url):
+    """Reach: a foe closing from Far to Near on the pike is struck first. Snaring: a Mixed
+    hit with the net at Near pulls the target to Engaged."""
+    pike = tsl.make_weapon("Melee", ["Reach"], name="Boarding pike")
+    first = tsl.reach_first_strike(pike, "Far", "Near")
+    pulled = tsl.snare(tsl.make_weapon("Thrown", ["Snaring"]), "mixed", "Near", "pull")
+    assert first.strikes_first
+    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-weapon")
+    tool.get_by_label("Zone", exact=True).select_option(label="Melee")
+    tool.get_by_label("First tag").select_option(label="Reach")
+    tool.get_by_label("A foe moves from").select_option(label="Far")
+    tool.get_by_label("The foe moves to").select_option(label="Near")
+    expect(tool.locator(".rulebook-tsl-reach")).to_contain_text("You strike first")
+    tool.get_by_label("Zone", exact=True).select_option(label="Thrown")
+    tool.get_by_label("First tag").select_option(label="Snaring")
+    tool.get_by_label("The hit lands as").select_option(label="Mixed Success")
+    tool.get_by_label("Target's zone").select_option(label="Near")
+    tool.get_by_label("Snaring", exact=True).select_option(label="pull them a zone nearer")
+    expect(tool.locator(".rulebook-tsl-snare")).to_have_text(
+        f"The target is pulled to {pulled.distance}")
+
+
+def test_a_bad_field_is_said_once_and_goes_when_fixed(page: Page, book_url):
+    """The resolver says a bad T-number once, in place of the odds, also after a press of
+    Use my dice; fixed, the message goes and the roll is made."""
+    tool = _resolver(page, book_url)
+    set_value(tool.get_by_label("T-number"), "high")
+    _use_dice(tool, [3, 6, 1, 4, 3])
+    expect(tool.get_by_role("alert")).to_have_count(1)
+    expect(tool.get_by_role("alert")).to_contain_text("T-number must be a whole number")
+    set_value(tool.get_by_label("T-number"), "11")
+    expect(tool.get_by_role("alert")).to_have_count(0)
+    _use_dice(tool, [3, 6, 1, 4, 3])
+    expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Success: 2 Stress")
