@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/web/run_web.py [--reps N] [--round-trips N] [--readers N]
                                                  [--stagger S] [--no-load] [--only TEXT]
+                                                 [--static-only] [--static-reps N]
 
 One Voilà, started exactly as ``rulebook serve`` starts it (rulebook.cli.voila_command and
 voila_env) but on a free 127.0.0.1 port, with short cull settings for this run, over a
@@ -31,6 +32,9 @@ Definitions
   counts as the last once 100 ms pass without another), performance.now().
 - Kernel memory: VmRSS of the page's kernel (found among the children of our Voilà PID in /proc
   by the kernel id the page carries), read 0.5 s after the page is interactive.
+
+Last, the static book (Python in the reader's browser) beside the live book: static_book.py
+says what it measures; ``--static-only`` runs that part alone.
 """
 
 from __future__ import annotations
@@ -577,7 +581,14 @@ def main() -> int:
     ap.add_argument("--no-warm-up", dest="warm_up", action="store_false",
                     help="serve without the warm-up at start, so each chapter's first open is "
                          "its first reader's, who runs every cell (as before the warm-up)")
+    ap.add_argument("--static-only", action="store_true",
+                    help="measure only the static book beside the live one (static_book.py)")
+    ap.add_argument("--static-reps", type=int, default=3,
+                    help="rounds per chapter of the static book's measurement (default 3)")
     args = ap.parse_args()
+    import static_book
+    if args.static_only:
+        return static_book.run(args.static_reps, args.only)
     started = time.perf_counter()
 
     book = load_book(ROOT)
@@ -631,6 +642,7 @@ def main() -> int:
                   "shown: rulebook.live sets the wait).")
     finally:
         server.stop()
+    static_book.run(args.static_reps, args.only)
     print(f"\nWeb benchmark took {time.perf_counter() - started:.0f} s.")
     return 0
 
