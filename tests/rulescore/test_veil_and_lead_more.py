@@ -8,6 +8,7 @@ from functools import lru_cache
 import pytest
 
 from rulescore import RulesError
+from rulescore.dice import DiceSource
 from rulescore.systems import veil_and_lead as vl
 from rulescore.systems.veil_and_lead import Token
 
@@ -218,3 +219,21 @@ def test_initiative_plan_odds_equal_enumeration(kw, n, bonus):
     assert plan.odds(bleed_dice=1) == brute_ticks(n + 1, bonus)
     roll = vl.initiative([8] * n, **kw)
     assert roll.trace[:len(plan.trace)] == plan.trace
+
+
+def test_a_stray_shot_among_several_allies():
+    """The d6 says whether an ally is struck, a die with one face each says which (§VII,
+    assumption stray_ally_die); a clean miss reads no second die, one ally needs none."""
+    hit = vl.stray_shot_among(["Ada", "Bo", "Cy"], 3, 0, 2, 3)
+    assert (hit.struck, hit.value, hit.outcome) == ("Cy", 3, "Cy is hit")
+    assert hit.struck == vl.stray_ally(["Ada", "Bo", "Cy"], 3).value
+    drawn = vl.stray_shot_among(["Ada", "Bo", "Cy"], 3, 0, dice=DiceSource.typed([2, 3]))
+    assert drawn.struck == "Cy" and drawn.trace == hit.trace
+    wide = vl.stray_shot_among(["Ada", "Bo"], 4, 2, dice=DiceSource.typed([5]), scatter=True)
+    assert (wide.struck, wide.value) == (None, 0)
+    alone = vl.stray_shot_among(["Ada"], 4, 1, 4, scatter=True)
+    assert (alone.struck, alone.value) == ("Ada", 3)
+    with pytest.raises(RulesError, match="ally_die must be from 1 to 3"):
+        vl.stray_shot_among(["Ada", "Bo", "Cy"], 3, 0, 2, 4)
+    with pytest.raises(RulesError, match="too many dice"):
+        vl.stray_shot_among(["Ada", "Bo"], 3, 0, dice=DiceSource.typed([5, 1]))

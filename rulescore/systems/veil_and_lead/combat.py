@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ...dice import DiceSource, Distribution
+from ...dice.source import dice_to_draw_from, die_or_draw
 from ...errors import RulesError, require_int, shown
 from ...formulas import Formula
 from ...trace import Resolution, RuleRef, Step, step
@@ -19,6 +20,7 @@ from .core import (CHARGE, RESIST_TN, aim_bonus, check, dice_rolled, exposes, ma
                    require_small_pool, signed,
                    starting_tick, tempo, two_highest)
 from .injury import DamageResolution, damage
+from .reactions import ally_names, stray_ally
 from .odds import AttackOdds
 from ...errors import require_bool as _flag
 
@@ -865,3 +867,48 @@ def stray_shot(d6: int | None, wr: int, ar: int, *, scatter: bool = False,
                             trace=(step(f"d6 {d6}: the shot hits the ally (assumption "
                                         "ally_damage: a hit at margin 0)", rule, d6=d6),)
                             + hurt.trace)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StrayShotResolution(DamageResolution):
+    """A miss into a melee among allies: ``value`` is the struck ally's damage (0 on a clean
+    miss) and ``struck`` the ally's name (None on a clean miss)."""
+
+    struck: str | None
+
+
+def stray_shot_among(allies: Sequence[str], wr: int, ar: int, d6: int | None = None,
+                     ally_die: int | None = None, *, scatter: bool = False,
+                     dice: DiceSource | None = None) -> StrayShotResolution:
+    """A miss that risks the allies in a melee (§VII Firing into Melee, Multiple Allies): the
+    d6 says whether the shot strikes an ally (:func:`stray_shot`), then a die with one face
+    per ally says which (:func:`~.reactions.stray_ally`, assumption stray_ally_die); one ally
+    needs no second die. Give the dice as *d6* and *ally_die*, or draw them in that order
+    from *dice* (a DiceSource); a clean miss reads no ally die."""
+    names = ally_names(allies)
+    _flag("scatter", scatter)
+    drawn = dice_to_draw_from(dice)
+    if ally_die is not None:
+        if drawn is not None:
+            raise RulesError(f"give ally_die or dice, not both: got ally_die {shown(ally_die)} "
+                             f"and dice ({drawn.describe()})")
+        require_int("ally_die", ally_die, minimum=1, maximum=len(names))
+    d6 = require_int("d6", die_or_draw("d6", d6, drawn, 6, "the stray shot's d6"),
+                     minimum=1, maximum=6)
+    shot = stray_shot(d6, wr, ar, scatter=scatter)
+    if shot.outcome != "Ally hit":
+        if ally_die is not None:
+            raise RulesError(f"ally_die is read only when the shot strikes an ally: d6 {d6} is "
+                             f"a clean miss, got ally_die {shown(ally_die)}")
+        if drawn is not None:
+            drawn.finish("stray shot")
+        return StrayShotResolution(value=0, outcome=shot.outcome, steps=0, grievous=False,
+                                   struck=None, trace=shot.trace)
+    if len(names) == 1 and ally_die is None:
+        ally_die = 1
+    who = stray_ally(names, ally_die, dice=None if ally_die is not None else drawn)
+    if drawn is not None:
+        drawn.finish("stray shot")
+    return StrayShotResolution(value=shot.value, outcome=f"{who.value} is hit",
+                               steps=shot.steps, grievous=shot.grievous, struck=who.value,
+                               trace=shot.trace[:1] + who.trace + shot.trace[1:])

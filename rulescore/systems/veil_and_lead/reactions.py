@@ -98,11 +98,9 @@ def engaged_exit(way: str) -> Resolution:
                       trace=(step(text, ENGAGED),))
 
 
-def stray_ally(allies: Sequence[str], die: int | None = None, *,
-               dice: DiceSource | None = None) -> Resolution:
-    """Which ally a stray shot strikes when several are in the melee (§VII Firing into Melee):
-    chosen at random, by a die with one face per ally (*die*, or drawn from *dice*), read in
-    the order given (assumption stray_ally_die). ``value`` is the ally's name."""
+def ally_names(allies: Sequence[str]) -> list[str]:
+    """The allies in a melee as distinct, non-empty names (§VII Firing into Melee — Multiple
+    Allies); a RulesError names what is wrong."""
     if isinstance(allies, str) or not isinstance(allies, Sequence):
         raise RulesError(f"allies must be a list of names, got {shown(allies)}")
     if len(allies) > MAX_TOKENS:
@@ -112,6 +110,15 @@ def stray_ally(allies: Sequence[str], die: int | None = None, *,
         raise RulesError(f"allies must be one or more non-empty names, got {shown(list(allies))}")
     if len(set(names)) != len(names):
         raise RulesError(f"allies must be different names, got {shown(names)}")
+    return names
+
+
+def stray_ally(allies: Sequence[str], die: int | None = None, *,
+               dice: DiceSource | None = None) -> Resolution:
+    """Which ally a stray shot strikes when several are in the melee (§VII Firing into Melee):
+    chosen at random, by a die with one face per ally (*die*, or drawn from *dice*), read in
+    the order given (assumption stray_ally_die). ``value`` is the ally's name."""
+    names = ally_names(allies)
     n = len(names)
     if not (n == 1 and die is None and dice is not None):   # one ally: nothing to roll
         die = die_or_draw("die", die, dice, n, f"the stray shot's d{n}")
