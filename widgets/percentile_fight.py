@@ -36,6 +36,8 @@ ADVANTAGES = (("Precision: one more Zone Die", "precision"),
               ("Impact: the weapon's Impact TA bonus", "impact"))
 AS_ROSTER = "as on the roster"
 HELPLESS = "Defender is helpless (a CS, no roll)"
+LINE_UP = "Attacker spends a round lining up the blow"
+SPOT = "Picked location number (LN)"
 BYSTANDERS = "Near the target, on the roster"
 DEFENCES = (("As on the roster", AS_ROSTER),) + tuple((d, d) for d in ("Block", "Counterstrike",
                                                                  "Dodge", "Ignore"))
@@ -405,7 +407,8 @@ class MeleePanel(_StrikePanel):
         Reach(pc.melee_attack,
               {"attacker": "Attacker", "defender": "Defender", "defence": "Defence",
                "aim_zone": "Aimed zone (ZN)", "advantage": "Tactical advantage",
-               "zone_pick": "Use Zone Die number", "helpless": HELPLESS},
+               "zone_pick": "Use Zone Die number", "helpless": HELPLESS,
+               "picked_location": SPOT},
               {"fight": THE_FIGHT, "dice": ROLLED}),
         Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
                                     "strike": "the exchange rolled above"}),
@@ -420,7 +423,13 @@ class MeleePanel(_StrikePanel):
         # the GM's call (a bound or sleeping defender)
         self.helpless = w.Checkbox(description=HELPLESS, indent=False,
                                    layout=shared_layout(width="22em"))
-        self._build("A melee exchange", "Attacker", "Defender", [self.defence, self.helpless],
+        # a round spent concentrating on a helpless defender picks the spot (Injury 1)
+        self.line_up = w.Checkbox(description=LINE_UP, indent=False, disabled=True,
+                                  layout=shared_layout(width="22em"))
+        self.spot = int_field(SPOT, 1, 1, 10, style=STYLE, layout=WIDE)
+        self.spot.disabled = True
+        self._build("A melee exchange", "Attacker", "Defender",
+                    [self.defence, self.helpless, self.line_up, self.spot],
                     "rulebook-pc-fight-melee")
         self.advantage.value = "impact"
 
@@ -439,6 +448,8 @@ class MeleePanel(_StrikePanel):
             elif self.helpless.disabled:  # no longer Unconscious: the GM's call again
                 self.helpless.value = False
             self.helpless.disabled = held
+            self.line_up.disabled = not self.helpless.value
+            self.spot.disabled = not (self.helpless.value and self.line_up.value)
             self.helpless.tooltip = (f"{defender} is Unconscious: helpless" if held else
                                      "Tick for a defender who cannot defend at all (bound, "
                                      "asleep): a CS Ignore result, no roll")
@@ -452,7 +463,13 @@ class MeleePanel(_StrikePanel):
             self.page.roster.fighter(self.second.value),
             defence=None if self.defence.value == AS_ROSTER else self.defence.value,
             aim_zone=self.aim.value, advantage=self.advantage.value,
-            zone_pick=self.zone_pick.value - 1, helpless=self.helpless.value, dice=dice)
+            zone_pick=self.zone_pick.value - 1, helpless=self.helpless.value,
+            picked_location=self._picked(), dice=dice)
+
+    def _picked(self) -> int | None:
+        """The location number the attacker picks after a round lining up the blow on a
+        helpless defender; None when the dice find the spot."""
+        return self.spot.value if self.helpless.value and self.line_up.value else None
 
     def before(self, attacker, defender) -> pc.StrikeOdds:
         return pc.melee_odds(self.fight, attacker, defender,

@@ -262,9 +262,11 @@ def _injure(fight: Fight, striker: Fighter, struck: Fighter, source: DiceSource,
             rolled: list[tuple[str, int]], *, zone_die: int, aim_zone: int, precision: int,
             zone_pick: int, impact_die: int, impact_modifier: int, aspect: str,
             strength_modifier: int, impact_tas: int, range_modifier: int = 0,
-            projectile: bool = False) -> InjurySequence:
+            projectile: bool = False, spot: tuple[int, int] | None = None) -> InjurySequence:
     """The injury sequence on *struck* from its record and Shock state, with the armour of
-    the zone the Location Die finds (Injury 2: effective impact = strike impact - AV there)."""
+    the zone the Location Die finds (Injury 2: effective impact = strike impact - AV there).
+    A *spot* (zone number, location number) picked on a helpless target replaces both dice
+    (Injury 1, Helpless targets)."""
     target = fight.combatant(struck.name)
     zone: list[str] = []
 
@@ -277,7 +279,7 @@ def _injure(fight: Fight, striker: Fighter, struck: Fighter, source: DiceSource,
             impact_tas=impact_tas, range_modifier=range_modifier,
             shock_eml=struck["shock"], strength_eml=struck["strength_eml"],
             current_state=target.shock, projectile=projectile, record=target.record,
-            dice=DiceSource.typed(drawn))
+            helpless=spot, dice=DiceSource.typed(drawn))
         found = walk.location.zone if walk.location is not None else None
         if found and not zone:
             zone.append(found)
@@ -596,7 +598,8 @@ def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
 def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
                  defence: str | None = None,
                  aim_zone: int = 1, advantage: str = "impact", zone_pick: int = 0,
-                 helpless: bool = False, dice: DiceSource | None = None) -> Strike:
+                 helpless: bool = False, picked_location: int | None = None,
+                 dice: DiceSource | None = None) -> Strike:
     """One melee exchange from the two rows (Melee 2-3), then the injury of whoever's blow
     lands (Injury 1-5). The defender declares *defence* (by default the row's); an
     Incapacitated defender is unaware and must Ignore, and the attacker's test is rolled
@@ -605,12 +608,21 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
     helpless_defender). Otherwise both tests are rolled (the defender's unless Ignore), each
     of the striker's tactical advantages goes to *advantage*, and the blow takes the struck
     one's armour in the zone it lands on.
+
+    An attacker who spends one round concentrating on a helpless defender picks the spot
+    instead of rolling the Zone and Location Dice (Injury 1, Helpless targets):
+    *picked_location* is that location number in the aimed zone.
     """
     fight, dice = _require_fight(fight), _source(dice)
     _aims(aim_zone, zone_pick, advantage)
+    if picked_location is not None:
+        require_int("picked_location", picked_location, minimum=1, maximum=10)
     attacker, defender = _fighter("attacker", attacker), _fighter("defender", defender)
     declared, chosen, trace, helpless = _declare(fight, attacker, defender, defence, aim_zone,
                                                  helpless)
+    if picked_location is not None and not helpless:
+        raise RulesError(f"picked_location is for a helpless defender (Unconscious, or named "
+                         f"helpless), and {defender.name} is not: the dice find the spot")
     rolled: list[tuple[str, int]] = []
     if helpless:
         exchange = melee_exchange(None, declared.attack_eml, "Ignore", helpless=True)
@@ -639,7 +651,8 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
                    precision=handed.precision, zone_pick=zone_pick,
                    impact_die=die_sides(hitter["impact_die"]),
                    impact_modifier=hitter["impact_mod"], aspect=handed.aspect,
-                   strength_modifier=hitter["str_impact"], impact_tas=handed.impact_tas)
+                   strength_modifier=hitter["str_impact"], impact_tas=handed.impact_tas,
+                   spot=None if picked_location is None else (aim_zone, picked_location))
     dice.finish("melee exchange and its injury")
     trace += walk.trace
     return Strike(value=walk.value, outcome=f"{hit.name}: {walk.outcome}", trace=tuple(trace),
