@@ -280,7 +280,7 @@ class FightPanel(OnThePage, Tool):
             self.error,
             *self.joining,
             section("Attack", w.HBox([inputs, outcome]), self.explanation),
-            self.opener,
+            w.HBox([self.opener]),
         ], "rulebook-x6-fight")
         self.next_button.on_click(lambda _: self._next())
         self.join_entry.on_request(self._join)
@@ -335,7 +335,7 @@ class FightPanel(OnThePage, Tool):
         """The Other actions panel, built and attached the first time it is opened."""
         if self._actions is None:
             self._actions = ActionsPanel()
-            at = list(self.children).index(self.opener) + 1
+            at = len(self.children)
             self.children = (*self.children[:at], self._actions, *self.children[at:])
             if self.page is not None:
                 self._actions.attach(self.page)
@@ -610,8 +610,8 @@ class ActionsPanel(OnThePage, Tool):
                                      "Take one action from the fighter named: you have it at "
                                      "once, they lose it from this or their next turn")
         super().__init__([
-            w.HBox([self.who, self.other_action, self.act_button, self.shield_button]),
-            w.HBox([self.bonus_button, self.victim, self.destiny_button]),
+            w.HBox([self.who, self.other_action, self.act_button]),
+            w.HBox([self.shield_button, self.bonus_button, self.victim, self.destiny_button]),
             self.error, self.explanation], "rulebook-x6-fight-actions")
         self.act_button.on_click(lambda _: self._act())
         self.shield_button.on_click(lambda _: self._shield())
