@@ -12,6 +12,7 @@ from rulescore.errors import RulesError
 from rulescore.roster import Roster
 from rulescore.systems import veil_and_lead as vl
 from rulescore.systems.veil_and_lead.encounter import Encounter, Fighter
+from tests.rulescore.saved_fields import fields, put, shown_path, wrong_values
 
 ROSTER = (Roster(vl.ROSTER)
           .add("Caleb", pc=True, quick=3, weapon_skill=3, weapon_bonus=2)
@@ -246,8 +247,6 @@ def _sample_fight() -> str:
 
 
 def test_every_field_of_a_saved_fight_refuses_a_wrong_value_by_name():
-    from tests.widgets.test_hostile_input import fields, put, shown_path, wrong_values
-
     fmt = vl.fight.fight_format()
     text = _sample_fight()
     body = {k: v for k, v in json.loads(text).items() if k not in ("format", "version")}
