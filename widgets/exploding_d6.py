@@ -59,7 +59,16 @@ def expect_chains(request: RollRequest, count: int) -> None:
             raise RulesError(f"My dice must hold {count} dice (as chains), got {got}")
 
 
-class InitiativeRoller(Tool):
+class _TypedChains:
+    """A tool whose typed dice are split into chains: the engine calls them ``faces``, the
+    reader types them in My dice."""
+
+    @classmethod
+    def words(cls) -> dict[str, str]:
+        return {**super().words(), "faces": "My dice"}   # type: ignore[misc]
+
+
+class InitiativeRoller(_TypedChains, Tool):
     """Roll initiative for every fighter of the roster (§Start of combat): each rolls their
     Quickness in exploding d6; ties go to Quickness, then Deftness, both from their row. Each
     die is shown as its chain."""
@@ -441,7 +450,7 @@ class AttackPipeline(Tool):
         set_shown(self.carry_button, False)
         self.explanation.clear()
         self._show_fields()
-        self.setup = s = self._setup()
+        s = self._setup()
         defence = self._defence()
         contest = self._option("special", "none") in ("ko", "disarm")
         if contest:
@@ -462,6 +471,8 @@ class AttackPipeline(Tool):
                            f"<div class='rulebook-x6-setup'>Roll <b>{s.dice}</b> dice: "
                            f"hit on <b>{s.min_roll}+</b>, {crit}.{harmless}{broken}</div>"
                            + self._odds_html(hit, wounds))
+        # Only an attack whose inputs all hold can be rolled.
+        self.setup = s
 
     def _odds_html(self, hit: x6.HitOdds, wounds: x6.WoundOdds | str | None) -> str:
         total = hit.total_hits()
@@ -583,7 +594,7 @@ class UnarmedAttack(Tool):
 _VICTIMS = [("unconscious", "unconscious"), ("sleeping", "sleeping"), ("dying", "dying")]
 
 
-class CoupDeGraceRoller(Tool):
+class CoupDeGraceRoller(_TypedChains, Tool):
     """Finish a helpless opponent (§Coup de grâce): a normal attack roll, each success one
     level of the Dead state (added to a dying victim's level); a failure may wake a sleeper."""
 
@@ -690,7 +701,7 @@ def clock_svg(clock: int | None = None, metres: int | None = None) -> str:
             f'viewBox="0 0 300 290" style="width:300px">{"".join(parts)}</svg>')
 
 
-class ThrowDeviation(Tool):
+class ThrowDeviation(_TypedChains, Tool):
     """Throw an object: one success hits; a miss deviates by a d12 clock face and d6 metres."""
 
     reaches = (

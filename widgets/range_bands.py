@@ -96,6 +96,12 @@ class _CheckTool(Tool):
 
     chart_title = "Margin: your total minus the difficulty's (green: success)"
 
+    @classmethod
+    def words(cls) -> dict[str, str]:
+        """The fields' words, and the typed dice's: the engine calls them ``dice``, the reader
+        types them in My dice."""
+        return {**super().words(), "dice": "My dice"}
+
     def _frame(self, inputs: list[w.Widget], pool_label: str, pool_value: str,
                before: list[w.Widget] | None = None, nd_rule: bool = True,
                pool_first: bool = False, beside: bool = False,
@@ -343,6 +349,9 @@ class ShotBuilder(_CheckTool):
         self.update()
 
     def _optimal_bands(self) -> tuple[str, ...]:
+        if self.optimal2.value == self.optimal.value:
+            raise RulesError(f"“Second optimal band”: {rb.band(self.optimal.value).name.lower()}"
+                             " is already the “Optimal band”; choose another band or none")
         second = () if self.optimal2.value == "none" else (self.optimal2.value,)
         return (self.optimal.value,) + second
 
@@ -352,8 +361,9 @@ class ShotBuilder(_CheckTool):
         self.counts, self.plan = None, None
         self._clear_result()
         # The bands show even when the inputs cannot make a shot (no difficulty yet).
-        self.picture.value = band_picture(self.target.value, self._optimal_bands(),
-                                          self.cover.value, None)
+        picked = (self.optimal.value,) + ((self.optimal2.value,)
+                                          if self.optimal2.value != "none" else ())
+        self.picture.value = band_picture(self.target.value, picked, self.cover.value, None)
         pool, bonus = self._ints()
         self.plan = rb.plan_shot(
             self.target.value, self._optimal_bands(), self.cover.value,

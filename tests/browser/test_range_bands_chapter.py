@@ -79,7 +79,7 @@ def test_shot_my_dice_and_errors(page: Page, book_url):
     tool.get_by_label("My dice").fill("1, 2")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.get_by_role("alert")).to_contain_text(
-        "dice: type 8 d6 (2 for the character, then 6 for the difficulty), got 2")
+        "“My dice”: type 8 d6 (2 for the character, then 6 for the difficulty), got 2")
     set_value(tool.get_by_label("Your dice (shooting skill)"), "0")
     expect(tool.get_by_role("alert").first).to_contain_text("“Your dice (shooting skill)” must be from 1 to 30, got 0")
     set_value(tool.get_by_label("Your dice (shooting skill)"), "3")
@@ -324,7 +324,7 @@ def test_impassable_terrain_every_input(page: Page, book_url):
     tool.get_by_label("My dice").fill("6, 6, 2, 1")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.get_by_role("alert")).to_contain_text(
-        "dice: type 9 d6 (4 for the character, then 5 for the difficulty), got 4")
+        "“My dice”: type 9 d6 (4 for the character, then 5 for the difficulty), got 4")
     tool.get_by_label("How nD is rolled").select_option(
         label="nD is a fixed number, 3.5 × n rounded up")
     expect(tool.get_by_text("Chance of the full move: 15.90% (103/648)")).to_be_visible()

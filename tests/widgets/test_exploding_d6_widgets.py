@@ -67,7 +67,11 @@ def test_initiative_reads_the_shared_roster_and_follows_it():
     assert "My dice must hold 4 dice (as chains), got 3" in t.entry.error.message
     t.entry.my_dice.value = "4, 5, 1, 6"
     t.entry.use_dice()
-    assert "faces end on a 6" in t.entry.error.message
+    assert t.entry.error.message == ("“My dice” end on a 6: that die explodes, so type the "
+                                     "next roll of its chain")
+    t.entry.my_dice.value = "4, 5, 1, 9"
+    t.entry.use_dice()
+    assert t.entry.error.message == "“My dice”: die 4 must be a d6 face from 1 to 6, got 9"
 
 
 def _typed(tool, faces):
@@ -203,6 +207,9 @@ def test_shield_behind_cover_and_a_shot_cannot_be_parried():
     a.reaction.value = "parry"
     assert a.error.message == ("Reaction: a single shot cannot be parried; choose a shield "
                                "parry or none")
+    # the refused attack cannot be rolled: the engine's word for the reaction never shows
+    _typed(a, "5, 5, 5, 4, 1, 1")
+    assert a.entry.error.message == "Fix the attack's inputs first."
 
 
 def test_a_megacritical_leads_the_headline():

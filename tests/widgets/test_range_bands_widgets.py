@@ -132,11 +132,11 @@ def test_shot_builder_bad_typed_dice():
     s = ShotBuilder(target="close", optimal="close", cover="none", pool="2")
     s.entry.my_dice.value = "1, 2, 3"
     s.entry.use_dice()
-    assert "dice: type 6 d6 (2 for the character, then 4 for the difficulty), got 3" in \
+    assert "“My dice”: type 6 d6 (2 for the character, then 4 for the difficulty), got 3" in \
         s.entry.error.message
     s.entry.my_dice.value = "1, 2, 3, 4, 5, 9"
     s.entry.use_dice()
-    assert "dice: die 6 must be from 1 to 6, got 9" in s.entry.error.message
+    assert "“My dice”: die 6 must be from 1 to 6, got 9" in s.entry.error.message
 
 
 def test_shot_builder_average_rule_needs_only_your_dice():
@@ -305,7 +305,7 @@ def test_changing_an_input_clears_a_stale_dice_error():
     s = ShotBuilder(target="close", optimal="close", cover="none", pool="2")
     s.entry.my_dice.value = "1"
     s.entry.use_dice()
-    assert "dice: type 6 d6" in s.entry.error.message
+    assert "“My dice”: type 6 d6" in s.entry.error.message
     s.pool.value = "3"
     assert s.entry.error.message == "" and "Difficulty <b>4D</b>" in s.summary.value
 
@@ -434,3 +434,23 @@ def test_move_helper_ordinary_moves():
     assert "now at close contact" in m.result.value
     m.start.value, m.direction.value = "close_contact", "away"
     assert "now at very close" in m.result.value
+
+
+def test_the_same_band_twice_is_named_by_its_fields():
+    s = ShotBuilder(optimal="close", second_optimal="close")
+    assert s.error.message == ("“Second optimal band”: close is already the “Optimal band”; "
+                               "choose another band or none")
+    assert "rulebook-band-picture" in s.picture.value     # the bands still show
+    s.optimal2.value = "none"
+    assert s.error.message == "" and "Difficulty" in s.summary.value
+
+
+def test_no_engine_name_reaches_a_reader_of_the_typed_dice():
+    from widgets.range_bands import ExtremeDuel, StealthHelper
+    for tool in (ShotBuilder(), DashHelper(), QuickLoadHelper(), StealthHelper(), ExtremeDuel()):
+        tool.entry.my_dice.value = "1"
+        tool.entry.use_dice()
+        assert tool.entry.error.message.startswith("“My dice”: type "), tool
+        tool.entry.my_dice.value = ", ".join(["9"] * 40)
+        tool.entry.use_dice()
+        assert not tool.entry.error.message.startswith("dice"), tool
