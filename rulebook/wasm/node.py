@@ -100,7 +100,7 @@ def engine_tests_args(project: Path, pytest_args: Sequence[str]) -> list[str]:
     targets = [f"{where}/{a}" if is_path(a) else a for a in pytest_args]
     if not any(is_path(a) for a in pytest_args):
         targets.append(f"{where}/tests/rulescore")
-    return ["--groups", "engine,formulas,test", "--mount", f"{project}:{where}", "--append-path", where,
+    return ["--groups", "engine,formulas,widgets,test", "--mount", f"{project}:{where}", "--append-path", where,
             "--cwd", "/tmp/pytest-run",
             "--pytest", "-p", "tests.pyodide.in_pyodide", f"--rootdir={where}",
             "-c", f"{where}/pyproject.toml", "-o", "addopts=-ra", "-p", "no:cacheprovider",

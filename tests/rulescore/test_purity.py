@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 REQUIRED = ["rulescore", "rulescore.dice", "rulescore.tables", "rulescore.formulas",
             "rulescore.trace", "rulescore.errors", "rulescore.rules_index"]
@@ -27,6 +29,9 @@ print(json.dumps({{"imported": names,
 """
 
 
+@pytest.mark.skipif(sys.platform == "emscripten",
+                    reason="WebAssembly has no processes to start; "
+                    "tests/pyodide/test_in_pyodide.py runs the same code in a fresh Pyodide")
 def test_importing_the_engine_loads_no_jupyter_and_no_sympy():
     out = subprocess.run([sys.executable, "-c", CODE], cwd=ROOT, capture_output=True,
                          text=True, timeout=120)
