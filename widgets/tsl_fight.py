@@ -224,10 +224,15 @@ class FightPanel(OnThePage, Tool):
     def render(self) -> None:
         self._render(self._page().roster, self.fight)
 
-    def _row(self, name: str | None, label: str) -> Any:
+    @staticmethod
+    def _picked(name: str | None, label: str) -> str:
+        """The fighter picked in the menu *label*; a reader's message while it is empty."""
         if not name:
             raise RulesError(f"{label} is empty: start the fight first")
-        return self.page.roster.fighter(name)
+        return name
+
+    def _row(self, name: str | None, label: str) -> Any:
+        return self.page.roster.fighter(self._picked(name, label))
 
     # --- the board ----------------------------------------------------------------------------
 
@@ -257,12 +262,12 @@ class FightPanel(OnThePage, Tool):
 
     @answers()
     def _spend(self) -> None:
-        self._push(self.fight.take(self.who.value, self.option.value,
-                                   ally_zone=self.ally_zone.value))
+        who = self._picked(self.who.value, "Fighter")
+        self._push(self.fight.take(who, self.option.value, ally_zone=self.ally_zone.value))
 
     @answers()
     def _repair(self, what: str) -> None:
-        self._push(self.fight.repair(self.who.value, what))
+        self._push(self.fight.repair(self._picked(self.who.value, "Fighter"), what))
 
     @answers()
     def _restock(self) -> None:
@@ -270,7 +275,8 @@ class FightPanel(OnThePage, Tool):
 
     @answers()
     def _set_stress(self) -> None:
-        self._push(self.fight.set_stress(self.who.value, self.pool.value, self.stress.value))
+        self._push(self.fight.set_stress(self._picked(self.who.value, "Fighter"),
+                                         self.pool.value, self.stress.value))
 
     # --- the attack ---------------------------------------------------------------------------
 

@@ -114,3 +114,10 @@ def test_the_armour_switch_shows_only_for_worn_unspent_armour(page):
     panel.target.value = "Mar"
     assert not is_shown(panel.armour)
     assert "armour spent" in panel.board.value
+
+
+def test_the_other_moves_before_the_fight_name_the_empty_fighter_menu(page):
+    page, panel = page
+    for press in (panel.spend_button, panel.repair_armour, panel.stress_button):
+        press.click()
+        assert panel.error.message == "Fighter is empty: start the fight first"
