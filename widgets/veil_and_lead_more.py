@@ -18,7 +18,7 @@ from rulescore.text import percent
 from rulescore.trace import step
 
 from .common import (DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool, answers,
-                     section)
+                     odds_table_html, section)
 from .lean import set_shown, shared_layout
 from .roster import FighterPick
 from .theme import ERROR
@@ -462,6 +462,77 @@ class TwoWeapons(Tool):
             f"{html.escape(self.off.value)}: <b>tempo {tempo}</b> for the pair (§XIII "
             "Two-Weapon Fighting); the off-hand attack is the attack calculator's Off-hand "
             "attack.</p>")
+
+
+class StrayShot(Tool):
+    """A miss into a melee that risks the allies in it (§VII Firing into Melee): the exact
+    chance it strikes each ally, then the d6 and, among several allies, the die that picks one
+    (assumption stray_ally_die), and the damage the struck ally takes."""
+
+    waiting_for = "the d6 (then the ally's die)"
+    _FIELDS: ClassVar[dict[str, str]] = {
+        "allies": "Allies in the melee", "wr": "Weapon", "ar": "Struck ally's armour",
+        "scatter": "Weapon", "dice": "My dice"}
+    reaches = (
+        Reach(vl.stray_shot_chances, {"allies": "Allies in the melee", "scatter": "Weapon"}),
+        Reach(vl.stray_shot_among, _FIELDS, {"d6": "drawn from the Roll / My dice row",
+                                             "ally_die": "drawn from the Roll / My dice row"}),
+    )
+
+    def __init__(self, allies: str = "Ada, Bo, Cy", weapon: str = "Peacemaker") -> None:
+        self.allies = w.Text(value=allies, description="Allies in the melee",
+                             placeholder="names, separated by commas", style=STYLE,
+                             layout=shared_layout(width="30em"))
+        self.weapon = w.Dropdown(options=[n for n, arm in vl.weapons().items()
+                                          if arm.kind == "ranged"], value=weapon,
+                                 description="Weapon", style=STYLE, layout=WIDE)
+        self.armour = w.Dropdown(options=list(vl.armours()), value="None",
+                                 description="Struck ally's armour", style=STYLE, layout=WIDE)
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("the d6, then the ally's die, e.g. 2, 3")
+        self.result = w.HTML(self.waiting)
+        self.explanation = ExplanationView()
+        self.inputs = [self.allies, self.weapon, self.armour]
+        super().__init__([self.allies, w.HBox([self.weapon, self.armour]), self.error,
+                          section("Odds before the d6", self.odds), section("Roll", self.entry),
+                          section("Who is struck", self.result, self.explanation)],
+                         "rulebook-vl-stray")
+        for field in self.inputs:
+            field.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
+        self.update()
+
+    def _names(self) -> list[str]:
+        return [n.strip() for n in self.allies.value.split(",")]
+
+    @answers("odds")
+    def update(self) -> None:
+        """The exact chance that the miss strikes each ally, or no one."""
+        self.entry.error.clear()
+        self.result.value = self.waiting
+        self.explanation.clear()
+        arm = vl.weapon(self.weapon.value)
+        odds = vl.stray_shot_chances(self._names(), scatter=arm.scatter)
+        rows = [(name or "No one: the shot goes wide", p) for name, p in odds.items()]
+        self.odds.value = odds_table_html(rows[1:] + rows[:1], "Struck")
+
+    def roll(self, request: RollRequest) -> None:
+        """The d6 and the ally's die from the Roll / My dice row."""
+        arm, worn = vl.weapon(self.weapon.value), vl.armour(self.armour.value)
+        try:
+            shot = vl.stray_shot_among(self._names(), arm.wr, worn.ar, scatter=arm.scatter,
+                                       dice=request.dice)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            self.result.value = self.waiting
+            self.explanation.clear()
+            return
+        said = (f"{shot.struck} is struck: {shot.value} damage" if shot.struck else
+                "No one is struck: the shot goes wide")
+        self.result.value = (f"<div class='rulebook-vl-stray-result' style='font-weight:600'>"
+                             f"{html.escape(said)} ({request.describe()})</div>")
+        self.explanation.show(shot.trace)
 
 
 class MountedCombat(Tool):

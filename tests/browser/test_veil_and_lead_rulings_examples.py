@@ -201,3 +201,21 @@ def test_the_red_lines_and_the_tension_pool(page: Page, book_url):
     expect(log).to_contain_text("add 1 die to the Tension Pool (30 ticks of violence)")
     expect(tension).to_contain_text(f"added {vl.tension_dice(30)} dice")
     assert [vl.tension_dice(t) for t in (0, 10, 20, 30)] == [1, 2, 3, 4]
+
+
+def test_a_stray_shot_with_several_friends_in_the_melee(page: Page, book_url):
+    """Ada, Bo and Cy in the melee: the d6 showing 2 strikes an ally, the d3 showing 3 picks
+    Cy (the conditions chapter's stray shot tool)."""
+    tool = open_tool(page, book_url, "veil_and_lead/conditions", ".rulebook-vl-stray")
+    set_value(tool.get_by_label("Allies in the melee"), "Ada, Bo, Cy")
+    tool.get_by_label("Weapon", exact=True).select_option("Peacemaker")
+    odds = vl.stray_shot_chances(["Ada", "Bo", "Cy"])
+    expect(tool.locator(".rulebook-odds")).to_contain_text(f"Cy{percent(odds['Cy'])}")
+    set_value(tool.get_by_label("My dice"), "2, 3")
+    tool.get_by_role("button", name="Use my dice").click()
+    struck = vl.stray_shot_among(["Ada", "Bo", "Cy"], 3, 0, 2, 3)
+    assert struck.struck == vl.stray_ally(["Ada", "Bo", "Cy"], 3).value == "Cy"
+    expect(tool.locator(".rulebook-vl-stray-result")).to_contain_text(
+        f"Cy is struck: {struck.value} damage")
+    for s in struck.trace:
+        expect(tool.locator(".rulebook-trace")).to_contain_text(s.text)

@@ -334,6 +334,7 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "veil_and_lead.engaged_exit": _call("Disengage"),
     "veil_and_lead.stray_ally": _call(["Ann", "Bo"], 2),
     "veil_and_lead.stray_shot_among": _call(["Ann", "Bo"], 3, 1, 2, 2),
+    "veil_and_lead.stray_shot_chances": _call(["Ann", "Bo"], scatter=True),
     "veil_and_lead.narrative_cut": _call(3, 2),
     "veil_and_lead.attack_odds": _call(3, 10, 3),
     "veil_and_lead.weapon": _call("Peacemaker"),

@@ -237,3 +237,12 @@ def test_a_stray_shot_among_several_allies():
         vl.stray_shot_among(["Ada", "Bo", "Cy"], 3, 0, 2, 4)
     with pytest.raises(RulesError, match="too many dice"):
         vl.stray_shot_among(["Ada", "Bo"], 3, 0, dice=DiceSource.typed([5, 1]))
+
+
+def test_the_chances_of_a_stray_shot_striking_each_ally():
+    """1–3 on the d6 (1–4 for a Scatter weapon) strikes an ally, each alike."""
+    odds = vl.stray_shot_chances(["Ada", "Bo", "Cy"])
+    assert odds == {None: Fraction(1, 2), "Ada": Fraction(1, 6), "Bo": Fraction(1, 6),
+                    "Cy": Fraction(1, 6)}
+    assert vl.stray_shot_chances(["Ada"], scatter=True) == {None: Fraction(1, 3),
+                                                             "Ada": Fraction(2, 3)}

@@ -1,5 +1,6 @@
 """The tempo calculator and the movement-and-range tool in plain pytest."""
 
+from rulescore.dice import DiceSource
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 from widgets.veil_and_lead_more import MovementAndRange, TempoCalculator
@@ -113,3 +114,30 @@ def test_hold_and_resist_the_chapters_examples():
     assert tool.error.message == "“Attribute (GRIT or IRON)” must be from 1 to 5, got 0"
     tool.attribute.value = 2
     assert tool.error.message == ""
+
+
+def test_stray_shot_odds_dice_and_errors():
+    from widgets.veil_and_lead_more import StrayShot
+    t = StrayShot()
+    assert "No one: the shot goes wide" in t.odds.value and "1/6" in t.odds.value
+    t.entry.my_dice.value = "2, 3"
+    t.entry.use_dice()
+    assert "Cy is struck: 3 damage" in t.result.value
+    t.weapon.value = "Coach Gun"                       # Scatter: 1–4 strikes an ally
+    assert percent(vl.stray_shot_chances(["Ada", "Bo", "Cy"], scatter=True)["Ada"]) \
+        in t.odds.value
+    t.entry.my_dice.value = "6, 1"                     # a clean miss reads one die
+    t.entry.use_dice()
+    assert "too many dice" in t.entry.error.message
+    t.entry.my_dice.value = "6"
+    t.entry.use_dice()
+    assert "No one is struck" in t.result.value
+    t.allies.value = "Ada, Ada"
+    assert "“Allies in the melee” must be different names" in t.error.message
+    t.allies.value = "Ada"
+    assert not t.error.message
+    t.entry.roll(11)
+    seeded = vl.stray_shot_among(["Ada"], vl.weapon("Coach Gun").wr, 0, scatter=True,
+                                 dice=DiceSource.seeded(11))
+    assert (f"Ada is struck: {seeded.value} damage" if seeded.struck else
+            "No one is struck") in t.result.value and "seed 11" in t.result.value

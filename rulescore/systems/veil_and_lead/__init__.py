@@ -17,7 +17,7 @@ from .combat import (ATTACK_POOL, ATTACK_TN, HORDE_CASUALTIES, HORDE_POOL, INITI
                      InitiativeResolution, attack,
                      attack_tn, coup_de_grace, escape, grapple, horde_casualties, horde_pool,
                      horde_tempo, initiative, attack_pool, plan_attack, plan_initiative, pool_with_conditions, resist,
-                     stray_shot, stray_shot_among, StrayShotResolution, two_weapon_tempo,
+                     stray_shot, stray_shot_among, stray_shot_chances, StrayShotResolution, two_weapon_tempo,
                      wrong_target)
 from .core import (DEFENSE, SPEED, VITALITY, CheckResolution, MoveResolution, advance,
                    aim_bonus, check, defense, dice_rolled, effective_speed, exposes,
@@ -62,7 +62,7 @@ __all__ = [
     "SPEED",
     # combat (§II, §VI, §VII, §XIII)
     "initiative", "InitiativeResolution", "plan_initiative", "InitiativePlan", "attack", "AttackResolution", "attack_tn",
-    "plan_attack", "attack_pool", "AttackPlan", "escape", "stray_shot", "stray_shot_among", "StrayShotResolution", "effective_speed",
+    "plan_attack", "attack_pool", "AttackPlan", "escape", "stray_shot", "stray_shot_among", "stray_shot_chances", "StrayShotResolution", "effective_speed",
     "wrong_target", "grapple", "resist", "coup_de_grace", "two_weapon_tempo", "horde_pool",
     "horde_casualties", "HordeResolution", "horde_tempo", "pool_with_conditions",
     # injury (§VIII–§X, §XIV)

@@ -912,3 +912,13 @@ def stray_shot_among(allies: Sequence[str], wr: int, ar: int, d6: int | None = N
     return StrayShotResolution(value=shot.value, outcome=f"{who.value} is hit",
                                steps=shot.steps, grievous=shot.grievous, struck=who.value,
                                trace=shot.trace[:1] + who.trace + shot.trace[1:])
+
+
+def stray_shot_chances(allies: Sequence[str], *,
+                       scatter: bool = False) -> dict[str | None, Fraction]:
+    """The exact chance that a miss into a melee strikes each ally, and (key None) that it
+    strikes no one (§VII Firing into Melee, assumption stray_ally_die: each ally alike)."""
+    names = ally_names(allies)
+    _flag("scatter", scatter)
+    struck = Fraction(sum(wrong_target(d, scatter=scatter) for d in range(1, 7)), 6)
+    return {None: 1 - struck, **{name: struck / len(names) for name in names}}
