@@ -52,8 +52,9 @@ def page_spec(cells: list[str], sizes: dict[str, int], live: str | None) -> dict
     return {"cells": cells, "groups": groups, "bytes": total, "live": live}
 
 
-def write_site(project: Path, html: Path, book: Book) -> Path:
-    """Write ``<html>/_pyodide`` (see the module's docstring); return it."""
+def write_site(project: Path, html: Path, book: Book, executed: Path) -> Path:
+    """Write ``<html>/_pyodide`` (see the module's docstring) for the pages of *html*, built
+    from the executed notebooks in *executed*; return it."""
     bundle = build_bundle(project)
     manifest = json.loads((bundle / "bundle.json").read_text(encoding="utf-8"))
     site = html / SITE_DIR
@@ -77,12 +78,14 @@ def write_site(project: Path, html: Path, book: Book) -> Path:
         text = page.read_text(encoding="utf-8")
         if WIDGET_VIEW not in text:
             continue
-        cells = code_cells(book.book_dir / chapter.notebook)
+        # The notebook as Jupyter Book executed it, which is what the page shows (the one
+        # under book/ may have been edited since).
+        cells = code_cells(executed / chapter.notebook)
         shown = len(_CELL.findall(text))
         if shown != len(cells):
             raise BookBuildError(f"{page.name} shows {shown} code cells but "
-                                 f"{chapter.notebook} has {len(cells)}: the page's tools could "
-                                 "not be matched to its cells")
+                                 f"{executed / chapter.notebook} has {len(cells)}: the page's "
+                                 "tools could not be matched to its cells")
         live = f"{book.live_url}/{chapter.notebook}" if book.live_url else None
         out = site / "pages" / f"{chapter.file}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
