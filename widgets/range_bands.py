@@ -654,6 +654,47 @@ class StealthHelper(_CheckTool):
         self._updating = False
 
 
+class CheckHelper(_CheckTool):
+    """Any check in dice (§How a check in dice is rolled, our ruling): your dice against the
+    difficulty, the odds of each result under either reading, then the roll."""
+
+    reaches = (
+        Reach(rb.check_odds, {"skill_pool": "Your dice", "difficulty": "Difficulty (dice)",
+                              **BONUS, **RULINGS}),
+        Reach(rb.check, {"skill_dice": "Your dice", "difficulty": "Difficulty (dice)", **BONUS,
+                         **RULINGS}, {**CHECK_DICE,
+                                      "section": "the chapter's section on checks in dice",
+                                      "what": "the roll is called a check"}),
+    )
+
+    def __init__(self, pool: str = "4", difficulty: str = "4") -> None:
+        self.difficulty = _number("Difficulty (dice)", difficulty, "e.g. 4 for 4D")
+        self._frame([self.difficulty], "Your dice", pool, pool_first=True)
+        self.add_class("rulebook-range-check")
+        self.update()
+
+    def _difficulty(self) -> int:
+        return parse_int_text("Difficulty (dice)", self.difficulty.value)
+
+    @answers("summary", "outcomes", "odds", "dice_order")
+    def update(self) -> None:
+        """Read the dice, the difficulty and the rulings; show the odds of each result."""
+        self.counts = None
+        self._clear_result()
+        pool, bonus = self._ints()
+        odds = rb.check_odds(pool, self._difficulty(), bonus, **self._rule())
+        self.summary.value = ""
+        self._show_odds(odds, "Chance of success:", odds.success)
+
+    def _resolve(self, dice: DiceSource) -> rb.CheckResult:
+        pool, bonus = self._ints()
+        return rb.check(pool, self._difficulty(), roll_bonus=bonus, dice=dice, **self._rule())
+
+    def _headline(self, result: rb.CheckResult) -> str:
+        return (f"{result.outcome.capitalize()}: {result.value} against {result.target} "
+                f"(margin {result.margin:+d})")
+
+
 class ExtremeDuel(_CheckTool):
     """An extreme-range engagement (§Extreme range engagements): both sides roll the skill the
     GM picks; the one ahead, the first side on a tie, gets the shot at extreme range."""
@@ -818,6 +859,37 @@ class MoveHelper(Tool):
         cover = "; keeps cover" if r.keeps_cover else ""
         return (f"Moved {r.value} band{'s' if r.value != 1 else ''}: now at {where} "
                 f"({r.actions} action{'s' if r.actions != 1 else ''}){cover}")
+
+
+class MeleeReach(Tool):
+    """Whether a hand weapon reaches a target (§Melee attacks): close contact, or the same band
+    (very close) for a long weapon."""
+
+    reaches = (Reach(rb.melee_reach, {"target_band": "Target's band",
+                                      "long_weapon": "A long weapon (a spear, a pike)"}),)
+
+    def __init__(self, target: str = "very_close", long_weapon: bool = True) -> None:
+        self.target = _dropdown("Target's band", _band_options(rb.BAND_IDS), target)
+        self.long_weapon = _checkbox("A long weapon (a spear, a pike)", long_weapon)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        super().__init__([self.target, self.long_weapon, self.error, self.result],
+                         "rulebook-range-reach")
+        for field in (self.target, self.long_weapon):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result")
+    def update(self) -> None:
+        """Read the band and the weapon; say whether it reaches."""
+        where = rb.band(self.target.value).name.lower()
+        reaches = rb.melee_reach(self.target.value, long_weapon=self.long_weapon.value)
+        weapon = "A long weapon" if self.long_weapon.value else "A hand weapon"
+        self.result.value = (f"<div class='rulebook-total' style='font-size:{VERDICT_SIZE}'>"
+                             f"{'Yes' if reaches else 'No'}: {weapon.lower()} "
+                             f"{'reaches' if reaches else 'does not reach'} a target "
+                             f"{'in' if self.target.value == 'close_contact' else 'at'} "
+                             f"{html.escape(where)}</div>")
 
 
 def worked(result, title: str):

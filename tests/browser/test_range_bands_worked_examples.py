@@ -4,12 +4,15 @@ page's difficulty or result compared with what rulescore gives for the example's
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import range_bands as rb
 from tests.browser.reader import open_chapter, set_value
-from widgets.range_bands import (DashHelper, ExtremeDuel, MoveHelper, QuickLoadHelper, ShotBuilder,
-                                 StealthHelper)
+from widgets.common import chance_html
+from widgets.range_bands import (CheckHelper, DashHelper, ExtremeDuel, MoveHelper, QuickLoadHelper,
+                                 ShotBuilder, StealthHelper)
 
 COMBAT = "range_bands/combat.ipynb"
 MOVEMENT = "range_bands/movement.ipynb"
@@ -182,6 +185,45 @@ def test_distance_and_move_examples_in_their_tools(page: Page, book_url):
         expect(mover.locator(".rulebook-total")).to_have_text(
             MoveHelper.headline(rb.move(start, "closer")))
     expect(mover.locator(".rulebook-total")).to_contain_text("now at close contact (1 action)")
+
+
+def test_check_examples_in_the_check_tool(page: Page, book_url):
+    tool = _tool(page, book_url, MOVEMENT, ".rulebook-range-check")
+    headline = tool.locator(".rulebook-headline")
+    # "Four dice against 4D (the GM rolls 4D)", then "against a fixed 14 (the alternative)"
+    set_value(tool.get_by_label("Your dice"), "4")
+    set_value(tool.get_by_label("Difficulty (dice)"), "4")
+    expect(headline).to_contain_text(f"Chance of success: {_plain(rb.check_odds(4, 4).success)}")
+    _typed(tool, [6, 5, 4, 3, 2, 2, 2, 2])
+    expect(tool.locator(".rulebook-total")).to_have_text(
+        CheckHelper()._headline(rb.check([6, 5, 4, 3], 4, [2, 2, 2, 2])))
+    tool.get_by_label("How nD is rolled").select_option(
+        label="nD is a fixed number, 3.5 × n rounded up")
+    fixed = rb.check_odds(4, 4, nd_rule="average").success
+    expect(headline).to_contain_text(f"Chance of success: {_plain(fixed)}")
+    _typed(tool, [6, 5, 4, 3])
+    expect(tool.locator(".rulebook-total")).to_have_text(
+        CheckHelper()._headline(rb.check([6, 5, 4, 3], 4, nd_rule="average")))
+
+
+def _plain(p) -> str:
+    """A chance as the page reads it (no markup)."""
+    return re.sub(r"<[^>]+>", "", chance_html(p))
+
+
+def test_melee_reach_example_in_its_tool(page: Page, book_url):
+    open_chapter(page, f"{book_url}/{COMBAT}")
+    tool = page.locator(".rulebook-range-reach")
+    expect(tool).to_be_visible(timeout=60_000)
+    # "Can a spear, a long weapon, reach a foe at very close range? Yes."
+    assert rb.melee_reach("very_close", long_weapon=True)
+    tool.get_by_label("Target's band").select_option(
+        label=f"{rb.band('very_close').name} ({rb.band('very_close').metres})")
+    tool.get_by_label("A long weapon (a spear, a pike)").check()
+    expect(tool.locator(".rulebook-total")).to_have_text(
+        "Yes: a long weapon reaches a target at very close")
+    tool.get_by_label("A long weapon (a spear, a pike)").uncheck()
+    expect(tool.locator(".rulebook-total")).to_contain_text("No: a hand weapon does not reach")
 
 
 def test_shot_builder_fits_one_screen_with_its_result(page: Page, book_url):

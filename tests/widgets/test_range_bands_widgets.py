@@ -454,3 +454,34 @@ def test_no_engine_name_reaches_a_reader_of_the_typed_dice():
         tool.entry.my_dice.value = ", ".join(["9"] * 40)
         tool.entry.use_dice()
         assert not tool.entry.error.message.startswith("dice"), tool
+
+
+def test_check_helper_both_readings_and_a_typed_roll():
+    from widgets.range_bands import CheckHelper
+    c = CheckHelper(pool="4", difficulty="4")
+    assert f"Chance of success: {odds_text(rb.check_odds(4, 4).success)}" in c.outcomes.value
+    assert "4 for your dice, then 4 for the difficulty" in c.dice_order.value
+    c.entry.my_dice.value = "6, 5, 4, 3, 2, 2, 2, 2"
+    c.entry.use_dice()
+    rolled = rb.check([6, 5, 4, 3], 4, [2, 2, 2, 2])
+    assert c._headline(rolled) == "Critical success: 18 against 8 (margin +10)"
+    assert c._headline(rolled) in c.result.value
+    c.nd_rule.value = "average"
+    fixed = rb.check_odds(4, 4, nd_rule="average").success
+    assert f"Chance of success: {odds_text(fixed)}" in c.outcomes.value
+    c.entry.my_dice.value = "6, 5, 4, 3"
+    c.entry.use_dice()
+    assert "Success: 18 against 14 (margin +4)" in c.result.value
+    c.difficulty.value = "0"
+    assert c.error.message == "“Difficulty (dice)” must be from 1 to 24, got 0"
+
+
+def test_melee_reach_tool():
+    from widgets.range_bands import MeleeReach
+    m = MeleeReach(target="very_close", long_weapon=True)
+    assert rb.melee_reach("very_close", long_weapon=True)
+    assert "Yes: a long weapon reaches a target at very close" in m.result.value
+    m.long_weapon.value = False
+    assert "No: a hand weapon does not reach a target at very close" in m.result.value
+    m.target.value = "close_contact"
+    assert "Yes: a hand weapon reaches a target in close contact" in m.result.value
