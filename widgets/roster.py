@@ -25,7 +25,7 @@ from rulescore.errors import RulesError
 from rulescore.roster import NAME_LABEL, PC_LABEL, Column, Fighter, Roster, RosterFormat
 from rulescore.systems import system as system_data
 
-from .common import ErrorLine, Reach, Tool, button, text_em
+from .common import ErrorLine, Reach, Tool, button, fit_label, text_em
 from .lean import built_whole, set_layout, set_shown, shared_layout
 from .storage import BrowserStore, JsonTransfer
 from .theme import ERROR, FAINT, RULE_LINE
@@ -664,41 +664,80 @@ def roster(system: str) -> RosterEditor:
     return shared_roster(system)
 
 
+def _pick_hint(editor: RosterEditor) -> w.HTML:
+    """The "no fighters yet" line of every :class:`FighterPick` of *editor*'s system: one
+    model, shown by each pick while the roster is empty."""
+    hint = getattr(editor, "_pick_hint", None)
+    if hint is None:
+        hint = editor._pick_hint = _build_hint()
+    return hint
+
+
+@built_whole
+def _build_hint() -> w.HTML:
+    return w.HTML(f"<small style='color:{FAINT}'>{html.escape(EMPTY_HINT)}</small>")
+
+
 class FighterPick(w.HBox):
     """A menu of the shared roster's fighters for a tool: picking one calls *fill(fighter)*
     once, and the tool sets its own fields from the row (they stay editable). The menu follows
-    the roster's changes; with no fighters it is a one-line hint instead."""
+    the roster's changes; with no fighters it is a one-line hint instead.
+
+    A page holds several of these and, until the reader adds a fighter, shows none of their
+    menus: each menu is made the first time the roster has a name for it (or it is read), and
+    the hint is one model for every pick of the system (they all follow the same roster, so
+    they always agree on whether it shows)."""
 
     def __init__(self, system: str, fill: Callable[[Fighter], None], *,
                  label: str = "Fill from fighter") -> None:
         self.editor = shared_roster(system)
         self.fill = fill
+        self.label = label
         self._quiet = False
-        self.menu = w.Dropdown(options=[NONE_PICKED], value=NONE_PICKED, description=label,
-                               style={"description_width": f"{text_em(label) + 0.6:g}em"},
-                               layout=shared_layout(width=f"{text_em(label) + 14:g}em"))
-        self.hint = w.HTML(f"<small style='color:{FAINT}'>{html.escape(EMPTY_HINT)}</small>")
+        self._menu: w.Dropdown | None = None
+        self.hint = _pick_hint(self.editor)
         # a part of the tool it sits in (which fits its labels), not a tool of its own
-        super().__init__([self.menu, self.hint], layout=shared_layout(align_items="center"))
-        self.menu.observe(self._picked, "value")
+        super().__init__([self.hint], layout=shared_layout(align_items="center"))
         self.editor.on_change(self._follow)
         self._follow(self.editor.roster)
 
+    @property
+    def menu(self) -> w.Dropdown:
+        """The menu of fighters (made on first use, placed before the hint)."""
+        if self._menu is None:
+            self._menu = self._build_menu()
+            self.children = (self._menu, self.hint)
+        return self._menu
+
+    @built_whole
+    def _build_menu(self) -> w.Dropdown:
+        label = self.label
+        menu = w.Dropdown(options=[NONE_PICKED], value=NONE_PICKED, description=label,
+                          style={"description_width": f"{text_em(label) + 0.6:g}em"},
+                          layout=shared_layout(width=f"{text_em(label) + 14:g}em"))
+        menu.observe(self._picked, "value")
+        set_shown(menu, False)
+        return menu
+
     def _follow(self, roster: Roster) -> None:
         """The roster changed: list its names, keeping (or renaming) the one picked."""
-        picked = self.menu.value
+        names = roster.names()
+        set_shown(self.hint, not names)
+        if not names and self._menu is None:
+            return
+        menu = self.menu
+        picked = menu.value
         rename = self.editor.last_rename
         if rename is not None and rename[0] == picked:
             picked = rename[1]
-        names = roster.names()
         self._quiet = True
         try:
-            self.menu.options = (NONE_PICKED, *names)
-            self.menu.value = picked if picked in names else NONE_PICKED
+            menu.options = (NONE_PICKED, *names)
+            menu.value = picked if picked in names else NONE_PICKED
         finally:
             self._quiet = False
-        set_shown(self.menu, bool(names))
-        set_shown(self.hint, not names)
+        fit_label(menu)
+        set_shown(menu, bool(names))
 
     def _picked(self, change: dict) -> None:
         if self._quiet or change["new"] in (None, NONE_PICKED):
