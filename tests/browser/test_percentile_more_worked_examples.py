@@ -2,12 +2,14 @@
 reader would and read back as the chapter prints it (issue 21 item 4): the missile chapter's
 range checks, the table chapter's mishap types, the injury chapter's impairment and impaled
 arrow, the rulings' hand row and equal Dodge rolls given to the attacker, the healing chapter's
-several healers on one wound and what breaks concentration."""
+several healers on one wound and what breaks concentration, and the rulings' two healers at an
+Extended Shock bedside."""
 
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import percentile as pc
 from tests.browser.reader import open_tool, set_value
+from tests.browser.test_percentile_fight import SHOTS, open_panel
 
 
 def test_the_missile_chapter_s_range_checks_in_the_walker(page: Page, book_url):
@@ -28,11 +30,16 @@ def test_the_missile_chapter_s_range_checks_in_the_walker(page: Page, book_url):
 
 
 def test_the_mishap_a_critical_failure_names_in_the_test_roller(page: Page, book_url):
-    """Tests: a 70 against EML 65 is a critical failure; its ones digit 0 sends an attack to
-    the Fumble roll, while a failed Dodge always stumbles."""
+    """Tests: against EML 65, 13 rolls in 100 are critical successes, 52 plain successes and 7
+    critical failures. A 70 is a critical failure; its ones digit 0 sends an attack to the
+    Fumble roll, while a failed Dodge always stumbles."""
     tool = open_tool(page, book_url, "percentile/table", ".rulebook-pc-test")
     result = tool.locator(".rulebook-pc-result")
     set_value(tool.get_by_label("EML"), "65")
+    odds = tool.locator(".rulebook-odds")
+    for row in ("Critical Success (CS) 13.00% 13/100", "Success (S) 52.00% 13/25",
+                "Critical Failure (CF) 7.00% 7/100"):
+        expect(odds.get_by_role("row", name=row)).to_be_visible()
     for kind, mishap in (("attack", "Fumble"), ("dodge", "Stumble")):
         assert pc.mishap_type(kind, 70) == mishap
         tool.get_by_label("Kind of test").select_option(kind)
@@ -100,6 +107,15 @@ def test_the_rulings_hand_row_in_the_injury_walker(page: Page, book_url):
     expect(where).to_contain_text("Location Die 10: right hand (location shock 2)")
     expect(where.locator(".rulebook-row-used").filter(has_text="Hand")).to_be_visible()
     expect(stages.filter(has_text="4 Shock")).to_contain_text("SHK = location 2 + injury 1")
+    # Rulings: at the shoulder's grey circle a G4 edge wound bleeds where a blunt one does
+    # not: Zone Die 1, Location Die 3 and d10 10 + 6 = 16E, G4E.
+    assert pc.bleeder("Shoulder", "G4", "E") is True
+    set_value(tool.get_by_label("Impact modifier"), "6")
+    _walk(tool, "1, 3, 10, 50")
+    expect(tool.locator(".rulebook-pc-injury-result")).to_contain_text("Shoulder: G4E injury")
+    tool.get_by_role("button", name="Show every step").click()
+    expect(stages.filter(has_text="3 Injury").first).to_contain_text(
+        "Shoulder has a grey bleeding circle: G4E is a Bleeder")
 
 
 def test_equal_dodge_rolls_go_to_the_attacker_when_switched(page: Page, book_url):
@@ -121,6 +137,7 @@ def test_equal_dodge_rolls_go_to_the_attacker_when_switched(page: Page, book_url
         tool.get_by_label("My dice").fill("40, 40")
         tool.get_by_role("button", name="Use my dice").click()
         expect(result).to_contain_text(f"Rolls 40, 40 (attacker CS, defender CS): {told}")
+    tool.screenshot(path=str(SHOTS / "percentile_dodge_switch.png"))
     tool.get_by_label("Defence").select_option("Block")
     expect(switch).to_be_disabled()
 
@@ -156,5 +173,45 @@ def test_several_healers_on_one_wound_and_what_breaks_concentration(page: Page, 
     held.get_by_label("The fighter is").select_option(label="Stunned (STN)")
     expect(answer).to_contain_text("Concentration is broken")
     expect(held.locator(".rulebook-row-used")).to_contain_text("STN")
+    held.screenshot(path=str(SHOTS / "percentile_concentration.png"))
     held.get_by_label("The fighter is").select_option(label="Prone")
     expect(answer).to_contain_text("Concentration holds: nothing picked breaks it.")
+    tool.screenshot(path=str(SHOTS / "percentile_healers.png"))
+
+
+def test_two_healers_at_an_extended_shock_bedside(page: Page, book_url):
+    """Rulings: only the best healer's Physician stars count, 5 each: healers with one and two
+    stars give +10. HB 13 × HR 5 - 15 fatigue + 10 = EML 60; 93 fails: HR 4."""
+    assert pc.extended_shock_healer_bonus([1, 2]) == 10
+    tool = open_tool(page, book_url, "percentile/healing", ".rulebook-pc-healing")
+    tool.get_by_label("Shock state now").select_option(label="Incapacitated (INC)")
+    set_value(tool.get_by_label("Fatigue", exact=True), "15")
+    set_value(tool.get_by_label("Best healer's Physician stars"), "2")
+    expect(tool.locator(".rulebook-pc-es-odds").get_by_role(
+        "row", name="HR 6: recovers 48.00% 12/25")).to_be_visible()
+    course = tool.locator(".rulebook-pc-es-entry")
+    course.get_by_label("My dice").fill("93")
+    course.get_by_role("button", name="Use my dice").click()
+    expect(tool.get_by_label("Extended Shock HR")).to_have_value("4")
+    expect(tool.locator(".rulebook-trace").filter(has_text="Extended Shock Course Roll")) \
+        .to_contain_text("HB 13 × HR 5 - fatigue 15 + bonus 10 = EML 60; roll 93: F")
+
+
+def test_a_round_lining_up_the_blow_on_a_bound_defender_picks_the_spot(page: Page, book_url):
+    """Injury 1, Helpless targets: the brigand spends a round on Nolora, bound, and picks
+    location 3 of the aimed zone 1, the skull: no d100, no Zone or Location Die; d10 5 + 3 +
+    STR 1 + three Impact TAs of 5 = 24E, unarmoured: G5E; Shock 90: killed."""
+    melee = open_panel(page, book_url, "Melee exchange", ".rulebook-pc-fight-melee")
+    melee.get_by_label("Attacker", exact=True).select_option("Brigand")
+    melee.get_by_label("Defender", exact=True).select_option("Nolora")
+    line_up = melee.get_by_label("Attacker spends a round lining up the blow")
+    expect(line_up).to_be_disabled()
+    melee.get_by_label("Defender is helpless (a CS, no roll)").check()
+    line_up.check()
+    set_value(melee.get_by_label("Picked location number (LN)"), "3")
+    melee.get_by_label("My dice").fill("5, 90")
+    melee.get_by_role("button", name="Use my dice").click()
+    expect(melee.locator(".rulebook-pc-fight-result")).to_have_text(
+        "Nolora: Skull: G5E injury; shock 12 → KIA")
+    expect(melee.locator(".rulebook-trace")).to_contain_text("ZN1")
+    melee.screenshot(path=str(SHOTS / "percentile_fight_line_up.png"))
