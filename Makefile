@@ -39,7 +39,7 @@ pyodide: $(VENV)/.stamp-all nodejs
 	$(BIN)/python -m rulebook.wasm build
 
 # The engine's whole test suite (tests/rulescore) inside Pyodide under Node.js, from local
-# files only, in a network namespace of its own. `make test` runs a part of it (tests/pyodide).
+# files only, in a network namespace of its own. `make test` runs it too (tests/pyodide).
 test-pyodide: pyodide
 	$(BIN)/python -m rulebook.wasm test
 

@@ -91,8 +91,10 @@ def engine_tests_args(project: Path, pytest_args: Sequence[str]) -> list[str]:
     """Runner arguments for the engine's tests (``tests/rulescore`` unless told) in Pyodide.
 
     The checkout is mounted and appended to ``sys.path`` (for the ``tests`` package and the
-    files the tests read); the engine itself comes from the installed wheel, which the plugin
-    ``tests.pyodide.in_pyodide`` checks before collecting."""
+    files the tests read); the engine and the tools (a new system's book pages render with them)
+    come from the installed wheels, which the plugin ``tests.pyodide.in_pyodide`` checks
+    before collecting. ``make test`` runs the whole of ``tests/rulescore`` this way
+    (tests/pyodide/test_engine_in_pyodide.py)."""
     where = PROJECT_MOUNT
 
     def is_path(arg: str) -> bool:
