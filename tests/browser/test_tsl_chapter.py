@@ -202,7 +202,23 @@ def test_every_input_has_a_label(page: Page, book_url):
     assert controls(_open(page, book_url, ".rulebook-tsl-weapon")) == [
         ("textbox", "Name"), ("combobox", "Zone"), ("combobox", "First tag"),
         ("combobox", "Second tag"), ("combobox", "Rarity"), ("checkbox", "Improvised (no tags)"),
-        ("combobox", "Out-of-zone penalty")]
+        ("combobox", "Out-of-zone penalty"), ("combobox", "A foe moves from"),
+        ("combobox", "The foe moves to"), ("checkbox", "Your Reaction is used this round")]
+    repair = page.locator(".rulebook-tsl-repair")
+    assert controls(repair) == [
+        ("combobox", "Rarity"), ("checkbox", "Irreplaceable"), ("combobox", "Your Hand tier"),
+        ("combobox", "Other tier shifts"), *ROLL_INPUTS, ("combobox", "Band ladder"),
+        ("combobox", "Beyond the tiers")]
+    open_chapter(page, f"{book_url}/{ATTACKS}")
+    support = page.locator(".rulebook-tsl-support")
+    expect(support).to_be_visible(timeout=60_000)
+    assert controls(support) == [
+        ("combobox", "Support action"), ("combobox", "Ally's zone"),
+        ("textbox", "Your Body Stress"), ("textbox", "Your Mind Stress"),
+        ("textbox", "Your Spirit Stress"), ("textbox", "Your pool size")]
+    assert controls(page.locator(".rulebook-tsl-spirit")) == [
+        ("combobox", "Spirit ability"), ("textbox", "Its cost"),
+        ("textbox", "Stress already on your Spirit pool"), ("textbox", "Your pool size")]
 
 
 def test_resolver_tier_shift_type_and_rulings(page: Page, book_url):
