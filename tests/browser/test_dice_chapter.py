@@ -1,18 +1,28 @@
-"""The served dice chapter, used as a reader would: type, roll, replay, type own dice, err."""
+"""The served dice chapter, used as a reader would: type, roll, replay, type own dice, err.
+The roll and replay, the typed dice and the error run against the live book and against the
+static book, whose Python runs in the page (static_book.Book)."""
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from rulescore.dice import parse
 from tests.browser.reader import controls, open_chapter, set_value
 
+CHAPTER = "00_dice/dice"
+BOTH_BOOKS = pytest.mark.parametrize("book", ["live", "static"], indirect=True)
 
-def _open_roller(page: Page, book_url: str):
-    open_chapter(page, f"{book_url}/00_dice/dice.ipynb")
+
+def _roller(page: Page):
     roller = page.locator(".rulebook-dice-roller").first
     expect(roller.get_by_label("Dice expression")).to_be_visible(timeout=60_000)
     return roller
+
+
+def _open_roller(page: Page, book_url: str):
+    open_chapter(page, f"{book_url}/{CHAPTER}.ipynb")
+    return _roller(page)
 
 
 def _total(roller) -> int:
@@ -28,8 +38,10 @@ def test_landing_page_links_the_dice_chapter(page: Page, book_url):
     expect(page.get_by_role("heading", name=re.compile("^Dice, seeds and exact odds"))).to_be_visible()
 
 
-def test_roll_with_seed_and_replay(page: Page, book_url):
-    roller = _open_roller(page, book_url)
+@BOTH_BOOKS
+def test_roll_with_seed_and_replay(page: Page, book):
+    book.open(page, CHAPTER)
+    roller = _roller(page)
     set_value(roller.get_by_label("Dice expression"), "3d6+2")
     set_value(roller.get_by_label("Target (total at least)"), "12")
     expect(roller.get_by_text("Chance of 12 or more: 5/8 (62.50%)")).to_be_visible()
@@ -54,8 +66,10 @@ def test_roll_with_seed_and_replay(page: Page, book_url):
     assert roller.locator(".rulebook-trace").inner_text() == steps
 
 
-def test_type_my_dice(page: Page, book_url):
-    roller = _open_roller(page, book_url)
+@BOTH_BOOKS
+def test_type_my_dice(page: Page, book):
+    book.open(page, CHAPTER)
+    roller = _roller(page)
     set_value(roller.get_by_label("Dice expression"), "3d6+2")
     roller.get_by_label("My dice").fill("1, 2, 3")
     roller.get_by_role("button", name="Use my dice").click()
@@ -67,8 +81,10 @@ def test_type_my_dice(page: Page, book_url):
     expect(roller.get_by_role("alert")).to_contain_text("die value 3 (9) is not on a d6")
 
 
-def test_bad_notation_says_where(page: Page, book_url):
-    roller = _open_roller(page, book_url)
+@BOTH_BOOKS
+def test_bad_notation_says_where(page: Page, book):
+    book.open(page, CHAPTER)
+    roller = _roller(page)
     set_value(roller.get_by_label("Dice expression"), "3d6x")
     expect(roller.get_by_role("alert")).to_contain_text(
         "column 4 of '3d6x': unexpected 'x'")
