@@ -189,7 +189,7 @@ def test_distance_and_move_examples_in_their_tools(page: Page, book_url):
 
 def test_check_examples_in_the_check_tool(page: Page, book_url):
     tool = _tool(page, book_url, MOVEMENT, ".rulebook-range-check")
-    headline = tool.locator(".rulebook-headline")
+    headline = tool.locator(".rulebook-headline").first
     # "Four dice against 4D (the GM rolls 4D)", then "against a fixed 14 (the alternative)"
     set_value(tool.get_by_label("Your dice"), "4")
     set_value(tool.get_by_label("Difficulty (dice)"), "4")
