@@ -1,9 +1,12 @@
 """The served Count tracker, used as a GM would: add fighters, turn the Hammer, act, and survive
-download → page reload → upload → undo with nothing lost; the autosave offered after a reload."""
+download → page reload → upload → undo with nothing lost; the autosave offered after a reload,
+in the live book and in the static book (its Python in the page keeps the same browser
+storage)."""
 
 import json
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.reader import open_chapter
@@ -12,11 +15,15 @@ CHAPTER = "veil_and_lead/count.ipynb"
 KEY = "rulebook/veil_and_lead/count"
 
 
-def _open(page: Page, book_url: str):
-    open_chapter(page, f"{book_url}/{CHAPTER}")
+def _tool(page: Page):
     tool = page.locator(".rulebook-vl-count")
     expect(tool).to_be_visible(timeout=60_000)
     return tool
+
+
+def _open(page: Page, book_url: str):
+    open_chapter(page, f"{book_url}/{CHAPTER}")
+    return _tool(page)
 
 
 def _add(tool, name: str, margin: str, pc: bool = True) -> None:
@@ -71,11 +78,13 @@ def test_moves_download_reload_upload_undo(page: Page, book_url):
     expect(board.get_by_role("row", name="Ada Tick 7 PC")).to_be_visible()
 
 
-def test_autosave_is_offered_after_a_reload(page: Page, book_url):
-    tool = _open(page, book_url)
+@pytest.mark.parametrize("book", ["live", "static"], indirect=True)
+def test_autosave_is_offered_after_a_reload(page: Page, book):
+    book.open(page, CHAPTER.removesuffix(".ipynb"))
+    tool = _tool(page)
     _add(tool, "Cy", "8")
     page.wait_for_function(f"() => (localStorage.getItem('{KEY}') || '').includes('Cy')")
-    page.reload()
+    book.reload(page)
     tool = page.locator(".rulebook-vl-count")
     expect(tool.get_by_text("A saved encounter was found in this browser")).to_be_visible(
         timeout=60_000)
