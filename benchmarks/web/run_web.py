@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/web/run_web.py [--reps N] [--round-trips N] [--readers N]
                                                  [--stagger S] [--no-load] [--only TEXT]
                                                  [--static-only] [--static-reps N]
+                                                 [--static-book DIR]
 
 One Voilà, started exactly as ``rulebook serve`` starts it (rulebook.cli.voila_command and
 voila_env) but on a free 127.0.0.1 port, with short cull settings for this run, over a
@@ -585,10 +586,12 @@ def main() -> int:
                     help="measure only the static book beside the live one (static_book.py)")
     ap.add_argument("--static-reps", type=int, default=3,
                     help="rounds per chapter of the static book's measurement (default 3)")
+    ap.add_argument("--static-book", type=Path, metavar="DIR",
+                    help="a built static book to measure (default _build/html, built if needed)")
     args = ap.parse_args()
     import static_book
     if args.static_only:
-        return static_book.run(args.static_reps, args.only)
+        return static_book.run(args.static_reps, args.only, args.static_book)
     started = time.perf_counter()
 
     book = load_book(ROOT)
@@ -642,7 +645,7 @@ def main() -> int:
                   "shown: rulebook.live sets the wait).")
     finally:
         server.stop()
-    static_book.run(args.static_reps, args.only)
+    static_book.run(args.static_reps, args.only, args.static_book)
     print(f"\nWeb benchmark took {time.perf_counter() - started:.0f} s.")
     return 0
 
