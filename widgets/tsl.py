@@ -611,6 +611,8 @@ class WeaponBuilder(Tool):
               _BUILT),
         Reach(tsl.snare, {"band": "The hit lands as", "distance": "Target's zone",
                           "how": "Snaring"}, _BUILT),
+        Reach(tsl.utility_edge, {"applies": "This roll is the kind its Utility tag names"},
+              {"tag": "the weapon's Utility tag"}),
     )
 
     def __init__(self, zone: str = "Melee", first: str = "Reach", second: str = NO_TAG,
@@ -645,12 +647,22 @@ class WeaponBuilder(Tool):
                                    self.reaction_used, self.reach_error, self.reach_result)
         self._snare_part = section("Snaring: a hit", self.hit_band, self.snared_at, self.how,
                                    self.snare_error, self.snare_result)
-        super().__init__([
+        self.applies = _check("This roll is the kind its Utility tag names")
+        self.utility_error = ErrorLine()
+        self.utility_result = w.HTML()
+        self._utility_part = section("Utility: the roll it names", self.applies,
+                                     self.utility_error, self.utility_result)
+        # the weapon and what its tags answer on the left, its profile beside them, so the
+        # builder fits one screen at desktop width
+        inputs = w.VBox([
             self.pick, self.name, self.zone, self.tag1, self.tag2, self.rarity, self.improvised,
-            self.out_of_zone, self.error,
-            section("What it can do", self.summary, self.explanation),
-            self._reach_part, self._snare_part,
-        ], "rulebook-tsl-weapon")
+            self.out_of_zone, self.error, *self._reach_part, *self._snare_part,
+            *self._utility_part,
+        ], layout=shared_layout(width="30em", flex="0 0 auto"))
+        profile = w.VBox([*section("What it can do", self.summary, self.explanation)],
+                         layout=shared_layout(flex="1 1 26em", min_width="24em"))
+        super().__init__([w.HBox([inputs, profile], layout=shared_layout(flex_flow="row wrap"))],
+                         "rulebook-tsl-weapon")
         for field in (self.name, self.zone, self.tag1, self.tag2, self.rarity, self.improvised,
                       self.out_of_zone):
             field.observe(lambda _: self.update(), "value")
@@ -658,6 +670,7 @@ class WeaponBuilder(Tool):
             field.observe(lambda _: self.first_strike(), "value")
         for field in (self.hit_band, self.snared_at, self.how):
             field.observe(lambda _: self.snare(), "value")
+        self.applies.observe(lambda _: self.utility(), "value")
         self.update()
 
     @answers()
@@ -689,11 +702,14 @@ class WeaponBuilder(Tool):
                                  rarity=self.rarity.value, improvised=self.improvised.value)
         self.profile = tsl.weapon_profile(weapon, out_of_zone=self.out_of_zone.value)
         p = self.profile
-        for part, tag in ((self._reach_part, "Reach"), (self._snare_part, "Snaring")):
+        for part, shown in ((self._reach_part, "Reach" in p.weapon.tags),
+                            (self._snare_part, "Snaring" in p.weapon.tags),
+                            (self._utility_part, self._utility_tag() is not None)):
             for widget in part:
-                set_shown(widget, tag in p.weapon.tags)
+                set_shown(widget, shown)
         self.first_strike()
         self.snare()
+        self.utility()
         cells = "".join(f"<td>{'in zone' if s == 0 else f'−{-s} Effective Tier'}</td>"
                         for _, s in p.shifts)
         heads = "".join(f"<th>{z}</th>" for z, _ in p.shifts)
@@ -734,6 +750,24 @@ class WeaponBuilder(Tool):
                 "no hit": "A miss: the target stays where they are"}[done.outcome]
         self.snare_result.value = worked_html(
             f"<p class='rulebook-tsl-snare'><b>{html.escape(said)}</b></p>", done.trace)
+
+
+    def _utility_tag(self) -> str | None:
+        """The weapon's Utility tag, if it carries one."""
+        tags = self.profile.weapon.tags if self.profile is not None else ()
+        return next((t for t in tags if tsl.tag_family(t) == "Utility"), None)
+
+    @answers("utility_result", line="utility_error")
+    def utility(self) -> None:
+        """The Effective Tier the weapon's Utility tag gives this roll (one rules call)."""
+        tag = self._utility_tag()
+        if tag is None:
+            self.utility_result.value = ""
+            return
+        done = tsl.utility_edge(tag, applies=self.applies.value)
+        self.utility_result.value = worked_html(
+            f"<p class='rulebook-tsl-utility'><b>{html.escape(done.outcome)}</b> on this roll"
+            "</p>", done.trace)
 
 
 def explain(result: Any) -> HTML:

@@ -208,7 +208,8 @@ def test_the_repair_roll(page: Page, book_url):
 
 def test_the_boarding_pike_and_the_weighted_net(page: Page, book_url):
     """Reach: a foe closing from Far to Near on the pike is struck first. Snaring: a Mixed
-    hit with the net at Near pulls the target to Engaged."""
+    hit with the net at Near pulls the target to Engaged. Utility: the Wayfinder's Chain gives
+    +1 Effective Tier on the roll it names."""
     pike = tsl.make_weapon("Melee", ["Reach"], name="Boarding pike")
     first = tsl.reach_first_strike(pike, "Far", "Near")
     pulled = tsl.snare(tsl.make_weapon("Thrown", ["Snaring"]), "mixed", "Near", "pull")
@@ -226,6 +227,10 @@ def test_the_boarding_pike_and_the_weighted_net(page: Page, book_url):
     tool.get_by_label("Snaring", exact=True).select_option(label="pull them a zone nearer")
     expect(tool.locator(".rulebook-tsl-snare")).to_have_text(
         f"The target is pulled to {pulled.distance}")
+    chain = tsl.utility_edge("Wayfinder's Chain", applies=True)
+    tool.get_by_label("First tag").select_option(label="Wayfinder's Chain")
+    tool.get_by_label("This roll is the kind its Utility tag names").check()
+    expect(tool.locator(".rulebook-tsl-utility")).to_have_text(f"{chain.outcome} on this roll")
 
 
 def test_a_bad_field_is_said_once_and_goes_when_fixed(page: Page, book_url):

@@ -514,6 +514,12 @@ def test_weapon_builder_answers_what_reach_and_snaring_do():
     assert b.snare_error.message.startswith("“Snaring” must be pin when the target is already")
     b.how.value = "pin"
     assert b.snare_error.message == "" and "pinned at Engaged" in b.snare_result.value
+    b.tag1.value = "Wayfinder's Chain"
+    assert not is_shown(b.hit_band) and is_shown(b.applies)
+    assert "+0 Effective Tier" in b.utility_result.value
+    b.applies.value = True
+    edge = tsl.utility_edge("Wayfinder's Chain", applies=True)
+    assert f"{edge.outcome}</b> on this roll" in b.utility_result.value
 
 
 def test_resolver_opens_on_an_improvised_weapon_or_armour():
