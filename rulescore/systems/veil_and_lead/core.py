@@ -13,7 +13,7 @@ from typing import Sequence
 
 from ...dice import DiceSource, Distribution
 from ...dice.source import dice_to_draw_from, die_or_draw
-from ...errors import DiceError, RulesError, require_bool, require_int, shown
+from ...errors import DiceError, RulesError, require_bool, require_int, require_list, shown
 from ...formulas import Formula
 from ...trace import Resolution, step
 from . import records
@@ -189,10 +189,9 @@ def roll_pools(dice: DiceSource | int, pools: Sequence[int]) -> tuple[tuple[int,
     three faces of the first pool, then the four of the second (§VI The Attack Sequence, step
     5: roll). Typed dice must all be used."""
     source = DiceSource.from_seed_or_source(dice)
-    if isinstance(pools, (str, bytes)) or not isinstance(pools, Sequence) or not pools:
-        raise RulesError(f"pools must be a list of pool sizes, got {shown(pools)}")
-    if len(pools) > MAX_POOL:
-        raise RulesError(f"pools may list at most {MAX_POOL} pools, got {len(pools)}")
+    pools = require_list("pools", pools, "pool sizes", max_length=MAX_POOL)
+    if not pools:
+        raise RulesError("pools must be a list of pool sizes, got an empty list")
     sizes = [require_int(f"pools: pool {i}", n, minimum=0, maximum=MAX_POOL)
              for i, n in enumerate(pools, start=1)]
     faces = tuple(source.dice(n, DIE, f"pool {i} die" if len(sizes) > 1 else "die")
