@@ -689,15 +689,18 @@ class FighterPick(w.HBox):
     they always agree on whether it shows)."""
 
     def __init__(self, system: str, fill: Callable[[Fighter], None], *,
-                 label: str = "Fill from fighter") -> None:
+                 label: str = "Fill from fighter", hint: bool = True) -> None:
+        """*hint*: False for a tool's second pick beside its first, so an empty roster's
+        hint shows once."""
         self.editor = shared_roster(system)
         self.fill = fill
         self.label = label
         self._quiet = False
         self._menu: w.Dropdown | None = None
         self.hint = _pick_hint(self.editor)
+        self._hinted = (self.hint,) if hint else ()
         # a part of the tool it sits in (which fits its labels), not a tool of its own
-        super().__init__([self.hint], layout=shared_layout(align_items="center"))
+        super().__init__(list(self._hinted), layout=shared_layout(align_items="center"))
         self.editor.on_change(self._follow)
         self._follow(self.editor.roster)
 
@@ -706,7 +709,7 @@ class FighterPick(w.HBox):
         """The menu of fighters (made on first use, placed before the hint)."""
         if self._menu is None:
             self._menu = self._build_menu()
-            self.children = (self._menu, self.hint)
+            self.children = (self._menu, *self._hinted)
         return self._menu
 
     @built_whole

@@ -215,7 +215,7 @@ class DuelRoller(Tool):
         self.pick_a = FighterPick("veil_and_lead", lambda row: self.fill(row, "a"),
                                   label="Fill one from fighter")
         self.pick_b = FighterPick("veil_and_lead", lambda row: self.fill(row, "b"),
-                                  label="Fill other from fighter")
+                                  label="Fill other from fighter", hint=False)
         self.name_a = w.Text(value="Ada", description="One duellist", style=STYLE, layout=WIDE)
         self.name_b = w.Text(value="Bart", description="The other", style=STYLE, layout=WIDE)
         self.quick_a, self.quick_b = num("QUICK (one)", 3, 1, 5), num("QUICK (other)", 2, 1, 5)
@@ -231,8 +231,8 @@ class DuelRoller(Tool):
         self.explanation = ExplanationView()
         self.inputs = [self.name_a, self.quick_a, self.aware_a, self.bonus_a, self.name_b,
                        self.quick_b, self.aware_b, self.bonus_b]
-        super().__init__([w.HBox([w.VBox([self.pick_a, *self.inputs[:4]]),
-                                  w.VBox([self.pick_b, *self.inputs[4:]])]),
+        super().__init__([w.HBox([self.pick_a, self.pick_b]),
+                          w.HBox([w.VBox(self.inputs[:4]), w.VBox(self.inputs[4:])]),
                           self.error, section("Odds before the roll", self.odds),
                           section("Roll", self.entry),
                           section("Who fires first", self.result, self.explanation)],

@@ -20,8 +20,8 @@ from rulescore.systems import veil_and_lead as vl
 from rulescore.systems.veil_and_lead.records import called_locations
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
-                     RollRequest, Tool, answers, button, chance_html, labelled_text, new_seed,
-                     odds_line, odds_table_html, section)
+                     RollRequest, Tool, answers, button, chance_html, fit_labels, labelled_text,
+                     new_seed, odds_line, odds_table_html, section)
 from .lean import built_whole, set_shown, shared_layout
 from .roster import EMPTY_HINT, FighterPick, RosterEditor, shared_roster
 
@@ -278,7 +278,7 @@ class AttackCalculator(Tool):
         self.attacker_pick = FighterPick("veil_and_lead", self.fill_attacker,
                                          label="Fill attacker from fighter")
         self.target_pick = FighterPick("veil_and_lead", self.fill_target,
-                                       label="Fill target from fighter")
+                                       label="Fill target from fighter", hint=False)
         self.attribute = number("Attribute (QUICK or IRON)", 3, 0, 10)
         self.skill = number("Skill", 2, 0, 10)
         self.weapon = _menu("Weapon", list(vl.weapons()), "Peacemaker")
@@ -323,9 +323,9 @@ class AttackCalculator(Tool):
         self.explanation = ExplanationView()
         self.plan: vl.AttackPlan | None = None
         super().__init__([
-            w.HBox([w.VBox([w.HTML("<b>The attacker</b>"), self.attacker_pick, *attacker]),
-                    w.VBox([w.HTML("<b>The target and the rulings</b>"), self.target_pick,
-                            *target])]),
+            w.HBox([self.attacker_pick, self.target_pick]),
+            w.HBox([w.VBox([w.HTML("<b>The attacker</b>"), *attacker]),
+                    w.VBox([w.HTML("<b>The target and the rulings</b>"), *target])]),
             self.error,
             section("Pool and Target Number", self.setup),
             section("Odds before you roll", self.odds),
@@ -478,7 +478,7 @@ class DownedWalker(Tool):
         self.patient_pick = FighterPick("veil_and_lead", self.fill_patient,
                                         label="Fill patient from fighter")
         self.healer_pick = FighterPick("veil_and_lead", self.fill_healer,
-                                       label="Fill healer from fighter")
+                                       label="Fill healer from fighter", hint=False)
         self.iron = _number("IRON", iron, 0, 10)
         self.vitality = w.IntText(value=vitality, description="Vitality now", style=STYLE,
                                   layout=shared_layout(width="19em"))
@@ -487,12 +487,14 @@ class DownedWalker(Tool):
         self.pool = _number("Healer's Medicine dice", 3, 0, 12)
         self.kit = _check("Medical kit (+2)")
         self.bonus = _number("Healer's other roll bonus", 0, -10, 10)
-        self.wound_roll = _number("Grievous Wound d8", 1, 1, 8)
-        self.limb = _menu("Called Shot at a limb", [NO_LIMB, "Arm/Hand", "Leg"], NO_LIMB)
-        self.wound_button = button("Read the wound", "Read the d8 typed in the field")
-        self.wound_roll_button = button("Roll the d8", "Roll the Grievous Wound d8 with a new "
-                                        "random seed", primary=True)
+        # The Grievous Wound's fields are built when the reader first opens them: most visits
+        # to the chapter never roll one, and they would cost every visit seven models.
+        self._wound_rows: tuple[w.HBox, w.HBox] | None = None
+        self.wound_open = button("A Grievous Wound: read the d8", "Open the Grievous Wound "
+                                 "table: type the d8 or roll it")
         self.bleed_button = button("Start of turn: bleed 1")
+        for alone in (self.wound_open, self.bleed_button):   # a button of its own line
+            alone.layout = shared_layout(width="auto", align_self="flex-start")
         self.error = ErrorLine()
         self.status = w.HTML()
         self.odds = w.HTML()
@@ -500,28 +502,70 @@ class DownedWalker(Tool):
         self.result = w.HTML()
         self.explanation = ExplanationView()
         super().__init__([
-            w.HBox([w.VBox([self.patient_pick, self.iron, self.vitality, self.arterial,
-                            self.stable]),
-                    w.VBox([self.healer_pick, self.pool, self.kit, self.bonus])]),
+            w.HBox([self.patient_pick, self.healer_pick]),
+            w.HBox([w.VBox([self.iron, self.vitality, self.arterial, self.stable]),
+                    w.VBox([self.pool, self.kit, self.bonus])]),
             self.error,
             section("Where they stand", self.status),
-            section("A Grievous Wound", w.HBox([self.wound_roll, self.limb]),
-                    w.HBox([self.wound_roll_button, self.wound_button])),
-            section("Bleeding out", w.HBox([self.bleed_button])),
-            section("Stabilising them: odds of one attempt", self.odds),
-            section("Stabilisation roll", self.entry),
+            section("A Grievous Wound", self.wound_open),
+            section("Bleeding out", self.bleed_button),
+            section("Stabilising them: the odds of one attempt, then the roll", self.odds,
+                    self.entry),
             section("What happened", self.result, self.explanation)], "rulebook-vl-downed")
         for field in (self.iron, self.vitality, self.arterial, self.stable, self.pool, self.kit,
                       self.bonus):
             field.observe(lambda _: self.update(), "value")
-        self.wound_button.on_click(lambda _: self.read_wound())
-        self.wound_roll_button.on_click(lambda _: self.roll_wound())
+        self.wound_open.on_click(lambda _: self.open_wound())
         self.bleed_button.on_click(lambda _: self.bleed())
         self.entry.on_request(self.stabilise)
         self.update()
 
     def _state(self) -> str:
         return vl.health_state(self.vitality.value, self.iron.value)
+
+    def open_wound(self) -> None:
+        """Show the Grievous Wound's d8 field, limb menu and buttons in place of the button
+        that opens them (built the first time)."""
+        if self._wound_rows is None:
+            self._wound_rows = self._build_wound()
+            at = self.children.index(self.wound_open)
+            self.children = (*self.children[:at], *self._wound_rows, *self.children[at + 1:])
+
+    @built_whole
+    def _build_wound(self) -> tuple[w.HBox, w.HBox]:
+        self._wound_roll = _number("Grievous Wound d8", 1, 1, 8)
+        self._limb_menu = _menu("Called Shot at a limb", [NO_LIMB, "Arm/Hand", "Leg"], NO_LIMB)
+        self._wound_button = button("Read the wound", "Read the d8 typed in the field")
+        self._wound_roll_button = button("Roll the d8", "Roll the Grievous Wound d8 with a new "
+                                         "random seed", primary=True)
+        self._wound_button.on_click(lambda _: self.read_wound())
+        self._wound_roll_button.on_click(lambda _: self.roll_wound())
+        rows = (w.HBox([self._wound_roll, self._limb_menu]),
+                w.HBox([self._wound_roll_button, self._wound_button]))
+        for row in rows:
+            fit_labels(row)
+        return rows
+
+    @property
+    def wound_roll(self) -> w.BoundedIntText:
+        """The Grievous Wound d8 field (opens the wound's fields)."""
+        self.open_wound()
+        return self._wound_roll
+
+    @property
+    def limb(self) -> w.Dropdown:
+        self.open_wound()
+        return self._limb_menu
+
+    @property
+    def wound_button(self) -> w.Button:
+        self.open_wound()
+        return self._wound_button
+
+    @property
+    def wound_roll_button(self) -> w.Button:
+        self.open_wound()
+        return self._wound_roll_button
 
     def _bleeding(self, state: str) -> bool:
         """Whether the character is Bleeding Out: Downed, or hit in an artery (§X, §IX), and
@@ -666,7 +710,7 @@ class FirstAid(Tool):
         self.patient_pick = FighterPick("veil_and_lead", self.fill_patient,
                                         label="Fill patient from fighter")
         self.medic_pick = FighterPick("veil_and_lead", self.fill_medic,
-                                      label="Fill medic from fighter")
+                                      label="Fill medic from fighter", hint=False)
         self.iron = _number("Patient's IRON", iron, 0, 10)
         self.vitality = w.IntText(value=vitality, description="Patient's Vitality",
                                   style=STYLE, layout=shared_layout(width="19em"))
@@ -679,9 +723,9 @@ class FirstAid(Tool):
         self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         inputs = [self.iron, self.vitality, self.treated, self.pool, self.bonus]
-        super().__init__([w.HBox([w.VBox([self.patient_pick, *inputs[:3]]),
-                                  w.VBox([self.medic_pick, *inputs[3:]])]), self.error,
-                          section("Odds of the check", self.odds), section("Roll", self.entry),
+        super().__init__([w.HBox([self.patient_pick, self.medic_pick]),
+                          w.HBox([w.VBox(inputs[:3]), w.VBox(inputs[3:])]), self.error,
+                          section("The check: its odds, then the roll", self.odds, self.entry),
                           section("What happened", self.result, self.explanation)],
                          "rulebook-vl-first-aid")
         for field in inputs:
@@ -748,7 +792,7 @@ class CoupDeGrace(Tool):
         self.attacker_pick = FighterPick("veil_and_lead", self.fill_attacker,
                                          label="Fill attacker from fighter")
         self.target_pick = FighterPick("veil_and_lead", self.fill_target,
-                                       label="Fill target from fighter")
+                                       label="Fill target from fighter", hint=False)
         self.weapon = _menu("Weapon", list(vl.weapons()), weapon)
         self.tn = _number("Target's TN", tn, 0, 40)
         self.armour = _menu("Target's armour", list(vl.armours()), armour)
@@ -760,8 +804,8 @@ class CoupDeGrace(Tool):
         self.explanation = ExplanationView()
         inputs = [self.weapon, self.tn, self.armour, self.spent, self.roll_bonus, self.critical]
         self._defense: int | None = None  # the picked target's Defense, for the TN
-        super().__init__([w.HBox([w.VBox([self.attacker_pick, *inputs[:3]]),
-                                  w.VBox([self.target_pick, *inputs[3:]])]), self.error,
+        super().__init__([w.HBox([self.attacker_pick, self.target_pick]),
+                          w.HBox([w.VBox(inputs[:3]), w.VBox(inputs[3:])]), self.error,
                           section("The blow", self.result, self.explanation)],
                          "rulebook-vl-coup")
         for field in inputs:

@@ -132,6 +132,7 @@ def test_downed_walker(page: Page, book_url):
     p = vl.stabilization_probability(3, -1, medical_kit=True)
     expect(tool.locator(".rulebook-vl-stab-odds")).to_contain_text(
         f"One attempt with 3d8 and a kit against TN 12 succeeds {percent(p)}")
+    tool.get_by_role("button", name="A Grievous Wound: read the d8").click()
     set_value(tool.get_by_label("Grievous Wound d8"), "8")
     tool.get_by_role("button", name="Read the wound").click()
     result = tool.locator(".rulebook-vl-downed-result")
@@ -242,6 +243,7 @@ def test_the_walker_after_death_the_d8_button_and_coup_de_grace(page: Page, book
     at −3 dies, and then no odds are offered; §IX: the Grievous Wound d8 has a Roll button; §XIII Coup de Grâce, the chapter's example: 16 against TN 9 is
     margin 7, 2 Steps, Peacemaker WR 3 + 2 = 5 damage; through Boiler Plate (AR 1, Hardened) 4."""
     tool = _open(page, book_url, ".rulebook-vl-downed", INJURY)
+    tool.get_by_role("button", name="A Grievous Wound: read the d8").click()
     tool.get_by_role("button", name="Roll the d8").click()
     expect(tool.locator(".rulebook-vl-downed-result")).to_contain_text("Grievous Wound: ")
     expect(tool.locator(".rulebook-vl-downed-result")).to_contain_text(", seed ")

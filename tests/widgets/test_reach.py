@@ -74,8 +74,10 @@ def _labels(tool: Tool) -> set[str]:
 
 
 #: Labels a tool shows only in another state than the one it opens in (the Stress field is
-#: named after the pool the attack type hits).
-SHOWN_LATER = {"Stress already on its Mind pool", "Stress already on its Spirit pool"}
+#: named after the pool the attack type hits; the Downed walker builds its Grievous Wound
+#: fields when the reader opens them).
+SHOWN_LATER = {"Stress already on its Mind pool", "Stress already on its Spirit pool",
+               "Grievous Wound d8", "Called Shot at a limb"}
 
 
 @pytest.mark.parametrize("tool", [t for t in TOOLS if t.reaches],
