@@ -37,7 +37,9 @@
     status.setAttribute("role", "status");
     status.setAttribute("aria-live", "polite");
     const article = document.querySelector("main article, article, main, [role=main]");
-    const at = article && article.querySelector("h1");
+    // Under the chapter's title; not the print-only copy of it (hidden on screen).
+    const at = article && Array.from(article.querySelectorAll("h1"))
+      .find((h) => !h.closest(".onlyprint"));
     if (at) at.after(status); else (article || document.body).prepend(status);
     return status;
   }
@@ -312,6 +314,7 @@
       py.runPython("import importlib; importlib.invalidate_caches()");
     };
     install(wheels);
+    performance.mark("rulebook-wasm:installed");
     progress.counting = false;
     say("Starting the tools…");
     await new Promise((r) => setTimeout(r, 0));      // let the line show before Python runs
@@ -342,6 +345,7 @@
       if (hasWidget(outputs) && cells[i]) await render(bridge.manager, outputs, outputArea(cells[i]));
     }
     await bridge.queue;
+    performance.mark("rulebook-wasm:cells-run");
     state("ready");
     say("Tools ready");
     statusLine().classList.add("rulebook-wasm-ready");
