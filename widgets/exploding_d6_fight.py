@@ -583,7 +583,7 @@ class ActionsPanel(OnThePage, Tool):
 
     reaches = (
         Reach(Fight.act, {"name": "Fighter", "action": "Other action"}, {
-            "self": "the page's fight", "mode": "the fighter's attack mode in the roster"}),
+            "self": "the page's fight", "row": "the Fighter's roster row"}),
         Reach(Fight.bonus_die, {"name": "Fighter"}, {"self": "the page's fight"}),
         Reach(Fight.destiny_die, {"name": "Fighter", "victim": "Steal from"},
               {"self": "the page's fight"}),
@@ -653,9 +653,8 @@ class ActionsPanel(OnThePage, Tool):
     @answers()
     def _act(self) -> None:
         me = self._me()
-        rostered = me in self.page.roster.names()
-        mode = self.page.roster.fighter(me)["mode"] if rostered else None
-        self._push(self.fight.act(me, self.other_action.value, mode=mode))
+        row = self.page.roster.fighter(me) if me in self.page.roster.names() else None
+        self._push(self.fight.act(me, self.other_action.value, row=row))
 
     @answers()
     def _shield(self) -> None:

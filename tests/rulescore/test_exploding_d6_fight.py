@@ -290,6 +290,9 @@ def test_shots_spend_their_rounds_and_a_reload_fills_the_weapon():
     assert (reloaded.ammunition, reloaded.available) == (4, 0)
     with pytest.raises(RulesError, match="Robber's weapon holds no rounds"):
         started().next_turn().fight.act("Robber", "reload")
+    # Rounds loaded changed in the roster during the fight: a reload fills to the new count
+    bigger = short.act("Robber", "reload", row=_shooter(6).fighter("Robber")).fight
+    assert (bigger.of("Robber").ammunition, bigger.of("Robber").magazine) == (6, 6)
 
 
 def test_aim_gathered_on_an_earlier_turn_counts_for_the_next_attack():
@@ -308,7 +311,8 @@ def test_aim_gathered_on_an_earlier_turn_counts_for_the_next_attack():
     _, result = _hagen_robber(fight, roster, [1, 1, 1, 1, 1])
     assert fight.apply_attack("Robber", "Hagen", result).fight.of("Robber").aim == 0
     with pytest.raises(RulesError, match="Robber's weapon \\(Burst\\) cannot be aimed"):
-        started().next_turn().fight.act("Robber", "aim", mode="burst")
+        started().next_turn().fight.act("Robber", "aim", row=_shooter(30, "burst").fighter(
+            "Robber"))
 
 
 def test_an_aimer_hit_loses_the_aim_and_a_reaction_ends_an_accurate_attack():

@@ -260,20 +260,28 @@ class Fight:
                              "Next turn)")
         return c
 
-    def act(self, name: str, action: str, *, mode: str | None = None) -> Move:
+    def act(self, name: str, action: str, *, row: Row | None = None) -> Move:
         """The actor spends actions on *action* from the actions table (§Actor and actions);
         a dodge or a parry is a reaction, spent by a fighter outside their turn (§Reactions).
 
         Aiming ("aim", "accurate") is gathered for the fighter's next attack, over turns too,
-        with a weapon of attack *mode* that can be aimed (§Aiming, §Accurate Attack; assumption
-        ``hit_while_aiming``); any other action gives up an accurate attack's gathered actions.
-        Reloading fills the weapon to the rounds it holds (assumption ``ammunition_load``)."""
+        with a weapon that can be aimed (its attack mode in their roster *row*, when given;
+        §Aiming, §Accurate Attack; assumption ``hit_while_aiming``); any other action gives up
+        an accurate attack's gathered actions. Reloading fills the weapon to the rounds it
+        holds (the roster *row*'s Rounds loaded when given, else those it entered the fight
+        with; assumption ``ammunition_load``)."""
         c = self.of(name) if action in REACTION_ACTIONS else self._require_turn(name)
         if action in REACTION_ACTIONS and not c.started:
             raise RulesError(f"{name} has no actions before their first turn")
-        if action in AIM_ACTIONS and mode is not None and not attack_mode(mode)["aim"]:
-            raise RulesError(f"Other action: {name}'s weapon ({attack_mode(mode)['label']}) "
+        if row is not None and row.name != name:
+            raise RulesError(f"the roster row must be {name}'s, got {row.name}'s")
+        weapon = attack_mode(row["mode"]) if row is not None else None
+        if action in AIM_ACTIONS and weapon is not None and not weapon["aim"]:
+            raise RulesError(f"Other action: {name}'s weapon ({weapon['label']}) "
                              "cannot be aimed; only a melee weapon or a single shot can")
+        if row is not None:
+            c = replace(c, magazine=row["magazine"], ammunition=min(c.ammunition,
+                                                                    row["magazine"]))
         if action == "reload" and not c.magazine:
             raise RulesError(f"Other action: {name}'s weapon holds no rounds (Rounds loaded "
                              "is 0 in the roster), so there is nothing to reload")
