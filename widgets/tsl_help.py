@@ -268,3 +268,40 @@ class RepairRoll(Tool):
                              f"color:{colour};font-weight:700'>{html.escape(words)}</div>"
                              + rolled)
         self.explanation.show(done.trace)
+
+
+class Movement(Tool):
+    """Move between zones: one with a Movement, two with a Double Movement (giving up the
+    Action)."""
+
+    waiting_for = "the fields above"
+    reaches = (
+        Reach(tsl.move, {"start": "From", "end": "To", "double": "Double Movement"}),
+    )
+
+    def __init__(self, start: str = "Far", end: str = "Engaged", double: bool = True) -> None:
+        self.start = _menu("From", tsl.ZONES, start)
+        self.end = _menu("To", tsl.ZONES, end)
+        self.double = w.Checkbox(value=double, description="Double Movement", indent=False,
+                                 layout=shared_layout(width="auto"))
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        self.last: tsl.Move | None = None
+        super().__init__([self.start, self.end, self.double, self.error,
+                          section("What it takes", self.result, self.explanation)],
+                         "rulebook-tsl-move")
+        for field in (self.start, self.end, self.double):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        """The move and what it spends (one rules call)."""
+        self.last = None
+        self.last = done = tsl.move(self.start.value, self.end.value, double=self.double.value)
+        crossed = f"{done.zones} zone{'s' if done.zones != 1 else ''}"
+        self.result.value = (f"<div class='rulebook-tsl-result' style='font-size:{TOTAL_SIZE}'>"
+                             f"{done.start} → {done.end}: {crossed}; {_uses_words(done.uses)}"
+                             "</div>")
+        self.explanation.show(done.trace)

@@ -245,3 +245,25 @@ def test_a_bad_field_is_said_once_and_goes_when_fixed(page: Page, book_url):
     expect(tool.get_by_role("alert")).to_have_count(0)
     _use_dice(tool, [3, 6, 1, 4, 3])
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Success: 2 Stress")
+
+
+def test_the_odds_of_a_proficient_roll_against_t11(page: Page, book_url):
+    """The chapter's exact odds: a Proficient roller against T11 Crits 293 times in 864."""
+    odds = tsl.band_odds("Proficient", 11)
+    tool = _resolver(page, book_url)
+    tool.get_by_label("Kind of roll").select_option(label="Static T-number")
+    tool.get_by_label("Attacker tier").select_option(label="Proficient")
+    set_value(tool.get_by_label("T-number"), "11")
+    crit = tool.locator(".rulebook-tsl-odds").get_by_role("row", name="Crit")
+    expect(crit).to_contain_text(f"{odds['crit'].numerator}/{odds['crit'].denominator}")
+
+
+def test_the_thugs_charge(page: Page, book_url):
+    """A Double Movement from Far to Engaged: two zones, the Action and the Movement."""
+    charge = tsl.move("Far", "Engaged", double=True)
+    tool = _tool(page, book_url, COMBAT, ".rulebook-tsl-move")
+    tool.get_by_label("From").select_option(label="Far")
+    tool.get_by_label("To", exact=True).select_option(label="Engaged")
+    tool.get_by_label("Double Movement").check()
+    expect(tool.locator(".rulebook-tsl-result")).to_have_text(
+        f"Far → Engaged: {charge.zones} zones; uses the Action and the Movement")

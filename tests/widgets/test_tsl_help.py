@@ -78,3 +78,14 @@ def test_repair_roll_of_salvaged_gear():
     assert tool.entry.error.message == ""
     tool.roll(RollRequest.seeded(3))
     assert tool.last.outcome == "needs downtime"
+
+
+def test_movement_shows_the_charge_and_refuses_two_zones_with_one_movement():
+    from widgets.tsl_help import Movement
+    tool = Movement("Far", "Engaged", double=True)
+    assert tool.last == tsl.move("Far", "Engaged", double=True)
+    assert "Far → Engaged: 2 zones; uses the Action and the Movement" in tool.result.value
+    tool.double.value = False
+    assert tool.error.message.startswith("“To” must be at most 1 zone from Far with a Movement")
+    tool.end.value = "Near"
+    assert tool.error.message == "" and "uses the Movement" in tool.result.value
