@@ -71,6 +71,27 @@ def test_shot_examples_in_the_shot_builder(page: Page, book_url):
     expect(tool.locator(".rulebook-hit-means")).to_contain_text("damage rules")
 
 
+def test_shot_table_examples_in_the_shot_builder(page: Page, book_url):
+    tool = _tool(page, book_url, COMBAT, ".rulebook-range-shot")
+    difficulty = tool.locator(".rulebook-difficulty")
+    # "Shooting difficulties": extreme range with a weapon optimal at very far, then at far
+    for optimal in ("very_far", "far"):
+        made = rb.shot_difficulty("extreme", optimal)
+        _shot_inputs(tool, "extreme", optimal, "none")
+        expect(difficulty).to_contain_text(f"Difficulty {made.value}D")
+    # the nearest of two optimal bands counts
+    two = rb.shot_difficulty("very_far", ["very_close", "far"])
+    _shot_inputs(tool, "very_far", "very_close", "none")
+    tool.get_by_label("Second optimal band").select_option(
+        label=f"{rb.band('far').name} ({rb.band('far').metres})")
+    expect(difficulty).to_contain_text(f"Difficulty {two.value}D")
+    # a target in close contact: 3D, cover ignored
+    contact = rb.shot_difficulty("close_contact", "far", "heavy")
+    tool.get_by_label("Second optimal band").select_option(label="none")
+    _shot_inputs(tool, "close_contact", "far", "heavy")
+    expect(difficulty).to_contain_text(f"Difficulty {contact.value}D")
+
+
 def test_quick_loading_example_in_its_tool(page: Page, book_url):
     tool = _tool(page, book_url, COMBAT, ".rulebook-range-quickload")
     fast = rb.quick_load("crossbow", 3, [5, 5, 4], [3, 3, 3, 3])
