@@ -52,3 +52,26 @@ def test_coup_de_grace_examples_in_its_tool(page: Page, book_url):
     _type_dice(tool, "1, 2, 3")
     expect(total).to_have_text(CoupDeGraceRoller.headline(x6.coup_de_grace(0, "sleeping")))
     expect(total).to_contain_text("wake")
+
+
+def test_cover_roll_and_grenade_examples_in_the_attack_tool(page: Page, book_url):
+    tool = open_tool(page, book_url, "exploding_d6/combat", ".rulebook-x6-attack")
+    total, stages = tool.locator(".rulebook-total"), tool.locator(".rulebook-x6-stages")
+    fields = {"Skill": "3", "Weapon dice": "0", "Protection pool": "0"}
+    for label, value in fields.items():
+        set_value(tool.get_by_label(label, exact=True), value)
+    tool.get_by_label("Attack mode").select_option(label="Hand-to-hand")
+    # §Cover: two normal hits and a critical behind 5+ cover; the critical's die shows 5, the
+    # normal hits' 4 and 6: one normal hit is left.
+    covered = x6.cover_roll(hits=2, criticals=1, normal_faces=[4, 6], critical_faces=[5], cover=5)
+    tool.get_by_label("Target's cover").select_option(label="5+ (half)")
+    _type_dice(tool, "5, 5, 6, 5, 5, 4, 6")
+    expect(stages).to_contain_text(f"Cover 5+: {covered.criticals} crits, {covered.hits} normal "
+                                   "hit left")
+    expect(total).to_have_text("1 wound")
+    # §Wounds and Piercing: three hits of two wounds each
+    grenade = x6.wounds(hits=3, wounds_per_hit=2)
+    tool.get_by_label("Target's cover").select_option(label="None")
+    set_value(tool.get_by_label("Wounds a hit", exact=True), "2")
+    _type_dice(tool, "5, 5, 5")
+    expect(total).to_have_text(f"{grenade.value} wounds")
