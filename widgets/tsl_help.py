@@ -305,3 +305,85 @@ class Movement(Tool):
                              f"{done.start} → {done.end}: {crossed}; {_uses_words(done.uses)}"
                              "</div>")
         self.explanation.show(done.trace)
+
+
+NOTHING = "(nothing)"
+
+
+def _items(field: w.Text) -> list[str]:
+    """The names typed in a comma-separated field, blanks left out."""
+    return [n.strip() for n in field.value.split(",") if n.strip()]
+
+
+class ReadyLoadout(Tool):
+    """Bring a Stowed item to Ready: what it costs, and what is Ready after it."""
+
+    waiting_for = "the fields above"
+    reaches = (
+        Reach(tsl.make_loadout, {"ready": "Ready", "stowed": "Stowed", "worn": "Worn",
+                                 "consumables": "Consumables", "ready_limit": "Ready pieces"}),
+        Reach(tsl.ready_item, {"item": "Bring to Ready", "in_scene": "In the middle of a scene",
+                               "stow": "Put away"},
+              {"loadout": "built from Ready, Stowed, Worn, Consumables and Ready pieces"}),
+    )
+
+    def __init__(self, ready: str = "Rifle, Knife, Rope", stowed: str = "Lantern",
+                 worn: str = "Voidsuit", item: str = "Lantern", stow: str = "Rope") -> None:
+        self.ready = _number("Ready", ready, "names, comma separated")
+        self.stowed = _number("Stowed", stowed, "names, comma separated")
+        self.worn = _number("Worn", worn, "names, comma separated")
+        self.consumables = _number("Consumables", "", "names, comma separated")
+        self.limit = _number("Ready pieces", str(tsl.READY_LIMIT), "the most kept Ready")
+        self.item = _menu("Bring to Ready", [item], item)
+        self.stow = _menu("Put away", [NOTHING, stow], stow)
+        self.in_scene = w.Checkbox(value=True, description="In the middle of a scene",
+                                   indent=False, layout=shared_layout(width="auto"))
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        self.last: tsl.ReadyChange | None = None
+        self._quiet = False
+        super().__init__([
+            section("What you carry", self.ready, self.stowed, self.worn, self.consumables,
+                    self.limit),
+            section("The change", self.item, self.stow, self.in_scene),
+            self.error,
+            section("What it costs", self.result, self.explanation),
+        ], "rulebook-tsl-loadout")
+        for field in (self.ready, self.stowed, self.worn, self.consumables, self.limit,
+                      self.item, self.stow, self.in_scene):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    def _menus(self) -> None:
+        """Offer the Stowed items to bring out and the Ready ones to put away."""
+        self._quiet = True
+        try:
+            for menu, names, first in ((self.item, _items(self.stowed), ()),
+                                       (self.stow, _items(self.ready), (NOTHING,))):
+                kept = menu.value
+                menu.options = [*first, *names]
+                menu.value = kept if kept in menu.options else (menu.options or [None])[0]
+        finally:
+            self._quiet = False
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        """Build the loadout and ready the item (one rules call each)."""
+        if self._quiet:
+            return
+        self.last = None
+        self._menus()
+        kit = tsl.make_loadout(_items(self.ready), _items(self.stowed), _items(self.worn),
+                               _items(self.consumables),
+                               ready_limit=parse_int_text("Ready pieces", self.limit.value))
+        stow = None if self.stow.value in (NOTHING, None) else self.stow.value
+        self.last = done = tsl.ready_item(kit, self.item.value or "", in_scene=self.in_scene.value,
+                                          stow=stow)
+        self.result.value = (
+            f"<div class='rulebook-tsl-result' style='font-size:{TOTAL_SIZE}'>"
+            f"{html.escape(self.item.value)}: Stowed → Ready, "
+            f"{'an Action' if done.cost == 'Action' else 'free'}</div>"
+            f"<div class='rulebook-tsl-ready'>Ready now: "
+            f"{html.escape(', '.join(done.loadout.ready))}</div>")
+        self.explanation.show(done.trace)

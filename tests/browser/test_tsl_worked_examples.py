@@ -267,3 +267,20 @@ def test_the_thugs_charge(page: Page, book_url):
     tool.get_by_label("Double Movement").check()
     expect(tool.locator(".rulebook-tsl-result")).to_have_text(
         f"Far → Engaged: {charge.zones} zones; uses the Action and the Movement")
+
+
+def test_the_lantern_for_the_rope(page: Page, book_url):
+    """Mid-fight, swapping the Ready rope for the Stowed lantern costs an Action."""
+    kit = tsl.make_loadout(["Rifle", "Knife", "Rope"], stowed=["Lantern"], worn=["Voidsuit"])
+    swap = tsl.ready_item(kit, "Lantern", stow="Rope")
+    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-loadout")
+    set_value(tool.get_by_label("Ready", exact=True), "Rifle, Knife, Rope")
+    set_value(tool.get_by_label("Stowed"), "Lantern")
+    set_value(tool.get_by_label("Worn"), "Voidsuit")
+    tool.get_by_label("Bring to Ready").select_option(label="Lantern")
+    tool.get_by_label("Put away").select_option(label="Rope")
+    tool.get_by_label("In the middle of a scene").check()
+    expect(tool.locator(".rulebook-tsl-result")).to_have_text(
+        f"Lantern: Stowed → Ready, an {swap.cost}")
+    expect(tool.locator(".rulebook-tsl-ready")).to_have_text(
+        "Ready now: " + ", ".join(swap.loadout.ready))

@@ -89,3 +89,17 @@ def test_movement_shows_the_charge_and_refuses_two_zones_with_one_movement():
     assert tool.error.message.startswith("“To” must be at most 1 zone from Far with a Movement")
     tool.end.value = "Near"
     assert tool.error.message == "" and "uses the Movement" in tool.result.value
+
+
+def test_ready_loadout_swaps_the_rope_for_the_lantern():
+    from widgets.tsl_help import ReadyLoadout
+    tool = ReadyLoadout()
+    kit = tsl.make_loadout(["Rifle", "Knife", "Rope"], stowed=["Lantern"], worn=["Voidsuit"])
+    assert tool.last == tsl.ready_item(kit, "Lantern", stow="Rope")
+    assert "Lantern: Stowed → Ready, an Action" in tool.result.value
+    assert "Ready now: Rifle, Knife, Lantern" in tool.result.value
+    tool.stow.value = "(nothing)"
+    assert tool.error.message.startswith("“Put away” must name a Ready piece to put away")
+    tool.in_scene.value = False
+    tool.stow.value = "Knife"
+    assert tool.error.message == "" and "Stowed → Ready, free" in tool.result.value
