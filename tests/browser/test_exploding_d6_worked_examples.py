@@ -75,3 +75,37 @@ def test_cover_roll_and_grenade_examples_in_the_attack_tool(page: Page, book_url
     set_value(tool.get_by_label("Wounds a hit", exact=True), "2")
     _type_dice(tool, "5, 5, 5")
     expect(total).to_have_text(f"{grenade.value} wounds")
+
+
+def test_special_attack_examples_in_the_attack_tool(page: Page, book_url):
+    """§Special Attacks, each example's minimum roll or dice on the tool's setup line (Skill 3,
+    Weapon dice 1, hand-to-hand, as the disarming example's attack_setup(3, 1))."""
+    tool = open_tool(page, book_url, CLOSE, ".rulebook-x6-attack")
+    setup = tool.locator(".rulebook-x6-setup")
+    set_value(tool.get_by_label("Skill", exact=True), "3")
+    set_value(tool.get_by_label("Weapon dice", exact=True), "1")
+    tool.get_by_label("Reaction").select_option(label="None")
+    tool.get_by_label("Attack mode").select_option(label="Hand-to-hand")
+    special = tool.get_by_label("Special attack")
+    # Accurate: two actions with Perception 3 take 5+ to 3+
+    special.select_option(label="Accurate")
+    set_value(tool.get_by_label("Extra actions", exact=True), "2")
+    set_value(tool.get_by_label("Perception", exact=True), "3")
+    expect(setup).to_contain_text(f"hit on {x6.accurate_min_roll(5, 2, 3)}+")
+    # Massive: two more actions with Strength 4 add 4 dice
+    special.select_option(label="Massive")
+    set_value(tool.get_by_label("Strength", exact=True), "4")
+    expect(setup).to_contain_text(f"Roll {4 + x6.massive_dice(2, 4)} dice")
+    # Disarming: the minimum roll 3 higher
+    special.select_option(label="Disarming")
+    expect(setup).to_contain_text(f"hit on {x6.attack_setup(3, 1, special='disarm').min_roll}+")
+    special.select_option(label="None")
+    # Two-handed fighting: the off-hand weapon hits on 6+
+    tool.get_by_label("Off-hand weapon (+1)").check()
+    pair = x6.two_weapons(one_handed=True, same_type=True)
+    expect(setup).to_contain_text(f"hit on {pair.off_hand_min_roll}+")
+    tool.get_by_label("Off-hand weapon (+1)").uncheck()
+    # Support weapon: a supported single shot hits on 4+
+    tool.get_by_label("Attack mode").select_option(label="Single shot")
+    tool.get_by_label("Weapon supported (−1)").check()
+    expect(setup).to_contain_text(f"hit on {x6.supported_min_roll(5)}+")
