@@ -115,7 +115,7 @@ class ElsewhereOffer(w.HBox):
 
 class _Elsewhere:
     """What a store does when another tab writes its key: hold this tab's saves and offer the
-    choice (mixed into both stores; only the live one ever hears from another tab)."""
+    choice (mixed into every store; the live and the in-browser ones hear from other tabs)."""
 
     def _start_elsewhere(self) -> None:
         self.offer = ElsewhereOffer()

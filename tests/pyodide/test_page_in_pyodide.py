@@ -86,3 +86,52 @@ def test_a_message_from_the_page_changes_a_widget_and_its_answer_comes_back(line
     assert second["answers"][-1] == second["result"]
     assert second["result"] == _answered_in_cpython("2024")
     assert second["unknown"] is False
+
+
+STORE = """
+import asyncio, json
+from pyodide.code import run_js
+run_js('''
+  const kept = new Map([["rulebook/test", "kept earlier"]]);
+  globalThis.localStorage = {
+    getItem: (k) => (kept.has(k) ? kept.get(k) : null),
+    setItem: (k, v) => { kept.set(k, String(v)); },
+    removeItem: (k) => { kept.delete(k); },
+  };
+  const events = new EventTarget();
+  globalThis.addEventListener = events.addEventListener.bind(events);
+  globalThis.otherTabWrites = (k, v) => {
+    kept.set(k, v);
+    events.dispatchEvent(Object.assign(new Event("storage"),
+                                       {key: k, newValue: v, storageArea: globalThis.localStorage}));
+  };
+''')
+import js
+from widgets.storage import BrowserStore
+store = BrowserStore("rulebook/test")
+before = store.stored
+await asyncio.sleep(0)
+seen = {"kind": type(store).__name__, "before": before, "stored": store.stored,
+        "ready": store.ready}
+store.save("mine")
+seen["saved"] = js.localStorage.getItem("rulebook/test")
+js.otherTabWrites("rulebook/test", "theirs")
+seen["offer"] = store.offer.layout.display != "none" and "another tab" in store.offer.note.value
+store.save("mine again")
+seen["held"] = js.localStorage.getItem("rulebook/test")
+store.keep_mine()
+seen["kept"] = js.localStorage.getItem("rulebook/test")
+store.clear()
+seen["cleared"] = js.localStorage.getItem("rulebook/test")
+print(json.dumps(seen))
+"""
+
+
+def test_the_browser_store_keeps_work_in_local_storage_as_the_live_one_does(bundle):
+    from rulebook.wasm import node
+    run = node.run(bundle, ["--groups", "engine,widgets", "--python", STORE], timeout=600)
+    assert run.code == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    seen = [json.loads(ln) for ln in run.stdout.splitlines() if ln.startswith("{")][0]
+    assert seen == {"kind": "WasmBrowserStore", "before": "", "stored": "kept earlier",
+                    "ready": True, "saved": "mine", "offer": True, "held": "theirs",
+                    "kept": "mine again", "cleared": None}
