@@ -12,9 +12,9 @@ live book is a Voilà started as run_web.py starts it (warmed up). One chromium,
 resolves no host but 127.0.0.1 (wasm_page.FENCE_ARGS); requests to other hosts are counted.
 
 For each chapter of :data:`CHAPTERS` (or those ``--only`` names), in each round: the live
-chapter opened in a fresh context, then the static chapter in a fresh context (a first visit:
-empty cache), then the static chapter again in a new tab of that context (a second visit: the
-browser's cache kept, as a returning reader's).
+chapter opened in a fresh context, then the static chapter in a new reader's browser (a
+profile of its own on disk, empty: a first visit), then the static chapter again in a new tab
+of that browser (a second visit: its disk cache kept, as a returning reader's).
 
 Definitions
 - Time to interactive (TTI): from navigation start to the first tool's first field enabled,
@@ -37,6 +37,7 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,22 +127,23 @@ def _visit(context, url: str, fig: Figures, before: set[int] | None) -> tuple[fl
     return tti, visit
 
 
-def _static_round(browser, site: str, chapter: str, fig: Figures) -> None:
-    context = browser.new_context()
-    context.add_init_script(W.READY_JS)
+def _static_round(pw, site: str, chapter: str, fig: Figures) -> None:
     url = f"{site}/{chapter}.html"
-    try:
-        tti, first = _visit(context, url, fig, set(W.renderer_pids()))
-        fig.first_ms.append(tti)
-        fig.first_bytes.append(first.bytes)
-        tti, second = _visit(context, url, fig, None)
-        fig.second_ms.append(tti)
-        fig.second_bytes.append(second.bytes)
-        fig.second_cached.append((second.cached, second.revalidated, second.requests))
-    except Exception as exc:  # noqa: BLE001 — a benchmark reports a failure and goes on
-        fig.errors.append(f"static {chapter}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
-    finally:
-        context.close()
+    with tempfile.TemporaryDirectory(prefix="rulebook-reader-") as profile:
+        context = W.reader_browser(pw, profile)
+        try:
+            tti, first = _visit(context, url, fig, set(W.renderer_pids()))
+            fig.first_ms.append(tti)
+            fig.first_bytes.append(first.bytes)
+            tti, second = _visit(context, url, fig, None)
+            fig.second_ms.append(tti)
+            fig.second_bytes.append(second.bytes)
+            fig.second_cached.append((second.cached, second.revalidated, second.requests))
+        except Exception as exc:  # noqa: BLE001 — a benchmark reports a failure and goes on
+            fig.errors.append(f"static {chapter}: {type(exc).__name__}: "
+                              f"{str(exc).splitlines()[0]}")
+        finally:
+            context.close()
 
 
 def _live_round(browser, server, chapter: str, fig: Figures) -> None:
@@ -178,7 +180,7 @@ def measure(book: Path, chapters: list[str], reps: int, live: bool) -> dict[str,
                     fig = figs[chapter]
                     if server is not None:
                         _live_round(browser, server, chapter, fig)
-                    _static_round(browser, static.url, chapter, fig)
+                    _static_round(pw, static.url, chapter, fig)
                     print(f"  round {rep + 1}/{reps} {chapter}: "
                           + (f"live {fig.live_ms[-1]:.0f} ms, " if fig.live_ms else "")
                           + (f"static first {fig.first_ms[-1]:.0f} ms "

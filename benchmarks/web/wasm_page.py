@@ -64,6 +64,18 @@ READY_JS = r"""
 STATE_JS = "() => document.documentElement.getAttribute('data-rulebook-wasm')"
 
 
+def reader_browser(playwright: Any, profile: str) -> Any:
+    """A reader's chromium, fenced: a profile of its own on disk (*profile*, a folder), so its
+    HTTP cache is a disk cache as a reader's is, with this module's :data:`READY_JS` in every
+    page. A fresh (incognito) context keeps its cache in memory, where no entry may exceed a few
+    MB: it fetches the 8.6 MB WebAssembly runtime again on every visit."""
+    from voila_process import CHROMIUM, CHROMIUM_ARGS
+    context = playwright.chromium.launch_persistent_context(
+        profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS + FENCE_ARGS)
+    context.add_init_script(READY_JS)
+    return context
+
+
 def offsite(url: str) -> bool:
     """Whether *url* goes to another host than 127.0.0.1 (data:, blob: and about: stay here)."""
     parts = urllib.parse.urlsplit(url)

@@ -69,7 +69,9 @@ def fenced_browser(playwright):
 @pytest.fixture
 def static_page(fenced_browser):
     """A page of a fresh context (empty cache and storage) in the fenced browser; its network
-    log in ``.traffic``. Fails the test if the page tried to reach another host."""
+    log in ``.traffic``. Fails the test if the page tried to reach another host. Such a
+    context's cache is in memory and keeps no file of more than a few MB: a second visit is
+    measured in a reader's own profile (wasm_page.reader_browser)."""
     context = fenced_browser.new_context()
     context.add_init_script(wasm_page.READY_JS)
     page = context.new_page()
