@@ -347,7 +347,7 @@ def build(project_dir: Path | None = None, out_dir: Path | None = None) -> Path:
         raise BookBuildError(f"jupyter-book build failed (exit {code}); see the warnings above")
     if not (html / "index.html").is_file():
         raise BookBuildError(f"jupyter-book build made no {html / 'index.html'}")
-    from .wasm.site import write_site     # the Pyodide half imports this module
+    from .wasm.site import write_site  # the Pyodide half imports this module
     write_site(project, html, book, build_root / "jupyter_execute")
     print(f"Built in {time.monotonic() - started:.0f} s", flush=True)
     if out_dir is None or Path(out_dir).resolve() == html.resolve():

@@ -89,7 +89,8 @@ def start(sink: Sink) -> None:
     comm.create_comm = _create_comm
     comm.get_comm_manager = _get_comm_manager
     _shell()
-    from ipywidgets import register_comm_target   # a widget the page makes opens in Python
+    # A widget model the page makes opens its comm in Python, as in a kernel.
+    from ipywidgets import register_comm_target
     register_comm_target()
 
 

@@ -6,7 +6,12 @@ import tomllib
 import pytest
 from packaging.requirements import Requirement
 
-from rulebook.wasm.bundle import ENGINE_SDISTS, ENGINE_WHEELS, FORMULA_WHEELS, WIDGET_WHEELS
+from rulebook.wasm.bundle import (
+    ENGINE_SDISTS,
+    ENGINE_WHEELS,
+    FORMULA_WHEELS,
+    WIDGET_WHEELS,
+)
 
 from .conftest import ROOT
 

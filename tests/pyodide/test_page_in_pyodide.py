@@ -131,7 +131,7 @@ def test_the_browser_store_keeps_work_in_local_storage_as_the_live_one_does(bund
     from rulebook.wasm import node
     run = node.run(bundle, ["--groups", "engine,widgets", "--python", STORE], timeout=600)
     assert run.code == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    seen = [json.loads(ln) for ln in run.stdout.splitlines() if ln.startswith("{")][0]
+    seen = next(json.loads(ln) for ln in run.stdout.splitlines() if ln.startswith("{"))
     assert seen == {"kind": "WasmBrowserStore", "before": "", "stored": "kept earlier",
                     "ready": True, "saved": "mine", "offer": True, "held": "theirs",
                     "kept": "mine again", "cleared": None}
