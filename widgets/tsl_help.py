@@ -387,3 +387,47 @@ class ReadyLoadout(Tool):
             f"<div class='rulebook-tsl-ready'>Ready now: "
             f"{html.escape(', '.join(done.loadout.ready))}</div>")
         self.explanation.show(done.trace)
+
+
+class KeepRoll(Tool):
+    """Roll 5d6 and keep the highest few, as many as the tier allows."""
+
+    reaches = (
+        Reach(tsl.roll_total, {"tier": "Tier", "shift": "Other tier shifts",
+                               "tier_limits": "Beyond the tiers"},
+              {"dice": ROLLED, "who": "one roller: the steps need no name"}),
+    )
+
+    def __init__(self, tier: str = "Proficient") -> None:
+        self.tier = _menu("Tier", tsl.TIERS, tier)
+        self.shift = _menu("Other tier shifts", SHIFTS, 0)
+        self.tier_limits = _menu("Beyond the tiers", tsl.TIER_LIMITS, "extend")
+        self.entry = DiceEntry("5 faces, e.g. 3, 6, 1, 4, 3")
+        self.result = w.HTML(self.waiting)
+        self.explanation = ExplanationView()
+        self.last: tsl.RollTotal | None = None
+        super().__init__([self.tier, self.shift, self.tier_limits,
+                          section("Roll", self.entry, self.result),
+                          section("How it was reached", self.explanation)], "rulebook-tsl-roll")
+        for field in (self.tier, self.shift, self.tier_limits):
+            field.observe(lambda _: self._changed(), "value")
+        self.entry.on_request(self.roll)
+
+    def _changed(self) -> None:
+        self.last = None
+        self.result.value = self.waiting
+        self.explanation.clear()
+        self.entry.error.clear()
+
+    @answers("explanation", line="entry.error", waiting=("result",))
+    def roll(self, request: RollRequest) -> None:
+        """Keep and add up the dice (one rules call)."""
+        self.last = None
+        request.expect_typed(5, "5 faces")
+        self.last = done = tsl.roll_total(request.dice, self.tier.value, self.shift.value,
+                                          tier_limits=self.tier_limits.value)
+        self.result.value = (
+            f"<div class='rulebook-tsl-result' style='font-size:{TOTAL_SIZE}'><b>Total "
+            f"{done.value}</b>: {done.outcome} keeps {' + '.join(map(str, done.kept))}</div>"
+            f"<div><small>({request.describe()})</small></div>")
+        self.explanation.show(done.trace)

@@ -284,3 +284,13 @@ def test_the_lantern_for_the_rope(page: Page, book_url):
         f"Lantern: Stowed → Ready, an {swap.cost}")
     expect(tool.locator(".rulebook-tsl-ready")).to_have_text(
         "Ready now: " + ", ".join(swap.loadout.ready))
+
+
+def test_velas_roll_keeps_four(page: Page, book_url):
+    """The combat chapter's first roll: Proficient keeps 6, 4, 3 and 3 of 3, 6, 1, 4, 3: 16."""
+    vela = tsl.roll_total([3, 6, 1, 4, 3], "Proficient")
+    tool = _tool(page, book_url, COMBAT, ".rulebook-tsl-roll")
+    tool.get_by_label("Tier", exact=True).select_option(label="Proficient")
+    _use_dice(tool, [3, 6, 1, 4, 3])
+    expect(tool.locator(".rulebook-tsl-result")).to_have_text(
+        f"Total {vela.value}: Proficient keeps {' + '.join(map(str, vela.kept))}")

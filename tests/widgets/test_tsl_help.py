@@ -103,3 +103,14 @@ def test_ready_loadout_swaps_the_rope_for_the_lantern():
     tool.in_scene.value = False
     tool.stow.value = "Knife"
     assert tool.error.message == "" and "Stowed → Ready, free" in tool.result.value
+
+
+def test_keep_roll_is_velas_sixteen():
+    from widgets.tsl_help import KeepRoll
+    tool = KeepRoll("Proficient")
+    tool.entry.my_dice.value = "3, 6, 1, 4, 3"
+    tool.entry.use_dice()
+    assert tool.last == tsl.roll_total([3, 6, 1, 4, 3], "Proficient")
+    assert "Total 16</b>: Proficient keeps 6 + 4 + 3 + 3" in tool.result.value
+    tool.shift.value = -1
+    assert tool.last is None and tool.entry.error.message == ""
