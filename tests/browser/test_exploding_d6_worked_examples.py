@@ -109,3 +109,22 @@ def test_special_attack_examples_in_the_attack_tool(page: Page, book_url):
     tool.get_by_label("Attack mode").select_option(label="Single shot")
     tool.get_by_label("Weapon supported (−1)").check()
     expect(setup).to_contain_text(f"hit on {x6.supported_min_roll(5)}+")
+
+
+def test_ko_examples_in_the_attack_tool(page: Page, book_url):
+    """§K.O. Attack: three hits against two resistance successes knock out; against three,
+    the target stays conscious."""
+    tool = open_tool(page, book_url, CLOSE, ".rulebook-x6-attack")
+    total = tool.locator(".rulebook-total")
+    for label, value in {"Skill": "3", "Weapon dice": "0", "Protection pool": "0"}.items():
+        set_value(tool.get_by_label(label, exact=True), value)
+    tool.get_by_label("Reaction").select_option(label="None")
+    tool.get_by_label("Attack mode").select_option(label="Hand-to-hand")
+    tool.get_by_label("Special attack").select_option(label="K.O.")
+    set_value(tool.get_by_label("Resistance dice", exact=True), "3")
+    assert x6.ko_attack(hits=3, resistance_successes=2).success
+    _type_dice(tool, "5, 5, 5, 5, 5, 1")
+    expect(total).to_contain_text("Knocked out")
+    assert not x6.ko_attack(hits=3, resistance_successes=3).success
+    _type_dice(tool, "5, 5, 5, 5, 5, 5")
+    expect(total).to_contain_text("Stays conscious")
