@@ -211,7 +211,32 @@ REPAIR_WORDS = {"repaired": ("It works again", SUCCESS),
                 "lost": ("Gone for good, unless the story finds a way", ERROR)}
 
 
-class RepairRoll(Tool):
+class _DiceTool(Tool):
+    """A tool that answers a roll of its dice entry: a changed field puts its result back to
+    waiting for the dice, and takes away the last roll's message."""
+
+    reaches = ()  # each tool below declares its own
+
+    entry: DiceEntry
+    result: w.HTML
+    explanation: ExplanationView
+
+    def _wait_for_dice(self, *fields: w.ValueWidget) -> None:
+        for field in fields:
+            field.observe(lambda _: self._changed(), "value")
+        self.entry.on_request(self.roll)
+
+    def _changed(self) -> None:
+        self.last = None
+        self.result.value = self.waiting
+        self.explanation.clear()
+        self.entry.error.clear()
+
+    def roll(self, request: RollRequest) -> None:
+        raise NotImplementedError
+
+
+class RepairRoll(_DiceTool):
     """Mend a broken weapon or spent gear: by its rarity, with the Hand roll rarer gear needs."""
 
     reaches = (
@@ -240,16 +265,8 @@ class RepairRoll(Tool):
             section("Rulings (see the rulings chapter)", self.bands, self.tier_limits),
             section("How it was reached", self.explanation),
         ], "rulebook-tsl-repair")
-        for field in (self.rarity, self.irreplaceable, self.tier, self.shift, self.bands,
-                      self.tier_limits):
-            field.observe(lambda _: self._changed(), "value")
-        self.entry.on_request(self.roll)
-
-    def _changed(self) -> None:
-        self.last = None
-        self.result.value = self.waiting
-        self.explanation.clear()
-        self.entry.error.clear()
+        self._wait_for_dice(self.rarity, self.irreplaceable, self.tier, self.shift, self.bands,
+                            self.tier_limits)
 
     @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
@@ -389,7 +406,7 @@ class ReadyLoadout(Tool):
         self.explanation.show(done.trace)
 
 
-class KeepRoll(Tool):
+class KeepRoll(_DiceTool):
     """Roll 5d6 and keep the highest few, as many as the tier allows."""
 
     reaches = (
@@ -409,15 +426,7 @@ class KeepRoll(Tool):
         super().__init__([self.tier, self.shift, self.tier_limits,
                           section("Roll", self.entry, self.result),
                           section("How it was reached", self.explanation)], "rulebook-tsl-roll")
-        for field in (self.tier, self.shift, self.tier_limits):
-            field.observe(lambda _: self._changed(), "value")
-        self.entry.on_request(self.roll)
-
-    def _changed(self) -> None:
-        self.last = None
-        self.result.value = self.waiting
-        self.explanation.clear()
-        self.entry.error.clear()
+        self._wait_for_dice(self.tier, self.shift, self.tier_limits)
 
     @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
