@@ -28,7 +28,12 @@
   let status = null;
   let liveLink = null;
 
-  function state(value) { html.dataset.rulebookWasm = value; }
+  function state(value) {
+    html.dataset.rulebookWasm = value;
+    if (status && (value === "failed" || value === "unsupported")) {
+      status.style.borderLeftColor = "#b00020";
+    }
+  }
 
   function statusLine() {
     if (status) return status;
@@ -36,6 +41,9 @@
     status.id = "rulebook-wasm-status";
     status.setAttribute("role", "status");
     status.setAttribute("aria-live", "polite");
+    // The tools' frame colour (widgets/theme.py FRAME); a problem in their error colour.
+    status.style.cssText = "border-left:4px solid #c9c4b8;padding:.3em .8em;"
+      + "background:#f7f5f0;transition:opacity 1s";
     const article = document.querySelector("main article, article, main, [role=main]");
     // Under the chapter's title; not the print-only copy of it (hidden on screen).
     const at = article && Array.from(article.querySelectorAll("h1"))
@@ -74,10 +82,14 @@
   }
 
   // ------------------------------------------------------------------ fetching, bytes counted
-  const progress = { done: 0, total: 1, counting: true };
+  const progress = { done: 0, total: 1, counting: true, open: 0 };
+  const FETCHED = 0.9;      // share of the bytes after which the rest is Python starting up
 
   function shown() {
-    if (progress.counting) {
+    if (!progress.counting) return;
+    if (progress.open === 0 && progress.done >= FETCHED * progress.total) {
+      say("Starting the dice engine…");
+    } else {
       say(`Loading the dice engine… ${megabytes(Math.min(progress.done, progress.total))} of `
           + `${megabytes(progress.total)} MB`);
     }
@@ -86,10 +98,16 @@
   function counted(response) {
     if (!response.ok || !response.body) return response;
     const reader = response.body.getReader();
+    progress.open += 1;
     const stream = new ReadableStream({
       async pull(controller) {
         const { done, value } = await reader.read();
-        if (done) { controller.close(); return; }
+        if (done) {
+          progress.open -= 1;
+          shown();
+          controller.close();
+          return;
+        }
         progress.done += value.byteLength;
         shown();
         controller.enqueue(value);
@@ -275,8 +293,8 @@
     liveLink = spec.live || null;
     const reason = unsupportedReason();
     if (reason) {
-      state("unsupported");
       say(`The tools on this page cannot run here: ${reason}. To use them,`, true);
+      state("unsupported");
       return;
     }
     state("loading");
@@ -287,10 +305,10 @@
     } catch (e) {
       console.error(e);
       progress.counting = false;
-      state("failed");
       const what = e instanceof Failure ? e.message : "the tools' Python stopped with an error";
       say(`The tools on this page could not start (${what}). The page shows them as they `
           + "were when the book was built. To use them,", true);
+      state("failed");
     }
   }
 
@@ -349,7 +367,8 @@
     state("ready");
     say("Tools ready");
     statusLine().classList.add("rulebook-wasm-ready");
-    setTimeout(() => { if (status) status.hidden = true; }, 4000);
+    setTimeout(() => { status.style.opacity = "0"; }, 3000);
+    setTimeout(() => { status.hidden = true; }, 4000);
   }
 
   if (!pagename) return;
