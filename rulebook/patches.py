@@ -221,6 +221,32 @@ PATCHES: tuple[Patch, ...] = (
         breaks="LaTeX in the static book's widget labels stays as source; "
                "tests/browser/test_static_book.py.",
     ),
+    Patch(
+        name="html-manager-comm-bridge",
+        where="rulebook/wasm/static/rulebook-wasm.js: Bridge, pageManagerClass",
+        library="npm:@jupyter-widgets/html-manager",
+        target="",
+        versions=">=1.0.15,<1.1",
+        why="The static page's widget manager talks to Python in the page as it would to a "
+            "kernel: HTMLManager's _create_comm and _get_comm_info overridden, "
+            "handle_comm_open called for each comm Python opens, and the iopub status "
+            "callback of a model's send answered 'idle' (the model's message throttle waits "
+            "for it). The html-manager has no public hook for a comm of one's own.",
+        breaks="The static book's tools stay as their snapshot, or answer once and then no "
+               "more; tests/browser/test_wasm_book.py.",
+    ),
+    Patch(
+        name="requirejs-amd-hidden-for-pyodide",
+        where="rulebook/wasm/static/rulebook-wasm.js: withCountedFetch",
+        library="npm:requirejs",
+        target="",
+        versions=">=2.3.8,<2.4",
+        why="pyodide.asm.js, loaded by a script tag, ends with an anonymous define() when "
+            "define.amd is set, which RequireJS (loaded for the widgets) reports as a "
+            "mismatched anonymous module; define.amd is unset while Pyodide loads.",
+        breaks="A script error on every chapter page of the static book while its tools "
+               "start; tests/browser/test_wasm_book.py.",
+    ),
 )
 
 
