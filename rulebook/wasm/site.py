@@ -73,6 +73,15 @@ def write_site(project: Path, html: Path, book: Book, executed: Path) -> Path:
         sizes[w["group"]] = sizes.get(w["group"], 0) + w["bytes"]
     (site / "bundle.json").write_text(json.dumps({**manifest, "wheels": wheels}, indent=1) + "\n",
                                       encoding="utf-8")
+    write_pages(site, html, book, executed, sizes)
+    return site
+
+
+def write_pages(site: Path, html: Path, book: Book, executed: Path,
+                sizes: dict[str, int]) -> list[Path]:
+    """Write ``<site>/pages/<docname>.json`` for each chapter whose page shows a widget;
+    *sizes* holds the bytes of the runtime and of each wheel group. Return the files written."""
+    written = []
     for chapter in book.chapters:
         page = html / f"{chapter.file}.html"
         text = page.read_text(encoding="utf-8")
@@ -90,4 +99,5 @@ def write_site(project: Path, html: Path, book: Book, executed: Path) -> Path:
         out = site / "pages" / f"{chapter.file}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(page_spec(cells, sizes, live)) + "\n", encoding="utf-8")
-    return site
+        written.append(out)
+    return written
