@@ -73,6 +73,7 @@ class Figures:
     heap_mb: list[float] = field(default_factory=list)
     renderer_mb: list[float] = field(default_factory=list)
     live_renderer_mb: list[float] = field(default_factory=list)
+    marks: dict[str, list[float]] = field(default_factory=dict)   # "first installed": [ms]
     offsite: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -99,6 +100,12 @@ def _status(page) -> str:
     return status.first.inner_text() if status.count() else ""
 
 
+# The loader's own marks of its stages (performance.mark), ms from navigation start.
+MARKS_JS = """() => Object.fromEntries(performance.getEntriesByType('mark')
+    .filter(m => m.name.startsWith('rulebook-wasm:'))
+    .map(m => [m.name.slice('rulebook-wasm:'.length), m.startTime]))"""
+
+
 def _visit(context, url: str, fig: Figures, before: set[int] | None) -> tuple[float, W.Visit]:
     """Open *url* in a new tab of *context*; its TTI (ms) and what it fetched. With *before*
     (the renderers before the tab opened), the tab's memory is recorded too."""
@@ -115,6 +122,9 @@ def _visit(context, url: str, fig: Figures, before: set[int] | None) -> tuple[fl
         if state != "ready":
             raise RuntimeError(f"the page says {state}: {_status(page)!r}")
         tti = page.evaluate("window.__tti")
+        which = "first" if before is not None else "second"
+        for name, at in page.evaluate(MARKS_JS).items():
+            fig.marks.setdefault(f"{which} {name}", []).append(at)
         page.wait_for_load_state("networkidle", timeout=30_000)   # late fetches count too
         if before is not None:
             memory = W.tab_memory(page, before)
@@ -130,9 +140,10 @@ def _visit(context, url: str, fig: Figures, before: set[int] | None) -> tuple[fl
 def _static_round(pw, site: str, chapter: str, fig: Figures) -> None:
     url = f"{site}/{chapter}.html"
     with tempfile.TemporaryDirectory(prefix="rulebook-reader-") as profile:
+        before = set(W.renderer_pids())    # the reader's browser may reuse its first renderer
         context = W.reader_browser(pw, profile)
         try:
-            tti, first = _visit(context, url, fig, set(W.renderer_pids()))
+            tti, first = _visit(context, url, fig, before)
             fig.first_ms.append(tti)
             fig.first_bytes.append(first.bytes)
             tti, second = _visit(context, url, fig, None)
@@ -232,6 +243,11 @@ def report(book: Path, figs: dict[str, Figures], load: tuple[float, float]) -> N
         print(f"   {chapter:22s} {live or 0:7.0f} {first:7.0f} {second:7.0f} "
               f"{(f'{ratio:.2f}x' if ratio else '-'):>8s} {b1 / 1e6:7.1f} {b2 / 1e3:7.1f}"
               f"  {cached[0]}/{cached[1]}/{cached[2]:<9d}  {', '.join(verdicts)}")
+    print("\nWhere a static visit's time goes: the loader's marks, median ms from navigation.")
+    for chapter, f in figs.items():
+        if f.marks:
+            print(f"   {chapter:22s} " + ", ".join(f"{name} {statistics.median(at):.0f}"
+                                                   for name, at in sorted(f.marks.items())))
     print("\nTab memory after a first visit, median: JavaScript heap / renderer's private memory "
           "(MiB); the live book's tab beside it (its Python is on the server).")
     for chapter, f in figs.items():
