@@ -95,27 +95,27 @@
     }
   }
 
+  // The bytes are counted on a copy of the response as they arrive; the page's own use gets
+  // the response itself, whose address lets the browser reuse the WebAssembly it compiled
+  // from it on the next visit (a response rebuilt from a stream has no address).
   function counted(response) {
     if (!response.ok || !response.body) return response;
-    const reader = response.body.getReader();
+    const reader = response.clone().body.getReader();
     progress.open += 1;
-    const stream = new ReadableStream({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) {
-          progress.open -= 1;
+    (async () => {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          progress.done += value.byteLength;
           shown();
-          controller.close();
-          return;
         }
-        progress.done += value.byteLength;
+      } finally {
+        progress.open -= 1;
         shown();
-        controller.enqueue(value);
-      },
-      cancel(reason) { return reader.cancel(reason); },
-    });
-    return new Response(stream, { status: response.status, statusText: response.statusText,
-                                  headers: response.headers });
+      }
+    })().catch(() => {});
+    return response;
   }
 
   async function fetchCounted(url) {
