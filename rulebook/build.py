@@ -263,6 +263,25 @@ def _unpack(tarball: Path, inside: str, target: Path) -> None:
             shutil.move(str(src), target / src.name)
 
 
+# Files of the fetched packages that no page loads, left out of the site a static host serves
+# whole: MathJax's other combined components (pages load MATHJAX_ENTRY, which fetches anything
+# more from MathJax's subfolders, all kept), and the widget package's non-AMD bundle, the copy
+# of its library that embed-amd.js already holds, and the source maps.
+UNUSED_JS = {MATHJAX_DIR: ("core.js", "latest.js", "loader.js", "mml-chtml.js", "mml-svg.js",
+                           "node-main.js", "startup.js", "tex-chtml-full-speech.js",
+                           "tex-chtml-full.js", "tex-chtml.js", "tex-mml-svg.js",
+                           "tex-svg-full.js", "tex-svg.js"),
+             WIDGET_DIR: ("embed.js", "libembed-amd.js", "*.map")}
+
+
+def _leave_out_unused(static: Path) -> None:
+    """Delete the files of :data:`UNUSED_JS` from the fetched packages (licences stay)."""
+    for folder, patterns in UNUSED_JS.items():
+        for pattern in patterns:
+            for path in (static / folder).glob(pattern):
+                path.unlink()
+
+
 def fetch_js(cache_dir: Path) -> Path:
     """Fetch MathJax, RequireJS and the widget manager into ``<cache_dir>/static``; return it.
 
@@ -286,6 +305,7 @@ def fetch_js(cache_dir: Path) -> Path:
         tarball = _npm_pack(name, version, cache_dir / "tarballs")
         _unpack(tarball, inside, target)
         stamp.write_text(spec + "\n", encoding="utf-8")
+    _leave_out_unused(static)
     setup = static / SETUP_JS
     setup.parent.mkdir(parents=True, exist_ok=True)
     setup.write_text(WIDGETS_SETUP, encoding="utf-8")
@@ -341,14 +361,20 @@ def build(project_dir: Path | None = None, out_dir: Path | None = None) -> Path:
     cmd = jupyter_book_command(book.book_dir, config, toc, project)
     print("Building the static book:", " ".join(cmd), flush=True)
     started = time.monotonic()
-    code = subprocess.call(cmd, cwd=project, env=env)
     html = build_root / "html"
+    # Sphinx adds to an existing output folder and never removes from it: a file an earlier
+    # build wrote (a chapter since renamed, a script no longer fetched) would be published.
+    shutil.rmtree(html, ignore_errors=True)
+    code = subprocess.call(cmd, cwd=project, env=env)
     if code != 0:
         raise BookBuildError(f"jupyter-book build failed (exit {code}); see the warnings above")
     if not (html / "index.html").is_file():
         raise BookBuildError(f"jupyter-book build made no {html / 'index.html'}")
     from .wasm.site import write_site  # the Pyodide half imports this module
     write_site(project, html, book, build_root / "jupyter_execute")
+    # GitHub Pages runs Jekyll unless told not to, and Jekyll drops folders whose names begin
+    # with "_" (_static, _pyodide): an empty .nojekyll at the root tells it not to.
+    (html / ".nojekyll").touch()
     print(f"Built in {time.monotonic() - started:.0f} s", flush=True)
     if out_dir is None or Path(out_dir).resolve() == html.resolve():
         return html

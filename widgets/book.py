@@ -37,7 +37,8 @@ _STYLE = (f"<style>.rulebook-contents a,.rulebook-nav a,.rulebook-live-note a{{c
 
 
 def _static() -> bool:
-    return book_target() == "static"
+    """A page of the static book, as built or running its tools in the reader's browser."""
+    return book_target() in ("static", "wasm")
 
 
 def _href(from_file: str, to_file: str) -> str:
@@ -86,8 +87,9 @@ def chapter_nav(file: str) -> HTML:
     note = ""
     if _static() and book.live_url:
         live = f"{book.live_url}/{book.chapter(file).notebook}"
-        note = (f"<p class='rulebook-live-note'><i>The tools on this page are live in the served "
-                f"book: <a href='{html.escape(live)}'>open this chapter live</a>.</i></p>")
+        note = (f"<p class='rulebook-live-note'><i>The tools on this page run in your browser "
+                f"once Python has loaded with the page; they run in the live book too: "
+                f"<a href='{html.escape(live)}'>open this chapter live</a>.</i></p>")
     return HTML(f"{_STYLE}<nav aria-label='Chapter navigation' class='rulebook-nav'>"
                 f"{' · '.join(links)}</nav>{note}")
 

@@ -65,6 +65,6 @@ def test_static_chapter_renders_offline(page: Page, static_site, chapter):
     if not chapter.endswith("rulings"):  # a rulings chapter is prose and printed rulings
         expect(page.locator(".jupyter-widgets").first).to_be_attached()
         assert page.locator(".widget-text, .widget-dropdown").count() > 0
-    expect(page.locator(".rulebook-live-note").first).to_contain_text("live in the served book")
+    expect(page.locator(".rulebook-live-note").first).to_contain_text("open this chapter live")
     assert not external, f"requests to other hosts: {external}"
     assert not errors, f"script errors: {errors}"
