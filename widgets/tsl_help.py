@@ -7,6 +7,7 @@ Each answer makes one ``rulescore.systems.tsl`` call and renders what it returns
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import ClassVar
 
 import ipywidgets as w
@@ -220,6 +221,7 @@ class _DiceTool(Tool):
     entry: DiceEntry
     result: w.HTML
     explanation: ExplanationView
+    roll: Callable[[RollRequest], None]   # each tool's own answer to its dice
 
     def _wait_for_dice(self, *fields: w.ValueWidget) -> None:
         for field in fields:
@@ -231,9 +233,6 @@ class _DiceTool(Tool):
         self.result.value = self.waiting
         self.explanation.clear()
         self.entry.error.clear()
-
-    def roll(self, request: RollRequest) -> None:
-        raise NotImplementedError
 
 
 class RepairRoll(_DiceTool):
