@@ -47,6 +47,7 @@ from .theme import (
     RULE_LINE,
     SUCCESS,
     TICK_CHAR_PX,
+    VERDICT_SIZE,
 )
 
 
@@ -271,6 +272,13 @@ def tool_layout() -> w.Layout:
     """The frame around a whole tool, setting it apart from the prose around it."""
     return shared_layout(border=f"1px solid {FRAME}", padding=FRAME_PADDING, margin=FRAME_MARGIN,
                          width="100%")
+
+
+def headline_html(inner: str, size: str = VERDICT_SIZE, colour: str | None = None) -> str:
+    """A tool's headline line (a total, a verdict) in the book's headline style. *inner* is
+    HTML the caller has already escaped, so it may hold markup such as ``<b>``."""
+    tint = f";color:{colour}" if colour else ""
+    return f"<div class='rulebook-total' style='font-size:{size}{tint}'>{inner}</div>"
 
 
 def waiting_html(what: str = "the dice") -> str:

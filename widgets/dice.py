@@ -11,7 +11,8 @@ from rulescore.errors import RulesError, parse_int_text
 from rulescore.text import odds
 
 from .common import (ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, Reach,
-                     RollRequest, Tool, answers, dice_faces_html, labelled_text, section)
+                     RollRequest, Tool, answers, dice_faces_html, headline_html, labelled_text,
+                     section)
 from .lean import set_layout, shared_layout
 from .theme import ERROR, TOTAL_SIZE
 
@@ -112,9 +113,8 @@ class DiceRoller(Tool):
             verdict = (f" — <span style='color:{SUCCESS if ok else ERROR}'>"
                        f"{'success' if ok else 'failure'} against {self.goal}</span>")
         how = request.describe()
-        self.result.value = (f"<div class='rulebook-total' style='font-size:{TOTAL_SIZE}'>"
-                             f"Total <b>{self.last.total}</b>{verdict}</div>"
-                             f"<div>{dice_faces_html(self.last)} <small>({how})</small></div>")
+        self.result.value = (headline_html(f"Total <b>{self.last.total}</b>{verdict}", TOTAL_SIZE)
+                             + f"<div>{dice_faces_html(self.last)} <small>({how})</small></div>")
         self.explanation.show(self.last.trace)
 
 

@@ -21,13 +21,13 @@ from rulescore.systems.exploding_d6.fight import Fight
 from rulescore.systems.exploding_d6.inputs import plural
 
 from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
-                     RollRequest, Tool, answers, button, chance_html, fit_labels, labelled_text,
+                     RollRequest, Tool, answers, button, chance_html, fit_labels, headline_html,
+                     labelled_text,
                      odds_line, odds_table_html, read_int, section, steps_html)
 from .lean import built_whole, set_shown, shared_layout
 from .roster import EMPTY_HINT, FighterPick, RosterEditor, shared_roster
 from .theme import (ACCENT, CRIT, FIELD_WIDTH, GRID_COLUMN, INK, LABEL_WIDE, LABEL_WIDTH,
-                    LIST_WIDTH, MENU_WIDTH, NUMBER_WIDE, NUMBER_WIDTH, ROSTER_WIDTH, TOTAL_SIZE,
-                    VERDICT_SIZE)
+                    LIST_WIDTH, MENU_WIDTH, NUMBER_WIDE, NUMBER_WIDTH, ROSTER_WIDTH, TOTAL_SIZE)
 
 _BOX = ("display:inline-block;min-width:1.6em;padding:2px 5px;margin:2px;border:1px solid "
         f"{INK};border-radius:4px;text-align:center;")
@@ -547,9 +547,8 @@ class AttackPipeline(Tool):
             stages.append(f"<li>Resistance: {plural(r.contest.value, 'success', 'successes')}"
                           f" against {plural(r.hits + r.criticals, 'hit')}</li>")
         colour = CRIT if r.megacriticals else INK
-        return (f"<div class='rulebook-total' style='font-size:{TOTAL_SIZE};color:{colour}'>"
-                f"{html.escape(r.headline)}</div>"
-                f"<ol class='rulebook-x6-stages'>{''.join(stages)}</ol>"
+        return (headline_html(html.escape(r.headline), TOTAL_SIZE, colour)
+                + f"<ol class='rulebook-x6-stages'>{''.join(stages)}</ol>"
                 f"<small>({how})</small>")
 
 
@@ -579,8 +578,8 @@ class UnarmedAttack(Tool):
         self.last = r = x6.unarmed_attack(read_int("Hand-to-hand", self.skill),
                                           read_int("Strength", self.strength),
                                           read_int("Quickness", self.quickness))
-        self.result.value = (f"<div class='rulebook-total' style='font-size:{VERDICT_SIZE}'>"
-                             f"{html.escape(self.headline(r))}</div><small>In the attack tool: "
+        self.result.value = (headline_html(html.escape(self.headline(r)))
+                             + "<small>In the attack tool: "
                              f"Skill {r.dice}, Weapon dice 0, Piercing {r.piercing}."
                              f"</small>")
         self.explanation.show(r.trace)
@@ -655,9 +654,7 @@ class CoupDeGraceRoller(_TypedChains, Tool):
         expect_chains(request, n)
         self.last = r = x6.coup_de_grace_roll(n, state, level, m, dice=request.dice)
         dice = "".join(chain_html(c, "hit" if sum(c) >= m else "miss") for c in r.chains)
-        self.result.value = (f"<div>{dice}</div><div class='rulebook-total' "
-                             f"style='font-size:{VERDICT_SIZE}'>"
-                             f"{html.escape(self.headline(r))}</div>"
+        self.result.value = (f"<div>{dice}</div>{headline_html(html.escape(self.headline(r)))}"
                              f"<small>({request.describe()})</small>")
         self.explanation.show(r.trace)
 
@@ -770,7 +767,7 @@ class ThrowDeviation(_TypedChains, Tool):
         verdict = ("On target" if r.hit else
                    f"Missed: lands {r.metres} m {html.escape(r.direction)} of the target")
         self.result.value = (f"<div>{''.join(chain_html(c) for c in chains)}</div>"
-                             f"<div class='rulebook-total' style='font-size:{VERDICT_SIZE}'>{verdict}</div>"
+                             f"{headline_html(verdict)}"
                              f"<small>({how})</small>")
         self.picture.value = clock_svg(r.clock, r.metres)
         self.explanation.show(r.trace)

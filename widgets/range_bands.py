@@ -20,11 +20,12 @@ from rulescore.systems import range_bands as rb
 from IPython.display import HTML, display
 
 from .book import explain
-from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, Section, chance_html, ErrorLine, ExplanationView, OddsView,
-                     Reach, RollRequest, Tool, answers, labelled_text, section, steps_html)
+from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, Reach,
+                     RollRequest, Section, Tool, answers, chance_html, headline_html,
+                     labelled_text, section, steps_html)
 from .lean import set_layout, set_shown, shared_layout
 from .roster import FighterPick
-from .theme import ACCENT, FIELD_WIDTH, LABEL_WIDER, PHRASE_MENU, SENTENCE_WIDTH, VERDICT_SIZE
+from .theme import ACCENT, FIELD_WIDTH, LABEL_WIDER, PHRASE_MENU, SENTENCE_WIDTH
 
 ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"),
               ("nD is a fixed number, 3.5 × n rounded up", "average")]
@@ -181,9 +182,7 @@ class _CheckTool(Tool):
             raise RulesError("Fix the inputs above first.")
         self.last = result = self._resolve(request.dice)
         colour = SUCCESS if result.success else ERROR
-        self.result.value = (f"<div class='rulebook-total' "
-                             f"style='font-size:{VERDICT_SIZE};color:{colour}'>"
-                             f"{html.escape(self._headline(result))}</div>"
+        self.result.value = (headline_html(html.escape(self._headline(result)), colour=colour)
                              + self._note(result))
         self.explanation.show(result.trace)
         self._after(result)
@@ -790,8 +789,7 @@ class CoverCheck(Tool):
                 "Cover adds nothing to the shot (+0D)")
         seen = ("The shooter can see the target" if sight else
                 "More than one band of heavy cover: no line of sight")
-        self.result.value = (f"<div class='rulebook-total' style='font-size:{VERDICT_SIZE}'>"
-                             f"{html.escape(head)}</div><div class='rulebook-sight'>"
+        self.result.value = (headline_html(html.escape(head)) + "<div class='rulebook-sight'>"
                              f"{html.escape(seen)}</div>")
         self.explanation.show(r.trace)
 
@@ -820,9 +818,8 @@ class BandFinder(Tool):
         """Read the distance and show its band."""
         metres = parse_int_text("Distance (metres)", self.metres.value)
         b = rb.band(rb.band_for_distance(metres, edge=self.edge.value))
-        self.result.value = (f"<div class='rulebook-total' style='font-size:{VERDICT_SIZE}'>"
-                             f"{metres} m is {html.escape(b.name.lower())} "
-                             f"({html.escape(b.metres)})</div>")
+        self.result.value = headline_html(f"{metres} m is {html.escape(b.name.lower())} "
+                                          f"({html.escape(b.metres)})")
 
 
 class MoveHelper(Tool):
@@ -848,8 +845,7 @@ class MoveHelper(Tool):
     def update(self) -> None:
         """Make the move and show where it ends."""
         r = rb.move(self.start.value, self.direction.value)
-        self.result.value = (f"<div class='rulebook-total' style='font-size:{VERDICT_SIZE}'>"
-                             f"{html.escape(self.headline(r))}</div>")
+        self.result.value = headline_html(html.escape(self.headline(r)))
         self.explanation.show(r.trace)
 
     @staticmethod
@@ -885,11 +881,10 @@ class MeleeReach(Tool):
         where = rb.band(self.target.value).name.lower()
         reaches = rb.melee_reach(self.target.value, long_weapon=self.long_weapon.value)
         weapon = "A long weapon" if self.long_weapon.value else "A hand weapon"
-        self.result.value = (f"<div class='rulebook-total' style='font-size:{VERDICT_SIZE}'>"
-                             f"{'Yes' if reaches else 'No'}: {weapon.lower()} "
-                             f"{'reaches' if reaches else 'does not reach'} a target "
-                             f"{'in' if self.target.value == 'close_contact' else 'at'} "
-                             f"{html.escape(where)}</div>")
+        self.result.value = headline_html(
+            f"{'Yes' if reaches else 'No'}: {weapon.lower()} "
+            f"{'reaches' if reaches else 'does not reach'} a target "
+            f"{'in' if self.target.value == 'close_contact' else 'at'} {html.escape(where)}")
 
 
 def worked(result, title: str):
