@@ -53,8 +53,9 @@ test: $(VENV)/.stamp-all chromium pyodide
 	$(BIN)/python -m pytest -q
 	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider book
 
+# Quick feedback: no browser, and not the engine suite inside Pyodide (`make test-pyodide`).
 unit: $(VENV)/.stamp-all
-	$(BIN)/python -m pytest -q -m "not browser"
+	$(BIN)/python -m pytest -q -m "not browser" --ignore=tests/pyodide
 
 book: $(VENV)/.stamp-all
 	$(BIN)/rulebook build
