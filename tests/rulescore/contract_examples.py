@@ -304,6 +304,8 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "tsl.reach_first_strike": _call(_tsl_weapon, "Far", "Near"),
     "tsl.snare": _call(lambda: tsl_snaring(), "success", "Near"),
     "tsl.utility_edge": _call("Wayfinder's Chain", applies=True),
+    "tsl.support_needs": _call("Steady Presence"),
+    "tsl.repair_needs_roll": _call("Issued", irreplaceable=False),
     "veil_and_lead.check": _call([5, 4, 3], 10),
     "veil_and_lead.roll_pools": _call(7, (3, 4)),
     "veil_and_lead.hit_probability": _call(3, 10),

@@ -201,6 +201,21 @@ def test_repair_routes():
         tsl.repair("Anomalous")
 
 
+def test_only_rarer_gear_takes_a_roll_to_mend():
+    """§11 Ammunition: ordinary (Issued) gear is fixed with tools and downtime, rarer gear
+    needs a skilled NPC or specialist tools and a Hand roll (T11), something irreplaceable may
+    be destroyed for good: only the rarer gear asks for dice."""
+    assert [tsl.repair_needs_roll(r) for r in tsl.RARITIES] == [False, True, True]
+    assert not tsl.repair_needs_roll("Salvaged", irreplaceable=True)
+    for rarity in tsl.RARITIES:
+        needs = tsl.repair_needs_roll(rarity)
+        assert (tsl.repair(rarity, dice=[6, 5, 1, 1, 1]).band is not None) == needs
+    with pytest.raises(RulesError, match="irreplaceable must be True or False, got 1"):
+        tsl.repair_needs_roll("Issued", irreplaceable=1)
+    with pytest.raises(RulesError, match="rarity must be one of"):
+        tsl.repair_needs_roll(True)
+
+
 # --- Zones and movement -----------------------------------------------------------------------
 
 def test_movement_one_zone_double_two():

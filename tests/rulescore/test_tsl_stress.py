@@ -288,3 +288,17 @@ def test_support_without_stress_only_spends():
 def test_support_refuses_what_does_not_fit(kwargs, message):
     with pytest.raises(RulesError, match=message):
         tsl.support(helper=tsl.new_pools(), **kwargs)
+
+
+def test_what_each_support_action_reads():
+    """§11 Support Actions: Grant Reroll pays for an ally's failed roll (so it needs that roll's
+    band and domain), Steady the Spirit and the Steward's Steady Presence take Mind Stress off
+    the ally (so they need the ally's pools); the others only spend and check reach."""
+    needs = {o: tsl.support_needs(o) for o in tsl.support_options()}
+    assert needs == {"Grant Reroll": ("band", "domain"), "Draw Aggro": (),
+                     "Tactical Assist": (), "Soak the Hit": (), "Steady the Spirit": ("ally",),
+                     "Ground a Path-walker": (), "Steady Presence": ("ally",)}
+    with pytest.raises(RulesError, match="option must be one of"):
+        tsl.support_needs("Heal")
+    with pytest.raises(RulesError, match="band must be None for Draw Aggro"):
+        tsl.support("Draw Aggro", tsl.new_pools(), ally_zone="Near", band="failure")

@@ -12,7 +12,8 @@ from .combat import (ORDERS, OUT_OF_ZONE, RARITIES, SNARES, WEAPON_ZONES, ZONES,
                      AttackOdds, AmmoUse, ArmourResult, FirstStrike, Move, Repair, Snare, Weapon,
                      WeaponProfile, armour, armour_against, attack, attack_odds, attack_types,
                      band_name, defence_domain, defence_domains, fights_at, impact_tag,
-                     make_weapon, move, rarity_origin, reach_first_strike, repair, snare,
+                     make_weapon, move, rarity_origin, reach_first_strike, repair,
+                     repair_needs_roll, snare,
                      spend_use, starting_uses, stress, stress_pool, tag_family, tag_names,
                      utility_edge, weapon_breaks, weapon_profile, zone_shift, zone_step)
 from .pools import (FIGHTER_KINDS, POOLS, StressPools, StressTaken, new_pools, pool_size,
@@ -24,7 +25,7 @@ from .rolls import (BANDS, CRIT_MARGIN, HIT_BANDS, TIER_LIMITS, TIERS, Effective
                     roll_pair, roll_total, static_roll)
 from .marking import (StressMoved, Support, apply_attack, domain_pool, grant_reroll,
                       soak_the_hit, spirit_abilities, spirit_ability, steady_the_spirit, support,
-                      support_options)
+                      support_needs, support_options)
 from .fight import Fight, FightMove, Kit
 from .roster import DOMAINS, ROSTER
 from .turns import (OPTIONS, READY_LIMIT, Encounter, EncounterStep, Loadout, ReadyChange,
@@ -44,15 +45,15 @@ __all__ = [
     "AmmoUse", "ArmourResult", "Move", "Repair", "Weapon", "WeaponProfile", "armour",
     "armour_against", "attack", "attack_odds", "attack_types", "band_name", "defence_domain",
     "defence_domains", "fights_at", "impact_tag", "make_weapon", "move", "rarity_origin",
-    "repair", "spend_use", "starting_uses", "stress", "stress_pool", "tag_family",
-    "tag_names", "weapon_breaks", "weapon_profile", "zone_shift", "zone_step",
+    "repair", "repair_needs_roll", "spend_use", "starting_uses", "stress", "stress_pool",
+    "tag_family", "tag_names", "weapon_breaks", "weapon_profile", "zone_shift", "zone_step",
     # what Positioning and Utility tags do
     "SNARES", "FirstStrike", "Snare", "reach_first_strike", "snare", "utility_edge",
     # Stress pools and Breaking
     "POOLS", "FIGHTER_KINDS", "StressPools", "StressTaken", "StressMoved", "new_pools",
     "pool_size", "take_stress", "apply_attack", "soak_the_hit", "steady_the_spirit",
     "domain_pool", "grant_reroll", "spirit_abilities", "spirit_ability", "Support", "support",
-    "support_options",
+    "support_needs", "support_options",
     # turns
     "OPTIONS", "READY_LIMIT", "Encounter", "EncounterStep", "Loadout", "ReadyChange", "Spend",
     "TurnState", "encounter_from_dict", "encounter_to_dict", "make_loadout", "new_encounter",

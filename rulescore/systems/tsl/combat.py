@@ -472,6 +472,28 @@ class Repair(Resolution):
     band: str | None
 
 
+def _repair_kind(rarity: object, irreplaceable: object) -> str:
+    """How gear of *rarity* is mended: "ordinary", "rare" or "irreplaceable" (§11 Ammunition)."""
+    _choice("rarity", rarity, RARITIES)
+    if not isinstance(irreplaceable, bool):
+        raise RulesError(f"irreplaceable must be True or False, got {shown(irreplaceable)}")
+    if irreplaceable:
+        return "irreplaceable"
+    return DATA.table("combat", "rarity").find("rarity", rarity)["repair"]
+
+
+def repair_needs_roll(rarity: str, *, irreplaceable: bool = False) -> bool:
+    """Does mending broken gear of *rarity* take a Hand roll (§11 Ammunition)? Only rarer gear
+    does: Issued gear is fixed with tools and downtime, and something irreplaceable may be
+    gone for good, both with no roll.
+
+    >>> repair_needs_roll("Issued"), repair_needs_roll("Salvaged")
+    (False, True)
+    """
+    return DATA.table("combat", "repairs").find(
+        "kind", _repair_kind(rarity, irreplaceable))["roll"] != ""
+
+
 def repair(rarity: str, *, irreplaceable: bool = False,
            dice: Sequence[int] | DiceSource | None = None,
            tier: str = "Untrained", shift: int = 0, bands: str = "standard",
@@ -480,11 +502,9 @@ def repair(rarity: str, *, irreplaceable: bool = False,
     NPC, or specialist tools and a Hand roll at T11 (Mixed or better mends it, ruling
     ``tsl:repair_roll``); something irreplaceable may be gone for good. *dice* is the five
     faces of that roll, or a DiceSource to draw them from."""
-    _choice("rarity", rarity, RARITIES)
+    kind = _repair_kind(rarity, irreplaceable)
     if isinstance(dice, DiceSource):
         (dice,) = faces_from(dice, "dice")
-    if not isinstance(irreplaceable, bool):
-        raise RulesError(f"irreplaceable must be True or False, got {shown(irreplaceable)}")
     # The roll's inputs are checked even when the rarity calls for no roll.
     if dice is not None:
         read_dice(dice, "dice")
@@ -492,7 +512,6 @@ def repair(rarity: str, *, irreplaceable: bool = False,
     require_int("shift", shift, minimum=-MAX_SHIFT, maximum=MAX_SHIFT)
     band_table(bands)
     check_limits(tier_limits)
-    kind = "irreplaceable" if irreplaceable else DATA.table("combat", "rarity").find("rarity", rarity)["repair"]
     row = DATA.table("combat", "repairs").find("kind", kind)
     first = step(f"{rarity}{' (irreplaceable)' if irreplaceable else ''}: {row['how']}",
                  DATA.rule("Ammunition"), kind=kind)

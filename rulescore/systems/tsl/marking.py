@@ -173,6 +173,31 @@ def support_options() -> tuple[str, ...]:
     return support_action_names() + perk_names()
 
 
+#: What each support action moves beyond its cost, by the inputs ``support`` needs for it
+#: (§11 Support Actions): Grant Reroll is paid for an ally's failed roll of one domain, and
+#: Steady the Spirit takes Stress off the ally's Mind pool.
+_NEEDS = {"Grant Reroll": ("band", "domain"), "Steady the Spirit": ("ally",)}
+
+
+def _same_as(option: str) -> str:
+    """The support action *option* is, a perk read as the action it stands in for."""
+    return (DATA.table("combat", "perks").find("perk", option)["same_as"]
+            if option in perk_names() else option)
+
+
+def support_needs(option: str) -> tuple[str, ...]:
+    """The inputs of ``support`` that *option* reads beyond the helper and the ally's zone
+    (§11 Support Actions): ``("band", "domain")`` for Grant Reroll (the ally's failed roll and
+    its domain), ``("ally",)`` for Steady the Spirit and a perk that does the same (the
+    ally's pools, whose Mind Stress moves), nothing for the rest.
+
+    >>> support_needs("Grant Reroll"), support_needs("Steady Presence"), support_needs("Draw Aggro")
+    (('band', 'domain'), ('ally',), ())
+    """
+    _choice("option", option, support_options())
+    return _NEEDS.get(_same_as(option), ())
+
+
 def support(option: str, helper: StressPools, *, ally_zone: str | None = None,
             ally: StressPools | None = None, band: str | None = None,
             domain: str | None = None) -> Support:
@@ -185,12 +210,11 @@ def support(option: str, helper: StressPools, *, ally_zone: str | None = None,
     _choice("option", option, support_options())
     check_pools(helper, "helper")
     spent = spend(TurnState(), option, ally_zone=ally_zone)
-    same = (DATA.table("combat", "perks").find("perk", option)["same_as"]
-            if option in perk_names() else option)
+    same, needs = _same_as(option), support_needs(option)
     for name, given, wanted in (("band", band, "Grant Reroll"),
                                 ("domain", domain, "Grant Reroll"),
                                 ("ally", ally, "Steady the Spirit")):
-        if given is not None and same != wanted:
+        if given is not None and name not in needs:
             raise RulesError(f"{name} must be None for {option}: only {wanted} takes it, "
                              f"got {shown(given)}")
     moved_ally = None
