@@ -33,9 +33,6 @@ from .tsl import BAND_COLOURS, SHIFTS, STYLE
 
 FAILED_BANDS = [(tsl.band_name(b), b) for b in ("failure", "catastrophic")]
 ROLL_DOMAINS = ("Body", "Hand", "Mind", "Heart", "Voice", "Spirit")
-#: Which support actions read which of the tool's fields (the rest only spend and check reach).
-TAKES_A_FAILED_ROLL = ("Grant Reroll",)
-TAKES_THE_ALLYS_MIND = ("Steady the Spirit", "Steady Presence")
 YOUR_STRESS = "Your {pool} Stress"
 POOL_SIZE = "Your pool size"
 SIZE_HINT = "blank: 4, a starting pool"
@@ -85,6 +82,7 @@ class SupportAction(Tool):
         Reach(tsl.new_pools, {**_POOLS, "size": POOL_SIZE},
               {"kind": "a helper's and an ally's pools start as a character's (Your pool size "
                        "sets grown ones)"}),
+        Reach(tsl.support_needs, {"option": "Support action"}),
     )
 
     def __init__(self, option: str = "Ground a Path-walker", ally_zone: str = "Engaged") -> None:
@@ -116,7 +114,9 @@ class SupportAction(Tool):
         """Give the support action with the fields as they stand (one rules call)."""
         self.last = None
         option = self.option.value
-        rerolls, steadies = option in TAKES_A_FAILED_ROLL, option in TAKES_THE_ALLYS_MIND
+        # which of the fields this action reads is the engine's to say (§11 Support Actions)
+        needs = tsl.support_needs(option)
+        rerolls, steadies = "band" in needs, "ally" in needs
         for field, shown in ((self.band, rerolls), (self.domain, rerolls),
                              (self.ally_mind, steadies)):
             set_shown(field, shown)
@@ -209,7 +209,7 @@ class SpiritAbility(Tool):
 REPAIR_WORDS = {"repaired": ("It works again", SUCCESS),
                 "not repaired": ("Still broken", ERROR),
                 "needs downtime": ("Mended with tools and downtime, no roll", SUCCESS),
-                "lost": ("Gone for good, unless the story finds a way", ERROR)}
+                "lost": ("May be gone for good: no roll mends it", ERROR)}
 
 
 class _DiceTool(Tool):
@@ -236,13 +236,16 @@ class _DiceTool(Tool):
 
 
 class RepairRoll(_DiceTool):
-    """Mend a broken weapon or spent gear: by its rarity, with the Hand roll rarer gear needs."""
+    """Mend a broken weapon or spent gear: by its rarity, with the Hand roll rarer gear needs.
+    Gear mended without a roll (Issued, or irreplaceable) is answered at once, with no dice
+    asked for."""
 
     reaches = (
         Reach(tsl.repair, {"rarity": "Rarity", "irreplaceable": "Irreplaceable",
                            "tier": "Your Hand tier", "shift": "Other tier shifts",
                            "bands": "Band ladder", "tier_limits": "Beyond the tiers"},
               {"dice": ROLLED}),
+        Reach(tsl.repair_needs_roll, {"rarity": "Rarity", "irreplaceable": "Irreplaceable"}),
     )
 
     def __init__(self, rarity: str = "Salvaged", tier: str = "Trained") -> None:
@@ -255,17 +258,34 @@ class RepairRoll(_DiceTool):
                                            for n in tsl.band_schemes()], "standard")
         self.tier_limits = _menu("Beyond the tiers", tsl.TIER_LIMITS, "extend")
         self.entry = DiceEntry("5 faces, e.g. 6, 5, 1, 1, 1")
+        self.error = ErrorLine()
         self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.last: tsl.Repair | None = None
+        self._roll_part = section("Roll", self.entry)
+        self._rulings = section("Rulings (see the rulings chapter)", self.bands,
+                                self.tier_limits)
         super().__init__([
             self.rarity, self.irreplaceable, self.tier, self.shift,
-            section("Roll", self.entry, self.result),
-            section("Rulings (see the rulings chapter)", self.bands, self.tier_limits),
+            *self._roll_part, self.error, self.result, *self._rulings,
             section("How it was reached", self.explanation),
         ], "rulebook-tsl-repair")
         self._wait_for_dice(self.rarity, self.irreplaceable, self.tier, self.shift, self.bands,
                             self.tier_limits)
+        self._changed()
+
+    @answers("explanation", waiting=("result",))
+    def _changed(self) -> None:
+        """A changed field: rarer gear waits for the Hand roll's dice; gear mended with no roll
+        is answered at once, and its dice, tier and rulings are put away (one rules call)."""
+        super()._changed()
+        rolls = tsl.repair_needs_roll(self.rarity.value, irreplaceable=self.irreplaceable.value)
+        for widget in (self.tier, self.shift, *self._roll_part, *self._rulings):
+            set_shown(widget, rolls)
+        if not rolls:
+            self.last = done = tsl.repair(self.rarity.value,
+                                          irreplaceable=self.irreplaceable.value)
+            self._show(done, "")
 
     @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
@@ -276,10 +296,14 @@ class RepairRoll(_DiceTool):
             self.rarity.value, irreplaceable=self.irreplaceable.value, dice=request.dice,
             tier=self.tier.value, shift=self.shift.value, bands=self.bands.value,
             tier_limits=self.tier_limits.value)
+        self._show(done, request.describe())
+
+    def _show(self, done: tsl.Repair, how: str) -> None:
+        """The repair's outcome, and the Hand roll when one was made."""
         words, colour = REPAIR_WORDS[done.outcome]
         rolled = (f"<div>Hand roll total {done.value}: <span style='color:"
                   f"{BAND_COLOURS[done.band]}'>{html.escape(tsl.band_name(done.band))}</span>"
-                  f" <small>({request.describe()})</small></div>" if done.band else "")
+                  f" <small>({how})</small></div>" if done.band else "")
         self.result.value = (f"<div class='rulebook-tsl-result' style='font-size:{TOTAL_SIZE};"
                              f"color:{colour};font-weight:700'>{html.escape(words)}</div>"
                              + rolled)

@@ -19,6 +19,17 @@ def test_support_action_ground_a_path_walker_near():
     assert not is_shown(tool.band) and not is_shown(tool.ally_mind)
 
 
+def test_the_fields_a_support_action_shows_are_the_engines_to_say():
+    """Each option shows the failed-roll fields when the engine says it reads the ally's failed
+    roll, and the ally's Mind Stress when it reads the ally's pools."""
+    tool = SupportAction()
+    for option in tsl.support_options():
+        tool.option.value = option
+        needs = tsl.support_needs(option)
+        assert is_shown(tool.band) == is_shown(tool.domain) == ("band" in needs), option
+        assert is_shown(tool.ally_mind) == ("ally" in needs), option
+
+
 def test_support_action_grant_reroll_breaks_the_helper():
     tool = SupportAction("Grant Reroll", ally_zone="Near")
     assert is_shown(tool.band) and is_shown(tool.domain)
@@ -76,8 +87,24 @@ def test_repair_roll_of_salvaged_gear():
     assert tool.entry.error.message == "My dice must be 5 faces, got 2 numbers"
     tool.rarity.value = "Issued"
     assert tool.entry.error.message == ""
-    tool.roll(RollRequest.seeded(3))
     assert tool.last.outcome == "needs downtime"
+
+
+def test_gear_mended_without_a_roll_asks_for_no_dice():
+    """§11 Ammunition: Issued gear is fixed with tools and downtime, and something irreplaceable
+    may be gone for good; neither takes a roll, so the tool answers at once and the dice, the
+    tier and the rulings of the roll are put away until rarer gear is picked."""
+    tool = RepairRoll("Issued", "Trained")
+    assert tool.last == tsl.repair("Issued")
+    assert "Mended with tools and downtime, no roll" in tool.result.value
+    assert not any(is_shown(x) for x in (tool.entry, tool.tier, tool.shift, tool.bands))
+    tool.rarity.value = "Anomalous"
+    assert tool.last is None and is_shown(tool.entry) and is_shown(tool.tier)
+    assert "It works again" not in tool.result.value and "no roll" not in tool.result.value
+    tool.irreplaceable.value = True
+    assert tool.last == tsl.repair("Anomalous", irreplaceable=True)
+    assert "May be gone for good: no roll mends it" in tool.result.value
+    assert not is_shown(tool.entry)
 
 
 def test_movement_shows_the_charge_and_refuses_two_zones_with_one_movement():
