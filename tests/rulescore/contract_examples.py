@@ -333,6 +333,7 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "veil_and_lead.ride_check": _call([5, 4, 3, 2, 1], 3, 2),
     "veil_and_lead.mount_fall": _call(2, 5, 3),
     "veil_and_lead.pool_with_conditions": _call(6, ["Leg Hit"], kind="movement"),
+    "veil_and_lead.long_rest_recovery": _call(2, 3),
     "veil_and_lead.engaged_exit": _call("Disengage"),
     "veil_and_lead.stray_ally": _call(["Ann", "Bo"], 2),
     "veil_and_lead.stray_shot_among": _call(["Ann", "Bo"], 3, 1, 2, 2),

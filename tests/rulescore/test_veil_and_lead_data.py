@@ -40,10 +40,10 @@ def test_every_table_loads_with_a_source(file):
 
 
 def test_records_are_complete():
-    assert len(vl.weapons()) == 18 and vl.weapon("Peacemaker").wr == 3
+    assert len(vl.weapons()) == 21 and vl.weapon("Peacemaker").wr == 3
     assert {w.name for w in vl.weapons().values() if w.wr_source == "assumed"} == {
         "Saber", "Cavalry Lance", "Volcanic", "LeMat", "Carbine", "Sawed-Off", "Coach Gun",
-        "Pump-Action"}
+        "Pump-Action", "Scoped Carbine"}
     assert [vl.armour(a).ar for a in ("None", "Duster", "Boiler Plate", "Consortium Vest",
                                       "Ironbrand Suit")] == [0, 1, 1, 2, 3]
     assert vl.armour("Boiler Plate").hardened and not vl.armour("Duster").hardened

@@ -35,7 +35,7 @@ from .injury import (DAMAGE, DEATH_AT, STABILIZATION_TN, STEPS, BleedResolution,
                      DamageResolution, GrievousResolution, StabilizeResolution, bleed_out_turn,
                      damage, death_threshold, first_aid, grievous_wound, healer_pool,
                      health_state,
-                     knit_flesh, long_rest, stabilization_tn, stabilize, steps,
+                     knit_flesh, long_rest, long_rest_recovery, stabilization_tn, stabilize, steps,
                      treat_grievous, turns_to_death, wounded_penalty)
 from .odds import (AttackOdds, DuelOdds, attack_odds, duel_odds, first_aid_probability,
                    grapple_probability, resist_probability, rescue_probability,
@@ -69,7 +69,7 @@ __all__ = [
     "damage", "DamageResolution", "steps", "health_state", "wounded_penalty",
     "death_threshold", "grievous_wound", "GrievousResolution", "bleed_out_turn",
     "BleedResolution", "turns_to_death", "stabilization_tn", "stabilize",
-    "StabilizeResolution", "healer_pool", "first_aid", "long_rest", "treat_grievous", "knit_flesh",
+    "StabilizeResolution", "healer_pool", "first_aid", "long_rest", "long_rest_recovery", "treat_grievous", "knit_flesh",
     "DAMAGE", "STEPS", "DEATH_AT", "STABILIZATION_TN", "FORMULAS", "ATTACK_POOL",
     "ATTACK_TN", "HORDE_POOL", "HORDE_CASUALTIES", "INITIATIVE_POOL",
     # timing (§II ties, §XI Stunned, §XII, §XV)

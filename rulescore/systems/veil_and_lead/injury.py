@@ -333,6 +333,25 @@ def long_rest(vitality: int, iron: int) -> int:
     return min(vitality + iron, full)
 
 
+def long_rest_recovery(vitality: int, iron: int) -> Resolution:
+    """A Long Rest of 8 hours, step by step (§XIV Long Rest): Vitality + IRON, up to full
+    Vitality (:func:`long_rest`); all Strain and all Mettle come back; one Grievous Wound may
+    be cleared with a Medicine check at its TN (:func:`treat_grievous`); Erosion stays. It
+    needs food, water and a secure camp. ``value`` is the Vitality after the rest."""
+    after = long_rest(vitality, iron)
+    full = full_vitality(iron)
+    added = (f"{vitality + iron}, at most full Vitality {full}: {after}"
+             if vitality + iron > full else f"{after} of {full}")
+    rows = {r["wound"]: r["treatment_tn"] for r in DATA.table("injury", "grievous_wounds")}
+    tns = ", ".join(f"{wound} {tn}" for wound, tn in rows.items() if tn)
+    return Resolution(value=after, outcome="Rested", trace=(
+        step(f"Long Rest (8 hours): Vitality {vitality} + IRON {iron} = {added}", LONG_REST,
+             vitality=after),
+        step("All Strain and all Mettle recovered; Erosion does not recover", LONG_REST),
+        step(f"One Grievous Wound may be cleared with a Medicine check at its TN ({tns})",
+             LONG_REST)))
+
+
 def treat_grievous(faces: Sequence[int] | None, wound: str, *, roll_bonus: int = 0,
                    dice: DiceSource | None = None, pool: int | None = None) -> Resolution:
     """A Medicine check to treat or clear a Grievous Wound at its TN (§IX table, §XIV Long
