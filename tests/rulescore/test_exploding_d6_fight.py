@@ -198,6 +198,14 @@ def test_landing_odds_are_exact_through_the_reaction_cover_and_protection():
         Fraction(1, 2)
     assert landing_odds(1, 5, 11, False, reaction="shield parry", cover=4,
                         stacking="each") == Fraction(1, 3) * Fraction(2, 3) * Fraction(1, 2)
+    # a raised Shield Block (5+) behind 4+ cover: one roll at 4+, or the shield's and then
+    # the cover's
+    assert landing_odds(1, 5, 11, False, shield_block=True, cover=4) == Fraction(1, 3) * \
+        Fraction(1, 2)
+    assert landing_odds(1, 5, 11, False, shield_block=True, cover=4, stacking="each") == \
+        Fraction(1, 3) * Fraction(2, 3) * Fraction(1, 2)
+    with pytest.raises(RulesError, match="shield_block must be True or False"):
+        landing_odds(1, 5, 11, False, shield_block=1)
     # one ordinary unit stops a normal hit, never a critical
     assert landing_odds(1, 5, 11, False, pool=1) == Fraction(1, 18)
     with pytest.raises(RulesError, match="dice must be"):
@@ -240,9 +248,21 @@ def test_a_shield_block_takes_two_actions_and_covers_from_the_next_round():
     # behind 4+ terrain the better cover counts; a roll for each is refused here
     _, flow = fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"), cover=4)
     assert flow["cover"] == 4
-    with pytest.raises(RulesError, match="Shield and cover: Hagen's Shield Block behind"):
-        fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"), cover=6,
-                            stacking="each")
+    # a roll each (assumption cover_stacking's alternative): the shield's 5+, then the 6+
+    # terrain for what stands; 5, 5, 5 hit, the shield rolls 5, 1, 1 (one stopped), the
+    # terrain 6, 2 (one more), Hagen's protection takes the last
+    _, flow = fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"), cover=6,
+                                  stacking="each")
+    assert (flow["cover"], flow["shield_block"], flow["shield"]) == (6, True, "round shield")
+    made, result = _hagen_robber(fight, roster, [5, 5, 5, 1, 1, 5, 1, 1, 6, 2], cover=6,
+                                 stacking="each")
+    assert result.block.prevented_hits == 1 and result.cover.prevented_hits == 1
+    assert result.protection.spent == 1 and result.value == 0
+    by_hand = x6.attack([5, 5, 5, 1, 1], cover=6, cover_faces=[5, 1, 1, 6, 2],
+                        stacking="each", shield_block=True, pool=2)
+    assert (by_hand.block.hits, by_hand.cover.hits, by_hand.value) == (2, 1, 0)
+    with pytest.raises(RulesError, match="a raised Shield Block covers already"):
+        x6.attack([5], reaction="shield parry", reaction_dice=[5], shield_block=True)
     lowered = fight.shield_block(roster.fighter("Hagen"), False).fight
     assert lowered.of("Hagen").block_from == 0 and lowered.of("Hagen").available == 2
 
@@ -418,3 +438,76 @@ def test_the_odds_of_a_ko_or_a_disarm_match_every_die_enumerated():
         contest_odds("none", 1, 5, 11, False)
     with pytest.raises(RulesError, match="Resistance dice must be a whole number"):
         contest_odds("ko", 1, 5, 11, False, contest_dice=True)
+
+
+# -- a K.O. and a disarm carried on the fight ---------------------------------------------------
+
+def _contest(fight: Fight, roster: Roster, me: str, them: str, faces: list[int], special: str,
+             contest_dice: int):
+    setup, flow = fight.attack_inputs(roster.fighter(me), roster.fighter(them),
+                                      special=special)
+    made = x6.attack_setup(**setup)
+    return x6.attack(made.dice, min_roll=made.min_roll, crit_at=made.crit_at,
+                     burst=made.burst, dice=DiceSource.typed(faces), contest=special,
+                     contest_dice=contest_dice, **flow)
+
+
+def test_a_knocked_out_fighter_takes_no_actions_until_they_come_to():
+    roster = two().update("Robber", blunt=True)
+    fight = started().next_turn().fight                       # round 1, the robber
+    # §K.O. Attack: 5, 5, 5 are three hits; Hagen's 2 units stop two, one lands; his
+    # resistance dice 1 and 1 score nothing, fewer than the one hit: knocked out
+    result = _contest(fight, roster, "Robber", "Hagen", [5, 5, 5, 1, 1, 1, 1], "ko", 2)
+    assert result.contest.outcome == "knocked out"
+    fight = fight.apply_attack("Robber", "Hagen", result).fight
+    hagen = fight.of("Hagen")
+    assert hagen.knocked_out and hagen.available == 0 and hagen.wounds == 0
+    assert fight.reactions(roster.fighter("Hagen"), {"dodge": True, "parry": True}) == ("none",)
+    move = fight.next_turn()                                  # round 2: Hagen, out
+    assert move.fight.of("Hagen").available == 0
+    assert "knocked out: no actions" in move.line
+    with pytest.raises(RulesError, match="Hagen is knocked out and takes no actions"):
+        move.fight.act("Hagen", "aim")
+    with pytest.raises(RulesError, match="Hagen is knocked out"):
+        move.fight.attack_inputs(roster.fighter("Hagen"), roster.fighter("Robber"))
+    with pytest.raises(RulesError, match="Hagen is knocked out"):
+        move.fight.bonus_die("Hagen")
+    awake = move.fight.come_to("Hagen").fight
+    assert not awake.of("Hagen").knocked_out and awake.of("Hagen").available == 0
+    # their actions come back with their next turn
+    later = awake.next_turn().fight.next_turn().fight
+    assert later.actor.name == "Hagen" and later.actor.available == 2
+    with pytest.raises(RulesError, match="Comes to: Hagen is not knocked out"):
+        later.come_to("Hagen")
+    again = Fight.from_json(fight.to_json())
+    assert again.of("Hagen").knocked_out
+
+
+def test_a_disarmed_fighter_attacks_unarmed_until_they_pick_the_weapon_up():
+    roster = two().update("Robber", strength=3, weapon_dice=3, piercing=0)
+    fight = started()                                         # round 1, Hagen
+    # §Disarming attack: 5 dice on 8+; 6→2 and 6→2 are two hits, the robber's 1 unit stops
+    # one, one lands; his Strength dice 1 and 1 score nothing: disarmed, no wounds
+    result = _contest(fight, roster, "Hagen", "Robber", [6, 2, 6, 2, 1, 1, 1, 1, 1],
+                      "disarm", 2)
+    assert result.contest.outcome == "disarmed" and result.value == 0
+    fight = fight.apply_attack("Hagen", "Robber", result).fight
+    assert fight.of("Robber").disarmed
+    fight = fight.next_turn().fight                           # the robber's turn
+    setup, flow = fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"))
+    fists = x6.unarmed_attack(3, 3, 3)
+    # §Weaponless melee: skill 3 + 1 for Quickness 3, Piercing 1 for Strength 3, no weapon dice
+    assert (setup["skill"], setup["weapon_dice"], setup["mode"]) == (fists.dice, 0, "melee")
+    assert (flow["piercing"], flow["wounds_per_hit"]) == (1, 1)
+    assert fight.reactions(roster.fighter("Robber"), {"dodge": True, "parry": True}) == \
+        ("none", "dodge")
+    with pytest.raises(RulesError, match="K.O. attack needs a blunt weapon, and Robber has "
+                                         "been disarmed"):
+        fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"), special="ko")
+    picked = fight.pick_up("Robber")
+    assert not picked.fight.of("Robber").disarmed and picked.fight.of("Robber").available == 1
+    setup, _ = picked.fight.attack_inputs(roster.fighter("Robber"), roster.fighter("Hagen"))
+    assert (setup["skill"], setup["weapon_dice"]) == (3, 3)
+    with pytest.raises(RulesError, match="Pick up weapon: Robber has not been disarmed"):
+        picked.fight.pick_up("Robber")
+    assert Fight.from_json(fight.to_json()).of("Robber").disarmed

@@ -27,7 +27,7 @@ from ...errors import RulesError, require_int, shown
 from ...trace import Step, step
 from ._system import DATA
 from .defence import _cover, dodge_value, protection_use, shield_use
-from .hits import attack_mode
+from .hits import attack_mode, unarmed_attack
 from .inputs import MAX_DICE, MAX_TOTAL, plural
 from .odds import hit_odds, p_total_at_least
 from .roster import MAX_ROUNDS as MAX_LOADED
@@ -93,7 +93,9 @@ class Combatant:
     weapon and the most it holds (assumption ``ammunition_load``); the actions of aiming and of
     an accurate attack gathered for their next attack (§Aiming, §Accurate Attack); the round
     from which their Shield Block covers them (0: no block, §Shields); the actions a destiny
-    die took from their next turn (§Bonus dice actions)."""
+    die took from their next turn (§Bonus dice actions); whether a K.O. attack knocked them out
+    (§K.O. Attack, assumption ``knocked_out``) and whether a disarming attack took their weapon
+    (§Disarming attack, assumption ``disarmed_weapon``)."""
 
     name: str
     pc: bool
@@ -113,6 +115,8 @@ class Combatant:
     accurate: int = 0
     block_from: int = 0
     stolen: int = 0
+    knocked_out: bool = False
+    disarmed: bool = False
 
     @property
     def key(self) -> tuple[int, int, int]:
@@ -222,8 +226,8 @@ class Fight:
         most a round, less those a destiny die stole from this turn (§Bonus dice actions), and
         recoil starts again (§Actor and actions, §Recoil)."""
         c = self.combatants[index]
-        fresh = replace(c, available=max(0, c.maximum - c.stolen), started=True, attacks=0,
-                        stolen=0)
+        hand = 0 if c.knocked_out else max(0, c.maximum - c.stolen)
+        fresh = replace(c, available=hand, started=True, attacks=0, stolen=0)
         return replace(self._set(fresh), turn=index, round=round_)
 
     def next_turn(self) -> Move:
@@ -240,8 +244,12 @@ class Fight:
                               DATA.rule("Sequence of rounds")))
         fight = self._begin_turn(index, max(round_, 1))
         c = fight.actor
-        steps.append(step(f"{c.name}'s turn: {plural(c.maximum, 'action')} refreshed",
-                          DATA.rule("Actor and actions")))
+        if c.knocked_out:
+            steps.append(step(f"{c.name} is knocked out: no actions this turn",
+                              DATA.rule("K.O. Attack")))
+        else:
+            steps.append(step(f"{c.name}'s turn: {plural(c.maximum, 'action')} refreshed",
+                              DATA.rule("Actor and actions")))
         taken = self.combatants[index].stolen
         if taken:
             steps.append(step(f"A destiny die stole {plural(taken, 'action')} of this turn: "
@@ -249,15 +257,25 @@ class Fight:
         before = self.actor
         kept = (f"; {before.name} keeps {plural(before.available, 'action')} to react"
                 if before is not None and before.available else "")
-        return Move(fight, f"Round {fight.round}: {c.name}'s turn{kept}", tuple(steps))
+        out = " (knocked out: no actions)" if c.knocked_out else ""
+        return Move(fight, f"Round {fight.round}: {c.name}'s turn{out}{kept}", tuple(steps))
 
     def _require_turn(self, name: str) -> Combatant:
-        c = self.of(name)
+        c = self._awake(name)
         actor = self.actor
         if actor is None or actor.name != name:
             now = "nobody's turn yet" if actor is None else f"{actor.name}'s turn"
             raise RulesError(f"{name} acts only in their own turn, and it is {now} (press "
                              "Next turn)")
+        return c
+
+    def _awake(self, name: str) -> Combatant:
+        """The combatant *name*, refused while a K.O. attack has them knocked out: they take
+        no actions, reactions included (§K.O. Attack, assumption ``knocked_out``)."""
+        c = self.of(name)
+        if c.knocked_out:
+            raise RulesError(f"{name} is knocked out and takes no actions until they come to "
+                             "(Other actions: Comes to)")
         return c
 
     def act(self, name: str, action: str, *, row: Row | None = None) -> Move:
@@ -270,7 +288,7 @@ class Fight:
         an accurate attack's gathered actions. Reloading fills the weapon to the rounds it
         holds (the roster *row*'s Rounds loaded when given, else those it entered the fight
         with; assumption ``ammunition_load``)."""
-        c = self.of(name) if action in REACTION_ACTIONS else self._require_turn(name)
+        c = self._awake(name) if action in REACTION_ACTIONS else self._require_turn(name)
         if action in REACTION_ACTIONS and not c.started:
             raise RulesError(f"{name} has no actions before their first turn")
         if row is not None and row.name != name:
@@ -309,7 +327,7 @@ class Fight:
         """*name* spends a destiny die to steal an action from *victim* (§Bonus dice actions):
         *name* has it at once, even as a reaction; *victim* loses one from this turn if it is
         theirs (never below 0, assumption ``steal_empty``), else from their next turn."""
-        c, v = self.of(name), self.of(victim)
+        c, v = self._awake(name), self.of(victim)
         if v.name == c.name:
             raise RulesError(f"Steal from must be another fighter than {name}")
         actor = self.actor
@@ -363,13 +381,38 @@ class Fight:
     def bonus_die(self, name: str) -> Move:
         """A bonus die spent for one more action, at once, even as a reaction (§Bonus dice
         actions)."""
-        c = self.of(name)
+        c = self._awake(name)
         got = bonus_die_action(c.pool)
         if got.pool.available > MAX_AVAILABLE:
             raise RulesError(f"{name} holds {MAX_AVAILABLE} actions, the most a fighter holds")
         return Move(self._set(replace(c, available=got.pool.available, started=True)),
                     f"{name} spends a bonus die: {plural(got.pool.available, 'action')}",
                     got.trace)
+
+    def pick_up(self, name: str) -> Move:
+        """A disarmed fighter picks their weapon up in their own turn: one action, as an action
+        not on the list normally takes (§Arbitrary actions; §Disarming attack is silent on
+        getting it back, assumption ``disarmed_weapon``). Until then they fight unarmed."""
+        c = self._require_turn(name)
+        if not c.disarmed:
+            raise RulesError(f"Pick up weapon: {name} has not been disarmed")
+        spent = spend(c.pool, "arbitrary")
+        after, given_up = _give_up_accurate(replace(c, available=spent.pool.available,
+                                                    disarmed=False))
+        steps = spent.trace + (step(f"{name} picks the weapon up and fights with it again",
+                                    DATA.rule("Disarming attack")),) + given_up
+        return Move(self._set(after), f"{name} picks the weapon up", steps)
+
+    def come_to(self, name: str) -> Move:
+        """A knocked-out fighter comes to when the GM says so: no action, and their actions
+        come back with their next turn (§K.O. Attack is silent on how long it lasts,
+        assumption ``knocked_out``)."""
+        c = self.of(name)
+        if not c.knocked_out:
+            raise RulesError(f"Comes to: {name} is not knocked out")
+        return Move(self._set(replace(c, knocked_out=False)), f"{name} comes to",
+                    (step(f"{name} comes to; their actions come back with their next turn",
+                          DATA.rule("K.O. Attack")),))
 
     # --- attacks ---------------------------------------------------------------------------
 
@@ -379,10 +422,12 @@ class Fight:
         with a shield not raised in a Shield Block (which covers already); any of them only
         with an action in hand (§Reactions, §Dodge, §Parry melee attacks, §Shields)."""
         c = self.of(target.name)
-        if c.available < 1:
+        if c.available < 1 or c.knocked_out:
             return ("none",)
         out = ["none"]
-        out += [k for k in ("dodge", "parry") if mode_can.get(k)]
+        # a disarmed fighter has no weapon to parry with (§Parry melee attacks)
+        out += [k for k in ("dodge", "parry") if mode_can.get(k)
+                and not (k == "parry" and c.disarmed)]
         if target["shield"] != NO_SHIELD and not c.blocking(self.round):
             out.append("shield parry")
         return tuple(out)
@@ -404,7 +449,8 @@ class Fight:
         attacking, §Dodge, §Parry melee attacks; both on the target's minimum roll), the
         target's shield, and the *cover* the attack meets: the terrain's, or the target's
         Shield Block's (§Shields), the better of the two when both (*stacking* "best",
-        assumption ``cover_stacking``). Aiming and accurate-attack actions gathered on earlier
+        assumption ``cover_stacking``), or with "each" the block's roll and then the
+        terrain's (``shield_block`` in the flow). Aiming and accurate-attack actions gathered on earlier
         actions or turns count with those of this attack (§Aiming, §Accurate Attack). A shot
         needs the rounds its mode spends in the weapon (§Attack modes, assumption
         ``ammunition_load``). A K.O. attack needs a blunt weapon (§K.O. Attack), an off-hand
@@ -413,6 +459,10 @@ class Fight:
         them = self.of(target.name)
         if them.name == me.name:
             raise RulesError("Target must be another fighter than the one attacking")
+        if special == "ko" and me.disarmed:
+            raise RulesError(f"Special attack: a K.O. attack needs a blunt weapon, and "
+                             f"{attacker.name} has been disarmed (Other actions: Pick up "
+                             "weapon)")
         if special == "ko" and not attacker["blunt"]:
             raise RulesError(f"Special attack: a K.O. attack needs a blunt weapon, and "
                              f"{attacker.name}'s is not marked Blunt in the roster")
@@ -423,7 +473,7 @@ class Fight:
         if me.available < cost:
             raise RulesError(f"{me.name} has {plural(me.available, 'action')} left and this "
                              f"attack costs {cost}")
-        mode = attack_mode(attacker["mode"])
+        mode = attack_mode("melee" if me.disarmed else attacker["mode"])
         if me.ammunition < mode["ammunition"]:
             raise RulesError(f"{me.name} has {plural(me.ammunition, 'round')} left and a "
                              f"{mode['label'].lower()} takes {mode['ammunition']}: reload first "
@@ -433,14 +483,12 @@ class Fight:
                              f"{shown(stacking)}")
         if cover is not None:
             _cover(cover)
-        if them.blocking(self.round):
-            shield = shield_use("block", target["shield"]).cover \
-                if target["shield"] != NO_SHIELD else None
-            if shield is not None and cover is not None and stacking == "each":
-                raise RulesError(f"Shield and cover: {them.name}'s Shield Block behind "
-                                 "terrain cover rolls once at the better cover here; pick "
-                                 "Better one")
-            if shield is not None:
+        block = False
+        if them.blocking(self.round) and target["shield"] != NO_SHIELD:
+            shield = shield_use("block", target["shield"]).cover
+            if cover is not None and stacking == "each":
+                block = True   # the shield's roll, then the terrain's (cover_stacking)
+            else:
                 cover = shield if cover is None else min(shield, cover)
         setup = {
             "skill": attacker["skill"], "weapon_dice": attacker["weapon_dice"],
@@ -460,6 +508,10 @@ class Fight:
             "critical_pool": them.critical_protection, "piercing": attacker["piercing"],
             "wounds_per_hit": attacker["wounds_per_hit"], "cover": cover,
         }
+        if block:
+            flow |= {"shield_block": True, "shield": target["shield"], "stacking": stacking}
+        if me.disarmed:
+            setup, flow = self._unarmed(attacker, setup, flow, distance)
         if reaction != "none":
             if them.available < 1:
                 raise RulesError(f"{them.name} has no action left to react with")
@@ -471,6 +523,21 @@ class Fight:
                 flow |= {"reaction_dice": self.reaction_dice(target, reaction),
                          "reaction_min_roll": target["min_roll"]}
         return setup, flow
+
+    @staticmethod
+    def _unarmed(attacker: Row, setup: dict[str, Any], flow: dict[str, Any],
+                 distance: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A disarmed attacker's fists (§Weaponless melee): the row's Weapon skill as their
+        Hand-to-hand (the roster keeps one skill a fighter, assumption ``disarmed_weapon``),
+        a die more with Quickness above 2, Piercing 1 with Strength above 2, one wound a hit,
+        reach 1 m, no weapon dice, recoil or ammunition."""
+        fists = unarmed_attack(attacker["skill"], attacker["strength"], attacker["quickness"])
+        setup = setup | {"skill": fists.dice, "weapon_dice": 0, "mode": "melee",
+                         "compensation": 0, "recoil": False, "supported": False}
+        if distance is not None:
+            setup["weapon_range"] = fists.reach
+        return setup, flow | {"mode": "melee", "piercing": fists.piercing,
+                              "wounds_per_hit": 1}
 
     @staticmethod
     def attack_cost(aim_actions: int = 0, accurate_actions: int = 0,
@@ -531,11 +598,15 @@ class Fight:
                                   attacks=min(me.attacks + 1, MAX_ATTACKS),
                                   ammunition=me.ammunition - ammunition, aim=0, accurate=0))
         landed = result.hits + result.criticals > 0
-        hurt = replace(fight.of(target), available=them.available - reacting,
+        contest = result.contest
+        out = them.knocked_out or (contest is not None and contest.outcome == "knocked out")
+        hurt = replace(fight.of(target), available=0 if out else them.available - reacting,
                        wounds=min(them.wounds + result.value, MAX_WOUNDS),
                        protection=prot.pool_left,
                        critical_protection=prot.critical_pool_left,
-                       aim=0 if landed else them.aim)
+                       aim=0 if landed or out else them.aim, knocked_out=out,
+                       disarmed=them.disarmed or (contest is not None
+                                                  and contest.outcome == "disarmed"))
         given_up: tuple[Step, ...] = ()
         if reacting:
             hurt, given_up = _give_up_accurate(hurt)
@@ -557,6 +628,12 @@ class Fight:
                               f"{hurt.protection} units", DATA.rule("Protection Pool")))
         steps.append(step(f"{them.name}'s wounds: {them.wounds} → {hurt.wounds}",
                           DATA.rule("Wounds")))
+        if hurt.knocked_out and not them.knocked_out:
+            steps.append(step(f"{them.name} is knocked out: no actions, reactions included, "
+                              "until they come to", DATA.rule("K.O. Attack")))
+        if hurt.disarmed and not them.disarmed:
+            steps.append(step(f"{them.name} is disarmed: they fight unarmed until they spend "
+                              "an action picking the weapon up", DATA.rule("Disarming attack")))
         line = (f"{me.name} attacks {them.name}: {result.headline}; {them.name} has "
                 f"{plural(hurt.wounds, 'wound')}, protection {hurt.protection}")
         return Move(fight, line, tuple(steps))
@@ -656,7 +733,8 @@ def _reacted(state: State, reaction: str, dice: int, min_roll: int, cover: Fract
 
 def _landed(dice: int, min_roll: int, crit_at: int, burst: bool, reaction: str,
             reaction_dice: int, reaction_min_roll: int, shield: str, cover: int | None,
-            stacking: str, pool: int, critical_pool: int, piercing: int) -> dict[int, Fraction]:
+            stacking: str, pool: int, critical_pool: int, piercing: int,
+            shield_block: bool = False) -> dict[int, Fraction]:
     """The exact odds of how many hits get through the reaction, cover and protection (the
     inputs checked as :func:`landing_odds` says)."""
     if reaction not in ("none",) + REACTION_ACTIONS + ("shield parry",):
@@ -680,6 +758,17 @@ def _landed(dice: int, min_roll: int, crit_at: int, burst: bool, reaction: str,
             shield_at, terrain = min(shield_at, cover), None
         state = _reacted(state, reaction, reaction_dice, reaction_min_roll,
                          Fraction(7 - shield_at, 6))
+    if not isinstance(shield_block, bool):
+        raise RulesError(f"shield_block must be True or False, got {shown(shield_block)}")
+    if shield_block:
+        if reaction == "shield parry":
+            raise RulesError("reaction: a raised Shield Block covers already; a Shield Parry "
+                             "cannot be added to it")
+        at = shield_use("block", shield).cover
+        if terrain is None or stacking == "best":
+            terrain = at if terrain is None else min(at, terrain)
+        else:
+            state = _each_stopped(state, Fraction(7 - at, 6))
     if terrain is not None:
         state = _each_stopped(state, Fraction(7 - terrain, 6))
     out: dict[int, Fraction] = {}
@@ -695,7 +784,7 @@ def contest_odds(contest: str, dice: int, min_roll: int, crit_at: int, burst: bo
                  reaction_dice: int = 0, reaction_min_roll: int = 5,
                  shield: str = "round shield", cover: int | None = None,
                  stacking: str = "best", pool: int = 0, critical_pool: int = 0,
-                 piercing: int = 0) -> Fraction:
+                 piercing: int = 0, shield_block: bool = False) -> Fraction:
     """The exact chance, before the dice are rolled, that a K.O. attack knocks the target out
     or a disarming attack disarms them (*contest* "ko" or "disarm"): some hits get through
     the reaction, cover and protection as for :func:`landing_odds`, and the target's
@@ -709,7 +798,8 @@ def contest_odds(contest: str, dice: int, min_roll: int, crit_at: int, burst: bo
     require_int("Resistance dice", contest_dice, minimum=0, maximum=LANDING_ODDS_DICE)
     require_int("contest_min_roll", contest_min_roll, minimum=1, maximum=MAX_TOTAL)
     landed = _landed(dice, min_roll, crit_at, burst, reaction, reaction_dice,
-                     reaction_min_roll, shield, cover, stacking, pool, critical_pool, piercing)
+                     reaction_min_roll, shield, cover, stacking, pool, critical_pool, piercing,
+                     shield_block)
     resisted = _binomial(contest_dice, p_total_at_least(contest_min_roll))
     return sum((q * sum(resisted[:n]) for n, q in landed.items() if n), Fraction(0))
 
@@ -718,7 +808,7 @@ def landing_odds(dice: int, min_roll: int, crit_at: int, burst: bool, *,
                  reaction: str = "none", reaction_dice: int = 0, reaction_min_roll: int = 5,
                  shield: str = "round shield", cover: int | None = None,
                  stacking: str = "best", pool: int = 0, critical_pool: int = 0,
-                 piercing: int = 0) -> Fraction:
+                 piercing: int = 0, shield_block: bool = False) -> Fraction:
     """The exact chance that at least one hit of an attack gets through everything the attack
     flow (:func:`~.pipeline.attack`) puts in its way, before the dice are rolled: the hit
     roll, the defender's reaction, the terrain cover roll and the protection pool (§Sequence
@@ -726,10 +816,12 @@ def landing_odds(dice: int, min_roll: int, crit_at: int, burst: bool, *,
     (§Wounds and Piercing), or for a K.O. or disarming attack it is a hit the target must
     resist. A shield parry behind cover rolls once at the better cover (*stacking* "best") or
     the shield's roll and then the cover's ("each"), as the flow does (assumption
-    ``cover_stacking``). Exact: only whether a die reaches a threshold matters. Up to
+    ``cover_stacking``); a raised Shield Block (*shield_block*) behind cover the same two
+    ways. Exact: only whether a die reaches a threshold matters. Up to
     :data:`LANDING_ODDS_DICE` hit dice and reaction dice."""
     landed = _landed(dice, min_roll, crit_at, burst, reaction, reaction_dice,
-                     reaction_min_roll, shield, cover, stacking, pool, critical_pool, piercing)
+                     reaction_min_roll, shield, cover, stacking, pool, critical_pool, piercing,
+                     shield_block)
     return sum((q for n, q in landed.items() if n), Fraction(0))
 
 
@@ -773,8 +865,9 @@ def fight_format() -> saved.SavedFormat:
         "ammunition": saved.Int(0, MAX_LOADED), "magazine": saved.Int(0, MAX_LOADED),
         "aim": saved.Int(0, MAX_AIM), "accurate": saved.Int(0, MAX_AIM),
         "block_from": saved.Int(0, MAX_ROUNDS + 1), "stolen": saved.Int(0, MAX_ACTIONS),
+        "knocked_out": saved.Flag(), "disarmed": saved.Flag(),
     }, optional=frozenset({"ammunition", "magazine", "aim", "accurate", "block_from",
-                           "stolen"}))
+                           "stolen", "knocked_out", "disarmed"}))
     return saved.SavedFormat("fight", FIGHT_FORMAT, 1, saved.Record({
         "round": saved.Int(0, MAX_ROUNDS), "turn": saved.Int(-1, MAX_COMBATANTS - 1),
         "combatants": saved.ListOf(combatant, MAX_COMBATANTS)}))

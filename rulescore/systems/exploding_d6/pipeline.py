@@ -111,7 +111,8 @@ class AttackFlow(Resolution):
     """One attack from the hit roll to the wounds, the defender's reaction a step of it.
 
     ``value`` is the wounds dealt. ``hit`` the hit roll; ``reaction`` the defender's reaction
-    (None for none); ``cover`` the terrain cover roll (None without one, or when the shield's
+    (None for none); ``block`` the roll of a raised Shield Block rolled apart from the
+    terrain cover (None otherwise); ``cover`` the terrain cover roll (None without one, or when the shield's
     roll counted it); ``protection`` the pool spent and left; ``wounds`` (None for a K.O. or a
     disarming attack) and ``contest`` (the K.O. or disarm contest, else None). ``hits``,
     ``criticals``, ``megacriticals`` and ``extra_wounds`` are what landed after everything;
@@ -130,6 +131,7 @@ class AttackFlow(Resolution):
     extra_wounds: int
     reaction_actions: int
     headline: str
+    block: CoverRoll | None = None
 
     @property
     def spent(self) -> int:
@@ -270,7 +272,7 @@ def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
            piercing: int = 0, wounds_per_hit: int = 1, contest: str = "none",
            contest_dice: Sequence[int] | int | None = None,
            contest_min_roll: int = BASE_MIN_ROLL, prevent: str = "heaviest",
-           dice: DiceSource | None = None) -> AttackFlow:
+           shield_block: bool = False, dice: DiceSource | None = None) -> AttackFlow:
     """One attack as one flow (§Sequence of an attack, §Reactions): the hit roll; the
     defender's *reaction* (``"none"``, ``"dodge"`` with the Dodge value in dice, ``"parry"``
     with the parrying weapon's dice at its own minimum roll, or ``"shield parry"``, one d6 a
@@ -281,15 +283,19 @@ def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
 
     A shield parry behind terrain cover rolls once at the better of the two
     (*stacking* ``"best"``, assumption ``cover_stacking``) or once for each, the shield
-    first (``"each"``). Criticals are rolled for before normal hits in every cover roll.
+    first (``"each"``). A raised Shield Block (*shield_block*, §Shields: the shield's cover
+    against every attack, no action) behind terrain cover rolls the same two ways: once at
+    the better value, or the shield's roll and then the cover's. Criticals are rolled for
+    before normal hits in every cover roll.
 
     Without *dice*, every die is given: *dice_totals* (the hit dice's totals),
     *reaction_dice* (dodge or parry totals, or the shield's d6 criticals first),
-    *cover_faces* and *contest_dice*. With *dice* (a DiceSource), *dice_totals*,
+    *cover_faces* (a Shield Block's d6 first when it rolls apart) and *contest_dice*. With *dice* (a DiceSource), *dice_totals*,
     *reaction_dice* and *contest_dice* are how many exploding dice to roll, and every die is
     drawn in the order the attack needs it: hit dice, reaction dice, cover dice (one a hit
     still standing), contest dice; typed dice that run out say what comes next."""
     dice = dice_to_draw_from(dice)
+    flag("shield_block", shield_block)
     reaction = one_of("reaction", reaction, FLOW_REACTIONS)
     stacking = one_of("stacking", stacking, COVER_STACKING)
     contest = one_of("contest", contest, CONTESTS)
@@ -307,6 +313,9 @@ def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
     if contest == "none" and not _no_dice(contest_dice):
         raise RulesError("contest_dice must be empty unless the attack is a K.O. or "
                          f"disarming attack, got {shown(contest_dice)}")
+    if shield_block and reaction == "shield parry":
+        raise RulesError("reaction: a raised Shield Block covers already; a Shield Parry "
+                         "cannot be added to it")
     if reaction in ("dodge", "parry") and not mode_row[reaction]:
         raise RulesError(f"reaction '{reaction}' works only against a melee attack, got a "
                          f"{mode_row['label'].lower()}")
@@ -326,8 +335,21 @@ def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
                          cover, stacking, prevent, dice)
         steps += reacted.trace
         hits, crits, extras = reacted.hits, reacted.criticals, reacted.critical_extras
-    cov = None
+    cov = block = None
     in_shield = reaction == "shield parry" and stacking == "best"
+    if shield_block:
+        use = shield_use("block", shield)
+        steps += use.trace
+        if cover is None or stacking == "best":
+            cover = use.cover if cover is None else min(use.cover, cover)
+            steps.append(step(f"The Shield Block's {use.cover}+ and the terrain: one roll at "
+                              f"{cover}+ (covers do not add up)", DATA.rule("Cover"),
+                              cover=cover))
+        elif hits + crits:
+            block, cover_faces = _block(hits, crits, extras, use.cover, cover_faces, dice,
+                                        prevent)
+            steps += block.trace
+            hits, crits, extras = block.hits, block.criticals, block.critical_extras
     if cover is not None and not in_shield and hits + crits:
         faces = _faces_or_draw("cover_faces", cover_faces, dice, hits + crits, "cover die",
                                f"{plural(hits + crits, 'hit')} still stand",
@@ -365,7 +387,29 @@ def attack(dice_totals: Sequence[int] | int, *, min_roll: int = BASE_MIN_ROLL,
                       reaction=reacted, cover=cov, protection=prot, wounds=wound,
                       contest=con, hits=hits, criticals=crits, megacriticals=mega,
                       extra_wounds=sum(extras) if wound is not None else 0,
-                      reaction_actions=0 if reacted is None else 1, headline=headline)
+                      reaction_actions=0 if reacted is None else 1, headline=headline,
+                      block=block)
+
+
+def _block(hits: int, crits: int, extras: tuple[int, ...], value: int, cover_faces: object,
+           dice: DiceSource | None, prevent: str) -> tuple[CoverRoll, object]:
+    """A Shield Block's own roll before the terrain cover's (§Shields, §Cover; assumption
+    ``cover_stacking``, a roll each): one d6 a hit standing, criticals first; the typed
+    *cover_faces* left for the terrain roll."""
+    n = hits + crits
+    if dice is None:
+        given = d6_faces("cover_faces", cover_faces)
+        if len(given) < n:
+            raise RulesError(f"cover_faces must hold one die a hit for the Shield Block "
+                             f"({n}), then one a hit left for the terrain cover, got "
+                             f"{len(given)}")
+        faces, rest = given[:n], given[n:]
+    else:
+        faces = _faces_or_draw("cover_faces", cover_faces, dice, n, "shield die",
+                               f"{plural(n, 'hit')} still stand", "the Shield Block's roll")
+        rest = cover_faces
+    return cover_roll(hits, crits, faces[crits:], faces[:crits], value,
+                      critical_extras=extras, prevent=prevent), rest
 
 
 @dataclass(frozen=True)
