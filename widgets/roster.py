@@ -9,6 +9,11 @@ The roster is kept in the reader's browser under ``rulebook-roster-<system>``, o
 chapter of that system, and loaded again, without a click, on every page that shows the editor:
 the fighters typed on one page are there on the next. It can also be downloaded and uploaded as
 JSON (a refused file changes nothing).
+
+A chapter's roster (:func:`roster`) opens as one line, "Fighters: Ada, Bo — edit", with the
+New fighter field beside it while the roster is empty: the table, its menus and the file
+buttons are made the first time the reader opens it (or code reads one of them), because
+every widget costs a page time to open and most chapters are read without editing fighters.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from rulescore.errors import RulesError
 from rulescore.roster import NAME_LABEL, PC_LABEL, Column, Fighter, Roster, RosterFormat
 from rulescore.systems import system as system_data
 
-from .common import ErrorLine, Reach, Tool, button, fit_label, text_em
+from .common import ErrorLine, Reach, Tool, button, fit_label, fit_labels, text_em
 from .lean import built_whole, set_layout, set_shown, shared_layout
 from .storage import BrowserStore, JsonTransfer
 from .theme import ERROR, FAINT, RULE_LINE
@@ -104,6 +109,13 @@ PART_EM = 40.0
 """The widest group of columns shown at once (in em), beside the names, in a page's width."""
 
 
+_BODY = frozenset({
+    "css", "kept_note", "new_button", "kept_line", "headers", "columns_pick", "grid", "error",
+    "pick", "how_many", "duplicate_button", "remove_button", "transfer", "entry"})
+"""The editor's parts below its Fighters line, made when it first opens (:meth:`RosterEditor.
+__getattr__`)."""
+
+
 class _Row(Sequence):
     """One fighter's fields in the editor, in the order of the editor's keys. Each field is
     made the first time it is shown or read: a roster too wide for a page shows one group of
@@ -146,8 +158,8 @@ class RosterEditor(Tool):
 
     def __init__(self, fmt: RosterFormat, *, starter: Roster | None = None,
                  foldable: bool = False) -> None:
-        """*foldable*: the roster a chapter shows above its tools, which folds to one line of
-        names once it holds fighters (the fight page folds its own editor)."""
+        """*foldable*: the roster a chapter shows above its tools, which opens folded to one
+        line of names (the fight page folds its own editor)."""
         if starter is not None and starter.format != fmt:
             raise RulesError(f"the starting roster must be a {fmt.name} roster")
         self.format = fmt
@@ -165,28 +177,12 @@ class RosterEditor(Tool):
         self._kept = False             # this page has written the roster to the browser
         self.rows: list[_Row] = []
         self.foldable = foldable
-        self.folded = False
         self._from_field = ""          # the fighter the name field's Enter (or leaving it) added
 
         self.store = BrowserStore(store_key(fmt.system))
-        self.kept_note = w.HTML()
-        self.new_button = button("Start a new roster", "Remove every fighter and start again")
-        self.kept_line = w.HBox([self.kept_note, self.new_button],
-                                layout=shared_layout(align_items="center"))
         self.groups = self._view_groups()
         # a roster shown a group at a time makes a column's header when the group first shows
         self._heads: dict[int, w.HTML] = {}
-        self.headers = [] if self.groups else self._headers()
-        self.columns_pick = w.ToggleButtons(
-            options=tuple(self.groups), description="Columns", style={"button_width": "auto"},
-            tooltips=[f"Show the {g} columns of every fighter" for g in self.groups])
-        set_shown(self.columns_pick, bool(self.groups))
-        self.columns_pick.observe(lambda _: self._render(), "value")
-        self.grid = w.GridBox(layout=shared_layout(
-            grid_gap="2px 6px", align_items="center", width="fit-content", max_width="100%",
-            overflow="auto"))
-        self.grid.add_class("rulebook-roster-grid")
-        self.error = ErrorLine()
         # Enter adds the fighter. ipywidgets' Enter hook (Text.on_submit) is deprecated for
         # continuous_update=False and observing the value, which also commits when the field
         # loses focus: so the fighter is added then too, a PC tick straight after applies to
@@ -198,6 +194,69 @@ class RosterEditor(Tool):
         self.new_pc = w.Checkbox(value=False, description=PC_LABEL, indent=False,
                                  layout=shared_layout(width="4em"))
         self.add_button = button("Add fighter", primary=True)
+        self.fighters_line = w.HTML()
+        self.fold_button = button("edit", "Open the roster: add, change or remove fighters")
+        # a chapter's roster adds fighters from its Fighters line, open or folded; the others
+        # from the row under the table
+        self._adding = (self.new_name, self.new_pc, self.add_button)
+        self.fold_line = w.HBox([self.fighters_line, *(self._adding if foldable else ()),
+                                 self.fold_button], layout=shared_layout(align_items="center"))
+        set_shown(self.fold_line, foldable)
+        self.folded = foldable
+        self._built: bool | None = False  # None while the parts below the line are made
+        super().__init__([self.store, self.store.offer, self.fold_line], "rulebook-roster")
+        self.fold_button.on_click(lambda _: self.fold(not self.folded))
+        self.new_name.observe(self._typed, "value")
+        self.new_pc.observe(self._pc_ticked, "value")
+        self.add_button.on_click(lambda _: self.add())
+        self.store.observe(self._found, "stored")
+        self.store.observe(lambda _: self._show_kept(), "ready")
+        self.store.on_elsewhere(self._take_elsewhere)
+        if foldable:
+            self._render()
+        else:
+            self._open_body()
+
+    # --- made when first opened -------------------------------------------------------------
+
+    def __getattr__(self, name: str):
+        """A part below the Fighters line (:data:`_BODY`), made on first use: a folded
+        chapter roster has none until the reader opens it, yet code may read any of them."""
+        if name in _BODY and self.__dict__.get("_built") is False:
+            self._open_body()
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _open_body(self) -> None:
+        """Make the parts below the Fighters line and put them in the editor."""
+        self._built = None
+        body = self._build_body()
+        self._built = True
+        # set once the parts are opened (a change names its children by their model ids)
+        self.children = (*self.children, *body)
+        self._speak_reader_words()
+        self._render()
+
+    @built_whole
+    def _build_body(self) -> tuple[w.DOMWidget, ...]:
+        """The kept line, the table, its error line, the row of buttons and the file link."""
+        fmt = self.format
+        self.css = w.HTML(_CSS)
+        self.kept_note = w.HTML()
+        self.new_button = button("Start a new roster", "Remove every fighter and start again")
+        self.kept_line = w.HBox([self.kept_note, self.new_button],
+                                layout=shared_layout(align_items="center"))
+        self.headers = [] if self.groups else self._headers()
+        self.columns_pick = w.ToggleButtons(
+            options=tuple(self.groups), description="Columns", style={"button_width": "auto"},
+            tooltips=[f"Show the {g} columns of every fighter" for g in self.groups])
+        set_shown(self.columns_pick, bool(self.groups))
+        self.columns_pick.observe(lambda _: self._render(), "value")
+        self.grid = w.GridBox(layout=shared_layout(
+            grid_gap="2px 6px", align_items="center", width="fit-content", max_width="100%",
+            overflow="auto"))
+        self.grid.add_class("rulebook-roster-grid")
+        self.error = ErrorLine()
         self.pick = w.Dropdown(options=[], description="Fighter",
                                style={"description_width": "4em"},
                                layout=shared_layout(width="15em"))
@@ -207,29 +266,17 @@ class RosterEditor(Tool):
         self.duplicate_button = button("Duplicate", "Add copies of the chosen fighter, numbered")
         self.remove_button = button("Remove", "Remove the chosen fighter from the roster")
         self.transfer = JsonTransfer(f"roster-{fmt.system}.json", "roster", self.load_json)
-        self.fighters_line = w.HTML()
-        self.fold_button = button("edit", "Open the roster: add, change or remove fighters")
-        self.fold_line = w.HBox([self.fighters_line, self.fold_button],
-                                layout=shared_layout(align_items="center"))
-        set_shown(self.fold_line, foldable)
-        self.entry = w.HBox([self.new_name, self.new_pc, self.add_button, w.HTML("&emsp;"),
-                             self.pick, self.how_many, self.duplicate_button,
+        adding = () if self.foldable else (*self._adding, w.HTML("&emsp;"))
+        self.entry = w.HBox([*adding, self.pick, self.how_many, self.duplicate_button,
                              self.remove_button], layout=shared_layout(align_items="center"))
-        super().__init__([
-            w.HTML(_CSS), self.store, self.store.offer, self.fold_line, self.kept_line, self.columns_pick,
-            self.grid, self.error, self.entry, self.transfer,
-        ], "rulebook-roster")
-        self.fold_button.on_click(lambda _: self.fold(not self.folded))
-        self.new_name.observe(self._typed, "value")
-        self.new_pc.observe(self._pc_ticked, "value")
-        self.add_button.on_click(lambda _: self.add())
         self.duplicate_button.on_click(lambda _: self.duplicate())
         self.remove_button.on_click(lambda _: self.remove())
         self.new_button.on_click(lambda _: self.start_new())
-        self.store.observe(self._found, "stored")
-        self.store.observe(lambda _: self._show_kept(), "ready")
-        self.store.on_elsewhere(self._take_elsewhere)
-        self._render()
+        body = (self.css, self.kept_line, self.columns_pick, self.grid, self.error, self.entry,
+                self.transfer)
+        for part in body:
+            fit_labels(part)
+        return body
 
     # --- the table ------------------------------------------------------------------------------
 
@@ -368,6 +415,8 @@ class RosterEditor(Tool):
             for n, (fighter, row) in enumerate(zip(self._roster.fighters, self.rows), start=1):
                 for k, field in row.built.items():
                     self._fill(field, self._keys[k], fighter, n)
+            if not self._built:
+                return
             table = self._table()
             if len(self.grid.children) != len(table) or any(
                     a is not b for a, b in zip(self.grid.children, table)):
@@ -378,38 +427,54 @@ class RosterEditor(Tool):
             self.pick.value = keep
         finally:
             self._quiet = False
+            self._show_fold()
+        if not self._built:
+            return
         self._bad.clear()
         self.error.clear()
         # the download offers the roster shown, kept in the browser or not yet
         self.transfer.set_text(self._roster.to_json() if self._roster.fighters else "")
         self._show_kept()
-        self._show_fold()
 
     # --- folded to one line ---------------------------------------------------------------------
 
     def fold(self, folded: bool) -> None:
-        """Fold the roster to its one line of names, or open it (an empty one stays open)."""
+        """Fold the roster to its one line of names, or open it (made on its first opening)."""
         self.folded = folded
-        self._show_fold()
+        if not folded and not self._built:
+            self._open_body()  # renders, and shows the line
+        else:
+            self._show_fold()
 
     def _show_fold(self) -> None:
         """The Fighters line of a foldable roster: "Fighters" and fold, or, folded, "Fighters:
-        Ada, Bo —" and edit with the table hidden."""
+        Ada, Bo —" and edit with the table hidden; the New fighter field beside it while the
+        roster is open or empty."""
         if not self.foldable:
             return
         names = self._roster.names()
-        if not names:
-            self.folded = False
         shown = ", ".join(names[:SUMMARY_NAMES]) + (
             f" and {len(names) - SUMMARY_NAMES} more" if len(names) > SUMMARY_NAMES else "")
-        title = f"Fighters: {shown} —" if self.folded else "Fighters"
-        self.fighters_line.value = (f"<h4 style='margin:.3em .4em .2em 0'>"
-                                    f"{html.escape(title)}</h4>")
+        title = "Fighters" if not self.folded else (
+            f"Fighters: {shown} —" if names else "Fighters: none yet —")
+        tip = (f"Fighters added here are kept in this browser for every "
+               f"{self.format.name} chapter")
+        damaged = (f"<small style='color:{ERROR}'>The roster kept in this browser cannot be "
+                   f"read ({html.escape(self._damaged)}).&ensp;</small>"
+                   if self._damaged and self.folded else "")
+        self.fighters_line.value = (f"<h4 style='margin:.3em .4em .2em 0' "
+                                    f"title='{html.escape(tip, quote=True)}'>"
+                                    f"{html.escape(title)}</h4>{damaged}")
         self.fold_button.description = "edit" if self.folded else "fold"
-        self.fold_button.tooltip = ("Open the roster: add, change or remove fighters"
-                                    if self.folded else "Fold the roster to one line")
-        set_shown(self.fold_button, bool(names))
-        for part in (self.kept_line, self.grid, self.error, self.entry, self.transfer):
+        self.fold_button.tooltip = (
+            "Open the roster: add, change or remove fighters, download or upload them"
+            if self.folded else "Fold the roster to one line")
+        for part in self._adding:
+            set_shown(part, not self.folded or not names)
+        if not self._built:
+            return
+        for part in (self.css, self.kept_line, self.grid, self.error, self.entry,
+                     self.transfer):
             set_shown(part, not self.folded)
         set_shown(self.columns_pick, bool(self.groups) and not self.folded)
 
@@ -417,7 +482,11 @@ class RosterEditor(Tool):
         return PC_LABEL if key == "pc" else self.format.column(key).label
 
     def _show_kept(self) -> None:
-        """The one line about what the browser keeps (nothing before the browser has spoken)."""
+        """The one line about what the browser keeps (nothing before the browser has spoken);
+        a folded chapter roster says it on its Fighters line instead."""
+        if not self._built:
+            self._show_fold()
+            return
         if self._before_new is not None:
             self.kept_note.value = (f"Started a new roster.&ensp;")
             self.new_button.description = (f"Put back the {len(self._before_new)} "
@@ -438,7 +507,8 @@ class RosterEditor(Tool):
             self.kept_note.value = ("These example fighters are not kept yet: your first "
                                     "change keeps them in this browser.&ensp;")
         else:
-            self.kept_note.value = ("No fighters yet: add them below. They are kept in this "
+            where = "above" if self.foldable else "below"
+            self.kept_note.value = (f"No fighters yet: add them {where}. They are kept in this "
                                     f"browser for every {html.escape(self.format.name)} "
                                     "chapter.")
         set_shown(self.new_button, count > 0)
@@ -548,10 +618,13 @@ class RosterEditor(Tool):
         self._from_field = name
 
     def add(self) -> None:
-        """Add the fighter named in the new-fighter field, every column at its default."""
+        """Add the fighter named in the new-fighter field, every column at its default (a
+        folded chapter roster opens, to show the new fighter's row)."""
         name = self.new_name.value
         if not name.strip() and self._from_field:
             return  # the press of Add fighter left the field, which already added them
+        if self.foldable and self.folded:
+            self.fold(False)
 
         def make() -> tuple[Roster, str]:
             roster = self._roster.add(name, pc=self.new_pc.value)
@@ -612,8 +685,6 @@ class RosterEditor(Tool):
             return
         self.set_roster(roster, line=RESTORED)
         self._touched = False
-        if self.foldable:
-            self.fold(bool(roster.fighters))
 
     def _take_elsewhere(self, text: str) -> None:
         """The reader chose the roster another tab kept (an empty one if that tab removed

@@ -62,13 +62,18 @@ def test_a_pick_fills_the_duel_and_the_downed_walker(page: Page, book_url):
     expect(walker.get_by_label("Healer's Medicine dice")).to_have_value("5")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator(".rulebook-roster").screenshot(path=str(SHOTS / "vl_roster_folded.png"))
+    fighters = page.locator(".rulebook-roster")
+    fighters.get_by_role("button", name="edit").click()  # the table is made when opened
+    expect(fighters.get_by_label("Medicine of Ada")).to_have_value("2")
     walker.screenshot(path=str(SHOTS / "vl_downed_walker_pick.png"))
 
 
-def test_an_empty_roster_opens_and_each_pick_says_where_to_add_fighters(page: Page, book_url):
+def test_an_empty_roster_is_one_line_and_each_pick_says_where_to_add_fighters(page: Page,
+                                                                             book_url):
     open_chapter(page, f"{book_url}/veil_and_lead/movement.ipynb")
     fighters = page.locator(".rulebook-roster")
-    expect(fighters).to_contain_text("No fighters yet: add them below.", timeout=60_000)
+    expect(fighters).to_contain_text("Fighters: none yet —", timeout=60_000)
+    expect(fighters.get_by_role("button", name="Upload roster (JSON)")).to_have_count(0)
     tool = page.locator(".rulebook-vl-movement")
     expect(tool.get_by_text("No fighters yet: add them in the roster above")).to_be_visible()
     field = fighters.get_by_label("New fighter")
@@ -77,3 +82,8 @@ def test_an_empty_roster_opens_and_each_pick_says_where_to_add_fighters(page: Pa
     tool.get_by_label("Fill from fighter").select_option("Cy")
     expect(tool.get_by_label("QUICK", exact=True)).to_have_value("3")
     expect(tool.get_by_text("No fighters yet: add them in the roster above")).to_be_hidden()
+    # adding from the one line opened the roster on the new fighter's row
+    expect(fighters.get_by_label("QUICK of Cy", exact=True)).to_have_value("3")
+    fighters.get_by_role("button", name="fold").click()
+    expect(fighters).to_contain_text("Fighters: Cy —")
+    expect(fighters.get_by_label("QUICK of Cy", exact=True)).to_be_hidden()

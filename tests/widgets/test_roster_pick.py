@@ -85,20 +85,50 @@ def test_picks_made_before_the_browser_answers_fill_from_the_kept_roster():
     assert filled[0]["iron"] == 3
 
 
-def test_the_chapter_roster_folds_to_one_line_once_fighters_come_back():
+def test_the_chapter_roster_opens_folded_and_makes_its_table_when_first_opened():
     editor = shared_roster("veil_and_lead")
-    assert not editor.folded and is_shown(editor.grid) and is_shown(editor.entry)
+    assert editor.folded and editor.children == (editor.store, editor.store.offer,
+                                                 editor.fold_line)
+    assert not {"grid", "entry", "transfer", "error"} & set(vars(editor))
+    assert "Fighters: none yet —" in editor.fighters_line.value
+    assert is_shown(editor.new_name) and is_shown(editor.add_button)  # added from the line
     browser_says(editor, party().to_json())
-    assert editor.folded and not is_shown(editor.grid) and not is_shown(editor.entry)
+    assert editor.folded and "grid" not in vars(editor)
     assert "Fighters: Ada, Bo —" in editor.fighters_line.value
-    assert editor.fold_button.description == "edit"
+    assert not is_shown(editor.new_name) and editor.fold_button.description == "edit"
     editor.fold_button.click()
-    assert not editor.folded and is_shown(editor.grid) and is_shown(editor.entry)
+    assert not editor.folded and editor.grid in editor.children and is_shown(editor.grid)
+    assert editor.get_state("children")["children"][-1] == f"IPY_MODEL_{editor.transfer.model_id}"
+    assert editor.rows[1][0].value == "Bo" and is_shown(editor.new_name)
     assert editor.fold_button.description == "fold"
     editor.fold_button.click()
-    editor.start_new()  # an empty roster stays open: there is nothing to fold
-    assert not editor.folded and is_shown(editor.entry)
-    assert not is_shown(editor.fold_button)
+    assert editor.folded and not is_shown(editor.grid) and not is_shown(editor.entry)
+    assert not is_shown(editor.new_name) and editor.fold_button.description == "edit"
+
+
+def test_a_fighter_added_from_the_folded_line_opens_the_roster_on_their_row():
+    editor = shared_roster("veil_and_lead")
+    editor.new_name.value = "Cy"
+    assert editor.roster.names() == ("Cy",) and not editor.folded
+    assert is_shown(editor.grid) and editor.rows[0][0] in editor.grid.children
+    editor.start_new()  # an emptied roster stays open, offering to put Cy back
+    assert not editor.folded and "Put back the 1 fighter" in editor.new_button.description
+
+
+def test_a_roster_opened_before_the_browser_answers_stays_open():
+    editor = shared_roster("veil_and_lead")
+    editor.fold(False)
+    browser_says(editor, party().to_json())
+    assert not editor.folded and editor.rows[0][0].value == "Ada" and is_shown(editor.grid)
+
+
+def test_a_damaged_kept_roster_is_named_on_the_folded_line():
+    editor = shared_roster("veil_and_lead")
+    browser_says(editor, '{"format": "rulebook roster"')
+    assert editor.folded and "cannot be read" in editor.fighters_line.value
+    editor.fold(False)
+    assert "cannot be read" in editor.kept_note.value
+    assert "cannot be read" not in editor.fighters_line.value
 
 
 def test_a_plain_editor_has_no_fold_line():
