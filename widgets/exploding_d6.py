@@ -207,7 +207,9 @@ class AttackPipeline(Tool):
                           "contest_min_roll": "Defender's min. roll"}, {
             "dice_totals": "the setup's dice, drawn from the Roll / My dice row",
             "dice": ROLLED, "cover_faces": "drawn from the Roll / My dice row after the "
-            "reaction's dice, one a hit still standing", **_FROM_SETUP, **_SHIELD}),
+            "reaction's dice, one a hit still standing", **_FROM_SETUP, **_SHIELD,
+            "shield_block": "a raised Shield Block is kept from round to round on the fight "
+            "page; here its cover is the Target's cover menu"}),
     )
 
     def __init__(self, skill: int = 3, weapon_dice: int = 2, mode: str = "single",

@@ -60,6 +60,8 @@ PREVENT_WORDS = [("Heaviest", "heaviest"), ("Lightest", "lightest")]
 OPTION = "18em"  # one cell of the More options grid: a label of 11em and its field
 FROM_ROWS = "from the two fighters' roster rows and the fight (Fight.attack_inputs)"
 COVER_FROM = "the Target's cover menu, or the target's Shield Block (Fight.attack_inputs)"
+BLOCK_FROM = ("the target's raised Shield Block behind cover with Shield and cover A roll each "
+              "(Fight.attack_inputs)")
 CONTEST_WORDS = {"ko": "Knocked out", "disarm": "Disarmed"}
 
 
@@ -88,7 +90,9 @@ def board_html(fight: Fight) -> str:
     rows = []
     for c in fight.combatants:
         acting = c.name == actor
-        if not c.started:
+        if c.knocked_out:
+            actions = "none: knocked out"
+        elif not c.started:
             actions = "— (first turn to come)"
         elif acting:
             actions = f"{c.available} of {c.maximum}"
@@ -113,9 +117,14 @@ def board_html(fight: Fight) -> str:
 
 
 def _status(fight: Fight, c: Any) -> str:
-    """What a fighter carries from turn to turn besides actions, wounds and protection: the
-    rounds in their weapon, aim gathered, a Shield Block and actions stolen."""
+    """What a fighter carries from turn to turn besides actions, wounds and protection: out
+    of the fight from a K.O., disarmed, the rounds in their weapon, aim gathered, a Shield
+    Block and actions stolen."""
     parts = []
+    if c.knocked_out:
+        parts.append("KNOCKED OUT: no actions until they come to")
+    if c.disarmed:
+        parts.append("DISARMED: fists until the weapon is picked up")
     if c.magazine:
         parts.append(f"{c.ammunition}/{c.magazine} rounds")
     if c.aim:
@@ -165,6 +174,7 @@ class FightPanel(OnThePage, Tool):
             "dice": "the attack's dice (attack_setup)", "min_roll": "the attack's minimum roll",
             "crit_at": "the attack's critical threshold", "burst": "the attack's mode",
             "shield": "the target's shield in the roster", "cover": COVER_FROM,
+            "shield_block": BLOCK_FROM,
             "pool": "the target's protection left in the fight",
             "critical_pool": "the target's protection against criticals left",
             "piercing": "the attacker's weapon in the roster"}),
@@ -177,6 +187,7 @@ class FightPanel(OnThePage, Tool):
             "crit_at": "the attack's critical threshold", "burst": "the attack's mode",
             "contest_min_roll": "the target's minimum roll in the roster",
             "shield": "the target's shield in the roster", "cover": COVER_FROM,
+            "shield_block": BLOCK_FROM,
             "pool": "the target's protection left in the fight",
             "critical_pool": "the target's protection against criticals left",
             "piercing": "the attacker's weapon in the roster"}),
@@ -188,7 +199,7 @@ class FightPanel(OnThePage, Tool):
             "dice": ROLLED, "min_roll": "the attack's minimum roll (attack_setup)",
             "crit_at": "the attack's critical threshold (attack_setup)",
             "burst": "the attack's mode (attack_setup)", "cover": COVER_FROM,
-            "mode": FROM_ROWS, "reaction": "the Reaction menu, through Fight.attack_inputs",
+            "shield_block": BLOCK_FROM, "mode": FROM_ROWS, "reaction": "the Reaction menu, through Fight.attack_inputs",
             "shield": "the target's shield in the roster",
             "cover_faces": "the cover dice come as a DiceSource (dice)",
             "pool": "the target's protection left in the fight",
@@ -429,7 +440,8 @@ class FightPanel(OnThePage, Tool):
                          reaction_min_roll=flow.get("reaction_min_roll", 5),
                          shield=flow.get("shield", "round shield"), cover=flow["cover"],
                          stacking=flow["stacking"], pool=flow["pool"],
-                         critical_pool=flow["critical_pool"], piercing=flow["piercing"])
+                         critical_pool=flow["critical_pool"], piercing=flow["piercing"],
+                         shield_block=flow.get("shield_block", False))
             p = landing_odds(made.dice, made.min_roll, made.crit_at, made.burst, **given)
             past = ("the " + REACTION_WORDS[self.reaction.value].lower() + ", "
                     if self.reaction.value != "none" else "") + "cover and protection"
@@ -467,6 +479,8 @@ class FightPanel(OnThePage, Tool):
         me = self.fight.of(self.attacker.value)
         them = self.fight.of(self.target.value)
         notes = []
+        if me.disarmed:
+            notes.append("disarmed: fights with fists (Other actions: Pick up weapon)")
         if me.aim or me.accurate:
             notes.append("aimed " + " and ".join(
                 f"{plural(n, 'action')} {what}" for n, what in
@@ -474,7 +488,10 @@ class FightPanel(OnThePage, Tool):
                 + " before")
         if made.ammunition:
             notes.append(f"spends {plural(made.ammunition, 'round')} of {me.ammunition}")
-        if them.blocking(self.fight.round):
+        if them.blocking(self.fight.round) and flow.get("shield_block"):
+            notes.append(f"{them.name}'s Shield Block rolls first, then the "
+                         f"{flow['cover']}+ cover")
+        elif them.blocking(self.fight.round):
             notes.append(f"{them.name}'s Shield Block covers {flow['cover']}+")
         return "".join(f"; {html.escape(n, quote=False)}" for n in notes)
 
@@ -493,6 +510,9 @@ class FightPanel(OnThePage, Tool):
                 said = f"{x6.announce(r.hits, r.criticals)} left"
             stages.append(f"<li>{REACTION_WORDS[r.kind]} on {r.min_roll}+: {rolled} "
                           f"→ {html.escape(said)}</li>")
+        if result.block is not None:
+            stages.append(f"<li>Shield Block: {result.block.prevented_criticals} critical(s) "
+                          f"and {result.block.prevented_hits} hit(s) stopped</li>")
         if result.cover is not None:
             stages.append(f"<li>Cover: {result.cover.prevented_criticals} critical(s) and "
                           f"{result.cover.prevented_hits} hit(s) stopped</li>")
@@ -520,15 +540,17 @@ class FightPanel(OnThePage, Tool):
         self.board.value = board_html(fight)
         set_shown(self.next_button, bool(fight.combatants))
         actor = fight.actor
+        left = ("knocked out: no actions, press Next turn" if actor and actor.knocked_out
+                else f"{actor.available} of {actor.maximum} actions left" if actor else "")
         self.acting_line.value = (
             f"<p class='rulebook-x6-acting'>Round {fight.round}: <b>{html.escape(actor.name)}"
-            f"</b> to act ({actor.available} of {actor.maximum} actions left)</p>"
-            if actor else "")
+            f"</b> to act ({left})</p>" if actor else "")
         names = list(fight.names())
         # a fighter taken off the roster keeps their row on the board but has no numbers to
-        # attack or be attacked with
+        # attack or be attacked with; a knocked-out one takes no actions
         rostered = set(self.page.roster.names()) if self.page is not None else set()
-        me = actor.name if actor and actor.name in rostered else None
+        me = (actor.name if actor and actor.name in rostered and not actor.knocked_out
+              else None)
         self.attacker.options = [me] if me else []
         self.attacker.value = me
         others = [n for n in names if n != me and n in rostered]
@@ -590,6 +612,8 @@ class ActionsPanel(OnThePage, Tool):
         Reach(Fight.shield_block, {}, {
             "self": "the page's fight", "row": "the Fighter's roster row",
             "up": "the shield button: Raise shield, or Lower shield once raised"}),
+        Reach(Fight.pick_up, {"name": "Fighter"}, {"self": "the page's fight"}),
+        Reach(Fight.come_to, {"name": "Fighter"}, {"self": "the page's fight"}),
     )
 
     def __init__(self) -> None:
@@ -609,10 +633,17 @@ class ActionsPanel(OnThePage, Tool):
         self.destiny_button = button("Destiny die: steal an action",
                                      "Take one action from the fighter named: you have it at "
                                      "once, they lose it from this or their next turn")
+        self.pick_up_button = button("Pick up weapon", "A disarmed fighter takes the weapon "
+                                     "back: one action in their turn")
+        self.come_to_button = button("Comes to", "A knocked-out fighter comes to, at the GM's "
+                                     "word: their actions come back with their next turn")
         super().__init__([
             w.HBox([self.who, self.other_action, self.act_button]),
             w.HBox([self.shield_button, self.bonus_button, self.victim, self.destiny_button]),
+            w.HBox([self.pick_up_button, self.come_to_button]),
             self.error, self.explanation], "rulebook-x6-fight-actions")
+        self.pick_up_button.on_click(lambda _: self._pick_up())
+        self.come_to_button.on_click(lambda _: self._come_to())
         self.act_button.on_click(lambda _: self._act())
         self.shield_button.on_click(lambda _: self._shield())
         self.bonus_button.on_click(lambda _: self._bonus())
@@ -644,6 +675,9 @@ class ActionsPanel(OnThePage, Tool):
         has_shield = rostered and self.page.roster.fighter(me)["shield"] != x6.ROSTER.column(
             "shield").default
         set_shown(self.shield_button, raised or has_shield)
+        c = fight.of(me) if me is not None else None
+        set_shown(self.pick_up_button, c is not None and c.disarmed)
+        set_shown(self.come_to_button, c is not None and c.knocked_out)
 
     def _me(self) -> str:
         if not self.who.value:
@@ -661,6 +695,14 @@ class ActionsPanel(OnThePage, Tool):
         me = self._me()
         up = not self.fight.of(me).block_from
         self._push(self.fight.shield_block(self.page.roster.fighter(me), up))
+
+    @answers()
+    def _pick_up(self) -> None:
+        self._push(self.fight.pick_up(self._me()))
+
+    @answers()
+    def _come_to(self) -> None:
+        self._push(self.fight.come_to(self._me()))
 
     @answers()
     def _bonus(self) -> None:

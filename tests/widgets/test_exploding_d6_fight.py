@@ -222,3 +222,68 @@ def test_the_odds_of_a_ko_lead_with_the_percentage_and_are_the_engines():
     panel.special.value = "disarm"
     q = contest_odds("disarm", 5, 8, 11, False, contest_dice=2, pool=2)
     assert f"Disarmed: Hagen <b>{percent(q)}</b>" in panel.odds.value
+
+
+def test_a_ko_shows_on_the_board_and_the_fighter_takes_no_actions_until_they_come_to():
+    page, panel = joined()
+    panel.next_button.click()                                       # the robber's turn
+    panel.special.value = "ko"
+    # 5, 5, 5 three hits; Hagen's 2 units stop two; his resistance dice 1, 1: knocked out
+    typed(panel.attack_entry, "5, 5, 5, 1, 1, 1, 1")
+    assert "Knocked out (1 hit landed)" in panel.result.value
+    panel.apply_button.click()
+    hagen = page.state.of("Hagen")
+    assert hagen.knocked_out and hagen.available == 0
+    assert "KNOCKED OUT" in panel.board.value and "none: knocked out" in panel.board.value
+    panel.next_button.click()                                       # round 2: Hagen, out
+    assert "knocked out: no actions, press Next turn" in panel.acting_line.value
+    assert panel.attacker.value is None and panel.odds.value == ""
+    actions = panel.actions
+    assert is_shown(actions.come_to_button) and not is_shown(actions.pick_up_button)
+    actions.other_action.value = "aim"
+    actions.act_button.click()
+    assert "Hagen is knocked out and takes no actions" in actions.error.message
+    actions.come_to_button.click()
+    assert not page.state.of("Hagen").knocked_out
+    assert "KNOCKED OUT" not in panel.board.value
+
+
+def test_a_disarmed_fighter_shows_it_and_attacks_with_fists_until_the_pick_up():
+    page, panel = joined(starter().update("Robber", strength=3, weapon_dice=3))
+    panel.special.value = "disarm"                                  # Hagen disarms the robber
+    # 5 dice on 8+: 6→2 and 6→2 hit, the robber's one unit stops one; Strength 1, 1, 1 fail
+    typed(panel.attack_entry, "6, 2, 6, 2, 1, 1, 1, 1, 1, 1")
+    assert "Disarmed (1 hit landed)" in panel.result.value
+    panel.apply_button.click()
+    assert page.state.of("Robber").disarmed
+    assert "DISARMED: fists until the weapon is picked up" in panel.board.value
+    panel.special.value = "none"
+    panel.next_button.click()                                       # the robber, unarmed
+    # §Weaponless melee: skill 3 + 1 for Quickness 3 = 4 dice, no weapon dice
+    assert "Robber rolls <b>4</b> dice" in panel.setup_line.value
+    assert "disarmed: fights with fists" in panel.setup_line.value
+    actions = panel.actions
+    assert is_shown(actions.pick_up_button)
+    actions.pick_up_button.click()
+    assert actions.error.message == ""
+    assert not page.state.of("Robber").disarmed and page.state.of("Robber").available == 1
+    assert "Robber rolls <b>6</b> dice" in panel.setup_line.value
+
+
+def test_a_shield_block_behind_cover_rolls_the_shield_then_the_cover():
+    page, panel = joined()
+    panel.actions.shield_button.click()                             # Hagen raises it
+    for _ in range(3):
+        panel.next_button.click()                                   # round 2, the robber
+    panel.cover.value = 6
+    panel.more.value = True
+    panel.stacking.value = "each"
+    assert panel.error.message == ""
+    assert "Hagen's Shield Block rolls first, then the 6+ cover" in panel.setup_line.value
+    # 5, 5, 5 hit; the shield 5, 1, 1 stops one; the terrain 6, 2 one more; protection the last
+    typed(panel.attack_entry, "5, 5, 5, 1, 1, 5, 1, 1, 6, 2")
+    assert panel.attack_entry.error.message == ""
+    assert "Shield Block: 0 critical(s) and 1 hit(s) stopped" in panel.result.value
+    assert "Cover: 0 critical(s) and 1 hit(s) stopped" in panel.result.value
+    panel.apply_button.click()
+    assert page.state.of("Hagen").protection == 1 and page.state.of("Hagen").wounds == 0
