@@ -1,5 +1,6 @@
 """The TSL tools for what is not an attack: helping an ally (a support action and the Stress it
-moves), a Spirit ability's cost, and the Hand roll that mends broken gear.
+moves), a Spirit ability's cost, armour against one blow, and the Hand roll that mends broken
+gear.
 
 Each answer makes one ``rulescore.systems.tsl`` call and renders what it returns.
 """
@@ -344,6 +345,50 @@ class Movement(Tool):
         self.result.value = (f"<div class='rulebook-tsl-result' style='font-size:{TOTAL_SIZE}'>"
                              f"{done.start} → {done.end}: {crossed}; {_uses_words(done.uses)}"
                              "</div>")
+        self.explanation.show(done.trace)
+
+
+class ArmourBlow(Tool):
+    """Armour built for the blow against one band: the band it lands as, its Stress, and
+    whether a Catastrophic defence roll spends the armour."""
+
+    waiting_for = "the fields above"
+    reaches = (
+        Reach(tsl.armour_against, {"band": "The attack lands as",
+                                   "defence_catastrophic": "The defence roll was a "
+                                                           "Catastrophic Failure"}),
+    )
+
+    def __init__(self, band: str = "success", defence_catastrophic: bool = False) -> None:
+        self.band = _menu("The attack lands as", [(tsl.band_name(b), b)
+                                                  for b in reversed(tsl.BANDS)], band)
+        self.catastrophic = w.Checkbox(value=defence_catastrophic, indent=False,
+                                       description="The defence roll was a Catastrophic Failure",
+                                       layout=shared_layout(width="auto"))
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        self.last: tsl.ArmourResult | None = None
+        super().__init__([self.band, self.catastrophic, self.error,
+                          section("What the armour does", self.result, self.explanation)],
+                         "rulebook-tsl-armour")
+        for field in (self.band, self.catastrophic):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        """The blow after the armour (one rules call)."""
+        self.last = None
+        self.last = done = tsl.armour_against(self.band.value,
+                                              defence_catastrophic=self.catastrophic.value)
+        extra = ("; the armour takes the whole blow and is spent" if done.absorbed else
+                 "; the armour is spent" if done.armour_spent else "")
+        self.result.value = (
+            f"<div class='rulebook-tsl-result' style='font-size:{TOTAL_SIZE}'>Lands as "
+            f"<span style='color:{BAND_COLOURS[done.band]};font-weight:700'>"
+            f"{html.escape(tsl.band_name(done.band))}</span>: <b>{done.value} Stress</b>"
+            f"{extra}</div>")
         self.explanation.show(done.trace)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from rulescore.systems import tsl
 from widgets.common import RollRequest
 from widgets.lean import is_shown
-from widgets.tsl_help import RepairRoll, SpiritAbility, SupportAction
+from widgets.tsl_help import ArmourBlow, RepairRoll, SpiritAbility, SupportAction
 
 
 def test_support_action_ground_a_path_walker_near():
@@ -141,3 +141,18 @@ def test_keep_roll_is_velas_sixteen():
     assert "Total 16</b>: Proficient keeps 6 + 4 + 3 + 3" in tool.result.value
     tool.shift.value = -1
     assert tool.last is None and tool.entry.error.message == ""
+
+
+def test_armour_against_one_blow():
+    """§11 Armour: a Success lands as a Mixed and a Crit stays; on a Catastrophic defence roll
+    the armour takes the whole Success and is spent (ruling tsl:catastrophic_defence)."""
+    tool = ArmourBlow("success", defence_catastrophic=True)
+    assert tool.last == tsl.armour_against("success", defence_catastrophic=True)
+    assert tool.result.value.endswith(
+        "<b>0 Stress</b>; the armour takes the whole blow and is spent</div>")
+    tool.catastrophic.value = False
+    assert tool.last.band == "mixed" and "<b>1 Stress</b></div>" in tool.result.value
+    tool.band.value = "crit"
+    assert tool.last.band == "crit" and "spent" not in tool.result.value
+    tool.catastrophic.value = True
+    assert tool.result.value.endswith("<b>4 Stress</b>; the armour is spent</div>")
