@@ -219,13 +219,17 @@ class MeleeExchange(Tool):
         Reach(pc.melee_outcome_distribution, {
             "defence": "Defence",
             "defender_unusable_zone": "Defends with a zone lost to a Grievous wound",
-            "dodge_equal_rolls": "Equal Dodge rolls go to"}, {
+            "dodge_equal_rolls": "Equal Dodge rolls go to",
+            "attack_setups": "Attacker's Setup advantages",
+            "defence_setups": "Defender's Setup advantages"}, {
             "attack_eml": "the attacker's EML the declaration gives",
             "defence_eml": "the defender's EML the declaration gives", "eml_cap": NO_CAP}),
         Reach(pc.melee_exchange, {
             "defence": "Defence",
             "defender_unusable_zone": "Defends with a zone lost to a Grievous wound",
-            "dodge_equal_rolls": "Equal Dodge rolls go to"}, {
+            "dodge_equal_rolls": "Equal Dodge rolls go to",
+            "attack_setups": "Attacker's Setup advantages",
+            "defence_setups": "Defender's Setup advantages"}, {
             "attack_roll": ROLLED, "defence_roll": ROLLED, "dice": ROLLED,
             "attack_eml": "the attacker's EML the declaration gives",
             "defence_eml": "the defender's EML the declaration gives", "eml_cap": NO_CAP,
@@ -281,6 +285,9 @@ class MeleeExchange(Tool):
         self.outnumbered = num("Foes on the defender", 1, 1, 10)
         self.a_prone, self.d_prone = tick("Attacker prone"), tick("Defender prone")
         self.in_close = tick("In Close")
+        # Setup TAs a side took within the last round lift its test a level (Melee Test Results)
+        self.a_setup = num("Attacker's Setup advantages", 0, 0, pc.MAX_SETUPS)
+        self.d_setup = num("Defender's Setup advantages", 0, 0, pc.MAX_SETUPS)
         self.d_lost = w.Dropdown(options=LOST_ZONES, value="", style=STYLE, layout=small,
                                  description="Defends with a zone lost to a Grievous wound")
         # the seed leaves equal Dodge rolls open (assumption dodge_equal_rolls): a switch
@@ -298,10 +305,11 @@ class MeleeExchange(Tool):
         self.a_zone, self.a_aspect = die("Attacker's Zone Die"), aspect("Attacker's aspect")
         self.d_zone, self.d_aspect = die("Defender's Zone Die"), aspect("Defender's aspect")
         self.modifiers = [self.a_reach, self.a_heft, self.a_str, self.a_trauma, self.a_zone,
-                          self.a_aspect, self.a_thrust, self.aim, self.a_prone, self.d_reach,
-                          self.d_heft, self.d_str, self.d_trauma, self.outnumbered,
-                          self.d_zone, self.d_aspect, self.d_thrust, self.d_prone,
-                          self.in_close, self.d_lost, self.dodge_ties]
+                          self.a_aspect, self.a_thrust, self.aim, self.a_prone, self.a_setup,
+                          self.d_reach, self.d_heft, self.d_str, self.d_trauma,
+                          self.outnumbered, self.d_zone, self.d_aspect, self.d_thrust,
+                          self.d_prone, self.in_close, self.d_setup, self.d_lost,
+                          self.dodge_ties]
         self.emls = w.HTML()
         self.error = ErrorLine()
         self.odds = w.HTML()
@@ -330,8 +338,8 @@ class MeleeExchange(Tool):
         super().__init__([w.HBox([self.attacker_pick, self.defender_pick]),
                           w.HBox([self.attack_eml, self.defence, self.defence_eml]),
                           section("Declared modifiers",
-                                  w.HBox([w.VBox(self.modifiers[:9]),
-                                          w.VBox(self.modifiers[9:])]), self.emls),
+                                  w.HBox([w.VBox(self.modifiers[:10]),
+                                          w.VBox(self.modifiers[10:])]), self.emls),
                           self.error,
                           section("Odds before you roll", self.odds),
                           section("Roll", self.entry),
@@ -379,6 +387,11 @@ class MeleeExchange(Tool):
         """Whether the defender rolls a d100: not when ignoring, nor with a lost zone."""
         return not self._ignoring() and not self.d_lost.value
 
+    def _setups(self) -> dict[str, int]:
+        """Each side's Setup advantages: a defender who makes no roll has no test to lift."""
+        return {"attack_setups": self.a_setup.value,
+                "defence_setups": self.d_setup.value if self._rolling_defender() else 0}
+
     def _declared(self) -> pc.MeleeDeclaration:
         """Both tests' EMLs from the MLs and the declared modifiers (Melee 2)."""
         attacker = pc.Weapon("attacker's weapon", reach=self.a_reach.value,
@@ -404,12 +417,13 @@ class MeleeExchange(Tool):
         for field in (self.defence_eml, self.d_reach, self.d_thrust, self.d_heft, self.d_str,
                       self.d_trauma, self.outnumbered, self.d_prone, self.d_lost):
             field.disabled = ignoring
+        self.d_setup.disabled = not self._rolling_defender()
         self.dodge_ties.disabled = self.defence.value != "Dodge"
         told = self._declared()
         dist = pc.melee_outcome_distribution(
             told.attack_eml, self.defence.value, told.defence_eml,
             defender_unusable_zone=None if ignoring else self.d_lost.value or None,
-            dodge_equal_rolls=self.dodge_ties.value)
+            dodge_equal_rolls=self.dodge_ties.value, **self._setups())
         self.told = told
         self.emls.value = (f"<p class='rulebook-pc-emls'>The attacker tests at EML "
                            f"<b>{told.attack_eml}</b>" + (
@@ -438,7 +452,7 @@ class MeleeExchange(Tool):
         result = pc.melee_exchange(
             None, told.attack_eml, self.defence.value, None, told.defence_eml,
             defender_unusable_zone=None if self._ignoring() else self.d_lost.value or None,
-            dodge_equal_rolls=self.dodge_ties.value, dice=request.dice)
+            dodge_equal_rolls=self.dodge_ties.value, dice=request.dice, **self._setups())
         rolls = _rolls(result)
         self.last = result
         stars = f", {result.stars} victory star{'s' if result.stars != 1 else ''}" \

@@ -40,7 +40,7 @@ from .sequence import (InjurySequence, StrikeInputs, injury_sequence, record_inj
 from .melee import (AdvantagesSpent, MeleeDeclaration, MeleeResolution, Weapon,
                     declare_melee, heft_penalty, melee_eml, melee_exchange,
                     melee_outcome_distribution, reach_modifier, setup_level, spend_advantages,
-                    after_injury)
+                    after_injury, MAX_SETUPS)
 from .missile import (LAUNCHERS, MissileAttack, MissileEML, MissileRange, MissileShot,
                       StrayStrike, missile_actions, missile_shot,
                       missile_outcome_distribution, missile_skill,
@@ -57,7 +57,8 @@ __all__ = [
     # melee sequence
     "melee_exchange", "melee_outcome_distribution", "heft_penalty", "reach_modifier",
     "melee_eml", "MeleeResolution", "declare_melee", "MeleeDeclaration", "Weapon",
-    "spend_advantages", "AdvantagesSpent", "setup_level", "evade_area_attack", "EvasionResolution",
+    "spend_advantages", "AdvantagesSpent", "setup_level", "MAX_SETUPS", "evade_area_attack",
+    "EvasionResolution",
     "after_injury",
     # injury sequence
     "strike_location", "locate_strike", "location_distribution", "location_row",

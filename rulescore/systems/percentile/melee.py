@@ -90,6 +90,7 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
                    defence_roll: int | None = None, defence_eml: int | None = None, *,
                    dodge_equal_rolls: str = "defender", eml_cap: int | None = None,
                    defender_unusable_zone: str | None = None, helpless: bool = False,
+                   attack_setups: int = 0, defence_setups: int = 0,
                    dice: DiceSource | None = None) -> MeleeResolution:
     """Resolve one melee attack against a Block, Dodge, Counterstrike or Ignore defence.
 
@@ -108,11 +109,18 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
     Ignore result without a roll: *attack_roll*, *defence_roll* and *defence_eml* stay empty
     and no die is drawn.
 
+    *attack_setups* and *defence_setups* are the Setup TAs a side took within the last round
+    (Melee Test Results, Setup): each lifts that side's test one success level, never past CS
+    (:func:`setup_level`); the lifted level is the test's result, so a CF lifted to F brings
+    no mishap. A defender who makes no roll (Ignore, an unusable zone) has no test to lift.
+
     With *dice* (and *attack_roll* None) the attacker's d100 is drawn from it, then the
     defender's when the defender rolls (not against Ignore nor with an unusable zone).
     """
     defence = _defence_arg(defence)
     require_bool("helpless", helpless)
+    _setups_arg(defence, attack_setups, defence_setups,
+                rolls=not helpless and defender_unusable_zone is None)
     if helpless:
         return _helpless_exchange(attack_roll, attack_eml, defence, defence_roll, defence_eml)
     if dodge_equal_rolls not in DODGE_EQUAL:
@@ -128,6 +136,7 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
     a_level = success_level(attack_roll, a_eml)
     trace = [step(f"Attacker rolls {attack_roll} against EML {a_eml}: {a_level}", DATA.rule(OUTCOME),
                   roll=attack_roll, eml=a_eml, level=a_level)]
+    a_level = _lifted(a_level, attack_setups, "Attacker", trace)
     d_level = None
     if defence == "Ignore":
         if defence_roll is not None or defence_eml is not None:
@@ -153,6 +162,7 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
         trace.append(step(f"Defender's {defence} roll {defence_roll} against EML {d_eml}: "
                           f"{d_level}", DATA.rule(OUTCOME), roll=defence_roll, eml=d_eml,
                           level=d_level))
+        d_level = _lifted(d_level, defence_setups, "Defender", trace)
     winner, stars, damage, how = _decide(defence, a_level, d_level, attack_roll, defence_roll,
                                          dodge_equal_rolls)
     if how == "tie":
@@ -213,6 +223,33 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
                            defender_mishap=d_mishap, weapon_damage=damage)
 
 
+#: Setup TAs that can lift a test: three take a CF to a CS, and no level lies beyond CS
+#: (assumption beyond_cs).
+MAX_SETUPS = len(LEVELS) - 1
+
+
+def _setups_arg(defence: str, attack_setups: object, defence_setups: object, *,
+                rolls: bool) -> None:
+    """Check the Setup TAs each side brings; a defender who makes no roll takes none."""
+    require_int("attack_setups", attack_setups, minimum=0, maximum=MAX_SETUPS)
+    require_int("defence_setups", defence_setups, minimum=0, maximum=MAX_SETUPS)
+    if defence_setups and (defence == "Ignore" or not rolls):
+        raise RulesError(f"defence_setups must be 0 when the defender makes no roll "
+                         f"({defence}), got {shown(defence_setups)}")
+
+
+def _lifted(level: str, setups: int, who: str, trace: list) -> str:
+    """*level* lifted by *who*'s Setup TAs, with the step that says so (Melee Test Results,
+    Setup: one success level better on a Melee or Dodge test within the next round)."""
+    if not setups:
+        return level
+    up = setup_level(level, setups)
+    trace.append(step(f"{who}'s Setup TA{'s' if setups > 1 else ''} from the last round: "
+                      f"{level} lifted {setups} level{'s' if setups > 1 else ''} to {up}",
+                      DATA.rule(RESULTS), setups=setups, level=up))
+    return up
+
+
 def _helpless_exchange(attack_roll: int | None, attack_eml: int, defence: str,
                        defence_roll: int | None, defence_eml: int | None) -> MeleeResolution:
     """A melee attack on a helpless defender: a CS Ignore result, no die rolled (Injury 4,
@@ -246,23 +283,26 @@ def _helpless_exchange(attack_roll: int | None, attack_eml: int, defence: str,
 def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int | None = None,
                                *, dodge_equal_rolls: str = "defender",
                                eml_cap: int | None = None,
-                               defender_unusable_zone: str | None = None
+                               defender_unusable_zone: str | None = None,
+                               attack_setups: int = 0, defence_setups: int = 0
                                ) -> dict[tuple[str, int], Fraction]:
     """Exact odds of each (outcome, stars) of a melee exchange, over every pair of d100 rolls.
 
     outcome is as in :func:`melee_exchange` ("strike", "counterstrike", "blocked", "dodged",
     "no strike"); stars is the winner's victory stars (0 for no strike). With
     *defender_unusable_zone* a Block, Dodge or Counterstrike is an automatic CF: only the
-    attacker's d100 varies.
+    attacker's d100 varies. *attack_setups* and *defence_setups* lift each side's level as in
+    :func:`melee_exchange`.
     """
     defence = _defence_arg(defence)
+    _setups_arg(defence, attack_setups, defence_setups, rolls=defender_unusable_zone is None)
     if dodge_equal_rolls not in DODGE_EQUAL:
         raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
                          f"got {shown(dodge_equal_rolls)}")
     if defender_unusable_zone is not None:
         require_zone("defender_unusable_zone", defender_unusable_zone)
     a_eml = effective_eml(require_int("attack_eml", attack_eml), eml_cap=eml_cap)
-    a_levels = [success_level(r, a_eml) for r in range(1, 101)]
+    a_levels = [setup_level(success_level(r, a_eml), attack_setups) for r in range(1, 101)]
     labels = {"attacker": "strike", None: "no strike",
               "defender": {"Block": "blocked", "Dodge": "dodged",
                            "Counterstrike": "counterstrike", "Ignore": "no strike"}[defence]}
@@ -281,7 +321,8 @@ def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int |
         raise RulesError(f"defence_eml is needed for a {defence}")
     else:
         d_eml = effective_eml(require_int("defence_eml", defence_eml), eml_cap=eml_cap)
-        d_levels = [success_level(r, d_eml) for r in range(1, 101)]
+        d_levels = [setup_level(success_level(r, d_eml), defence_setups)
+                    for r in range(1, 101)]
     if defence != "Dodge":  # only the levels matter: 16 level pairs
         ca, cd = Counter(a_levels), Counter(d_levels)
         for al in LEVELS:
