@@ -105,11 +105,12 @@ class _CheckTool(Tool):
 
     def _frame(self, inputs: list[w.Widget], pool_label: str, pool_value: str,
                before: list[w.Widget] | None = None, nd_rule: bool = True,
-               pool_first: bool = False, beside: bool = False,
-               bonus_label: str = "Bonus to your roll") -> None:
-        """Lay out the tool: the inputs, then the odds, the roll and the result below them,
-        or, *beside*, in a column to the right of the inputs (a long tool then fits one
-        screen with its result)."""
+               pool_first: bool = False, beside: bool = True,
+               bonus_label: str = "Bonus to your roll", inputs_share: int = 47) -> None:
+        """Lay out the tool: the inputs, and, *beside* them in a column to the right, the
+        odds, the roll and the result, so a tool fits one desktop screen with its result
+        (on a narrow screen the column wraps below the inputs); without *beside*, below.
+        *inputs_share* is the inputs' percentage of the width (more for long labels)."""
         self.pool_label = pool_label
         self.pool = _number(pool_label, pool_value, "how many d6, e.g. 4")
         self.bonus = _number(bonus_label, "0", "e.g. 2 or -1")
@@ -139,13 +140,19 @@ class _CheckTool(Tool):
         if not beside:
             super().__init__([*controls, self.error, *answer])
         else:
+            # Fields fitted to their longest option stop at the edge of their half of the
+            # tool, a menu showing as much of its choice as fits.
+            for field in controls:
+                if not isinstance(field, w.Box):
+                    set_layout(field, max_width="98%")
             flat = [x for part in answer
                     for x in (part if isinstance(part, Section) else (part,))]
             super().__init__([w.HBox([
                 w.VBox([*controls, self.error],
-                       layout=shared_layout(width="47%", min_width="22em",
+                       layout=shared_layout(width=f"{inputs_share}%", min_width="22em",
                                             margin="0 1em 0 0", overflow="hidden")),
-                w.VBox(flat, layout=shared_layout(width="50%", min_width="24em"))],
+                w.VBox(flat, layout=shared_layout(width=f"{97 - inputs_share}%",
+                                                  min_width="22em"))],
                 layout=shared_layout(flex_flow="row wrap", align_items="flex-start"))])
         self._updating = False
         for field in controls:
@@ -323,13 +330,7 @@ class ShotBuilder(_CheckTool):
                   w.HBox([self.snapshot, self.called, self.area, self.aim, self.hidden],
                          layout=shared_layout(flex_flow="row wrap")),
                   self.aim_rounds, self.gm_dice, self.situation, self.miss_reading]
-        self._frame(inputs, "Your dice (shooting skill)", pool, before=[self.picture],
-                    beside=True)
-        # The fields were fitted to their longest option (a generous estimate): in their
-        # half of the tool they stop at its edge, the menu showing as much of it as fits.
-        for field in (*inputs, self.pool, self.bonus, self.nd_rule, self.critical):
-            if not isinstance(field, w.Box):
-                set_layout(field, max_width="98%")
+        self._frame(inputs, "Your dice (shooting skill)", pool, before=[self.picture])
         for box in (self.snapshot, self.called, self.area, self.aim, self.hidden):
             box.observe(self._changed, "value")
         self.add_class("rulebook-range-shot")
@@ -441,7 +442,9 @@ class DashHelper(_CheckTool):
         self.pick = FighterPick(SYSTEM, self.fill, label="Mover from the roster")
         inputs = [self.pick, self.kind, self.start, self.direction, self.terrain,
                   w.HBox([self.wounded, self.covered])]
-        self._frame(inputs, "Your dice (Acrobatics, Athletics or Swimming)", pool)
+        # the longest label of the book's tools: the inputs take the wider share
+        self._frame(inputs, "Your dice (Acrobatics, Athletics or Swimming)", pool,
+                    inputs_share=54)
         self.kind.unobserve_all("value")
         self.kind.observe(lambda _: self._kind_changed(), "value")
         for box in (self.wounded, self.covered):
@@ -885,6 +888,38 @@ class MeleeReach(Tool):
             f"{'Yes' if reaches else 'No'}: {weapon.lower()} "
             f"{'reaches' if reaches else 'does not reach'} a target "
             f"{'in' if self.target.value == 'close_contact' else 'at'} {html.escape(where)}")
+
+
+class TargetCheck(Tool):
+    """Whether a character can be shot at (§Stealth): a hidden one only by area fire from an
+    area weapon."""
+
+    reaches = (Reach(rb.can_target, {"hidden": "The target is hidden",
+                                     "area_fire": "The attack is area fire"}),)
+
+    def __init__(self, hidden: bool = True, area_fire: bool = False) -> None:
+        self.hidden = _checkbox("The target is hidden", hidden)
+        self.area_fire = _checkbox("The attack is area fire", area_fire)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        super().__init__([w.HBox([self.hidden, self.area_fire]), self.error, self.result],
+                         "rulebook-range-target")
+        for field in (self.hidden, self.area_fire):
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result")
+    def update(self) -> None:
+        """Read whether the target is hidden and the attack is area fire; say whether the
+        target can be shot at."""
+        hidden, area = self.hidden.value, self.area_fire.value
+        if rb.can_target(hidden, area_fire=area):
+            why = ("area fire reaches a hidden character" if hidden else
+                   "the target is not hidden")
+            head = f"Yes: {why}"
+        else:
+            head = "No: a hidden character can only be targeted by area fire"
+        self.result.value = headline_html(html.escape(head))
 
 
 def worked(result, title: str):
