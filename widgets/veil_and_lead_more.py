@@ -110,6 +110,32 @@ class TempoCalculator(Tool):
         self.explanation.show(steps)
 
 
+class AimBank(Tool):
+    """The roll bonus that banked Aim actions give the next ranged attack at the same target
+    (§III Aim)."""
+
+    reaches = (Reach(vl.aim_bonus, {"aim_actions": "Aim actions banked"}),)
+
+    def __init__(self, aims: int = 3) -> None:
+        self.aims = w.BoundedIntText(value=aims, min=0, max=20, description="Aim actions banked",
+                                     style=STYLE, layout=WIDE)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        super().__init__([self.aims, self.error, section("The next shot", self.result)],
+                         "rulebook-vl-aim")
+        self.aims.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result")
+    def update(self) -> None:
+        n = self.aims.value
+        bonus = vl.aim_bonus(n)
+        self.result.value = (
+            f"<p class='rulebook-vl-aim-result'>{n} Aim action{'' if n == 1 else 's'}: roll "
+            f"bonus <b>{bonus:+d}</b> on the next ranged attack at the same target "
+            "(§III Aim).</p>")
+
+
 class MovementAndRange(Tool):
     """How far a fighter moves with each movement action, and what a distance means for a
     weapon: the range band and its TN and roll modifiers, with cover on top."""
@@ -124,10 +150,13 @@ class MovementAndRange(Tool):
         Reach(vl.range_modifier, {"range_class": "Weapon"},
               {"band": "the band of the Distance"}),
         Reach(vl.cover, {"name": "Target's cover"}),
+        Reach(vl.pool_with_conditions, {"pool": "Movement check dice",
+                                        "conditions": "Leg wound"},
+              {"kind": "a movement check: the one kind of check this tool counts dice for"}),
     )
 
     def __init__(self, quick: int = 3, athletics: int = 1, metres: int = 12,
-                 weapon: str = "Peacemaker") -> None:
+                 weapon: str = "Peacemaker", check_dice: int = 4) -> None:
         self.pick = FighterPick("veil_and_lead", self.fill, label="Fill from fighter")
         self.quick = w.BoundedIntText(value=quick, min=1, max=5, description="QUICK",
                                       style=STYLE, layout=WIDE)
@@ -135,6 +164,8 @@ class MovementAndRange(Tool):
                                           description="Athletics", style=STYLE, layout=WIDE)
         self.prone = w.Checkbox(value=False, description="Prone", indent=False)
         self.leg = w.Checkbox(value=False, description="Leg wound", indent=False)
+        self.check_dice = w.BoundedIntText(value=check_dice, min=0, max=40, style=STYLE,
+                                           description="Movement check dice", layout=WIDE)
         self.metres = w.BoundedIntText(value=metres, min=0, max=2000,
                                        description="Distance (m)", style=STYLE, layout=WIDE)
         self.weapon = w.Dropdown(options=list(vl.weapons()), value=weapon,
@@ -145,13 +176,13 @@ class MovementAndRange(Tool):
         self.moves = w.HTML()
         self.shot = w.HTML()
         super().__init__([self.pick,
-                          w.HBox([w.VBox([self.quick, self.athletics,
+                          w.HBox([w.VBox([self.quick, self.athletics, self.check_dice,
                                           w.HBox([self.prone, self.leg])]),
                                   w.VBox([self.metres, self.weapon, self.cover])]), self.error,
                           section("Moving", self.moves), section("Shooting", self.shot)],
                          "rulebook-vl-movement")
-        for field in (self.quick, self.athletics, self.prone, self.leg, self.metres,
-                      self.weapon, self.cover):
+        for field in (self.quick, self.athletics, self.prone, self.leg, self.check_dice,
+                      self.metres, self.weapon, self.cover):
             field.observe(lambda _: self.update(), "value")
         self.update()
 
@@ -173,9 +204,13 @@ class MovementAndRange(Tool):
         cover_tn, targetable = vl.cover(self.cover.value)
         rows = "".join(f"<tr><td>{html.escape(a)}</td><td>{vl.tempo(a)}</td><td>{d} m</td></tr>"
                        for a, d in moves)
+        pool = vl.pool_with_conditions(self.check_dice.value,
+                                       ["Leg Hit"] if self.leg.value else [], kind="movement")
+        dice = (f"{self.check_dice.value} dice → <b>{pool.outcome}</b>"
+                if pool.value != self.check_dice.value else f"<b>{pool.outcome}</b>")
         self.moves.value = (
             f"<p>Speed {base} m" + (f", {speed} m as things stand" if speed != base else "")
-            + ".</p><table class='rulebook-vl-moves'><thead><tr><th>Action</th><th>Tempo</th>"
+            + f".</p><p class='rulebook-vl-move-check'>A movement check rolls {dice}.</p><table class='rulebook-vl-moves'><thead><tr><th>Action</th><th>Tempo</th>"
             f"<th>Distance</th></tr></thead><tbody>{rows}</tbody></table>")
         if mod is None:
             shot = f"{html.escape(weapon.name)} is a melee weapon: it reaches Point-Blank only."
@@ -462,6 +497,34 @@ class TwoWeapons(Tool):
             f"{html.escape(self.off.value)}: <b>tempo {tempo}</b> for the pair (§XIII "
             "Two-Weapon Fighting); the off-hand attack is the attack calculator's Off-hand "
             "attack.</p>")
+
+
+class FightLength(Tool):
+    """How long a fight has run (§XV Ideal Combat Duration, Signs Combat is Dragging, Tension
+    Pool in Combat): the verdict for the ticks so far and the Tension dice the fight has
+    added."""
+
+    reaches = (Reach(vl.combat_pacing, {"ticks_elapsed": "Ticks so far"}),)
+
+    def __init__(self, ticks: int = 25) -> None:
+        self.ticks = w.BoundedIntText(value=ticks, min=0, max=1000, description="Ticks so far",
+                                      style=STYLE, layout=WIDE)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        super().__init__([self.ticks, self.error,
+                          section("The verdict", self.result, self.explanation)],
+                         "rulebook-vl-pacing")
+        self.ticks.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        done = vl.combat_pacing(self.ticks.value)
+        dice = f"{done.value} Tension {'die' if done.value == 1 else 'dice'}"
+        self.result.value = (f"<p class='rulebook-vl-pacing-result'><b>{done.outcome}</b> after "
+                             f"{self.ticks.value} ticks; the fight has added {dice}.</p>")
+        self.explanation.show(done.trace)
 
 
 class StrayShot(Tool):

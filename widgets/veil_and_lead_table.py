@@ -769,6 +769,65 @@ class FirstAid(Tool):
         self.explanation.show(aid.trace)
 
 
+CARE = (("Long rest (8 hours)", "long_rest"), ("A doctor's care", "doctor"))
+"""The two kinds of care after a fight that give back Vitality without a roll (§XIV)."""
+
+
+class RestAndCare(Tool):
+    """The slow healing after a fight (§XIV Long Rest, Medical Attention): a long rest gives
+    back IRON Vitality, a doctor's care all of it after 24 hours, or 48 with Grievous Wounds,
+    which that care then clears."""
+
+    reaches = (
+        Reach(vl.long_rest_recovery, {"vitality": "Patient's Vitality",
+                                      "iron": "Patient's IRON"}),
+        Reach(vl.medical_attention, {"vitality": "Patient's Vitality", "iron": "Patient's IRON",
+                                     "hours": "Hours under a doctor's care",
+                                     "grievous_wounds": "Grievous Wounds"}),
+    )
+
+    def __init__(self, iron: int = 3, vitality: int = 2, care: str = "long_rest") -> None:
+        self.pick = FighterPick("veil_and_lead", self.fill, label="Fill patient from fighter")
+        self.iron = _number("Patient's IRON", iron, 0, 10)
+        self.vitality = w.IntText(value=vitality, description="Patient's Vitality",
+                                  style=STYLE, layout=shared_layout(width="19em"))
+        self.care = _menu("Care", CARE, care)
+        self.hours = _number("Hours under a doctor's care", 24, 0, 1000)
+        self.wounds = _number("Grievous Wounds", 0, 0, 20)
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        inputs = [self.iron, self.vitality, self.care, self.hours, self.wounds]
+        super().__init__([self.pick, w.HBox([w.VBox(inputs[:3]), w.VBox(inputs[3:])]),
+                          self.error, section("After the care", self.result, self.explanation)],
+                         "rulebook-vl-rest")
+        for field in inputs:
+            field.observe(lambda _: self.update(), "value")
+        self.update()
+
+    def fill(self, row: Fighter) -> None:
+        """The patient's IRON from their row (their Vitality now is the fight's, typed)."""
+        self.iron.value = row["iron"]
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        doctor = self.care.value == "doctor"
+        self.hours.disabled = self.wounds.disabled = not doctor
+        before = self.vitality.value
+        if doctor:
+            done = vl.medical_attention(before, self.iron.value, self.hours.value,
+                                        grievous_wounds=self.wounds.value)
+            said = (f"{done.outcome}: Vitality {before} → {done.value}"
+                    if done.value != before else f"{done.outcome}: still Vitality {before}")
+            said += f" after {self.hours.value} hours"
+        else:
+            done = vl.long_rest_recovery(before, self.iron.value)
+            said = f"{done.outcome}: Vitality {before} → {done.value}"
+        self.result.value = (f"<div class='rulebook-vl-rest-result' style='font-weight:600'>"
+                             f"{html.escape(said)}</div>")
+        self.explanation.show(done.trace)
+
+
 class CoupDeGrace(Tool):
     """Coup de grâce on a helpless target (§XIII): no roll, the highest sum (8 + 8) against
     the target's TN, so the most Steps, and the damage that deals through armour."""
