@@ -286,7 +286,9 @@ class FightPage(Tool):
         self.first_state = state
         self._save, self._load = save, load
         self._callbacks: list[Callable[[Roster, Any], None]] = []
-        self.editor = RosterEditor(fmt, starter=starter)
+        # its table is made when the reader first opens it (a page's fighters usually start
+        # folded to one line)
+        self.editor = RosterEditor(fmt, starter=starter, lazy=True)
         # one frame for the whole page: the editor sits in it as one of its sections
         set_layout(self.editor, border_top=None, border_right=None, border_bottom=None,
                    border_left=None, padding="0", margin="0")
@@ -397,6 +399,8 @@ class FightPage(Tool):
         self.fold_button.tooltip = ("Open the roster: add, change or remove fighters"
                                     if self.folded else "Fold the roster to one line")
         set_shown(self.fold_button, bool(names))
+        if not self.folded:
+            self.editor.build()
         set_shown(self.editor, not self.folded)
 
     def _keep(self) -> None:

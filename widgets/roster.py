@@ -157,9 +157,11 @@ class RosterEditor(Tool):
     )
 
     def __init__(self, fmt: RosterFormat, *, starter: Roster | None = None,
-                 foldable: bool = False) -> None:
+                 foldable: bool = False, lazy: bool = False) -> None:
         """*foldable*: the roster a chapter shows above its tools, which opens folded to one
-        line of names (the fight page folds its own editor)."""
+        line of names. *lazy*: the parts below that line are made when first read or
+        :meth:`build` is called (a fight page folds the editor itself and builds it when the
+        reader opens it); a foldable roster is always lazy."""
         if starter is not None and starter.format != fmt:
             raise RulesError(f"the starting roster must be a {fmt.name} roster")
         self.format = fmt
@@ -212,7 +214,7 @@ class RosterEditor(Tool):
         self.store.observe(self._found, "stored")
         self.store.observe(lambda _: self._show_kept(), "ready")
         self.store.on_elsewhere(self._take_elsewhere)
-        if foldable:
+        if foldable or lazy:
             self._render()
         else:
             self._open_body()
@@ -226,6 +228,12 @@ class RosterEditor(Tool):
             self._open_body()
             return getattr(self, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def build(self) -> None:
+        """Make the parts below the Fighters line now, if not yet made (a page about to show
+        them)."""
+        if self._built is False:
+            self._open_body()
 
     def _open_body(self) -> None:
         """Make the parts below the Fighters line and put them in the editor."""
