@@ -554,42 +554,100 @@ class AttackPipeline(Tool):
                 f"<small>({how})</small>")
 
 
-class UnarmedAttack(Tool):
+class UnarmedAttack(_TypedChains, Tool):
     """Weaponless melee (§Weaponless melee): the dice, Piercing and reach of a fighter's fists,
-    to carry into the attack tool (Skill the dice, Weapon dice 0)."""
+    the exact odds of the blow and the blow itself, rolled or typed (§The hit roll, §Critical
+    hits: a melee blow can be critical)."""
 
-    reaches = (Reach(x6.unarmed_attack, {"hand_to_hand": "Hand-to-hand",
-                                         "strength": "Strength", "quickness": "Quickness"}),)
+    reaches = (
+        Reach(x6.unarmed_attack, {"hand_to_hand": "Hand-to-hand",
+                                  "strength": "Strength", "quickness": "Quickness"}),
+        Reach(x6.hit_odds, {"min_roll": "Minimum roll"}, {
+            "dice": "the fists' dice (unarmed_attack)",
+            "crit_at": "a blow's critical threshold, 11+ (no recoil or aim here)",
+            "burst": "a blow is never a burst", "explode_depth": "exact to the engine's own "
+            "depth"}),
+        Reach(x6.hit_roll, {"min_roll": "Minimum roll"}, {
+            "dice_totals": "the fists' dice (unarmed_attack), drawn from the Roll / My dice "
+            "row", "dice": ROLLED,
+            "crit_at": "a blow's critical threshold, 11+ (no recoil or aim here)",
+            "burst": "a blow is never a burst"}),
+    )
 
-    def __init__(self, hand_to_hand: int = 3, strength: int = 3, quickness: int = 3) -> None:
+    def __init__(self, hand_to_hand: int = 3, strength: int = 3, quickness: int = 3,
+                 min_roll: int = 5) -> None:
         self.skill = _number("Hand-to-hand", hand_to_hand)
         self.strength = _number("Strength", strength)
         self.quickness = _number("Quickness", quickness)
+        self.min_roll = _number("Minimum roll", min_roll)
         self.error = ErrorLine()
-        self.result = w.HTML()
+        self.fists = w.HTML()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("the fists' dice as chains, e.g. 5, 6, 6, 2, 1, 3")
+        self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
-        super().__init__([self.skill, self.strength, self.quickness, self.error, self.result,
-                          self.explanation], "rulebook-x6-unarmed")
-        for f in (self.skill, self.strength, self.quickness):
+        self.fists_made: x6.UnarmedAttack | None = None
+        self.last: x6.HitRoll | None = None
+        super().__init__([w.HBox([self.skill, self.strength]),
+                          w.HBox([self.quickness, self.min_roll]), self.error, self.fists,
+                          section("Odds before you roll", self.odds),
+                          section("Roll", self.entry),
+                          section("The blow", self.result, self.explanation)],
+                         "rulebook-x6-unarmed")
+        for f in (self.skill, self.strength, self.quickness, self.min_roll):
             f.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.roll)
         self.update()
 
-    @answers("result", "explanation")
+    @answers("fists", "odds")
     def update(self) -> None:
-        """Read the three numbers and show what the fists roll."""
-        self.last = r = x6.unarmed_attack(read_int("Hand-to-hand", self.skill),
-                                          read_int("Strength", self.strength),
-                                          read_int("Quickness", self.quickness))
-        self.result.value = (headline_html(html.escape(self.headline(r)))
-                             + "<small>In the attack tool: "
-                             f"Skill {r.dice}, Weapon dice 0, Piercing {r.piercing}."
-                             f"</small>")
-        self.explanation.show(r.trace)
+        """Read the four numbers; show what the fists roll and the odds of the blow."""
+        self.fists_made = None
+        self.result.value = self.waiting
+        self.explanation.clear()
+        r = x6.unarmed_attack(read_int("Hand-to-hand", self.skill),
+                              read_int("Strength", self.strength),
+                              read_int("Quickness", self.quickness))
+        m = read_int("Minimum roll", self.min_roll, 1)
+        hit = x6.hit_odds(r.dice, m)
+        self.fists.value = (f"<div class='rulebook-x6-fists'><b>{html.escape(self.headline(r))}"
+                            "</b></div><small>" + " ".join(
+                                html.escape(s.text) + "." for s in r.trace) + "</small>")
+        self.odds.value = odds_line("rulebook-headline", (
+            f"At least one hit: {chance_html(hit.p_at_least(1), strong=True)}; at least one "
+            f"critical: {chance_html(hit.p_criticals_at_least(1), strong=True)}"))
+        self.fists_made = r
+
+    @answers("explanation", line="entry.error", waiting=("result",))
+    def roll(self, request: RollRequest) -> None:
+        """Roll the blow from a seed, or read the typed dice (a die that exploded as its
+        chain)."""
+        r = self.fists_made
+        if r is None:
+            raise RulesError("Fix the fists' inputs first.")
+        m = read_int("Minimum roll", self.min_roll, 1)
+        expect_chains(request, r.dice)
+        self.last = hit = x6.hit_roll(r.dice, m, dice=request.dice)
+        dice = "".join(chain_html(c, kind) for c, (_, kind, _) in zip(hit.chains, hit.dice))
+        pierce = (f"; Piercing {r.piercing}: {plural(r.piercing, 'unit')} of the target's "
+                  "ordinary protection cannot stop them" if r.piercing else "")
+        self.result.value = (f"<div>{dice}</div>"
+                             + headline_html(html.escape(self.blow(hit)))
+                             + f"<small>One wound a hit that gets through{pierce}. "
+                             f"({request.describe()})</small>")
+        self.explanation.show(hit.trace)
 
     @staticmethod
     def headline(r: x6.UnarmedAttack) -> str:
         """What the fists roll, in a line."""
         return f"Roll {plural(r.dice, 'die', 'dice')}, Piercing {r.piercing}, reach {r.reach} m"
+
+    @staticmethod
+    def blow(hit: x6.HitRoll) -> str:
+        """The blow's hits, as the chapter announces them."""
+        mega = (f" ({plural(hit.megacriticals, 'megacritical')}, +"
+                f"{plural(hit.extra_wounds, 'wound')})" if hit.megacriticals else "")
+        return hit.announcement.capitalize() + mega
 
 
 _VICTIMS = [("unconscious", "unconscious"), ("sleeping", "sleeping"), ("dying", "dying")]

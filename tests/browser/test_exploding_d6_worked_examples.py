@@ -20,7 +20,7 @@ def _type_dice(tool, faces: str) -> None:
 
 def test_unarmed_attack_example_in_its_tool(page: Page, book_url):
     tool = open_tool(page, book_url, CLOSE, ".rulebook-x6-unarmed")
-    total = tool.locator(".rulebook-total")
+    total = tool.locator(".rulebook-x6-fists")
     for label in ("Hand-to-hand", "Strength", "Quickness"):
         set_value(tool.get_by_label(label, exact=True), "3")
     fists = x6.unarmed_attack(hand_to_hand=3, strength=3, quickness=3)
@@ -28,6 +28,10 @@ def test_unarmed_attack_example_in_its_tool(page: Page, book_url):
     expect(total).to_have_text("Roll 4 dice, Piercing 1, reach 1 m")
     set_value(tool.get_by_label("Quickness", exact=True), "2")
     expect(total).to_have_text(UnarmedAttack.headline(x6.unarmed_attack(3, 3, 2)))
+    set_value(tool.get_by_label("Quickness", exact=True), "3")
+    _type_dice(tool, "5, 6, 6, 5, 1, 3")
+    expect(tool.locator(".rulebook-total")).to_have_text(
+        UnarmedAttack.blow(x6.hit_roll([5, 17, 1, 3])))
     set_value(tool.get_by_label("Hand-to-hand", exact=True), "99")
     expect(tool.locator(".rulebook-error")).to_have_text(
         "⚠ “Hand-to-hand” must be from 0 to 40, got 99")

@@ -352,12 +352,30 @@ def test_unarmed_attack_tool_gives_the_fists_dice_piercing_and_reach():
     tool = UnarmedAttack(hand_to_hand=3, strength=3, quickness=3)
     fists = x6.unarmed_attack(hand_to_hand=3, strength=3, quickness=3)
     assert UnarmedAttack.headline(fists) == "Roll 4 dice, Piercing 1, reach 1 m"
-    assert UnarmedAttack.headline(fists) in tool.result.value
+    assert UnarmedAttack.headline(fists) in tool.fists.value
+    # the blow rolled from typed dice: 5 a hit, 6→6→5 = 17 a megacritical, 1 and 3 miss
+    tool.entry.my_dice.value = "5, 6, 6, 5, 1, 3"
+    tool.entry.use_dice_button.click()
+    hit = x6.hit_roll([5, 17, 1, 3])
+    assert UnarmedAttack.blow(hit) == "1 crit, 1 normal hit (1 megacritical, +1 wound)"
+    assert UnarmedAttack.blow(hit) in tool.result.value
+    assert "Piercing 1: 1 unit of the target's ordinary protection" in tool.result.value
+    tool.entry.my_dice.value = "5, 5, 1"
+    tool.entry.use_dice_button.click()
+    assert tool.entry.error.message == "My dice must hold 4 dice (as chains), got 3"
+    # a seeded roll replays
+    tool.entry.seed.value = "7"
+    tool.entry.replay_button.click()
+    first = tool.result.value
+    assert "(seed 7)" in first
+    tool.entry.replay_button.click()
+    assert tool.result.value == first
+    assert f"{float(x6.hit_odds(4).p_at_least(1)) * 100:.2f}%" in tool.odds.value
     tool.quickness.value, tool.strength.value = "2", "2"
-    assert "Roll 3 dice, Piercing 0" in tool.result.value
+    assert "Roll 3 dice, Piercing 0" in tool.fists.value
     tool.skill.value = "99"
     assert tool.error.message == "“Hand-to-hand” must be from 0 to 40, got 99"
-    assert tool.result.value == ""
+    assert tool.fists.value == ""
 
 
 def test_coup_de_grace_tool_rolls_the_attack_and_finishes_the_victim():
