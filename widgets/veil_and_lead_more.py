@@ -164,8 +164,11 @@ class MovementAndRange(Tool):
                                           description="Athletics", style=STYLE, layout=WIDE)
         self.prone = w.Checkbox(value=False, description="Prone", indent=False)
         self.leg = w.Checkbox(value=False, description="Leg wound", indent=False)
-        self.check_dice = w.BoundedIntText(value=check_dice, min=0, max=40, style=STYLE,
-                                           description="Movement check dice", layout=WIDE)
+        # the label runs wider than the column's 10em in the browser's font: give it room
+        self.check_dice = w.BoundedIntText(value=check_dice, min=0, max=40,
+                                           style={"description_width": "12em"},
+                                           description="Movement check dice",
+                                           layout=shared_layout(width="24em"))
         self.metres = w.BoundedIntText(value=metres, min=0, max=2000,
                                        description="Distance (m)", style=STYLE, layout=WIDE)
         self.weapon = w.Dropdown(options=list(vl.weapons()), value=weapon,
