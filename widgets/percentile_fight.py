@@ -502,12 +502,15 @@ class AfterPanel(_Panel):
                      {"fight": THE_FIGHT, "dice": ROLLED}),
                Reach(pc.bleed, {"row": "Fighter", "physician_eml": "Healer's Physician EML"},
                      {"fight": THE_FIGHT, "dice": ROLLED}),
-               Reach(pc.treat, {"row": "Fighter", "physician_eml": "Healer's Physician EML"},
+               Reach(pc.treat, {"row": "Fighter", "physician_eml": "Healer's Physician EML",
+                                "injury": "Injury"},
                      {"fight": THE_FIGHT, "dice": ROLLED}),
+               Reach(pc.remove_injury, {"row": "Fighter", "injury": "Injury"},
+                     {"fight": THE_FIGHT}),
                Reach(pc.heal_day, {"row": "Fighter"}, {"fight": THE_FIGHT, "dice": ROLLED}))
     ACTIONS = (("Shock roll (or Extended Shock / coma Course Roll)", "shock"),
                ("Five minutes of bleeding", "bleed"),
-               ("Treatment Roll (first untreated injury)", "treat"),
+               ("Treatment Roll (the injury picked)", "treat"),
                ("One day of healing", "heal"))
 
     def __init__(self) -> None:
@@ -520,6 +523,12 @@ class AfterPanel(_Panel):
                            "bleeder goes unstaunched; an injury left untreated heals as a CF "
                            "treatment). Healer's bonus: added to Extended Shock Course Rolls "
                            "(5 a star of the best healer's Physician test).</small>")
+        # the fighter's injuries, by place on the record: the one a Treatment Roll is for,
+        # or one to take off the record when it was written there by mistake
+        self.injury = _dropdown("Injury")
+        self.remove_button = button("Remove this injury",
+                                    "Take the injury picked off the fighter's record (one "
+                                    "written there by mistake)")
         self.entry = DiceEntry("the d100s, in order")
         self.error = ErrorLine()
         self.result = w.HTML()
@@ -527,9 +536,13 @@ class AfterPanel(_Panel):
         super().__init__([section("Shock, bleeding, treatment and healing",
                                   w.HBox([w.VBox([self.who, self.action]),
                                           w.VBox([self.physician, self.bonus])]),
+                                  w.HBox([self.injury, self.remove_button],
+                                         layout=shared_layout(align_items="center")),
                                   self.note, self.entry, self.error, self.result,
                                   self.explanation)], "rulebook-pc-fight-after")
         self.entry.on_request(self.roll)
+        self.who.observe(lambda _: self._offer_injuries(), "value")
+        self.remove_button.on_click(lambda _: self.remove())
 
     def render(self) -> None:
         fight = self.fight
@@ -537,24 +550,67 @@ class AfterPanel(_Panel):
         if shaken and self.who.value not in shaken:
             self.who.value = None  # offer the one in a Shock state first
         _names(self.who, self.page.roster.names(), shaken[0] if shaken else None)
+        self._offer_injuries()
 
-    def _call(self, row, dice, action: str) -> pc.FightStep:
+    def _offer_injuries(self) -> None:
+        """The chosen fighter's injuries, each with its place on the record; the first
+        untreated one is picked (the one a Treatment Roll takes by default)."""
+        try:
+            record = self.fight.combatant(self.who.value or "").record
+        except RulesError:
+            record = None
+        injuries = record.injuries if record is not None else ()
+        options = tuple((f"{i}. {inj.code} {inj.location.lower()}"
+                         + (f" (treated {inj.treatment})" if inj.treatment else
+                            " (untreated)" if inj.level else ""), i - 1)
+                        for i, inj in enumerate(injuries, start=1))
+        first = next((i for i, inj in enumerate(injuries) if inj.level and inj.hr is None),
+                     None)
+        same = tuple(self.injury.options) == options
+        # a pick stays while the record does, or while it is still to be treated
+        kept = any(v == self.injury.value for _, v in options) and (
+            same or injuries[self.injury.value].hr is None)
+        keep = self.injury.value if kept else first
+        if not same:
+            self.injury.options = options
+        self.injury.value = keep if keep is not None else (options[0][1] if options else None)
+        self.remove_button.disabled = not options
+
+    @answers(line="error")
+    def remove(self) -> None:
+        """Take the injury picked off the chosen fighter's record."""
+        row = self.page.roster.fighter(self.who.value or "")
+        if self.injury.value is None:
+            raise RulesError(f"Injury: {row.name}'s record holds no injury")
+        done = pc.remove_injury(self.fight, row, self.injury.value)
+        self.result.value = (f"<div class='rulebook-pc-fight-after-result' "
+                             f"style='font-weight:600'>{html.escape(done.outcome)}</div>")
+        self.explanation.show(done.trace)
+        self.page.apply(done.outcome, state=done.fight)
+
+    def _call(self, row, dice, action: str, injury: int | None = None) -> pc.FightStep:
         if action == "shock":
             return pc.shock_check(self.fight, row, healer_bonus=self.bonus.value, dice=dice)
-        if action in ("bleed", "treat"):
-            call = pc.bleed if action == "bleed" else pc.treat
-            return call(self.fight, row, physician_eml=self.physician.value or None,
-                        dice=dice)
+        if action == "bleed":
+            return pc.bleed(self.fight, row, physician_eml=self.physician.value or None,
+                            dice=dice)
+        if action == "treat":
+            return pc.treat(self.fight, row, physician_eml=self.physician.value or None,
+                            injury=injury, dice=dice)
         return pc.heal_day(self.fight, row, dice=dice)
 
     def roll(self, request: RollRequest, action: str | None = None,
-             who: str | None = None) -> None:
-        """Roll for the chosen fighter and action (a replay from the log keeps its own)."""
+             who: str | None = None, injury: int | None = None) -> None:
+        """Roll for the chosen fighter and action (a replay from the log keeps its own, and
+        the injury its Treatment Roll was for)."""
+        replay = action is not None
         action, who = action or self.action.value, who or self.who.value
+        if not replay and action == "treat":
+            injury = self.injury.value
         self.error.clear()
         try:
             row = self.page.roster.fighter(who or "")
-            done = self._call(row, request.dice, action)
+            done = self._call(row, request.dice, action, injury)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             return
@@ -563,7 +619,7 @@ class AfterPanel(_Panel):
         self.explanation.show(done.trace)
         what = dict((v, k) for k, v in self.ACTIONS)[action]
         self.roll_log.add(f"{what}: {row.name}", request, done.outcome,
-                          lambda again: self.roll(again, action, row.name))
+                          lambda again: self.roll(again, action, row.name, injury))
         self.page.apply(f"{what.lower()}: {done.outcome}", state=done.fight)
 
 

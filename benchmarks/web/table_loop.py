@@ -406,7 +406,7 @@ def percentile_loops(page, book_url: str) -> list[Loop]:
         open_panel(r, "Shock and healing")
         r.pick(after.get_by_label("Fighter", exact=True), day.who)
         r.pick(after.get_by_label("Roll for", exact=True),
-               "Treatment Roll (first untreated injury)")
+               "Treatment Roll (the injury picked)")
         # No healer (Physician EML 0): no die is read, so Roll is the one press.
         r.click(after.get_by_role("button", name="Roll", exact=True))
         _expect_contains(after.locator(".rulebook-pc-fight-after-result"), f"{day.who}: ",

@@ -1,7 +1,8 @@
 """The percentile chapters' worked examples and fight-page gaps still without a browser test
 (issue 21 items 2-4), each entered into the tool on its page as a reader would and read back as
-the chapter prints it: the Setup advantage in the melee resolver, and the armour of the zone a
-strike lands in, read from the struck fighter's roster row in the injury walker."""
+the chapter prints it: the Setup advantage in the melee resolver, the armour of the zone a
+strike lands in, read from the struck fighter's roster row in the injury walker, and an injury
+taken off a fighter's record on the fight page."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from rulescore.roster import Roster
 from rulescore.systems import percentile as pc
 from rulescore.text import percent
 from tests.browser.reader import open_chapter, open_tool, set_value
-from tests.browser.test_percentile_fight import SHOTS
+from tests.browser.test_percentile_fight import SHOT, SHOTS, open_panel
 from widgets.percentile_fight import starter
 from widgets.roster import store_key
 
@@ -102,3 +103,32 @@ def test_the_struck_zone_s_armour_comes_from_the_struck_fighter_s_row(page: Page
     tool.get_by_role("button", name="Show every step").click()
     expect(tool.locator(".rulebook-pc-stage").filter(has_text="2 Impact")).to_contain_text("4")
     tool.screenshot(path=str(SHOTS / "percentile_struck_zone_armour.png"))
+
+
+def test_an_injury_written_into_the_wrong_record_comes_off_on_the_fight_page(page: Page,
+                                                                           book_url):
+    """The fight page's record stays the GM's to correct: Nolora's point-blank arrow, written
+    into the brigand's record (S2P abdomen, Incapacitated), is picked in Injury and taken off
+    with Remove this injury; the Shock state stays for the GM's Shock roll, and Undo puts the
+    injury back."""
+    page.set_viewport_size({"width": 1280, "height": 1600})
+    shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
+    set_value(shot.get_by_label("Range (ft)"), "20")
+    _use(shot, SHOT)
+    shot.get_by_role("button", name="Write it into Brigand's record").click()
+    brigand = page.locator(".rulebook-pc-fight-order tr[data-fighter='Brigand']")
+    expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("S2P abdomen")
+    after = open_panel(page, book_url, "Shock and healing", ".rulebook-pc-fight-after",
+                       load=False)
+    expect(after.get_by_label("Fighter", exact=True)).to_have_value("Brigand")
+    injury = after.get_by_label("Injury", exact=True)
+    expect(injury.locator("option")).to_have_text(["1. S2P abdomen (untreated)"])
+    after.get_by_role("button", name="Remove this injury").click()
+    expect(after.locator(".rulebook-pc-fight-after-result")).to_have_text(
+        "Brigand: S2P abdomen removed from the record")
+    expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("none")
+    expect(brigand.locator(".rulebook-pc-state")).to_have_text("Incapacitated")
+    expect(after.get_by_role("button", name="Remove this injury")).to_be_disabled()
+    after.screenshot(path=str(SHOTS / "percentile_fight_remove_injury.png"))
+    page.get_by_role("button", name="Undo", exact=True).click()
+    expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("S2P abdomen")

@@ -823,8 +823,9 @@ def _roll_of(result: Resolution | None) -> int | None:
 
 
 def treat(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
-          dice: DiceSource | None = None) -> FightStep:
-    """The Treatment Roll of the fighter's first untreated injury (Healing 4-5): a healer
+          injury: int | None = None, dice: DiceSource | None = None) -> FightStep:
+    """The Treatment Roll of one of the fighter's untreated injuries (Healing 4-5): *injury*
+    is its place on the record (0 the first), None the first untreated one. A healer
     (*physician_eml*) tests Physician with the injury type's modifier and -5 for each day
     since the injury; the result's Healing Rate, infection, impairment and bleeding marks go
     on the record. With no healer, the injury is untreated and takes a CF's characteristics
@@ -835,9 +836,17 @@ def treat(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
     c = _alive(fight, row, "the fighter")
     record = c.record
     waiting = [i for i in record.active if record.injuries[i].hr is None]
-    if not waiting:
+    if injury is not None:
+        _injury_arg(record, row, injury)
+        if injury not in waiting:
+            inj = record.injuries[injury]
+            raise RulesError(f"injury {injury + 1} of {row.name} ({inj.code} "
+                             f"{inj.location.lower()}) is "
+                             + ("healed" if not inj.level else "already treated")
+                             + ": each injury takes one Treatment Roll")
+    elif not waiting:
         raise RulesError(f"{row.name} has no untreated injury")
-    index = waiting[0]
+    index = waiting[0] if injury is None else injury
     inj = record.injuries[index]
     code = inj.code[:2]
     if physician_eml is None:
@@ -852,6 +861,30 @@ def treat(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
                      f"{inj.location.lower()} {result.outcome}", trace=result.trace,
                      fight=fight.with_combatant(new),
                      rolled=(("Treatment d100", roll),) if roll else ())
+
+
+def _injury_arg(record: InjuryRecord, row: Fighter, injury: object) -> int:
+    """*injury* as a place on *row*'s record (0 the first); a refusal names how many it holds."""
+    if not record.injuries:
+        raise RulesError(f"{row.name}'s record holds no injury")
+    return require_int("injury", injury, minimum=0, maximum=len(record.injuries) - 1)
+
+
+def remove_injury(fight: Fight, row: Fighter, injury: int) -> FightStep:
+    """The fighter's record without one injury, written in by mistake (*injury*: its place on
+    the record, 0 the first): an infection of it goes too, blood already lost stays, and so
+    does the Shock state (the GM's Shock roll or Undo sets that). The record is the
+    character's injury record of Healing 6; no rule removes an injury, so this is the GM
+    correcting the sheet."""
+    fight, row = _require_fight(fight), _fighter("row", row)
+    c = fight.combatant(row.name)
+    index = _injury_arg(c.record, row, injury)
+    gone = c.record.injuries[index]
+    record = c.record.remove_injury(index)
+    text = f"{row.name}: {gone.code} {gone.location.lower()} removed from the record"
+    return FightStep(value=len(record.injuries), outcome=text,
+                     trace=(step(text, DATA.rule("Healing 6 Healing"), injury=index + 1),),
+                     fight=fight.with_combatant(replace(c, record=record)))
 
 
 def heal_day(fight: Fight, row: Fighter, *, dice: DiceSource | None = None) -> FightStep:

@@ -215,9 +215,24 @@ class InjuryRecord:
                                + ("d3 + 3 days" if on else "five days"))
 
     def remove_injury(self, index: int) -> InjuryRecord:
+        """The record without injury *index* (one written in by mistake). An infection of that
+        injury goes with it; every later injury moves up one place, in the infection, the
+        Healing Rolls already made today and each day of the timeline. Blood already lost
+        stays lost."""
         inj = self._injury(index)
+
+        def moved(i: int) -> int:
+            return i - 1 if i > index else i
+        infection = (None if self.infection is None or self.infection[0] == index
+                     else (moved(self.infection[0]), self.infection[1]))
+        timeline = tuple(replace(snap, levels=snap.levels[:index] + snap.levels[index + 1:])
+                         for snap in self.timeline)
         return self._with(injuries=self.injuries[:index] + self.injuries[index + 1:],
-                          text=f"Removed {inj.code} {inj.location.lower()}")
+                          infection=infection, timeline=timeline,
+                          healing_done=tuple(moved(i) for i in self.healing_done
+                                             if i != index),
+                          text=f"Day {self.day}: removed {inj.code} "
+                               f"{inj.location.lower()}")
 
     def with_character(self, name: str, healing_base: int, endurance_eml: int
                        ) -> InjuryRecord:

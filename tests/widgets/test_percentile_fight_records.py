@@ -1,0 +1,78 @@
+"""The fight page's Shock and healing panel keeps each fighter's injury record in the GM's hands:
+the Treatment Roll of the injury picked, and an injury written in by mistake taken off the
+record, both undoable with the page."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulescore.systems import percentile as pc
+from widgets.percentile_fight import fight_page
+
+
+def _typed(entry, values) -> None:
+    entry.my_dice.value = ", ".join(map(str, values))
+    entry.use_dice_button.click()
+
+
+def _wounded(page) -> None:
+    """The brigand with two untreated injuries, as two strikes would have left him."""
+    fight = pc.fight_for(page.roster, page.state)
+    brigand = fight.combatant("Brigand")
+    record = brigand.record.add_injury("Abdomen", "Point", 2).add_injury("Thigh", "Edge", 1)
+    page.apply("two injuries", state=fight.with_combatant(replace(brigand, record=record)))
+
+
+def test_the_injury_menu_lists_the_fighter_s_record_and_picks_the_first_untreated():
+    page = fight_page()
+    after = page.after
+    after.who.value = "Brigand"
+    assert after.injury.options == () and after.remove_button.disabled
+    _wounded(page)
+    assert [label for label, _ in after.injury.options] == [
+        "1. S2P abdomen (untreated)", "2. M1E thigh (untreated)"]
+    assert after.injury.value == 0 and not after.remove_button.disabled
+
+
+def test_the_treatment_roll_is_for_the_injury_picked_and_its_replay_too():
+    page = fight_page()
+    after = page.after
+    after.who.value = "Brigand"
+    _wounded(page)
+    after.action.value, after.physician.value, after.injury.value = "treat", 50, 1
+    _typed(after.entry, [33])
+    first, second = page.state.combatant("Brigand").record.injuries
+    assert first.hr is None and second.treatment == "S"
+    assert after.injury.value == 0   # the treated one done, the next untreated is picked
+    page.undo()
+    after.injury.value = 0
+    after.roll_log.children[0].children[0].click()   # the replay treats the thigh again
+    first, second = page.state.combatant("Brigand").record.injuries
+    assert first.hr is None and second.treatment == "S"
+
+
+def test_an_injury_written_by_mistake_comes_off_the_record_and_back_with_undo():
+    page = fight_page()
+    after = page.after
+    after.who.value = "Brigand"
+    _wounded(page)
+    after.injury.value = 0
+    after.remove_button.click()
+    assert [i.code for i in page.state.combatant("Brigand").record.injuries] == ["M1E"]
+    assert "Brigand: S2P abdomen removed from the record" in after.result.value
+    assert "S2P" not in page.turns.table.value and "M1E thigh" in page.turns.table.value
+    assert [label for label, _ in after.injury.options] == ["1. M1E thigh (untreated)"]
+    page.undo()
+    assert len(page.state.combatant("Brigand").record.injuries) == 2
+
+
+def test_a_treated_injury_is_refused_in_the_reader_s_words():
+    page = fight_page()
+    after = page.after
+    after.who.value = "Brigand"
+    _wounded(page)
+    after.action.value, after.physician.value, after.injury.value = "treat", 50, 0
+    _typed(after.entry, [33])
+    after.injury.value = 0
+    _typed(after.entry, [33])
+    assert "“Injury” 1 of Brigand (S2P abdomen) is already treated" in after.entry.error.value
