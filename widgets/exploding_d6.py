@@ -467,6 +467,8 @@ class AttackPipeline(Tool):
             s.dice, s.min_roll, s.crit_at, s.burst, **defence) if s.dice <= 12 else "too many"
         crit = "no criticals (burst)" if s.burst else f"critical on <b>{s.crit_at}+</b>"
         harmless = "" if s.wounds else " This attack deals no wounds."
+        if s.ammunition:
+            harmless += f" It spends {plural(s.ammunition, 'round')} of ammunition."
         broken = (" Aiming came between this shot and the last one, so it has no recoil."
                   if s.recoil_broken else "")
         self.odds.value = (f"<h4 style='margin:.2em 0'>Odds before you roll</h4>"

@@ -1,0 +1,150 @@
+"""The exploding-d6 worked examples the other browser tests leave out (issue 22 item 4): each
+entered as a reader would in the tool on its chapter's page, the printed result asserted
+against the engine's own call for the example."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from rulescore.systems import exploding_d6 as x6
+from tests.browser.reader import open_chapter, open_tool, set_value
+
+COMBAT = "exploding_d6/combat"
+CLOSE = "exploding_d6/close"
+FIGHT = "exploding_d6/fight"
+
+
+def _type_dice(tool, faces: str) -> None:
+    tool.get_by_label("My dice").fill(faces)
+    tool.get_by_role("button", name="Use my dice").click()
+
+
+def _fields(tool, **values) -> None:
+    """Set labelled fields: text fields typed and committed, menus picked by their words."""
+    for label, value in values.items():
+        field = tool.get_by_label(label, exact=True)
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(label=value)
+        else:
+            set_value(field, value)
+
+
+def _setup(s: x6.AttackSetup) -> str:
+    crit = "no criticals (burst)" if s.burst else f"critical on {s.crit_at}+"
+    return f"Roll {s.dice} dice: hit on {s.min_roll}+, {crit}."
+
+
+def test_aiming_burst_and_distance_on_the_attack_tools_setup_line(page: Page, book_url):
+    """§Aiming (each action takes 2 off the critical threshold, capped by Perception 3),
+    §Burst (Skill 3 and Weapon dice 2 roll 7 dice, three rounds, no criticals) and §Hit rolls
+    for incorrect distance (30 m weapon: 30 m normal, 45 m +2, 61 m refused)."""
+    tool = open_tool(page, book_url, COMBAT, ".rulebook-x6-attack")
+    setup = tool.locator(".rulebook-x6-setup")
+    _fields(tool, **{"Skill": "3", "Weapon dice": "2", "Attack mode": "Hand-to-hand",
+                     "Perception": "3", "Aim actions": "1"})
+    assert x6.aim_bonus(1, perception=3) == 2
+    expect(setup).to_contain_text(_setup(x6.attack_setup(3, 2, "melee", aim_actions=1,
+                                                         perception=3)))
+    expect(setup).to_contain_text("critical on 9+")
+    set_value(tool.get_by_label("Aim actions", exact=True), "2")
+    assert x6.aim_bonus(2, perception=3) == 3
+    expect(setup).to_contain_text("critical on 8+")
+    set_value(tool.get_by_label("Aim actions", exact=True), "0")
+
+    burst = x6.attack_setup(skill=3, weapon_dice=2, mode="burst")
+    tool.get_by_label("Attack mode").select_option(label="Burst")
+    expect(setup).to_contain_text(_setup(burst))
+    expect(setup).to_contain_text("Roll 7 dice: hit on 5+, no criticals (burst).")
+    expect(setup).to_contain_text(f"It spends {burst.ammunition} rounds of ammunition.")
+
+    tool.get_by_label("Attack mode").select_option(label="Single shot")
+    tool.get_by_role("button", name="Special attacks, range, recoil").click()
+    _fields(tool, **{"Weapon distance (m)": "30", "Target's distance (m)": "30"})
+    assert x6.distance_penalty(30, weapon_range=30) == 0
+    expect(setup).to_contain_text("hit on 5+")
+    set_value(tool.get_by_label("Target's distance (m)", exact=True), "45")
+    assert x6.distance_penalty(45, weapon_range=30) == 2
+    expect(setup).to_contain_text("hit on 7+")
+    set_value(tool.get_by_label("Target's distance (m)", exact=True), "61")
+    assert x6.distance_penalty(61, weapon_range=30) is None
+    expect(tool.get_by_role("alert")).to_contain_text(
+        "“Target's distance (m)” must be at most twice the weapon's 30 m (60 m), got 61 m")
+
+
+def test_megacritical_and_protection_examples_in_the_attack_tool(page: Page, book_url):
+    """§Megacritical hits: dice of 17, 11 and 3 are two criticals, one megacritical worth one
+    more wound; §Protection Pool: three normal hits and a critical against a pool of 2 leave
+    one normal hit and the critical, and the pool empty."""
+    tool = open_tool(page, book_url, COMBAT, ".rulebook-x6-attack")
+    total, stages = tool.locator(".rulebook-total"), tool.locator(".rulebook-x6-stages")
+    _fields(tool, **{"Skill": "3", "Weapon dice": "0", "Attack mode": "Hand-to-hand",
+                     "Target's cover": "None", "Protection pool": "0"})
+    big = x6.hit_roll([6 + 6 + 5, 11, 3])
+    assert (big.criticals, big.extra_wounds) == (2, 1)
+    _type_dice(tool, "6, 6, 5, 6, 5, 3")
+    expect(stages).to_contain_text(f"Hit roll: {big.announcement} (1 megacritical)")
+    expect(total).to_have_text(x6.attack([17, 11, 3]).headline)
+    expect(total).to_have_text("3 wounds, a megacritical among them (+1 wound)")
+    expect(tool.locator(".rulebook-chain[title='megacritical']")).to_have_text("6→6→5 = 17")
+
+    armour = x6.protection(hits=3, criticals=1, pool=2)
+    assert (armour.hits, armour.criticals, armour.pool_left) == (1, 1, 0)
+    _fields(tool, **{"Skill": "4", "Protection pool": "2"})
+    _type_dice(tool, "5, 5, 5, 6, 5")
+    expect(stages).to_contain_text("1 crit, 3 normal hits")
+    expect(stages).to_contain_text(f"Protection: 2 units spent, pool 2 → {armour.pool_left}")
+    expect(total).to_have_text(f"{armour.hits + armour.criticals} wounds")
+
+
+def test_disarming_example_in_the_attack_tool(page: Page, book_url):
+    """§Disarming attack: Skill 3 and Weapon dice 1 strike on 8+; two hits against one success
+    of the defender's roll disarm."""
+    tool = open_tool(page, book_url, CLOSE, ".rulebook-x6-attack")
+    total, stages = tool.locator(".rulebook-total"), tool.locator(".rulebook-x6-stages")
+    _fields(tool, **{"Skill": "3", "Weapon dice": "1", "Reaction": "None",
+                     "Attack mode": "Hand-to-hand", "Protection pool": "0",
+                     "Special attack": "Disarming", "Resistance dice": "2",
+                     "Defender's min. roll": "5"})
+    assert x6.attack_setup(3, 1, special="disarm").min_roll == 8
+    expect(tool.locator(".rulebook-x6-setup")).to_contain_text("hit on 8+")
+    assert x6.disarm(attacker_hits=2, defender_successes=1).success
+    # 6→2 = 8 and 6→3 = 9 hit on 8+, 1 and 1 miss; the defender's 5 and 1: one success
+    _type_dice(tool, "6, 2, 6, 3, 1, 1, 5, 1")
+    expect(stages).to_contain_text("Resistance: 1 success against 2 hits")
+    expect(total).to_have_text("Disarmed (2 hits landed)")
+
+
+def test_a_ko_on_the_fight_board(page: Page, book_url):
+    """§K.O. Attack on the fight page: the robber's club knocks Hagen out, the board says so
+    and Hagen's next turn has no actions until he comes to (assumption knocked_out)."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    panel = open_tool(page, book_url, FIGHT, ".rulebook-x6-fight")
+    join = panel.locator(".rulebook-x6-fight-join")
+    join.get_by_label("My dice").fill("5, 5, 5, 1, 1, 1")
+    join.get_by_role("button", name="Use my dice").click()
+    acting = panel.locator(".rulebook-x6-acting")
+    expect(acting).to_contain_text("Round 1: Hagen")
+    panel.get_by_role("button", name="Next turn").click()
+    expect(acting).to_contain_text("Round 1: Robber")
+    panel.get_by_role("button", name="More options").click()
+    panel.get_by_label("Special attack").select_option(label="K.O.")
+    expect(panel.locator(".rulebook-x6-contest-odds")).to_contain_text(re.compile(
+        r"Knocked out: Hagen \d+\.\d\d%"))
+    attack = panel.locator(".rulebook-x6-fight-attack")
+    # three hits, Hagen's two units stop two, his resistance 1 and 1 fail against the third
+    attack.get_by_label("My dice").fill("5, 5, 5, 1, 1, 1, 1")
+    attack.get_by_role("button", name="Use my dice").click()
+    expect(panel.locator(".rulebook-x6-fight-result")).to_contain_text(
+        "Knocked out (1 hit landed)")
+    panel.get_by_role("button", name="Apply to Hagen").click()
+    hagen = panel.locator(".rulebook-x6-fight-board tr[data-fighter='Hagen']")
+    expect(hagen.locator(".status")).to_contain_text("KNOCKED OUT")
+    expect(hagen.locator(".actions")).to_have_text("none: knocked out")
+    panel.get_by_role("button", name="Next turn").click()
+    expect(acting).to_contain_text("knocked out: no actions, press Next turn")
+    panel.get_by_role("button", name="Other actions").click()
+    page.screenshot(path="/tmp/h6/x6_fight_ko.png", full_page=True)
+    panel.get_by_role("button", name="Comes to").click()
+    expect(hagen.locator(".status")).not_to_contain_text("KNOCKED OUT")
