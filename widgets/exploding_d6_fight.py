@@ -553,7 +553,7 @@ class FightPanel(OnThePage, Tool):
               else None)
         self.attacker.options = [me] if me else []
         self.attacker.value = me
-        others = [n for n in names if n != me and n in rostered]
+        others = [n for n in names if n != me and n in rostered] if me else []
         before = self.target.value
         self.target.options = others
         self.target.value = self._default_target(fight, me, others, before)
