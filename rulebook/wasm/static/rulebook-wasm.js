@@ -158,22 +158,31 @@
       this.comms = new Map();
       this.manager = null;
       this.queue = Promise.resolve();
+      this.incoming = Promise.resolve();   // Python's messages, handled in order
     }
 
-    // Python -> page: one message (JSON text and its buffers).
+    // Python -> page: one message (JSON text and its buffers). Messages are handled one after
+    // another, as a kernel's are: a model's comm_open is handled asynchronously (its classes
+    // load, its state is unpacked), and a message for it handled before then would find no
+    // model to take it and be lost (e.g. a tool's new children set just after they open).
     fromPython(text, buffers) {
       const msg = JSON.parse(text);
       const views = dataViews(buffers);
+      this.incoming = this.incoming.then(() => this.handle(msg, views))
+        .catch((e) => console.error(e));
+    }
+
+    async handle(msg, views) {
       const kernelMsg = { content: { comm_id: msg.comm_id, target_name: msg.target_name,
                                      data: msg.data },
                           metadata: msg.metadata, buffers: views,
                           header: { msg_type: msg.msg_type }, parent_header: {} };
       if (msg.msg_type === "comm_open") {
         const comm = this.comm(msg.comm_id, msg.target_name);
-        this.manager.handle_comm_open(comm, kernelMsg).catch((e) => console.error(e));
+        await this.manager.handle_comm_open(comm, kernelMsg);
       } else if (msg.msg_type === "comm_msg") {
         const comm = this.comms.get(msg.comm_id);
-        if (comm && comm.onMsg) comm.onMsg(kernelMsg);
+        if (comm && comm.onMsg) await comm.onMsg(kernelMsg);
       } else if (msg.msg_type === "comm_close") {
         const comm = this.comms.get(msg.comm_id);
         this.comms.delete(msg.comm_id);
@@ -360,9 +369,11 @@
         install(await fetchWheels(["formulas"]));
         outputs = JSON.parse(page.run_cell(spec.cells[i]));
       }
+      await bridge.incoming;                         // the cell's models exist on the page
       if (hasWidget(outputs) && cells[i]) await render(bridge.manager, outputs, outputArea(cells[i]));
     }
     await bridge.queue;
+    await bridge.incoming;
     performance.mark("rulebook-wasm:cells-run");
     state("ready");
     say("Tools ready");
