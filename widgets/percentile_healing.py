@@ -119,7 +119,9 @@ class FightRecords(w.VBox):
         fighter = self.fight.combatant(self.menu.value)
         self._take(record_of(fighter))
         self.note.value = (f"<small class='rulebook-pc-opened'>Opened {html.escape(fighter.name)}"
-                           f"'s record from the fight ({html.escape(fighter.status)}).</small>")
+                           f"'s record from the fight ({html.escape(fighter.status)}), as a "
+                           "copy: what you roll here stays on this page, and the fight page "
+                           "keeps its own record.</small>")
 
 
 def timeline_svg(record: pc.InjuryRecord, width: int = 640, height: int = 220) -> str:
