@@ -4,6 +4,7 @@ same numbers against the engine."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -120,3 +121,87 @@ def test_three_aims_and_a_scope_in_the_attack_calculator(page: Page, book_url):
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-vl-result")).to_contain_text("→ 19 against TN 10, margin +9")
     _shot(tool, "vl_attack_scope_aim")
+
+
+# --- the chapters' other worked examples that no browser test entered yet ----------------------
+
+def test_the_actions_chapters_fixed_tempos_and_exposure_in_the_tempo_calculator(page: Page,
+                                                                                book_url):
+    """§III and §IV, the actions chapter's asserts: a Steady Shot with a Peacemaker is its base 4
+    and does not expose, a Quick Shot with it 4 − 1 = 3 and does; Aim 2 and Draw Weapon 2
+    expose; Reload (Speed) 4, Grapple 5, Recover 6 and Reload (Manual) 6 do not; a Strike with
+    a Bowie Knife (a light weapon, tempo 3) exposes."""
+    tool = open_tool(page, book_url, "veil_and_lead/actions", ".rulebook-vl-tempo")
+    result = tool.locator(".rulebook-vl-tempo-result")
+    cases = (("Steady Shot", "Peacemaker", 4, False), ("Quick Shot", "Peacemaker", 3, True),
+             ("Aim", "Peacemaker", 2, True), ("Draw Weapon", "Peacemaker", 2, True),
+             ("Reload (Speed)", "Peacemaker", 4, False), ("Grapple", "Peacemaker", 5, False),
+             ("Recover", "Peacemaker", 6, False), ("Reload (Manual)", "Peacemaker", 6, False),
+             ("Strike", "Bowie Knife", 3, True))
+    tool.get_by_label("Exposure rule").select_option(label="By tempo (3 or less exposes)")
+    for action, weapon, tempo, exposed in cases:
+        tool.get_by_label("Weapon", exact=True).select_option(weapon)
+        tool.get_by_label("Action", exact=True).select_option(action)
+        expect(result).to_contain_text(f"{action} with {weapon}: tempo {tempo} (")
+        expect(result).to_contain_text("Exposed until the fighter's next turn" if exposed
+                                       else "not Exposed")
+        assert vl.tempo(action, None if vl.action(action).tempo_rule == "fixed" else weapon) \
+            == tempo
+
+
+def test_prone_stands_up_and_the_downed_only_crawl_in_the_count_tracker(page: Page, book_url):
+    """§XI Prone, the conditions chapter's example: Ada (tick 0) marked Prone stands up (tempo
+    3) and is no longer Prone; Downed, she may only Crawl, tempo 6 (§X Bleeding Out)."""
+    tool = open_tool(page, book_url, "veil_and_lead/count", ".rulebook-vl-count")
+    tool.get_by_label("Name", exact=True).fill("Ada")
+    tool.get_by_label("Initiative margin").fill("10")
+    tool.get_by_role("button", name="Add to the Count").click()
+    board = tool.locator(".rulebook-vl-board")
+    expect(board.get_by_role("row", name="Ada Tick 0 PC")).to_be_visible()
+    tool.get_by_label("Fighter", exact=True).select_option("Ada")
+    tool.get_by_label("Condition", exact=True).select_option("Prone")
+    tool.get_by_role("button", name="Mark condition").click()
+    expect(board.get_by_role("row", name="Ada Tick 0 PC, Prone")).to_be_visible()
+    tool.get_by_label("Action", exact=True).select_option("Stand Up")
+    tool.get_by_role("button", name="Act", exact=True).click()
+    expect(board.get_by_role("row", name=re.compile(r"^Ada Tick 3 PC(?!.*Prone)"))) \
+        .to_be_visible()                    # tempo 3: Exposed now, but no longer Prone
+    tool.get_by_label("Condition", exact=True).select_option("Downed")
+    tool.get_by_role("button", name="Mark condition").click()
+    tool.get_by_role("button", name="Next turn (turn the Hammer)").click()
+    tool.get_by_label("Action", exact=True).select_option("Crawl")
+    tool.get_by_role("button", name="Act", exact=True).click()
+    expect(board.get_by_role("row", name=re.compile(r"^Ada Tick 9 PC.*Downed"))).to_be_visible()
+    assert vl.advance(3, vl.tempo("Crawl")) == 9
+
+
+def test_one_ally_in_the_melee_and_a_scatter_gun_in_the_stray_shot_tool(page: Page, book_url):
+    """§VII Firing into Melee: with one ally, a d6 of 1–3 finds them (1/2); a Scatter weapon's
+    1–4 does (2/3, §VII Scatter Weapons)."""
+    tool = open_tool(page, book_url, "veil_and_lead/conditions", ".rulebook-vl-stray")
+    odds = tool.locator(".rulebook-odds")
+    set_value(tool.get_by_label("Allies in the melee"), "Ada")
+    tool.get_by_label("Weapon", exact=True).select_option("Peacemaker")
+    expect(odds.get_by_role("row", name="Ada 50.00% 1/2")).to_be_visible()
+    tool.get_by_label("Weapon", exact=True).select_option("Coach Gun")
+    expect(odds.get_by_role("row", name="Ada 66.67% 2/3")).to_be_visible()
+    assert [vl.wrong_target(d, scatter=True) for d in range(1, 7)].count(True) == 4
+
+
+def test_the_movement_chapters_cover_values_in_its_tool(page: Page, book_url):
+    """§V Cover: Light +2, Hard +4, Fortified +6; caught in the open, Exposed, −1."""
+    tool = open_tool(page, book_url, "veil_and_lead/movement", ".rulebook-vl-movement")
+    cover = tool.locator(".rulebook-vl-cover")
+    for name, tn in (("Light Cover", "+2"), ("Fortified", "+6"), ("Exposed", "-1")):
+        tool.get_by_label("Target's cover").select_option(name)
+        expect(cover).to_have_text(f"{name}: TN {tn}.")
+        assert vl.cover(name) == (int(tn), True)
+
+
+def test_the_stabilisation_tn_two_below_zero_in_the_downed_walker(page: Page, book_url):
+    """§X Stabilization: two points below 0 the healer rolls against TN 11 + 2 = 13."""
+    tool = open_tool(page, book_url, "veil_and_lead/injury", ".rulebook-vl-downed")
+    set_value(tool.get_by_label("IRON", exact=True), "1")
+    set_value(tool.get_by_label("Vitality now"), "-2")
+    expect(tool.locator(".rulebook-vl-stab-odds")).to_contain_text("against TN 13")
+    assert vl.stabilization_tn(-2) == 13
