@@ -52,6 +52,12 @@ STYLE = {"description_width": LABEL_WIDTH}
 TABLE_STYLE = ("<style>.rulebook-tsl-table{border-collapse:collapse;margin:.3em 0}"
                ".rulebook-tsl-table td,.rulebook-tsl-table th{padding:3px 12px;text-align:left;"
                f"border-bottom:1px solid {RULE_LINE}}}</style>")
+# The odds sit beside the attack's inputs: a row a line, a chance and its exact fraction never
+# broken over two, so the inputs, the odds and the result fit one screen at desktop width.
+ODDS_STYLE = ("<style>.rulebook-tsl-odds{line-height:1.35}"
+              ".rulebook-tsl-odds td,.rulebook-tsl-odds th{padding:2px 8px}"
+              ".rulebook-tsl-odds td:nth-child(2){white-space:nowrap}"
+              ".rulebook-tsl-odds-notes{font-size:small;line-height:1.4}</style>")
 STORE_KEY = "rulebook/tsl/turn-board"
 
 
@@ -106,12 +112,13 @@ def band_odds_html(result: tsl.AttackOdds) -> str:
     return (odds_line("rulebook-headline", "<b>Chance to land at least a Mixed Success: "
                       f"{chance_html(hit)}</b> (keeping {result.keep} of 5d6"
                       f"{f', Effective Tier {result.shift:+d}' if result.shift else ''})")
-            + TABLE_STYLE + "<table class='rulebook-tsl-table rulebook-tsl-odds'><thead><tr>"
+            + TABLE_STYLE + ODDS_STYLE
+            + "<table class='rulebook-tsl-table rulebook-tsl-odds'><thead><tr>"
             "<th>Band</th><th>Chance</th>" + ("<th>As rolled</th>" if moved else "")
             + f"<th>Stress</th></tr></thead><tbody>{rows}</tbody></table>"
-            + (odds_line("rulebook-tsl-extra-odds", "Chance that " + "; ".join(extras) + ".")
-               if extras else "")
-            + f"<div style='font-size:small'>{notes}.</div>")
+            + (odds_line("rulebook-tsl-extra-odds rulebook-tsl-odds-notes",
+                         "Chance that " + "; ".join(extras) + ".") if extras else "")
+            + f"<div class='rulebook-tsl-odds-notes'>{notes}.</div>")
 
 
 def pool_words(a: tsl.Attack) -> str:
