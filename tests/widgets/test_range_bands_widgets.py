@@ -485,3 +485,27 @@ def test_melee_reach_tool():
     assert "No: a hand weapon does not reach a target at very close" in m.result.value
     m.target.value = "close_contact"
     assert "Yes: a hand weapon reaches a target in close contact" in m.result.value
+
+
+def test_target_check_tool():
+    from widgets.range_bands import TargetCheck
+    t = TargetCheck(hidden=True)
+    assert not rb.can_target(hidden=True)
+    assert "No: a hidden character can only be targeted by area fire" in t.result.value
+    t.area_fire.value = True
+    assert rb.can_target(hidden=True, area_fire=True)
+    assert "Yes: area fire reaches a hidden character" in t.result.value
+    t.hidden.value = t.area_fire.value = False
+    assert "Yes: the target is not hidden" in t.result.value
+    assert t.error.message == ""
+
+
+def test_check_tools_put_the_result_beside_the_inputs():
+    import ipywidgets as w
+    from widgets.range_bands import CheckHelper, ExtremeDuel, StealthHelper
+    for tool in (CheckHelper(), ExtremeDuel(), StealthHelper(), DashHelper(), QuickLoadHelper(),
+                 ShotBuilder()):
+        (row,) = tool.children
+        inputs, answer = row.children
+        assert isinstance(row, w.HBox) and row.layout.flex_flow == "row wrap"
+        assert tool.pool in inputs.children and tool.result in answer.children
