@@ -1,12 +1,14 @@
 """The percentile chapters' worked examples and fight-page gaps still without a browser test
 (issue 21 items 2-4), each entered into the tool on its page as a reader would and read back as
 the chapter prints it: the Setup advantage in the melee resolver, the armour of the zone a
-strike lands in, read from the struck fighter's roster row in the injury walker, and an injury
-taken off a fighter's record on the fight page."""
+strike lands in, read from the struck fighter's roster row in the injury walker, an injury
+taken off a fighter's record on the fight page, Nolora's choice spent on a third Zone Die, and
+an earlier wound elsewhere on the body that does not compound."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from playwright.sync_api import Page, expect
 
@@ -15,6 +17,7 @@ from rulescore.systems import percentile as pc
 from rulescore.text import percent
 from tests.browser.reader import open_chapter, open_tool, set_value
 from tests.browser.test_percentile_fight import SHOT, SHOTS, open_panel
+from widgets.fight import fight_key
 from widgets.percentile_fight import starter
 from widgets.roster import store_key
 
@@ -132,3 +135,73 @@ def test_an_injury_written_into_the_wrong_record_comes_off_on_the_fight_page(pag
     after.screenshot(path=str(SHOTS / "percentile_fight_remove_injury.png"))
     page.get_by_role("button", name="Undo", exact=True).click()
     expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("S2P abdomen")
+
+
+def test_nolora_spends_her_choice_on_precision_three_d6_zone_dice(page: Page, book_url):
+    """Missile 4a: Nolora's critical success at point blank brings a free Precision TA for
+    the still target and one advantage of her choice, which she also spends on precision:
+    three d6 Zone Dice, 4, 4 and 6, all in the torso, so three Location Dice (6, 1, 9); the
+    first, the abdomen. d10 7 + 3 + range 2 = 12P."""
+    shot = open_tool(page, book_url, "percentile/missile", ".rulebook-pc-missile")
+    for label, value in (("Missile ML", "75"), ("Base Range (ft)", "60"),
+                         ("Range to target (ft)", "20")):
+        set_value(shot.get_by_label(label), value)
+    _use(shot, "45")
+    shot.get_by_role("button", name="Send to the injury walker").click()
+    hurt = page.locator(".rulebook-pc-injury")
+    expect(hurt.locator(".rulebook-pc-taken")).to_contain_text(
+        "1 Precision TA, 0 Impact TA, range impact +2. 1 tactical advantage of your choice")
+    set_value(hurt.get_by_label("Precision TAs"), "2")
+    dice = [4, 4, 6, 6, 1, 9, 7, 50]
+    walk = pc.injury_sequence(zone_die=6, precision=2, impact_die=10, impact_modifier=3,
+                              range_modifier=2, aspect="P", projectile=True, shock_eml=65,
+                              reroll=True, dice=dice)
+    _use(hurt, ", ".join(map(str, dice)))
+    expect(hurt.locator(".rulebook-pc-injury-result")).to_contain_text(walk.outcome)
+    hurt.get_by_role("button", name="Show every step").click()
+    where = hurt.locator(".rulebook-pc-stage").filter(has_text="1 Location")
+    expect(where).to_contain_text("Zone Dice 4 → ZN4, 4 → ZN4, 6 → ZN6 (aimed at ZN1)")
+    expect(where).to_contain_text("2 other Zone Die in it: 3 Location Dice")
+
+
+def _kept_fight(fight: pc.Fight) -> str:
+    """What the fight page keeps in this browser: its fight, and no rolls yet."""
+    return json.dumps({"format": "rulebook/fight-page", "version": 1,
+                       "fight": fight.to_json(), "rolls": []})
+
+
+def test_an_earlier_wound_elsewhere_does_not_compound(page: Page, book_url):
+    """Injury 3: the sword's 8E makes an S2E injury in the abdomen; the brigand's earlier M1
+    blunt wound is in the thorax, not the abdomen, so nothing compounds and no compounding
+    d10 is asked for. His record is opened from the fight; the four dice and the Shock
+    Reroll's 42 finish the walk, which goes onto his record beside the old wound."""
+    roster = starter()
+    fight = pc.fight_for(roster)
+    brigand = fight.combatant("Brigand")
+    fight = fight.with_combatant(replace(
+        brigand, record=brigand.record.add_injury("Thorax", "Blunt", 1)))
+    keep(page, roster)
+    page.add_init_script(f"window.localStorage.setItem({json.dumps(fight_key('percentile'))}, "
+                         f"{json.dumps(_kept_fight(fight))})")
+    open_chapter(page, f"{book_url}/percentile/injury.ipynb")
+    tool = page.locator(".rulebook-pc-injury").first
+    expect(tool).to_be_visible(timeout=60_000)
+    tool.get_by_label("Fighter from the fight").select_option(label="Brigand (fighting; 1 injury)")
+    tool.get_by_role("button", name="Open their record").click()
+    expect(tool.locator(".rulebook-pc-opened")).to_contain_text("Opened Brigand's record")
+    set_value(tool.get_by_label("Aimed zone (ZN)"), "4")
+    set_value(tool.get_by_label("Strength modifier"), "1")
+    row = roster.fighter("Brigand")
+    walk = pc.injury_sequence(zone_die=6, aim_zone=4, impact_die=10, impact_modifier=3,
+                              strength_modifier=1, aspect="E", armour=row["av_torso_e"],
+                              shock_eml=row["shock"], strength_eml=row["strength_eml"],
+                              reroll=True, record=fight.combatant("Brigand").record,
+                              dice=[2, 7, 8, 75, 42])
+    assert walk.outcome.startswith("Abdomen: S2E injury; shock 8 → INC")
+    _use(tool, "2, 7, 8, 75, 42")
+    expect(tool.locator(".rulebook-pc-injury-result")).to_contain_text(walk.outcome)
+    tool.get_by_role("button", name="Show every step").click()
+    expect(tool.locator(".rulebook-pc-stage").filter(has_text="Compound")).to_have_count(0)
+    tool.get_by_role("button", name="Write to the injury record").click()
+    expect(tool.locator(".rulebook-pc-written")).to_contain_text("S2E abdomen")
+    assert [i.code for i in walk.record.injuries] == ["M1B", "S2E"]
