@@ -281,3 +281,19 @@ def test_each_check_tool_fits_one_screen_with_its_result(page: Page, book_url, c
         assert box["y"] + box["height"] - top <= 900, (css, nth, top, box)
     tool.evaluate("e => e.scrollIntoView()")           # the screen a reader sees at the tool
     page.screenshot(path=str(SHOTS / f"range_{css[16:]}_{nth}_1280x900.png"))
+
+
+def test_each_fight_panel_fits_one_screen_after_a_shot(page: Page, book_url):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    open_chapter(page, f"{book_url}/range_bands/fight.ipynb")
+    shot = page.locator(".rulebook-rb-fight-shot").first
+    expect(shot.get_by_label("Target", exact=True)).to_be_visible(timeout=60_000)
+    shot.get_by_label("Target", exact=True).select_option("Raider 2")
+    _typed(shot, [5, 4, 3, 2, 1, 3, 3, 2, 4])
+    expect(shot.locator(".rulebook-rb-fight-result")).to_be_visible()
+    for css in (".rulebook-rb-fight-positions", ".rulebook-rb-fight-shot",
+                ".rulebook-rb-fight-move"):
+        height = page.locator(css).first.bounding_box()["height"]
+        assert height <= 900, f"{css} is {height:.0f}px tall"
+    shot.evaluate("e => e.scrollIntoView()")
+    page.screenshot(path=str(SHOTS / "range_fight_shot_1280x900.png"))
