@@ -833,3 +833,176 @@ class ThrowDeviation(_TypedChains, Tool):
                              f"<small>({how})</small>")
         self.picture.value = clock_svg(r.clock, r.metres)
         self.explanation.show(r.trace)
+
+
+def _action_rows() -> list[tuple[str, str]]:
+    """(label with its cost, action) of the chapter's actions table, for a menu."""
+    from rulescore.systems.exploding_d6._system import DATA
+    return [(f"{r['label']} ({plural(r['cost'], 'action')})", r["action"])
+            for r in DATA.table("combat", "actions")]
+
+
+class RoundPhases(Tool):
+    """One combat round's phases for the combatants in initiative order (§Sequence of
+    rounds): the start of the round, each one's player combat round, the end of the round."""
+
+    reaches = (Reach(x6.round_phases, {"order": "Combatants in order"}),)
+
+    def __init__(self, order: str = "rogue, robber") -> None:
+        self.order = labelled_text("Combatants in order", order, "names, first to act first",
+                                   width=LIST_WIDTH)
+        self.order.continuous_update = False
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        super().__init__([self.order, self.error, self.result], "rulebook-x6-phases")
+        self.order.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result")
+    def update(self) -> None:
+        """Read the names and list the round's phases."""
+        names = [n.strip() for n in self.order.value.split(",") if n.strip()]
+        phases = x6.round_phases(names)
+        rows = "".join(f"<li>{html.escape(p)}" + (f" — <b>{html.escape(who)}</b>" if who else "")
+                       + "</li>" for p, who in phases)
+        self.result.value = f"<ol class='rulebook-x6-phase-list'>{rows}</ol>"
+
+
+class ActionsTool(Tool):
+    """A combatant's actions through a turn (§Actor and actions): the actions a round their
+    lineage, templates and two weapons give; none before their first turn (§Start of combat);
+    refreshed when their turn comes; each action spent at its cost from the actions table;
+    and how far they move (walk, run, crawl; halved behind a Shield Block, §Shields)."""
+
+    reaches = (
+        Reach(x6.max_actions, {"lineage": "Lineage", "extra": "Extra actions",
+                               "two_weapons": "Two weapons"}),
+        Reach(x6.start_combat, {}, {"maximum": "the actions a round (max_actions)"}),
+        Reach(x6.refresh, {}, {"pool": "the combatant's actions, shown on the tool"}),
+        Reach(x6.spend, {"action": "Action"}, {"pool": "the combatant's actions, shown on "
+                                                        "the tool"}),
+        Reach(x6.movement, {"quickness": "Quickness", "hunkered": "Hunkered",
+                            "shield_block": "Shield Block raised"},
+              {"kind": "each of walk, run and crawl is shown"}),
+    )
+
+    def __init__(self, quickness: int = 3) -> None:
+        from rulescore.systems.exploding_d6.roster import lineages
+        self.lineage = _menu("Lineage", list(lineages()), lineages()[0])
+        self.extra = _number("Extra actions", 0)
+        self.two = _check("Two weapons")
+        self.action = _menu("Action", _action_rows(), "attack", width="24em")
+        self.spend_button = button("Spend", "Spend the action's cost from those in hand")
+        self.turn_button = button("Their turn comes", "Refresh: every action available again")
+        self.quickness = _number("Quickness", quickness)
+        self.hunkered = _check("Hunkered")
+        self.block = _check("Shield Block raised")
+        self.error = ErrorLine()
+        self.hand = w.HTML()
+        self.moves = w.HTML()
+        self.explanation = ExplanationView()
+        self.pool: x6.ActionPool | None = None
+        super().__init__([w.HBox([self.lineage, self.extra, self.two]), self.hand,
+                          w.HBox([self.turn_button, self.action, self.spend_button]),
+                          w.HBox([self.quickness, self.hunkered, self.block]), self.error,
+                          self.moves, self.explanation], "rulebook-x6-actions")
+        for f in (self.lineage, self.extra, self.two):
+            f.observe(lambda _: self.update(), "value")
+        for f in (self.quickness, self.hunkered, self.block):
+            f.observe(lambda _: self.move(), "value")
+        self.turn_button.on_click(lambda _: self.refresh())
+        self.spend_button.on_click(lambda _: self.spend())
+        self.update()
+
+    def _show_hand(self, note: str) -> None:
+        p = self.pool
+        self.hand.value = (headline_html(f"<span class='rulebook-x6-hand'>{p.available} of "
+                                         f"{p.maximum} actions</span>")
+                           + f"<small>{html.escape(note)}</small>")
+
+    @answers("hand", "moves", "explanation")
+    def update(self) -> None:
+        """The actions a round; a fight starts with none in hand."""
+        most = x6.max_actions(self.lineage.value, read_int("Extra actions", self.extra),
+                              self.two.value)
+        self.pool = x6.start_combat(most)
+        self._show_hand("The fight has started: no actions before the first turn.")
+        self.explanation.clear()
+        self.move()
+
+    @answers("explanation")
+    def refresh(self) -> None:
+        """Their turn comes: every action available again."""
+        if self.pool is None:
+            raise RulesError("Fix the actions a round first.")
+        self.pool = x6.refresh(self.pool)
+        self._show_hand("Their turn: actions refreshed.")
+        self.explanation.clear()
+
+    @answers("explanation")
+    def spend(self) -> None:
+        """Spend the chosen action's cost."""
+        if self.pool is None:
+            raise RulesError("Fix the actions a round first.")
+        done = x6.spend(self.pool, self.action.value)
+        self.pool = done.pool
+        self._show_hand(done.trace[0].text)
+        self.explanation.show(done.trace)
+
+    @answers("moves")
+    def move(self) -> None:
+        """How far they move with their Quickness."""
+        q = read_int("Quickness", self.quickness)
+        block = self.block.value
+        walk = x6.movement("walk", q, shield_block=block)
+        run = x6.movement("run", q, shield_block=block)
+        crawl = (f"crawl {x6.movement('crawl', q, hunkered=True, shield_block=block)} m"
+                 if self.hunkered.value else "crawl only while Hunkered")
+        self.moves.value = (f"<div class='rulebook-x6-moves'>Walk {walk} m, run {run} m, "
+                            f"{crawl}" + (" (halved: Shield Block)" if block else "")
+                            + "</div>")
+
+
+class DiceForActionsTool(Tool):
+    """A bonus die for one more action, or a destiny die stealing one from an opponent
+    (§Bonus dice actions): the spender has it at once, even as a reaction; the opponent loses
+    it from this turn, or the next if it is not theirs."""
+
+    reaches = (
+        Reach(x6.bonus_die_action, {}, {"pool": "Your actions left and Actions a round"}),
+        Reach(x6.destiny_die_action, {}, {
+            "pool": "Your actions left and Actions a round",
+            "victim": "Opponent's actions left and Actions a round"}),
+    )
+
+    def __init__(self, mine: int = 0, theirs: int = 2, maximum: int = 2) -> None:
+        self.maximum = _number("Actions a round", maximum)
+        self.mine = _number("Your actions left", mine)
+        self.theirs = _number("Opponent's actions left", theirs)
+        self.die = _menu("Die spent", [("Destiny die", "destiny"), ("Bonus die", "bonus")],
+                         "destiny")
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        super().__init__([w.HBox([self.maximum, self.die]),
+                          w.HBox([self.mine, self.theirs]), self.error, self.result,
+                          self.explanation], "rulebook-x6-dice-actions")
+        for f in (self.maximum, self.mine, self.theirs, self.die):
+            f.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        """Spend the die and show both pools."""
+        most = read_int("Actions a round", self.maximum, 1)
+        me = x6.ActionPool(most, read_int("Your actions left", self.mine))
+        them = x6.ActionPool(most, read_int("Opponent's actions left", self.theirs))
+        if self.die.value == "bonus":
+            got = x6.bonus_die_action(me)
+            line = f"You: {plural(got.pool.available, 'action')}"
+        else:
+            got = x6.destiny_die_action(me, them)
+            line = (f"You: {plural(got.pool.available, 'action')}; the opponent: "
+                    f"{plural(got.victim.available, 'action')}")
+        self.result.value = headline_html(html.escape(line))
+        self.explanation.show(got.trace)

@@ -148,3 +148,50 @@ def test_a_ko_on_the_fight_board(page: Page, book_url):
     page.screenshot(path="/tmp/h6/x6_fight_ko.png", full_page=True)
     panel.get_by_role("button", name="Comes to").click()
     expect(hagen.locator(".status")).not_to_contain_text("KNOCKED OUT")
+
+
+def test_round_phases_actions_movement_and_destiny_die_examples(page: Page, book_url):
+    """§Sequence of rounds (the rogue and the robber), §Actor and actions (a human's 2
+    actions, an attack leaves 1; Quickness 3 runs 8 m and, Hunkered, crawls 3 m) and §Bonus
+    dice actions (a destiny die: the spender 0 → 1, the opponent 2 → 1), each in its tool."""
+    open_chapter(page, f"{book_url}/{COMBAT}.ipynb")
+    phases = page.locator(".rulebook-x6-phases").first
+    expect(phases).to_be_visible(timeout=60_000)
+    set_value(phases.get_by_label("Combatants in order", exact=True), "rogue, robber")
+    items = phases.locator(".rulebook-x6-phase-list li")
+    expected = x6.round_phases(["rogue", "robber"])
+    expect(items).to_have_count(len(expected))
+    expect(items.first).to_have_text("Start of round")
+    expect(items.nth(1)).to_have_text("Start of player combat round — rogue")
+    expect(items.last).to_have_text("End of round")
+
+    actions = page.locator(".rulebook-x6-actions").first
+    hand = actions.locator(".rulebook-x6-hand")
+    actions.get_by_label("Lineage").select_option(label="human")
+    expect(hand).to_have_text("0 of 2 actions")
+    actions.get_by_role("button", name="Their turn comes").click()
+    pool = x6.refresh(x6.start_combat(x6.max_actions("human")))
+    expect(hand).to_have_text(f"{pool.available} of 2 actions")
+    actions.get_by_label("Action", exact=True).select_option(
+        label="Attack with a weapon (1 action)")
+    actions.get_by_role("button", name="Spend").click()
+    expect(hand).to_have_text(f"{x6.spend(pool, 'attack').pool.available} of 2 actions")
+    set_value(actions.get_by_label("Quickness", exact=True), "3")
+    moves = actions.locator(".rulebook-x6-moves")
+    expect(moves).to_contain_text(f"run {x6.movement('run', 3)} m")
+    actions.get_by_label("Hunkered").check()
+    expect(moves).to_contain_text(f"crawl {x6.movement('crawl', 3, hunkered=True)} m")
+    actions.get_by_role("button", name="Spend").click()
+    actions.get_by_role("button", name="Spend").click()
+    expect(actions.get_by_role("alert")).to_contain_text(
+        "Attack with a weapon costs 1 action, but only 0 available")
+
+    dice = page.locator(".rulebook-x6-dice-actions").first
+    _fields(dice, **{"Actions a round": "2", "Your actions left": "0",
+                     "Opponent's actions left": "2", "Die spent": "Destiny die"})
+    stolen = x6.destiny_die_action(x6.ActionPool(2, 0), x6.ActionPool(2, 2))
+    expect(dice.locator(".rulebook-total")).to_have_text(
+        f"You: {stolen.pool.available} action; the opponent: {stolen.victim.available} action")
+    actions.screenshot(path="/tmp/h6/x6_actions.png")
+    dice.screenshot(path="/tmp/h6/x6_dice_actions.png")
+    phases.screenshot(path="/tmp/h6/x6_phases.png")

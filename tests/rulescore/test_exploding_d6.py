@@ -52,7 +52,7 @@ def test_no_actions_before_the_first_turn():
     pool = x6.start_combat(2)
     assert pool.available == 0
     assert not x6.can_react(pool, perceives=True)
-    with pytest.raises(RulesError, match="costs 1, but only 0 available"):
+    with pytest.raises(RulesError, match="Attack with a weapon costs 1 action, but only 0 available"):
         x6.spend(pool, "attack")
     assert x6.refresh(pool).available == 2
 

@@ -405,3 +405,45 @@ def test_coup_de_grace_tool_rolls_the_attack_and_finishes_the_victim():
     assert tool.entry.error.message == "My dice must hold 2 dice (as chains), got 3"
     tool.dice.value = "200"
     assert tool.error.message == "“Attack dice” must be from 0 to 40, got 200"
+
+
+def test_round_phases_tool_lists_the_round_for_the_names_typed():
+    from widgets.exploding_d6 import RoundPhases
+    tool = RoundPhases("rogue, robber")
+    for phase, who in x6.round_phases(["rogue", "robber"]):
+        assert phase in tool.result.value and who in tool.result.value
+    tool.order.value = " , "
+    assert tool.error.message == "“Combatants in order” must name at least one combatant, got none"
+    assert tool.result.value == ""
+
+
+def test_actions_tool_starts_empty_refreshes_and_spends_at_the_tables_cost():
+    from widgets.exploding_d6 import ActionsTool
+    tool = ActionsTool(quickness=3)
+    assert "0 of 2 actions" in tool.hand.value                    # §Start of combat
+    tool.spend_button.click()
+    assert tool.error.message == ("“Action”: Attack with a weapon costs 1 action, but only 0 "
+                                  "available")
+    tool.turn_button.click()
+    assert "2 of 2 actions" in tool.hand.value and tool.error.message == ""
+    tool.spend_button.click()
+    assert "1 of 2 actions" in tool.hand.value
+    assert "Walk 4 m, run 8 m, crawl only while Hunkered" in tool.moves.value
+    tool.hunkered.value = True
+    assert f"crawl {x6.movement('crawl', 3, hunkered=True)} m" in tool.moves.value
+    tool.block.value = True
+    assert f"run {x6.movement('run', 3, shield_block=True)} m" in tool.moves.value
+    tool.two.value = True
+    assert "0 of 3 actions" in tool.hand.value                    # §Two-handed fighting
+
+
+def test_dice_for_actions_tool_steals_and_gains():
+    from widgets.exploding_d6 import DiceForActionsTool
+    tool = DiceForActionsTool(mine=0, theirs=2, maximum=2)
+    stolen = x6.destiny_die_action(x6.ActionPool(2, 0), x6.ActionPool(2, 2))
+    assert (f"You: {stolen.pool.available} action; the opponent: {stolen.victim.available} "
+            "action") in tool.result.value
+    tool.die.value = "bonus"
+    assert "You: 1 action<" in tool.result.value
+    tool.mine.value = "x"
+    assert "Your actions left" in tool.error.message and tool.result.value == ""

@@ -225,8 +225,8 @@ def spend(pool: ActionPool, action: str) -> Spend:
     row = choice("action", action, DATA.table("combat", "actions"), "action")
     cost = row["cost"]
     if pool.available < cost:
-        raise RulesError(f"action '{action}' costs {cost}, but only {pool.available} "
-                         f"available")
+        raise RulesError(f"action: {row['label']} costs {plural(cost, 'action')}, but only "
+                         f"{pool.available} available")
     left = replace(pool, available=pool.available - cost)
     s = step(f"{row['label']}: {plural(cost, 'action')}" + (f" ({row['note']})" if row["note"]
                                                              else "") +
