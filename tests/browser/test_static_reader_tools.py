@@ -21,8 +21,9 @@ from widgets.range_bands import CheckHelper
 from widgets.tsl_help import KeepRoll
 
 SEED = "2024"
-# The wheels of the formulas group (bundle.json): fetched only by a page that renders a formula.
-FORMULA_WHEELS = re.compile(r"/_pyodide/wheels/(sympy|mpmath)-")
+# The formulas group (sympy, mpmath): fetched only by a page that renders a formula, as wheels
+# or as the group's one archive, whichever the site ships.
+FORMULA_WHEELS = re.compile(r"/_pyodide/(wheels/(sympy|mpmath)-|archives/formulas-)")
 
 
 @dataclass(frozen=True)
