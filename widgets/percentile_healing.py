@@ -298,6 +298,7 @@ class HealingWalker(Tool):
             "roll": ROLLED, "dice": ROLLED, "location": "the infected injury's location"}),
         Reach(pc.InjuryRecord.amputate_infected, {}, {
             "self": SHEET, "amputation": "the amputation just rolled"}),
+        Reach(pc.InjuryRecord.remove_injury, {"index": "Injury to remove"}, {"self": SHEET}),
         Reach(pc.InjuryRecord.with_random_period,
               {"on": "Random healing period (d3 + 3 days)"}, {"self": SHEET}),
         Reach(pc.next_roll_odds, {"arcane": "Arcane bonus"}, {"record": SHEET}),
@@ -322,6 +323,10 @@ class HealingWalker(Tool):
                                 description="Injury", style=STYLE, layout=WIDE)
         self.bleeder = w.Checkbox(value=False, description="A Bleeder", indent=False)
         self.add_button = button("Add injury", primary=True)
+        # an injury written onto the sheet by mistake comes off it again
+        self.gone = w.Dropdown(options=[], description="Injury to remove", style=STYLE,
+                               layout=shared_layout(width="30em"))
+        self.remove_button = button("Remove injury", "Take the injury picked off the record")
         self.blood = w.BoundedIntText(value=0, min=0, max=20, description="Blood loss (BP)",
                                       style=STYLE, layout=WIDE)
         self.which = w.Dropdown(options=[], description="Injury to treat", style=STYLE,
@@ -432,7 +437,8 @@ class HealingWalker(Tool):
             w.HBox([self.name, self.healing_base, self.endurance]), self.error,
             section("The injury record", self.sheet, self.timeline),
             section("Add an injury", w.HBox([self.location, self.aspect, self.level]),
-                    w.HBox([self.bleeder, self.add_button, self.blood])),
+                    w.HBox([self.bleeder, self.add_button, self.blood]),
+                    w.HBox([self.gone, self.remove_button])),
             section("Bleeding: every five minutes",
                     w.HBox([w.VBox([self.state, self.strength_eml, self.staunch_eml,
                                     self.bleeders, self.staunch_bonus]),
@@ -478,6 +484,7 @@ class HealingWalker(Tool):
                       self.broadhead, self.frozen):
             field.observe(lambda _: self._show_treatment_odds(), "value")
         self.add_button.on_click(lambda _: self._change(self._add))
+        self.remove_button.on_click(lambda _: self._change(self._remove))
         self.treat_entry.on_request(self._treat)
         self.untreated_button.on_click(lambda _: self._change(self._untreated))
         self.heal_entry.on_request(self._heal)
@@ -593,6 +600,11 @@ class HealingWalker(Tool):
     def _add(self):
         return self.record.add_injury(self.location.value, self.aspect.value, self.level.value,
                                       bleeder=self.bleeder.value), ()
+
+    def _remove(self):
+        if self.gone.value is None:
+            raise RulesError("Injury to remove: the record holds no injury")
+        return self.record.remove_injury(self.gone.value), ()
 
     def _treatment(self, request: RollRequest) -> pc.TreatmentResolution:
         inj = self._chosen()
@@ -847,6 +859,11 @@ class HealingWalker(Tool):
                    for i, inj in enumerate(r.injuries) if inj.level and inj.hr is None]
         self.which.options = waiting
         self.which.value = waiting[0][1] if waiting else None
+        every = tuple((f"{i + 1}. {inj.code} {inj.location.lower()}", i)
+                      for i, inj in enumerate(r.injuries))
+        self.gone.options = every
+        self.gone.value = every[-1][1] if every else None
+        self.remove_button.disabled = not every
         self._show_treatment_odds()
         self._render_first_hours()
         set_shown(self.amp_row, r.infection is not None and

@@ -205,3 +205,24 @@ def test_an_earlier_wound_elsewhere_does_not_compound(page: Page, book_url):
     tool.get_by_role("button", name="Write to the injury record").click()
     expect(tool.locator(".rulebook-pc-written")).to_contain_text("S2E abdomen")
     assert [i.code for i in walk.record.injuries] == ["M1B", "S2E"]
+
+
+def test_an_injury_added_by_mistake_comes_off_the_healing_chapter_s_record(page: Page,
+                                                                         book_url):
+    """The injury record of the healing chapter is the reader's sheet: an S2E thigh added
+    beside the chapter's S2E abdomen by mistake is picked in Injury to remove and taken off,
+    and the abdomen stays the injury to treat."""
+    tool = open_tool(page, book_url, "percentile/healing", ".rulebook-pc-healing")
+    tool.get_by_role("button", name="Add injury").click()
+    tool.get_by_label("Location").select_option(label="Thigh")
+    tool.get_by_role("button", name="Add injury").click()
+    sheet = tool.locator(".rulebook-pc-sheet")
+    expect(sheet).to_contain_text("Thigh")
+    tool.get_by_label("Injury to remove").select_option(label="2. S2E thigh")
+    tool.get_by_role("button", name="Remove injury").click()
+    expect(sheet).not_to_contain_text("Thigh")
+    expect(sheet).to_contain_text("Abdomen")
+    expect(tool.get_by_label("Injury to treat").locator("option")).to_have_text(
+        ["1. S2E abdomen"])
+    tool.get_by_role("button", name="Add injury").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "percentile_healing_remove_injury.png"))

@@ -351,3 +351,18 @@ def test_a_fighter_wounded_in_the_fight_opens_in_the_walker_by_name():
     assert "Opened Bo's record from the fight" in h.from_fight.note.value
     h.from_fight.found('{"format": "rulebook/fight-page", "version": 1, "fight": "{}"}')
     assert "cannot be read" in h.from_fight.error.message
+
+
+def test_an_injury_added_by_mistake_comes_off_the_sheet():
+    h = HealingWalker()
+    assert h.remove_button.disabled and h.gone.options == ()
+    h.add_button.click()                                  # S2E abdomen
+    h.location.value = "Thigh"
+    h.add_button.click()
+    assert h.gone.value == 1                              # the newest is offered first
+    h.gone.value = 0
+    h.remove_button.click()
+    assert [(i.code, i.location) for i in h.record.injuries] == [("S2E", "Thigh")]
+    assert h.record.log[-1] == "Day 0: removed S2E abdomen"
+    assert "Abdomen" not in h.sheet.value and [v for _, v in h.which.options] == [0]
+    assert all(len(s.levels) == 1 for s in h.record.timeline)
