@@ -8,6 +8,7 @@ nothing changed."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -97,7 +98,7 @@ def test_the_roster_and_the_injury_record_are_kept_in_the_browser(page: Page, bo
     fighters.get_by_role("button", name="edit").click()
     with page.expect_download() as download:
         fighters.get_by_role("link", name="Download roster (JSON)").click()
-    saved = open(download.value.path(), encoding="utf-8").read()
+    saved = Path(download.value.path()).read_text(encoding="utf-8")
     assert Roster.from_json(roster_format("percentile"), saved).names() == ("Dee",)
     set_value(fighters.get_by_label("New fighter"), "Eve")
     expect(fighters.get_by_text("Fighters kept in this browser: 2")).to_be_visible()

@@ -2,19 +2,22 @@
 bands), used by the same reader script in the live book and in the static book (its Python in
 the page): a seeded roll shows what the same tool shows for that seed in CPython (the live
 book's own Python), and a bad input's message, in the field's words, appears in place and
-goes once the input is fixed. A static page that needs no formula fetches no sympy."""
+goes once the input is fixed. A static page that needs no formula fetches no sympy; one whose
+cell renders a formula fetches it then, and the formula reads as CPython writes it."""
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from rulescore.systems.veil_and_lead import FORMULAS
 from tests.browser.reader import set_value
+from tests.browser.static_book import open_static
 from widgets.exploding_d6 import CoupDeGraceRoller
 from widgets.percentile_table import TestRoller
 from widgets.range_bands import CheckHelper
@@ -126,3 +129,38 @@ def test_a_seeded_roll_and_an_error_message(page: Page, book, system):
     if book.kind == "static":
         assert [u for u in fetched if FORMULA_WHEELS.search(u)] == [], \
             f"{script.chapter} renders no formula, yet fetched sympy"
+
+
+# A cell that shows a formula as LaTeX (what rulescore.formulas renders with sympy), put before
+# the last cell of a chapter whose page is not marked for the formulas group.
+FORMULA_CELL = """import html as _html
+import ipywidgets as _w
+from IPython.display import display as _display
+from rulescore.systems.veil_and_lead import FORMULAS as _FORMULAS
+_display(_w.HTML("<code class='rulebook-formula-probe'>" + _html.escape(_FORMULAS[0].latex())
+                 + "</code>"))
+"""
+
+
+def test_a_formula_cell_fetches_sympy_when_it_runs(page: Page, static_site, external_requests):
+    """No chapter renders a formula as LaTeX yet: a cell that does marks its page for the
+    formulas group (rulebook.wasm.site.FORMULA_HINT), and the loader fetches the group when an
+    unmarked page's cell asks for sympy. Here a chapter's page spec is handed to the page with
+    such a cell added (its last cell shows a formula first): the page still starts, fetches
+    sympy once the cell asks for it, and shows the formula sympy writes in CPython."""
+    chapter = "veil_and_lead/movement"
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url))
+
+    def with_formula(route):
+        spec = route.fetch().json()
+        assert "formulas" not in spec["groups"], f"{chapter} is marked for formulas now"
+        spec["cells"][-1] = FORMULA_CELL + spec["cells"][-1]
+        route.fulfill(json=spec)
+
+    page.route(f"**/_pyodide/pages/{chapter}.json", with_formula)
+    assert open_static(page, f"{static_site}/{chapter}.html") == "ready"
+    expect(page.locator(".rulebook-formula-probe")).to_have_text(FORMULAS[0].latex())
+    assert [u for u in fetched if FORMULA_WHEELS.search(u)], "sympy was not fetched"
+    expect(page.locator(".rulebook-vl-movement")).to_be_visible()   # the chapter's tool too
+    assert external_requests == [], f"requests to other hosts: {external_requests}"
