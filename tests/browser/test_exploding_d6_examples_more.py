@@ -195,3 +195,37 @@ def test_round_phases_actions_movement_and_destiny_die_examples(page: Page, book
     actions.screenshot(path="/tmp/h6/x6_actions.png")
     dice.screenshot(path="/tmp/h6/x6_dice_actions.png")
     phases.screenshot(path="/tmp/h6/x6_phases.png")
+
+
+def test_a_shield_block_behind_cover_rolls_the_shield_then_the_cover(page: Page, book_url):
+    """§Shields with §Cover on the fight page, Shield and cover "A roll each" (assumption
+    cover_stacking's alternative): three hits on Hagen behind 6+ terrain, his raised round
+    shield rolls 5, 1, 1 (one stopped), the terrain 6, 2 (one more), his protection the last."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    panel = open_tool(page, book_url, FIGHT, ".rulebook-x6-fight")
+    join = panel.locator(".rulebook-x6-fight-join")
+    join.get_by_label("My dice").fill("5, 5, 5, 1, 1, 1")
+    join.get_by_role("button", name="Use my dice").click()
+    acting = panel.locator(".rulebook-x6-acting")
+    expect(acting).to_contain_text("Round 1: Hagen")
+    panel.get_by_role("button", name="Other actions").click()
+    panel.get_by_role("button", name="Raise shield").click()
+    for turn in ("Round 1: Robber", "Round 2: Hagen", "Round 2: Robber"):
+        panel.get_by_role("button", name="Next turn").click()
+        expect(acting).to_contain_text(turn)
+    panel.get_by_label("Target's cover").select_option(label="6+")
+    panel.get_by_role("button", name="More options").click()
+    panel.get_by_label("Shield and cover").select_option(label="A roll each")
+    expect(panel.locator(".rulebook-x6-fight-setup")).to_contain_text(
+        "Hagen's Shield Block rolls first, then the 6+ cover")
+    attack = panel.locator(".rulebook-x6-fight-attack")
+    attack.get_by_label("My dice").fill("5, 5, 5, 1, 1, 5, 1, 1, 6, 2")
+    attack.get_by_role("button", name="Use my dice").click()
+    result = panel.locator(".rulebook-x6-fight-result")
+    expect(result).to_contain_text("Shield Block: 0 critical(s) and 1 hit(s) stopped")
+    expect(result).to_contain_text("Cover: 0 critical(s) and 1 hit(s) stopped")
+    page.screenshot(path="/tmp/h6/x6_fight_block_cover.png")
+    panel.get_by_role("button", name="Apply to Hagen").click()
+    hagen = panel.locator(".rulebook-x6-fight-board tr[data-fighter='Hagen']")
+    expect(hagen.locator(".protection")).to_have_text("1")
+    expect(hagen.locator(".wounds")).to_have_text("0")

@@ -32,6 +32,7 @@ def test_unarmed_attack_example_in_its_tool(page: Page, book_url):
     _type_dice(tool, "5, 6, 6, 5, 1, 3")
     expect(tool.locator(".rulebook-total")).to_have_text(
         UnarmedAttack.blow(x6.hit_roll([5, 17, 1, 3])))
+    tool.screenshot(path="/tmp/h6/x6_unarmed_rolled.png")
     set_value(tool.get_by_label("Hand-to-hand", exact=True), "99")
     expect(tool.get_by_role("alert")).to_have_text(
         "⚠ “Hand-to-hand” must be from 0 to 40, got 99")
