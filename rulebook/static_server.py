@@ -5,11 +5,9 @@ the wheels, about 20 MB). A reader's second visit should fetch next to nothing, 
 works when the server says how long each file may be kept. This server says it the way
 ``docs/deploy.md`` asks a static host to:
 
-- files under ``_pyodide/runtime/`` and wheels under ``_pyodide/wheels/`` are kept for a year
-  without asking again (``immutable``): their names change with their versions. Our own wheel
-  is the exception while its name carries no content version (it is rebuilt from the working
-  tree under the same name): it is revalidated like a page. A wheel name with a local version
-  (``+…``) names its content, so it is kept.
+- files whose address changes with their content are kept for a year without asking again
+  (``immutable``): the Pyodide runtime under ``_pyodide/runtime-<version>/`` and the groups'
+  archives ``_pyodide/archives/<group>-<digest>.zip`` (the digest of the archive's bytes).
 - everything else (pages, ``_static/``, ``bundle.json``, the pages' cell lists) is revalidated
   on every use (``no-cache``) with an ``ETag`` and ``Last-Modified``: an unchanged file costs
   a ``304 Not Modified`` with no body.
@@ -30,6 +28,7 @@ import email.utils
 import mimetypes
 import os
 import posixpath
+import re
 import shutil
 import sys
 import threading
@@ -40,12 +39,11 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from .wasm.bundle import OUR_NAME
-
 KEEP = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
-KEPT_FOLDERS = ("_pyodide/runtime/",)
-WHEELS = "_pyodide/wheels/"
+# The runtime's folder carries Pyodide's version, an archive's name the digest of its bytes.
+KEPT = re.compile(r"_pyodide/(runtime-\d+(\.\d+)*(?:[a-z]+\d*)?/[^/]+"
+                  r"|archives/[a-z]+-[0-9a-f]{16}\.zip)")
 
 # Set here rather than read from the machine's mime.types, which differ from host to host and
 # lack .wasm or .mjs on some.
@@ -77,20 +75,9 @@ def content_type(name: str) -> str:
     return guessed or "application/octet-stream"
 
 
-def _versioned_wheel(name: str) -> bool:
-    """Whether a wheel's file name changes with its content: a third-party wheel's version
-    does; our own wheel's does only when it carries a local version (``rulebook-0.1.0+ab12…``)."""
-    dist, _, rest = name.partition("-")
-    return dist.lower() != OUR_NAME or "+" in rest.split("-", 1)[0]
-
-
 def cache_control(relpath: str) -> str:
     """The Cache-Control of the file at *relpath* (slash-separated, from the served folder)."""
-    if relpath.startswith(KEPT_FOLDERS):
-        return KEEP
-    if relpath.startswith(WHEELS) and relpath.endswith(".whl") and "/" not in relpath[len(WHEELS):]:
-        return KEEP if _versioned_wheel(relpath[len(WHEELS):]) else REVALIDATE
-    return REVALIDATE
+    return KEEP if KEPT.fullmatch(relpath) else REVALIDATE
 
 
 def etag(stat: os.stat_result) -> str:

@@ -7,11 +7,19 @@
 - ``wheels/``: a wheel of our distribution (rulescore, widgets and the site package, built from
   the working tree), the pure wheels of :data:`ENGINE_WHEELS` and :data:`TEST_WHEELS` from PyPI,
   and PyYAML built here from its source without libyaml (PyPI has no WebAssembly wheel of it);
+- ``archives/<group>-<digest>.zip``: for each group a reader's browser loads (``engine``,
+  ``widgets``, ``formulas``), its wheels installed into one folder by Pyodide itself under
+  Node.js, with every module compiled to bytecode there (Pyodide's Python, so its magic number;
+  unchecked hash-based ``.pyc``, which the import system uses without reading the source), in
+  one zip. A page unpacks one file per group and imports without compiling; the name carries
+  the digest of the archive's bytes, so a changed engine gets a new address and a browser that
+  kept the old one for a year never uses it again;
 - ``bundle.json``: what is there, each wheel with its group (``engine``, ``widgets``,
-  ``formulas`` or ``test``) and size.
+  ``formulas`` or ``test``) and size, and each group's archive.
 
 Each third-party file is fetched once per version; our wheel is rebuilt when a source file
-changes. So a rebuild needs no network while ``_build/`` is kept.
+changes, and a group's archive when one of its wheels does. So a rebuild needs no network while
+``_build/`` is kept.
 """
 
 from __future__ import annotations
@@ -24,10 +32,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..build import BookBuildError, _npm_pack, _unpack
+from . import node
 
 PYODIDE = ("pyodide", "0.29.5")   # Python 3.13 in WebAssembly
 
@@ -57,6 +67,10 @@ TEST_WHEELS = {"pytest": "9.2.0", "pluggy": "1.7.0", "iniconfig": "2.3.1", "pack
 OUR_SOURCES = ("pyproject.toml", "README.md", "jupyter_book.yml", "rulescore", "widgets",
                "rulebook")
 OUR_NAME = "rulebook"
+# The groups a reader's browser loads, each as one archive with bytecode (the test group runs
+# under Node.js only, from the wheels).
+ARCHIVE_GROUPS = ("engine", "widgets", "formulas")
+ARCHIVE_DATE = (1980, 1, 1, 0, 0, 0)    # one date for every member: same content, same bytes
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 
@@ -192,6 +206,123 @@ def build_our_wheel(project: Path, wheels: Path) -> Path:
     return built[0]
 
 
+@dataclass(frozen=True)
+class Archive:
+    """One group's archive (relative to the bundle folder) and its size."""
+
+    file: str
+    group: str
+    bytes: int
+
+
+# Run by Pyodide under Node.js: every group's wheels unpacked into /out/<group> (a folder of this
+# machine), less the packages' own tests; then what a chapter page imports is imported from
+# there (the page module with its shell, every module of the engine and the tools, sympy), and
+# each module so loaded that belongs to a group of the plan is compiled to bytecode as Pyodide's
+# Python compiles it, named as it will be installed (site-packages). Only those: the rest stays
+# source, compiled if a page ever imports it, so the archives stay small.
+_COMPILE = """
+import importlib, json, os, pkgutil, py_compile, shutil, site, sys, zipfile
+groups = json.loads(os.environ["RULEBOOK_ARCHIVE_GROUPS"])
+plan = json.loads(os.environ["RULEBOOK_ARCHIVE_PLAN"])
+installed = site.getsitepackages()[0]
+for group, wheels in groups.items():
+    out = "/out/" + group
+    for wheel in wheels:
+        with zipfile.ZipFile("/bundle/" + wheel) as z:
+            z.extractall(out)
+    for top, dirs, files in os.walk(out):
+        if top != out and "tests" in dirs:
+            shutil.rmtree(os.path.join(top, "tests"))
+            dirs.remove("tests")
+    sys.path.insert(0, out)
+importlib.invalidate_caches()
+from rulebook.wasm import page
+page.start(lambda text, buffers: None)
+page.run_cell("from widgets.dice import DiceRoller\\nDiceRoller('2d6')")
+for package in ("rulescore", "widgets"):
+    for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
+        try:
+            importlib.import_module(info.name)
+        except Exception as exc:
+            print("not imported:", info.name, type(exc).__name__, exc)
+import sympy
+compiled = 0
+for module in list(sys.modules.values()):
+    source = getattr(module, "__file__", None) or ""
+    group = source.split("/")[2] if source.startswith("/out/") else None
+    if group in plan and source.endswith(".py"):
+        name = os.path.relpath(source, "/out/" + group)
+        py_compile.compile(source, cfile=importlib.util.cache_from_source(source),
+                           dfile=os.path.join(installed, name), doraise=True,
+                           invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+        compiled += 1
+print("compiled", compiled, "modules")
+"""
+
+
+def _archive_key(root: Path, wheels: list[Wheel]) -> str:
+    """What a group's archive is made from: the runtime's version and its wheels' bytes."""
+    h = hashlib.sha256("-".join(PYODIDE).encode() + b"\0")
+    for w in sorted(wheels, key=lambda w: w.file):
+        h.update(w.file.encode() + b"\0" + hashlib.sha256((root / w.file).read_bytes()).digest())
+    return h.hexdigest()
+
+
+def _zip_folder(folder: Path, target: Path) -> None:
+    """Zip *folder*'s files (paths relative to it) with fixed dates, in name order."""
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            info = zipfile.ZipInfo(path.relative_to(folder).as_posix(), ARCHIVE_DATE)
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, path.read_bytes(), compresslevel=9)
+
+
+def build_archives(root: Path, wheels: list[Wheel]) -> list[Archive]:
+    """Each of :data:`ARCHIVE_GROUPS` as ``archives/<group>-<digest>.zip`` (see the module's
+    docstring), rebuilt only when its wheels or the runtime changed."""
+    folder = root / "archives"
+    folder.mkdir(exist_ok=True)
+    plan, keys, done = {}, {}, {}
+    for group in ARCHIVE_GROUPS:
+        members = [w for w in wheels if w.group == group]
+        keys[group] = _archive_key(root, members)
+        stamp = folder / f"{group}.source-sha256"
+        old = stamp.read_text(encoding="utf-8").split() if stamp.is_file() else []
+        if len(old) == 2 and old[0] == keys[group] and (folder / old[1]).is_file():
+            done[group] = folder / old[1]
+        else:
+            plan[group] = [w.file for w in members]
+    if plan:
+        print(f"Compiling the bytecode of {', '.join(plan)} in Pyodide", flush=True)
+        with tempfile.TemporaryDirectory(prefix="rulebook-archives-") as tmp:
+            out = Path(tmp)
+            try:
+                every = {g: [w.file for w in wheels if w.group == g] for g in ARCHIVE_GROUPS}
+                run = node.run(root, ["--groups", "-", "--mount", f"{root}:/bundle",
+                                      "--mount", f"{out}:/out",
+                                      "--env", f"RULEBOOK_ARCHIVE_GROUPS={json.dumps(every)}",
+                                      "--env", f"RULEBOOK_ARCHIVE_PLAN={json.dumps(plan)}",
+                                      "--python", _COMPILE], timeout=1800)
+            except node.NodeMissing as exc:
+                raise BookBuildError(str(exc)) from exc
+            if run.code != 0:
+                raise BookBuildError("compiling the bytecode in Pyodide failed:\n"
+                                     + (run.stderr or run.stdout).strip()[-3000:])
+            for group in plan:
+                for stale in folder.glob(f"{group}-*.zip"):
+                    stale.unlink()
+                made = folder / f"{group}.zip"
+                _zip_folder(out / group, made)
+                digest = hashlib.sha256(made.read_bytes()).hexdigest()[:16]
+                done[group] = made.rename(folder / f"{group}-{digest}.zip")
+                (folder / f"{group}.source-sha256").write_text(
+                    f"{keys[group]} {done[group].name}\n", encoding="utf-8")
+    return [Archive(str(done[g].relative_to(root)), g, done[g].stat().st_size)
+            for g in ARCHIVE_GROUPS]
+
+
 def build_bundle(project: Path) -> Path:
     """Fetch the runtime and build every wheel into ``_build/pyodide``; return that folder."""
     root = bundle_dir(project)
@@ -209,5 +340,8 @@ def build_bundle(project: Path) -> Path:
               for group, paths in groups for p in paths]
     manifest = {"pyodide": PYODIDE[1], "python": python, "runtime": "runtime",
                 "wheels": [w.__dict__ for w in listed]}
+    # Written before the archives too: the Node.js runner that compiles them reads it.
+    (root / "bundle.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    manifest["archives"] = [a.__dict__ for a in build_archives(root, listed)]
     (root / "bundle.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return root

@@ -2,11 +2,17 @@
 
 :func:`write_site` fills ``<html>/_pyodide/`` after Jupyter Book has built the pages:
 
-- ``runtime/``: the runtime files of the Pyodide bundle (rulebook/wasm/bundle.py), no more;
-- ``wheels/`` and ``bundle.json``: every wheel of the bundle but the test group's;
+- ``runtime-<version>/``: the runtime files of the Pyodide bundle (rulebook/wasm/bundle.py), no
+  more, in a folder named by Pyodide's version;
+- ``archives/<group>-<digest>.zip``: each group's archive of installed modules with their
+  bytecode (named by the digest of its bytes), and ``bundle.json``, what the folder holds;
 - ``pages/<docname>.json`` for each chapter whose page shows a widget: the code cells' sources
-  in page order, the wheel groups they need, the bytes a first visit fetches and the live
-  chapter's address. The loader (``static/rulebook-wasm.js``) reads it.
+  in page order, the groups they need, the runtime's folder and every group's archive, the bytes
+  a first visit fetches and the live chapter's address. The loader
+  (``static/rulebook-wasm.js``) reads it and nothing else before it starts Python.
+
+Every file of ``runtime-<version>/`` and ``archives/`` has a name that changes with its content,
+so a server may let browsers keep them for a year (rulebook/static_server.py, docs/deploy.md).
 
 A page's code cells and the cells its HTML shows are matched by order, so the counts must
 agree; a page where they do not is refused here rather than run wrongly in a reader's browser.
@@ -27,7 +33,6 @@ from .bundle import RUNTIME_FILES, build_bundle
 LOADER = Path(__file__).with_name("static") / "rulebook-wasm.js"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 SITE_DIR = "_pyodide"
-LEFT_OUT_GROUPS = ("test",)
 PAGE_GROUPS = ("engine", "widgets")
 # A cell that renders a formula as LaTeX imports sympy (rulescore.formulas); the loader also
 # fetches the formulas group when a cell asks for sympy on a page not marked here.
@@ -42,14 +47,22 @@ def code_cells(notebook: Path) -> list[str]:
             for c in data["cells"] if c["cell_type"] == "code"]
 
 
-def page_spec(cells: list[str], sizes: dict[str, int], live: str | None) -> dict[str, Any]:
-    """A page's JSON: its cells, wheel groups, bytes to fetch (runtime and wheels) and the
-    live chapter's address."""
+def runtime_folder(version: str) -> str:
+    """The site's runtime folder for Pyodide *version*: a new version, a new address."""
+    return f"runtime-{version}"
+
+
+def page_spec(cells: list[str], sizes: dict[str, int], live: str | None,
+              runtime: str = "runtime", archives: dict[str, str] | None = None) -> dict[str, Any]:
+    """A page's JSON: its cells, groups, the runtime's folder and each group's archive (paths
+    from ``_pyodide/``), the bytes to fetch (runtime and archives) and the live chapter's
+    address."""
     groups = list(PAGE_GROUPS)
     if any(FORMULA_HINT.search(c) for c in cells):
         groups.append("formulas")
     total = sizes["runtime"] + sum(sizes.get(g, 0) for g in groups)
-    return {"cells": cells, "groups": groups, "bytes": total, "live": live}
+    return {"cells": cells, "groups": groups, "runtime": runtime, "archives": archives or {},
+            "bytes": total, "live": live}
 
 
 def write_site(project: Path, html: Path, book: Book, executed: Path) -> Path:
@@ -60,27 +73,31 @@ def write_site(project: Path, html: Path, book: Book, executed: Path) -> Path:
     site = html / SITE_DIR
     if site.exists():
         shutil.rmtree(site)
-    runtime = site / manifest["runtime"]
+    folder = runtime_folder(manifest["pyodide"])
+    runtime = site / folder
     runtime.mkdir(parents=True)
     sizes = {"runtime": 0}
     for name in RUNTIME_FILES:
         shutil.copy2(bundle / manifest["runtime"] / name, runtime / name)
         sizes["runtime"] += (runtime / name).stat().st_size
-    wheels = [w for w in manifest["wheels"] if w["group"] not in LEFT_OUT_GROUPS]
-    for w in wheels:
-        (site / w["file"]).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(bundle / w["file"], site / w["file"])
-        sizes[w["group"]] = sizes.get(w["group"], 0) + w["bytes"]
-    (site / "bundle.json").write_text(json.dumps({**manifest, "wheels": wheels}, indent=1) + "\n",
-                                      encoding="utf-8")
-    write_pages(site, html, book, executed, sizes)
+    archives = {}
+    for a in manifest["archives"]:
+        (site / a["file"]).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(bundle / a["file"], site / a["file"])
+        sizes[a["group"]] = a["bytes"]
+        archives[a["group"]] = a["file"]
+    listed = {"pyodide": manifest["pyodide"], "python": manifest["python"], "runtime": folder,
+              "archives": manifest["archives"]}
+    (site / "bundle.json").write_text(json.dumps(listed, indent=1) + "\n", encoding="utf-8")
+    write_pages(site, html, book, executed, sizes, folder, archives)
     return site
 
 
-def write_pages(site: Path, html: Path, book: Book, executed: Path,
-                sizes: dict[str, int]) -> list[Path]:
+def write_pages(site: Path, html: Path, book: Book, executed: Path, sizes: dict[str, int],
+                runtime: str = "runtime", archives: dict[str, str] | None = None) -> list[Path]:
     """Write ``<site>/pages/<docname>.json`` for each chapter whose page shows a widget;
-    *sizes* holds the bytes of the runtime and of each wheel group. Return the files written."""
+    *sizes* holds the bytes of the runtime and of each group's archive, *runtime* the runtime's
+    folder and *archives* each group's archive. Return the files written."""
     written = []
     for chapter in book.chapters:
         page = html / f"{chapter.file}.html"
@@ -98,6 +115,7 @@ def write_pages(site: Path, html: Path, book: Book, executed: Path,
         live = f"{book.live_url}/{chapter.notebook}" if book.live_url else None
         out = site / "pages" / f"{chapter.file}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(page_spec(cells, sizes, live)) + "\n", encoding="utf-8")
+        spec = page_spec(cells, sizes, live, runtime, archives)
+        out.write_text(json.dumps(spec) + "\n", encoding="utf-8")
         written.append(out)
     return written

@@ -20,7 +20,8 @@ WASM = b"\0asm\1\0\0\0"
 
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    """A small built book: pages, a folder page, the runtime, wheels, and a secret beside it."""
+    """A small built book: pages, a folder page, the runtime, an archive, and a secret beside
+    it."""
     root = tmp_path / "html"
     for rel, data in {
         "index.html": b"<p>home</p>",
@@ -29,10 +30,10 @@ def site(tmp_path: Path) -> Path:
         "_static/rulebook-wasm.js": b"// loader",
         "_pyodide/bundle.json": b"{}",
         "_pyodide/pages/00_dice/dice.json": b"{\"cells\": []}",
-        "_pyodide/runtime/pyodide.asm.wasm": WASM,
-        "_pyodide/runtime/pyodide.mjs": b"export {}",
-        "_pyodide/wheels/icepool-2.1.3-py3-none-any.whl": b"PK",
-        "_pyodide/wheels/rulebook-0.1.0-py3-none-any.whl": b"PK",
+        "_pyodide/runtime-0.29.5/pyodide.asm.wasm": WASM,
+        "_pyodide/runtime-0.29.5/pyodide.mjs": b"export {}",
+        "_pyodide/archives/engine-8e6d446edad91e67.zip": b"PK",
+        "_pyodide/archives/engine.zip": b"PK",
     }.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -64,24 +65,25 @@ def get(server, path: str, method: str = "GET", **headers: str) -> http.client.H
 
 
 def test_types_the_browser_insists_on(server):
-    for path, expected in (("/_pyodide/runtime/pyodide.asm.wasm", "application/wasm"),
-                           ("/_pyodide/runtime/pyodide.mjs", "text/javascript; charset=utf-8"),
-                           ("/_pyodide/wheels/icepool-2.1.3-py3-none-any.whl", "application/zip"),
+    for path, expected in (("/_pyodide/runtime-0.29.5/pyodide.asm.wasm", "application/wasm"),
+                           ("/_pyodide/runtime-0.29.5/pyodide.mjs",
+                            "text/javascript; charset=utf-8"),
+                           ("/_pyodide/archives/engine-8e6d446edad91e67.zip", "application/zip"),
                            ("/_pyodide/bundle.json", "application/json"),
                            ("/index.html", "text/html; charset=utf-8")):
         response = get(server, path)
         assert response.status == 200, path
         assert response.getheader("Content-Type") == expected, path
         assert response.getheader("X-Content-Type-Options") == "nosniff"
-    assert get(server, "/_pyodide/runtime/pyodide.asm.wasm").body == WASM
+    assert get(server, "/_pyodide/runtime-0.29.5/pyodide.asm.wasm").body == WASM
 
 
-def test_runtime_and_versioned_wheels_are_kept_pages_revalidated(server):
-    kept = ["/_pyodide/runtime/pyodide.asm.wasm", "/_pyodide/runtime/pyodide.mjs",
-            "/_pyodide/wheels/icepool-2.1.3-py3-none-any.whl"]
+def test_versioned_runtime_and_digest_named_archives_are_kept_pages_revalidated(server):
+    kept = ["/_pyodide/runtime-0.29.5/pyodide.asm.wasm", "/_pyodide/runtime-0.29.5/pyodide.mjs",
+            "/_pyodide/archives/engine-8e6d446edad91e67.zip"]
     revalidated = ["/index.html", "/00_dice/dice.html", "/_static/rulebook-wasm.js",
                    "/_pyodide/bundle.json", "/_pyodide/pages/00_dice/dice.json",
-                   "/_pyodide/wheels/rulebook-0.1.0-py3-none-any.whl"]
+                   "/_pyodide/archives/engine.zip"]
     for path in kept:
         assert get(server, path).getheader("Cache-Control") == KEEP, path
     for path in revalidated:
@@ -90,11 +92,16 @@ def test_runtime_and_versioned_wheels_are_kept_pages_revalidated(server):
         assert response.getheader("ETag") and response.getheader("Last-Modified"), path
 
 
-def test_our_wheel_is_kept_once_its_name_carries_its_content():
-    assert cache_control("_pyodide/wheels/rulebook-0.1.0+3fa2c9d1-py3-none-any.whl") == KEEP
-    assert cache_control("_pyodide/wheels/rulebook-0.1.0-py3-none-any.whl") == REVALIDATE
-    assert cache_control("_pyodide/wheels/sub/icepool-2.1.3-py3-none-any.whl") == REVALIDATE
+def test_only_names_that_change_with_their_content_are_kept():
+    assert cache_control("_pyodide/runtime-0.29.5/pyodide.asm.wasm") == KEEP
+    assert cache_control("_pyodide/archives/widgets-0bfff543f5250bb4.zip") == KEEP
+    # A runtime folder without its version, or an archive named without its digest, may
+    # change under the same address.
+    assert cache_control("_pyodide/runtime/pyodide.asm.wasm") == REVALIDATE
     assert cache_control("_pyodide/runtimes/pyodide.asm.wasm") == REVALIDATE
+    assert cache_control("_pyodide/archives/engine.zip") == REVALIDATE
+    assert cache_control("_pyodide/archives/sub/engine-8e6d446edad91e67.zip") == REVALIDATE
+    assert cache_control("_pyodide/runtime-0.29.5/sub/pyodide.mjs") == REVALIDATE
 
 
 def test_unknown_suffixes_are_plain_bytes():
@@ -128,7 +135,7 @@ def test_a_rebuilt_file_is_sent_again(server, site):
 
 
 def test_head_sends_the_headers_only(server):
-    response = get(server, "/_pyodide/runtime/pyodide.asm.wasm", method="HEAD")
+    response = get(server, "/_pyodide/runtime-0.29.5/pyodide.asm.wasm", method="HEAD")
     assert response.status == 200 and response.body == b""
     assert response.getheader("Content-Length") == str(len(WASM))
 
@@ -175,7 +182,7 @@ def test_the_command_serves_a_folder(site):
     try:
         assert f"http://127.0.0.1:{port}/index.html" in proc.stdout.readline()
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        conn.request("GET", "/_pyodide/runtime/pyodide.asm.wasm")
+        conn.request("GET", "/_pyodide/runtime-0.29.5/pyodide.asm.wasm")
         response = conn.getresponse()
         assert response.status == 200 and response.read() == WASM
         assert response.getheader("Cache-Control") == KEEP

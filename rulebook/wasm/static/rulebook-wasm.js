@@ -1,12 +1,15 @@
 // The static book's chapter tools, run in the reader's browser (Pyodide), from this site only.
 //
 // A chapter page first shows the snapshot the build rendered. This script then
-//   1. reads _pyodide/pages/<page>.json (the chapter's code cells, the wheel groups they need,
-//      the bytes to fetch, the live chapter's address); a page without one has no tools;
+//   1. reads _pyodide/pages/<page>.json (the chapter's code cells, the groups they need, the
+//      runtime's folder and each group's archive, the bytes to fetch, the live chapter's
+//      address); a page without one has no tools;
 //   2. checks that the browser can run WebAssembly with enough memory, or says it cannot
 //      (data-rulebook-wasm="unsupported" on <html>, and a link to the live chapter);
-//   3. starts Pyodide from _pyodide/runtime/ and unpacks the wheels, counting the bytes as they
-//      arrive ("Loading the dice engine… 12 of 29 MB" in #rulebook-wasm-status);
+//   3. starts Pyodide from _pyodide/runtime-<version>/ while it fetches each group's archive
+//      (installed modules with their bytecode, compiled by the build), counting the bytes as they
+//      arrive ("Loading the dice engine… 12 of 29 MB" in #rulebook-wasm-status), and unpacks
+//      them into site-packages;
 //   4. runs the cells with rulebook.wasm.page, whose comms talk to a widget manager here (a
 //      subclass of the html-manager the page already loads), and puts each tool's live view in
 //      place of its snapshot; then data-rulebook-wasm="ready".
@@ -322,25 +325,30 @@
   }
 
   async function run(spec) {
-    const bundle = await (await fetch(new URL("bundle.json", base))).json();
-    const runtime = new URL(`${bundle.runtime}/`, base).href;
-    const wheelsFor = (groups) => bundle.wheels.filter((w) => groups.includes(w.group));
-    const fetchWheels = (groups) => Promise.all(wheelsFor(groups).map(
-      async (w) => new Uint8Array(await (await fetchCounted(new URL(w.file, base))).arrayBuffer())));
-    const [py, wheels, HTMLManager] = await Promise.all([
+    const runtime = new URL(`${spec.runtime}/`, base).href;
+    const fetchArchives = (groups) => Promise.all(groups.map(async (group) => {
+      const response = await fetchCounted(new URL(spec.archives[group], base));
+      return new Uint8Array(await response.arrayBuffer());
+    }));
+    const [py, archives, HTMLManager] = await Promise.all([
       withCountedFetch(async () => {
         const { loadPyodide } = await import(new URL("pyodide.mjs", runtime).href);
-        return loadPyodide({ indexURL: runtime, fullStdLib: false });
+        const started = await loadPyodide({ indexURL: runtime, fullStdLib: false });
+        performance.mark("rulebook-wasm:booted");
+        return started;
       }),
-      fetchWheels(spec.groups),
+      fetchArchives(spec.groups).then((all) => {
+        performance.mark("rulebook-wasm:fetched");
+        return all;
+      }),
       requireModule("@jupyter-widgets/html-manager").then((m) => m.HTMLManager),
     ]);
     const sitePackages = py.runPython("import site; site.getsitepackages()[0]");
     const install = (all) => {
-      for (const bytes of all) py.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
+      for (const bytes of all) py.unpackArchive(bytes, "zip", { extractDir: sitePackages });
       py.runPython("import importlib; importlib.invalidate_caches()");
     };
-    install(wheels);
+    install(archives);
     performance.mark("rulebook-wasm:installed");
     progress.counting = false;
     say("Starting the tools…");
@@ -351,6 +359,7 @@
     const Manager = pageManagerClass(HTMLManager, bridge);
     bridge.manager = new Manager();
     page.start((text, buffers) => bridge.fromPython(text, buffers ? buffers.toJs() : []));
+    performance.mark("rulebook-wasm:started");
 
     const cells = Array.from(document.querySelectorAll("main div.cell, article div.cell"));
     if (cells.length !== spec.cells.length) {
@@ -366,7 +375,7 @@
         // A formula rendered as LaTeX needs sympy: fetch its group once, then run the cell again.
         if (withFormulas || !/No module named '(sympy|mpmath)'/.test(String(e))) throw e;
         withFormulas = true;
-        install(await fetchWheels(["formulas"]));
+        install(await fetchArchives(["formulas"]));
         outputs = JSON.parse(page.run_cell(spec.cells[i]));
       }
       await bridge.incoming;                         // the cell's models exist on the page
