@@ -1,7 +1,7 @@
 """More of the TSL chapters' worked examples done in the tool beside them (issue 22 item 4):
-the thug's rush in the attacks chapter, armour against one blow and the Catastrophic defence
-in the gear chapter, Issued gear mended with no roll; and every TSL tool's inputs and result
-on one 900 px screen at desktop width. Each expected result is worked out with the same
+the thug's rush and the defence table in the attacks chapter; armour against one blow, the
+Catastrophic defence and the Impact tags in the gear chapter, and Issued gear mended with no
+roll; and every TSL tool's inputs and result on one 900 px screen at desktop width. Each expected result is worked out with the same
 rulescore call the chapter's cell makes."""
 
 from __future__ import annotations
@@ -88,6 +88,46 @@ def test_issued_gear_is_mended_with_no_dice(page: Page, book_url):
     tool.get_by_label("Rarity").select_option(label="Salvaged")
     expect(tool.get_by_label("My dice")).to_be_visible()
     expect(tool.locator(".rulebook-tsl-result")).to_have_count(0)
+
+
+def test_an_impact_tag_lifts_a_mixed_but_never_makes_a_crit(page: Page, book_url):
+    """The gear chapter's Impact tags: with the tag's condition met a Mixed lands as a
+    Success, a Success stays a Success and only the dice crit (a Piercing blade, a Proficient
+    roll against T11, in the chapter's static resolver)."""
+    assert [tsl.impact_tag(b) for b in ("mixed", "success", "crit")] == \
+        ["success", "success", "crit"]
+    blade = tsl.make_weapon("Melee", ["Piercing"])
+    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-attack", 1)
+    tool.get_by_label("Kind of roll").select_option(label="Static T-number")
+    tool.get_by_label("Attacker tier").select_option(label="Proficient")
+    set_value(tool.get_by_label("T-number"), "11")
+    tool.get_by_label("Weapon zone").select_option(label="Melee")
+    tool.get_by_label("Improvised weapon (no tags)").uncheck()
+    tool.get_by_label("First tag").select_option(label="Piercing")
+    tool.get_by_label("An Impact tag's condition holds").check()
+    for dice in ([6, 3, 2, 1, 1], [6, 4, 3, 3, 1], [6, 6, 6, 6, 1]):
+        hit = tsl.attack(dice, "Proficient", target=11, weapon=blade, impact=True)
+        _use_dice(tool, dice)
+        expect(tool.locator(".rulebook-tsl-result")).to_contain_text(
+            f"{tsl.band_name(hit.band)}: {hit.stress} Stress")
+        moved = f"; rolled {tsl.band_name(hit.raw_band)}" if hit.raw_band != hit.band else ""
+        expect(tool.get_by_text(f"Total {hit.total} against T11, margin +{hit.margin}{moved}")) \
+            .to_be_visible()
+
+
+def test_the_defence_and_the_pool_an_attack_type_calls_for(page: Page, book_url):
+    """The attacks chapter's defence table: a melee blow is parried with Body (or dodged with
+    Hand, described), and fear is met with Heart and marks the Mind pool."""
+    assert tsl.defence_domain("Melee weapon", "Hand", described=True) == "Hand"
+    tool = _tool(page, book_url, ATTACKS, ".rulebook-tsl-attack")
+    for attack in ("Melee weapon", "Fear, despair"):
+        primary, others = tsl.defence_domains(attack)
+        tool.get_by_label("Attack type").select_option(label=attack)
+        expect(tool.locator(".rulebook-tsl-odds-notes").last).to_contain_text(
+            f"{attack}: defended with {primary} (or {' or '.join(others)}, if the defender "
+            f"describes how); Stress lands on the {tsl.stress_pool(attack)} pool")
+        expect(tool.get_by_label(f"Stress already on its {tsl.stress_pool(attack)} pool")) \
+            .to_be_visible()
 
 
 def _bottom(tool: Locator, part: Locator) -> float:
