@@ -5,6 +5,7 @@ against the engine's own call for the example."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from playwright.sync_api import Page, expect
 
@@ -59,7 +60,25 @@ def test_aiming_burst_and_distance_on_the_attack_tools_setup_line(page: Page, bo
     expect(setup).to_contain_text("Roll 7 dice: hit on 5+, no criticals (burst).")
     expect(setup).to_contain_text(f"It spends {burst.ammunition} rounds of ammunition.")
 
+    # §Recoil: the second shot in a row with compensation 1 rises by 1; a shot after an aim
+    # action has no recoil and its critical threshold drops by the aim (5+ and 9+)
     tool.get_by_label("Attack mode").select_option(label="Single shot")
+    _fields(tool, **{"Attack in a row": "2", "Recoil compensation": "1"})
+    assert x6.recoil_malus(2, compensation=1) == 1
+    expect(setup).to_contain_text("hit on 6+, critical on 12+")
+    _fields(tool, **{"Recoil compensation": "0", "Aim actions": "1"})
+    aimed = x6.attack_setup(3, 2, "single", attack_number=2, aim_actions=1, perception=3)
+    assert (aimed.min_roll, aimed.crit_at) == (5, 9)
+    expect(setup).to_contain_text(_setup(aimed))
+    expect(setup).to_contain_text("Aiming came between this shot and the last one")
+    _fields(tool, **{"Attack in a row": "1", "Aim actions": "0"})
+    # §Exact odds: one die hits with 5/18 + 1/18 = 1/3 and is critical with 1/18
+    odds = x6.hit_distribution(1)
+    assert odds[(0, 1)] == Fraction(1, 18) and odds[(0, 0)] == Fraction(2, 3)
+    _fields(tool, **{"Skill": "1", "Weapon dice": "0"})
+    expect(tool.locator(".rulebook-headline")).to_contain_text(
+        "At least one hit: 33.33% (1/3); at least one critical: 5.56% (1/18)")
+    _fields(tool, **{"Skill": "3", "Weapon dice": "2"})
     tool.get_by_role("button", name="Special attacks, range, recoil").click()
     _fields(tool, **{"Weapon distance (m)": "30", "Target's distance (m)": "30"})
     assert x6.distance_penalty(30, weapon_range=30) == 0
