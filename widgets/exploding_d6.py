@@ -1006,3 +1006,34 @@ class DiceForActionsTool(Tool):
                     f"{plural(got.victim.available, 'action')}")
         self.result.value = headline_html(html.escape(line))
         self.explanation.show(got.trace)
+
+
+class DodgeValue(Tool):
+    """The Dodge value (§Dodge): the lineage's dodge plus the average of Quickness and
+    Deftness rounded up, less the load of armour and weapons, plus what templates change."""
+
+    reaches = (Reach(x6.dodge_value, {"lineage_dodge": "Lineage dodge",
+                                      "quickness": "Quickness", "deftness": "Deftness",
+                                      "load": "Load", "template": "Templates (±)"}),)
+
+    def __init__(self, lineage_dodge: int = 1, quickness: int = 3, deftness: int = 4,
+                 load: int = 0) -> None:
+        self.fields = [_number("Lineage dodge", lineage_dodge), _number("Quickness", quickness),
+                       _number("Deftness", deftness), _number("Load", load),
+                       _number("Templates (±)", 0)]
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        super().__init__([w.HBox(self.fields[:3]), w.HBox(self.fields[3:]), self.error,
+                          self.result], "rulebook-x6-dodge-value")
+        for f in self.fields:
+            f.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result")
+    def update(self) -> None:
+        """Read the five numbers and show the Dodge value."""
+        ld, q, d, load = (read_int(f.description, f) for f in self.fields[:4])
+        template = read_int("Templates (±)", self.fields[4], -40)
+        value = x6.dodge_value(ld, q, d, load, template)
+        self.result.value = headline_html(
+            f"Dodge value {value}: roll {plural(value, 'die', 'dice')} to dodge")

@@ -248,3 +248,15 @@ def test_a_shield_block_behind_cover_rolls_the_shield_then_the_cover(page: Page,
     hagen = panel.locator(".rulebook-x6-fight-board tr[data-fighter='Hagen']")
     expect(hagen.locator(".protection")).to_have_text("1")
     expect(hagen.locator(".wounds")).to_have_text("0")
+
+
+def test_dodge_value_example_in_its_tool(page: Page, book_url):
+    """§Dodge: a lineage dodge of 1, Quickness 3 and Deftness 4 make a Dodge value of 5."""
+    tool = open_tool(page, book_url, CLOSE, ".rulebook-x6-dodge-value")
+    _fields(tool, **{"Lineage dodge": "1", "Quickness": "3", "Deftness": "4", "Load": "0"})
+    assert x6.dodge_value(lineage_dodge=1, quickness=3, deftness=4) == 5
+    expect(tool.locator(".rulebook-total")).to_have_text("Dodge value 5: roll 5 dice to dodge")
+    set_value(tool.get_by_label("Load", exact=True), "2")
+    expect(tool.locator(".rulebook-total")).to_have_text(
+        f"Dodge value {x6.dodge_value(1, 3, 4, 2)}: roll 3 dice to dodge")
+    tool.screenshot(path="/tmp/h6/x6_dodge_value.png")

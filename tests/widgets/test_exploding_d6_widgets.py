@@ -447,3 +447,13 @@ def test_dice_for_actions_tool_steals_and_gains():
     assert "You: 1 action<" in tool.result.value
     tool.mine.value = "x"
     assert "Your actions left" in tool.error.message and tool.result.value == ""
+
+
+def test_dodge_value_tool_is_the_engines_value():
+    from widgets.exploding_d6 import DodgeValue
+    tool = DodgeValue(lineage_dodge=1, quickness=3, deftness=4)
+    assert f"Dodge value {x6.dodge_value(1, 3, 4)}: roll 5 dice" in tool.result.value
+    tool.fields[3].value = "2"                                       # Load
+    assert f"Dodge value {x6.dodge_value(1, 3, 4, 2)}:" in tool.result.value
+    tool.fields[1].value = "x"
+    assert tool.error.message == "Quickness must be a whole number, got 'x'"
