@@ -1037,3 +1037,40 @@ class DodgeValue(Tool):
         value = x6.dodge_value(ld, q, d, load, template)
         self.result.value = headline_html(
             f"Dodge value {value}: roll {plural(value, 'die', 'dice')} to dodge")
+
+
+class RecoilRound(Tool):
+    """Recoil over one character's round (§Recoil): each attack straight after another rises
+    by 2 more (less the weapon's compensation); any other action between breaks the run; a
+    bow has none; a new round starts again."""
+
+    reaches = (Reach(x6.round_recoil, {"actions": "Actions this round",
+                                       "compensation": "Recoil compensation",
+                                       "recoil": "Weapon recoils (untick for a bow)"}),)
+
+    def __init__(self, actions: str = "attack, attack, reload, attack") -> None:
+        self.actions = labelled_text("Actions this round", actions,
+                                     "in order: attack, or another action", width=LIST_WIDTH)
+        self.actions.continuous_update = False
+        self.compensation = _number("Recoil compensation", 0)
+        self.recoil = w.Checkbox(value=True, description="Weapon recoils (untick for a bow)",
+                                 indent=False, layout=shared_layout(width=FIELD_WIDTH))
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        super().__init__([self.actions, w.HBox([self.compensation, self.recoil]), self.error,
+                          self.result], "rulebook-x6-recoil")
+        for f in (self.actions, self.compensation, self.recoil):
+            f.observe(lambda _: self.update(), "value")
+        self.update()
+
+    @answers("result")
+    def update(self) -> None:
+        """Read the round's actions and show each one's recoil malus."""
+        acts = [a.strip().lower() for a in self.actions.value.split(",") if a.strip()]
+        malus = x6.round_recoil(acts, read_int("Recoil compensation", self.compensation),
+                                self.recoil.value)
+        rows = "".join(f"<li>{html.escape(a)}" + (f": +{m} to the minimum roll and the "
+                                                   "critical threshold" if m else
+                                                   (": no recoil" if a == "attack" else ""))
+                       + "</li>" for a, m in zip(acts, malus))
+        self.result.value = f"<ol class='rulebook-x6-recoil-list'>{rows}</ol>"

@@ -260,3 +260,16 @@ def test_dodge_value_example_in_its_tool(page: Page, book_url):
     expect(tool.locator(".rulebook-total")).to_have_text(
         f"Dodge value {x6.dodge_value(1, 3, 4, 2)}: roll 3 dice to dodge")
     tool.screenshot(path="/tmp/h6/x6_dodge_value.png")
+
+
+def test_recoil_over_a_round_example_in_its_tool(page: Page, book_url):
+    """§Recoil: attack, attack, reload, attack: only the second attack has recoil, +2."""
+    tool = open_tool(page, book_url, COMBAT, ".rulebook-x6-recoil")
+    set_value(tool.get_by_label("Actions this round", exact=True),
+              "attack, attack, reload, attack")
+    assert x6.round_recoil(["attack", "attack", "reload", "attack"]) == (0, 2, 0, 0)
+    items = tool.locator(".rulebook-x6-recoil-list li")
+    expect(items).to_have_text(["attack: no recoil",
+                                "attack: +2 to the minimum roll and the critical threshold",
+                                "reload", "attack: no recoil"])
+    tool.screenshot(path="/tmp/h6/x6_recoil.png")

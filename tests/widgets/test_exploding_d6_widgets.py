@@ -457,3 +457,17 @@ def test_dodge_value_tool_is_the_engines_value():
     assert f"Dodge value {x6.dodge_value(1, 3, 4, 2)}:" in tool.result.value
     tool.fields[1].value = "x"
     assert tool.error.message == "Quickness must be a whole number, got 'x'"
+
+
+def test_recoil_round_tool_is_the_engines_round():
+    from widgets.exploding_d6 import RecoilRound
+    tool = RecoilRound("attack, attack, reload, attack")
+    assert x6.round_recoil(["attack", "attack", "reload", "attack"]) == (0, 2, 0, 0)
+    assert tool.result.value.count("no recoil") == 2
+    assert "attack: +2 to the minimum roll" in tool.result.value
+    tool.compensation.value = "1"
+    assert "attack: +1 to the minimum roll" in tool.result.value
+    tool.recoil.value = False
+    assert "+1" not in tool.result.value
+    tool.compensation.value = "-1"
+    assert tool.error.message == "Recoil compensation must be 0 or more, got -1"
