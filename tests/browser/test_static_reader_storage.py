@@ -73,7 +73,7 @@ def test_the_roster_and_the_injury_record_are_kept_in_the_browser(page: Page, bo
     book.reload(page)
     record = page.locator(".rulebook-pc-healing")
     expect(record.get_by_text("A saved injury record was found in this browser")).to_be_visible(
-        timeout=60_000)
+        timeout=90_000)   # a loaded machine: the live kernel hears the browser late
     expect(page.locator(".rulebook-roster")).to_contain_text("Fighters: Cy —")
     record.get_by_role("button", name="Restore saved injury record").click()
     expect(sheet).to_have_text(written)
