@@ -180,3 +180,13 @@ def test_keep_mine_writes_this_tab_s_roster_over_the_other(monkeypatch):
     editor.store.offer.keep_button.click()
     assert Roster.from_json(vl.ROSTER, sent[-1]["text"]).names() == ("Ada", "Bo")
     assert editor.roster.names() == ("Ada", "Bo")
+
+
+def test_a_lazy_editor_makes_its_table_when_built_or_read():
+    e = RosterEditor(vl.ROSTER, starter=party(), lazy=True)
+    assert not e.folded and "grid" not in vars(e) and e.children[-1] is e.fold_line
+    e.build()
+    assert e.grid in e.children and e.rows[0][0] in e.grid.children
+    assert e.new_name in e.entry.children  # not a chapter's: added from the row under the table
+    again = RosterEditor(vl.ROSTER, starter=party(), lazy=True)
+    assert again.pick.options == ("Ada", "Bo")  # reading a part makes them all
