@@ -7,7 +7,7 @@ tab's memory (issue 23, item 5).
 
 The static book is the one in ``--book`` (default ``_build/html``, built by ``make book`` when
 it holds no ``_pyodide/``), served by ``rulebook serve-static`` (rulebook.static_server: the
-runtime and the wheels kept by the browser, pages revalidated) on a free 127.0.0.1 port. The
+runtime and the archives kept by the browser, pages revalidated) on a free 127.0.0.1 port. The
 live book is a Voilà started as run_web.py starts it (warmed up). One chromium, headless, that
 resolves no host but 127.0.0.1 (wasm_page.FENCE_ARGS); requests to other hosts are counted.
 

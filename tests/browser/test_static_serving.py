@@ -1,5 +1,5 @@
 """The static book as a reader's browser gets it from rulebook serve-static: a second visit
-of a chapter fetches under 1 MB (the browser kept the runtime and the wheels, and revalidated
+of a chapter fetches under 1 MB (the browser kept the runtime and the archives, and revalidated
 the pages), and a request to another host fails in the browser and is counted."""
 
 from __future__ import annotations
@@ -35,6 +35,13 @@ def test_a_second_visit_fetches_under_a_megabyte(playwright, static_site, tmp_pa
         context.close()
     assert second.bytes < SECOND_VISIT_BYTES, second.largest()
     assert second.cached > 0 and second.revalidated > 0, second
+    # The runtime and the archives carry their version or digest in their names: kept without
+    # asking the server again (no bytes, not even a 304's headers).
+    kept = {u: n for u, n in second.by_url.items() if "/_pyodide/runtime-" in u
+            or "/_pyodide/archives/" in u}
+    assert any(u.endswith("/pyodide.asm.wasm") for u in kept), second.by_url
+    assert any(u.endswith(".zip") and "/archives/engine-" in u for u in kept), second.by_url
+    assert set(kept.values()) == {0}, kept
     assert first.offsite == second.offsite == []
 
 
