@@ -126,6 +126,11 @@ class _Elsewhere:
         self.offer.load_button.on_click(lambda _: self.load_theirs())
         self.offer.keep_button.on_click(lambda _: self.keep_mine())
 
+    def __repr__(self) -> str:
+        """The same text on every run (a notebook keeps a tool's text form beside its view, and
+        later readers must see what the first one saw): the class and the key, no address."""
+        return f"{type(self).__name__}(key={getattr(self, 'key', '')!r})"
+
     def on_elsewhere(self, take: Callable[[str], None]) -> None:
         """Call *take(text)* when the reader loads another tab's copy ("" when that tab
         removed it); a RulesError it raises is shown on the offer and the offer stays."""
