@@ -327,6 +327,7 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "veil_and_lead.ride_probability": _call(2, 1),
     "veil_and_lead.grievous_wound": _call(5),
     "veil_and_lead.treat_grievous": _call([5, 4], "Flesh Wound"),
+    "veil_and_lead.treat_grievous_probability": _call(3, "Broken Bone"),
     "veil_and_lead.tie_order": _call(lambda: [_vl_combatant()]),
     "veil_and_lead.duel": _call([5, 4, 3, 2, 1], [5, 4, 3, 2, 1], quick_a=3, awareness_a=2,
                                 quick_b=3, awareness_b=2),

@@ -136,6 +136,19 @@ def test_treat_grievous(wound, dice, outcome):
     assert vl.treat_grievous(dice, wound).outcome == outcome
 
 
+@pytest.mark.parametrize("wound, tn", [("Flesh Wound", 9), ("Broken Bone", 13),
+                                       ("Internal Bleeding", 15)])
+def test_treat_grievous_probability_counts_every_roll(wound, tn):
+    """The odds of a Medicine check at the wound's TN, counted over every roll of 3d8 (+1)."""
+    reached = sum(c for s, c in two_highest_counts(3).items() if s + 1 >= tn)
+    assert vl.treat_grievous_probability(3, wound, roll_bonus=1) == Fraction(reached, 8 ** 3)
+    assert vl.records.treatable_wounds() == ("Flesh Wound", "Broken Bone", "Internal Bleeding")
+    with pytest.raises(RulesError, match="not treated by a Medicine check"):
+        vl.treat_grievous_probability(3, "Arterial Hit")
+    with pytest.raises(RulesError, match="pool must be a whole number, got True"):
+        vl.treat_grievous_probability(True, wound)
+
+
 def test_treat_grievous_refusals_and_knit_flesh():
     with pytest.raises(RulesError, match="not treated by a Medicine check: 24 hours rest"):
         vl.treat_grievous([8, 8], "Concussion")

@@ -39,7 +39,8 @@ from .injury import (DAMAGE, DEATH_AT, STABILIZATION_TN, STEPS, BleedResolution,
                      treat_grievous, turns_to_death, wounded_penalty)
 from .odds import (AttackOdds, DuelOdds, attack_odds, duel_odds, first_aid_probability,
                    grapple_probability, resist_probability, rescue_probability,
-                   stabilization_probability, starting_tick_distribution)
+                   stabilization_probability, starting_tick_distribution,
+                   treat_grievous_probability)
 from .reactions import (ReactionResolution, engaged_exit, engaged_ways, free_reaction,
                         laudanum, medical_attention, reaction_names, stray_ally)
 from .gm import aftermath_steps, dragging_signs, narrative_cut, stall_remedies
@@ -88,7 +89,7 @@ __all__ = [
     # odds
     "starting_tick_distribution", "attack_odds", "AttackOdds", "stabilization_probability",
     "duel_odds", "DuelOdds", "rescue_probability", "first_aid_probability",
-    "resist_probability", "grapple_probability",
+    "resist_probability", "grapple_probability", "treat_grievous_probability",
     # data
     "weapon", "weapons", "armour", "armours", "action", "actions", "BANDS", "condition", "conditions", "cover",
     "cover_names", "range_modifier", "Weapon", "Armour", "Action", "Condition",

@@ -352,16 +352,23 @@ def long_rest_recovery(vitality: int, iron: int) -> Resolution:
              LONG_REST)))
 
 
+def treatable_grievous(wound: str) -> GrievousWound:
+    """The row of a Grievous Wound a Medicine check treats (§IX table); a RulesError for one
+    that needs rest or a stabilisation instead."""
+    row = records.grievous_by_name(wound)
+    if not row.treatment_tn:
+        raise RulesError(f"wound {shown(wound)} is not treated by a Medicine check: "
+                         f"{row.treatment}")
+    return row
+
+
 def treat_grievous(faces: Sequence[int] | None, wound: str, *, roll_bonus: int = 0,
                    dice: DiceSource | None = None, pool: int | None = None) -> Resolution:
     """A Medicine check to treat or clear a Grievous Wound at its TN (§IX table, §XIV Long
     Rest): Flesh Wound 9, Broken Bone 13 (then a day's recovery), Internal Bleeding 15
     (surgery). Concussion needs 24 hours' rest and an Arterial Hit stabilisation instead.
     *faces* are the Medicine dice; or give *dice*, a DiceSource, and the *pool* to draw."""
-    row = records.grievous_by_name(wound)
-    if not row.treatment_tn:
-        raise RulesError(f"wound {shown(wound)} is not treated by a Medicine check: "
-                         f"{row.treatment}")
+    row = treatable_grievous(wound)
     result = check(read_faces("faces", faces, dice, pool), row.treatment_tn, roll_bonus)
     trace = (step(f"{wound}: {row.treatment}", GRIEVOUS_TABLE, tn=row.treatment_tn),
              *result.trace,

@@ -11,7 +11,8 @@ from ...errors import RulesError, require_int, shown
 from . import records
 from .core import (MAX_POOL, RESIST_TN, margin_distribution, require_attribute,
                    require_skill, starting_tick, sum_distribution)
-from .injury import damage, death_threshold, health_state, stabilization_tn
+from .injury import (damage, death_threshold, health_state, stabilization_tn,
+                     treatable_grievous)
 
 
 def starting_tick_distribution(pool: int, roll_bonus: int = 0, *,
@@ -88,6 +89,15 @@ def first_aid_probability(pool: int, *, roll_bonus: int = 0,
     In-Combat Healing)."""
     require_int("pool", pool, minimum=0, maximum=MAX_POOL)
     tn = records.settings("conditions", "rest_rules")["first_aid_tn"]
+    return _at_least(pool, tn, require_int("roll_bonus", roll_bonus), small_pool)
+
+
+def treat_grievous_probability(pool: int, wound: str, *, roll_bonus: int = 0,
+                               small_pool: str = "literal") -> Fraction:
+    """Exact chance that a Medicine check with *pool* d8 treats the Grievous Wound *wound*
+    at its TN (§IX table, §XIV Long Rest): the odds of :func:`treat_grievous`."""
+    require_int("pool", pool, minimum=0, maximum=MAX_POOL)
+    tn = treatable_grievous(wound).treatment_tn
     return _at_least(pool, tn, require_int("roll_bonus", roll_bonus), small_pool)
 
 

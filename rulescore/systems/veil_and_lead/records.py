@@ -379,6 +379,12 @@ def grievous_row(roll: int) -> GrievousWound:
                          r["bleeding_out"])
 
 
+def treatable_wounds() -> tuple[str, ...]:
+    """The Grievous Wounds a Medicine check treats, in the table's order (§IX table: a wound
+    whose treatment TN is 0 needs rest or a stabilisation instead)."""
+    return tuple(r["wound"] for r in _grievous(DATA.folder) if r["treatment_tn"])
+
+
 def grievous_by_name(wound: str) -> GrievousWound:
     """The grievous wound called *wound*; a RulesError naming the wounds if there is none."""
     t = _grievous(DATA.folder)
