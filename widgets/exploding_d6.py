@@ -196,7 +196,8 @@ class AttackPipeline(Tool):
             "weapon_range": "Weapon distance (m)", "supported": "Weapon supported (−1)",
             "off_hand": "Off-hand weapon (+1)", "special": "Special attack",
             "massive_actions": "Extra actions", "strength": "Strength",
-            "recoil": "Weapon recoils (untick for a bow)"}),
+            "recoil": "Weapon recoils (untick for a bow)",
+            "aim_interrupted": "Hit while aiming"}),
         Reach(x6.hit_odds, {}, {"dice": "the setup's dice", **_FROM_SETUP,
                                 "explode_depth": "exact to the engine's own depth"}),
         Reach(x6.attack_odds, _DEFENCE, {
@@ -227,6 +228,7 @@ class AttackPipeline(Tool):
         self.compensation = _number("Recoil compensation", 0)
         self.aim = _number("Aim actions", 0)
         self.perception = _number("Perception", 3)
+        self.interrupted = _check("Hit while aiming")
         self.base = _number("Usual minimum roll", 5)
         self.reaction = _menu("Reaction", _REACTIONS, reaction)
         self.reaction_dice = _number("Dodge or parry dice", 3)
@@ -264,7 +266,7 @@ class AttackPipeline(Tool):
         attack = w.VBox([w.HTML(heading.format("The attack")), *picks[0], self.skill,
                          self.weapon,
                          self.mode, self.attack_number, self.compensation, self.aim,
-                         self.perception, self.base,
+                         self.perception, self.interrupted, self.base,
                          w.HBox([self.next_button, self.round_button, self.more_button])],
                         layout=column)
         defence = w.VBox([w.HTML(heading.format("The defender")), *picks[1], self.reaction,
@@ -284,7 +286,7 @@ class AttackPipeline(Tool):
                   self.perception, self.base, self.reaction_dice, self.reaction_min,
                   self.pool, self.critical_pool, self.per_hit, self.piercing,
                   self.resistance, self.mode, self.cover, self.prevent, self.reaction,
-                  self.stacking):
+                  self.stacking, self.interrupted):
             f.observe(lambda _: self.update(), "value")
         self.more_button.on_click(lambda _: self.show_options())
         if options:
@@ -372,6 +374,7 @@ class AttackPipeline(Tool):
         if self.setup is not None and self.setup.recoil_broken:
             n = 1
         self.aim.value = "0"
+        self.interrupted.value = False
         self.attack_number.value = str(n + 1)
 
     def new_round(self) -> None:
@@ -407,7 +410,8 @@ class AttackPipeline(Tool):
                 attack_number=read_int("Attack in a row", self.attack_number, 1),
                 compensation=read_int("Recoil compensation", self.compensation),
                 aim_actions=read_int("Aim actions", self.aim),
-                perception=read_int("Perception", self.perception))
+                perception=read_int("Perception", self.perception),
+                aim_interrupted=self.interrupted.value)
         special = self.special.value
         actions = read_int("Extra actions", self.special_actions)
         distance = self.distance.value.strip()
@@ -428,7 +432,8 @@ class AttackPipeline(Tool):
             supported=self.supported.value, off_hand=self.off_hand.value,
             special=_SETUP_SPECIAL.get(special, special),
             massive_actions=actions if special == "massive" else 0,
-            strength=read_int("Strength", self.strength), recoil=self.recoil.value)
+            strength=read_int("Strength", self.strength), recoil=self.recoil.value,
+            aim_interrupted=self.interrupted.value)
 
     def _defence(self) -> dict[str, object]:
         """The defender's side: reaction, cover, protection and what a hit deals."""

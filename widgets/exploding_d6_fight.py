@@ -158,11 +158,12 @@ class FightPanel(OnThePage, Tool):
             "stacking": "Shield and cover"}, {
             "self": "the page's fight", "attacker": "the acting fighter's roster row",
             "target": "the target's roster row"}),
-        Reach(x6.attack_setup, {}, {name: FROM_ROWS for name in (
+        Reach(x6.attack_setup, {}, {**{name: FROM_ROWS for name in (
             "skill", "weapon_dice", "mode", "min_roll", "attack_number", "compensation",
             "aim_actions", "accurate_actions", "perception", "walking", "distance",
             "weapon_range", "supported", "off_hand", "special", "massive_actions", "strength",
-            "recoil")}),
+            "recoil")}, "aim_interrupted": "kept by the fight: a hit that lands sets the "
+            "target's gathered aim to 0 (assumption hit_while_aiming)"}),
         Reach(x6.hit_odds, {}, {
             "dice": "the attack's dice (attack_setup)", "min_roll": "the attack's minimum roll",
             "crit_at": "the attack's critical threshold", "burst": "the attack's mode",

@@ -279,6 +279,15 @@ def test_aim_bonus_capped_by_perception_and_lost_when_hit():
     assert s.crit_at == 7 and s.min_roll == 5
 
 
+def test_an_attack_whose_aimer_was_hit_while_aiming_has_no_aim():
+    """§Aiming: being hit while aiming loses it all; the trace says why."""
+    lost = x6.attack_setup(3, 2, "melee", aim_actions=2, perception=3, aim_interrupted=True)
+    assert lost.crit_at == 11
+    assert any("hit while aiming" in s.text for s in lost.trace)
+    with pytest.raises(RulesError, match="aim_interrupted must be True or False, got 1"):
+        x6.attack_setup(3, 2, aim_interrupted=1)
+
+
 def test_attack_modes_table():
     burst = x6.attack_mode("burst")
     assert (burst["extra_dice"], burst["ammunition"], burst["criticals"]) == (2, 3, False)

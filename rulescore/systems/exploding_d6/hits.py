@@ -296,14 +296,16 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
                  walking: bool = False, distance: int | None = None,
                  weapon_range: int | None = None, supported: bool = False,
                  off_hand: bool = False, special: str = "none", massive_actions: int = 0,
-                 strength: int = 0, recoil: bool = True) -> AttackSetup:
+                 strength: int = 0, recoil: bool = True,
+                 aim_interrupted: bool = False) -> AttackSetup:
     """Assemble an attack (§Sequence of an attack, §The hit roll and the sections it cites):
     dice = skill + weapon dice (+2 burst, +3 an action of a massive attack up to Strength);
     the minimum roll and critical threshold after recoil, aiming, walking, distance, support,
     the off hand and the accurate or disarming attack. Recoil counts only for shots
     (assumption ``recoil_scope``; ``recoil=False`` for a weapon without it, such as a bow).
     *attack_number* counts the shots this round; aim or accurate-attack actions spent on this
-    shot come between it and the one before, so they break the run and it has no recoil."""
+    shot come between it and the one before, so they break the run and it has no recoil.
+    *aim_interrupted*: the aimer was hit while aiming, so the aim is lost (§Aiming)."""
     skill = attribute("skill", skill)
     weapon = attribute("weapon_dice", weapon_dice)
     row = attack_mode(mode)
@@ -315,7 +317,7 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
     attribute("perception", perception)
     attribute("strength", strength)
     for name, value in (("walking", walking), ("supported", supported), ("off_hand", off_hand),
-                        ("recoil", recoil)):
+                        ("recoil", recoil), ("aim_interrupted", aim_interrupted)):
         flag(name, value)
     special = one_of("special", special, SPECIALS)
     steps = [step(f"Dice: skill {skill} + weapon {weapon}", DATA.rule("The hit roll"),
@@ -348,7 +350,10 @@ def attack_setup(skill: int, weapon_dice: int, mode: str = "melee", *,
             steps.append(step(f"Recoil: attack {attack_number} in a row: +{malus} to the "
                               f"minimum roll and the critical threshold", DATA.rule("Recoil"),
                               malus=malus))
-    bonus = aim_bonus(aim_actions, perception, mode)
+    bonus = aim_bonus(aim_actions, perception, mode, interrupted=aim_interrupted)
+    if aim_actions and aim_interrupted:
+        steps.append(step(f"Aimed {aim_actions} action(s), but hit while aiming: the aim is "
+                          "lost, critical threshold unchanged", DATA.rule("Aiming")))
     if bonus:
         crit -= bonus
         steps.append(step(f"Aimed {aim_actions} action(s): critical threshold −{bonus} "
