@@ -17,7 +17,8 @@ import ipywidgets as w
 from rulescore.errors import RulesError
 from rulescore.roster import Fighter
 from rulescore.systems import veil_and_lead as vl
-from rulescore.systems.veil_and_lead.records import called_locations
+from rulescore.systems.veil_and_lead.records import (called_locations, grievous_by_name,
+                                                     treatable_wounds)
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
                      RollRequest, Tool, answers, button, chance_html, fit_labels, labelled_text,
@@ -825,6 +826,81 @@ class RestAndCare(Tool):
             said = f"{done.outcome}: Vitality {before} → {done.value}"
         self.result.value = (f"<div class='rulebook-vl-rest-result' style='font-weight:600'>"
                              f"{html.escape(said)}</div>")
+        self.explanation.show(done.trace)
+
+
+class TreatGrievous(Tool):
+    """Treating a Grievous Wound (§IX table, §XIV Long Rest): a Medicine check at the wound's
+    TN (Flesh Wound 9, Broken Bone 13, Internal Bleeding 15); its exact odds, then the
+    doctor's dice, rolled or typed."""
+
+    waiting_for = "the doctor's d8s"
+    reaches = (
+        Reach(vl.healer_pool, {}, {
+            "attribute": "the doctor's SAVVY, from their row (assumption healer_attribute)",
+            "medicine": "the doctor's Medicine, from their row"}),
+        Reach(vl.treat_grievous_probability, {"pool": "Doctor's Medicine dice",
+                                              "wound": "Grievous Wound",
+                                              "roll_bonus": "Doctor's roll bonus"},
+              {"small_pool": "the book's ruling: a pool rolls the dice it has (assumption "
+                             "small_pools)"}),
+        Reach(vl.treat_grievous, {"wound": "Grievous Wound", "roll_bonus": "Doctor's roll bonus",
+                                  "dice": "My dice", "pool": "Doctor's Medicine dice"},
+              {"faces": "drawn from the Roll / My dice row"}),
+    )
+
+    def __init__(self, wound: str = "Flesh Wound", pool: int = 3) -> None:
+        self.pick = FighterPick("veil_and_lead", self.fill, label="Fill doctor from fighter")
+        self.wound = _menu("Grievous Wound", treatable_wounds(), wound)
+        self.pool = _number("Doctor's Medicine dice", pool, 0, 12)
+        self.bonus = _number("Doctor's roll bonus", 0, -10, 10)
+        self.error = ErrorLine()
+        self.odds = w.HTML()
+        self.entry = DiceEntry("the doctor's d8s, e.g. 6, 5, 2")
+        self.result = w.HTML(self.waiting)
+        self.explanation = ExplanationView()
+        inputs = [self.wound, self.pool, self.bonus]
+        super().__init__([self.pick, w.HBox([w.VBox(inputs[:1]), w.VBox(inputs[1:])]),
+                          self.error,
+                          section("The check: its odds, then the roll", self.odds, self.entry),
+                          section("What happened", self.result, self.explanation)],
+                         "rulebook-vl-treat")
+        for field in inputs:
+            field.observe(lambda _: self.update(), "value")
+        self.entry.on_request(self.treat)
+        self.update()
+
+    def fill(self, row: Fighter) -> None:
+        """The doctor's Medicine dice from their row: SAVVY + Medicine, read as for a
+        stabilisation (assumption healer_attribute)."""
+        self.pool.value = vl.healer_pool(row["savvy"], row["medicine"])
+
+    @answers("odds")
+    def update(self) -> None:
+        """The exact chance that the check treats the wound."""
+        self.entry.error.clear()
+        self.result.value = self.waiting
+        self.explanation.clear()
+        p = vl.treat_grievous_probability(self.pool.value, self.wound.value,
+                                          roll_bonus=self.bonus.value)
+        tn = grievous_by_name(self.wound.value).treatment_tn
+        self.odds.value = odds_line(
+            "rulebook-vl-treat-odds", f"With {self.pool.value}d8 against TN {tn} the check "
+            f"treats the {html.escape(self.wound.value)} {chance_html(p, strong=True)}.")
+
+    def treat(self, request: RollRequest) -> None:
+        """The Medicine check with the dice of the Roll / My dice row."""
+        try:
+            done = vl.treat_grievous(None, self.wound.value, roll_bonus=self.bonus.value,
+                                     dice=request.dice, pool=self.pool.value)
+        except RulesError as exc:
+            self.entry.error.show(str(exc))
+            return
+        said = (f"Treated: the {self.wound.value} is cleared" if done.outcome == "Treated"
+                else f"Not treated: the {self.wound.value} stays")
+        self.result.value = (f"<div class='rulebook-vl-treat-result' style='font-weight:600'>"
+                             f"{html.escape(said)} (margin {done.value:+d}; "
+                             f"{request.describe()})</div>")
         self.explanation.show(done.trace)
 
 

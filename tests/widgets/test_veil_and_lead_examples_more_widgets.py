@@ -56,3 +56,25 @@ def test_a_leg_wound_takes_two_movement_dice_and_a_scope_adds_two_at_far():
     assert "takes TN +0 and roll +2" in tool.shot.value
     tool.metres.value = 150
     assert "the range is <b>Extreme</b>" in tool.shot.value and "roll +0" in tool.shot.value
+
+
+def test_treat_grievous_the_injury_chapters_broken_bone():
+    """§XIV Long Rest: a doctor's 7, 6 and 2 set a Broken Bone at TN 13; a seeded roll gives
+    what the engine gives with the same seed."""
+    from widgets.common import RollRequest
+    from widgets.veil_and_lead_table import TreatGrievous
+    tool = TreatGrievous(wound="Broken Bone", pool=3)
+    assert "against TN 13 the check treats the Broken Bone <b>33.79%</b> (173/512)" in \
+        tool.odds.value
+    tool.entry.my_dice.value = "7, 6, 2"
+    tool.entry.use_dice()
+    assert "Treated: the Broken Bone is cleared (margin +0; your dice)" in tool.result.value
+    tool.wound.value = "Internal Bleeding"
+    assert tool.result.value == tool.waiting
+    tool.entry.roll(11)
+    done = vl.treat_grievous(None, "Internal Bleeding", dice=RollRequest.seeded(11).dice,
+                             pool=3)
+    assert f"(margin {done.value:+d}; seed 11)" in tool.result.value
+    tool.entry.my_dice.value = "7, 6"
+    tool.entry.use_dice()
+    assert tool.entry.error.message == "“My dice” must be 3 d8, got 2 numbers"
