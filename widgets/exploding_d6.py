@@ -491,6 +491,10 @@ class AttackPipeline(Tool):
         rows = [(f"{n} hit{'s' if n != 1 else ''}", p) for n, p in total.items() if p]
         out = head + "<details><summary>Odds of each number of hits</summary>" + \
             odds_table_html(rows, "Hits (with criticals)") + "</details>"
+        crows = [(plural(n, "critical"), p) for n, p in hit.criticals().items() if p]
+        if len(crows) > 1:   # a burst never is critical: nothing to tell apart
+            out += ("<details class='rulebook-x6-crit-odds'><summary>Odds of each number of "
+                    "criticals</summary>" + odds_table_html(crows, "Criticals") + "</details>")
         if isinstance(wounds, x6.WoundOdds):
             wrows = [(str(k), p) for k, p in wounds.pmf.items()]
             through = "reaction, cover" if self.reaction.value != "none" else "cover"

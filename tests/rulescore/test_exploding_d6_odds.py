@@ -155,3 +155,10 @@ def test_p_total_at_least_is_bounded():
     assert x6.p_total_at_least(600) == Fraction(1, 6 ** 100)
     with pytest.raises(RulesError, match="t must be from 1 to 600, got 1000000000"):
         x6.p_total_at_least(10**9)
+
+
+def test_odds_of_each_number_of_criticals_sum_the_joint_odds():
+    """§Exact odds: two dice are both critical once in 324 (1/18 squared)."""
+    crits = x6.hit_odds(2).criticals()
+    assert crits == {0: Fraction(289, 324), 1: Fraction(34, 324), 2: Fraction(1, 324)}
+    assert x6.hit_odds(4, burst=True).criticals() == {0: Fraction(1)}

@@ -85,6 +85,13 @@ class HitOdds:
             out[h + c] = out.get(h + c, Fraction(0)) + p
         return dict(sorted(out.items()))
 
+    def criticals(self) -> dict[int, Fraction]:
+        """Odds of each number of critical hits (§Critical hits)."""
+        out: dict[int, Fraction] = {}
+        for (_, c), p in self.pmf.items():
+            out[c] = out.get(c, Fraction(0)) + p
+        return dict(sorted(out.items()))
+
 
 def hit_odds(dice: int, min_roll: int = BASE_MIN_ROLL, crit_at: int = BASE_CRIT_AT,
              burst: bool = False, explode_depth: int | None = None) -> HitOdds:
