@@ -205,3 +205,28 @@ def test_the_stabilisation_tn_two_below_zero_in_the_downed_walker(page: Page, bo
     set_value(tool.get_by_label("Vitality now"), "-2")
     expect(tool.locator(".rulebook-vl-stab-odds")).to_contain_text("against TN 13")
     assert vl.stabilization_tn(-2) == 13
+
+
+def test_treating_a_broken_bone_in_the_injury_chapter(page: Page, book_url):
+    """§IX table, §XIV Long Rest: a doctor's 7, 6 and 2 set a Broken Bone at TN 13 (3d8
+    succeed 173/512); a seeded roll for Internal Bleeding reads what the engine reads with
+    that seed."""
+    from rulescore.dice import DiceSource
+    tool = open_tool(page, book_url, "veil_and_lead/injury", ".rulebook-vl-treat")
+    result = tool.locator(".rulebook-vl-treat-result")
+    tool.get_by_label("Grievous Wound", exact=True).select_option(label="Broken Bone")
+    set_value(tool.get_by_label("Doctor's Medicine dice"), "3")
+    expect(tool.locator(".rulebook-vl-treat-odds")).to_have_text(
+        "With 3d8 against TN 13 the check treats the Broken Bone 33.79% (173/512).")
+    tool.get_by_label("My dice").fill("7, 6, 2")
+    tool.get_by_role("button", name="Use my dice").click()
+    expect(result).to_have_text("Treated: the Broken Bone is cleared (margin +0; your dice)")
+    expect(tool.locator(".rulebook-trace")).to_contain_text("7 + 6 = 13")
+    _shot(tool, "vl_treat_grievous")
+    tool.get_by_label("Grievous Wound", exact=True).select_option(label="Internal Bleeding")
+    tool.get_by_label("Seed", exact=True).fill("11")
+    tool.get_by_role("button", name="Replay seed").click()
+    done = vl.treat_grievous(None, "Internal Bleeding", dice=DiceSource.seeded(11), pool=3)
+    said = ("Treated: the Internal Bleeding is cleared" if done.outcome == "Treated"
+            else "Not treated: the Internal Bleeding stays")
+    expect(result).to_have_text(f"{said} (margin {done.value:+d}; seed 11)")
