@@ -1017,6 +1017,61 @@ class DiceForActionsTool(Tool):
         self.explanation.show(got.trace)
 
 
+class ReactionsTool(Tool):
+    """Who may react to one action and in what order (§Reactions): each must perceive the
+    actor and still have an action; they react highest initiative first, one action each."""
+
+    reaches = (Reach(x6.reactions, {"reactors": "Who would react"}),)
+    _ENTRY = "a name, the initiative and the actions left (and “unaware” if they do not " \
+        "perceive the actor), e.g. Hagen 12 1"
+
+    def __init__(self, reactors: str = "Hagen 12 1", maximum: int = 2) -> None:
+        self.maximum = _number("Actions a round", maximum)
+        self.reactors = labelled_text("Who would react", reactors,
+                                      "name initiative actions-left, …", width=LIST_WIDTH)
+        self.reactors.continuous_update = False
+        self.error = ErrorLine()
+        self.result = w.HTML()
+        self.explanation = ExplanationView()
+        super().__init__([self.maximum, self.reactors, self.error, self.result,
+                          self.explanation], "rulebook-x6-reactions")
+        for f in (self.maximum, self.reactors):
+            f.observe(lambda _: self.update(), "value")
+        self.update()
+
+    def _read(self, most: int) -> list[tuple[str, int, x6.ActionPool, bool]]:
+        """(name, initiative, actions, perceives) of each comma-separated entry."""
+        out = []
+        for i, entry in enumerate(self.reactors.value.split(","), start=1):
+            words = entry.split()
+            unaware = bool(words) and words[-1].lower() == "unaware"
+            words = words[:-1] if unaware else words
+            if len(words) < 3 or not all(wd.lstrip("-").isdigit() for wd in words[-2:]):
+                raise RulesError(f"“Who would react”: entry {i} must be {self._ENTRY}, "
+                                 f"got {entry.strip()!r}")
+            name = " ".join(words[:-2])
+            left = int(words[-1])
+            if left > most:
+                raise RulesError(f"“Who would react”: {name} has {left} actions left, more "
+                                 f"than the Actions a round ({most})")
+            out.append((name, int(words[-2]), x6.ActionPool(most, left), not unaware))
+        return out
+
+    @answers("result", "explanation")
+    def update(self) -> None:
+        """Read the would-be reactors and show who reacts, in order, and who cannot."""
+        most = read_int("Actions a round", self.maximum, 1)
+        r = x6.reactions(self._read(most))
+        rows = [f"<li>{html.escape(n)} reacts: {p.available} of {p.maximum} actions left</li>"
+                for n, p in zip(r.order, r.pools)]
+        rows += [f"<li>{html.escape(s.text)}</li>" for s in r.trace if "cannot react" in s.text]
+        head = ("Nobody can react" if not r.order else
+                "React in this order: " + ", ".join(r.order))
+        self.result.value = (headline_html(html.escape(head))
+                             + f"<ul class='rulebook-x6-reaction-list'>{''.join(rows)}</ul>")
+        self.explanation.show(r.trace)
+
+
 class DodgeValue(Tool):
     """The Dodge value (§Dodge): the lineage's dodge plus the average of Quickness and
     Deftness rounded up, less the load of armour and weapons, plus what templates change."""
