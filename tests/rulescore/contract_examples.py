@@ -242,6 +242,7 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "percentile.missile_attack": _call(_pc_fight, _pc_row("Ann"), _pc_row("Bo"), range_ft=20,
                                        dice=_pc_dice(45, 4, 4, 6, 6, 1, 9, 7, 75)),
     "percentile.melee_attack": _call(_pc_fight, _pc_row("Ann"), _pc_row("Bo"),
+                                     attack_setups=1, defence_setups=1,
                                      dice=_pc_dice(71, 35)),
     "percentile.apply_strike": _call(_pc_fight, _pc_row("Bo"), _pc_strike),
     "percentile.shock_check": _call(lambda: __import__("rulescore").systems.percentile
@@ -249,7 +250,8 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
                                     _pc_row("Bo"), dice=_pc_dice(42)),
     "percentile.heal_day": _call(_pc_fight, _pc_row("Bo"), dice=_pc_dice()),
     "percentile.missile_odds": _call(_pc_fight, _pc_row("Ann"), _pc_row("Bo"), range_ft=20),
-    "percentile.melee_odds": _call(_pc_fight, _pc_row("Ann"), _pc_row("Bo")),
+    "percentile.melee_odds": _call(_pc_fight, _pc_row("Ann"), _pc_row("Bo"), attack_setups=1,
+                                   defence_setups=2),
     "percentile.treat": _call(_pc_bleeding, _pc_row("Bo"), physician_eml=60, dice=_pc_dice(42)),
     "percentile.remove_injury": _call(_pc_bleeding, _pc_row("Bo"), 0),
     "percentile.bleed": _call(_pc_bleeding, _pc_row("Bo"), physician_eml=40,

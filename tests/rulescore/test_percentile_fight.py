@@ -417,3 +417,27 @@ def test_an_unconscious_defender_is_helpless_a_cs_ignore_result_without_a_roll()
                             helpless=True, advantage="impact",
                             dice=DiceSource.typed([4, 6, 8, 50]))
     assert named.exchange.stars == 4 and named.walk.impact.value == 23
+
+
+def test_setup_advantages_lift_each_side_in_a_melee_from_the_rows():
+    """Melee Test Results, Setup: each Setup advantage lifts that side's test one success
+    level; the fight's odds and its exchange are the melee rules' with the same Setups, and a
+    defender who makes no roll takes none."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    sword, brigand = rows.fighter("Swordsman"), rows.fighter("Brigand")
+    lifted = pc.melee_odds(fight, sword, brigand, attack_setups=1, defence_setups=2)
+    assert lifted.odds == pc.melee_outcome_distribution(60, "Counterstrike", 60,
+                                                        attack_setups=1, defence_setups=2)
+    assert lifted.odds != pc.melee_odds(fight, sword, brigand).odds
+    strike = pc.melee_attack(fight, sword, brigand, attack_setups=2,
+                             dice=DiceSource.typed([71, 35, 2, 7, 8, 75]))
+    assert strike.exchange == pc.melee_exchange(71, 60, "Counterstrike", 35, 60,
+                                                attack_setups=2)
+    assert strike.exchange != pc.melee_exchange(71, 60, "Counterstrike", 35, 60)
+    with pytest.raises(RulesError, match="defence_setups must be 0 when the defender makes "
+                                         "no roll"):
+        pc.melee_odds(fight, sword, brigand, defence="Ignore", defence_setups=1)
+    with pytest.raises(RulesError, match="attack_setups must be a whole number, got True"):
+        pc.melee_attack(fight, sword, brigand, attack_setups=True,
+                        dice=DiceSource.typed([71, 35]))

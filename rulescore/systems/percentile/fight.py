@@ -576,21 +576,26 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
 
 def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
                defence: str | None = None, aim_zone: int = 1,
-               helpless: bool = False) -> StrikeOdds:
+               helpless: bool = False, attack_setups: int = 0,
+               defence_setups: int = 0) -> StrikeOdds:
     """Before a melee exchange (see :func:`melee_attack`): both test EMLs the rows give and
-    the exact odds of each outcome over every pair of d100 rolls (Melee 2-3); against a
-    helpless defender the one certain result, a CS Ignore strike."""
+    the exact odds of each outcome over every pair of d100 rolls (Melee 2-3), each side's
+    test lifted by its Setup advantages; against a helpless defender the one certain result,
+    a CS Ignore strike."""
     require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
     declared, chosen, trace, helpless = _declare(
         _require_fight(fight), _fighter("attacker", attacker), _fighter("defender", defender),
         defence, aim_zone, helpless)
     if helpless:
-        certain = melee_exchange(None, declared.attack_eml, "Ignore", helpless=True)
+        certain = melee_exchange(None, declared.attack_eml, "Ignore", helpless=True,
+                                 attack_setups=attack_setups, defence_setups=defence_setups)
         return StrikeOdds(value=declared.attack_eml,
                           outcome=f"{defender.name} is helpless: a CS Ignore result, no roll",
                           trace=tuple(trace) + certain.trace,
                           odds={(certain.outcome, certain.stars): Fraction(1)})
-    odds = melee_outcome_distribution(declared.attack_eml, chosen, declared.defence_eml)
+    odds = melee_outcome_distribution(declared.attack_eml, chosen, declared.defence_eml,
+                                      attack_setups=attack_setups,
+                                      defence_setups=defence_setups)
     return StrikeOdds(value=declared.attack_eml, outcome=declared.outcome, trace=tuple(trace),
                       odds=odds)
 
@@ -599,6 +604,7 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
                  defence: str | None = None,
                  aim_zone: int = 1, advantage: str = "impact", zone_pick: int = 0,
                  helpless: bool = False, picked_location: int | None = None,
+                 attack_setups: int = 0, defence_setups: int = 0,
                  dice: DiceSource | None = None) -> Strike:
     """One melee exchange from the two rows (Melee 2-3), then the injury of whoever's blow
     lands (Injury 1-5). The defender declares *defence* (by default the row's); an
@@ -607,7 +613,9 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
     helpless: a CS Ignore result with no roll, four stars (Injury 4; assumption
     helpless_defender). Otherwise both tests are rolled (the defender's unless Ignore), each
     of the striker's tactical advantages goes to *advantage*, and the blow takes the struck
-    one's armour in the zone it lands on.
+    one's armour in the zone it lands on. *attack_setups* and *defence_setups* are the Setup
+    advantages each side took within the last round: each lifts that side's test one success
+    level (Melee Test Results, Setup); a defender who makes no roll takes none.
 
     An attacker who spends one round concentrating on a helpless defender picks the spot
     instead of rolling the Zone and Location Dice (Injury 1, Helpless targets):
@@ -624,8 +632,10 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
         raise RulesError(f"picked_location is for a helpless defender (Unconscious, or named "
                          f"helpless), and {defender.name} is not: the dice find the spot")
     rolled: list[tuple[str, int]] = []
+    setups = {"attack_setups": attack_setups, "defence_setups": defence_setups}
     if helpless:
-        exchange = melee_exchange(None, declared.attack_eml, "Ignore", helpless=True)
+        exchange = melee_exchange(None, declared.attack_eml, "Ignore", helpless=True,
+                                  **setups)
     else:
         a_roll = dice.d(100, "attacker's d100")
         rolled.append(("attacker's d100", a_roll))
@@ -634,7 +644,7 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
             d_roll = dice.d(100, "defender's d100")
             rolled.append(("defender's d100", d_roll))
         exchange = melee_exchange(a_roll, declared.attack_eml, chosen, d_roll,
-                                  declared.defence_eml)
+                                  declared.defence_eml, **setups)
     trace += exchange.trace
     base = dict(attacker=attacker.name, defender=defender.name, declaration=declared,
                 exchange=exchange)
