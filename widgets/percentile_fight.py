@@ -38,6 +38,8 @@ AS_ROSTER = "as on the roster"
 HELPLESS = "Defender is helpless (a CS, no roll)"
 LINE_UP = "Attacker spends a round lining up the blow"
 SPOT = "Picked location number (LN)"
+SETUPS = {"attack_setups": "Attacker's Setup advantages",
+          "defence_setups": "Defender's Setup advantages"}
 BYSTANDERS = "Near the target, on the roster"
 DEFENCES = (("As on the roster", AS_ROSTER),) + tuple((d, d) for d in ("Block", "Counterstrike",
                                                                  "Dodge", "Ignore"))
@@ -408,13 +410,13 @@ class MeleePanel(_StrikePanel):
               {"attacker": "Attacker", "defender": "Defender", "defence": "Defence",
                "aim_zone": "Aimed zone (ZN)", "advantage": "Tactical advantage",
                "zone_pick": "Use Zone Die number", "helpless": HELPLESS,
-               "picked_location": SPOT},
+               "picked_location": SPOT, **SETUPS},
               {"fight": THE_FIGHT, "dice": ROLLED}),
         Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
                                     "strike": "the exchange rolled above"}),
         Reach(pc.melee_odds, {"attacker": "Attacker", "defender": "Defender",
                               "defence": "Defence", "aim_zone": "Aimed zone (ZN)",
-                              "helpless": HELPLESS},
+                              "helpless": HELPLESS, **SETUPS},
               {"fight": THE_FIGHT}))
 
     def __init__(self) -> None:
@@ -428,8 +430,14 @@ class MeleePanel(_StrikePanel):
                                   layout=shared_layout(width="22em"))
         self.spot = int_field(SPOT, 1, 1, 10, style=STYLE, layout=WIDE)
         self.spot.disabled = True
+        # Setup advantages taken within the last round, each lifting that side's test a level
+        self.a_setup = int_field(SETUPS["attack_setups"], 0, 0, pc.MAX_SETUPS, style=STYLE,
+                                 layout=WIDE)
+        self.d_setup = int_field(SETUPS["defence_setups"], 0, 0, pc.MAX_SETUPS, style=STYLE,
+                                 layout=WIDE)
         self._build("A melee exchange", "Attacker", "Defender",
-                    [self.defence, self.helpless, self.line_up, self.spot],
+                    [self.defence, self.helpless, self.line_up, self.spot, self.a_setup,
+                     self.d_setup],
                     "rulebook-pc-fight-melee")
         self.advantage.value = "impact"
 
@@ -450,12 +458,28 @@ class MeleePanel(_StrikePanel):
             self.helpless.disabled = held
             self.line_up.disabled = not self.helpless.value
             self.spot.disabled = not (self.helpless.value and self.line_up.value)
+            self.d_setup.disabled = not self._defender_rolls()
             self.helpless.tooltip = (f"{defender} is Unconscious: helpless" if held else
                                      "Tick for a defender who cannot defend at all (bound, "
                                      "asleep): a CS Ignore result, no roll")
         finally:
             self._quiet = False
         super().show_filled()
+
+    def _defender_rolls(self) -> bool:
+        """Whether the defender makes a test their Setup advantages could lift: not when
+        helpless, nor when they Ignore (as declared here or on their row)."""
+        if self.helpless.value or self.second.value is None:
+            return False
+        declared = self.defence.value
+        if declared == AS_ROSTER:
+            declared = self.page.roster.fighter(self.second.value)["defence"]
+        return declared != "Ignore"
+
+    def _setups(self) -> dict[str, int]:
+        """Each side's Setup advantages: a defender who makes no roll has no test to lift."""
+        return {"attack_setups": self.a_setup.value,
+                "defence_setups": self.d_setup.value if self._defender_rolls() else 0}
 
     def call(self, dice) -> pc.Strike:
         return pc.melee_attack(
@@ -464,7 +488,7 @@ class MeleePanel(_StrikePanel):
             defence=None if self.defence.value == AS_ROSTER else self.defence.value,
             aim_zone=self.aim.value, advantage=self.advantage.value,
             zone_pick=self.zone_pick.value - 1, helpless=self.helpless.value,
-            picked_location=self._picked(), dice=dice)
+            picked_location=self._picked(), **self._setups(), dice=dice)
 
     def _picked(self) -> int | None:
         """The location number the attacker picks after a round lining up the blow on a
@@ -475,7 +499,7 @@ class MeleePanel(_StrikePanel):
         return pc.melee_odds(self.fight, attacker, defender,
                              defence=None if self.defence.value == AS_ROSTER
                              else self.defence.value, aim_zone=self.aim.value,
-                             helpless=self.helpless.value)
+                             helpless=self.helpless.value, **self._setups())
 
     @staticmethod
     def name(key: tuple[str, int]) -> str:
