@@ -226,3 +226,34 @@ def test_an_injury_added_by_mistake_comes_off_the_healing_chapter_s_record(page:
         ["1. S2E abdomen"])
     tool.get_by_role("button", name="Add injury").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "percentile_healing_remove_injury.png"))
+
+
+def test_setup_advantages_on_the_fight_page_s_melee_panel(page: Page, book_url):
+    """Melee Test Results, Setup, on the fight page: Nolora with two Setups against the
+    Brigand's Counterstrike with one; the odds and a seeded exchange read what the engine
+    gives with the same Setups and seed, and an Ignore leaves the defender none to give."""
+    from rulescore.dice import DiceSource
+    from widgets.percentile_fight import MeleePanel
+    page.set_viewport_size({"width": 1280, "height": 1600})
+    melee = open_panel(page, book_url, "Melee exchange", ".rulebook-pc-fight-melee")
+    expect(melee.get_by_label("Attacker", exact=True)).to_have_value("Nolora")
+    expect(melee.get_by_label("Defender", exact=True)).to_have_value("Brigand")
+    set_value(melee.get_by_label("Attacker's Setup advantages"), "2")
+    set_value(melee.get_by_label("Defender's Setup advantages"), "1")
+    rows = starter()
+    fight = pc.fight_for(rows)
+    nolora, brigand = rows.fighter("Nolora"), rows.fighter("Brigand")
+    lifted = pc.melee_odds(fight, nolora, brigand, attack_setups=2, defence_setups=1)
+    best, p = max(lifted.odds.items(), key=lambda kv: kv[1])
+    expect(melee.locator(".rulebook-pc-fight-odds tbody tr").first).to_contain_text(
+        f"{MeleePanel.name(best)}{percent(p)}")
+    melee.get_by_label("Seed", exact=True).fill("5")
+    melee.get_by_role("button", name="Replay seed").click()
+    strike = pc.melee_attack(fight, nolora, brigand, attack_setups=2, defence_setups=1,
+                             dice=DiceSource.seeded(5))
+    expect(melee.locator(".rulebook-pc-fight-result")).to_contain_text(strike.outcome)
+    expect(melee.locator(".rulebook-trace")).to_contain_text("Setup")
+    melee.screenshot(path=str(SHOTS / "percentile_fight_melee_setup.png"))
+    melee.get_by_label("Defence", exact=True).select_option("Ignore")
+    expect(melee.get_by_label("Defender's Setup advantages")).to_be_disabled()
+    expect(melee.get_by_role("alert")).to_have_count(0)
