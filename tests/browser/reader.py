@@ -1,5 +1,6 @@
 """What every browser test does as a reader: open a chapter at one tool, type into a field."""
 
+import os
 import re
 from pathlib import Path
 from typing import Callable
@@ -13,6 +14,11 @@ CONTROL = re.compile(r'^\s*- (textbox|combobox|checkbox|button|link)\b(?: "([^"]
 ROLL_INPUTS = [("button", "Roll"), ("textbox", "Seed"), ("button", "Replay seed"),
                ("textbox", "My dice"), ("button", "Use my dice")]
 
+
+# Where a test keeps the screenshots a developer looks at (RULEBOOK_SHOTS, or _build/screenshots).
+SHOTS = Path(os.environ.get("RULEBOOK_SHOTS",
+                            Path(__file__).resolve().parents[2] / "_build" / "screenshots"))
+SHOTS.mkdir(parents=True, exist_ok=True)
 
 # benchmarks/web/ready.js sets window.__tti once Voilà has shown the cells and every widget
 # output of the page holds its widget: the benchmark's time to interactive, and here the moment
@@ -44,6 +50,23 @@ def set_value(field: Locator, text: str) -> None:
     """Type into a field and commit it, as a reader pressing Enter would."""
     field.fill(text)
     field.press("Enter")
+
+
+def set_fields(tool: Locator, **values: str) -> None:
+    """Set a tool's labelled fields as a reader would: text fields typed and committed, menus
+    picked by the words they show."""
+    for label, value in values.items():
+        field = tool.get_by_label(label, exact=True)
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(label=value)
+        else:
+            set_value(field, value)
+
+
+def use_my_dice(tool: Locator, faces: str) -> None:
+    """Type the dice rolled at the table into the tool's entry and use them."""
+    tool.get_by_label("My dice").fill(faces)
+    tool.get_by_role("button", name="Use my dice").click()
 
 
 def controls(tool: Locator) -> list[tuple[str, str]]:

@@ -6,26 +6,11 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.reader import open_chapter, open_tool, set_value
+from tests.browser.reader import open_chapter, open_tool, set_fields, set_value, use_my_dice
 
 CHAPTER = "exploding_d6/combat"     # initiative, hits, cover and wounds
 CLOSE = "exploding_d6/close"        # close combat, special attacks and throwing
 RULINGS = "exploding_d6/rulings"
-
-
-def _type_dice(tool, faces: str) -> None:
-    tool.get_by_label("My dice").fill(faces)
-    tool.get_by_role("button", name="Use my dice").click()
-
-
-def _fields(tool, **values) -> None:
-    """Set labelled fields: text fields typed and committed, menus picked by their words."""
-    for label, value in values.items():
-        field = tool.get_by_label(label, exact=True)
-        if field.evaluate("e => e.tagName") == "SELECT":
-            field.select_option(label=value)
-        else:
-            set_value(field, value)
 
 
 def test_rogue_initiative_from_the_roster_and_seeded_replay(page: Page, book_url):
@@ -41,7 +26,7 @@ def test_rogue_initiative_from_the_roster_and_seeded_replay(page: Page, book_url
     set_value(roster.get_by_label("Quickness of Rogue", exact=True), "4")
     set_value(roster.get_by_label("Quickness of Robber", exact=True), "2")
     expect(tool.get_by_text("Rogue: 4 dice, 16.8 on average")).to_be_visible()
-    _type_dice(tool, "4, 5, 1, 6, 6, 5, 3, 3")
+    use_my_dice(tool, "4, 5, 1, 6, 6, 5, 3, 3")
     order = tool.locator(".rulebook-x6-order")
     expect(order).to_contain_text("6→6→5 = 17")
     expect(order.locator("tbody tr").first).to_contain_text("Rogue")
@@ -64,17 +49,17 @@ def test_combat_worked_examples_hagen_and_maragas(page: Page, book_url):
     tool = open_tool(page, book_url, CHAPTER, ".rulebook-x6-attack")
     total = tool.locator(".rulebook-total")
     # Hagen's shield parry (§Reactions): 1 wound.
-    _fields(tool, **{"Skill": "4", "Weapon dice": "0", "Attack mode": "Hand-to-hand",
+    set_fields(tool, **{"Skill": "4", "Weapon dice": "0", "Attack mode": "Hand-to-hand",
                      "Target's cover": "None", "Protection pool": "0",
                      "Reaction": "Shield parry"})
-    _type_dice(tool, "5, 5, 5, 2, 5, 5, 2")
+    use_my_dice(tool, "5, 5, 5, 2, 5, 5, 2")
     expect(total).to_have_text("1 wound")
     expect(tool.locator(".rulebook-x6-stages")).to_contain_text(
         "Shield parry, cover 5+: 0 crits, 1 normal hit left")
     # Maragas (§Critical hits): 4, 5, 5 and 14 against a pool of 2: 1 wound, the pool 2 → 0.
-    _fields(tool, **{"Reaction": "None", "Skill": "2", "Weapon dice": "2",
+    set_fields(tool, **{"Reaction": "None", "Skill": "2", "Weapon dice": "2",
                      "Protection pool": "2"})
-    _type_dice(tool, "4, 5, 5, 6, 6, 2")
+    use_my_dice(tool, "4, 5, 5, 6, 6, 2")
     expect(total).to_have_text("1 wound")
     stages = tool.locator(".rulebook-x6-stages")
     expect(stages).to_contain_text("1 crit, 2 normal hits")
@@ -97,10 +82,10 @@ def test_attack_recoil_seeded_replay_and_a_shortage_named(page: Page, book_url):
     tool.get_by_role("button", name="New round").click()
     expect(setup).to_contain_text("hit on 5+, critical on 11+")
 
-    _type_dice(tool, "4, 5, 5, 6, 6, 2, 1")
+    use_my_dice(tool, "4, 5, 5, 6, 6, 2, 1")
     expect(tool.get_by_role("alert")).to_contain_text(
         "more dice needed: 3 hits still stand, so the terrain cover roll needs 3 d6 next")
-    _type_dice(tool, "4, 5, 5, 6, 6, 2, 1, 2, 6, 1")
+    use_my_dice(tool, "4, 5, 5, 6, 6, 2, 1, 2, 6, 1")
     expect(tool.locator(".rulebook-total")).to_have_text("1 wound")
 
     tool.get_by_label("Seed", exact=True).fill("21")
@@ -119,12 +104,12 @@ def test_attack_recoil_seeded_replay_and_a_shortage_named(page: Page, book_url):
 def test_close_combat_worked_examples_dodge_and_parry(page: Page, book_url):
     tool = open_tool(page, book_url, CLOSE, ".rulebook-x6-attack")
     total = tool.locator(".rulebook-total")
-    _fields(tool, **{"Skill": "2", "Reaction": "Dodge", "Dodge or parry dice": "2"})
-    _type_dice(tool, "5, 5, 6, 1, 4")
+    set_fields(tool, **{"Skill": "2", "Reaction": "Dodge", "Dodge or parry dice": "2"})
+    use_my_dice(tool, "5, 5, 6, 1, 4")
     expect(total).to_have_text("Dodged: no wounds")
     expect(tool.locator(".rulebook-x6-stages")).to_contain_text("Dodge on 7+")
-    _fields(tool, **{"Skill": "4", "Reaction": "Parry", "Dodge or parry dice": "3"})
-    _type_dice(tool, "5, 5, 5, 6, 5, 5, 6, 5, 2")
+    set_fields(tool, **{"Skill": "4", "Reaction": "Parry", "Dodge or parry dice": "3"})
+    use_my_dice(tool, "5, 5, 5, 6, 5, 5, 6, 5, 2")
     expect(total).to_have_text("2 wounds")
     expect(tool.locator(".rulebook-x6-stages")).to_contain_text(
         "Parry on 5+: 1 crit, 1 normal hit left")
@@ -133,15 +118,15 @@ def test_close_combat_worked_examples_dodge_and_parry(page: Page, book_url):
 def test_rulings_worked_examples_both_readings_and_recoil(page: Page, book_url):
     tool = open_tool(page, book_url, RULINGS, ".rulebook-x6-attack")
     total = tool.locator(".rulebook-total")
-    _type_dice(tool, "6, 6, 6, 5, 6, 5, 6, 1")
+    use_my_dice(tool, "6, 6, 6, 5, 6, 5, 6, 1")
     expect(total).to_have_text("1 wound")
-    _fields(tool, **{"Crits stopped first": "the lightest"})
-    _type_dice(tool, "6, 6, 6, 5, 6, 5, 6, 1")
+    set_fields(tool, **{"Crits stopped first": "the lightest"})
+    use_my_dice(tool, "6, 6, 6, 5, 6, 5, 6, 1")
     expect(total).to_have_text("3 wounds, a megacritical among them (+2 wounds)")
-    _fields(tool, **{"Crits stopped first": "the heaviest", "Attack mode": "Single shot",
+    set_fields(tool, **{"Crits stopped first": "the heaviest", "Attack mode": "Single shot",
                      "Attack in a row": "2", "Target's cover": "None"})
     expect(tool.locator(".rulebook-x6-setup")).to_contain_text("hit on 7+, critical on 13+")
-    _type_dice(tool, "6, 6, 6, 1, 6, 6, 5")
+    use_my_dice(tool, "6, 6, 6, 1, 6, 6, 5")
     expect(total).to_have_text("3 wounds, a megacritical among them (+1 wound)")
 
 
@@ -150,7 +135,7 @@ def test_throw_deviation_picture(page: Page, book_url):
     expect(tool.locator(".rulebook-headline")).to_contain_text("Chance to hit: 70.37% (19/27)")
     tool.get_by_label("d12 (clock)").fill("3")
     tool.get_by_label("d6 (metres)").fill("4")
-    _type_dice(tool, "2, 4, 1")
+    use_my_dice(tool, "2, 4, 1")
     expect(tool.locator(".rulebook-total")).to_contain_text("lands 4 m right of the target")
     expect(tool.get_by_role("img", name="Lands 4 m towards 3 o'clock from the target")) \
         .to_be_visible()

@@ -6,36 +6,23 @@ same rulescore call the chapter's cell makes."""
 
 from __future__ import annotations
 
-import os
 from fractions import Fraction
-from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
 
 from rulescore.systems import exploding_d6 as x6
-from tests.browser.reader import open_chapter, open_tool, set_value
+from tests.browser.reader import SHOTS, open_chapter, open_tool, set_fields, set_value
 
 COMBAT = "exploding_d6/combat"
 CLOSE = "exploding_d6/close"
-SHOTS = Path(os.environ.get("RULEBOOK_SHOTS", "/tmp"))
 SCREEN = {"width": 1280, "height": 900}   # desktop width, one screen
-
-
-def _fields(tool: Locator, **values: str) -> None:
-    """Set labelled fields: text fields typed and committed, menus picked by their words."""
-    for label, value in values.items():
-        field = tool.get_by_label(label, exact=True)
-        if field.evaluate("e => e.tagName") == "SELECT":
-            field.select_option(label=value)
-        else:
-            set_value(field, value)
 
 
 def test_two_dice_are_both_critical_once_in_324(page: Page, book_url):
     """§Exact odds: two dice are both critical with 1/324 (1/18 squared), read in the attack
     tool's odds of each number of criticals."""
     tool = open_tool(page, book_url, COMBAT, ".rulebook-x6-attack")
-    _fields(tool, **{"Skill": "2", "Weapon dice": "0", "Attack mode": "Hand-to-hand"})
+    set_fields(tool, **{"Skill": "2", "Weapon dice": "0", "Attack mode": "Hand-to-hand"})
     two = x6.hit_distribution(2)
     assert two[(0, 2)] == Fraction(1, 324) == x6.hit_odds(2).criticals()[2]
     expect(tool.locator(".rulebook-x6-setup")).to_contain_text("Roll 2 dice: hit on 5+")
@@ -52,7 +39,7 @@ def test_who_may_react_and_the_actions_left(page: Page, book_url):
     tool = open_tool(page, book_url, COMBAT, ".rulebook-x6-reactions")
     hagen = x6.ActionPool(maximum=2, available=1)
     assert x6.can_react(hagen, perceives=True)
-    _fields(tool, **{"Actions a round": "2", "Who would react": "Hagen 12 1"})
+    set_fields(tool, **{"Actions a round": "2", "Who would react": "Hagen 12 1"})
     done = x6.reactions([("Hagen", 12, hagen, True)])
     assert done.order == ("Hagen",) and done.pools[0].available == 0
     expect(tool.locator(".rulebook-total")).to_have_text("React in this order: Hagen")
@@ -78,7 +65,7 @@ def test_aiming_is_lost_when_the_aimer_is_hit(page: Page, book_url):
     aiming, the aim is lost and it stays 11+."""
     tool = open_tool(page, book_url, COMBAT, ".rulebook-x6-attack")
     setup = tool.locator(".rulebook-x6-setup")
-    _fields(tool, **{"Skill": "3", "Weapon dice": "2", "Attack mode": "Hand-to-hand",
+    set_fields(tool, **{"Skill": "3", "Weapon dice": "2", "Attack mode": "Hand-to-hand",
                      "Perception": "3", "Aim actions": "2"})
     assert x6.aim_bonus(2, perception=3) == 3
     expect(setup).to_contain_text("critical on 8+")
@@ -107,7 +94,7 @@ def test_the_exploding_d6_tools_fit_one_screen(page: Page, book_url):
     page.set_viewport_size(SCREEN)
     tool = open_tool(page, book_url, COMBAT, ".rulebook-x6-attack")
     tool.get_by_role("button", name="Special attacks, range, recoil").click()
-    _fields(tool, **{"Attack mode": "Hand-to-hand", "Reaction": "Parry",
+    set_fields(tool, **{"Attack mode": "Hand-to-hand", "Reaction": "Parry",
                      "Target's cover": "None"})
     tool.get_by_label("My dice").fill("5, 5, 6, 2, 1, 1, 5, 1, 1")
     tool.get_by_role("button", name="Use my dice").click()

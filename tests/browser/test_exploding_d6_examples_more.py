@@ -10,26 +10,11 @@ from fractions import Fraction
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import exploding_d6 as x6
-from tests.browser.reader import open_chapter, open_tool, set_value
+from tests.browser.reader import SHOTS, open_chapter, open_tool, set_fields, set_value, use_my_dice
 
 COMBAT = "exploding_d6/combat"
 CLOSE = "exploding_d6/close"
 FIGHT = "exploding_d6/fight"
-
-
-def _type_dice(tool, faces: str) -> None:
-    tool.get_by_label("My dice").fill(faces)
-    tool.get_by_role("button", name="Use my dice").click()
-
-
-def _fields(tool, **values) -> None:
-    """Set labelled fields: text fields typed and committed, menus picked by their words."""
-    for label, value in values.items():
-        field = tool.get_by_label(label, exact=True)
-        if field.evaluate("e => e.tagName") == "SELECT":
-            field.select_option(label=value)
-        else:
-            set_value(field, value)
 
 
 def _setup(s: x6.AttackSetup) -> str:
@@ -43,7 +28,7 @@ def test_aiming_burst_and_distance_on_the_attack_tools_setup_line(page: Page, bo
     for incorrect distance (30 m weapon: 30 m normal, 45 m +2, 61 m refused)."""
     tool = open_tool(page, book_url, COMBAT, ".rulebook-x6-attack")
     setup = tool.locator(".rulebook-x6-setup")
-    _fields(tool, **{"Skill": "3", "Weapon dice": "2", "Attack mode": "Hand-to-hand",
+    set_fields(tool, **{"Skill": "3", "Weapon dice": "2", "Attack mode": "Hand-to-hand",
                      "Perception": "3", "Aim actions": "1"})
     assert x6.aim_bonus(1, perception=3) == 2
     expect(setup).to_contain_text(_setup(x6.attack_setup(3, 2, "melee", aim_actions=1,
@@ -63,24 +48,24 @@ def test_aiming_burst_and_distance_on_the_attack_tools_setup_line(page: Page, bo
     # §Recoil: the second shot in a row with compensation 1 rises by 1; a shot after an aim
     # action has no recoil and its critical threshold drops by the aim (5+ and 9+)
     tool.get_by_label("Attack mode").select_option(label="Single shot")
-    _fields(tool, **{"Attack in a row": "2", "Recoil compensation": "1"})
+    set_fields(tool, **{"Attack in a row": "2", "Recoil compensation": "1"})
     assert x6.recoil_malus(2, compensation=1) == 1
     expect(setup).to_contain_text("hit on 6+, critical on 12+")
-    _fields(tool, **{"Recoil compensation": "0", "Aim actions": "1"})
+    set_fields(tool, **{"Recoil compensation": "0", "Aim actions": "1"})
     aimed = x6.attack_setup(3, 2, "single", attack_number=2, aim_actions=1, perception=3)
     assert (aimed.min_roll, aimed.crit_at) == (5, 9)
     expect(setup).to_contain_text(_setup(aimed))
     expect(setup).to_contain_text("Aiming came between this shot and the last one")
-    _fields(tool, **{"Attack in a row": "1", "Aim actions": "0"})
+    set_fields(tool, **{"Attack in a row": "1", "Aim actions": "0"})
     # §Exact odds: one die hits with 5/18 + 1/18 = 1/3 and is critical with 1/18
     odds = x6.hit_distribution(1)
     assert odds[(0, 1)] == Fraction(1, 18) and odds[(0, 0)] == Fraction(2, 3)
-    _fields(tool, **{"Skill": "1", "Weapon dice": "0"})
+    set_fields(tool, **{"Skill": "1", "Weapon dice": "0"})
     expect(tool.locator(".rulebook-headline")).to_contain_text(
         "At least one hit: 33.33% (1/3); at least one critical: 5.56% (1/18)")
-    _fields(tool, **{"Skill": "3", "Weapon dice": "2"})
+    set_fields(tool, **{"Skill": "3", "Weapon dice": "2"})
     tool.get_by_role("button", name="Special attacks, range, recoil").click()
-    _fields(tool, **{"Weapon distance (m)": "30", "Target's distance (m)": "30"})
+    set_fields(tool, **{"Weapon distance (m)": "30", "Target's distance (m)": "30"})
     assert x6.distance_penalty(30, weapon_range=30) == 0
     expect(setup).to_contain_text("hit on 5+")
     set_value(tool.get_by_label("Target's distance (m)", exact=True), "45")
@@ -98,11 +83,11 @@ def test_megacritical_and_protection_examples_in_the_attack_tool(page: Page, boo
     one normal hit and the critical, and the pool empty."""
     tool = open_tool(page, book_url, COMBAT, ".rulebook-x6-attack")
     total, stages = tool.locator(".rulebook-total"), tool.locator(".rulebook-x6-stages")
-    _fields(tool, **{"Skill": "3", "Weapon dice": "0", "Attack mode": "Hand-to-hand",
+    set_fields(tool, **{"Skill": "3", "Weapon dice": "0", "Attack mode": "Hand-to-hand",
                      "Target's cover": "None", "Protection pool": "0"})
     big = x6.hit_roll([6 + 6 + 5, 11, 3])
     assert (big.criticals, big.extra_wounds) == (2, 1)
-    _type_dice(tool, "6, 6, 5, 6, 5, 3")
+    use_my_dice(tool, "6, 6, 5, 6, 5, 3")
     expect(stages).to_contain_text(f"Hit roll: {big.announcement} (1 megacritical)")
     expect(total).to_have_text(x6.attack([17, 11, 3]).headline)
     expect(total).to_have_text("3 wounds, a megacritical among them (+1 wound)")
@@ -110,8 +95,8 @@ def test_megacritical_and_protection_examples_in_the_attack_tool(page: Page, boo
 
     armour = x6.protection(hits=3, criticals=1, pool=2)
     assert (armour.hits, armour.criticals, armour.pool_left) == (1, 1, 0)
-    _fields(tool, **{"Skill": "4", "Protection pool": "2"})
-    _type_dice(tool, "5, 5, 5, 6, 5")
+    set_fields(tool, **{"Skill": "4", "Protection pool": "2"})
+    use_my_dice(tool, "5, 5, 5, 6, 5")
     expect(stages).to_contain_text("1 crit, 3 normal hits")
     expect(stages).to_contain_text(f"Protection: 2 units spent, pool 2 → {armour.pool_left}")
     expect(total).to_have_text(f"{armour.hits + armour.criticals} wounds")
@@ -122,7 +107,7 @@ def test_disarming_example_in_the_attack_tool(page: Page, book_url):
     of the defender's roll disarm."""
     tool = open_tool(page, book_url, CLOSE, ".rulebook-x6-attack")
     total, stages = tool.locator(".rulebook-total"), tool.locator(".rulebook-x6-stages")
-    _fields(tool, **{"Skill": "3", "Weapon dice": "1", "Reaction": "None",
+    set_fields(tool, **{"Skill": "3", "Weapon dice": "1", "Reaction": "None",
                      "Attack mode": "Hand-to-hand", "Protection pool": "0",
                      "Special attack": "Disarming", "Resistance dice": "2",
                      "Defender's min. roll": "5"})
@@ -130,7 +115,7 @@ def test_disarming_example_in_the_attack_tool(page: Page, book_url):
     expect(tool.locator(".rulebook-x6-setup")).to_contain_text("hit on 8+")
     assert x6.disarm(attacker_hits=2, defender_successes=1).success
     # 6→2 = 8 and 6→3 = 9 hit on 8+, 1 and 1 miss; the defender's 5 and 1: one success
-    _type_dice(tool, "6, 2, 6, 3, 1, 1, 5, 1")
+    use_my_dice(tool, "6, 2, 6, 3, 1, 1, 5, 1")
     expect(stages).to_contain_text("Resistance: 1 success against 2 hits")
     expect(total).to_have_text("Disarmed (2 hits landed)")
 
@@ -164,7 +149,7 @@ def test_a_ko_on_the_fight_board(page: Page, book_url):
     panel.get_by_role("button", name="Next turn").click()
     expect(acting).to_contain_text("knocked out: no actions, press Next turn")
     panel.get_by_role("button", name="Other actions").click()
-    page.screenshot(path="/tmp/h6/x6_fight_ko.png", full_page=True)
+    page.screenshot(path=SHOTS / "x6_fight_ko.png", full_page=True)
     panel.get_by_role("button", name="Comes to").click()
     expect(hagen.locator(".status")).not_to_contain_text("KNOCKED OUT")
 
@@ -206,14 +191,14 @@ def test_round_phases_actions_movement_and_destiny_die_examples(page: Page, book
         "Attack with a weapon costs 1 action, but only 0 available")
 
     dice = page.locator(".rulebook-x6-dice-actions").first
-    _fields(dice, **{"Actions a round": "2", "Your actions left": "0",
+    set_fields(dice, **{"Actions a round": "2", "Your actions left": "0",
                      "Opponent's actions left": "2", "Die spent": "Destiny die"})
     stolen = x6.destiny_die_action(x6.ActionPool(2, 0), x6.ActionPool(2, 2))
     expect(dice.locator(".rulebook-total")).to_have_text(
         f"You: {stolen.pool.available} action; the opponent: {stolen.victim.available} action")
-    actions.screenshot(path="/tmp/h6/x6_actions.png")
-    dice.screenshot(path="/tmp/h6/x6_dice_actions.png")
-    phases.screenshot(path="/tmp/h6/x6_phases.png")
+    actions.screenshot(path=SHOTS / "x6_actions.png")
+    dice.screenshot(path=SHOTS / "x6_dice_actions.png")
+    phases.screenshot(path=SHOTS / "x6_phases.png")
 
 
 def test_a_shield_block_behind_cover_rolls_the_shield_then_the_cover(page: Page, book_url):
@@ -243,7 +228,7 @@ def test_a_shield_block_behind_cover_rolls_the_shield_then_the_cover(page: Page,
     result = panel.locator(".rulebook-x6-fight-result")
     expect(result).to_contain_text("Shield Block: 0 critical(s) and 1 hit(s) stopped")
     expect(result).to_contain_text("Cover: 0 critical(s) and 1 hit(s) stopped")
-    page.screenshot(path="/tmp/h6/x6_fight_block_cover.png")
+    page.screenshot(path=SHOTS / "x6_fight_block_cover.png")
     panel.get_by_role("button", name="Apply to Hagen").click()
     hagen = panel.locator(".rulebook-x6-fight-board tr[data-fighter='Hagen']")
     expect(hagen.locator(".protection")).to_have_text("1")
@@ -253,13 +238,13 @@ def test_a_shield_block_behind_cover_rolls_the_shield_then_the_cover(page: Page,
 def test_dodge_value_example_in_its_tool(page: Page, book_url):
     """§Dodge: a lineage dodge of 1, Quickness 3 and Deftness 4 make a Dodge value of 5."""
     tool = open_tool(page, book_url, CLOSE, ".rulebook-x6-dodge-value")
-    _fields(tool, **{"Lineage dodge": "1", "Quickness": "3", "Deftness": "4", "Load": "0"})
+    set_fields(tool, **{"Lineage dodge": "1", "Quickness": "3", "Deftness": "4", "Load": "0"})
     assert x6.dodge_value(lineage_dodge=1, quickness=3, deftness=4) == 5
     expect(tool.locator(".rulebook-total")).to_have_text("Dodge value 5: roll 5 dice to dodge")
     set_value(tool.get_by_label("Load", exact=True), "2")
     expect(tool.locator(".rulebook-total")).to_have_text(
         f"Dodge value {x6.dodge_value(1, 3, 4, 2)}: roll 3 dice to dodge")
-    tool.screenshot(path="/tmp/h6/x6_dodge_value.png")
+    tool.screenshot(path=SHOTS / "x6_dodge_value.png")
 
 
 def test_recoil_over_a_round_example_in_its_tool(page: Page, book_url):
@@ -272,4 +257,4 @@ def test_recoil_over_a_round_example_in_its_tool(page: Page, book_url):
     expect(items).to_have_text(["attack: no recoil",
                                 "attack: +2 to the minimum roll and the critical threshold",
                                 "reload", "attack: no recoil"])
-    tool.screenshot(path="/tmp/h6/x6_recoil.png")
+    tool.screenshot(path=SHOTS / "x6_recoil.png")

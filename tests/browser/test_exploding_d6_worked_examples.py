@@ -7,15 +7,10 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import exploding_d6 as x6
-from tests.browser.reader import open_tool, set_value
+from tests.browser.reader import SHOTS, open_tool, set_value, use_my_dice
 from widgets.exploding_d6 import CoupDeGraceRoller, UnarmedAttack
 
 CLOSE = "exploding_d6/close"
-
-
-def _type_dice(tool, faces: str) -> None:
-    tool.get_by_label("My dice").fill(faces)
-    tool.get_by_role("button", name="Use my dice").click()
 
 
 def test_unarmed_attack_example_in_its_tool(page: Page, book_url):
@@ -29,14 +24,14 @@ def test_unarmed_attack_example_in_its_tool(page: Page, book_url):
     set_value(tool.get_by_label("Quickness", exact=True), "2")
     expect(total).to_have_text(UnarmedAttack.headline(x6.unarmed_attack(3, 3, 2)))
     set_value(tool.get_by_label("Quickness", exact=True), "3")
-    _type_dice(tool, "5, 6, 6, 5, 1, 3")
+    use_my_dice(tool, "5, 6, 6, 5, 1, 3")
     expect(tool.locator(".rulebook-total")).to_have_text(
         UnarmedAttack.blow(x6.hit_roll([5, 17, 1, 3])))
-    tool.screenshot(path="/tmp/h6/x6_unarmed_rolled.png")
+    tool.screenshot(path=SHOTS / "x6_unarmed_rolled.png")
     set_value(tool.get_by_label("Hand-to-hand", exact=True), "99")
     expect(tool.get_by_role("alert")).to_have_text(
         "⚠ “Hand-to-hand” must be from 0 to 40, got 99")
-    tool.screenshot(path="/tmp/h6/x6_unarmed.png")
+    tool.screenshot(path=SHOTS / "x6_unarmed.png")
 
 
 def test_coup_de_grace_examples_in_its_tool(page: Page, book_url):
@@ -44,18 +39,18 @@ def test_coup_de_grace_examples_in_its_tool(page: Page, book_url):
     total = tool.locator(".rulebook-total")
     set_value(tool.get_by_label("Attack dice", exact=True), "3")
     tool.get_by_label("The victim is").select_option(label="unconscious")
-    _type_dice(tool, "5, 5, 1")
+    use_my_dice(tool, "5, 5, 1")
     expect(total).to_have_text(CoupDeGraceRoller.headline(
         x6.coup_de_grace(2, "unconscious")))
     expect(total).to_have_text("2 successes: dead at level 2")
     tool.get_by_label("The victim is").select_option(label="dying")
     set_value(tool.get_by_label("Dying level", exact=True), "1")
-    _type_dice(tool, "5, 5, 5")
+    use_my_dice(tool, "5, 5, 5")
     expect(total).to_have_text(CoupDeGraceRoller.headline(
         x6.coup_de_grace(3, "dying", dying_level=1)))
     tool.get_by_label("The victim is").select_option(label="sleeping")
     expect(tool.get_by_label("Dying level", exact=True)).to_be_hidden()
-    _type_dice(tool, "1, 2, 3")
+    use_my_dice(tool, "1, 2, 3")
     expect(total).to_have_text(CoupDeGraceRoller.headline(x6.coup_de_grace(0, "sleeping")))
     expect(total).to_contain_text("wake")
 
@@ -71,7 +66,7 @@ def test_cover_roll_and_grenade_examples_in_the_attack_tool(page: Page, book_url
     # normal hits' 4 and 6: one normal hit is left.
     covered = x6.cover_roll(hits=2, criticals=1, normal_faces=[4, 6], critical_faces=[5], cover=5)
     tool.get_by_label("Target's cover").select_option(label="5+ (half)")
-    _type_dice(tool, "5, 5, 6, 5, 5, 4, 6")
+    use_my_dice(tool, "5, 5, 6, 5, 5, 4, 6")
     expect(stages).to_contain_text(f"Cover 5+: {covered.criticals} crits, {covered.hits} normal "
                                    "hit left")
     expect(total).to_have_text("1 wound")
@@ -79,7 +74,7 @@ def test_cover_roll_and_grenade_examples_in_the_attack_tool(page: Page, book_url
     grenade = x6.wounds(hits=3, wounds_per_hit=2)
     tool.get_by_label("Target's cover").select_option(label="None")
     set_value(tool.get_by_label("Wounds a hit", exact=True), "2")
-    _type_dice(tool, "5, 5, 5")
+    use_my_dice(tool, "5, 5, 5")
     expect(total).to_have_text(f"{grenade.value} wounds")
 
 
@@ -129,8 +124,8 @@ def test_ko_examples_in_the_attack_tool(page: Page, book_url):
     tool.get_by_label("Special attack").select_option(label="K.O.")
     set_value(tool.get_by_label("Resistance dice", exact=True), "3")
     assert x6.ko_attack(hits=3, resistance_successes=2).success
-    _type_dice(tool, "5, 5, 5, 5, 5, 1")
+    use_my_dice(tool, "5, 5, 5, 5, 5, 1")
     expect(total).to_contain_text("Knocked out")
     assert not x6.ko_attack(hits=3, resistance_successes=3).success
-    _type_dice(tool, "5, 5, 5, 5, 5, 5")
+    use_my_dice(tool, "5, 5, 5, 5, 5, 5")
     expect(total).to_contain_text("Stays conscious")

@@ -4,19 +4,15 @@ undone and redone; the page screenshotted for a person to look at."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from playwright.sync_api import Page, expect
 
-from tests.browser.reader import open_chapter, set_value
+from tests.browser.reader import SHOTS, open_chapter, set_value
 
 # The seed's Direct Missile example from the starter roster: Nolora (Archery 75, a bow of d12+4)
 # shoots the brigand (AV4 on the torso) at 20 ft, point blank: 45 is a CS; Zone Dice 4, 4, 6
 # and Location Dice 6, 1, 9 put it in the abdomen; d12 7 + 4 + 2 - 4 = 9: S2P; Shock 75
 # against ML65 is a CF: SHK 8, Incapacitated.
 SHOT = "45, 4, 4, 6, 6, 1, 9, 7, 75"
-SHOTS = Path(os.environ.get("RULEBOOK_SHOTS", "/tmp"))
 
 
 def open_panel(page: Page, book_url: str, label: str, css: str, load: bool = True):

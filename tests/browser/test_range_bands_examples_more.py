@@ -6,22 +6,19 @@ desktop width."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from rulescore.systems import range_bands as rb
-from tests.browser.reader import open_chapter, set_value
+from tests.browser.reader import SHOTS, open_chapter, set_value
 from widgets.common import chance_html
 from widgets.range_bands import DashHelper, QuickLoadHelper, ShotBuilder, StealthHelper
 
 COMBAT = "range_bands/combat.ipynb"
 MOVEMENT = "range_bands/movement.ipynb"
 RULINGS = "range_bands/rulings.ipynb"
-SHOTS = Path(os.environ.get("RULEBOOK_SHOTS", "/tmp"))
 
 
 def _tool(page: Page, book_url: str, chapter: str, css: str, nth: int = 0) -> Locator:

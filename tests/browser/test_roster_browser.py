@@ -15,10 +15,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser import served
-from tests.browser.reader import open_chapter, set_value
+from tests.browser.reader import SHOTS, open_chapter, set_value
 
 PAGES = Path(__file__).with_name("roster_pages")
-SHOTS = Path(__file__).resolve().parents[2] / "_build" / "screenshots"
 
 
 @pytest.fixture(scope="module")

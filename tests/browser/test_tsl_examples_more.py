@@ -6,19 +6,15 @@ rulescore call the chapter's cell makes."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from playwright.sync_api import Locator, Page, expect
 
 from rulescore.systems import tsl
-from tests.browser.reader import open_chapter, set_value
+from tests.browser.reader import SHOTS, open_chapter, set_value
 
 ATTACKS = "tsl/attacks.ipynb"
 COMBAT = "tsl/combat.ipynb"
 GEAR = "tsl/gear.ipynb"
 FIGHT = "tsl/fight.ipynb"
-SHOTS = Path(os.environ.get("RULEBOOK_SHOTS", "/tmp"))
 SCREEN = {"width": 1280, "height": 900}   # desktop width, one screen
 
 

@@ -5,14 +5,12 @@ same numbers against the engine."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import veil_and_lead as vl
-from tests.browser.reader import open_tool, set_value
+from tests.browser.reader import SHOTS, open_tool, set_value
 
-SHOTS = Path(__file__).resolve().parents[2] / "_build" / "screenshots"
 
 
 def _shot(tool, name: str) -> None:

@@ -5,14 +5,10 @@ for a person to look at."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from playwright.sync_api import Page, expect
 
-from tests.browser.reader import open_tool
+from tests.browser.reader import SHOTS, open_tool
 
-SHOTS = Path(os.environ.get("RULEBOOK_SHOTS", "/tmp"))
 # Initiative: Caleb's 4 d8 [8, 7, 1, 1] make 15 against 11, margin 4: Tick 3; the Enforcer's 2 d8
 # [2, 1] make 3: a failure, Tick 6 and Surprised (§II).
 INITIATIVE = "8, 7, 1, 1, 2, 1"

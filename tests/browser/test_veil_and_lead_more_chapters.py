@@ -4,7 +4,7 @@ import random
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.reader import open_tool, set_value
+from tests.browser.reader import SHOTS, open_tool, set_value
 
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
@@ -166,4 +166,4 @@ def test_reactions_two_weapons_and_the_saddle_as_the_chapter_prints_them(page: P
     expect(saddle.locator(".rulebook-vl-fall-result")).to_contain_text(
         "Vitality 4: Prone, Wounded")
     expect(saddle.locator(".rulebook-vl-ride-result")).to_contain_text("Stays in the saddle")
-    saddle.screenshot(path="_build/screenshots/vl_mounted_combat.png")
+    saddle.screenshot(path=SHOTS / "vl_mounted_combat.png")

@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from rulescore.roster import Roster
 from rulescore.systems import veil_and_lead as vl
-from tests.browser.reader import open_chapter
+from tests.browser.reader import SHOTS, open_chapter
 from widgets.roster import store_key
 
-SHOTS = Path(__file__).resolve().parents[2] / "_build" / "screenshots"
 PARTY = Roster(vl.ROSTER).add("Ada", pc=True, quick=4, savvy=3, iron=3, grit=3, awareness=2,
                               resilience=2, medicine=2, weapon="Saber", weapon_attribute="IRON",
                               armour="Boiler Plate").add("Bart", quick=2, awareness=1)
