@@ -23,11 +23,27 @@ COUNT = """() => document.querySelectorAll(
     '.jupyter-widgets input, .jupyter-widgets select, .jupyter-widgets textarea').length"""
 
 
+def unfold(page: Page, chapter: str) -> None:
+    """Open what a page keeps folded, so the fields inside are checked too: each roster's
+    "edit", and on a fight page the panels it opens on demand."""
+    folded = page.get_by_role("button", name="edit", exact=True)
+    for _ in range(folded.count()):
+        folded.first.click()
+        page.wait_for_load_state("networkidle")
+    if chapter.endswith("/fight"):
+        closed = page.locator(".jupyter-widgets .widget-toggle-button:not(.mod-active)")
+        for _ in range(closed.count()):
+            closed.first.click()
+            page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(500)      # the views of the widgets just opened are drawn
+
+
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_every_input_has_a_label(page: Page, book_url, chapter):
     open_chapter(page, f"{book_url}/{chapter}.ipynb")
     expect(page.locator(".rulebook-nav").first).to_be_visible(timeout=60_000)
     page.wait_for_load_state("networkidle")
+    unfold(page, chapter)
     fields = page.evaluate(COUNT)
     unnamed = page.evaluate(UNNAMED)
     if not chapter.endswith("rulings"):
