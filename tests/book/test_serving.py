@@ -290,10 +290,19 @@ def test_the_code_fingerprint_follows_the_rules_tables(tmp_path):
 
 
 def _normalised(outputs):
-    """Outputs without what differs from kernel to kernel: widget model ids and execution
-    counts (the live page shows no prompts)."""
-    text = json.dumps([{k: v for k, v in o.items() if k != "execution_count"} for o in outputs],
-                      sort_keys=True)
+    """Outputs without what differs from kernel to kernel: widget model ids, execution counts
+    (the live page shows no prompts) and where a printed text was cut into messages (a
+    reader sees one text either way)."""
+    merged: list[dict] = []
+    for o in outputs:
+        o = {k: v for k, v in o.items() if k != "execution_count"}
+        last = merged[-1] if merged else None
+        if (last and o.get("output_type") == "stream" == last.get("output_type")
+                and o.get("name") == last.get("name")):
+            last["text"] += o["text"]
+        else:
+            merged.append(o)
+    text = json.dumps(merged, sort_keys=True)
     return re.sub(r'"model_id": "[0-9a-f]+"', '"model_id": "-"', text)
 
 
