@@ -11,10 +11,11 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import exploding_d6 as x6
 from tests.browser.reader import SHOTS, open_chapter, open_tool, set_fields, set_value, use_my_dice
+from tests.browser.x6_fight import (acting, attack_with, fighter_row, join_fight, next_turns,
+                                    open_fight)
 
 COMBAT = "exploding_d6/combat"
 CLOSE = "exploding_d6/close"
-FIGHT = "exploding_d6/fight"
 
 
 def _setup(s: x6.AttackSetup) -> str:
@@ -123,31 +124,23 @@ def test_disarming_example_in_the_attack_tool(page: Page, book_url):
 def test_a_ko_on_the_fight_board(page: Page, book_url):
     """§K.O. Attack on the fight page: the robber's club knocks Hagen out, the board says so
     and Hagen's next turn has no actions until he comes to (assumption knocked_out)."""
-    page.set_viewport_size({"width": 1280, "height": 900})
-    panel = open_tool(page, book_url, FIGHT, ".rulebook-x6-fight")
-    join = panel.locator(".rulebook-x6-fight-join")
-    join.get_by_label("My dice").fill("5, 5, 5, 1, 1, 1")
-    join.get_by_role("button", name="Use my dice").click()
-    acting = panel.locator(".rulebook-x6-acting")
-    expect(acting).to_contain_text("Round 1: Hagen")
-    panel.get_by_role("button", name="Next turn").click()
-    expect(acting).to_contain_text("Round 1: Robber")
+    panel = open_fight(page, book_url)
+    join_fight(panel, "5, 5, 5, 1, 1, 1")
+    expect(acting(panel)).to_contain_text("Round 1: Hagen")
+    next_turns(panel, "Round 1: Robber")
     panel.get_by_role("button", name="More options").click()
     panel.get_by_label("Special attack").select_option(label="K.O.")
     expect(panel.locator(".rulebook-x6-contest-odds")).to_contain_text(re.compile(
         r"Knocked out: Hagen \d+\.\d\d%"))
-    attack = panel.locator(".rulebook-x6-fight-attack")
     # three hits, Hagen's two units stop two, his resistance 1 and 1 fail against the third
-    attack.get_by_label("My dice").fill("5, 5, 5, 1, 1, 1, 1")
-    attack.get_by_role("button", name="Use my dice").click()
+    attack_with(panel, "5, 5, 5, 1, 1, 1, 1")
     expect(panel.locator(".rulebook-x6-fight-result")).to_contain_text(
         "Knocked out (1 hit landed)")
     panel.get_by_role("button", name="Apply to Hagen").click()
-    hagen = panel.locator(".rulebook-x6-fight-board tr[data-fighter='Hagen']")
+    hagen = fighter_row(panel, "Hagen")
     expect(hagen.locator(".status")).to_contain_text("KNOCKED OUT")
     expect(hagen.locator(".actions")).to_have_text("none: knocked out")
-    panel.get_by_role("button", name="Next turn").click()
-    expect(acting).to_contain_text("knocked out: no actions, press Next turn")
+    next_turns(panel, "knocked out: no actions, press Next turn")
     panel.get_by_role("button", name="Other actions").click()
     page.screenshot(path=SHOTS / "x6_fight_ko.png", full_page=True)
     panel.get_by_role("button", name="Comes to").click()
@@ -205,32 +198,24 @@ def test_a_shield_block_behind_cover_rolls_the_shield_then_the_cover(page: Page,
     """§Shields with §Cover on the fight page, Shield and cover "A roll each" (assumption
     cover_stacking's alternative): three hits on Hagen behind 6+ terrain, his raised round
     shield rolls 5, 1, 1 (one stopped), the terrain 6, 2 (one more), his protection the last."""
-    page.set_viewport_size({"width": 1280, "height": 900})
-    panel = open_tool(page, book_url, FIGHT, ".rulebook-x6-fight")
-    join = panel.locator(".rulebook-x6-fight-join")
-    join.get_by_label("My dice").fill("5, 5, 5, 1, 1, 1")
-    join.get_by_role("button", name="Use my dice").click()
-    acting = panel.locator(".rulebook-x6-acting")
-    expect(acting).to_contain_text("Round 1: Hagen")
+    panel = open_fight(page, book_url)
+    join_fight(panel, "5, 5, 5, 1, 1, 1")
+    expect(acting(panel)).to_contain_text("Round 1: Hagen")
     panel.get_by_role("button", name="Other actions").click()
     panel.get_by_role("button", name="Raise shield").click()
-    for turn in ("Round 1: Robber", "Round 2: Hagen", "Round 2: Robber"):
-        panel.get_by_role("button", name="Next turn").click()
-        expect(acting).to_contain_text(turn)
+    next_turns(panel, "Round 1: Robber", "Round 2: Hagen", "Round 2: Robber")
     panel.get_by_label("Target's cover").select_option(label="6+")
     panel.get_by_role("button", name="More options").click()
     panel.get_by_label("Shield and cover").select_option(label="A roll each")
     expect(panel.locator(".rulebook-x6-fight-setup")).to_contain_text(
         "Hagen's Shield Block rolls first, then the 6+ cover")
-    attack = panel.locator(".rulebook-x6-fight-attack")
-    attack.get_by_label("My dice").fill("5, 5, 5, 1, 1, 5, 1, 1, 6, 2")
-    attack.get_by_role("button", name="Use my dice").click()
+    attack_with(panel, "5, 5, 5, 1, 1, 5, 1, 1, 6, 2")
     result = panel.locator(".rulebook-x6-fight-result")
     expect(result).to_contain_text("Shield Block: 0 critical(s) and 1 hit(s) stopped")
     expect(result).to_contain_text("Cover: 0 critical(s) and 1 hit(s) stopped")
     page.screenshot(path=SHOTS / "x6_fight_block_cover.png")
     panel.get_by_role("button", name="Apply to Hagen").click()
-    hagen = panel.locator(".rulebook-x6-fight-board tr[data-fighter='Hagen']")
+    hagen = fighter_row(panel, "Hagen")
     expect(hagen.locator(".protection")).to_have_text("1")
     expect(hagen.locator(".wounds")).to_have_text("0")
 
