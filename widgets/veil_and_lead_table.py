@@ -896,10 +896,8 @@ class TreatGrievous(Tool):
         except RulesError as exc:
             self.entry.error.show(str(exc))
             return
-        said = (f"Treated: the {self.wound.value} is cleared" if done.outcome == "Treated"
-                else f"Not treated: the {self.wound.value} stays")
         self.result.value = (f"<div class='rulebook-vl-treat-result' style='font-weight:600'>"
-                             f"{html.escape(said)} (margin {done.value:+d}; "
+                             f"{html.escape(done.headline)} (margin {done.value:+d}; "
                              f"{request.describe()})</div>")
         self.explanation.show(done.trace)
 

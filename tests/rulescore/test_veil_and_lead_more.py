@@ -259,3 +259,20 @@ def test_the_chances_of_a_stray_shot_striking_each_ally():
                     "Cy": Fraction(1, 6)}
     assert vl.stray_shot_chances(["Ada"], scatter=True) == {None: Fraction(1, 3),
                                                              "Ada": Fraction(2, 3)}
+
+
+@pytest.mark.parametrize("wound, dice, headline, days", [
+    ("Flesh Wound", [5, 4], "Treated: the Flesh Wound is cleared", 0),
+    ("Broken Bone", [7, 6], "Treated: the Broken Bone is set and clears after 1 day of recovery "
+     "(until then: affected limb is unusable)", 1),
+    ("Broken Bone", [6, 6], "Not treated: the Broken Bone stays", 0),
+    ("Internal Bleeding", [8, 7], "Treated: the Internal Bleeding is cleared", 0),
+])
+def test_treat_grievous_says_what_the_treatment_column_says(wound, dice, headline, days):
+    """§IX table: a Broken Bone's Medicine TN 13 is followed by 1 day of recovery, so a
+    success sets it rather than clearing it; the other checks clear their wound."""
+    done = vl.treat_grievous(dice, wound)
+    assert (done.headline, done.recovery_days, done.wound) == (headline, days, wound)
+    assert done.treated == (done.outcome == "Treated")
+    assert done.trace[-1].text == headline
+    assert vl.records.grievous_by_name("Broken Bone").recovery_days == 1

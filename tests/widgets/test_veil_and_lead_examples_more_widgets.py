@@ -68,13 +68,14 @@ def test_treat_grievous_the_injury_chapters_broken_bone():
         tool.odds.value
     tool.entry.my_dice.value = "7, 6, 2"
     tool.entry.use_dice()
-    assert "Treated: the Broken Bone is cleared (margin +0; your dice)" in tool.result.value
+    assert ("Treated: the Broken Bone is set and clears after 1 day of recovery (until then: "
+            "affected limb is unusable) (margin +0; your dice)") in tool.result.value
     tool.wound.value = "Internal Bleeding"
     assert tool.result.value == tool.waiting
     tool.entry.roll(11)
     done = vl.treat_grievous(None, "Internal Bleeding", dice=RollRequest.seeded(11).dice,
                              pool=3)
-    assert f"(margin {done.value:+d}; seed 11)" in tool.result.value
+    assert f"{done.headline} (margin {done.value:+d}; seed 11)" in tool.result.value
     tool.entry.my_dice.value = "7, 6"
     tool.entry.use_dice()
     assert tool.entry.error.message == "“My dice” must be 3 d8, got 2 numbers"

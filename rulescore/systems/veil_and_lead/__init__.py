@@ -32,7 +32,8 @@ from .encounter import Encounter, Fighter
 from .fight import Fight, Health, Move
 from .roster import ROSTER
 from .injury import (DAMAGE, DEATH_AT, STABILIZATION_TN, STEPS, BleedResolution,
-                     DamageResolution, GrievousResolution, StabilizeResolution, bleed_out_turn,
+                     DamageResolution, GrievousResolution, StabilizeResolution, TreatResolution,
+                     bleed_out_turn,
                      damage, death_threshold, first_aid, grievous_wound, healer_pool,
                      health_state,
                      knit_flesh, long_rest, long_rest_recovery, stabilization_tn, stabilize, steps,
@@ -70,7 +71,7 @@ __all__ = [
     "damage", "DamageResolution", "steps", "health_state", "wounded_penalty",
     "death_threshold", "grievous_wound", "GrievousResolution", "bleed_out_turn",
     "BleedResolution", "turns_to_death", "stabilization_tn", "stabilize",
-    "StabilizeResolution", "healer_pool", "first_aid", "long_rest", "long_rest_recovery", "treat_grievous", "knit_flesh",
+    "StabilizeResolution", "healer_pool", "first_aid", "long_rest", "long_rest_recovery", "treat_grievous", "TreatResolution", "knit_flesh",
     "DAMAGE", "STEPS", "DEATH_AT", "STABILIZATION_TN", "FORMULAS", "ATTACK_POOL",
     "ATTACK_TN", "HORDE_POOL", "HORDE_CASUALTIES", "INITIATIVE_POOL",
     # timing (§II ties, §XI Stunned, §XII, §XV)

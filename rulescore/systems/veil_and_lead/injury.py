@@ -362,19 +362,48 @@ def treatable_grievous(wound: str) -> GrievousWound:
     return row
 
 
+@dataclass(frozen=True, kw_only=True)
+class TreatResolution(Resolution):
+    """A Medicine check on a Grievous Wound: ``value`` is the margin; ``headline`` says what
+    happens to the wound in the table's words (cleared, or set with days of recovery left)."""
+
+    wound: str
+    treated: bool
+    recovery_days: int  # days the wound still takes after a successful check; 0 = cleared
+    headline: str
+
+
+def _treated_headline(row: GrievousWound, treated: bool) -> str:
+    """What a Medicine check does to the wound (§IX table's Treatment column): a failed check
+    leaves it; a success clears it, or starts its recovery ("then 1 day recovery"), during
+    which its effect lasts."""
+    if not treated:
+        return f"Not treated: the {row.wound} stays"
+    if not row.recovery_days:
+        return f"Treated: the {row.wound} is cleared"
+    days = f"{row.recovery_days} day{'s' if row.recovery_days != 1 else ''}"
+    return (f"Treated: the {row.wound} is set and clears after {days} of recovery "
+            f"(until then: {row.effect[0].lower()}{row.effect[1:]})")
+
+
 def treat_grievous(faces: Sequence[int] | None, wound: str, *, roll_bonus: int = 0,
-                   dice: DiceSource | None = None, pool: int | None = None) -> Resolution:
+                   dice: DiceSource | None = None, pool: int | None = None) -> TreatResolution:
     """A Medicine check to treat or clear a Grievous Wound at its TN (§IX table, §XIV Long
     Rest): Flesh Wound 9, Broken Bone 13 (then a day's recovery), Internal Bleeding 15
     (surgery). Concussion needs 24 hours' rest and an Arterial Hit stabilisation instead.
     *faces* are the Medicine dice; or give *dice*, a DiceSource, and the *pool* to draw."""
     row = treatable_grievous(wound)
     result = check(read_faces("faces", faces, dice, pool), row.treatment_tn, roll_bonus)
+    headline = _treated_headline(row, result.success)
+    # the recovery comes from the table's Treatment column; clearing from §XIV Long Rest
+    said_by = GRIEVOUS_TABLE if result.success and row.recovery_days else LONG_REST
     trace = (step(f"{wound}: {row.treatment}", GRIEVOUS_TABLE, tn=row.treatment_tn),
-             *result.trace,
-             step("Treated" if result.success else "Not treated; the wound stays", LONG_REST))
-    return Resolution(value=result.margin, outcome="Treated" if result.success else "Untreated",
-                      trace=trace)
+             *result.trace, step(headline, said_by))
+    return TreatResolution(value=result.margin,
+                           outcome="Treated" if result.success else "Untreated", trace=trace,
+                           wound=row.wound, treated=result.success,
+                           recovery_days=row.recovery_days if result.success else 0,
+                           headline=headline)
 
 
 def knit_flesh(d3: int | None, vitality: int, iron: int, *,

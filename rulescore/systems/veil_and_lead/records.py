@@ -155,6 +155,7 @@ class GrievousWound:
     pool_penalty: int
     penalty_on: str
     bleeding_out: bool
+    recovery_days: int = 0  # days still needed after a successful Medicine check
 
 
 # --- loaders (cached by data folder, so a test's copy is read afresh) ----------------------------
@@ -364,6 +365,9 @@ def _grievous(folder: Path) -> Table:
     t = DATA.table("injury", "grievous_wounds")
     for i, r in enumerate(t, start=1):
         _cell(t, i, r, "pool_penalty", int)
+        if _cell(t, i, r, "recovery_days", int) < 0:
+            raise TableError(f"table 'grievous_wounds' row {i}: recovery_days must be 0 or more, "
+                             f"got {r['recovery_days']}")
         if _cell(t, i, r, "treatment_tn", int) < 0:
             raise TableError(f"table 'grievous_wounds' row {i}: treatment_tn must be 0 or more, "
                              f"got {r['treatment_tn']}")
@@ -376,7 +380,7 @@ def grievous_row(roll: int) -> GrievousWound:
     r = _grievous(DATA.folder).lookup(roll)
     return GrievousWound(str(r.span), r["wound"], r["effect"], r["treatment"],
                          r["treatment_tn"], r["pool_penalty"], r["penalty_on"],
-                         r["bleeding_out"])
+                         r["bleeding_out"], r["recovery_days"])
 
 
 def treatable_wounds() -> tuple[str, ...]:
