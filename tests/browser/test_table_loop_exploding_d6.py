@@ -7,7 +7,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
+
+from tests.browser.x6_fight import (acting, attack_with, fighter_row, join_fight, next_turns,
+                                    open_fight)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks" / "web"))
 
@@ -34,28 +37,17 @@ def test_a_shield_block_raised_a_round_before_stops_hits_as_in_hagens_example(pa
     """§Reactions: three hits on Hagen, his round shield rolls 5, 5 and 2 at 5+, two hits are
     stopped and the third hits him; here the shield is a Shield Block raised in round 1
     (§Shields: two actions, cover from the next round), and his protection takes the third."""
-    from playwright.sync_api import expect
-
-    from tests.browser.reader import open_tool
-    page.set_viewport_size({"width": 1280, "height": 900})
-    panel = open_tool(page, book_url, "exploding_d6/fight", ".rulebook-x6-fight")
-    join = panel.locator(".rulebook-x6-fight-join")
-    join.get_by_label("My dice").fill("5, 5, 5, 1, 1, 1")
-    join.get_by_role("button", name="Use my dice").click()
-    acting = panel.locator(".rulebook-x6-acting")
-    expect(acting).to_contain_text("Round 1: Hagen")
+    panel = open_fight(page, book_url)
+    join_fight(panel, "5, 5, 5, 1, 1, 1")
+    expect(acting(panel)).to_contain_text("Round 1: Hagen")
     panel.get_by_role("button", name="Other actions").click()
     panel.get_by_role("button", name="Raise shield").click()
-    hagen = panel.locator(".rulebook-x6-fight-board tr[data-fighter='Hagen']")
+    hagen = fighter_row(panel, "Hagen")
     expect(hagen.locator(".status")).to_have_text("Shield Block from round 2")
-    for turn in ("Round 1: Robber", "Round 2: Hagen", "Round 2: Robber"):
-        panel.get_by_role("button", name="Next turn").click()
-        expect(acting).to_contain_text(turn)
+    next_turns(panel, "Round 1: Robber", "Round 2: Hagen", "Round 2: Robber")
     expect(panel.locator(".rulebook-x6-fight-setup")).to_contain_text(
         "Hagen's Shield Block covers 5+")
-    attack = panel.locator(".rulebook-x6-fight-attack")
-    attack.get_by_label("My dice").fill("5, 5, 5, 1, 1, 5, 5, 2")
-    attack.get_by_role("button", name="Use my dice").click()
+    attack_with(panel, "5, 5, 5, 1, 1, 5, 5, 2")
     expect(panel.locator(".rulebook-x6-fight-result")).to_contain_text(
         "0 critical(s) and 2 hit(s) stopped")
     panel.get_by_role("button", name="Apply to Hagen").click()
