@@ -106,11 +106,13 @@ class _CheckTool(Tool):
     def _frame(self, inputs: list[w.Widget], pool_label: str, pool_value: str,
                before: list[w.Widget] | None = None, nd_rule: bool = True,
                pool_first: bool = False, beside: bool = True,
-               bonus_label: str = "Bonus to your roll", inputs_share: int = 47) -> None:
+               bonus_label: str = "Bonus to your roll", inputs_share: int = 47,
+               after: list[w.Widget] | None = None) -> None:
         """Lay out the tool: the inputs, and, *beside* them in a column to the right, the
         odds, the roll and the result, so a tool fits one desktop screen with its result
         (on a narrow screen the column wraps below the inputs); without *beside*, below.
-        *inputs_share* is the inputs' percentage of the width (more for long labels)."""
+        *inputs_share* is the inputs' percentage of the width (more for long labels); *after*
+        follows the result (a second roll the result may call for)."""
         self.pool_label = pool_label
         self.pool = _number(pool_label, pool_value, "how many d6, e.g. 4")
         self.bonus = _number(bonus_label, "0", "e.g. 2 or -1")
@@ -128,6 +130,7 @@ class _CheckTool(Tool):
         self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
         self.counts: dict[str, int] | None = None
+        self.last = None
         # the roster's menus first: a fighter picked fills the fields below them
         picks = [c for c in inputs if isinstance(c, FighterPick)]
         rest = [c for c in inputs if not isinstance(c, FighterPick)]
@@ -136,7 +139,7 @@ class _CheckTool(Tool):
         answer = [*(before or []), self.summary,
                   section("Odds before you roll", self.outcomes, self.odds),
                   section("Roll", self.dice_order, self.entry),
-                  section("Result", self.result, self.explanation)]
+                  section("Result", self.result, self.explanation), *(after or [])]
         if not beside:
             super().__init__([*controls, self.error, *answer])
         else:
@@ -416,6 +419,7 @@ class DashHelper(_CheckTool):
     """A dash or a crossing of impassable terrain: the check, its odds and where you end up."""
 
     _POOL = "Your dice (Acrobatics, Athletics or Swimming)"
+    _FALL_DICE = "the fall's damage dice, from the check's critical failure"
     _MOVE = {"start_band": "Starting band", "direction": "Direction", "terrain": "Terrain",
              "skill_dice": _POOL, **BONUS, **RULINGS}
     reaches = (
@@ -426,6 +430,10 @@ class DashHelper(_CheckTool):
         Reach(rb.cross_impassable,
               {**_MOVE, "terrain_gives_cover": "The impassable terrain gives cover"},
               CHECK_DICE),
+        # a fall's damage, as the fight page rolls it (Fight.roll_fall calls rb.fall_damage)
+        Reach(rb.fall_damage_odds, {}, {"damage_dice": _FALL_DICE}),
+        Reach(rb.fall_damage, {}, {"damage_dice": _FALL_DICE,
+                                   "dice": "the fall's Roll / My dice row"}),
     )
 
     def __init__(self, kind: str = "dash", start: str = "distant", terrain: str = "hard",
@@ -442,9 +450,19 @@ class DashHelper(_CheckTool):
         self.pick = FighterPick(SYSTEM, self.fill, label="Mover from the roster")
         inputs = [self.pick, self.kind, self.start, self.direction, self.terrain,
                   w.HBox([self.wounded, self.covered])]
+        # a critical failure's fall: its damage odds, then its own roll (hidden until then)
+        self.fall_title = w.HTML()
+        self.fall_odds = OddsView()
+        self.fall_entry = DiceEntry("e.g. 3, 5")
+        self.fall_result = w.HTML()
+        self.fall_explanation = ExplanationView()
+        self.fall = w.VBox([self.fall_title, self.fall_odds, self.fall_entry, self.fall_result,
+                            self.fall_explanation])
+        set_shown(self.fall, False)
         # the longest label of the book's tools: the inputs take the wider share
         self._frame(inputs, "Your dice (Acrobatics, Athletics or Swimming)", pool,
-                    inputs_share=54)
+                    inputs_share=54, after=[self.fall])
+        self.fall_entry.on_request(self.roll_fall)
         self.kind.unobserve_all("value")
         self.kind.observe(lambda _: self._kind_changed(), "value")
         for box in (self.wounded, self.covered):
@@ -494,6 +512,39 @@ class DashHelper(_CheckTool):
                            seriously_wounded=self.wounded.value, **common)
         return rb.cross_impassable(self.start.value, self.direction.value, self.terrain.value,
                                    terrain_gives_cover=self.covered.value, **common)
+
+    def _clear_result(self) -> None:
+        super()._clear_result()
+        set_shown(self.fall, False)
+
+    def _after(self, result: rb.MoveResult) -> None:
+        """A critical failure's fall: show the exact odds of its damage and its own roll."""
+        if not result.damage_dice:
+            set_shown(self.fall, False)
+            return
+        n = result.damage_dice
+        self.fall_title.value = (
+            f"<h4 style='margin:.6em 0 .2em'>The fall's damage: {n}D</h4><small>Roll {n} "
+            "six-sided dice and add them (our ruling, assumption fall_damage); what the "
+            "damage does is the game's damage rules' to say.</small>")
+        odds = rb.fall_damage_odds(n)
+        self.fall_odds.show(odds, None, f"Damage {odds.min()} to {odds.max()}", "Damage")
+        self.fall_result.value = ""
+        self.fall_explanation.clear()
+        self.fall_entry.error.clear()
+        set_shown(self.fall, True)
+
+    @answers("fall_result", "fall_explanation", line="fall_entry.error")
+    def roll_fall(self, request: RollRequest) -> None:
+        """Roll the fall's damage dice with a seed or read them typed (rb.fall_damage, the
+        call the fight page makes)."""
+        if self.last is None or not self.last.damage_dice:
+            raise RulesError("Roll the movement first: only a critical failure has a fall")
+        rolled = rb.fall_damage(self.last.damage_dice, dice=request.dice)
+        self.fall_result.value = headline_html(
+            f"<span class='rulebook-range-fall'>{html.escape(rolled.outcome)}</span>",
+            colour=ERROR)
+        self.fall_explanation.show(rolled.trace)
 
     def _headline(self, result: rb.MoveResult) -> str:
         text = (f"Moved {result.value} band{'s' if result.value != 1 else ''}: now at "

@@ -267,6 +267,7 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "range_bands.quick_load_skill": _call("firearm"),
     "range_bands.shot": _call(2, [5, 3], [3, 3]),
     "range_bands.fall_damage": _call(2, dice=lambda: _typed([3, 4])),
+    "range_bands.fall_damage_odds": _call(2),
     "tsl.check_dice": _call([6, 5, 4, 3, 2]),
     "tsl.opposed_roll": _call([6, 5, 4, 3, 2], "Trained", [4, 4, 3, 2, 1], "Trained"),
     "tsl.roll_total": _call([6, 5, 4, 3, 2], "Trained"),

@@ -1,10 +1,12 @@
 """The range-band system's rules, section by section, with the seed's own examples."""
 
 import shutil
+from fractions import Fraction
 
 import pytest
 
 from rulescore import RulesError
+from rulescore.dice import DiceSource
 from rulescore.assumptions import load_assumptions
 from rulescore.systems import range_bands as rb
 from rulescore.systems.range_bands._system import DATA
@@ -196,6 +198,20 @@ def test_fall_damage_is_dice_to_add_up():
     assert (cliff.prone, cliff.damage_dice) == (True, 6)
     assert "6 six-sided dice added up (assumption fall_damage)" in cliff.explain()
     assert {a.id for a in load_assumptions("range_bands")} >= {"dash_fall", "fall_damage"}
+
+
+def test_fall_damage_odds_are_the_sum_of_the_dice():
+    """Assumption fall_damage: a 3D fall (5D ground) deals 3 to 18, 10 and 11 each 27 ways in
+    216 (1/8), 3 and 18 one way each; the odds and the roll read the same dice."""
+    odds = rb.fall_damage_odds(3)
+    assert (odds.min(), odds.max()) == (3, 18)
+    assert odds.p(10) == odds.p(11) == Fraction(27, 216)
+    assert odds.p(3) == odds.p(18) == Fraction(1, 216)
+    assert sum(p for _, p in odds.items()) == 1
+    assert rb.fall_damage(3, dice=DiceSource.typed([6, 5, 4])).value == 15
+    for bad in (0, True, 31, "3"):
+        with pytest.raises(RulesError, match="damage_dice must"):
+            rb.fall_damage_odds(bad)
 
 
 # --- Impassable terrain ----------------------------------------------------------------------

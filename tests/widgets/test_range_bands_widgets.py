@@ -4,11 +4,20 @@ from fractions import Fraction
 
 import pytest
 
+from rulescore.dice import DiceSource
 from rulescore.systems import range_bands as rb
 from widgets.common import chance_html as odds_text
 from widgets.lean import is_shown
 from widgets.range_bands import (DashHelper, QuickLoadHelper, ShotBuilder, band_picture,
                                  dice_order_html, outcomes_html)
+
+
+def rb_dice(faces):
+    return DiceSource.typed(faces)
+
+
+def rb_seeded(seed):
+    return DiceSource.seeded(seed)
 
 
 # --- Shot difficulty builder -----------------------------------------------------------------
@@ -188,6 +197,37 @@ def test_dash_helper_typed_dice_failure_and_fall():
     h.entry.my_dice.value = "1, 1, 6, 6, 6, 6, 6"
     h.entry.use_dice()
     assert "Moved 0 bands: now at distant (2 actions); prone, 3D damage" in h.result.value
+
+
+def test_dash_helper_rolls_a_falls_damage_as_the_fight_page_does():
+    """§Dashing: a critical failure on very hard (5D) ground is a 3D fall; the tool shows the
+    exact odds of its damage (rb.fall_damage_odds) and then rolls it (rb.fall_damage, the call
+    Fight.roll_fall makes), typed or seeded; a new input hides the fall again."""
+    h = DashHelper(kind="dash", start="distant", terrain="very_hard", pool="2")
+    assert not is_shown(h.fall)
+    h.entry.my_dice.value = "6, 6, 3, 3, 3, 3, 3"        # 12 against 15: a failure, no fall
+    h.entry.use_dice()
+    assert not is_shown(h.fall)
+    h.entry.my_dice.value = "1, 1, 6, 6, 6, 6, 6"        # a critical failure: a 3D fall
+    h.entry.use_dice()
+    assert is_shown(h.fall) and "The fall's damage: 3D" in h.fall_title.value
+    odds = rb.fall_damage_odds(3)
+    assert odds.p(10) == Fraction(1, 8)
+    assert "<td>10</td><td>12.50%</td><td>1/8</td>" in h.fall_odds.value
+    assert "16 possible results" in h.fall_odds.value
+    h.fall_entry.my_dice.value = "6, 5, 4"
+    h.fall_entry.use_dice()
+    assert rb.fall_damage(3, dice=rb_dice([6, 5, 4])).outcome == "15 damage"
+    assert "15 damage" in h.fall_result.value
+    assert "6 + 5 + 4 = 15" in h.fall_explanation.value
+    h.fall_entry.my_dice.value = "6, 5"                  # one die short: said in place
+    h.fall_entry.use_dice()
+    assert h.fall_entry.error.message and h.fall_result.value == ""
+    h.fall_entry.roll(seed=5)
+    seeded = rb.fall_damage(3, dice=rb_seeded(5)).outcome
+    assert seeded in h.fall_result.value
+    h.terrain.value = "hard"                             # a new input: the fall is gone
+    assert not is_shown(h.fall)
 
 
 def test_dash_helper_impassable_terrain():

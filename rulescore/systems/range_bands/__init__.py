@@ -17,7 +17,7 @@ from .shooting import (COMBAT_BANDS, MissEffect, QuickLoadResult, ShotDifficulty
                        quick_load_skill, shot, shot_difficulty, shot_odds, ShotPlan,
                        plan_shot)
 from .roster import ROSTER
-from .fight import Fall, Fight, Hit, Standing, fall_damage
+from .fight import Fall, Fight, Hit, Standing, fall_damage, fall_damage_odds
 
 __all__ = [
     "BAND_IDS", "DIRECTIONS", "Band", "MoveResult", "band", "band_for_distance", "bands",
@@ -33,4 +33,5 @@ __all__ = [
     "quick_load_skill", "shot", "shot_difficulty", "shot_odds", "ShotPlan", "plan_shot",
     # the roster and a fight run on one page
     "ROSTER", "Fight", "Standing", "Hit", "Fall", "fall_damage",
+    "fall_damage_odds",
 ]

@@ -21,7 +21,8 @@ from typing import Any
 
 from ... import saved
 from ...roster import Row
-from ...dice import DiceSource
+from ...dice import DiceSource, Distribution, parse
+from ...dice.distribution import distribution
 from ...errors import RulesError, require_bool, require_choice, require_int, shown
 from ...trace import Resolution, Step, step
 from ._system import DATA
@@ -387,6 +388,18 @@ def fall_damage(damage_dice: int, *, dice: DiceSource) -> Resolution:
         step(f"{n}D of damage: {' + '.join(map(str, faces))} = {total} (assumption "
              "fall_damage); what it does is the game's damage rules' to say",
              DATA.rule("Dashing")),))
+
+
+def fall_damage_odds(damage_dice: int) -> Distribution:
+    """The exact chance of each total a fall of *damage_dice* D can deal, before it is rolled
+    by :func:`fall_damage` (assumption ``fall_damage``: that many d6 added up; §Dashing,
+    §Impassable terrain).
+
+    >>> fall_damage_odds(2).p(7)
+    Fraction(1, 6)
+    """
+    n = require_int("damage_dice", damage_dice, minimum=1, maximum=MAX_POOL)
+    return distribution(parse(f"{n}d6"))
 
 
 def starter_fight(names: tuple[str, ...], bands: dict[tuple[str, str], str],
