@@ -63,10 +63,14 @@ def set_fields(tool: Locator, **values: str) -> None:
             set_value(field, value)
 
 
-def use_my_dice(tool: Locator, faces: str) -> None:
-    """Type the dice rolled at the table into the tool's entry and use them."""
-    tool.get_by_label("My dice").fill(faces)
-    tool.get_by_role("button", name="Use my dice").click()
+def use_my_dice(tool: Locator, faces: str, nth: int | None = None) -> None:
+    """Type the dice rolled at the table into the tool's entry and use them; in a tool with
+    more than one roll, into its *nth* entry (0 the first, -1 the last)."""
+    field, use = tool.get_by_label("My dice"), tool.get_by_role("button", name="Use my dice")
+    if nth is not None:
+        field, use = field.nth(nth), use.nth(nth)
+    field.fill(faces)
+    use.click()
 
 
 def controls(tool: Locator) -> list[tuple[str, str]]:

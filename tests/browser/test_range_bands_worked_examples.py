@@ -4,13 +4,11 @@ page's difficulty or result compared with what rulescore gives for the example's
 
 from __future__ import annotations
 
-import re
-
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import range_bands as rb
+from tests.browser.range_bands_steps import dash, pick_band, plain, typed_dice
 from tests.browser.reader import open_chapter, set_value
-from widgets.common import chance_html
 from widgets.range_bands import (CheckHelper, DashHelper, ExtremeDuel, MoveHelper, QuickLoadHelper,
                                  ShotBuilder, StealthHelper)
 
@@ -25,16 +23,9 @@ def _tool(page: Page, book_url: str, chapter: str, css: str, nth: int = 0):
     return tool
 
 
-def _typed(tool, dice) -> None:
-    tool.get_by_label("My dice").fill(", ".join(map(str, dice)))
-    tool.get_by_role("button", name="Use my dice").click()
-
-
 def _shot_inputs(tool, target: str, optimal: str, cover: str) -> None:
-    tool.get_by_label("Target's band").select_option(label=f"{rb.band(target).name} "
-                                                           f"({rb.band(target).metres})")
-    tool.get_by_label("Optimal band", exact=True).select_option(
-        label=f"{rb.band(optimal).name} ({rb.band(optimal).metres})")
+    pick_band(tool, "Target's band", target)
+    pick_band(tool, "Optimal band", optimal)
     tool.get_by_label("Target's cover").select_option(label=f"{cover} (+{rb.cover_dice(cover)}D)")
 
 
@@ -57,7 +48,7 @@ def test_shot_examples_in_the_shot_builder(page: Page, book_url):
     set_value(tool.get_by_label("Your dice (shooting skill)"), "2")
     tool.get_by_label("If it misses").select_option(label="a rider")
     expect(difficulty).to_contain_text("Difficulty 4D")
-    _typed(tool, [2, 2, 2, 2, 2, 1])
+    typed_dice(tool, [2, 2, 2, 2, 2, 1])
     expect(tool.locator(".rulebook-total")).to_have_text(ShotBuilder()._headline(mount))
     # "Area fire hits (6D)": a burst weapon's area fire at its optimal band, no cover
     area = rb.shot(6, [6, 6, 6], [1, 1, 1, 1, 1, 1], area_fire=True)
@@ -66,7 +57,7 @@ def test_shot_examples_in_the_shot_builder(page: Page, book_url):
     tool.get_by_label("Area fire (+2D)").check()
     set_value(tool.get_by_label("Your dice (shooting skill)"), "3")
     expect(difficulty).to_contain_text("Difficulty 6D")
-    _typed(tool, [6, 6, 6, 1, 1, 1, 1, 1, 1])
+    typed_dice(tool, [6, 6, 6, 1, 1, 1, 1, 1, 1])
     expect(tool.locator(".rulebook-total")).to_have_text(ShotBuilder()._headline(area))
     expect(tool.locator(".rulebook-hit-means")).to_contain_text("damage rules")
 
@@ -98,20 +89,8 @@ def test_quick_loading_example_in_its_tool(page: Page, book_url):
     tool.get_by_label("Weapon").select_option(label="crossbow (Crossbows, Vigor)")
     set_value(tool.get_by_label("Normal reload (actions)"), "3")
     set_value(tool.get_by_label("Your dice (the loading skill)"), "3")
-    _typed(tool, [5, 5, 4, 3, 3, 3, 3])
+    typed_dice(tool, [5, 5, 4, 3, 3, 3, 3])
     expect(tool.locator(".rulebook-total")).to_have_text(QuickLoadHelper()._headline(fast))
-
-
-def _dash(tool, kind: str, start: str, terrain: str, pool: int, dice) -> None:
-    kinds = {"dash": "Dash (two actions, two bands)",
-             "impassable": "Cross impassable terrain (two actions, one band)"}
-    tool.get_by_label("Movement").select_option(label=kinds[kind])
-    tool.get_by_label("Starting band").select_option(
-        label=f"{rb.band(start).name} ({rb.band(start).metres})")
-    label = dict((v, k) for k, v in DashHelper._terrain_options(kind))[terrain]
-    tool.get_by_label("Terrain", exact=True).select_option(label=label)
-    set_value(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), str(pool))
-    _typed(tool, dice)
 
 
 def test_movement_examples_in_the_dash_helpers(page: Page, book_url):
@@ -119,16 +98,16 @@ def test_movement_examples_in_the_dash_helpers(page: Page, book_url):
     helper = DashHelper()
     # "A critical failure on very hard ground"
     fall = rb.dash("distant", "closer", "very_hard", [1, 1], [6, 6, 6, 6, 6])
-    _dash(tool, "dash", "distant", "very_hard", 2, [1, 1, 6, 6, 6, 6, 6])
+    dash(tool, "dash", "distant", "very_hard", 2, [1, 1, 6, 6, 6, 6, 6])
     expect(tool.locator(".rulebook-total")).to_have_text(helper._headline(fall))
     # "A failed dash over difficult ground"
     slow = rb.dash("distant", "closer", "difficult", [2, 3], [3, 3, 3])
-    _dash(tool, "dash", "distant", "difficult", 2, [2, 3, 3, 3, 3])
+    dash(tool, "dash", "distant", "difficult", 2, [2, 3, 3, 3, 3])
     expect(tool.locator(".rulebook-total")).to_have_text(helper._headline(slow))
     # "Climbing a jagged cliff (4D)", in the crossing tool lower on the page
     cliff = rb.cross_impassable("close", "closer", "hard", [6, 6, 2], [3, 3, 3, 3])
     crossing = page.locator(".rulebook-range-dash").nth(1)
-    _dash(crossing, "impassable", "close", "hard", 3, [6, 6, 2, 3, 3, 3, 3])
+    dash(crossing, "impassable", "close", "hard", 3, [6, 6, 2, 3, 3, 3, 3])
     expect(crossing.locator(".rulebook-total")).to_have_text(helper._headline(cliff))
 
 
@@ -140,10 +119,10 @@ def test_stealth_examples_in_the_stealth_helper(page: Page, book_url):
     set_value(tool.get_by_label("Hider's Stealth dice"), "2")
     set_value(tool.get_by_label("Observer's Perception dice"), "3")
     tool.get_by_label("Hider's cover").select_option(label="light (+1 die)")
-    _typed(tool, [4, 4, 1, 3, 3, 1])          # Stealth, cover, Perception
+    typed_dice(tool, [4, 4, 1, 3, 3, 1])          # Stealth, cover, Perception
     expect(tool.locator(".rulebook-total")).to_have_text(helper._headline(first))
     expect(tool.get_by_label("Successes in a row so far")).to_have_value(str(first.streak))
-    _typed(tool, [5, 2, 2, 3, 3, 1])
+    typed_dice(tool, [5, 2, 2, 3, 3, 1])
     expect(tool.locator(".rulebook-total")).to_have_text(helper._headline(second))
 
 
@@ -155,7 +134,7 @@ def test_extreme_range_duel_in_its_tool(page: Page, book_url):
     duel = rb.extreme_engagement([5, 4, 3], [6, 2, 1])
     set_value(tool.get_by_label("First side's dice"), "3")
     set_value(tool.get_by_label("Second side's dice"), "3")
-    _typed(tool, [5, 4, 3, 6, 2, 1])
+    typed_dice(tool, [5, 4, 3, 6, 2, 1])
     expect(tool.locator(".rulebook-total")).to_have_text(ExtremeDuel()._headline(duel))
     expect(tool.locator(".rulebook-total")).to_have_text("The first side shoots: 12 against 9")
     set_value(tool.get_by_label("Second side's dice"), "0")
@@ -214,22 +193,17 @@ def test_check_examples_in_the_check_tool(page: Page, book_url):
     # "Four dice against 4D (the GM rolls 4D)", then "against a fixed 14 (the alternative)"
     set_value(tool.get_by_label("Your dice"), "4")
     set_value(tool.get_by_label("Difficulty (dice)"), "4")
-    expect(headline).to_contain_text(f"Chance of success: {_plain(rb.check_odds(4, 4).success)}")
-    _typed(tool, [6, 5, 4, 3, 2, 2, 2, 2])
+    expect(headline).to_contain_text(f"Chance of success: {plain(rb.check_odds(4, 4).success)}")
+    typed_dice(tool, [6, 5, 4, 3, 2, 2, 2, 2])
     expect(tool.locator(".rulebook-total")).to_have_text(
         CheckHelper()._headline(rb.check([6, 5, 4, 3], 4, [2, 2, 2, 2])))
     tool.get_by_label("How nD is rolled").select_option(
         label="nD is a fixed number, 3.5 × n rounded up")
     fixed = rb.check_odds(4, 4, nd_rule="average").success
-    expect(headline).to_contain_text(f"Chance of success: {_plain(fixed)}")
-    _typed(tool, [6, 5, 4, 3])
+    expect(headline).to_contain_text(f"Chance of success: {plain(fixed)}")
+    typed_dice(tool, [6, 5, 4, 3])
     expect(tool.locator(".rulebook-total")).to_have_text(
         CheckHelper()._headline(rb.check([6, 5, 4, 3], 4, nd_rule="average")))
-
-
-def _plain(p) -> str:
-    """A chance as the page reads it (no markup)."""
-    return re.sub(r"<[^>]+>", "", chance_html(p))
 
 
 def test_melee_reach_example_in_its_tool(page: Page, book_url):
@@ -250,7 +224,7 @@ def test_melee_reach_example_in_its_tool(page: Page, book_url):
 def test_shot_builder_fits_one_screen_with_its_result(page: Page, book_url):
     page.set_viewport_size({"width": 1280, "height": 900})
     tool = _tool(page, book_url, COMBAT, ".rulebook-range-shot")
-    _typed(tool, [6, 5, 4, 3, 1, 1, 1, 1, 1, 2])
+    typed_dice(tool, [6, 5, 4, 3, 1, 1, 1, 1, 1, 2])
     expect(tool.locator(".rulebook-total")).to_be_visible()
     top = tool.bounding_box()["y"]
     result = tool.locator(".rulebook-total").bounding_box()

@@ -1,0 +1,52 @@
+"""What the range-band browser tests do in a chapter's tools as a reader: type the dice rolled
+at the table, pick a band by the words its menu shows, make a dash, read a chance as printed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from playwright.sync_api import Locator
+
+from rulescore.systems import range_bands as rb
+from tests.browser.reader import set_value, use_my_dice
+from widgets.common import chance_html
+from widgets.range_bands import DashHelper
+
+# The dash helper's entries: the check's dice, then (after a critical failure) the fall's.
+CHECK, FALL = 0, 1
+
+# The Movement menu's choice for each kind of move the dash helper resolves.
+MOVES = {"dash": "Dash (two actions, two bands)",
+         "impassable": "Cross impassable terrain (two actions, one band)"}
+
+
+def typed_dice(tool: Locator, dice: Iterable[int], nth: int | None = None) -> None:
+    """Type *dice* into the tool's "My dice" entry (its *nth*, where it has more than one),
+    comma-separated, and use them."""
+    use_my_dice(tool, ", ".join(map(str, dice)), nth)
+
+
+def pick_band(tool: Locator, label: str, band: str) -> None:
+    """Pick *band* (e.g. "very_close") in the menu labelled *label*, by the name and metres
+    the menu shows."""
+    b = rb.band(band)
+    tool.get_by_label(label, exact=True).select_option(label=f"{b.name} ({b.metres})")
+
+
+def plain(p) -> str:
+    """A chance as the page reads it (no markup)."""
+    return re.sub(r"<[^>]+>", "", chance_html(p))
+
+
+def dash(tool: Locator, kind: str, start: str, terrain: str, pool: int,
+         dice: Iterable[int]) -> None:
+    """Enter a move in the dash helper (§Movement): its kind ("dash" or "impassable"), the
+    starting band, the terrain, the mover's dice; then the dice rolled, in the check's own
+    entry (the first: a critical failure's fall has its own below the result)."""
+    tool.get_by_label("Movement").select_option(label=MOVES[kind])
+    pick_band(tool, "Starting band", start)
+    label = dict((v, k) for k, v in DashHelper._terrain_options(kind))[terrain]
+    tool.get_by_label("Terrain", exact=True).select_option(label=label)
+    set_value(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), str(pool))
+    typed_dice(tool, dice, CHECK)
