@@ -169,7 +169,7 @@ class AttackResolver(Tool):
             "target_pools": "built from Target is, the Stress already marked and Pool size",
 }
     reaches = (
-        Reach(tsl.attack_odds, _ATTACK, _SET),
+        Reach(tsl.attack_odds, {**_ATTACK, "snaring": "Snaring on a hit"}, _SET),
         Reach(tsl.attack, {**_ATTACK, "snaring": "Snaring on a hit"},
               {**_SET, "dice": ROLLED,
                "defender_dice": "drawn from the dice after the attacker's five"}),
@@ -370,8 +370,8 @@ class AttackResolver(Tool):
         self.explanation.clear()
         self.entry.error.clear()   # a roll's refusal belongs to the setup just changed
         setup = self._setup()
-        setup.pop("snaring", None)  # where the target ends up changes no odds
-        # an attack with no ammunition left is refused here, before any odds are offered
+        # an attack with no ammunition left, or a Snaring pull at Engaged, is refused here,
+        # before any odds are offered (where the target ends up changes no odds)
         self.current_odds = tsl.attack_odds(self.tier.value, **setup)
         self.odds.value = band_odds_html(self.current_odds)
 

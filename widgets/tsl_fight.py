@@ -109,6 +109,8 @@ class FightPanel(OnThePage, Tool):
         "impact", "armour", "attack_type", "uses", "target_pools")} | {
         name: RULINGS for name in ("bands", "tier_limits", "order", "out_of_zone",
                                    "bump_misses")}
+    _NO_SNARE: ClassVar[str] = ("the fight page keeps no zones: the attack resolver's chapter "
+                                "pulls or pins")
     reaches = (
         Reach(Fight.start, {}, {**_SELF, "rows": "the roster's fighters, in the roster's order"}),
         Reach(Fight.join, {}, {**_SELF, "row": "each roster fighter not in the fight yet"}),
@@ -121,11 +123,10 @@ class FightPanel(OnThePage, Tool):
             "armour_fits": "Target's armour is built for this blow",
             "impact": "An Impact tag's condition holds", "shift": "Attacker's tier shifts",
             "defender_shift": "Defender's tier shifts"}, _SELF),
-        Reach(tsl.attack_odds, {}, _FIXED),
+        Reach(tsl.attack_odds, {}, {**_FIXED, "snaring": _NO_SNARE}),
         Reach(tsl.attack, {}, {**_FIXED, "dice": ROLLED,
                                "defender_dice": "drawn from the dice after the attacker's five",
-                               "snaring": "the fight page keeps no zones: the attack "
-                                          "resolver's chapter pulls or pins"}),
+                               "snaring": _NO_SNARE}),
         Reach(Fight.apply, {}, {**_SELF, "attacker": "the attack's Attacker",
                                 "target": "the attack's Target",
                                 "result": "the attack rolled above"}),

@@ -235,6 +235,18 @@ def test_snaring_pulls_or_pins_on_a_hit():
         tsl.attack(VELA_DICE, "Proficient", target=11, snaring="pull")
     with pytest.raises(RulesError, match=r"snaring must be pin \(hold them where they are\) when the target is already Engaged"):
         tsl.attack(VELA_DICE, "Proficient", target=11, weapon=net, snaring="pull")
+    # the odds refuse the same choice, so a tool says it before any roll; a pin or a pull
+    # from Near leaves the odds as they are without snaring (where the target ends up is no
+    # part of the roll)
+    with pytest.raises(RulesError, match=r"snaring must be pin .* already Engaged"):
+        tsl.attack_odds("Proficient", target=11, weapon=net, snaring="pull")
+    with pytest.raises(RulesError, match="snaring needs a weapon with the Snaring tag"):
+        tsl.attack_odds("Proficient", target=11, snaring="pin")
+    plain = tsl.attack_odds("Proficient", target=11, weapon=net, distance="Near")
+    assert tsl.attack_odds("Proficient", target=11, weapon=net, distance="Near",
+                           snaring="pull") == plain
+    assert tsl.attack_odds("Proficient", target=11, weapon=net, snaring="pin") == \
+        tsl.attack_odds("Proficient", target=11, weapon=net)
 
 
 def test_utility_tag_gives_one_effective_tier_on_its_roll():

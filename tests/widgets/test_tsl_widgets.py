@@ -158,18 +158,29 @@ def test_resolver_a_bad_field_is_said_once_and_goes_when_fixed(field, value, fix
     assert r.last.total == 16 and (r.error.message, r.entry.error.message) == ("", "")
 
 
-def test_resolver_a_refused_roll_goes_when_the_setup_changes():
-    """A roll the engine refuses (a pull with a Snaring weapon at Engaged) says so under the
-    dice; changing the field it names takes the message away."""
+def test_resolver_a_snaring_pull_at_engaged_is_refused_when_it_is_chosen():
+    """A pull with a Snaring weapon at Engaged (§11 Tags, ruling tsl:snaring) is refused as
+    soon as the fields say so, in place of the odds and in the fields' words (the engine's
+    attack_odds refuses it); no odds are offered and a roll adds nothing; choosing pin, or a
+    farther zone, takes the message away and brings the odds back."""
     r = AttackResolver(weapon_zone="Thrown")
     r.tag1.value = "Snaring"
+    r.distance.value = "Near"
+    assert r.error.message == "" and r.current_odds is not None
     r.distance.value = "Engaged"
+    assert r.error.message == (
+        "“Snaring on a hit” must be pin (hold them where they are) when the target is "
+        "already Engaged: there is no nearer zone to pull them into")
+    assert r.odds.value == "" and r.current_odds is None
     r.entry.my_dice.value = "6, 6, 6, 6, 1"
     r.entry.use_dice()
-    assert "“Snaring on a hit” must be pin" in r.entry.error.message
-    assert r.error.message == ""
+    assert r.entry.error.message == "" and r.last is None
     r.snaring.value = "pin"
-    assert r.entry.error.message == ""
+    assert r.error.message == "" and r.current_odds is not None
+    r.snaring.value = "pull"
+    assert "“Snaring on a hit” must be pin" in r.error.message
+    r.distance.value = "Near"
+    assert r.error.message == "" and r.current_odds is not None
 
 
 def test_resolver_shows_the_pool_and_whether_a_grunt_breaks():
@@ -414,8 +425,7 @@ def test_resolver_snaring_pulls_or_pins_on_a_hit():
     assert "the target is pinned at Near" in r.result.value
     r.distance.value = "Engaged"
     r.snaring.value = "pull"
-    r.entry.use_dice()
-    assert "“Snaring on a hit” must be pin (hold them where they are)" in r.entry.error.message
+    assert "“Snaring on a hit” must be pin (hold them where they are)" in r.error.message
 
 
 def test_turn_board_upload_is_kept_at_once(monkeypatch):

@@ -684,6 +684,23 @@ def _spend_ammunition(weapon: Weapon | None, uses: int) -> AmmoUse:
     return spend_use(weapon.zone, uses)
 
 
+def _check_snaring(snaring: object, weapon: Weapon | None, distance: str) -> None:
+    """Refuse a Snaring choice the attack cannot carry out (§11 Tags; ruling
+    ``tsl:snaring``): it needs a Snaring weapon, and a target already Engaged has no nearer
+    zone to be pulled into. Checked by :func:`attack_odds` as by :func:`attack`, so a reader
+    hears it when the choice is made, before any roll."""
+    if snaring is None:
+        return
+    _choice("snaring", snaring, SNARES)
+    if weapon is None or "Snaring" not in weapon.tags:
+        raise RulesError("snaring needs a weapon with the Snaring tag, got "
+                         + ("no weapon" if weapon is None else
+                            ", ".join(weapon.tags) or "no tags"))
+    if snaring == "pull" and distance == "Engaged":
+        raise RulesError("snaring must be pin (hold them where they are) when the target is "
+                         "already Engaged: there is no nearer zone to pull them into")
+
+
 def attack(dice: Sequence[int] | DiceSource, tier: str, *, target: int | None = None,
            defender_dice: Sequence[int] | None = None, defender_tier: str | None = None,
            weapon: Weapon | None = None, distance: str = "Engaged", shift: int = 0,
@@ -726,15 +743,7 @@ def attack(dice: Sequence[int] | DiceSource, tier: str, *, target: int | None = 
                                              defender_shift)
     if target_pools is not None:
         check_pools(target_pools, "target_pools")
-    if snaring is not None:
-        _choice("snaring", snaring, SNARES)
-        if weapon is None or "Snaring" not in weapon.tags:
-            raise RulesError("snaring needs a weapon with the Snaring tag, got "
-                             + ("no weapon" if weapon is None else
-                                ", ".join(weapon.tags) or "no tags"))
-        if snaring == "pull" and distance == "Engaged":
-            raise RulesError("snaring must be pin (hold them where they are) when the target is "
-                             "already Engaged: there is no nearer zone to pull them into")
+    _check_snaring(snaring, weapon, distance)
     if uses is not None:
         ammo = _spend_ammunition(weapon, uses)
     if target is not None:
@@ -805,11 +814,12 @@ def attack_odds(tier: str, *, target: int | None = None, defender_tier: str | No
                 tier_limits: str = "extend", order: str = "armour_first",
                 out_of_zone: str = "flat", bump_misses: bool = True,
                 target_pools: StressPools | None = None,
-                uses: int | None = None) -> AttackOdds:
+                uses: int | None = None, snaring: str | None = None) -> AttackOdds:
     """Exact odds of :func:`attack` with the same setup, before any die is rolled; with the
     target's *target_pools*, the chance that the blow makes the target Break too. With the
     weapon's ammunition *uses* tracked, an attack it cannot make (0 uses) has no odds: it is
-    refused as :func:`attack` refuses it."""
+    refused as :func:`attack` refuses it; so is a *snaring* choice it cannot carry out (a
+    pull at Engaged), though where the target ends up changes no odds."""
     if (target is None) == (defender_tier is None):
         raise RulesError("target or defender_tier: give exactly one (a static T-number, or "
                          "the defender's tier for an opposed roll)")
@@ -818,6 +828,7 @@ def attack_odds(tier: str, *, target: int | None = None, defender_tier: str | No
                                          defender_shift)
     if uses is not None:
         _spend_ammunition(weapon, uses)
+    _check_snaring(snaring, weapon, distance)
     if target_pools is not None:
         check_pools(target_pools, "target_pools")
     table = band_table(bands)
