@@ -477,9 +477,9 @@ class MeleePanel(_StrikePanel):
         return declared != "Ignore"
 
     def _setups(self) -> dict[str, int]:
-        """Each side's Setup advantages: a defender who makes no roll has no test to lift."""
-        return {"attack_setups": self.a_setup.value,
-                "defence_setups": self.d_setup.value if self._defender_rolls() else 0}
+        """Each side's Setup advantages as typed: the engine leaves a defender's unused when
+        they make no roll (Ignore, forced or chosen; helpless), and its explanation says so."""
+        return {"attack_setups": self.a_setup.value, "defence_setups": self.d_setup.value}
 
     def call(self, dice) -> pc.Strike:
         return pc.melee_attack(

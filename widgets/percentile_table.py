@@ -388,9 +388,9 @@ class MeleeExchange(Tool):
         return not self._ignoring() and not self.d_lost.value
 
     def _setups(self) -> dict[str, int]:
-        """Each side's Setup advantages: a defender who makes no roll has no test to lift."""
-        return {"attack_setups": self.a_setup.value,
-                "defence_setups": self.d_setup.value if self._rolling_defender() else 0}
+        """Each side's Setup advantages as typed: the engine leaves a defender's unused when
+        they make no roll, and its explanation says so."""
+        return {"attack_setups": self.a_setup.value, "defence_setups": self.d_setup.value}
 
     def _declared(self) -> pc.MeleeDeclaration:
         """Both tests' EMLs from the MLs and the declared modifiers (Melee 2)."""

@@ -435,9 +435,19 @@ def test_setup_advantages_lift_each_side_in_a_melee_from_the_rows():
     assert strike.exchange == pc.melee_exchange(71, 60, "Counterstrike", 35, 60,
                                                 attack_setups=2)
     assert strike.exchange != pc.melee_exchange(71, 60, "Counterstrike", 35, 60)
-    with pytest.raises(RulesError, match="defence_setups must be 0 when the defender makes "
-                                         "no roll"):
-        pc.melee_odds(fight, sword, brigand, defence="Ignore", defence_setups=1)
+    ignored = pc.melee_odds(fight, sword, brigand, defence="Ignore", defence_setups=1)
+    assert ignored.odds == pc.melee_odds(fight, sword, brigand, defence="Ignore").odds
+    assert ignored.trace[-1].text == ("Defender's Setup TA from the last round (1) does not "
+                                      "apply: Brigand Ignores, so there is no Melee or Dodge "
+                                      "test to lift")
+    # an Incapacitated defender must Ignore (Injury 4): their Setups are left unused
+    brigand_now = fight.combatant("Brigand")
+    dazed = fight.with_combatant(brigand_now.__class__("Brigand", brigand_now.record, "INC"))
+    forced = pc.melee_attack(dazed, sword, brigand, defence_setups=2,
+                             dice=DiceSource.typed([36, 4, 6, 8, 50]))
+    assert (forced.exchange.defence, forced.exchange.stars,
+            forced.exchange.unused_setups) == ("Ignore", 3, 2)
+    assert any("(2) do not apply: the defender Ignores" in s.text for s in forced.trace)
     with pytest.raises(RulesError, match="attack_setups must be a whole number, got True"):
         pc.melee_attack(fight, sword, brigand, attack_setups=True,
                         dice=DiceSource.typed([71, 35]))

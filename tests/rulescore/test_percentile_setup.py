@@ -69,9 +69,27 @@ def test_a_setup_count_is_a_whole_number_from_0_to_3(bad):
 
 
 def test_a_defender_who_makes_no_roll_has_no_test_to_lift():
-    with pytest.raises(RulesError, match="defence_setups must be 0 when the defender makes "
-                                         "no roll"):
-        pc.melee_exchange(61, 60, "Ignore", defence_setups=1)
-    with pytest.raises(RulesError, match="defence_setups must be 0"):
-        pc.melee_outcome_distribution(60, "Block", 60, defender_unusable_zone="Arms",
-                                      defence_setups=1)
+    """Melee Test Results, Setup lifts a Melee or Dodge test; a defender who Ignores, is
+    helpless or defends with an unusable zone makes none, so their Setups do not apply: the
+    exchange is the one without them and the explanation says so (assumption
+    setup_without_test)."""
+    ignored = pc.melee_exchange(61, 60, "Ignore", defence_setups=2)
+    plain = pc.melee_exchange(61, 60, "Ignore")
+    assert (ignored.unused_setups, plain.unused_setups) == (2, 0)
+    assert (ignored.attack_level, ignored.stars, ignored.outcome) == ("F", 2, "strike")
+    assert ignored.trace[:2] == plain.trace[:2] and ignored.trace[3:] == plain.trace[2:]
+    assert ignored.trace[2].text == ("Defender's Setup TAs from the last round (2) do not "
+                                     "apply: the defender Ignores, so there is no Melee or "
+                                     "Dodge test to lift")
+    helpless = pc.melee_exchange(None, 60, "Ignore", helpless=True, defence_setups=1)
+    assert (helpless.stars, helpless.unused_setups) == (4, 1)
+    assert helpless.trace[1].text.startswith("Defender's Setup TA from the last round (1) "
+                                             "does not apply: the defender is helpless")
+    lost = pc.melee_exchange(30, 60, "Block", defender_unusable_zone="Arms", defence_setups=1)
+    assert (lost.defence_level, lost.stars, lost.unused_setups) == ("CF", 3, 1)
+    assert pc.melee_outcome_distribution(60, "Ignore", defence_setups=3) == \
+        pc.melee_outcome_distribution(60, "Ignore")
+    assert pc.melee_outcome_distribution(60, "Block", 60, defender_unusable_zone="Arms",
+                                         defence_setups=1) == \
+        pc.melee_outcome_distribution(60, "Block", 60, defender_unusable_zone="Arms")
+    assert pc.melee_exchange(35, 60, "Block", 71, 60, defence_setups=1).unused_setups == 0

@@ -1,5 +1,6 @@
 """The percentile table tools in plain pytest: set values, press buttons, read what is shown."""
 
+import html
 import random
 
 from rulescore.systems import percentile as pc
@@ -183,3 +184,19 @@ def test_a_defender_with_a_lost_arm_makes_no_roll():
     tool.entry.use_dice()
     assert "the defender suffers an automatic fumble" in tool.result.value
     assert ", 2 victory stars" in tool.result.value
+
+
+def test_a_defender_who_ignores_leaves_their_setups_unused():
+    """Melee Test Results, Setup lifts a Melee or Dodge test; an Ignoring defender makes
+    none, so the Defender's Setup advantages do not apply (assumption setup_without_test):
+    36 against EML 60 is an S, three stars, as without them, and no error."""
+    tool = MeleeExchange(60, "Block", 60)
+    tool.d_setup.value = 2
+    tool.defence.value = "Ignore"
+    assert tool.d_setup.disabled and tool.error.message == ""
+    tool.entry.my_dice.value = "36"
+    tool.entry.use_dice()
+    assert tool.entry.error.message == "" and ", 3 victory stars" in tool.result.value
+    assert html.escape("Defender's Setup TAs from the last round (2) do not apply: the "
+                       "defender Ignores, so there is no Melee or Dodge test to lift") \
+        in tool.explanation.value

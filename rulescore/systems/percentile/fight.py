@@ -32,7 +32,7 @@ from .injury import (ShockRerollResolution, combine_shock_states, grim_wound_sho
 from .healing import (bleeding_period, coma_course, coma_healing_rate, extended_shock_course,
                       treatment_roll, untreated)
 from .melee import (MeleeDeclaration, MeleeResolution, Weapon, declare_melee, melee_exchange,
-                    melee_outcome_distribution, spend_advantages)
+                    melee_outcome_distribution, setups_unused, spend_advantages)
 from .missile import (LAUNCHERS, MissileShot, missile_outcome_distribution, missile_range,
                       missile_shot, missile_skill)
 from .roster import ROSTER
@@ -596,6 +596,8 @@ def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
     odds = melee_outcome_distribution(declared.attack_eml, chosen, declared.defence_eml,
                                       attack_setups=attack_setups,
                                       defence_setups=defence_setups)
+    if chosen == "Ignore":
+        trace += setups_unused(defence_setups, f"{defender.name} Ignores")
     return StrikeOdds(value=declared.attack_eml, outcome=declared.outcome, trace=tuple(trace),
                       odds=odds)
 
@@ -615,7 +617,8 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
     of the striker's tactical advantages goes to *advantage*, and the blow takes the struck
     one's armour in the zone it lands on. *attack_setups* and *defence_setups* are the Setup
     advantages each side took within the last round: each lifts that side's test one success
-    level (Melee Test Results, Setup); a defender who makes no roll takes none.
+    level (Melee Test Results, Setup); a defender who makes no roll has no test for theirs to
+    lift, and the explanation says they do not apply (assumption setup_without_test).
 
     An attacker who spends one round concentrating on a helpless defender picks the spot
     instead of rolling the Zone and Location Dice (Injury 1, Helpless targets):

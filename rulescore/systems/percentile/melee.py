@@ -42,6 +42,7 @@ class MeleeResolution(Resolution):
     attacker_mishap: str | None
     defender_mishap: str | None
     weapon_damage: bool
+    unused_setups: int = 0  # the defender's Setup TAs left unused: no test of theirs to lift
 
 
 def _defence_arg(defence: object) -> str:
@@ -112,17 +113,19 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
     *attack_setups* and *defence_setups* are the Setup TAs a side took within the last round
     (Melee Test Results, Setup): each lifts that side's test one success level, never past CS
     (:func:`setup_level`); the lifted level is the test's result, so a CF lifted to F brings
-    no mishap. A defender who makes no roll (Ignore, an unusable zone) has no test to lift.
+    no mishap. A defender who makes no roll (Ignore, helpless, an unusable zone) has no test
+    to lift: their Setup TAs do not apply to this exchange, ``unused_setups`` counts them and
+    the trace says so (assumption setup_without_test).
 
     With *dice* (and *attack_roll* None) the attacker's d100 is drawn from it, then the
     defender's when the defender rolls (not against Ignore nor with an unusable zone).
     """
     defence = _defence_arg(defence)
     require_bool("helpless", helpless)
-    _setups_arg(defence, attack_setups, defence_setups,
-                rolls=not helpless and defender_unusable_zone is None)
+    _setups_arg(attack_setups, defence_setups)
     if helpless:
-        return _helpless_exchange(attack_roll, attack_eml, defence, defence_roll, defence_eml)
+        return _helpless_exchange(attack_roll, attack_eml, defence, defence_roll, defence_eml,
+                                  defence_setups)
     if dodge_equal_rolls not in DODGE_EQUAL:
         raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
                          f"got {shown(dodge_equal_rolls)}")
@@ -138,6 +141,7 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
                   roll=attack_roll, eml=a_eml, level=a_level)]
     a_level = _lifted(a_level, attack_setups, "Attacker", trace)
     d_level = None
+    rolls_none = defence == "Ignore" or defender_unusable_zone is not None
     if defence == "Ignore":
         if defence_roll is not None or defence_eml is not None:
             raise RulesError("defence_roll and defence_eml must be empty for the Ignore "
@@ -145,6 +149,7 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
                              f"{shown(defence_eml)}")
         trace.append(step("The defender Ignores: the attacker's test is unopposed",
                           DATA.rule("Melee Defence Result — Ignore")))
+        trace += setups_unused(defence_setups, "the defender Ignores")
     elif defender_unusable_zone is not None:
         if defence_roll is not None:
             raise RulesError(f"defence_roll must be empty when the defender's "
@@ -153,6 +158,8 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
         forced = grievous_zone_test(defender_unusable_zone, defence)
         d_level = forced.level
         trace += forced.trace
+        trace += setups_unused(defence_setups, f"the {defender_unusable_zone} zone is "
+                               "unusable, an automatic CF")
     else:
         if defence_roll is None or defence_eml is None:
             raise RulesError(f"defence_roll and defence_eml are needed for a {defence}")
@@ -220,7 +227,8 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
                            attack_level=a_level, defence_level=d_level, winner=winner,
                            stars=stars, striker=striker, tactical_advantages=tas,
                            ta_choices=choices, attacker_mishap=a_mishap,
-                           defender_mishap=d_mishap, weapon_damage=damage)
+                           defender_mishap=d_mishap, weapon_damage=damage,
+                           unused_setups=defence_setups if rolls_none else 0)
 
 
 #: Setup TAs that can lift a test: three take a CF to a CS, and no level lies beyond CS
@@ -228,14 +236,21 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
 MAX_SETUPS = len(LEVELS) - 1
 
 
-def _setups_arg(defence: str, attack_setups: object, defence_setups: object, *,
-                rolls: bool) -> None:
-    """Check the Setup TAs each side brings; a defender who makes no roll takes none."""
+def _setups_arg(attack_setups: object, defence_setups: object) -> None:
+    """Check the number of Setup TAs each side brings (0 to MAX_SETUPS)."""
     require_int("attack_setups", attack_setups, minimum=0, maximum=MAX_SETUPS)
     require_int("defence_setups", defence_setups, minimum=0, maximum=MAX_SETUPS)
-    if defence_setups and (defence == "Ignore" or not rolls):
-        raise RulesError(f"defence_setups must be 0 when the defender makes no roll "
-                         f"({defence}), got {shown(defence_setups)}")
+
+
+def setups_unused(setups: int, why: str) -> list:
+    """The step saying the defender's Setup TAs do not apply when they make no test (Melee
+    Test Results, Setup lifts a Melee or Dodge test; assumption setup_without_test)."""
+    if not setups:
+        return []
+    many = setups > 1
+    return [step(f"Defender's Setup TA{'s' if many else ''} from the last round "
+                 f"({setups}) {'do' if many else 'does'} not apply: {why}, so there is no "
+                 f"Melee or Dodge test to lift", DATA.rule(RESULTS), unused_setups=setups)]
 
 
 def _lifted(level: str, setups: int, who: str, trace: list) -> str:
@@ -251,7 +266,8 @@ def _lifted(level: str, setups: int, who: str, trace: list) -> str:
 
 
 def _helpless_exchange(attack_roll: int | None, attack_eml: int, defence: str,
-                       defence_roll: int | None, defence_eml: int | None) -> MeleeResolution:
+                       defence_roll: int | None, defence_eml: int | None,
+                       defence_setups: int) -> MeleeResolution:
     """A melee attack on a helpless defender: a CS Ignore result, no die rolled (Injury 4,
     Unconscious: helpless; the Ignore table's CS, assumption ignore_stars)."""
     require_int("attack_eml", attack_eml)
@@ -268,6 +284,7 @@ def _helpless_exchange(attack_roll: int | None, attack_eml: int, defence: str,
                     ["choices"])
     trace = (step("The defender is helpless: a CS Ignore result, no roll",
                   DATA.rule("Injury 4 Shock — states"), level="CS"),
+             *setups_unused(defence_setups, "the defender is helpless"),
              step(f"CS against no roll: the {winner} wins {stars} stars", DATA.rule(RESULTS),
                   winner=winner, stars=stars),
              step("The attacker's blow lands with base impact: go to the Injury Sequence",
@@ -277,7 +294,8 @@ def _helpless_exchange(attack_roll: int | None, attack_eml: int, defence: str,
     return MeleeResolution(value=stars, outcome="strike", trace=trace, defence="Ignore",
                            attack_level="CS", defence_level=None, winner=winner, stars=stars,
                            striker="attacker", tactical_advantages=tas, ta_choices=choices,
-                           attacker_mishap=None, defender_mishap=None, weapon_damage=False)
+                           attacker_mishap=None, defender_mishap=None, weapon_damage=False,
+                           unused_setups=defence_setups)
 
 
 def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int | None = None,
@@ -295,7 +313,7 @@ def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int |
     :func:`melee_exchange`.
     """
     defence = _defence_arg(defence)
-    _setups_arg(defence, attack_setups, defence_setups, rolls=defender_unusable_zone is None)
+    _setups_arg(attack_setups, defence_setups)  # a defender without a test leaves them unused
     if dodge_equal_rolls not in DODGE_EQUAL:
         raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
                          f"got {shown(dodge_equal_rolls)}")
