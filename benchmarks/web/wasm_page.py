@@ -10,10 +10,13 @@ the network fence, the bytes a visit fetched, when the page's Python answered, t
   over the wire, compressed if they were), so a file the browser kept counts 0 and a
   revalidated one (304) its headers only.
 - **Ready.** :data:`READY_JS` records, in the page's own clock, each value of the page's state
-  (``data-rulebook-wasm`` on ``<html>``: ``loading``, ``ready``, ``unsupported``, ``failed``;
-  see the static book's loader) and the time to interactive: the state ``ready`` with the first
-  tool's first field enabled (``window.__tti``, as benchmarks/web/ready.js sets it for the
-  live book).
+  (``data-rulebook-wasm`` on ``<html>``: ``loading``, ``ready`` once every cell has run,
+  ``unsupported``, ``failed``; see the static book's loader) and the time to interactive
+  (``window.__tti``): the first frame in which the page's first tool (the first
+  ``[class*="rulebook-"].widget-box`` in page order) is its live view, not the build's
+  snapshot, with its first field enabled. The loader swaps each cell's snapshot for its live
+  view as the cell runs and takes the reader's input between cells, so that tool answers
+  while later cells may still run; the time every cell has run is the ``ready`` state's.
 - **Memory.** :func:`tab_memory`: the page's JavaScript heap (CDP ``Performance.getMetrics``,
   ``JSHeapUsedSize``) and the private memory of the tab's renderer process (``/proc``), which
   also holds the WebAssembly memory the JavaScript heap does not count.
@@ -35,11 +38,14 @@ SETTLED = ("ready", "unsupported", "failed")
 # Runs in every page before its own scripts.
 READY_JS = r"""
 (() => {
+  const SETTLED = ['ready', 'unsupported', 'failed'];
   window.__wasm_states = [];
   const tool = () => document.querySelector('[class*="rulebook-"].widget-box');
+  // A snapshot's field is enabled too: only the live view (the loader's output) counts.
   const usable = () => {
     const t = tool();
-    const field = t && t.querySelector('input, select, textarea, button');
+    const field = t && t.closest('.rulebook-wasm-output')
+      && t.querySelector('input, select, textarea, button');
     return !!field && !field.disabled;
   };
   let queued = false;
@@ -50,10 +56,8 @@ READY_JS = r"""
     const last = window.__wasm_states[window.__wasm_states.length - 1];
     if (state && (!last || last[0] !== state))
       window.__wasm_states.push([state, performance.now()]);
-    if (window.__tti === undefined && state === 'ready' && usable()) {
-      window.__tti = performance.now();
-      obs.disconnect();
-    }
+    if (window.__tti === undefined && usable()) window.__tti = performance.now();
+    if (window.__tti !== undefined && SETTLED.includes(state)) obs.disconnect();
   };
   const obs = new MutationObserver(() => {
     if (!queued) { queued = true; requestAnimationFrame(check); }
@@ -178,6 +182,11 @@ class Traffic:
             self.cdp.detach()
         except Exception:  # noqa: BLE001 — the page may be closed already
             pass
+
+
+def ready_ms(page: Any) -> float | None:
+    """When the page's state became ``ready`` (every cell run), ms from navigation."""
+    return next((at for state, at in state_times(page) if state == "ready"), None)
 
 
 def state_times(page: Any) -> list[tuple[str, float]]:

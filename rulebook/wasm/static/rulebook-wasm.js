@@ -12,7 +12,9 @@
 //      them into site-packages;
 //   4. runs the cells with rulebook.wasm.page, whose comms talk to a widget manager here (a
 //      subclass of the html-manager the page already loads), and puts each tool's live view in
-//      place of its snapshot; then data-rulebook-wasm="ready".
+//      place of its snapshot as its cell runs, letting the reader use it between cells: the
+//      page's first tool live marks "rulebook-wasm:first-tool" (data-rulebook-wasm-tool="live"),
+//      every cell run data-rulebook-wasm="ready".
 // Anything that fails leaves the snapshot, says so in reader words and links the live chapter
 // (data-rulebook-wasm="failed").
 (function () {
@@ -297,6 +299,42 @@
 
   function hasWidget(outputs) { return outputs.some((o) => o.data && o.data[WIDGET_VIEW]); }
 
+  // ------------------------------------------------------------------ the first tool
+  // The page's first tool in page order (a snapshot's until its cell has run) answers once its
+  // live view is in place with a field enabled: then "rulebook-wasm:first-tool" is marked and
+  // data-rulebook-wasm-tool="live" set on <html>, while later cells may still be running.
+  const TOOL = '[class*="rulebook-"].widget-box';
+  const FIELD = "input, select, textarea, button";
+  let firstTool = null;      // a MutationObserver until the first tool is live, then done
+
+  function firstToolLive() {
+    const tool = document.querySelector(TOOL);
+    const field = tool && tool.closest(".rulebook-wasm-output") && tool.querySelector(FIELD);
+    return !!field && !field.disabled;
+  }
+
+  function markFirstTool() {
+    if (firstTool === "done" || !firstToolLive()) return false;
+    if (firstTool) firstTool.disconnect();
+    firstTool = "done";
+    performance.mark("rulebook-wasm:first-tool");
+    html.dataset.rulebookWasmTool = "live";
+    return true;
+  }
+
+  // A view draws its children after display_view returns: watch until a field is there.
+  function watchFirstTool() {
+    if (firstTool || markFirstTool()) return;
+    firstTool = new MutationObserver(markFirstTool);
+    firstTool.observe(document.body, { subtree: true, childList: true, attributes: true });
+  }
+
+  // Between cells, let the browser draw and take the reader's clicks and keys: a tool already
+  // live answers (its messages wait in the bridge's queue) while the next cell runs.
+  function betweenCells() {
+    return new Promise((resolve) => setTimeout(resolve, 0));
+  }
+
   // ------------------------------------------------------------------ start
   async function start() {
     const response = await fetch(new URL(`pages/${pagename}.json`, base));
@@ -379,10 +417,15 @@
         outputs = JSON.parse(page.run_cell(spec.cells[i]));
       }
       await bridge.incoming;                         // the cell's models exist on the page
-      if (hasWidget(outputs) && cells[i]) await render(bridge.manager, outputs, outputArea(cells[i]));
+      if (hasWidget(outputs) && cells[i]) {
+        await render(bridge.manager, outputs, outputArea(cells[i]));
+        watchFirstTool();
+        await betweenCells();
+      }
     }
     await bridge.queue;
     await bridge.incoming;
+    markFirstTool();
     performance.mark("rulebook-wasm:cells-run");
     state("ready");
     say("Tools ready");
