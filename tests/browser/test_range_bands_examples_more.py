@@ -6,14 +6,12 @@ desktop width."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from rulescore.systems import range_bands as rb
+from tests.browser.range_bands_steps import CHECK, dash, pick_band, plain, typed_dice
 from tests.browser.reader import SHOTS, open_chapter, set_value
-from widgets.common import chance_html
 from widgets.range_bands import DashHelper, QuickLoadHelper, ShotBuilder, StealthHelper
 
 COMBAT = "range_bands/combat.ipynb"
@@ -28,21 +26,6 @@ def _tool(page: Page, book_url: str, chapter: str, css: str, nth: int = 0) -> Lo
     return tool
 
 
-def _typed(tool: Locator, dice) -> None:
-    tool.get_by_label("My dice").fill(", ".join(map(str, dice)))
-    tool.get_by_role("button", name="Use my dice").click()
-
-
-def _band(tool: Locator, label: str, band: str) -> None:
-    b = rb.band(band)
-    tool.get_by_label(label, exact=True).select_option(label=f"{b.name} ({b.metres})")
-
-
-def _plain(p) -> str:
-    """A chance as the page reads it (no markup)."""
-    return re.sub(r"<[^>]+>", "", chance_html(p))
-
-
 def _difficulty(made: rb.ShotDifficulty) -> str:
     """The shot builder's difficulty line for *made*."""
     bonus = f", {made.roll_bonus:+d} to your roll" if made.roll_bonus else ""
@@ -55,8 +38,8 @@ def _difficulty(made: rb.ShotDifficulty) -> str:
 def test_snapshot_called_shot_aiming_and_area_difficulties(page: Page, book_url):
     tool = _tool(page, book_url, COMBAT, ".rulebook-range-shot")
     difficulty = tool.locator(".rulebook-difficulty")
-    _band(tool, "Target's band", "close")
-    _band(tool, "Optimal band", "close")
+    pick_band(tool, "Target's band", "close")
+    pick_band(tool, "Optimal band", "close")
     tool.get_by_label("Target's cover").select_option(label="none (+0D)")
     # rb.shot_difficulty("close", "close", snapshot=True): 5D in one action
     tool.get_by_label("Snapshot (+1D, one action)").check()
@@ -79,8 +62,8 @@ def test_snapshot_called_shot_aiming_and_area_difficulties(page: Page, book_url)
         expect(difficulty).to_contain_text(f"Difficulty {shown}")
     set_value(tool.get_by_label("Rounds spent aiming"), "0")
     # area fire of a burst weapon at distant, optimal distant, light cover: 7D
-    _band(tool, "Target's band", "distant")
-    _band(tool, "Optimal band", "distant")
+    pick_band(tool, "Target's band", "distant")
+    pick_band(tool, "Optimal band", "distant")
     tool.get_by_label("Target's cover").select_option(label="light (+1D)")
     tool.get_by_label("Weapon", exact=True).select_option(label="burst firearm")
     tool.get_by_label("Area fire (+2D)").check()
@@ -91,8 +74,8 @@ def test_snapshot_called_shot_aiming_and_area_difficulties(page: Page, book_url)
 
 def test_a_miss_into_a_crowd_by_six_and_by_seven(page: Page, book_url):
     tool = _tool(page, book_url, COMBAT, ".rulebook-range-shot")
-    _band(tool, "Target's band", "close")
-    _band(tool, "Optimal band", "close")
+    pick_band(tool, "Target's band", "close")
+    pick_band(tool, "Optimal band", "close")
     tool.get_by_label("Target's cover").select_option(label="none (+0D)")
     tool.get_by_label("If it misses").select_option(label="into a crowd or wrestling match")
     set_value(tool.get_by_label("Your dice (shooting skill)"), "1")
@@ -101,14 +84,14 @@ def test_a_miss_into_a_crowd_by_six_and_by_seven(page: Page, book_url):
     # a miss by six hits someone in the crowd (rb.miss_effect(-6, "crowd").applies) ...
     assert rb.miss_effect(-6, "crowd").applies
     by_six = rb.shot(4, [1], [2, 2, 2, 1], situation="crowd")
-    _typed(tool, [1, 2, 2, 2, 1])
+    typed_dice(tool, [1, 2, 2, 2, 1])
     expect(tool.locator(".rulebook-total")).to_have_text(builder._headline(by_six))
     expect(tool.locator(".rulebook-total")).to_have_text(
         f"Missed by 6: {rb.miss_effect(-6, 'crowd').outcome}")
     # ... a miss by seven is a plain miss
     assert not rb.miss_effect(-7, "crowd").applies
     by_seven = rb.shot(4, [1], [2, 2, 2, 2], situation="crowd")
-    _typed(tool, [1, 2, 2, 2, 2])
+    typed_dice(tool, [1, 2, 2, 2, 2])
     expect(tool.locator(".rulebook-total")).to_have_text(builder._headline(by_seven))
     expect(tool.locator(".rulebook-total")).to_have_text("Missed by 7: a plain miss")
 
@@ -120,7 +103,7 @@ def test_a_fumbled_quick_load_in_its_tool(page: Page, book_url):
     tool.get_by_label("Weapon").select_option(label="firearm (Firearms, Agility)")
     set_value(tool.get_by_label("Normal reload (actions)"), "4")
     set_value(tool.get_by_label("Your dice (the loading skill)"), "2")
-    _typed(tool, [1, 1, 5, 5, 5, 5])
+    typed_dice(tool, [1, 1, 5, 5, 5, 5])
     expect(tool.locator(".rulebook-total")).to_have_text(QuickLoadHelper()._headline(foiled))
     expect(tool.locator(".rulebook-total")).to_contain_text("Not loaded")
     expect(tool.locator(".rulebook-total")).to_contain_text("Reliability failure")
@@ -130,11 +113,11 @@ def test_a_hand_weapon_reaches_close_contact(page: Page, book_url):
     tool = _tool(page, book_url, COMBAT, ".rulebook-range-reach")
     # rb.melee_reach("close_contact") and not rb.melee_reach("very_close")
     tool.get_by_label("A long weapon (a spear, a pike)").uncheck()
-    _band(tool, "Target's band", "close_contact")
+    pick_band(tool, "Target's band", "close_contact")
     assert rb.melee_reach("close_contact")
     expect(tool.locator(".rulebook-total")).to_have_text(
         "Yes: a hand weapon reaches a target in close contact")
-    _band(tool, "Target's band", "very_close")
+    pick_band(tool, "Target's band", "very_close")
     assert not rb.melee_reach("very_close")
     expect(tool.locator(".rulebook-total")).to_have_text(
         "No: a hand weapon does not reach a target at very close")
@@ -142,28 +125,17 @@ def test_a_hand_weapon_reaches_close_contact(page: Page, book_url):
 
 # -- the map, moving and hiding -----------------------------------------------------------------
 
-def _dash(tool: Locator, kind: str, start: str, terrain: str, pool: int, dice) -> None:
-    kinds = {"dash": "Dash (two actions, two bands)",
-             "impassable": "Cross impassable terrain (two actions, one band)"}
-    tool.get_by_label("Movement").select_option(label=kinds[kind])
-    _band(tool, "Starting band", start)
-    label = dict((v, k) for k, v in DashHelper._terrain_options(kind))[terrain]
-    tool.get_by_label("Terrain", exact=True).select_option(label=label)
-    set_value(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), str(pool))
-    _typed(tool, dice)
-
-
 def test_fall_damage_on_difficult_and_hard_ground(page: Page, book_url):
     tool = _tool(page, book_url, MOVEMENT, ".rulebook-range-dash")
     helper = DashHelper()
     # rb.dash("distant", "closer", "difficult", [1], [6, 6, 6]).damage_dice == 2
     fall = rb.dash("distant", "closer", "difficult", [1], [6, 6, 6])
-    _dash(tool, "dash", "distant", "difficult", 1, [1, 6, 6, 6])
+    dash(tool, "dash", "distant", "difficult", 1, [1, 6, 6, 6])
     expect(tool.locator(".rulebook-total")).to_have_text(helper._headline(fall))
     expect(tool.locator(".rulebook-total")).to_contain_text(f"prone, {fall.damage_dice}D damage")
     # rb.dash("distant", "closer", "hard", [1], [6, 6, 6, 6]).damage_dice == 2
     fall = rb.dash("distant", "closer", "hard", [1], [6, 6, 6, 6])
-    _dash(tool, "dash", "distant", "hard", 1, [1, 6, 6, 6, 6])
+    dash(tool, "dash", "distant", "hard", 1, [1, 6, 6, 6, 6])
     expect(tool.locator(".rulebook-total")).to_have_text(helper._headline(fall))
     expect(tool.locator(".rulebook-total")).to_contain_text("prone, 2D damage")
 
@@ -178,13 +150,13 @@ def test_crawling_through_wire_keeps_cover(page: Page, book_url):
                                terrain_gives_cover=True)
     assert wire.keeps_cover
     tool.get_by_label("The impassable terrain gives cover").check()
-    _dash(tool, "impassable", "close", "hard", 3, [6, 6, 2, 3, 3, 3, 3])
+    dash(tool, "impassable", "close", "hard", 3, [6, 6, 2, 3, 3, 3, 3])
     expect(tool.locator(".rulebook-total")).to_have_text(DashHelper()._headline(wire))
     cover = next(s.text for s in wire.trace if s.text.startswith("Cover:"))
     expect(tool.get_by_role("listitem").filter(has_text="Cover:")).to_contain_text(cover)
     # the cliff beside it leaves the climber in the open
     tool.get_by_label("The impassable terrain gives cover").uncheck()
-    _typed(tool, [6, 6, 2, 3, 3, 3, 3])
+    typed_dice(tool, [6, 6, 2, 3, 3, 3, 3], CHECK)
     expect(tool.get_by_role("listitem").filter(has_text="Cover:")).to_contain_text(
         "the terrain leaves the character exposed")
 
@@ -227,14 +199,14 @@ def test_one_die_against_1d_and_the_fixed_14(page: Page, book_url):
     # "one die against 1D succeeds 7 times in 12": rb.check_odds(1, 1).success
     set_value(tool.get_by_label("Your dice"), "1")
     set_value(tool.get_by_label("Difficulty (dice)"), "1")
-    expect(headline).to_contain_text(f"Chance of success: {_plain(rb.check_odds(1, 1).success)}")
+    expect(headline).to_contain_text(f"Chance of success: {plain(rb.check_odds(1, 1).success)}")
     expect(headline).to_contain_text("58.33% (7/12)")
     # "4D is 14": rb.fixed_target(4), read in the steps of a roll under the alternative
     set_value(tool.get_by_label("Your dice"), "4")
     set_value(tool.get_by_label("Difficulty (dice)"), "4")
     tool.get_by_label("How nD is rolled").select_option(
         label="nD is a fixed number, 3.5 × n rounded up")
-    _typed(tool, [6, 5, 4, 3])
+    typed_dice(tool, [6, 5, 4, 3])
     expect(tool.locator(".rulebook-trace").last).to_contain_text(
         f"rounded up: {rb.fixed_target(4)}")
 
@@ -244,10 +216,10 @@ def test_the_rulings_chapter_two_readings_in_its_tool(page: Page, book_url):
     headline = tool.locator(".rulebook-headline").first
     # "Our ruling: the GM rolls 4D" and "The alternative: a fixed 14"
     ours, other = rb.check_odds(4, 4), rb.check_odds(4, 4, nd_rule="average")
-    expect(headline).to_contain_text(f"Chance of success: {_plain(ours.success)}")
+    expect(headline).to_contain_text(f"Chance of success: {plain(ours.success)}")
     tool.get_by_label("How nD is rolled").select_option(
         label="nD is a fixed number, 3.5 × n rounded up")
-    expect(headline).to_contain_text(f"Chance of success: {_plain(other.success)}")
+    expect(headline).to_contain_text(f"Chance of success: {plain(other.success)}")
     assert ours.success != other.success
 
 
@@ -286,7 +258,7 @@ def test_each_fight_panel_fits_one_screen_after_a_shot(page: Page, book_url):
     shot = page.locator(".rulebook-rb-fight-shot").first
     expect(shot.get_by_label("Target", exact=True)).to_be_visible(timeout=60_000)
     shot.get_by_label("Target", exact=True).select_option("Raider 2")
-    _typed(shot, [5, 4, 3, 2, 1, 3, 3, 2, 4])
+    typed_dice(shot, [5, 4, 3, 2, 1, 3, 3, 2, 4])
     expect(shot.locator(".rulebook-rb-fight-result")).to_be_visible()
     for css in (".rulebook-rb-fight-positions", ".rulebook-rb-fight-shot",
                 ".rulebook-rb-fight-move"):
