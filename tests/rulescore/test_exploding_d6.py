@@ -6,6 +6,7 @@ from fractions import Fraction
 import pytest
 
 from rulescore.errors import RulesError
+from rulescore.trace import RuleRef
 from rulescore.systems import exploding_d6 as x6
 from rulescore.systems.exploding_d6._system import DATA
 
@@ -121,6 +122,36 @@ def test_reactions_in_initiative_order_cost_one_action():
     assert "Blind cannot react: does not perceive the actor" in text
     assert "Spent cannot react: has no action left" in text
     assert "happen before it" in text
+    # §Reactions: one may react who perceives the actor and still has unused actions; a
+    # verdict for everyone, in the order given, each citing the section.
+    ref = RuleRef("exploding_d6", "Reactions")
+    assert r.verdicts == (
+        x6.ReactorVerdict("Hagen", 12, True, "", ref),
+        x6.ReactorVerdict("Ally", 20, True, "", ref),
+        x6.ReactorVerdict("Blind", 30, False, "does not perceive the actor", ref),
+        x6.ReactorVerdict("Spent", 25, False, "has no action left", ref))
+    assert [v.name for v in r.refused] == ["Blind", "Spent"]
+
+
+def test_reaction_verdicts_of_the_hagen_example():
+    # §Reactions: Hagen saved one of his two actions and perceives the robber: he reacts and
+    # has none left. One who spent both, or who does not notice the action, cannot; not
+    # perceiving is the reason even for one who has no action either.
+    r = x6.reactions([("Hagen", 12, x6.ActionPool(2, 1), True),
+                      ("Rogue", 9, x6.ActionPool(2, 0), True),
+                      ("Guard", 14, x6.ActionPool(2, 0), False)])
+    assert r.order == ("Hagen",) and r.pools == (x6.ActionPool(2, 0),)
+    assert [(v.name, v.reacts, v.reason) for v in r.verdicts] == [
+        ("Hagen", True, ""), ("Rogue", False, "has no action left"),
+        ("Guard", False, "does not perceive the actor")]
+    nobody = x6.reactions([("Rogue", 9, x6.ActionPool(2, 0), True)])
+    assert nobody.order == () and nobody.outcome == "none"
+    assert nobody.refused == nobody.verdicts and nobody.verdicts[0].rule.section == "Reactions"
+    assert x6.reactions([]).verdicts == ()
+    with pytest.raises(RulesError, match="perceives must be"):
+        x6.reactions([("Hagen", 12, x6.ActionPool(2, 1), 1)])
+    with pytest.raises(RulesError, match="initiative of Hagen"):
+        x6.reactions([("Hagen", True, x6.ActionPool(2, 1), True)])
 
 
 def test_one_reaction_per_participant():

@@ -24,7 +24,8 @@ from .specials import (Contest, CoupDeGrace, Throw, ThrowDice, TwoWeapons, coup_
                        coup_de_grace_roll, deviation_offset, disarm, ko_attack, roll_throw, supported_min_roll,
                        throw, two_weapons)
 from .turns import (ROUND_PHASES, ActionPool, DiceForActions, Initiative, InitiativeOrder,
-                    Reactions, Spend, bonus_die_action, can_react, destiny_die_action,
+                    Reactions, ReactorVerdict, Spend, bonus_die_action, can_react,
+                    destiny_die_action,
                     initiative, initiative_order, initiative_table, max_actions, movement,
                     reactions, refresh, round_phases, spend, start_combat)
 
@@ -48,7 +49,8 @@ __all__ = [
     "two_weapons",
     "ROSTER",
     "ROUND_PHASES", "ActionPool", "DiceForActions", "Initiative", "InitiativeOrder",
-    "Reactions", "Spend", "bonus_die_action", "can_react", "destiny_die_action", "initiative",
+    "Reactions", "ReactorVerdict", "Spend", "bonus_die_action", "can_react",
+    "destiny_die_action", "initiative",
     "initiative_order", "initiative_table", "max_actions", "movement", "reactions", "refresh",
     "round_phases", "spend", "start_combat",
 ]

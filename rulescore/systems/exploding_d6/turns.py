@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from rulescore.errors import RulesError, require_int, require_list, shown
-from rulescore.trace import Resolution, step
+from rulescore.trace import Resolution, RuleRef, step
 from rulescore.errors import require_bool as flag, require_choice as one_of
 from rulescore.errors import require_row as choice, require_text as text
 
@@ -240,13 +240,39 @@ def can_react(pool: ActionPool, perceives: bool) -> bool:
     return flag("perceives", perceives) and pool.available >= 1
 
 
+NOT_PERCEIVED = "does not perceive the actor"
+NO_ACTION = "has no action left"
+
+
+@dataclass(frozen=True)
+class ReactorVerdict:
+    """Whether one would-be reactor may react (§Reactions): ``reacts`` when they perceive the
+    actor and have an action; otherwise ``reason`` says why not, in a reader's words
+    ("does not perceive the actor" or "has no action left"; empty when they react), and
+    ``rule`` is the section that decides it."""
+
+    name: str
+    initiative: int
+    reacts: bool
+    reason: str
+    rule: RuleRef
+
+
 @dataclass(frozen=True, kw_only=True)
 class Reactions(Resolution):
     """Who reacts, in order (highest initiative first); each pays one action. ``pools`` are
-    the reactors' pools afterwards, in the same order. Reactions happen before the action."""
+    the reactors' pools afterwards, in the same order. ``verdicts`` holds one
+    :class:`ReactorVerdict` for each would-be reactor, in the order given, those refused
+    included. Reactions happen before the action."""
 
     order: tuple[str, ...]
     pools: tuple[ActionPool, ...]
+    verdicts: tuple[ReactorVerdict, ...]
+
+    @property
+    def refused(self) -> tuple[ReactorVerdict, ...]:
+        """The verdicts of those who cannot react, in the order given."""
+        return tuple(v for v in self.verdicts if not v.reacts)
 
 
 def reactions(reactors: Sequence[tuple[str, int, ActionPool, bool]]) -> Reactions:
@@ -262,6 +288,7 @@ def reactions(reactors: Sequence[tuple[str, int, ActionPool, bool]]) -> Reaction
     ref = DATA.rule("Reactions")
     entries = []
     steps = []
+    verdicts = []
     seen = set()
     for i, r in enumerate(reactors, start=1):
         if not isinstance(r, tuple) or len(r) != 4:
@@ -275,8 +302,9 @@ def reactions(reactors: Sequence[tuple[str, int, ActionPool, bool]]) -> Reaction
         require_int(f"reactors: initiative of {name}", init, minimum=0,
                     maximum=MAX_DICE * MAX_TOTAL)
         _pool(pool, f"reactors: pool of {name}")
-        if not can_react(pool, perceives):
-            why = "does not perceive the actor" if not perceives else "has no action left"
+        why = _why_not(pool, perceives)
+        verdicts.append(ReactorVerdict(name, init, not why, why, ref))
+        if why:
             steps.append(step(f"{name} cannot react: {why}", ref))
             continue
         entries.append((i, name, init, pool))
@@ -289,7 +317,15 @@ def reactions(reactors: Sequence[tuple[str, int, ActionPool, bool]]) -> Reaction
         steps.append(step("The reactions are announced after the action but happen before it",
                           ref))
     return Reactions(value=len(order), outcome="reactions" if order else "none",
-                     trace=tuple(steps), order=order, pools=pools)
+                     trace=tuple(steps), order=order, pools=pools, verdicts=tuple(verdicts))
+
+
+def _why_not(pool: ActionPool, perceives: bool) -> str:
+    """Why a would-be reactor cannot react (§Reactions), or "" when they can: not perceiving
+    the actor is named first, as it rules them out whatever actions they kept."""
+    if not flag("perceives", perceives):
+        return NOT_PERCEIVED
+    return "" if pool.available >= 1 else NO_ACTION
 
 
 @dataclass(frozen=True, kw_only=True)
