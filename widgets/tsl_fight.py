@@ -109,6 +109,7 @@ class FightPanel(OnThePage, Tool):
         "impact", "armour", "attack_type", "uses", "target_pools")} | {
         name: RULINGS for name in ("bands", "tier_limits", "order", "out_of_zone",
                                    "bump_misses")}
+    _WHAT: ClassVar[str] = "the button pressed: Repair armour or Repair weapon"
     _NO_SNARE: ClassVar[str] = ("the fight page keeps no zones: the attack resolver's chapter "
                                 "pulls or pins")
     reaches = (
@@ -130,8 +131,14 @@ class FightPanel(OnThePage, Tool):
         Reach(Fight.apply, {}, {**_SELF, "attacker": "the attack's Attacker",
                                 "target": "the attack's Target",
                                 "result": "the attack rolled above"}),
+        Reach(Fight.check_repair, {"name": "Fighter"}, {**_SELF, "what": _WHAT}),
+        Reach(tsl.repair_needs_roll, {"rarity": "Rarity", "irreplaceable": "Irreplaceable"}),
+        Reach(tsl.repair, {"rarity": "Rarity", "irreplaceable": "Irreplaceable",
+                           "tier": "Repairer's Hand tier"},
+              {"dice": "the repair's Roll / My dice row", "shift": "no shift on this page",
+               "bands": RULINGS, "tier_limits": RULINGS}),
         Reach(Fight.repair, {"name": "Fighter"}, {
-            **_SELF, "what": "the button pressed: Repair armour or Repair weapon"}),
+            **_SELF, "what": _WHAT, "result": "the repair resolved for Rarity above"}),
         Reach(Fight.restock, {"name": "Fighter"}, {**_SELF, "row": "the fighter's roster row"}),
         Reach(Fight.set_stress, {"name": "Fighter", "pool": "Pool", "stress": "Stress"},
               _SELF),
@@ -182,6 +189,16 @@ class FightPanel(OnThePage, Tool):
         self.repair_armour = button("Repair armour", "The fighter's spent armour is mended")
         self.repair_weapon = button("Repair weapon", "The fighter's broken weapon is mended")
         self.restock_button = button("Restock", "Ammunition back to the zone's starting uses")
+        # a repair asks how the gear is mended (§11 Ammunition): its rarity, the roster
+        # row's when it gives one; only rarer gear asks for the Hand roll's dice
+        self.rarity = _menu("Rarity", tsl.RARITIES, "Issued", width="16em")
+        self.irreplaceable = w.Checkbox(value=False, indent=False, description="Irreplaceable",
+                                        layout=shared_layout(width="auto"))
+        self.repair_tier = _menu("Repairer's Hand tier", tsl.TIERS, "Trained", width="19em")
+        self.repair_entry = DiceEntry("5 faces of the Hand roll, e.g. 6, 5, 1, 1, 1")
+        self.repair_note = w.HTML()
+        self.repair_result = w.HTML()
+        self._repairing: tuple[str, str] | None = None
         self.pool = _menu("Pool", tsl.POOLS, "Body", width="14em")
         self.stress = int_field("Stress", 0, 0, 40, style=STYLE, layout=shared_layout(width="12em"))
         self.stress_button = button("Set Stress", "Stress taken off, or marked by another rule")
@@ -201,7 +218,10 @@ class FightPanel(OnThePage, Tool):
                     self.explanation),
             section("Other moves", w.HBox([self.who, self.option, self.ally_zone,
                                            self.spend_button]),
+                    w.HBox([self.rarity, self.irreplaceable, self.repair_tier],
+                           layout=shared_layout(flex_flow="row wrap", align_items="center")),
                     w.HBox([self.repair_armour, self.repair_weapon, self.restock_button]),
+                    self.repair_note, self.repair_entry, self.repair_result,
                     w.HBox([self.pool, self.stress, self.stress_button])),
         ], "rulebook-tsl-fight")
         self.start_button.on_click(lambda _: self._start())
@@ -213,6 +233,11 @@ class FightPanel(OnThePage, Tool):
         self.repair_armour.on_click(lambda _: self._repair("armour"))
         self.repair_weapon.on_click(lambda _: self._repair("weapon"))
         self.restock_button.on_click(lambda _: self._restock())
+        self.repair_entry.on_request(self._repair_roll)
+        self.who.observe(lambda _: self._repair_defaults(), "value")
+        for field in (self.rarity, self.irreplaceable, self.repair_tier):
+            field.observe(lambda _: self._repair_reset(), "value")
+        set_shown(self.repair_entry, False)
         self.stress_button.on_click(lambda _: self._set_stress())
         for box in (self.attacker, self.target, self.opposed, self.target_number,
                     self.attack_type, self.distance, self.shift, self.defender_shift,
@@ -266,9 +291,64 @@ class FightPanel(OnThePage, Tool):
         who = self._picked(self.who.value, "Fighter")
         self._push(self.fight.take(who, self.option.value, ally_zone=self.ally_zone.value))
 
+    def _repair_defaults(self) -> None:
+        """A fighter picked brings their gear's rarity and their Hand tier from the roster
+        (the GM changes either for armour from elsewhere, or a specialist who mends it)."""
+        if self.page is None or not self.who.value or \
+                self.who.value not in self.page.roster.names():
+            return
+        row = self.page.roster.fighter(self.who.value)
+        self.rarity.value, self.repair_tier.value = row["rarity"], row["tier_hand"]
+        self._repair_reset()
+
+    def _repair_reset(self) -> None:
+        """A changed repair field puts away a Hand roll asked for under the old one."""
+        self._repairing = None
+        set_shown(self.repair_entry, False)
+        self.repair_note.value = self.repair_result.value = ""
+        self.repair_entry.error.clear()
+
     @answers()
     def _repair(self, what: str) -> None:
-        self._push(self.fight.repair(self._picked(self.who.value, "Fighter"), what))
+        """Mend *what*: gear its rarity mends with no roll (Issued, or irreplaceable) is
+        answered at once; rarer gear asks for the Hand roll's dice first."""
+        self._repair_reset()
+        who = self._picked(self.who.value, "Fighter")
+        self.fight.check_repair(who, what)
+        rarity, lost = self.rarity.value, self.irreplaceable.value
+        if not tsl.repair_needs_roll(rarity, irreplaceable=lost):
+            self._repaired(self.fight.repair(who, what, tsl.repair(rarity, irreplaceable=lost)))
+            return
+        self._repairing = (who, what)
+        self.repair_note.value = (
+            f"<small class='rulebook-tsl-repair-ask'>{html.escape(rarity)} gear: mending "
+            f"{html.escape(who)}'s {what} takes a Hand roll at T11 (Mixed or better mends "
+            "it). Roll, or type the 5 faces.</small>")
+        set_shown(self.repair_entry, True)
+
+    @answers(line="repair_entry.error")
+    def _repair_roll(self, request: RollRequest) -> None:
+        """The Hand roll of a rarer item's repair (one rules call), then its result applied."""
+        if self._repairing is None:
+            raise RulesError("press Repair armour or Repair weapon first")
+        who, what = self._repairing
+        request.expect_typed(5, "5 faces")
+        done = tsl.repair(self.rarity.value, irreplaceable=self.irreplaceable.value,
+                          dice=request.dice, tier=self.repair_tier.value)
+        move = self.fight.repair(who, what, done)
+        self.page.rolls.add(f"{who} mends the {what}", request, move.line,
+                            lambda r: self._repair_roll(r.fresh()))
+        self._repaired(move)
+
+    def _repaired(self, move: tsl.FightMove) -> None:
+        """Show the repair's line and apply it (a failed or lost repair changes nothing)."""
+        if move.fight is not self.fight:
+            self._push(move)      # the page redraws, its menus refilled: the line comes after
+        self._repairing = None
+        set_shown(self.repair_entry, False)
+        self.repair_note.value = ""
+        self.repair_result.value = (f"<b class='rulebook-tsl-repair-said'>"
+                                    f"{html.escape(move.line)}</b>")
 
     @answers()
     def _restock(self) -> None:

@@ -94,10 +94,10 @@ def test_a_catastrophic_defence_spends_the_armour_until_repaired():
     assert after.of("Thug").armour_spent
     later = after.attack_inputs(r.fighter("Mar"), r.fighter("Thug"), armour_fits=True)
     assert later["armour"] is False
-    repaired = after.repair("Thug", "armour").fight
+    repaired = after.repair("Thug", "armour", tsl.repair("Issued")).fight
     assert not repaired.of("Thug").armour_spent
     with pytest.raises(RulesError, match="not spent"):
-        repaired.repair("Thug", "armour")
+        repaired.repair("Thug", "armour", tsl.repair("Issued"))
 
 
 def test_a_broken_weapon_cannot_attack_until_repaired():
@@ -116,8 +116,37 @@ def test_a_broken_weapon_cannot_attack_until_repaired():
     assert after.acting == "Mar" and after.of("Mar").weapon_broken
     with pytest.raises(RulesError, match="broken and cannot attack until it is repaired"):
         after.attack_inputs(r.fighter("Mar"), r.fighter("Thug"))
-    fixed = after.repair("Mar", "weapon").fight
+    fixed = after.repair("Mar", "weapon", tsl.repair("Issued")).fight
     assert fixed.attack_inputs(r.fighter("Mar"), r.fighter("Thug"))["uses"] == 2
+
+
+def test_a_repair_follows_the_gears_rarity():
+    """§11 Ammunition: Issued gear is mended with tools and downtime, no roll; rarer gear only
+    when its Hand roll at T11 lands (Mixed or better); irreplaceable gear may be gone for good,
+    and then stays out of use."""
+    r, fight = started()
+    from dataclasses import replace
+    broken = fight._set(replace(fight.of("Mar"), weapon_broken=True))
+    issued = broken.repair("Mar", "weapon", tsl.repair("Issued"))
+    assert not issued.fight.of("Mar").weapon_broken
+    assert issued.line == "Mar's weapon is repaired with tools and downtime"
+    # the same faces 6, 5, 1, 1, 1 at T11: Trained (12) mends Salvaged gear, Untrained (11) not
+    mended = broken.repair("Mar", "weapon", tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1],
+                                                       tier="Trained"))
+    assert not mended.fight.of("Mar").weapon_broken
+    assert mended.line == "Mar's weapon is repaired by a Hand roll of 12"
+    failed = broken.repair("Mar", "weapon", tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1]))
+    assert failed.fight.of("Mar").weapon_broken and failed.line == (
+        "Mar's weapon is not mended (Hand roll 11)")
+    lost = broken.repair("Mar", "weapon", tsl.repair("Anomalous", irreplaceable=True))
+    assert lost.fight is broken and lost.line == "Mar's weapon is gone for good"
+    with pytest.raises(RulesError, match="result must be a repair resolved"):
+        broken.repair("Mar", "weapon", "Issued")
+    broken.check_repair("Mar", "weapon")
+    with pytest.raises(RulesError, match="Mar's armour is not spent"):
+        broken.check_repair("Mar", "armour")
+    with pytest.raises(RulesError, match="what must be one of"):
+        broken.check_repair("Mar", "boots")
 
 
 def test_no_ammunition_no_attack_until_restocked():

@@ -102,6 +102,55 @@ def test_other_moves_repair_and_set_stress(page):
     assert panel.error.message.startswith("“Fighter” must be Vela for Movement")
 
 
+def test_a_repair_asks_the_rarity_and_only_rarer_gear_rolls(page):
+    """§11 Ammunition: the Rarity menu starts at the roster row's; Issued gear is mended with
+    no dice (tsl.repair("Issued")), irreplaceable gear is lost with no dice and stays spent,
+    and rarer gear asks for the Hand roll first (tsl.repair at T11 with the repairer's tier,
+    the roster's Hand tier by default), the roll logged; whole gear is refused before any
+    dice."""
+    page, panel = page
+    panel.start_button.click()
+    fight = page.state
+    page.apply("Mar's armour spent", state=fight._set(replace(fight.of("Mar"),
+                                                              armour_spent=True)))
+    panel.who.value = "Mar"
+    assert panel.rarity.value == "Issued" and panel.repair_tier.value == "Trained"
+    panel.repair_weapon.click()
+    assert panel.error.message == "Mar's weapon is not broken"
+    assert not is_shown(panel.repair_entry)
+    # irreplaceable: gone for good, no dice, the armour stays spent
+    panel.who.value = "Mar"
+    panel.irreplaceable.value = True
+    panel.repair_armour.click()
+    assert tsl.repair("Issued", irreplaceable=True).outcome == "lost"
+    assert panel.repair_result.value.endswith("Mar&#x27;s armour is gone for good</b>")
+    assert page.state.of("Mar").armour_spent and not is_shown(panel.repair_entry)
+    # Salvaged: the Hand roll's dice first; Trained 6, 5, 1, 1, 1 is 12 against T11: mended
+    panel.who.value = "Mar"
+    panel.irreplaceable.value = False
+    panel.rarity.value = "Salvaged"
+    panel.repair_armour.click()
+    assert is_shown(panel.repair_entry) and "Hand roll at T11" in panel.repair_note.value
+    assert page.state.of("Mar").armour_spent
+    panel.repair_entry.my_dice.value = "6, 5, 1"
+    panel.repair_entry.use_dice()
+    assert panel.repair_entry.error.message and page.state.of("Mar").armour_spent
+    assert tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1], tier="Trained").outcome == "repaired"
+    panel.repair_entry.my_dice.value = "6, 5, 1, 1, 1"
+    panel.repair_entry.use_dice()
+    assert not page.state.of("Mar").armour_spent
+    assert "Mar&#x27;s armour is repaired by a Hand roll of 12" in panel.repair_result.value
+    assert page.rolls.entries[0].what == "Mar mends the armour"
+    page.undo()
+    assert page.state.of("Mar").armour_spent
+    # Issued: mended at once with no dice
+    panel.who.value = "Mar"
+    assert panel.rarity.value == "Issued"
+    panel.repair_armour.click()
+    assert not page.state.of("Mar").armour_spent and not is_shown(panel.repair_entry)
+    assert "Mar&#x27;s armour is repaired with tools and downtime" in panel.repair_result.value
+
+
 def test_the_armour_switch_shows_only_for_worn_unspent_armour(page):
     page, panel = page
     panel.start_button.click()

@@ -22,6 +22,7 @@ from .combat import (
     MAX_USES,
     WEAPON_ZONES,
     Attack,
+    Repair,
     Weapon,
     _choice,
     defence_domains,
@@ -298,21 +299,42 @@ class Fight:
 
     # --- gear and Stress -------------------------------------------------------------------
 
-    def repair(self, name: str, what: str) -> FightMove:
-        """*name*'s spent armour or broken weapon is repaired (§11 Armour, Ammunition: with
-        tools and downtime, or a specialist; the gear chapter's repair tool rolls it)."""
+    def _mended(self, name: str, what: str) -> tuple[Kit, Any]:
+        """*name*'s kit with the gear *what* mended, and the section that spends it; refused
+        when that gear is whole."""
         _choice("what", what, GEAR)
         kit = self.of(name)
         if what == "armour":
             if not kit.armour_spent:
                 raise RulesError(f"{name}'s armour is not spent")
-            new, rule = replace(kit, armour_spent=False), ARMOUR
-        else:
-            if not kit.weapon_broken:
-                raise RulesError(f"{name}'s weapon is not broken")
-            new, rule = replace(kit, weapon_broken=False), AMMUNITION
-        return FightMove(self._set(new), f"{name}'s {what} is repaired",
-                         (step(f"{name}'s {what} is repaired and works again", rule),))
+            return replace(kit, armour_spent=False), ARMOUR
+        if not kit.weapon_broken:
+            raise RulesError(f"{name}'s weapon is not broken")
+        return replace(kit, weapon_broken=False), AMMUNITION
+
+    def check_repair(self, name: str, what: str) -> None:
+        """Refuse to mend gear of *name* that is whole (§11 Armour, Ammunition), so a page
+        says so before it asks for a repair roll's dice."""
+        self._mended(name, what)
+
+    def repair(self, name: str, what: str, result: Repair) -> FightMove:
+        """Apply a mending of *name*'s spent armour or broken weapon, *result* being
+        :func:`~.combat.repair` for the gear's rarity (§11 Armour, Ammunition): Issued gear is
+        mended with tools and downtime, no roll; rarer gear only when its Hand roll mends it;
+        irreplaceable gear lost stays out of use, as does gear whose roll fails."""
+        new, rule = self._mended(name, what)
+        if not isinstance(result, Repair):
+            raise RulesError(f"result must be a repair resolved for the gear's rarity, got "
+                             f"{shown(result)}")
+        if result.outcome in ("lost", "not repaired"):
+            said = ("is gone for good" if result.outcome == "lost" else
+                    f"is not mended (Hand roll {result.value})")
+            return FightMove(self, f"{name}'s {what} {said}", result.trace + (
+                step(f"{name}'s {what} stays out of use", rule),))
+        how = ("with tools and downtime" if result.outcome == "needs downtime" else
+               f"by a Hand roll of {result.value}")
+        return FightMove(self._set(new), f"{name}'s {what} is repaired {how}", result.trace + (
+            step(f"{name}'s {what} is repaired and works again", rule),))
 
     def restock(self, name: str, row: Row) -> FightMove:
         """*name*'s weapon is restocked to its zone's starting uses (§11 Ammunition)."""
