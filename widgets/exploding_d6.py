@@ -8,6 +8,7 @@ and renders what comes back: the odds before the roll, the result and its explan
 from __future__ import annotations
 
 import html
+import weakref
 from fractions import Fraction
 from typing import Sequence
 
@@ -16,7 +17,7 @@ import ipywidgets as w
 from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.systems import exploding_d6 as x6
 from rulescore.text import percent
-from rulescore.roster import Fighter
+from rulescore.roster import Fighter, Roster
 from rulescore.systems.exploding_d6.fight import Fight
 from rulescore.systems.exploding_d6.inputs import plural
 
@@ -66,6 +67,13 @@ class _TypedChains:
     @classmethod
     def words(cls) -> dict[str, str]:
         return {**super().words(), "faces": "My dice"}   # type: ignore[misc]
+
+
+#: The most fighters the "Who would react" list takes: as many as a roster holds.
+MAX_REACTORS = x6.ROSTER.max_fighters
+#: The last initiative rolled with each roster (by InitiativeRoller), which the reactions
+#: tool fills in for the fighters picked from that roster.
+_ROLLED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class InitiativeRoller(_TypedChains, Tool):
@@ -124,6 +132,7 @@ class InitiativeRoller(_TypedChains, Tool):
             raise RulesError(f"{EMPTY_HINT}.")
         expect_chains(request, sum(q for _, q, _ in self.people))
         self.last = x6.initiative_table(self.people, dice=request.dice)
+        _ROLLED[self.editor] = self.last
         by_name = {r.name: r.chains for r in self.last.rolls}
         rows = "".join(
             f"<tr><td>{i}</td><td>{html.escape(r.name)}</td><td>"
@@ -1019,30 +1028,97 @@ class DiceForActionsTool(Tool):
 
 class ReactionsTool(Tool):
     """Who may react to one action and in what order (§Reactions): each must perceive the
-    actor and still have an action; they react highest initiative first, one action each."""
+    actor and still have an action; they react highest initiative first, one action each.
+    The list is typed, or filled from the roster's fighters."""
 
-    reaches = (Reach(x6.reactions, {"reactors": "Who would react"}),)
+    _ROW = "the picked fighters' rows of the roster"
+    reaches = (Reach(x6.reactions, {"reactors": "Who would react"}),
+               Reach(x6.max_actions, {}, {"lineage": _ROW, "extra": _ROW,
+                                          "two_weapons": _ROW}))
     _ENTRY = "a name, the initiative and the actions left (and “unaware” if they do not " \
         "perceive the actor), e.g. Hagen 12 1"
 
-    def __init__(self, reactors: str = "Hagen 12 1", maximum: int = 2) -> None:
+    def __init__(self, reactors: str = "Hagen 12 1", maximum: int = 2,
+                 fighters: RosterEditor | None = None) -> None:
+        """*fighters*: the roster the picks come from (the chapter's shared one unless
+        given)."""
+        self.editor = fighters if fighters is not None else shared_roster("exploding_d6")
         self.maximum = _number("Actions a round", maximum)
         self.reactors = labelled_text("Who would react", reactors,
                                       "name initiative actions-left, …", width=LIST_WIDTH)
         self.reactors.continuous_update = False
+        self.picks = w.SelectMultiple(options=(), description="From the roster", rows=3,
+                                      style={"description_width": LABEL_WIDTH},
+                                      layout=shared_layout(width=MENU_WIDTH))
+        self.pick_help = w.HTML("<small>Each picked fighter joins the list with the "
+                                "initiative rolled above (0 until it is rolled) and a full "
+                                "round of actions; edit the numbers to what they have "
+                                "left.</small>", layout=shared_layout(max_width="22em"))
+        self.from_roster = w.HBox([self.picks, self.pick_help],
+                                  layout=shared_layout(align_items="center",
+                                                       grid_gap="0 1em"))
+        self._picked: tuple[str, ...] = ()
+        self._quiet = False
         self.error = ErrorLine()
         self.result = w.HTML()
         self.explanation = ExplanationView()
-        super().__init__([self.maximum, self.reactors, self.error, self.result,
-                          self.explanation], "rulebook-x6-reactions")
+        super().__init__([self.maximum, self.from_roster, self.reactors, self.error,
+                          self.result, self.explanation], "rulebook-x6-reactions")
         for f in (self.maximum, self.reactors):
             f.observe(lambda _: self.update(), "value")
+        self.picks.observe(self._pick, "value")
+        self.editor.on_change(self._follow)
+        self._follow(self.editor.roster)
         self.update()
+
+    def _follow(self, roster: Roster) -> None:
+        """List the roster's names to pick from (hidden while it has none)."""
+        names = roster.names()
+        kept = tuple(n for n in self.picks.value if n in names)
+        self._picked, self._quiet = kept, True
+        try:
+            self.picks.options = names
+            self.picks.value = kept
+        finally:
+            self._quiet = False
+        set_shown(self.from_roster, bool(names))
+
+    def _pick(self, change: dict) -> None:
+        """Add the newly picked fighters to the list and drop the unpicked ones; entries
+        typed or edited for others stay as they are."""
+        if self._quiet:
+            return
+        picked = tuple(change["new"])
+        dropped = {n for n in self._picked if n not in picked}
+        kept = [e.strip() for e in self.reactors.value.split(",")
+                if e.strip() and _entry_name(e) not in dropped]
+        listed = {_entry_name(e) for e in kept}
+        added = [n for n in picked if n not in self._picked and n not in listed]
+        self._picked = picked
+        if not added and not dropped:
+            return
+        rows = [self.editor.roster.fighter(n) for n in added]
+        rounds = [x6.max_actions(f["lineage"], f["extra_actions"], f["two_weapons"])
+                  for f in rows]
+        rolled = _ROLLED.get(self.editor)
+        initiative = {r.name: r.value for r in rolled.rolls} if rolled is not None else {}
+        kept += [f"{f.name} {initiative.get(f.name, 0)} {n}" for f, n in zip(rows, rounds)]
+        try:
+            most = read_int("Actions a round", self.maximum, 1)
+        except RulesError:
+            most = 0
+        if rounds and max(rounds) > most:
+            self.maximum.value = str(max(rounds))
+        self.reactors.value = ", ".join(kept)
 
     def _read(self, most: int) -> list[tuple[str, int, x6.ActionPool, bool]]:
         """(name, initiative, actions, perceives) of each comma-separated entry."""
+        entries = self.reactors.value.split(",")
+        if len(entries) > MAX_REACTORS:
+            raise RulesError(f"“Who would react”: at most {MAX_REACTORS} fighters, got "
+                             f"{len(entries)}")
         out = []
-        for i, entry in enumerate(self.reactors.value.split(","), start=1):
+        for i, entry in enumerate(entries, start=1):
             words = entry.split()
             unaware = bool(words) and words[-1].lower() == "unaware"
             words = words[:-1] if unaware else words
@@ -1064,12 +1140,24 @@ class ReactionsTool(Tool):
         r = x6.reactions(self._read(most))
         rows = [f"<li>{html.escape(n)} reacts: {p.available} of {p.maximum} actions left</li>"
                 for n, p in zip(r.order, r.pools)]
-        rows += [f"<li>{html.escape(s.text)}</li>" for s in r.trace if "cannot react" in s.text]
+        rows += [f"<li>{html.escape(v.name)} cannot react: {html.escape(v.reason)}</li>"
+                 for v in r.refused]
         head = ("Nobody can react" if not r.order else
                 "React in this order: " + ", ".join(r.order))
         self.result.value = (headline_html(html.escape(head))
                              + f"<ul class='rulebook-x6-reaction-list'>{''.join(rows)}</ul>")
         self.explanation.show(r.trace)
+
+
+def _entry_name(entry: str) -> str:
+    """The name of one typed "name initiative actions-left" entry (its words before the
+    numbers and a trailing “unaware”)."""
+    words = entry.split()
+    if words and words[-1].lower() == "unaware":
+        words = words[:-1]
+    while words and words[-1].lstrip("-").isdigit():
+        words = words[:-1]
+    return " ".join(words)
 
 
 class DodgeValue(Tool):
