@@ -103,6 +103,9 @@ class CountTracker(Tool):
             "light_weapon": "the Weapon chosen (a light melee weapon's Strike exposes)"}),
         Reach(vl.move_token, {}, {"tick": "the Hammer's tick",
                                   "tempo": "the tempo of the action and weapon chosen"}),
+        Reach(vl.uses_weapon, {"action": "Action",
+                               "attack_on_arrival": "Rush / Charge ends in a melee attack "
+                                                    "(+1 tempo)"}),
         Reach(vl.starting_tick, {"margin": "Initiative margin"}),
         Reach(vl.duel, {"awareness_a": "Awareness (one)", "awareness_b": "Awareness (other)",
                         "name_a": "Duel: one", "name_b": "Duel: other"}, {
@@ -379,8 +382,9 @@ class CountTracker(Tool):
         if tempo == 0:
             return enc, (f"{name}: {self.action.value}, tempo 0: it takes no time, the token "
                          f"stays at Tick {moved.value} and the turn goes on{note}"), moved.trace
-        return enc, (f"{name}: {self.action.value} with {self.weapon.value}, tempo {tempo} → "
-                     f"Tick {moved.value}{note}"), moved.trace
+        armed = vl.uses_weapon(self.action.value, attack_on_arrival=self.arrival.value)
+        done = f"{self.action.value} with {self.weapon.value}" if armed else self.action.value
+        return enc, f"{name}: {done}, tempo {tempo} → Tick {moved.value}{note}", moved.trace
 
     def _wait(self):
         name = self._who()

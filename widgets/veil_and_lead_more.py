@@ -43,6 +43,9 @@ class TempoCalculator(Tool):
             "light_weapon": "from the Weapon: a light melee weapon exposes even on a Strike"}),
         Reach(vl.move_token, {"tick": "Acting at tick"},
               {"tempo": "the tempo worked out above"}),
+        Reach(vl.uses_weapon, {"action": "Action",
+                               "attack_on_arrival": "Rush / Charge ends in a melee attack "
+                                                    "(+1 tempo)"}),
     )
 
     def __init__(self, action: str = "Quick Shot", weapon: str = "Peacemaker",
@@ -99,9 +102,11 @@ class TempoCalculator(Tool):
             rule = f"the run's {vl.tempo(act.name)} + 1 for the melee attack on arrival"
         where = (f"the token moves from Tick {self.tick.value} to <b>Tick {moved.value}</b>"
                  if moved else "it takes no time: the token stays where it is")
+        with_weapon = (f" with {html.escape(weapon.name)}" if vl.uses_weapon(
+            act.name, attack_on_arrival=self.arrival.value) else "")
         self.result.value = (
-            f"<p class='rulebook-vl-tempo-result'><b>{html.escape(act.name)}</b> with "
-            f"{html.escape(weapon.name)}: tempo <b>{tempo}</b> ({rule}); {where}; "
+            f"<p class='rulebook-vl-tempo-result'><b>{html.escape(act.name)}</b>{with_weapon}: "
+            f"tempo <b>{tempo}</b> ({rule}); {where}; "
             + ("Exposed or not as the power used decides" if exposed is None else
                f"<b style='color:{ERROR}'>Exposed</b> until the fighter's next turn"
                if exposed else "not Exposed") + ".</p>")

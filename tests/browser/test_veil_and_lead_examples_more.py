@@ -140,7 +140,8 @@ def test_the_actions_chapters_fixed_tempos_and_exposure_in_the_tempo_calculator(
     for action, weapon, tempo, exposed in cases:
         tool.get_by_label("Weapon", exact=True).select_option(weapon)
         tool.get_by_label("Action", exact=True).select_option(action)
-        expect(result).to_contain_text(f"{action} with {weapon}: tempo {tempo} (")
+        named = f"{action} with {weapon}" if vl.uses_weapon(action) else action
+        expect(result).to_contain_text(f"{named}: tempo {tempo} (")
         expect(result).to_contain_text("Exposed until the fighter's next turn" if exposed
                                        else "not Exposed")
         assert vl.tempo(action, None if vl.action(action).tempo_rule == "fixed" else weapon) \

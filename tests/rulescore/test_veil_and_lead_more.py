@@ -276,3 +276,17 @@ def test_treat_grievous_says_what_the_treatment_column_says(wound, dice, headlin
     assert done.treated == (done.outcome == "Treated")
     assert done.trace[-1].text == headline
     assert vl.records.grievous_by_name("Broken Bone").recovery_days == 1
+
+
+def test_uses_weapon_reads_the_actions_tables_weapon_column():
+    """§III, §V: the attacks, Aim, the reloads and Draw Weapon are done with the weapon; a
+    Rush / Charge only when it ends in a melee attack; Recover, moving and healing are not."""
+    armed = [a for a in vl.actions() if vl.uses_weapon(a)]
+    assert armed == ["Draw Weapon", "Quick Shot", "Shiv", "Steady Shot", "Strike", "Aim",
+                     "Reload (Speed)", "Called Shot", "Heavy Cleave", "Reload (Manual)"]
+    assert not vl.uses_weapon("Recover") and not vl.uses_weapon("Rush / Charge")
+    assert vl.uses_weapon("Rush / Charge", attack_on_arrival=True)
+    with pytest.raises(RulesError, match="attack_on_arrival is only for Rush / Charge"):
+        vl.uses_weapon("Recover", attack_on_arrival=True)
+    with pytest.raises(RulesError, match="attack_on_arrival must be"):
+        vl.uses_weapon("Rush / Charge", attack_on_arrival=1)

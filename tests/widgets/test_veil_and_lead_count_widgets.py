@@ -270,3 +270,18 @@ def test_a_roster_fighter_fills_the_fields_and_leaves_the_menu_once_on_the_count
     assert list(t.from_roster.options) == ["", "Caleb"]
     editor.set_roster(editor.roster.add("Maeve", pc=True))
     assert list(t.from_roster.options) == ["", "Caleb", "Maeve"]
+
+
+def test_an_action_without_a_weapon_names_none_in_the_log():
+    """§III: Stand Up is done with no weapon (vl.uses_weapon), so the log names none; a
+    Steady Shot names the Peacemaker."""
+    t = _fight()
+    t.next_button.click()
+    t.action.value = "Stand Up"
+    t.act_button.click()
+    assert "Ada: Stand Up, tempo 3 → Tick 6" in t.log_view.value
+    assert "Stand Up with" not in t.log_view.value
+    t.next_button.click()
+    t.action.value = "Steady Shot"
+    t.act_button.click()
+    assert f"{t.who.value}: Steady Shot with Peacemaker, tempo 4" in t.log_view.value

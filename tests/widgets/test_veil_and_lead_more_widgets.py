@@ -141,3 +141,19 @@ def test_stray_shot_odds_dice_and_errors():
                                  dice=DiceSource.seeded(11))
     assert (f"Ada is struck: {seeded.value} damage" if seeded.struck else
             "No one is struck") in t.result.value and "seed 11" in t.result.value
+
+
+def test_an_action_without_a_weapon_names_none():
+    """§III, §V: Recover, Stand Up and a plain Rush / Charge use no weapon, so the tempo line
+    names none (vl.uses_weapon); a Reload and a Rush / Charge ending in a blow do."""
+    tool = TempoCalculator("Recover", "Peacemaker", 2)
+    assert "<b>Recover</b>: tempo <b>6</b> (a fixed tempo)" in tool.result.value
+    assert "Peacemaker" not in tool.result.value
+    tool.action.value = "Stand Up"
+    assert "<b>Stand Up</b>: tempo <b>3</b>" in tool.result.value
+    tool.action.value = "Reload (Speed)"
+    assert "<b>Reload (Speed)</b> with Peacemaker: tempo <b>4</b>" in tool.result.value
+    tool.weapon.value, tool.action.value = "Hatchet", "Rush / Charge"
+    assert "<b>Rush / Charge</b>: tempo <b>4</b>" in tool.result.value
+    tool.arrival.value = True
+    assert "<b>Rush / Charge</b> with Hatchet: tempo <b>5</b>" in tool.result.value

@@ -24,7 +24,7 @@ from .core import (DEFENSE, SPEED, VITALITY, CheckResolution, MoveResolution, ad
                    hit_probability, margin_distribution, move_distance, move_token,
                    pool_after_penalties, range_band, red_lines, roll_pools, speed,
                    starting_tick,
-                   sum_distribution, tempo, tempo_text, action_rows, two_highest,
+                   sum_distribution, tempo, tempo_text, uses_weapon, action_rows, two_highest,
                    vitality)
 from .records import (BANDS, action, actions, armour, armours, condition, conditions, cover,
                       cover_names, range_modifier, weapon, weapons)
@@ -58,7 +58,7 @@ __all__ = [
     # core (§I–§VI)
     "check", "CheckResolution", "roll_pools", "two_highest", "hit_probability", "sum_distribution",
     "margin_distribution", "dice_rolled", "starting_tick", "advance", "move_token",
-    "MoveResolution", "red_lines", "aim_bonus", "tempo", "tempo_text", "action_rows", "exposes",
+    "MoveResolution", "red_lines", "aim_bonus", "tempo", "tempo_text", "uses_weapon", "action_rows", "exposes",
     "defense", "vitality",
     "speed", "move_distance", "range_band", "pool_after_penalties", "DEFENSE", "VITALITY",
     "SPEED",

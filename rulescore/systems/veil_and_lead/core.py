@@ -412,6 +412,17 @@ def _charge_tempo(act: records.Action, arm: records.Weapon | None) -> int:
 CHARGE = "Rush / Charge"
 
 
+def uses_weapon(action: str, *, attack_on_arrival: bool = False) -> bool:
+    """Whether *action* is done with the fighter's weapon (§III, §V; the actions table's weapon
+    column): attacks, Aim, the reloads and Draw Weapon do; a Rush / Charge only when it ends in
+    a melee attack (*attack_on_arrival*); moving, speaking, healing and Recover do not."""
+    act = records.find_action(action)
+    require_bool("attack_on_arrival", attack_on_arrival)
+    if attack_on_arrival and act.name != CHARGE:
+        raise RulesError(f"attack_on_arrival is only for {CHARGE}, got action {shown(act.name)}")
+    return act.weapon == "used" or (act.weapon == "on_arrival" and attack_on_arrival)
+
+
 def tempo_text(action: str) -> str:
     """The tempo of *action* as a reader reads it (§III): "3", "Weapon base",
     "Base − 1 (at least 3)", "Base + 2", "4–9 (chosen)"."""

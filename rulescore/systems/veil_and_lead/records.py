@@ -25,6 +25,7 @@ PENALTY_ON = ("all", "physical", "melee", "ranged", "sight", "mental", "initiati
 TEMPO_RULES = ("fixed", "base", "varies")
 EXPOSURES = ("tempo", "exempt", "always", "none", "varies")
 ATTACKS = ("ranged", "melee", "any", "grapple", "none")
+WEAPON_USE = ("used", "on_arrival", "none")
 
 
 def _cell(t: Table, i: int, row: Any, column: str, kind: type | tuple[type, ...]) -> Any:
@@ -114,6 +115,7 @@ class Action:
     pool_penalty: int
     step_modifier: int
     description: str
+    weapon: str = "none"  # "used", "on_arrival" (only with a melee attack at the end) or "none"
 
 
 @dataclass(frozen=True)
@@ -255,7 +257,8 @@ def _actions(folder: Path) -> dict[str, Action]:
                    _cell(t, i, r, "tempo_max", int), _choice(t, i, r, "exposure", EXPOSURES),
                    _choice(t, i, r, "printed", ("yes", "no", "light", "varies")),
                    _choice(t, i, r, "attack", ATTACKS), _cell(t, i, r, "pool_penalty", int),
-                   _cell(t, i, r, "step_modifier", int), _cell(t, i, r, "description", str))
+                   _cell(t, i, r, "step_modifier", int), _cell(t, i, r, "description", str),
+                   _choice(t, i, r, "weapon", WEAPON_USE))
         if a.tempo_rule == "fixed" and a.tempo < 0:
             raise TableError(f"table 'actions' row {i}: a fixed tempo must be 0 or more, "
                              f"got {a.tempo}")
