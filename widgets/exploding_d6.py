@@ -1050,10 +1050,11 @@ class ReactionsTool(Tool):
         self.picks = w.SelectMultiple(options=(), description="From the roster", rows=3,
                                       style={"description_width": LABEL_WIDTH},
                                       layout=shared_layout(width=MENU_WIDTH))
-        self.pick_help = w.HTML("<small>Each picked fighter joins the list with the "
-                                "initiative rolled above (0 until it is rolled) and a full "
-                                "round of actions; edit the numbers to what they have "
-                                "left.</small>", layout=shared_layout(max_width="22em"))
+        self.pick_help = w.HTML("<small style='display:block;line-height:1.35'>Ctrl-click "
+                                "to pick several. Each joins the list with the initiative "
+                                "rolled above (0 until it is rolled) and a full round of "
+                                "actions; set the numbers to what they have left.</small>",
+                                layout=shared_layout(max_width="24em"))
         self.from_roster = w.HBox([self.picks, self.pick_help],
                                   layout=shared_layout(align_items="center",
                                                        grid_gap="0 1em"))

@@ -11,7 +11,8 @@ from fractions import Fraction
 from playwright.sync_api import Locator, Page, expect
 
 from rulescore.systems import exploding_d6 as x6
-from tests.browser.reader import SHOTS, open_chapter, open_tool, set_fields, set_value
+from tests.browser.reader import (SHOTS, open_chapter, open_tool, set_fields, set_value,
+                                  use_my_dice)
 
 COMBAT = "exploding_d6/combat"
 CLOSE = "exploding_d6/close"
@@ -57,7 +58,44 @@ def test_who_may_react_and_the_actions_left(page: Page, book_url):
         "“Who would react”: Hagen may react only once to one action")
     set_value(tool.get_by_label("Who would react", exact=True), "Hagen 12 1")
     expect(tool.get_by_role("alert")).to_have_count(0)
+    most = x6.ROSTER.max_fighters
+    set_value(tool.get_by_label("Who would react", exact=True),
+              ", ".join(f"F{i} 3 1" for i in range(most + 1)))
+    expect(tool.get_by_role("alert")).to_contain_text(
+        f"“Who would react”: at most {most} fighters, got {most + 1}")
+    set_value(tool.get_by_label("Who would react", exact=True), "Hagen 12 1")
+    expect(tool.get_by_role("alert")).to_have_count(0)
     tool.screenshot(path=str(SHOTS / "x6_reactions.png"))
+
+
+def test_who_may_react_picked_from_the_roster(page: Page, book_url):
+    """§Reactions with the roster: the rogue of §Start of combat (Quickness 4, initiative 27),
+    picked From the roster, joins Hagen with a human's 2 actions and reacts first."""
+    page.set_viewport_size(SCREEN)
+    tool = open_tool(page, book_url, COMBAT, ".rulebook-x6-reactions")
+    roster = page.locator(".rulebook-roster").first
+    roster.get_by_label("New fighter").fill("Rogue")
+    roster.get_by_role("button", name="Add fighter").click()
+    set_value(roster.get_by_label("Quickness of Rogue", exact=True), "4")
+    initiative = page.locator(".rulebook-x6-initiative").first
+    expect(initiative).to_contain_text("Rogue: 4 dice")
+    use_my_dice(initiative, "4, 5, 1, 6, 6, 5")
+    rogue = x6.initiative([4, 5, 1, 6 + 6 + 5], quickness=4)
+    expect(initiative.locator(".rulebook-x6-order")).to_contain_text(str(rogue.value))
+    tool.scroll_into_view_if_needed()
+    tool.get_by_label("From the roster", exact=True).select_option(label="Rogue")
+    actions = x6.max_actions("human")
+    expect(tool.get_by_label("Who would react", exact=True)).to_have_value(
+        f"Hagen 12 1, Rogue {rogue.value} {actions}")
+    done = x6.reactions([("Hagen", 12, x6.ActionPool(2, 1), True),
+                         ("Rogue", rogue.value, x6.ActionPool(2, actions), True)])
+    assert done.order == ("Rogue", "Hagen") and not done.refused
+    expect(tool.locator(".rulebook-total")).to_have_text("React in this order: Rogue, Hagen")
+    expect(tool.locator(".rulebook-x6-reaction-list li")).to_have_text(
+        ["Rogue reacts: 1 of 2 actions left", "Hagen reacts: 0 of 2 actions left"])
+    height = _inputs_and_result(tool, ".rulebook-x6-reaction-list:visible")
+    assert height <= SCREEN["height"], f"the reactions tool is {height:.0f}px tall"
+    tool.screenshot(path=str(SHOTS / "x6_reactions_from_roster.png"))
 
 
 def test_aiming_is_lost_when_the_aimer_is_hit(page: Page, book_url):
