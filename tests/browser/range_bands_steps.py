@@ -9,8 +9,9 @@ from collections.abc import Iterable
 from playwright.sync_api import Locator
 
 from rulescore.systems import range_bands as rb
+from rulescore.text import percent
 from tests.browser.reader import set_value, use_my_dice
-from widgets.common import chance_html
+from widgets.common import EXACT_INLINE, chance_html
 from widgets.range_bands import DashHelper
 
 # The dash helper's entries: the check's dice, then (after a critical failure) the fall's.
@@ -37,6 +38,12 @@ def pick_band(tool: Locator, label: str, band: str) -> None:
 def plain(p) -> str:
     """A chance as the page reads it (no markup)."""
     return re.sub(r"<[^>]+>", "", chance_html(p))
+
+
+def odds(p) -> str:
+    """A chance as the tools show it: its percentage first, its fraction beside it when short
+    (a long one waits behind "show exact", which the text then reads)."""
+    return f"{percent(p)} ({p})" if len(str(p)) <= EXACT_INLINE else f"{percent(p)} show exact"
 
 
 def dash(tool: Locator, kind: str, start: str, terrain: str, pool: int,

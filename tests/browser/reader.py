@@ -78,21 +78,27 @@ def controls(tool: Locator) -> list[tuple[str, str]]:
     return [(role, name) for role, name in CONTROL.findall(tool.aria_snapshot())]
 
 
-def roll_and_replay(tool: Locator, seed_shown: Callable[[str], Locator]) -> str:
+def roll_and_replay(tool: Locator, seed_shown: Callable[[str], Locator],
+                    nth: int | None = None) -> str:
     """Roll with a fresh seed, roll again, then type the first seed back and replay it: the
     tool shows the same result and the same steps. *seed_shown(seed)* finds the text naming
-    the seed a result was rolled with. Returns that seed."""
+    the seed a result was rolled with; in a tool with more than one roll, its *nth* roll is
+    used. Returns that seed."""
     seed_box = tool.get_by_label("Seed", exact=True)
-    tool.get_by_role("button", name="Roll", exact=True).click()
+    roll = tool.get_by_role("button", name="Roll", exact=True)
+    replay = tool.get_by_role("button", name="Replay seed")
+    if nth is not None:
+        seed_box, roll, replay = seed_box.nth(nth), roll.nth(nth), replay.nth(nth)
+    roll.click()
     expect(seed_box).not_to_have_value("")
     seed = seed_box.input_value()
     expect(seed_shown(seed)).to_be_visible()
     result, steps = tool.locator(".rulebook-total").last, tool.locator(".rulebook-trace").last
     first, explained = result.inner_text(), steps.inner_text()
-    tool.get_by_role("button", name="Roll", exact=True).click()
+    roll.click()
     expect(seed_shown(seed)).to_have_count(0)
     seed_box.fill(seed)
-    tool.get_by_role("button", name="Replay seed").click()
+    replay.click()
     expect(seed_shown(seed)).to_be_visible()
     assert result.inner_text() == first
     assert steps.inner_text() == explained

@@ -5,15 +5,10 @@ import re
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import range_bands as rb
-from rulescore.text import percent
-from tests.browser.reader import controls, open_chapter, roll_and_replay, ROLL_INPUTS, set_value
-from widgets.common import EXACT_INLINE
+from tests.browser.range_bands_steps import CHECK, odds
+from tests.browser.reader import (ROLL_INPUTS, controls, open_chapter, roll_and_replay, set_value,
+                                  use_my_dice)
 
-
-def odds(p) -> str:
-    """A chance as the tools show it: its percentage first, its fraction beside it when short
-    (a long one waits behind "show exact", which the text then reads)."""
-    return f"{percent(p)} ({p})" if len(str(p)) <= EXACT_INLINE else f"{percent(p)} show exact"
 
 CHAPTER = "range_bands/combat.ipynb"          # cover and shooting
 MOVEMENT = "range_bands/movement.ipynb"       # the map, moving and hiding
@@ -71,13 +66,11 @@ def test_shot_my_dice_and_errors(page: Page, book_url):
     set_value(tool.get_by_label("Your dice (shooting skill)"), "2")
     expect(tool).to_contain_text("Roll 8 six-sided dice: 2 for your dice, then 6 for the "
                                  "difficulty's dice")
-    tool.get_by_label("My dice").fill("6, 6, 1, 1, 1, 1, 1, 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "6, 6, 1, 1, 1, 1, 1, 1")
     expect(tool.locator(".rulebook-total")).to_contain_text("Critical hit by 6")
     expect(tool.locator(".rulebook-trace").last).to_contain_text("The 6D difficulty is rolled: "
                                                                  "1, 1, 1, 1, 1, 1 = 6")
-    tool.get_by_label("My dice").fill("1, 2")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "1, 2")
     expect(tool.get_by_role("alert")).to_contain_text(
         "“My dice”: type 8 d6 (2 for the character, then 6 for the difficulty), got 2")
     set_value(tool.get_by_label("Your dice (shooting skill)"), "0")
@@ -91,16 +84,14 @@ def test_dash_helper_typed_dice(page: Page, book_url):
     expect(tool).to_contain_text(
         f"Chance of the full move: {odds(rb.terrain_odds('dash', 'hard', 4).outcomes['full move'])}")
     set_value(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), "2")
-    tool.get_by_label("My dice").fill("5, 5, 3, 3, 3, 3")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "5, 5, 3, 3, 3, 3", CHECK)
     expect(tool.locator(".rulebook-total")).to_contain_text("Moved 1 band: now at close (2 actions)")
     expect(tool.locator(".rulebook-trace")).to_contain_text("10 falls short of 12: margin -2")
 
 
 def test_quick_loading_typed_dice(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-range-quickload", "Normal reload (actions)")
-    tool.get_by_label("My dice").fill("4, 4, 3, 3, 3, 3, 3, 3")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "4, 4, 3, 3, 3, 3, 3, 3")
     expect(tool.locator(".rulebook-total")).to_contain_text("Loaded in 2 actions (success)")
     set_value(tool.get_by_label("Normal reload (actions)"), "soon")
     expect(tool.get_by_role("alert")).to_contain_text(
@@ -109,8 +100,7 @@ def test_quick_loading_typed_dice(page: Page, book_url):
 
 def test_stealth_streak_carries_over(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-range-stealth", "Hider's Stealth dice")
-    tool.get_by_label("My dice").fill("4, 4, 4, 2, 3, 3, 3")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "4, 4, 4, 2, 3, 3, 3")
     expect(tool.locator(".rulebook-total")).to_contain_text("Hidden (1 in a row)")
     expect(tool.get_by_label("Successes in a row so far")).to_have_value("1")
     tool.get_by_role("button", name="Use my dice").click()
@@ -147,10 +137,11 @@ DASH_POOL = [("textbox", "Your dice (Acrobatics, Athletics or Swimming)")]
 HARD = "Hard: 4D — jagged cliffs, deep water, deep bogs, barricades and obstacles"
 
 
-def _roll_and_replay(tool) -> str:
-    """Roll, roll again, replay the first seed: the steps say "with seed N"."""
+def _roll_and_replay(tool, nth: int | None = None) -> str:
+    """Roll, roll again, replay the first seed (with the tool's *nth* roll where it has more
+    than one): the steps say "with seed N"."""
     return roll_and_replay(tool, lambda seed: tool.locator(".rulebook-trace").last.filter(
-        has_text=re.compile(rf"with seed {seed}\b")))
+        has_text=re.compile(rf"with seed {seed}\b")), nth)
 
 
 def test_every_input_has_a_label(page: Page, book_url):
@@ -248,8 +239,7 @@ def test_shot_rulings_and_what_a_miss_hits(page: Page, book_url):
     tool.get_by_label("How nD is rolled").select_option(
         label="The GM rolls nD; meet or beat its total (our ruling)")
     set_value(tool.get_by_label("Your dice (shooting skill)"), "2")
-    tool.get_by_label("My dice").fill("6, 6, 1, 1, 1, 1, 1, 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "6, 6, 1, 1, 1, 1, 1, 1")
     expect(tool.locator(".rulebook-total")).to_have_text("Critical hit by 6")
     set_value(tool.get_by_label("Critical at a margin of ±"), "7")
     tool.get_by_role("button", name="Use my dice").click()
@@ -260,14 +250,12 @@ def test_shot_rulings_and_what_a_miss_hits(page: Page, book_url):
     set_value(tool.get_by_label("Critical at a margin of ±"), "6")
 
     tool.get_by_label("If it misses").select_option(label="a rider")
-    tool.get_by_label("My dice").fill("2, 2, 1, 1, 1, 1, 1, 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "2, 2, 1, 1, 1, 1, 1, 1")
     expect(tool.locator(".rulebook-total")).to_have_text("Missed by 2: the shot hits the mount")
     tool.get_by_label("A miss by three means").select_option(label="short by exactly 3")
     tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-total")).to_have_text("Missed by 2: a plain miss")
-    tool.get_by_label("My dice").fill("2, 2, 1, 1, 1, 1, 1, 2")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "2, 2, 1, 1, 1, 1, 1, 2")
     expect(tool.locator(".rulebook-total")).to_have_text("Missed by 3: the shot hits the mount")
     expect(tool.locator(".rulebook-trace").last).to_contain_text("falls short")
 
@@ -283,16 +271,15 @@ def test_dash_every_input_roll_and_replay(page: Page, book_url):
                             "difficulty's dice.")).to_be_visible()
     tool.get_by_label("Starting band").select_option(label="Far (91–120 m)")
     tool.get_by_label("Direction").select_option(label="away")
-    tool.get_by_label("My dice").fill("5, 5, 3, 3, 3")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "5, 5, 3, 3, 3", CHECK)
     expect(tool.locator(".rulebook-total")).to_have_text("Moved 2 bands: now at extreme (2 actions)")
     tool.get_by_label("Seriously or lethally wounded").check()
-    tool.get_by_role("button", name="Use my dice").click()
+    tool.get_by_role("button", name="Use my dice").nth(CHECK).click()
     expect(tool.locator(".rulebook-total")).to_have_text(
         "Moved 2 bands: now at extreme (2 actions); bleeds 1 wound")
     expect(tool.get_by_role("listitem").filter(has_text="the dash makes the character bleed")) \
         .to_contain_text("[range_bands §Dashing]")
-    _roll_and_replay(tool)
+    _roll_and_replay(tool, CHECK)
 
     set_value(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), "x")
     expect(tool.get_by_role("alert")).to_have_text("⚠ Your dice (Acrobatics, Athletics or Swimming) must be a whole number, got 'x'")
@@ -307,28 +294,26 @@ def test_impassable_terrain_every_input(page: Page, book_url):
     expect(tool.get_by_label("Movement", exact=True)).to_have_value(
         "Cross impassable terrain (two actions, one band)", timeout=60_000)
     expect(tool.get_by_text("Chance of the full move: 28.19% (9865/34992)")).to_be_visible()
-    tool.get_by_label("My dice").fill("6, 6, 2, 1, 3, 3, 3, 3, 3")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "6, 6, 2, 1, 3, 3, 3, 3, 3", CHECK)
     expect(tool.locator(".rulebook-total")).to_have_text(
         "Moved 1 band: now at very close (2 actions)")
     expect(tool.get_by_role("listitem").filter(has_text="Cover:")).to_contain_text(
         "the terrain leaves the character exposed")
     tool.get_by_label("The impassable terrain gives cover").check()
-    tool.get_by_role("button", name="Use my dice").click()
+    tool.get_by_role("button", name="Use my dice").nth(CHECK).click()
     expect(tool.get_by_role("listitem").filter(has_text="Cover:")).to_contain_text(
         "the terrain hides the character, so cover counts")
     tool.get_by_label("Starting band").select_option(label="Very close (0–30 m)")
-    tool.get_by_role("button", name="Use my dice").click()
+    tool.get_by_role("button", name="Use my dice").nth(CHECK).click()
     expect(tool.locator(".rulebook-total")).to_have_text(
         "Moved 1 band: now at close contact (2 actions)")
-    tool.get_by_label("My dice").fill("6, 6, 2, 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "6, 6, 2, 1", CHECK)
     expect(tool.get_by_role("alert")).to_contain_text(
         "“My dice”: type 9 d6 (4 for the character, then 5 for the difficulty), got 4")
     tool.get_by_label("How nD is rolled").select_option(
         label="nD is a fixed number, 3.5 × n rounded up")
     expect(tool.get_by_text("Chance of the full move: 15.90% (103/648)")).to_be_visible()
-    tool.get_by_role("button", name="Use my dice").click()
+    tool.get_by_role("button", name="Use my dice").nth(CHECK).click()
     expect(tool.locator(".rulebook-total")).to_have_text(
         "Moved 0 bands: now at very close (2 actions)")
 
@@ -344,7 +329,7 @@ def test_impassable_terrain_every_input(page: Page, book_url):
     expect(tool.get_by_text("Chance of the full move: 15.90% (103/648)")).to_be_visible()
     tool.get_by_label("Terrain", exact=True).select_option(label=HARD)
     expect(tool.get_by_label("Terrain", exact=True)).to_have_value(HARD)
-    _roll_and_replay(tool)
+    _roll_and_replay(tool, CHECK)
 
 
 def test_quick_loading_every_input_roll_and_replay(page: Page, book_url):
@@ -354,15 +339,13 @@ def test_quick_loading_every_input_roll_and_replay(page: Page, book_url):
     tool.get_by_label("Weapon").select_option(label="firearm (Firearms, Agility)")
     set_value(tool.get_by_label("Normal reload (actions)"), "4")
     set_value(tool.get_by_label("Bonus to your roll"), "1")
-    tool.get_by_label("My dice").fill("1, 1, 1, 1, 6, 6, 6, 6")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "1, 1, 1, 1, 6, 6, 6, 6")
     expect(tool.locator(".rulebook-total")).to_have_text(
         "Not loaded: 2 actions wasted; Reliability failure")
     expect(tool.get_by_role("listitem").filter(has_text="Fumble:")).to_contain_text(
         "an automatic Reliability failure")
     tool.get_by_label("Weapon").select_option(label="bow (Archery, Agility)")
-    tool.get_by_label("My dice").fill("6, 6, 6, 6, 1, 1, 1, 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "6, 6, 6, 6, 1, 1, 1, 1")
     expect(tool.locator(".rulebook-total")).to_have_text("Loaded in 0 actions (critical success)")
     set_value(tool.get_by_label("Critical at a margin of ±"), "30")
     tool.get_by_role("button", name="Use my dice").click()
@@ -408,12 +391,10 @@ def test_stealth_every_input_roll_and_replay(page: Page, book_url):
     expect(tool.get_by_text("Chance to stay hidden: 93.92% (541/576)")).to_be_visible()
 
     set_value(tool.get_by_label("Successes in a row so far"), "2")
-    tool.get_by_label("My dice").fill("6, 6, 6, 6, 1, 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "6, 6, 6, 6, 1, 1")
     expect(tool.locator(".rulebook-total")).to_have_text(
         "Hidden, 3 in a row: the observer is unaware of the character")
-    tool.get_by_label("My dice").fill("1, 1, 1, 1, 3, 3")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "1, 1, 1, 1, 3, 3")
     expect(tool.locator(".rulebook-total")).to_have_text("Seen: the streak is broken")
     expect(tool.get_by_label("Successes in a row so far")).to_have_value("0")
     expect(tool.get_by_role("listitem").filter(has_text="Perception rolls")).to_have_text(

@@ -4,19 +4,25 @@ reader would, each result checked against the engine."""
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import range_bands as rb
-from rulescore.text import percent
+from tests.browser.range_bands_steps import odds
 from tests.browser.reader import open_tool, set_value
-from widgets.common import EXACT_INLINE
 from widgets.range_bands import ND_OPTIONS
 
 
-def odds(p) -> str:
-    """A chance as the tools show it: its percentage first, its fraction beside it when short
-    (a long one waits behind "show exact", which the text then reads)."""
-    return f"{percent(p)} ({p})" if len(str(p)) <= EXACT_INLINE else f"{percent(p)} show exact"
-
 CHAPTER = "range_bands/combat"        # cover and shooting
 MOVEMENT = "range_bands/movement"     # the map, moving and hiding
+
+
+def _every_option_shot(called_shot: bool, area_fire: bool, weapon: str,
+                       hidden: bool) -> rb.ShotPlan:
+    """The engine's plan of the shot test_shot_builder_every_option enters (far, optimal close
+    and distant, light cover, a crowd, the second nD rule, aimed three rounds, ...), with what
+    its two checks change."""
+    return rb.plan_shot("far", ("close", "distant"), "light", False, called_shot, skill_pool=4,
+                        roll_bonus=1, situation="crowd", miss_reading="exactly",
+                        nd_rule=ND_OPTIONS[1][1], critical_margin=5, target_movement="move",
+                        area_fire=area_fire, aim_action=True, weapon=weapon,
+                        target_hidden=hidden, aim_rounds=3, gm_dice=-1)
 
 
 def test_shot_builder_every_option(page: Page, book_url):
@@ -35,13 +41,7 @@ def test_shot_builder_every_option(page: Page, book_url):
     tool.get_by_label("A miss by three means").select_option(label="short by exactly 3")
     tool.get_by_label("How nD is rolled").select_option(label=ND_OPTIONS[1][0])
     set_value(tool.get_by_label("Critical at a margin of ±"), "5")
-    nd = ND_OPTIONS[1][1]
-    plan = rb.plan_shot("far", ("close", "distant"), "light", False, True, skill_pool=4,
-                        roll_bonus=1, situation="crowd", miss_reading="exactly",
-                        nd_rule=nd,
-                        critical_margin=5, target_movement="move", area_fire=False,
-                        aim_action=True, weapon="bow", target_hidden=False, aim_rounds=3,
-                        gm_dice=-1)
+    plan = _every_option_shot(called_shot=True, area_fire=False, weapon="bow", hidden=False)
     expect(tool.locator(".rulebook-difficulty")).to_contain_text(
         f"Difficulty {plan.difficulty.value}D")
     expect(tool.get_by_text(f"Chance to hit: {odds(plan.odds.success)}")).to_be_visible()
@@ -51,12 +51,8 @@ def test_shot_builder_every_option(page: Page, book_url):
         "“Weapon” bow cannot use area fire")
     tool.get_by_label("Weapon", exact=True).select_option(label="explosive")
     tool.get_by_label("Target is hidden (area fire only)").check()
-    area = rb.plan_shot("far", ("close", "distant"), "light", False, False, skill_pool=4,
-                        roll_bonus=1, situation="crowd", miss_reading="exactly",
-                        nd_rule=nd,
-                        critical_margin=5, target_movement="move", area_fire=True,
-                        aim_action=True, weapon="explosive", target_hidden=True, aim_rounds=3,
-                        gm_dice=-1)
+    area = _every_option_shot(called_shot=False, area_fire=True, weapon="explosive",
+                              hidden=True)
     expect(tool.locator(".rulebook-difficulty")).to_contain_text(
         f"Difficulty {area.difficulty.value}D")
     set_value(tool.get_by_label("Rounds spent aiming"), "x")
