@@ -73,7 +73,8 @@ class _TypedChains:
 MAX_REACTORS = x6.ROSTER.max_fighters
 #: The last initiative rolled with each roster (by InitiativeRoller), which the reactions
 #: tool fills in for the fighters picked from that roster.
-_ROLLED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_ROLLED: weakref.WeakKeyDictionary[RosterEditor, x6.InitiativeOrder] = \
+    weakref.WeakKeyDictionary()
 
 
 class InitiativeRoller(_TypedChains, Tool):
@@ -1086,7 +1087,8 @@ class ReactionsTool(Tool):
 
     def _pick(self, change: dict) -> None:
         """Add the newly picked fighters to the list and drop the unpicked ones; entries
-        typed or edited for others stay as they are."""
+        typed or edited for others stay as they are. The Actions a round rises to the most
+        any picked fighter has, so their full round fits."""
         if self._quiet:
             return
         picked = tuple(change["new"])
@@ -1098,19 +1100,24 @@ class ReactionsTool(Tool):
         self._picked = picked
         if not added and not dropped:
             return
-        rows = [self.editor.roster.fighter(n) for n in added]
-        rounds = [x6.max_actions(f["lineage"], f["extra_actions"], f["two_weapons"])
-                  for f in rows]
-        rolled = _ROLLED.get(self.editor)
-        initiative = {r.name: r.value for r in rolled.rolls} if rolled is not None else {}
-        kept += [f"{f.name} {initiative.get(f.name, 0)} {n}" for f, n in zip(rows, rounds)]
+        entries, rounds = self._entries(added)
         try:
             most = read_int("Actions a round", self.maximum, 1)
         except RulesError:
             most = 0
         if rounds and max(rounds) > most:
             self.maximum.value = str(max(rounds))
-        self.reactors.value = ", ".join(kept)
+        self.reactors.value = ", ".join(kept + entries)
+
+    def _entries(self, names: Sequence[str]) -> tuple[list[str], list[int]]:
+        """The typed entries of the fighters *names* (their initiative rolled above, else 0,
+        and a full round of actions from their row, §Actor and actions) and those rounds."""
+        rows = [self.editor.roster.fighter(n) for n in names]
+        rounds = [x6.max_actions(f["lineage"], f["extra_actions"], f["two_weapons"])
+                  for f in rows]
+        rolled = _ROLLED.get(self.editor)
+        initiative = {r.name: r.value for r in rolled.rolls} if rolled is not None else {}
+        return [f"{f.name} {initiative.get(f.name, 0)} {n}" for f, n in zip(rows, rounds)], rounds
 
     def _read(self, most: int) -> list[tuple[str, int, x6.ActionPool, bool]]:
         """(name, initiative, actions, perceives) of each comma-separated entry."""
