@@ -8,21 +8,14 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import tsl
 from tests.browser.reader import open_chapter, set_value
+from tests.browser.tsl_steps import open_tsl_tool, static_t_number, use_dice
 
 ATTACKS = "tsl/attacks.ipynb"
 COMBAT = "tsl/combat.ipynb"
 
 
 def _resolver(page: Page, book_url: str, index: int = 0):
-    open_chapter(page, f"{book_url}/{ATTACKS}")
-    tool = page.locator(".rulebook-tsl-attack").nth(index)
-    expect(tool).to_be_visible(timeout=60_000)
-    return tool
-
-
-def _use_dice(tool, faces: list[int]) -> None:
-    tool.get_by_label("My dice").fill(", ".join(map(str, faces)))
-    tool.get_by_role("button", name="Use my dice").click()
+    return open_tsl_tool(page, book_url, ATTACKS, ".rulebook-tsl-attack", index)
 
 
 def _said(result: tsl.Attack) -> str:
@@ -37,12 +30,12 @@ def test_a_success_on_a_fresh_and_on_a_worn_pool(page: Page, book_url):
     solid = tsl.attack(dice, "Proficient", target=11, target_pools=tsl.new_pools())
     worn = tsl.attack(dice, "Proficient", target=11, target_pools=tsl.new_pools(body=3))
     tool = _resolver(page, book_url)
-    _use_dice(tool, dice)
+    use_dice(tool, dice)
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text(_said(solid))
     expect(tool.locator(".rulebook-tsl-pool")).to_have_text(
         f"Target's Body pool: {solid.target_pools.stress('Body')} of 4 Stress marked (2 left)")
     set_value(tool.get_by_label("Stress already on its Body pool"), "3")
-    _use_dice(tool, dice)
+    use_dice(tool, dice)
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("the target Breaks")
     expect(tool.locator(".rulebook-tsl-pool")).to_have_text(
         f"Target's Body pool: {worn.target_pools.stress('Body')} of 4 Stress marked (Broken)")
@@ -61,7 +54,7 @@ def test_velas_shot_at_the_thug(page: Page, book_url):
     tool.get_by_label("Weapon zone").select_option(label="Sidearm")
     tool.get_by_label("First tag").select_option(label="Silent")
     tool.get_by_label("Distance to target").select_option(label="Near")
-    _use_dice(tool, dice)
+    use_dice(tool, dice)
     result = tool.locator(".rulebook-tsl-result")
     expect(result).to_contain_text(_said(shot))
     expect(result).to_contain_text("the target Breaks")
@@ -74,7 +67,7 @@ def test_mars_taunt_opposed(page: Page, book_url):
     second resolver of the chapter is set up for an opposed roll)."""
     taunt = tsl.opposed_roll([4, 2, 6, 1, 3], "Trained", [1, 5, 2, 3, 1], "Untrained")
     tool = _resolver(page, book_url, 1)
-    _use_dice(tool, [4, 2, 6, 1, 3, 1, 5, 2, 3, 1])
+    use_dice(tool, [4, 2, 6, 1, 3, 1, 5, 2, 3, 1])
     expect(tool.get_by_text(f"Total {taunt.total} against the defender's "
                             f"{taunt.defender_total}, margin +{taunt.margin}")).to_be_visible()
 
@@ -99,13 +92,6 @@ def test_double_movement_on_the_turn_board(page: Page, book_url):
 GEAR = "tsl/gear.ipynb"
 
 
-def _tool(page: Page, book_url: str, chapter: str, css: str, index: int = 0):
-    open_chapter(page, f"{book_url}/{chapter}")
-    tool = page.locator(css).nth(index)
-    expect(tool).to_be_visible(timeout=60_000)
-    return tool
-
-
 def _pool(who: str, pools: tsl.StressPools, pool: str) -> str:
     state = "Broken" if pools.broken(pool) else f"{pools.left(pool)} left"
     return f"{who} {pool} pool: {pools.stress(pool)} of {pools.size(pool)} Stress marked ({state})"
@@ -121,7 +107,7 @@ def test_ground_a_path_walker_grant_reroll_and_steady_the_spirit(page: Page, boo
                          band="failure", domain="Hand")
     steady = tsl.support("Steady the Spirit", tsl.new_pools(), ally_zone="Near",
                          ally=tsl.new_pools(mind=3))
-    tool = _tool(page, book_url, ATTACKS, ".rulebook-tsl-support")
+    tool = open_tsl_tool(page, book_url, ATTACKS, ".rulebook-tsl-support")
     result = tool.locator(".rulebook-tsl-result")
     tool.get_by_label("Support action").select_option(label="Ground a Path-walker")
     tool.get_by_label("Ally's zone").select_option(label="Near")
@@ -146,7 +132,7 @@ def test_ground_a_path_walker_grant_reroll_and_steady_the_spirit(page: Page, boo
 def test_kos_spirit_ability(page: Page, book_url):
     """Ko's Sense the Local Reality: no roll, 2 Spirit Stress on a fresh pool."""
     sense = tsl.spirit_ability(tsl.new_pools(), "Sense the Local Reality")
-    tool = _tool(page, book_url, ATTACKS, ".rulebook-tsl-spirit")
+    tool = open_tsl_tool(page, book_url, ATTACKS, ".rulebook-tsl-spirit")
     set_value(tool.get_by_label("Spirit ability"), "Sense the Local Reality")
     set_value(tool.get_by_label("Stress already on your Spirit pool"), "0")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text(f"{sense.stress} Spirit Stress")
@@ -160,18 +146,18 @@ def test_armour_on_the_standard_and_the_close_catastrophe_ladder(page: Page, boo
                           defender_tier="Trained", armour=True)
     close = tsl.attack([6, 6, 4, 1, 1], "Trained", defender_dice=[5, 5, 1, 1, 1],
                        defender_tier="Trained", armour=True, bands="close_catastrophe")
-    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-attack", 0)
+    tool = open_tsl_tool(page, book_url, GEAR, ".rulebook-tsl-attack", 0)
     tool.get_by_label("Kind of roll").select_option(label="Opposed roll")
     tool.get_by_label("Attacker tier").select_option(label="Trained")
     tool.get_by_label("Defender tier").select_option(label="Trained")
     tool.get_by_label("Target's armour is built for this blow").check()
     result = tool.locator(".rulebook-tsl-result")
-    _use_dice(tool, [6, 6, 6, 6, 6, 5, 5, 1, 1, 1])
+    use_dice(tool, [6, 6, 6, 6, 6, 5, 5, 1, 1, 1])
     expect(result).to_contain_text(_said(standard))
     expect(tool.get_by_text(f"Total {standard.total} against the defender's {standard.against}, "
                             f"margin +{standard.margin}; the armour is spent")).to_be_visible()
     tool.get_by_label("Band ladder").select_option(label="close catastrophe")
-    _use_dice(tool, [6, 6, 4, 1, 1, 5, 5, 1, 1, 1])
+    use_dice(tool, [6, 6, 4, 1, 1, 5, 5, 1, 1, 1])
     expect(result).to_contain_text(_said(close))
     expect(tool.get_by_text(f"margin +{close.margin}; rolled Success; the armour is spent")) \
         .to_be_visible()
@@ -181,13 +167,11 @@ def test_the_bottle_breaks(page: Page, book_url):
     """A Trained swing with a bottle at T8 totals 5: a Failure, and the bottle breaks."""
     bottle = tsl.attack([2, 2, 1, 1, 1], "Trained", target=8,
                         weapon=tsl.make_weapon("Melee", improvised=True))
-    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-attack", 1)
-    tool.get_by_label("Kind of roll").select_option(label="Static T-number")
-    tool.get_by_label("Attacker tier").select_option(label="Trained")
-    set_value(tool.get_by_label("T-number"), "8")
+    tool = open_tsl_tool(page, book_url, GEAR, ".rulebook-tsl-attack", 1)
+    static_t_number(tool, "Trained", 8)
     tool.get_by_label("Weapon zone").select_option(label="Melee")
     tool.get_by_label("Improvised weapon (no tags)").check()
-    _use_dice(tool, [2, 2, 1, 1, 1])
+    use_dice(tool, [2, 2, 1, 1, 1])
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text(_said(bottle))
     expect(tool.get_by_text(f"Total {bottle.total} against T8, margin {bottle.margin}; "
                             "the weapon breaks")).to_be_visible()
@@ -197,10 +181,10 @@ def test_the_repair_roll(page: Page, book_url):
     """A Trained character mends a Salvaged weapon: a Hand roll of 12 against T11, a Mixed
     Success, and it works again."""
     mend = tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1], tier="Trained")
-    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-repair")
+    tool = open_tsl_tool(page, book_url, GEAR, ".rulebook-tsl-repair")
     tool.get_by_label("Rarity").select_option(label="Salvaged")
     tool.get_by_label("Your Hand tier").select_option(label="Trained")
-    _use_dice(tool, [6, 5, 1, 1, 1])
+    use_dice(tool, [6, 5, 1, 1, 1])
     expect(tool.locator(".rulebook-tsl-result")).to_have_text("It works again")
     expect(tool.get_by_text(f"Hand roll total {mend.value}: {tsl.band_name(mend.band)}")) \
         .to_be_visible()
@@ -214,7 +198,7 @@ def test_the_boarding_pike_and_the_weighted_net(page: Page, book_url):
     first = tsl.reach_first_strike(pike, "Far", "Near")
     pulled = tsl.snare(tsl.make_weapon("Thrown", ["Snaring"]), "mixed", "Near", "pull")
     assert first.strikes_first
-    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-weapon")
+    tool = open_tsl_tool(page, book_url, GEAR, ".rulebook-tsl-weapon")
     tool.get_by_label("Zone", exact=True).select_option(label="Melee")
     tool.get_by_label("First tag").select_option(label="Reach")
     tool.get_by_label("A foe moves from").select_option(label="Far")
@@ -238,12 +222,12 @@ def test_a_bad_field_is_said_once_and_goes_when_fixed(page: Page, book_url):
     Use my dice; fixed, the message goes and the roll is made."""
     tool = _resolver(page, book_url)
     set_value(tool.get_by_label("T-number"), "high")
-    _use_dice(tool, [3, 6, 1, 4, 3])
+    use_dice(tool, [3, 6, 1, 4, 3])
     expect(tool.get_by_role("alert")).to_have_count(1)
     expect(tool.get_by_role("alert")).to_contain_text("T-number must be a whole number")
     set_value(tool.get_by_label("T-number"), "11")
     expect(tool.get_by_role("alert")).to_have_count(0)
-    _use_dice(tool, [3, 6, 1, 4, 3])
+    use_dice(tool, [3, 6, 1, 4, 3])
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Success: 2 Stress")
 
 
@@ -251,9 +235,7 @@ def test_the_odds_of_a_proficient_roll_against_t11(page: Page, book_url):
     """The chapter's exact odds: a Proficient roller against T11 Crits 293 times in 864."""
     odds = tsl.band_odds("Proficient", 11)
     tool = _resolver(page, book_url)
-    tool.get_by_label("Kind of roll").select_option(label="Static T-number")
-    tool.get_by_label("Attacker tier").select_option(label="Proficient")
-    set_value(tool.get_by_label("T-number"), "11")
+    static_t_number(tool, "Proficient", 11)
     crit = tool.locator(".rulebook-tsl-odds").get_by_role("row", name="Crit")
     expect(crit).to_contain_text(f"{odds['crit'].numerator}/{odds['crit'].denominator}")
 
@@ -261,7 +243,7 @@ def test_the_odds_of_a_proficient_roll_against_t11(page: Page, book_url):
 def test_the_thugs_charge(page: Page, book_url):
     """A Double Movement from Far to Engaged: two zones, the Action and the Movement."""
     charge = tsl.move("Far", "Engaged", double=True)
-    tool = _tool(page, book_url, COMBAT, ".rulebook-tsl-move")
+    tool = open_tsl_tool(page, book_url, COMBAT, ".rulebook-tsl-move")
     tool.get_by_label("From").select_option(label="Far")
     tool.get_by_label("To", exact=True).select_option(label="Engaged")
     tool.get_by_label("Double Movement").check()
@@ -273,7 +255,7 @@ def test_the_lantern_for_the_rope(page: Page, book_url):
     """Mid-fight, swapping the Ready rope for the Stowed lantern costs an Action."""
     kit = tsl.make_loadout(["Rifle", "Knife", "Rope"], stowed=["Lantern"], worn=["Voidsuit"])
     swap = tsl.ready_item(kit, "Lantern", stow="Rope")
-    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-loadout")
+    tool = open_tsl_tool(page, book_url, GEAR, ".rulebook-tsl-loadout")
     set_value(tool.get_by_label("Ready", exact=True), "Rifle, Knife, Rope")
     set_value(tool.get_by_label("Stowed"), "Lantern")
     set_value(tool.get_by_label("Worn"), "Voidsuit")
@@ -289,8 +271,8 @@ def test_the_lantern_for_the_rope(page: Page, book_url):
 def test_velas_roll_keeps_four(page: Page, book_url):
     """The combat chapter's first roll: Proficient keeps 6, 4, 3 and 3 of 3, 6, 1, 4, 3: 16."""
     vela = tsl.roll_total([3, 6, 1, 4, 3], "Proficient")
-    tool = _tool(page, book_url, COMBAT, ".rulebook-tsl-roll")
+    tool = open_tsl_tool(page, book_url, COMBAT, ".rulebook-tsl-roll")
     tool.get_by_label("Tier", exact=True).select_option(label="Proficient")
-    _use_dice(tool, [3, 6, 1, 4, 3])
+    use_dice(tool, [3, 6, 1, 4, 3])
     expect(tool.locator(".rulebook-tsl-result")).to_have_text(
         f"Total {vela.value}: Proficient keeps {' + '.join(map(str, vela.kept))}")
