@@ -71,6 +71,12 @@ OUR_NAME = "rulebook"
 # under Node.js only, from the wheels).
 ARCHIVE_GROUPS = ("engine", "widgets", "formulas")
 ARCHIVE_DATE = (1980, 1, 1, 0, 0, 0)    # one date for every member: same content, same bytes
+# Our packages, every module of which a page's archive holds compiled; of the last, the site
+# package, only the part a chapter page runs (its tools' previous/next links read the table of
+# contents; the page module joins Python to the page): the build and the servers stay out.
+OUR_PACKAGES = ("rulescore", "widgets", "rulebook")
+SITE_SHIPPED = ("rulebook/__init__.py", "rulebook/toc.py", "rulebook/jupyter_book.yml",
+                "rulebook/wasm/__init__.py", "rulebook/wasm/page.py")
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json")
 
@@ -216,15 +222,23 @@ class Archive:
 
 
 # Run by Pyodide under Node.js: every group's wheels unpacked into /out/<group> (a folder of this
-# machine), less the packages' own tests; then what a chapter page imports is imported from
-# there (the page module with its shell, every module of the engine and the tools, sympy), and
-# each module so loaded that belongs to a group of the plan is compiled to bytecode as Pyodide's
-# Python compiles it, named as it will be installed (site-packages). Only those: the rest stays
-# source, compiled if a page ever imports it, so the archives stay small.
+# machine), less the packages' own tests and the parts of our site package a page never runs
+# (the build, the servers: SITE_SHIPPED lists what stays). Then compiled to bytecode as
+# Pyodide's Python compiles it, named as it will be installed (site-packages):
+# - every module of our packages (rulescore, widgets, the site package's shipped part), imported
+#   or not: a page imports some only when the reader clicks;
+# - of the libraries, each module a page loads: what the page module and a chapter's first tool
+#   import, what our modules import, at their top or inside a function (found by reading
+#   their source: a chapter's navigation reads the table of contents with PyYAML, a formula
+#   renders with sympy), and sympy. The rest of a library stays source, compiled if a page
+#   ever imports it, so the archives stay small.
 _COMPILE = """
-import importlib, json, os, pkgutil, py_compile, shutil, site, sys, zipfile
+import ast, importlib, importlib.machinery, json, os, pkgutil, py_compile, shutil, site, sys
+import zipfile
 groups = json.loads(os.environ["RULEBOOK_ARCHIVE_GROUPS"])
 plan = json.loads(os.environ["RULEBOOK_ARCHIVE_PLAN"])
+ours = json.loads(os.environ["RULEBOOK_OUR_PACKAGES"])
+shipped = set(json.loads(os.environ["RULEBOOK_SITE_SHIPPED"]))
 installed = site.getsitepackages()[0]
 for group, wheels in groups.items():
     out = "/out/" + group
@@ -235,21 +249,52 @@ for group, wheels in groups.items():
         if top != out and "tests" in dirs:
             shutil.rmtree(os.path.join(top, "tests"))
             dirs.remove("tests")
+    site_package = os.path.join(out, ours[-1])
+    for top, dirs, files in os.walk(site_package, topdown=False):
+        for name in files:
+            if os.path.relpath(os.path.join(top, name), out) not in shipped:
+                os.remove(os.path.join(top, name))
+        if not os.listdir(top):
+            os.rmdir(top)
     sys.path.insert(0, out)
 importlib.invalidate_caches()
+sources = {}
+plain = importlib.machinery.SourceFileLoader.source_to_code
+def noted(self, data, path, *args, **kwargs):
+    sources[path] = None  # compiled here, so in a page too: even a module that then fails
+    return plain(self, data, path, *args, **kwargs)
+importlib.machinery.SourceFileLoader.source_to_code = noted
 from rulebook.wasm import page
 page.start(lambda text, buffers: None)
 page.run_cell("from widgets.dice import DiceRoller\\nDiceRoller('2d6')")
-for package in ("rulescore", "widgets"):
-    for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
+mine = []
+for package in ours:
+    module = importlib.import_module(package)
+    for info in pkgutil.walk_packages(module.__path__, package + "."):
         try:
             importlib.import_module(info.name)
         except Exception as exc:
             print("not imported:", info.name, type(exc).__name__, exc)
+    for folder, dirs, files in os.walk(os.path.dirname(module.__file__)):
+        mine.extend(os.path.join(folder, f) for f in files if f.endswith(".py"))
+sources.update(dict.fromkeys(mine))
+def imported_names(path):
+    for node in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
+        if isinstance(node, ast.Import):
+            yield from (a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+            yield from (node.module + "." + a.name for a in node.names)
+for name in sorted({n for path in mine for n in imported_names(path)}):
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        pass  # not in a page (the live book's anywidget, rtoml) or a name, not a module
+    except Exception as exc:
+        print("not imported:", name, type(exc).__name__, exc)
 import sympy
 compiled = 0
-for module in list(sys.modules.values()):
-    source = getattr(module, "__file__", None) or ""
+for source in sorted(sources):
     group = source.split("/")[2] if source.startswith("/out/") else None
     if group in plan and source.endswith(".py"):
         name = os.path.relpath(source, "/out/" + group)
@@ -262,8 +307,10 @@ print("compiled", compiled, "modules")
 
 
 def _archive_key(root: Path, wheels: list[Wheel]) -> str:
-    """What a group's archive is made from: the runtime's version and its wheels' bytes."""
-    h = hashlib.sha256("-".join(PYODIDE).encode() + b"\0")
+    """What a group's archive is made from: the runtime's version, its wheels' bytes and how
+    they are compiled and trimmed."""
+    h = hashlib.sha256("-".join(PYODIDE).encode() + b"\0" + _COMPILE.encode() + b"\0"
+                       + json.dumps([OUR_PACKAGES, SITE_SHIPPED]).encode() + b"\0")
     for w in sorted(wheels, key=lambda w: w.file):
         h.update(w.file.encode() + b"\0" + hashlib.sha256((root / w.file).read_bytes()).digest())
     return h.hexdigest()
@@ -304,6 +351,8 @@ def build_archives(root: Path, wheels: list[Wheel]) -> list[Archive]:
                                       "--mount", f"{out}:/out",
                                       "--env", f"RULEBOOK_ARCHIVE_GROUPS={json.dumps(every)}",
                                       "--env", f"RULEBOOK_ARCHIVE_PLAN={json.dumps(plan)}",
+                                      "--env", f"RULEBOOK_OUR_PACKAGES={json.dumps(OUR_PACKAGES)}",
+                                      "--env", f"RULEBOOK_SITE_SHIPPED={json.dumps(SITE_SHIPPED)}",
                                       "--python", _COMPILE], timeout=1800)
             except node.NodeMissing as exc:
                 raise BookBuildError(str(exc)) from exc

@@ -7,10 +7,11 @@ import json
 import zipfile
 
 from rulebook.wasm import node
-from rulebook.wasm.bundle import ARCHIVE_GROUPS
+from rulebook.wasm.bundle import ARCHIVE_GROUPS, OUR_PACKAGES, SITE_SHIPPED
 
 # Run in Pyodide: unpack the engine's and the widgets' archives as the loader does, then import
-# the page module, start it and run a chapter's cell, noting every module compiled from source.
+# the page module, start it and run a chapter's first cells (its navigation reads the table of
+# contents with PyYAML, imported inside a function), noting every module compiled from source.
 UNPACK_AND_RUN = """
 import importlib, importlib.machinery, json, os, site, zipfile
 installed = site.getsitepackages()[0]
@@ -26,6 +27,7 @@ def noted(self, data, path, *args, **kwargs):
 importlib.machinery.SourceFileLoader.source_to_code = noted
 from rulebook.wasm import page
 page.start(lambda text, buffers: None)
+page.run_cell("from widgets.book import chapter_nav\\nnav = chapter_nav('00_dice/dice')")
 shown = json.loads(page.run_cell("from widgets.dice import DiceRoller\\nDiceRoller('2d6')"))
 print("RESULT", json.dumps({"compiled": compiled, "shown": len(shown)}))
 """
@@ -56,3 +58,28 @@ def test_a_page_imports_its_tools_from_bytecode_without_compiling(bundle):
     result = json.loads(line[len("RESULT "):])
     assert result["shown"] == 1
     assert [p for p in result["compiled"] if "site-packages" in p] == []
+
+
+def _archive(bundle, group: str) -> zipfile.ZipFile:
+    archives = json.loads((bundle / "bundle.json").read_text(encoding="utf-8"))["archives"]
+    return zipfile.ZipFile(bundle / next(a["file"] for a in archives if a["group"] == group))
+
+
+def test_every_module_of_our_packages_ships_with_its_bytecode(bundle):
+    """A page imports some of our modules only when the reader clicks: each has its bytecode
+    beside it, so no phone compiles our code."""
+    with _archive(bundle, "engine") as z:
+        names = set(z.namelist())
+    ours = sorted(n for n in names if n.split("/")[0] in OUR_PACKAGES and n.endswith(".py"))
+    assert {n.split("/")[0] for n in ours} == set(OUR_PACKAGES)
+    for name in ours:
+        folder, _, file = name.rpartition("/")
+        assert f"{folder}/__pycache__/{file[:-3]}.cpython-313.pyc" in names, name
+
+
+def test_the_site_package_ships_only_what_a_page_runs(bundle):
+    """The build and the servers of our site package stay out of a reader's download."""
+    site = OUR_PACKAGES[-1]
+    with _archive(bundle, "engine") as z:
+        kept = {n for n in z.namelist() if n.startswith(site + "/") and "__pycache__" not in n}
+    assert kept == set(SITE_SHIPPED)
