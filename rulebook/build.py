@@ -308,7 +308,10 @@ def fetch_js(cache_dir: Path) -> Path:
     _leave_out_unused(static)
     setup = static / SETUP_JS
     setup.parent.mkdir(parents=True, exist_ok=True)
-    setup.write_text(WIDGETS_SETUP, encoding="utf-8")
+    # The static book's own widget views, as named RequireJS modules the widget manager
+    # finds on the page (an unknown module it would fetch from a CDN).
+    from widgets.storage import upload_view_module
+    setup.write_text(WIDGETS_SETUP + upload_view_module(), encoding="utf-8")
     shutil.copy2(Path(__file__).parent / "wasm" / "static" / WASM_LOADER, static / WASM_LOADER)
     for needed in (f"{WIDGET_DIR}/embed-amd.js", f"{REQUIRE_DIR}/require.js", MATHJAX_ENTRY):
         if not (static / needed).is_file():

@@ -13,16 +13,16 @@ or uploads travels only between their browser and the kernel's memory.
   nothing is overwritten, in either tab, until the reader chooses (:class:`ElsewhereOffer`).
 - :class:`JsonTransfer` — a "Download … (JSON)" link and an "Upload … (JSON)" picker with its
   own error line. The upload handler validates the file; a ``RulesError`` is shown and
-  nothing changes. In the live book the picker (:func:`UploadButton`) checks the file's size
-  in the browser first: ipywidgets' FileUpload sends any file whole over the page's
-  websocket, and a large one closes the connection before the kernel can say a word.
+  nothing changes. The picker (:func:`UploadButton`) checks the file's size in the browser
+  first: ipywidgets' FileUpload would send any file whole over the page's websocket, and a
+  large one closes the connection before the kernel can say a word.
 
 In the static web book's snapshot there is no kernel and no state to keep, so
 :func:`BrowserStore` returns an inert stand-in there; where the static page runs its tools in
 the reader's browser (Pyodide) it is :class:`WasmBrowserStore`, which reads and writes
-``localStorage`` from Python. In both :func:`UploadButton` is ipywidgets' own FileUpload (the
-browser-side modules would otherwise be fetched from a CDN; there the file never leaves the
-page).
+``localStorage`` from Python. In both :func:`UploadButton` is :class:`PageUpload`, the live
+picker's front end as a RequireJS module the page defines itself (an anywidget's would be
+fetched from a CDN).
 """
 
 from __future__ import annotations
@@ -310,18 +310,22 @@ def BrowserStore(key: str) -> w.DOMWidget:  # noqa: N802 - used like a class
     return _LIVE(key=key)
 
 
-_UPLOAD_ESM = """
+_UPLOAD_JS = """
 // The browser half of UploadButton: a button that opens the file picker. A file larger than
-// max_bytes is refused here, with the message, and never sent; a smaller one is sent to the
-// kernel as one binary buffer, which reads and checks it.
+// max_bytes is refused here, with the message, and never sent; a smaller one is sent to
+// Python as one binary buffer, which reads and checks it. The file input stays in the widget,
+// hidden, with the button's words as its label (a reader's assistive tools and the browser
+// tests find it by them).
 function megabytes(size) {
   const tenths = Math.ceil(size / 100000);
   return (tenths % 10 === 0 ? String(tenths / 10) : (tenths / 10).toFixed(1)) + " MB";
 }
-function render({ model, el }) {
+function draw({ model, el }) {
   const input = document.createElement("input");
   input.type = "file";
   input.accept = model.get("accept");
+  input.tabIndex = -1;
+  input.setAttribute("aria-label", model.get("description"));
   input.style.display = "none";
   const button = document.createElement("button");
   button.type = "button";
@@ -340,7 +344,7 @@ function render({ model, el }) {
     if (!file) { return; }
     if (file.size > model.get("max_bytes")) {
       note.setAttribute("role", "alert");
-      note.textContent = "\u26a0 " + model.get("refusal").replace("{size}", megabytes(file.size));
+      note.textContent = "\\u26a0 " + model.get("refusal").replace("{size}", megabytes(file.size));
       model.send({ op: "refused", name: file.name, size: file.size });
       return;
     }
@@ -349,18 +353,80 @@ function render({ model, el }) {
   });
   el.append(button, input, note);
 }
-export default { render };
-"""
+""".replace("__ERROR__", ERROR)
+
+_UPLOAD_ESM = _UPLOAD_JS + "export default { render: draw };\n"
+"""The live picker's front end, as anywidget loads it."""
+
+UPLOAD_VIEW_MODULE = "rulebook-upload"
+"""The RequireJS name of the static book's picker view (:func:`upload_view_module`)."""
+
+
+def upload_view_module() -> str:
+    """The static book's picker view: the live picker's front end as a RequireJS module of
+    that name, whose ``UploadView`` the page's widget manager loads. The build puts it in the
+    script every widget page loads first (rulebook/build.py), so nothing is fetched for it."""
+    return (f'define("{UPLOAD_VIEW_MODULE}", ["@jupyter-widgets/base"], function (base) {{\n'
+            f"{_UPLOAD_JS}"
+            "class UploadView extends base.DOMWidgetView {\n"
+            "  render() { draw({ model: this.model, el: this.el }); }\n"
+            "}\n"
+            "return { UploadView: UploadView };\n"
+            "});\n")
+
+
+class _UploadMessages:
+    """What both pickers hear from their browser half: a file under the limit, as one binary
+    buffer (``on_file`` handlers get its name and bytes), or a refusal the browser already
+    showed (``on_refused`` handlers clear older news)."""
+
+    def _start_messages(self) -> None:
+        self._file_handlers: list[Callable[[str, bytes], None]] = []
+        self._refused_handlers: list[Callable[[], None]] = []
+        self.on_msg(self._from_browser)  # type: ignore[attr-defined]
+
+    def on_file(self, handler: Callable[[str, bytes], None]) -> None:
+        self._file_handlers.append(handler)
+
+    def on_refused(self, handler: Callable[[], None]) -> None:
+        self._refused_handlers.append(handler)
+
+    def _from_browser(self, _widget: object, content: dict, buffers: list) -> None:
+        if content.get("op") == "refused":
+            for refused in self._refused_handlers:
+                refused()
+        elif content.get("op") == "file" and len(buffers) == 1:
+            name = content.get("name")
+            for handler in self._file_handlers:
+                handler(name if isinstance(name, str) else "the file", bytes(buffers[0]))
+
+
+class PageUpload(_UploadMessages, w.DOMWidget):
+    """The static book's picker: the live one's front end (:func:`upload_view_module`) on
+    ipywidgets' own base model, so the page's widget manager needs no anywidget. In the page
+    running its tools (Pyodide) the file goes from the browser to Python in the same page."""
+
+    _view_name = t.Unicode("UploadView").tag(sync=True)
+    _view_module = t.Unicode(UPLOAD_VIEW_MODULE).tag(sync=True)
+    _view_module_version = t.Unicode("1.0.0").tag(sync=True)
+    description = t.Unicode("").tag(sync=True)
+    accept = t.Unicode("").tag(sync=True)
+    max_bytes = t.Int(MAX_UPLOAD_BYTES).tag(sync=True)
+    refusal = t.Unicode("").tag(sync=True)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._start_messages()
 
 
 def _live_upload_class() -> type:
     import anywidget  # the live book only, as for the store
 
-    class LiveUpload(anywidget.AnyWidget):
+    class LiveUpload(_UploadMessages, anywidget.AnyWidget):
         """The live picker: the browser refuses a file over ``max_bytes`` itself and sends
         a smaller one as a binary buffer; ``on_file`` handlers get its name and bytes."""
 
-        _esm = _UPLOAD_ESM.replace("__ERROR__", ERROR)
+        _esm = _UPLOAD_ESM
         description = t.Unicode("").tag(sync=True)
         accept = t.Unicode("").tag(sync=True)
         max_bytes = t.Int(MAX_UPLOAD_BYTES).tag(sync=True)
@@ -368,24 +434,7 @@ def _live_upload_class() -> type:
 
         def __init__(self, **kwargs: object) -> None:
             super().__init__(**kwargs)
-            self._file_handlers: list[Callable[[str, bytes], None]] = []
-            self._refused_handlers: list[Callable[[], None]] = []
-            self.on_msg(self._from_browser)
-
-        def on_file(self, handler: Callable[[str, bytes], None]) -> None:
-            self._file_handlers.append(handler)
-
-        def on_refused(self, handler: Callable[[], None]) -> None:
-            self._refused_handlers.append(handler)
-
-        def _from_browser(self, _widget: object, content: dict, buffers: list) -> None:
-            if content.get("op") == "refused":
-                for refused in self._refused_handlers:
-                    refused()
-            elif content.get("op") == "file" and len(buffers) == 1:
-                name = content.get("name")
-                for handler in self._file_handlers:
-                    handler(name if isinstance(name, str) else "the file", bytes(buffers[0]))
+            self._start_messages()
 
     return LiveUpload
 
@@ -394,16 +443,16 @@ _LIVE_UPLOAD: type | None = None
 
 
 def UploadButton(label: str, accept: str = ".json,application/json") -> w.DOMWidget:  # noqa: N802
-    """The "Upload <label> (JSON)" picker: in the live book one that refuses a file over
-    :data:`MAX_UPLOAD_BYTES` in the browser; in the static book ipywidgets' FileUpload."""
+    """The "Upload <label> (JSON)" picker, which refuses a file over :data:`MAX_UPLOAD_BYTES`
+    in the browser: an anywidget in the live book, :class:`PageUpload` in the static book."""
     global _LIVE_UPLOAD
     description = f"Upload {label} (JSON)"
+    kwargs = {"description": description, "accept": accept, "refusal": too_large(label)}
     if book_target() in ("static", "wasm"):
-        return w.FileUpload(accept=accept, multiple=False, description=description, icon="",
-                            layout=shared_layout(width="auto"))
+        return PageUpload(**kwargs)
     if _LIVE_UPLOAD is None:
         _LIVE_UPLOAD = _live_upload_class()
-    return _LIVE_UPLOAD(description=description, accept=accept, refusal=too_large(label))
+    return _LIVE_UPLOAD(**kwargs)
 
 
 def too_large(label: str, size: int | None = None) -> str:
@@ -430,15 +479,6 @@ def _file_text(name: str, content: bytes, label: str) -> str:
         raise RulesError(f"{name} is not a UTF-8 text file (byte {exc.start})") from None
 
 
-def _upload_text(value: object, label: str) -> str:
-    """The text of the single file ipywidgets' FileUpload holds (a tuple of dicts)."""
-    files = list(value or ())
-    if len(files) != 1:
-        raise RulesError(f"upload one file at a time, got {len(files)}")
-    item = files[0]
-    return _file_text(item.get("name", "the file"), bytes(item["content"]), label)
-
-
 class JsonTransfer(w.VBox):
     """A download link and an upload picker for one kind of saved state."""
 
@@ -451,11 +491,8 @@ class JsonTransfer(w.VBox):
         self.upload = UploadButton(label)
         self.error = ErrorLine()
         self.status = w.HTML()
-        if isinstance(self.upload, w.FileUpload):
-            self.upload.observe(self._uploaded, "value")
-        else:
-            self.upload.on_file(self.receive)
-            self.upload.on_refused(self._refused_in_browser)
+        self.upload.on_file(self.receive)
+        self.upload.on_refused(self._refused_in_browser)
         super().__init__([w.HBox([self.link, self.upload]), self.error, self.status])
         self.add_class("rulebook-transfer")
         self.set_text("")
@@ -479,14 +516,6 @@ class JsonTransfer(w.VBox):
         """The browser refused a file as too large and said so itself: clear older news."""
         self.error.clear()
         self.status.value = ""
-
-    def _uploaded(self, change: dict) -> None:
-        if not change["new"]:
-            return
-        try:
-            self._load(lambda: _upload_text(change["new"], self.label))
-        finally:
-            self.upload.value = ()
 
     @answers("status", prefix="The upload changed nothing: ")
     def _load(self, read: Callable[[], str]) -> None:

@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from rulescore.roster import Roster
 from tests.browser.reader import set_value
 from widgets.roster import roster_format, store_key
+from widgets.storage import MAX_UPLOAD_BYTES, too_large
 
 ROSTER_KEY = store_key("percentile")
 RECORD_KEY = "rulebook/percentile/injury-record"
@@ -28,14 +29,14 @@ def _kept(page: Page, key: str, text: str) -> None:
                            arg=[key, text], timeout=30_000)
 
 
-def _upload(page: Page, roster, name: str, content: bytes) -> None:
-    """Pick a file with the roster's upload button, as a reader does in the file picker (the
-    live book's button is its own, the static book's is ipywidgets' FileUpload, whose file
-    input is never put in the page: both open the browser's picker)."""
-    with page.expect_file_chooser() as chooser:
-        roster.get_by_role("button", name=re.compile(r"^Upload roster \(JSON\)")).click()
-    chooser.value.set_files(files=[{"name": name, "mimeType": "application/json",
-                                    "buffer": content}])
+def _upload(roster, name: str, content: bytes) -> None:
+    """Pick a file with the roster's upload button, as a reader's file picker hands it over.
+    Both books' button is the same picker, which reads "Upload roster (JSON)" and nothing more,
+    and keeps its file input in the page under the button's words."""
+    expect(roster.get_by_role("button", name="Upload roster (JSON)", exact=True)).to_have_text(
+        "Upload roster (JSON)")
+    roster.get_by_label("Upload roster (JSON)", exact=True).set_input_files(
+        files=[{"name": name, "mimeType": "application/json", "buffer": content}])
 
 
 def _write_in_another_tab(page: Page, key: str, text: str) -> None:
@@ -102,11 +103,16 @@ def test_the_roster_and_the_injury_record_are_kept_in_the_browser(page: Page, bo
     assert Roster.from_json(roster_format("percentile"), saved).names() == ("Dee",)
     set_value(fighters.get_by_label("New fighter"), "Eve")
     expect(fighters.get_by_text("Fighters kept in this browser: 2")).to_be_visible()
-    _upload(page, fighters, "roster.json", saved.replace('"Dee"', '"Dee", "Dee"', 1).encode())
+    _upload(fighters, "roster.json", saved.replace('"Dee"', '"Dee", "Dee"', 1).encode())
     refused = fighters.get_by_role("alert").filter(has_text="The upload changed nothing")
     expect(refused).to_be_visible()
     expect(fighters.get_by_text("Fighters kept in this browser: 2")).to_be_visible()
-    _upload(page, fighters, "roster.json", saved.encode())
+    # a file over the limit is refused by the page itself, with its size, and never read
+    _upload(fighters, "huge.json", b" " * (MAX_UPLOAD_BYTES + 1))
+    expect(fighters.get_by_role("alert").filter(has_text="That file is 1.1 MB")).to_have_text(
+        "\u26a0 " + too_large("roster", MAX_UPLOAD_BYTES + 1))
+    expect(fighters.get_by_text("Fighters kept in this browser: 2")).to_be_visible()
+    _upload(fighters, "roster.json", saved.encode())
     expect(fighters.get_by_text("Loaded roster from the file.")).to_be_visible()
     expect(refused).to_have_count(0)
     expect(fighters.get_by_text("Fighters kept in this browser: 1")).to_be_visible()

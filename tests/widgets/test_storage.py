@@ -1,6 +1,5 @@
 """The shared keeping-your-work pieces: browser autosave store and JSON download/upload."""
 
-from datetime import datetime, timezone
 from urllib.parse import unquote
 
 import pytest
@@ -9,12 +8,6 @@ from rulescore.errors import RulesError
 from widgets import storage
 from widgets.lean import is_shown
 from widgets.storage import BrowserStore, JsonTransfer, StaticBrowserStore, download_href
-
-
-def _file(content: bytes, name: str = "x.json") -> tuple[dict, ...]:
-    return ({"name": name, "type": "application/json", "size": len(content),
-             "content": memoryview(content),
-             "last_modified": datetime(2026, 1, 1, tzinfo=timezone.utc)},)
 
 
 def test_live_store_is_bound_to_its_key_and_sends_saves(monkeypatch):
@@ -130,17 +123,39 @@ def test_the_live_picker_refuses_a_large_file_in_the_browser_with_its_size():
     assert got == [] and xfer.error.value == ""
 
 
-def test_the_static_book_keeps_ipywidgets_file_upload(monkeypatch):
-    """In the static book the file stays in the page (Python runs in the browser)."""
-    monkeypatch.setenv("RULEBOOK_TARGET", "static")
+@pytest.mark.parametrize("target", ["static", "wasm"])
+def test_the_static_book_s_picker_reads_like_the_live_one_and_refuses_alike(monkeypatch, target):
+    """The static book's picker is the live one's front end on ipywidgets' base model, as a
+    RequireJS module the page defines: the same words, limit and refusal, the file's bytes
+    read and checked in Python."""
+    monkeypatch.setenv("RULEBOOK_TARGET", target)
     got = []
     xfer = JsonTransfer("enc.json", "encounter", got.append)
-    assert isinstance(xfer.upload, storage.w.FileUpload)
-    assert xfer.upload.description == "Upload encounter (JSON)"
-    xfer.upload.value = _file(b'{"ok": true}')
-    assert got == ['{"ok": true}'] and xfer.upload.value == ()
-    xfer.upload.value = _file(b"x" * (storage.MAX_UPLOAD_BYTES + 1))
+    upload = xfer.upload
+    assert isinstance(upload, storage.PageUpload)
+    assert upload.description == "Upload encounter (JSON)"
+    assert upload.max_bytes == storage.MAX_UPLOAD_BYTES
+    assert upload.refusal == storage.too_large("encounter")
+    state = upload.get_state()
+    assert (state["_view_module"], state["_view_name"]) == (storage.UPLOAD_VIEW_MODULE,
+                                                            "UploadView")
+    assert state["_model_module"] == "@jupyter-widgets/base"
+    _send(xfer, b'{"ok": true}')
+    assert got == ['{"ok": true}']
+    _send(xfer, b"x" * (storage.MAX_UPLOAD_BYTES + 1))
     assert "That file is 1.1 MB" in xfer.error.value and len(got) == 1
+    xfer.error.show("an older complaint")
+    upload._from_browser(upload, {"op": "refused", "name": "big.json", "size": 50_000_000}, [])
+    assert xfer.error.value == "" and len(got) == 1
+
+
+def test_the_static_book_s_view_module_is_the_live_front_end_named_for_require_js():
+    module = storage.upload_view_module()
+    assert module.startswith(f'define("{storage.UPLOAD_VIEW_MODULE}", ["@jupyter-widgets/base"]')
+    assert storage._UPLOAD_JS in module and storage._UPLOAD_JS in storage._UPLOAD_ESM
+    assert "class UploadView extends base.DOMWidgetView" in module
+    assert "export" not in module and "__ERROR__" not in module
+    assert 'input.setAttribute("aria-label", model.get("description"))' in module
 
 
 @pytest.mark.parametrize("size, shown", [(1_000_000, "1 MB"), (1_000_001, "1.1 MB"),

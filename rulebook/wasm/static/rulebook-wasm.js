@@ -395,7 +395,9 @@
     const page = py.pyimport("rulebook.wasm.page");
     const bridge = new Bridge(page);
     const Manager = pageManagerClass(HTMLManager, bridge);
-    bridge.manager = new Manager();
+    // A widget view of our own (the upload picker) is a RequireJS module the page's setup
+    // script defines; the manager asks RequireJS for it, never a CDN.
+    bridge.manager = new Manager({ loader: requireModule });
     page.start((text, buffers) => bridge.fromPython(text, buffers ? buffers.toJs() : []));
     performance.mark("rulebook-wasm:started");
 
