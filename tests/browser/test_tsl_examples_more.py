@@ -10,6 +10,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from rulescore.systems import tsl
 from tests.browser.reader import SHOTS, open_chapter, set_value
+from tests.browser.tsl_steps import open_tsl_tool, static_t_number, use_dice
 
 ATTACKS = "tsl/attacks.ipynb"
 COMBAT = "tsl/combat.ipynb"
@@ -18,24 +19,12 @@ FIGHT = "tsl/fight.ipynb"
 SCREEN = {"width": 1280, "height": 900}   # desktop width, one screen
 
 
-def _tool(page: Page, book_url: str, chapter: str, css: str, index: int = 0) -> Locator:
-    open_chapter(page, f"{book_url}/{chapter}")
-    tool = page.locator(css).nth(index)
-    expect(tool).to_be_visible(timeout=60_000)
-    return tool
-
-
-def _use_dice(tool: Locator, faces: list[int]) -> None:
-    tool.get_by_label("My dice").fill(", ".join(map(str, faces)))
-    tool.get_by_role("button", name="Use my dice").click()
-
-
 def test_the_rush_beside_the_ambush(page: Page, book_url):
     """The ambush's second thug spends his whole turn on a Double Movement from Far to Ko:
     two zones, the Action and the Movement (the tool beside the example in the attacks
     chapter)."""
     rush = tsl.move("Far", "Engaged", double=True)
-    tool = _tool(page, book_url, ATTACKS, ".rulebook-tsl-move")
+    tool = open_tsl_tool(page, book_url, ATTACKS, ".rulebook-tsl-move")
     tool.get_by_label("Double Movement").uncheck()
     tool.get_by_label("From").select_option(label="Far")
     tool.get_by_label("To", exact=True).select_option(label="Engaged")
@@ -54,7 +43,7 @@ def test_armour_and_the_catastrophic_defence(page: Page, book_url):
     """The gear chapter's armour: a Crit stays, a Success drops to a Mixed, a Mixed to a miss;
     then a Success against a defender whose defence roll was a Catastrophic Failure: the armour
     takes the whole blow (no Stress) and is spent."""
-    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-armour")
+    tool = open_tsl_tool(page, book_url, GEAR, ".rulebook-tsl-armour")
     tool.screenshot(path=str(SHOTS / "tsl_armour_blow.png"))
     result = tool.locator(".rulebook-tsl-result")
     caught = tool.get_by_label("The defence roll was a Catastrophic Failure")
@@ -74,7 +63,7 @@ def test_issued_gear_is_mended_with_no_dice(page: Page, book_url):
     """Ordinary Company kit is fixed with tools and downtime: the repair tool says so at once
     and asks for no dice; Salvaged gear asks for the Hand roll again."""
     assert not tsl.repair_needs_roll("Issued") and tsl.repair_needs_roll("Salvaged")
-    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-repair")
+    tool = open_tsl_tool(page, book_url, GEAR, ".rulebook-tsl-repair")
     tool.get_by_label("Rarity").select_option(label="Issued")
     expect(tool.locator(".rulebook-tsl-result")).to_have_text(
         "Mended with tools and downtime, no roll")
@@ -93,17 +82,15 @@ def test_an_impact_tag_lifts_a_mixed_but_never_makes_a_crit(page: Page, book_url
     assert [tsl.impact_tag(b) for b in ("mixed", "success", "crit")] == \
         ["success", "success", "crit"]
     blade = tsl.make_weapon("Melee", ["Piercing"])
-    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-attack", 1)
-    tool.get_by_label("Kind of roll").select_option(label="Static T-number")
-    tool.get_by_label("Attacker tier").select_option(label="Proficient")
-    set_value(tool.get_by_label("T-number"), "11")
+    tool = open_tsl_tool(page, book_url, GEAR, ".rulebook-tsl-attack", 1)
+    static_t_number(tool, "Proficient", 11)
     tool.get_by_label("Weapon zone").select_option(label="Melee")
     tool.get_by_label("Improvised weapon (no tags)").uncheck()
     tool.get_by_label("First tag").select_option(label="Piercing")
     tool.get_by_label("An Impact tag's condition holds").check()
     for dice in ([6, 3, 2, 1, 1], [6, 4, 3, 3, 1], [6, 6, 6, 6, 1]):
         hit = tsl.attack(dice, "Proficient", target=11, weapon=blade, impact=True)
-        _use_dice(tool, dice)
+        use_dice(tool, dice)
         expect(tool.locator(".rulebook-tsl-result")).to_contain_text(
             f"{tsl.band_name(hit.band)}: {hit.stress} Stress")
         moved = f"; rolled {tsl.band_name(hit.raw_band)}" if hit.raw_band != hit.band else ""
@@ -115,7 +102,7 @@ def test_the_defence_and_the_pool_an_attack_type_calls_for(page: Page, book_url)
     """The attacks chapter's defence table: a melee blow is parried with Body (or dodged with
     Hand, described), and fear is met with Heart and marks the Mind pool."""
     assert tsl.defence_domain("Melee weapon", "Hand", described=True) == "Hand"
-    tool = _tool(page, book_url, ATTACKS, ".rulebook-tsl-attack")
+    tool = open_tsl_tool(page, book_url, ATTACKS, ".rulebook-tsl-attack")
     for attack in ("Melee weapon", "Fear, despair"):
         primary, others = tsl.defence_domains(attack)
         tool.get_by_label("Attack type").select_option(label=attack)
@@ -145,12 +132,12 @@ def test_the_attack_resolver_fits_one_screen(page: Page, book_url):
     with its ammunition, rolled): its inputs, rulings and result fit one 900 px screen at
     desktop width, the odds and the result beside the inputs."""
     page.set_viewport_size(SCREEN)
-    tool = _tool(page, book_url, GEAR, ".rulebook-tsl-attack")
+    tool = open_tsl_tool(page, book_url, GEAR, ".rulebook-tsl-attack")
     tool.get_by_label("Weapon zone").select_option(label="Thrown")
     tool.get_by_label("First tag").select_option(label="Snaring")
     tool.get_by_label("Distance to target").select_option(label="Near")
     set_value(tool.get_by_label("Ammunition uses left"), "3")
-    _use_dice(tool, [6, 6, 4, 1, 1, 5, 5, 1, 1, 1])
+    use_dice(tool, [6, 6, 4, 1, 1, 5, 5, 1, 1, 1])
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("1 Stress")
     tool.screenshot(path=str(SHOTS / "tsl_resolver_1280x900.png"))
     assert _inputs_and_result(tool) <= SCREEN["height"]
@@ -176,7 +163,7 @@ def test_every_tsl_tool_fits_one_screen(page: Page, book_url):
             if css == ".rulebook-tsl-support":   # the option with the most fields
                 tool.get_by_label("Support action").select_option(label="Grant Reroll")
             if css in (".rulebook-tsl-roll", ".rulebook-tsl-repair"):
-                _use_dice(tool, [6, 5, 1, 1, 1])
+                use_dice(tool, [6, 5, 1, 1, 1])
             expect(tool.locator(".rulebook-tsl-result, .rulebook-tsl-round, "
                                 ".rulebook-tsl-weapon-summary").first).to_be_visible()
             assert _inputs_and_result(tool) <= SCREEN["height"], css
@@ -186,10 +173,10 @@ def test_the_fight_pages_attack_fits_one_screen(page: Page, book_url):
     """On the fight page, the attack from its Attacker field to the result and the Apply button,
     with the odds beside it, fits one 900 px screen at desktop width."""
     page.set_viewport_size(SCREEN)
-    panel = _tool(page, book_url, FIGHT, ".rulebook-tsl-fight")
+    panel = open_tsl_tool(page, book_url, FIGHT, ".rulebook-tsl-fight")
     panel.get_by_role("button", name="Start the fight").click()
     expect(panel.locator(".rulebook-tsl-acting")).to_contain_text("is acting")
-    _use_dice(panel.locator(".rulebook-tsl-fight-attack"), [6, 5, 4, 4, 2, 3, 2, 2, 1, 1])
+    use_dice(panel.locator(".rulebook-tsl-fight-attack"), [6, 5, 4, 4, 2, 3, 2, 2, 1, 1])
     expect(panel.locator(".rulebook-tsl-fight-result")).to_be_visible()
     top = panel.get_by_label("Attacker", exact=True).bounding_box()["y"]
     for part in (panel.get_by_role("button", name="Apply to the target"),
