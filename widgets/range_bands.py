@@ -27,8 +27,12 @@ from .lean import set_layout, set_shown, shared_layout
 from .roster import FighterPick
 from .theme import ACCENT, FIELD_WIDTH, LABEL_WIDER, PHRASE_MENU, SENTENCE_WIDTH
 
-ND_OPTIONS = [("The GM rolls nD; meet or beat its total (our ruling)", "opposed"),
-              ("nD is a fixed number, 3.5 × n rounded up", "average")]
+# Short enough to read whole in a half-width menu; the rulings chapter says each in full.
+ND_OPTIONS = [("GM rolls nD to beat (our ruling)", "opposed"),
+              ("a fixed 3.5 × n, rounded up", "average")]
+#: The two kinds of movement of the dash tool, and what each costs (shown under the menus).
+MOVEMENTS = {"dash": ("Dash", "two actions, up to two bands"),
+             "impassable": ("Cross impassable terrain", "two actions, one band")}
 WIDE = LABEL_WIDER
 SYSTEM = "range_bands"
 
@@ -418,7 +422,7 @@ def _steps(trace) -> str:
 class DashHelper(_CheckTool):
     """A dash or a crossing of impassable terrain: the check, its odds and where you end up."""
 
-    _POOL = "Your dice (Acrobatics, Athletics or Swimming)"
+    _POOL = "Your dice (the check's skill)"
     _FALL_DICE = "the fall's damage dice, from the check's critical failure"
     _MOVE = {"start_band": "Starting band", "direction": "Direction", "terrain": "Terrain",
              "skill_dice": _POOL, **BONUS, **RULINGS}
@@ -438,18 +442,19 @@ class DashHelper(_CheckTool):
 
     def __init__(self, kind: str = "dash", start: str = "distant", terrain: str = "hard",
                  pool: str = "4") -> None:
-        self.kind = _dropdown("Movement", [("Dash (two actions, two bands)", "dash"),
-                                           ("Cross impassable terrain (two actions, one band)",
-                                            "impassable")], kind, width=SENTENCE_WIDTH)
+        self.kind = _dropdown("Movement", [(name, k) for k, (name, _) in MOVEMENTS.items()],
+                              kind)
         self.start = _dropdown("Starting band", _band_options(rb.BAND_IDS[:-1]), start)
         self.direction = _dropdown("Direction", [("closer", "closer"), ("away", "away")],
                                    "closer")
-        self.terrain = _dropdown("Terrain", self._terrain_options(kind), terrain, width=SENTENCE_WIDTH)
+        self.terrain = _dropdown("Terrain", self._terrain_options(kind), terrain)
+        # the movement's cost and the terrain's examples, beside the short choices above
+        self.terrain_note = w.HTML()
         self.wounded = _checkbox("Seriously or lethally wounded")
         self.covered = _checkbox("The impassable terrain gives cover")
         self.pick = FighterPick(SYSTEM, self.fill, label="Mover from the roster")
         inputs = [self.pick, self.kind, self.start, self.direction, self.terrain,
-                  w.HBox([self.wounded, self.covered])]
+                  self.terrain_note, w.HBox([self.wounded, self.covered])]
         # a critical failure's fall: its damage odds, then its own roll (hidden until then)
         self.fall_title = w.HTML()
         self.fall_odds = OddsView()
@@ -459,9 +464,8 @@ class DashHelper(_CheckTool):
         self.fall = w.VBox([self.fall_title, self.fall_odds, self.fall_entry, self.fall_result,
                             self.fall_explanation])
         set_shown(self.fall, False)
-        # the longest label of the book's tools: the inputs take the wider share
-        self._frame(inputs, "Your dice (Acrobatics, Athletics or Swimming)", pool,
-                    inputs_share=54, after=[self.fall])
+        # the inputs take the wider share: their menus show every choice whole
+        self._frame(inputs, self._POOL, pool, inputs_share=54, after=[self.fall])
         self.fall_entry.on_request(self.roll_fall)
         self.kind.unobserve_all("value")
         self.kind.observe(lambda _: self._kind_changed(), "value")
@@ -476,8 +480,18 @@ class DashHelper(_CheckTool):
 
     @staticmethod
     def _terrain_options(kind: str) -> list[tuple[str, str]]:
-        return [(f"{t.name}: {t.difficulty}D — {t.examples}" if t.difficulty else
-                 f"{t.name}: no check — {t.examples}", t.terrain) for t in rb.terrains(kind)]
+        return [(f"{t.name}: {t.difficulty}D" if t.difficulty else f"{t.name}: no check",
+                 t.terrain) for t in rb.terrains(kind)]
+
+    def _show_terrain(self) -> None:
+        """Under the menus: what the movement costs and what the terrain looks like."""
+        name, cost = MOVEMENTS[self.kind.value]
+        t = next(t for t in rb.terrains(self.kind.value) if t.terrain == self.terrain.value)
+        self.terrain_note.value = (
+            f"<div class='rulebook-terrain-note' style='font-size:90%;margin:0 0 .3em 1em'>"
+            f"{html.escape(name)}: {html.escape(cost)}. {html.escape(t.name)} terrain: "
+            f"{html.escape(t.examples)}. The check's skill is Acrobatics or Athletics, "
+            f"whichever fits (Swimming in water).</div>")
 
     def _kind_changed(self) -> None:
         kind = self.kind.value
@@ -497,6 +511,7 @@ class DashHelper(_CheckTool):
         """Read the inputs and show the odds of each result."""
         self.counts = None
         self._clear_result()
+        self._show_terrain()
         pool, bonus = self._ints()
         odds = rb.terrain_odds(self.kind.value, self.terrain.value, pool, bonus,
                                **self._rule())
@@ -575,7 +590,7 @@ class QuickLoadHelper(_CheckTool):
         self.reload_time = _number("Normal reload (actions)", reload_time, "e.g. 3")
         self.pick = FighterPick(SYSTEM, self.fill, label="Loader from the roster")
         self._frame([self.pick, self.weapon, self.reload_time], "Your dice (the loading skill)",
-                    pool)
+                    pool, inputs_share=50)   # "crossbow (Crossbows, Vigor)" shows whole
         self.add_class("rulebook-range-quickload")
         self.update()
 

@@ -18,8 +18,8 @@ from widgets.range_bands import DashHelper
 CHECK, FALL = 0, 1
 
 # The Movement menu's choice for each kind of move the dash helper resolves.
-MOVES = {"dash": "Dash (two actions, two bands)",
-         "impassable": "Cross impassable terrain (two actions, one band)"}
+MOVES = {"dash": "Dash",
+         "impassable": "Cross impassable terrain"}
 
 
 def typed_dice(tool: Locator, dice: Iterable[int], nth: int | None = None) -> None:
@@ -55,5 +55,5 @@ def dash(tool: Locator, kind: str, start: str, terrain: str, pool: int,
     pick_band(tool, "Starting band", start)
     label = dict((v, k) for k, v in DashHelper._terrain_options(kind))[terrain]
     tool.get_by_label("Terrain", exact=True).select_option(label=label)
-    set_value(tool.get_by_label("Your dice (Acrobatics, Athletics or Swimming)"), str(pool))
+    set_value(tool.get_by_label("Your dice (the check's skill)"), str(pool))
     typed_dice(tool, dice, CHECK)

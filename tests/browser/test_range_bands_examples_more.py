@@ -6,11 +6,14 @@ desktop width."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from rulescore.dice import DiceSource
 from rulescore.systems import range_bands as rb
-from tests.browser.range_bands_steps import CHECK, dash, pick_band, plain, typed_dice
+from tests.browser.range_bands_steps import CHECK, FALL, dash, pick_band, plain, typed_dice
 from tests.browser.reader import SHOTS, open_chapter, set_value
 from widgets.range_bands import DashHelper, QuickLoadHelper, ShotBuilder, StealthHelper
 
@@ -138,12 +141,22 @@ def test_fall_damage_on_difficult_and_hard_ground(page: Page, book_url):
     dash(tool, "dash", "distant", "hard", 1, [1, 6, 6, 6, 6])
     expect(tool.locator(".rulebook-total")).to_have_text(helper._headline(fall))
     expect(tool.locator(".rulebook-total")).to_contain_text("prone, 2D damage")
+    # the fall's damage in the same tool, as the fight page rolls it: the exact odds of 2D
+    # first (rb.fall_damage_odds(2): 7 comes 1 time in 6), then the dice typed
+    assert rb.fall_damage_odds(2).p(7) == Fraction(1, 6)
+    expect(tool.get_by_text("The fall's damage: 2D")).to_be_visible()
+    expect(tool.locator("table.rulebook-odds").last).to_contain_text("16.67%")
+    assert rb.fall_damage(2, dice=DiceSource.typed([3, 4])).outcome == "7 damage"
+    typed_dice(tool, [3, 4], FALL)
+    expect(tool.locator(".rulebook-range-fall")).to_have_text("7 damage")
+    tool.evaluate("e => e.scrollIntoView()")
+    page.screenshot(path=str(SHOTS / "range_dash_fall_1280x900.png"), full_page=False)
 
 
 def test_crawling_through_wire_keeps_cover(page: Page, book_url):
     tool = _tool(page, book_url, MOVEMENT, ".rulebook-range-dash", nth=1)
     expect(tool.get_by_label("Movement", exact=True)).to_have_value(
-        "Cross impassable terrain (two actions, one band)")
+        "Cross impassable terrain")
     # rb.cross_impassable("close", "closer", "hard", [6, 6, 2], [3, 3, 3, 3],
     #                     terrain_gives_cover=True).keeps_cover
     wire = rb.cross_impassable("close", "closer", "hard", [6, 6, 2], [3, 3, 3, 3],
@@ -205,7 +218,7 @@ def test_one_die_against_1d_and_the_fixed_14(page: Page, book_url):
     set_value(tool.get_by_label("Your dice"), "4")
     set_value(tool.get_by_label("Difficulty (dice)"), "4")
     tool.get_by_label("How nD is rolled").select_option(
-        label="nD is a fixed number, 3.5 × n rounded up")
+        label="a fixed 3.5 × n, rounded up")
     typed_dice(tool, [6, 5, 4, 3])
     expect(tool.locator(".rulebook-trace").last).to_contain_text(
         f"rounded up: {rb.fixed_target(4)}")
@@ -218,7 +231,7 @@ def test_the_rulings_chapter_two_readings_in_its_tool(page: Page, book_url):
     ours, other = rb.check_odds(4, 4), rb.check_odds(4, 4, nd_rule="average")
     expect(headline).to_contain_text(f"Chance of success: {plain(ours.success)}")
     tool.get_by_label("How nD is rolled").select_option(
-        label="nD is a fixed number, 3.5 × n rounded up")
+        label="a fixed 3.5 × n, rounded up")
     expect(headline).to_contain_text(f"Chance of success: {plain(other.success)}")
     assert ours.success != other.success
 
@@ -266,3 +279,45 @@ def test_each_fight_panel_fits_one_screen_after_a_shot(page: Page, book_url):
         assert height <= 900, f"{css} is {height:.0f}px tall"
     shot.evaluate("e => e.scrollIntoView()")
     page.screenshot(path=str(SHOTS / "range_fight_shot_1280x900.png"))
+
+
+# -- every choice of a menu readable at desktop width ------------------------------------------
+
+# Each shown menu's options whose text is wider than the room the menu gives it (its inner
+# width less its padding, where the arrow sits), measured in the menu's own font: a menu
+# shows its choice cut off ("Dash (two actions, t…") exactly when this finds it.
+CLIPPED_JS = """root => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const out = [];
+  for (const sel of root.querySelectorAll('select')) {
+    if (!sel.offsetParent || sel.multiple) continue;
+    const cs = getComputedStyle(sel);
+    ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    const label = (sel.labels && sel.labels[0] && sel.labels[0].textContent) || sel.title;
+    for (const o of sel.options) {
+      const need = ctx.measureText(o.text).width;
+      if (need > room + 0.5) out.push(`${label}: "${o.text}" needs ${Math.ceil(need)}px, `
+                                      + `has ${Math.floor(room)}px`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("chapter", [MOVEMENT, COMBAT, RULINGS, "range_bands/fight.ipynb"])
+def test_no_menu_choice_is_cut_off_at_desktop_width(page: Page, book_url, chapter):
+    """Every option of every range-band menu shown at 1280 px wide is readable whole in its
+    menu, the chosen one and the others alike (a long choice is short, its detail beside)."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    open_chapter(page, f"{book_url}/{chapter}")
+    if chapter.endswith("fight.ipynb"):         # the fight page opens with its panels folded
+        for summary in page.locator("details:not([open]) > summary").all():
+            if summary.is_visible():
+                summary.click()
+    dash = page.locator(".rulebook-range-dash")
+    for i in range(dash.count()):              # both kinds of movement, each with its terrains
+        for kind in ("Dash", "Cross impassable terrain"):
+            dash.nth(i).get_by_label("Movement", exact=True).select_option(label=kind)
+            assert page.locator("body").evaluate(CLIPPED_JS) == [], (chapter, i, kind)
+    assert page.locator("body").evaluate(CLIPPED_JS) == [], chapter

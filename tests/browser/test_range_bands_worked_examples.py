@@ -198,7 +198,7 @@ def test_check_examples_in_the_check_tool(page: Page, book_url):
     expect(tool.locator(".rulebook-total")).to_have_text(
         CheckHelper()._headline(rb.check([6, 5, 4, 3], 4, [2, 2, 2, 2])))
     tool.get_by_label("How nD is rolled").select_option(
-        label="nD is a fixed number, 3.5 × n rounded up")
+        label="a fixed 3.5 × n, rounded up")
     fixed = rb.check_odds(4, 4, nd_rule="average").success
     expect(headline).to_contain_text(f"Chance of success: {plain(fixed)}")
     typed_dice(tool, [6, 5, 4, 3])

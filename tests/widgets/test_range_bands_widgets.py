@@ -247,7 +247,7 @@ def test_dash_helper_impassable_terrain():
 def test_dash_helper_errors():
     h = DashHelper(start="very_close")
     h.pool.value = "-2"
-    assert "“Your dice (Acrobatics, Athletics or Swimming)” must be from 1 to 30, got -2" in h.error.message
+    assert "“Your dice (the check's skill)” must be from 1 to 30, got -2" in h.error.message
     h.pool.value = "3"
     assert h.error.message == ""
 
