@@ -9,7 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.reader import open_chapter
+from tests.browser.reader import open_chapter, use_my_dice
+from tests.browser.vl_count_steps import act, add_fighter, mark_condition
 
 CHAPTER = "veil_and_lead/count.ipynb"
 KEY = "rulebook/veil_and_lead/count"
@@ -26,14 +27,6 @@ def _open(page: Page, book_url: str):
     return _tool(page)
 
 
-def _add(tool, name: str, margin: str, pc: bool = True) -> None:
-    tool.get_by_label("Name", exact=True).fill(name)
-    tool.get_by_label("Player character").set_checked(pc)
-    tool.get_by_label("Initiative margin").fill(margin)
-    tool.get_by_role("button", name="Add to the Count").click()
-    expect(tool.locator(".rulebook-vl-log")).to_contain_text(f"{name} joins")
-
-
 def _upload(page: Page, tool, content: bytes) -> None:
     with page.expect_file_chooser() as chooser:
         tool.get_by_role("button", name=re.compile("Upload encounter")).click()
@@ -43,8 +36,8 @@ def _upload(page: Page, tool, content: bytes) -> None:
 
 def test_moves_download_reload_upload_undo(page: Page, book_url):
     tool = _open(page, book_url)
-    _add(tool, "Ada", "5")
-    _add(tool, "Bandit", "", pc=False)
+    add_fighter(tool, "Ada", "5")
+    add_fighter(tool, "Bandit", "", pc=False)
     board = tool.locator(".rulebook-vl-board")
     expect(board.get_by_role("row", name="Bandit Tick 6 NPC, Surprised")).to_be_visible()
     tool.get_by_role("button", name="Next turn (turn the Hammer)").click()
@@ -82,7 +75,7 @@ def test_moves_download_reload_upload_undo(page: Page, book_url):
 def test_autosave_is_offered_after_a_reload(page: Page, book):
     book.open(page, CHAPTER.removesuffix(".ipynb"))
     tool = _tool(page)
-    _add(tool, "Cy", "8")
+    add_fighter(tool, "Cy", "8")
     page.wait_for_function(f"() => (localStorage.getItem('{KEY}') || '').includes('Cy')")
     book.reload(page)
     tool = page.locator(".rulebook-vl-count")
@@ -96,17 +89,14 @@ def test_autosave_is_offered_after_a_reload(page: Page, book):
 
 def test_conditions_duel_horde_and_scene_end(page: Page, book_url):
     tool = _open(page, book_url)
-    _add(tool, "Ada", "10")
-    _add(tool, "Bart", "10", pc=False)
+    add_fighter(tool, "Ada", "10")
+    add_fighter(tool, "Bart", "10", pc=False)
     expect(tool.locator(".rulebook-vl-tension")).to_contain_text("this fight has added 1 die")
     board = tool.locator(".rulebook-vl-board")
     log = tool.locator(".rulebook-vl-log")
-    tool.get_by_label("Fighter", exact=True).select_option("Ada")
-    tool.get_by_label("Condition", exact=True).select_option("Prone")
-    tool.get_by_role("button", name="Mark condition").click()
+    mark_condition(tool, "Ada", "Prone")
     expect(board.get_by_role("row", name="Ada Tick 0 PC, Prone")).to_be_visible()
-    tool.get_by_label("Action", exact=True).select_option("Aim")
-    tool.get_by_role("button", name="Act", exact=True).click()
+    act(tool, "Aim")
     expect(board.get_by_role("row", name=re.compile("Ada Tick 2 PC.*Aim \\+2.*Prone"))) \
         .to_be_visible()
     tool.get_by_role("button", name="Lose Aim (damage or new target)").click()
@@ -127,9 +117,7 @@ def test_conditions_duel_horde_and_scene_end(page: Page, book_url):
     tool.get_by_label("Action", exact=True).select_option("Steady Shot")
     tool.get_by_label("Duel: one").select_option("Bart")
     tool.get_by_label("Duel: other").select_option("Ada")
-    duel = tool.get_by_label("My dice").last
-    duel.fill("8, 8, 8 | 1, 1, 1")
-    tool.get_by_role("button", name="Use my dice").last.click()
+    use_my_dice(tool, "8, 8, 8 | 1, 1, 1", -1)   # the duel's entry, the tracker's last
     expect(log).to_contain_text("Duel Bart 16 against Ada 2")
     expect(log).to_contain_text("Bart first, then Ada")
     tool.get_by_role("button", name="Undo").click()
@@ -146,9 +134,7 @@ def test_conditions_duel_horde_and_scene_end(page: Page, book_url):
     _set("Casualties", "3")
     tool.get_by_role("button", name="Hit the Horde").click()
     expect(log).to_contain_text("Posse breaks: Posse 1 and Posse 2 fight on")
-    tool.get_by_label("Fighter", exact=True).select_option("Bart")
-    tool.get_by_label("Condition", exact=True).select_option("Grappled")
-    tool.get_by_role("button", name="Mark condition").click()
+    mark_condition(tool, "Bart", "Grappled")
     expect(board.get_by_role("row", name=re.compile("Bart .*Grappled"))).to_be_visible()
     tool.get_by_label("Fighter", exact=True).select_option("Posse 1")
     tool.get_by_role("button", name="Next turn (turn the Hammer)").click()
