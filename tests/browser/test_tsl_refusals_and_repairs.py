@@ -1,0 +1,90 @@
+"""Two TSL answers given where the reader sets them up, as a reader meets them: a Snaring pull
+at Engaged refused as soon as it is chosen (in the attack resolver, before any odds or roll),
+and the fight page's Repair asking the gear's rarity, so Issued or irreplaceable gear is
+answered with no dice and rarer gear asks for its Hand roll (§11 Tags, §11 Ammunition)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from rulescore.systems import tsl
+from tests.browser.reader import SHOTS, open_chapter, use_my_dice
+
+GEAR = "tsl/gear.ipynb"
+FIGHT = "tsl/fight.ipynb"
+SCREEN = {"width": 1280, "height": 900}
+
+
+def test_a_snaring_pull_at_engaged_is_refused_when_chosen(page: Page, book_url):
+    """A Thrown Snaring weapon at Engaged with "pull them a zone nearer": the resolver says at
+    once, in place of the odds and naming the field, that it must pin; pin brings the odds."""
+    page.set_viewport_size(SCREEN)
+    open_chapter(page, f"{book_url}/{GEAR}")
+    tool = page.locator(".rulebook-tsl-attack").first
+    expect(tool).to_be_visible(timeout=60_000)
+    tool.get_by_label("Weapon zone").select_option(label="Thrown")
+    tool.get_by_label("First tag").select_option(label="Snaring")
+    tool.get_by_label("Distance to target").select_option(label="Near")
+    expect(tool.get_by_text("Chance to land")).to_be_visible()
+    tool.get_by_label("Distance to target").select_option(label="Engaged")
+    alert = tool.get_by_role("alert").filter(has_text="Snaring on a hit")
+    expect(alert).to_have_text("⚠ “Snaring on a hit” must be pin (hold them where they are) "
+                               "when the target is already Engaged: there is no nearer zone "
+                               "to pull them into")
+    expect(tool.get_by_text("Chance to land")).to_have_count(0)     # no odds offered
+    tool.screenshot(path=str(SHOTS / "tsl_snaring_refused.png"))
+    tool.get_by_label("Snaring on a hit").select_option(label="pin them where they are")
+    expect(alert).to_have_count(0)
+    expect(tool.get_by_text("Chance to land")).to_be_visible()
+
+
+def test_the_fight_pages_repair_asks_the_rarity(page: Page, book_url):
+    """Vela's shot meets Mar's Catastrophic defence: Mar's armour is spent. Repair with
+    Irreplaceable ticked: gone for good, no dice. Salvaged: the Hand roll first, Mar's Trained
+    6, 5, 1, 1, 1 (12 against T11) mends it. Undo, then Issued (Mar's roster row): mended with
+    no dice."""
+    page.set_viewport_size(SCREEN)
+    open_chapter(page, f"{book_url}/{FIGHT}")
+    panel = page.locator(".rulebook-tsl-fight").first
+    expect(panel).to_be_visible(timeout=60_000)
+    panel.get_by_role("button", name="Start the fight").click()
+    expect(panel.locator(".rulebook-tsl-acting")).to_contain_text("Vela is acting")
+    panel.get_by_label("Target", exact=True).select_option("Mar")
+    panel.get_by_label("Target's armour is built for this blow").check()
+    # Vela Proficient 6+6+5 ... against Mar's defence of 1s: Catastrophic, the armour spent
+    use_my_dice(panel.locator(".rulebook-tsl-fight-attack"), "6, 6, 5, 4, 1, 1, 1, 1, 1, 1")
+    panel.get_by_role("button", name="Apply to the target").click()
+    expect(panel.locator(".rulebook-tsl-fight-board")).to_contain_text("armour spent")
+    said = panel.locator(".rulebook-tsl-repair-said")
+    rarity = panel.get_by_label("Rarity", exact=True)
+    repair_dice = panel.get_by_label("My dice").last
+
+    panel.get_by_label("Fighter", exact=True).select_option("Mar")
+    expect(rarity).to_have_value("Issued")               # Mar's roster row
+    panel.get_by_label("Irreplaceable").check()
+    panel.get_by_role("button", name="Repair armour").click()
+    assert tsl.repair("Issued", irreplaceable=True).outcome == "lost"
+    expect(said).to_have_text("Mar's armour is gone for good")
+    expect(repair_dice).to_be_hidden()
+    expect(panel.locator(".rulebook-tsl-fight-board")).to_contain_text("armour spent")
+
+    panel.get_by_label("Fighter", exact=True).select_option("Mar")
+    panel.get_by_label("Irreplaceable").uncheck()
+    rarity.select_option("Salvaged")
+    panel.get_by_role("button", name="Repair armour").click()
+    expect(panel.locator(".rulebook-tsl-repair-ask")).to_contain_text("Hand roll at T11")
+    assert tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1], tier="Trained").value == 12
+    use_my_dice(panel, "6, 5, 1, 1, 1", -1)
+    expect(said).to_have_text("Mar's armour is repaired by a Hand roll of 12")
+    expect(panel.locator(".rulebook-tsl-fight-board")).not_to_contain_text("armour spent")
+    panel.evaluate("e => e.scrollIntoView()")
+    page.screenshot(path=str(SHOTS / "tsl_fight_repair_1280x900.png"), full_page=True)
+
+    page.get_by_role("button", name="Undo").first.click()
+    expect(panel.locator(".rulebook-tsl-fight-board")).to_contain_text("armour spent")
+    panel.get_by_label("Fighter", exact=True).select_option("Mar")
+    expect(rarity).to_have_value("Issued")
+    panel.get_by_role("button", name="Repair armour").click()
+    expect(said).to_have_text("Mar's armour is repaired with tools and downtime")
+    expect(repair_dice).to_be_hidden()
+    expect(panel.locator(".rulebook-tsl-fight-board")).not_to_contain_text("armour spent")
