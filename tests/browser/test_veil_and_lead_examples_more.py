@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import veil_and_lead as vl
 from tests.browser.reader import SHOTS, open_tool, set_value
+from tests.browser.vl_count_steps import act, add_fighter, mark_condition
 
 
 
@@ -152,24 +153,18 @@ def test_prone_stands_up_and_the_downed_only_crawl_in_the_count_tracker(page: Pa
     """§XI Prone, the conditions chapter's example: Ada (tick 0) marked Prone stands up (tempo
     3) and is no longer Prone; Downed, she may only Crawl, tempo 6 (§X Bleeding Out)."""
     tool = open_tool(page, book_url, "veil_and_lead/count", ".rulebook-vl-count")
-    tool.get_by_label("Name", exact=True).fill("Ada")
-    tool.get_by_label("Initiative margin").fill("10")
-    tool.get_by_role("button", name="Add to the Count").click()
+    add_fighter(tool, "Ada", "10")
     board = tool.locator(".rulebook-vl-board")
     expect(board.get_by_role("row", name="Ada Tick 0 PC")).to_be_visible()
-    tool.get_by_label("Fighter", exact=True).select_option("Ada")
-    tool.get_by_label("Condition", exact=True).select_option("Prone")
-    tool.get_by_role("button", name="Mark condition").click()
+    mark_condition(tool, "Ada", "Prone")
     expect(board.get_by_role("row", name="Ada Tick 0 PC, Prone")).to_be_visible()
-    tool.get_by_label("Action", exact=True).select_option("Stand Up")
-    tool.get_by_role("button", name="Act", exact=True).click()
+    act(tool, "Stand Up")
     expect(board.get_by_role("row", name=re.compile(r"^Ada Tick 3 PC(?!.*Prone)"))) \
         .to_be_visible()                    # tempo 3: Exposed now, but no longer Prone
     tool.get_by_label("Condition", exact=True).select_option("Downed")
     tool.get_by_role("button", name="Mark condition").click()
     tool.get_by_role("button", name="Next turn (turn the Hammer)").click()
-    tool.get_by_label("Action", exact=True).select_option("Crawl")
-    tool.get_by_role("button", name="Act", exact=True).click()
+    act(tool, "Crawl")
     expect(board.get_by_role("row", name=re.compile(r"^Ada Tick 9 PC.*Downed"))).to_be_visible()
     assert vl.advance(3, vl.tempo("Crawl")) == 9
 
