@@ -9,13 +9,13 @@ import re
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import percentile as pc
-from tests.browser.reader import open_tool, set_value
+from tests.browser.percentile_steps import add_injury
+from tests.browser.reader import open_tool, set_value, use_my_dice
 
 
 def _exchange(tool, defence: str, dice: str) -> None:
     tool.get_by_label("Defence").select_option(defence)
-    tool.get_by_label("My dice").fill(dice)
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, dice)
 
 
 def test_the_table_chapter_s_exchanges_declaration_and_advantages(page: Page, book_url):
@@ -63,8 +63,7 @@ def test_the_critical_digit_at_the_edges_in_the_test_roller(page: Page, book_url
                              ("5", "5", "Critical Success (CS)"), ("5", "1", "Success (S)"),
                              ("150", "100", "Critical Success (CS)")):
         set_value(tool.get_by_label("EML"), eml)
-        tool.get_by_label("My dice").fill(roll)
-        tool.get_by_role("button", name="Use my dice").click()
+        use_my_dice(tool, roll)
         expect(result).to_contain_text(f"Rolled {roll} against EML {eml}: {level}")
     set_value(tool.get_by_label("EML"), "-30")
     expect(tool).to_contain_text("EML -30 is tested as 5")
@@ -79,8 +78,7 @@ def test_the_injury_chapter_s_compound_injury_in_the_walker(page: Page, book_url
     set_value(tool.get_by_label("Impact modifier"), "6")
     tool.get_by_label("Aspect", exact=True).select_option(label="Blunt (B)")
     set_value(tool.get_by_label("Earlier injuries there"), "M1E")
-    tool.get_by_label("My dice").fill("1, 3, 10, 4, 50")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "1, 3, 10, 4, 50")
     expect(tool.locator(".rulebook-pc-injury-result")).to_contain_text("Shoulder: G5B injury")
     tool.get_by_role("button", name="Show every step").click()
     expect(tool.locator(".rulebook-pc-stage").filter(has_text="3.1 Compound injury")) \
@@ -98,38 +96,27 @@ def test_the_healing_chapter_s_coma_treatment_cap_and_aggravation(page: Page, bo
     assert pc.coma_healing_rate(pc.location_shock("Skull"), 4) == 3
     tool = open_tool(page, book_url, "percentile/healing", ".rulebook-pc-healing")
     sheet = tool.locator(".rulebook-pc-sheet")
-    tool.get_by_label("Location").select_option(label="Skull")
-    tool.get_by_label("Aspect", exact=True).select_option(label="Blunt")
-    tool.get_by_label("Injury", exact=True).select_option(label="G4")
-    tool.get_by_role("button", name="Add injury").click()
+    add_injury(tool, location="Skull", aspect="Blunt", injury="G4")
     tool.get_by_label("Injury that caused the coma").select_option(label="1. G4B skull")
     expect(tool.get_by_label("Coma HR")).to_have_value("3")
     tool.get_by_role("button", name="Start a new record").click()
-    tool.get_by_label("Location").select_option(label="Shoulder")
-    tool.get_by_label("Aspect", exact=True).select_option(label="Edge")
-    tool.get_by_role("button", name="Add injury").click()
+    add_injury(tool, location="Shoulder", aspect="Edge")
     set_value(tool.get_by_label("Physician Index"), "3")
     treat = tool.locator(".rulebook-pc-treat-entry")
-    treat.get_by_label("My dice").fill("5")
-    treat.get_by_role("button", name="Use my dice").click()
+    use_my_dice(treat, "5")
     expect(sheet.get_by_role("row", name=re.compile("Shoulder G4E Edge 0 CS HR3"))) \
         .to_be_visible()
     heal = tool.locator(".rulebook-pc-heal-entry")
-    heal.get_by_label("My dice").fill("62, 62, 24, 24, 24")
-    heal.get_by_role("button", name="Use my dice").click()
+    use_my_dice(heal, "62, 62, 24, 24, 24")
     expect(sheet.get_by_role("row", name=re.compile("Shoulder M1E Edge 0 CS HR3 5 "))) \
         .to_be_visible()
     expect(tool.locator(".rulebook-trace").first).to_contain_text(
         "Minor after 25 days: 5 permanent impairment to its zone")
     tool.get_by_role("button", name="Start a new record").click()
-    tool.get_by_label("Location").select_option(label="Abdomen")
-    tool.get_by_label("Injury", exact=True).select_option(label="S2")
-    tool.get_by_role("button", name="Add injury").click()
-    treat.get_by_label("My dice").fill("99")                 # F: HR4
-    treat.get_by_role("button", name="Use my dice").click()
+    add_injury(tool, location="Abdomen", injury="S2")
+    use_my_dice(treat, "99")                 # F: HR4
     tool.get_by_label("Serious-injury aggravation option").check()
     row = tool.locator(".rulebook-pc-aggr-entry")
-    row.get_by_label("My dice").fill("80")
-    row.get_by_role("button", name="Use my dice").click()
+    use_my_dice(row, "80")
     expect(tool.locator(".rulebook-pc-aggravation")).to_contain_text("aggravated: HR4 → HR3")
     expect(sheet.get_by_role("row", name=re.compile("Abdomen S2E Edge 0 F HR3"))).to_be_visible()
