@@ -116,7 +116,7 @@ class _CheckTool(Tool):
         odds, the roll and the result, so a tool fits one desktop screen with its result
         (on a narrow screen the column wraps below the inputs); without *beside*, below.
         *inputs_share* is the inputs' percentage of the width (more for long labels); *after*
-        follows the result (a second roll the result may call for)."""
+        comes right under the result's headline (a second roll the result may call for)."""
         self.pool_label = pool_label
         self.pool = _number(pool_label, pool_value, "how many d6, e.g. 4")
         self.bonus = _number(bonus_label, "0", "e.g. 2 or -1")
@@ -143,7 +143,7 @@ class _CheckTool(Tool):
         answer = [*(before or []), self.summary,
                   section("Odds before you roll", self.outcomes, self.odds),
                   section("Roll", self.dice_order, self.entry),
-                  section("Result", self.result, self.explanation), *(after or [])]
+                  section("Result", self.result, *(after or []), self.explanation)]
         if not beside:
             super().__init__([*controls, self.error, *answer])
         else:

@@ -149,7 +149,7 @@ def test_fall_damage_on_difficult_and_hard_ground(page: Page, book_url):
     assert rb.fall_damage(2, dice=DiceSource.typed([3, 4])).outcome == "7 damage"
     typed_dice(tool, [3, 4], FALL)
     expect(tool.locator(".rulebook-range-fall")).to_have_text("7 damage")
-    tool.evaluate("e => e.scrollIntoView()")
+    tool.get_by_text("The fall's damage: 2D").evaluate("e => e.scrollIntoView()")
     page.screenshot(path=str(SHOTS / "range_dash_fall_1280x900.png"), full_page=False)
 
 
