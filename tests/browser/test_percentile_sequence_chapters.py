@@ -8,7 +8,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.reader import open_tool, set_value
+from tests.browser.percentile_steps import add_injury
+from tests.browser.reader import open_tool, set_value, use_my_dice
 
 from rulescore.systems import percentile as pc
 
@@ -60,12 +61,10 @@ def test_missile_walker(page: Page, book_url):
     tool.get_by_label("Seed").fill(str(seed))
     tool.get_by_role("button", name="Replay seed").click()
     expect(result).to_have_text(first)
-    tool.get_by_label("My dice").fill("66, 2, 10")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "66, 2, 10")
     expect(result).to_contain_text("F: target 2 is struck with a bonus Impact TA")
     expect(tool.locator(".rulebook-trace")).to_contain_text("Target count 3; d20 roll 2 ≤ 3")
-    tool.get_by_label("My dice").fill("33, 4")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "33, 4")
     expect(tool.get_by_role("alert")).to_contain_text("1 more typed than this shot uses")
 
 
@@ -97,8 +96,7 @@ def test_injury_walker(page: Page, book_url):
     expect(used.filter(has_text="Abdomen")).to_be_visible()
     expect(used.filter(has_text="Incapacitated")).to_be_visible()
     tool.get_by_label("Roll the Shock Reroll if INC/UNC").check()
-    tool.get_by_label("My dice").fill("2, 7, 8, 75, 42")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "2, 7, 8, 75, 42")
     expect(summary).to_contain_text("after the reroll STN")
     expect(stages).to_have_count(1)
     tool.get_by_role("button", name="Next step ▸").click()
@@ -136,10 +134,7 @@ def _upload(page: Page, tool, content: bytes) -> None:
 def test_healing_walker_treat_heal_keep(page: Page, book_url):
     tool = open_tool(page, book_url, "percentile/healing", ".rulebook-pc-healing")
     sheet = tool.locator(".rulebook-pc-sheet")
-    tool.get_by_label("Location").select_option(label="Abdomen")
-    tool.get_by_label("Aspect", exact=True).select_option(label="Edge")
-    tool.get_by_label("Injury", exact=True).select_option(label="S2")
-    tool.get_by_role("button", name="Add injury").click()
+    add_injury(tool, location="Abdomen", aspect="Edge", injury="S2")
     expect(sheet.get_by_role("row", name=re.compile("1 Abdomen S2E Edge 0"))).to_be_visible()
     odds = tool.locator(".rulebook-pc-treat-odds")
     expect(odds.get_by_role("row", name="Critical Success: HR6 14.00% 7/50")).to_be_visible()
@@ -153,19 +148,15 @@ def test_healing_walker_treat_heal_keep(page: Page, book_url):
     tool.get_by_label("A broadhead arrow").uncheck()
     treat = tool.locator(".rulebook-pc-treat-entry")
     heal = tool.locator(".rulebook-pc-heal-entry")
-    treat.get_by_label("My dice").fill("99")
-    treat.get_by_role("button", name="Use my dice").click()
+    use_my_dice(treat, "99")
     expect(sheet.get_by_role("row", name=re.compile("S2E Edge 0 F HR4 10 healing"))).to_be_visible()
     nxt = tool.locator(".rulebook-pc-next")
     expect(nxt).to_contain_text("Day 5: Healing Roll (S2E abdomen, HB × HR4), EML 52")
-    heal.get_by_label("My dice").fill("62, 24, 95")
-    heal.get_by_role("button", name="Use my dice").click()
+    use_my_dice(heal, "62, 24, 95")
     expect(nxt).to_contain_text("Infection Course Roll (HB × Infection HR5), EML 65")
-    heal.get_by_label("My dice").fill("101")
-    heal.get_by_role("button", name="Use my dice").click()
+    use_my_dice(heal, "101")
     expect(heal.get_by_role("alert")).to_contain_text("must be from 1 to 100")
-    heal.get_by_label("My dice").fill("42, 42")
-    heal.get_by_role("button", name="Use my dice").click()
+    use_my_dice(heal, "42, 42")
     expect(sheet).to_contain_text("healed on day 21")
     expect(tool.get_by_role("img", name="Recovery timeline of Ana")).to_be_visible()
     set_value(tool.get_by_label("Blood loss (BP)"), "2")
@@ -203,9 +194,7 @@ def test_healing_walker_treat_heal_keep(page: Page, book_url):
 def test_untreated_and_seeded_recovery(page: Page, book_url):
     tool = open_tool(page, book_url, "percentile/healing", ".rulebook-pc-healing")
     tool.get_by_role("button", name="Add injury").click()
-    tool.get_by_label("Location").select_option("Thigh")
-    tool.get_by_label("A Bleeder").check()
-    tool.get_by_role("button", name="Add injury").click()
+    add_injury(tool, location="Thigh", bleeder=True)
     tool.get_by_label("Injury to treat").select_option(label="2. S2E thigh")
     tool.get_by_role("button", name="Leave it untreated").click()
     sheet = tool.locator(".rulebook-pc-sheet")
@@ -233,8 +222,7 @@ def test_nolora_s_arrow_goes_from_the_shot_through_the_injury_onto_the_record(pa
         set_value(shot.get_by_label(label), value)
     expect(shot.locator(".rulebook-pc-missile-setup")).to_contain_text(
         "Direct PB attack, test EML 85")
-    shot.get_by_label("My dice").fill("45")
-    shot.get_by_role("button", name="Use my dice").click()
+    use_my_dice(shot, "45")
     expect(shot.locator(".rulebook-pc-missile-result")).to_contain_text(
         "CS: the target is struck, 2 star(s)")
     shot.get_by_role("button", name="Send to the injury walker").click()
@@ -247,8 +235,7 @@ def test_nolora_s_arrow_goes_from_the_shot_through_the_injury_onto_the_record(pa
     walk = pc.injury_sequence(zone_die=6, precision=1, impact_die=10, impact_modifier=3,
                               range_modifier=2, aspect="P", projectile=True, shock_eml=65,
                               reroll=True, dice=[3, 1, 4, 6, 50])
-    hurt.get_by_label("My dice").fill("3, 1, 4, 6, 50")
-    hurt.get_by_role("button", name="Use my dice").click()
+    use_my_dice(hurt, "3, 1, 4, 6, 50")
     expect(hurt.locator(".rulebook-pc-injury-result")).to_contain_text(walk.outcome)
     hurt.get_by_role("button", name="Write to the injury record").click()
     code = pc.record_injury(pc.InjuryRecord(), walk).injuries[0]
@@ -268,22 +255,17 @@ def test_the_bleeding_and_extended_shock_examples_in_the_healing_walker(page: Pa
     UNC; the ally's Staunch (40) 33 and the last Blood Loss roll 33: stopped at 3 BP, 15
     fatigue. Healing 2: HR 5, 15 fatigue, a one-star healer: 93, 41, 13: recovered."""
     tool = open_tool(page, book_url, "percentile/healing", ".rulebook-pc-healing")
-    tool.get_by_label("Location").select_option(label="Shoulder")
-    tool.get_by_label("Injury", exact=True).select_option(label="G4")
-    tool.get_by_label("A Bleeder").check()
-    tool.get_by_role("button", name="Add injury").click()
+    add_injury(tool, location="Shoulder", injury="G4", bleeder=True)
     tool.get_by_label("Shock state now").select_option(label="Incapacitated (INC)")
     tool.get_by_label("No one is staunching yet").check()
     odds = tool.locator(".rulebook-pc-bleed-odds")
     expect(odds.get_by_role("row", name="still bleeding, 2 BP in all 32.00% 8/25")).to_be_visible()
     bleed = tool.locator(".rulebook-pc-bleed-entry")
-    bleed.get_by_label("My dice").fill("62")
-    bleed.get_by_role("button", name="Use my dice").click()
+    use_my_dice(bleed, "62")
     expect(tool.locator(".rulebook-pc-who")).to_contain_text("blood loss 2 BP")
     expect(tool.get_by_label("Shock state now")).to_have_value(re.compile("."))
     tool.get_by_label("No one is staunching yet").uncheck()
-    bleed.get_by_label("My dice").fill("33, 33")
-    bleed.get_by_role("button", name="Use my dice").click()
+    use_my_dice(bleed, "33, 33")
     expect(tool.locator(".rulebook-pc-bleeding")).to_contain_text(
         "Bleeding stopped: 3 BP, UNC, 15 weakness fatigue from anaemia")
     set_value(tool.get_by_label("Fatigue", exact=True), "15")
@@ -292,8 +274,7 @@ def test_the_bleeding_and_extended_shock_examples_in_the_healing_walker(page: Pa
         "row", name="HR 6: recovers 44.00% 11/25")).to_be_visible()
     course = tool.locator(".rulebook-pc-es-entry")
     for roll, hr in (("93", "4"), ("41", "5"), ("13", None)):
-        course.get_by_label("My dice").fill(roll)
-        course.get_by_role("button", name="Use my dice").click()
+        use_my_dice(course, roll)
         if hr:
             expect(tool.get_by_label("Extended Shock HR")).to_have_value(hr)
     expect(tool.locator(".rulebook-pc-course").first).to_contain_text(
@@ -311,8 +292,7 @@ def test_nolora_s_volley_into_the_brigands_in_the_missile_walker(page: Page, boo
         set_value(tool.get_by_label(label), value)
     expect(tool.locator(".rulebook-pc-missile-setup")).to_contain_text(
         "Volley 3 attack, test EML 35")
-    tool.get_by_label("My dice").fill("25, 7, 2")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "25, 7, 2")
     volley = pc.missile_shot(75, 500, 200, windforce=1, target_count=7, dice=[25, 7, 2])
     expect(tool.locator(".rulebook-pc-missile-result")).to_contain_text(volley.outcome)
     assert volley.value == 7
