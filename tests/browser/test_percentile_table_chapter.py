@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 from rulescore.dice import DiceSource
 from rulescore.systems import percentile as pc
 from rulescore.text import percent
-from tests.browser.reader import open_chapter, set_value
+from tests.browser.reader import open_chapter, set_value, use_my_dice
 
 CHAPTER = "percentile/table.ipynb"
 
@@ -34,8 +34,7 @@ def test_test_roller(page: Page, book_url):
     roll = random.Random(seed).randint(1, 100)
     expect(result).to_contain_text(f"Rolled {roll} against EML 40")
     first = result.inner_text()
-    tool.get_by_label("My dice").fill("40")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "40")
     expect(result).to_contain_text("Rolled 40 against EML 40: Critical Success (CS)")
     tool.get_by_label("Tens die (00–90)").fill("90")
     tool.get_by_label("Ones die (0–9)").fill("5")
@@ -43,12 +42,10 @@ def test_test_roller(page: Page, book_url):
     expect(result).to_contain_text("Rolled 95 against EML 40: Critical Failure (CF)")
     expect(result).to_contain_text("Stumble")
     tool.get_by_label("Kind of test").select_option("dodge")
-    tool.get_by_label("My dice").fill("100")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "100")
     expect(result).to_contain_text("Stumble")
     expect(tool.locator(".rulebook-trace")).to_contain_text("100")
-    tool.get_by_label("My dice").fill("3, 4")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "3, 4")
     expect(tool.get_by_role("alert")).to_contain_text("My dice must be one d100, got 2 numbers")
     tool.get_by_label("Kind of test").select_option("attack")  # the kind the first roll used
     tool.get_by_label("Seed").fill(str(seed))
@@ -62,15 +59,13 @@ def test_melee_exchange(page: Page, book_url):
     expect(tool.locator(".rulebook-odds").get_by_role(
         "row", name=f"The attacker strikes, 2 stars {percent(p)} {p}")).to_be_visible()
     set_value(tool.get_by_label("Attacker's ML"), "60")
-    tool.get_by_label("My dice").fill("35, 71")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "35, 71")
     result = tool.locator(".rulebook-pc-result")
     expect(result).to_contain_text("Rolls 35, 71 (attacker CS, defender F): the attacker strikes, "
                                    "2 victory stars")
     tool.get_by_label("Defence").select_option("Counterstrike")
     set_value(tool.get_by_label("Defender's ML"), "60")
-    tool.get_by_label("My dice").fill("36, 51")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "36, 51")
     expect(result).to_contain_text("the attacker strikes, 1 victory star")
     tool.get_by_role("button", name="Roll", exact=True).click()
     expect(tool.get_by_label("Seed")).not_to_have_value("")
@@ -78,8 +73,7 @@ def test_melee_exchange(page: Page, book_url):
     rng = random.Random(seed)
     a, d = rng.randint(1, 100), rng.randint(1, 100)
     expect(result).to_contain_text(f"Rolls {a}, {d}")
-    tool.get_by_label("My dice").fill("36")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "36")
     expect(tool.get_by_role("alert")).to_contain_text("My dice must be 2 d100")
 
 
@@ -95,8 +89,7 @@ def test_blow_walker(page: Page, book_url):
     p = pc.injury_level_distribution(10, 4, 4, aspect="E")["S2"]
     expect(tool.locator(".rulebook-odds").nth(1).get_by_role(
         "row", name=f"S2 {percent(p)} {p}")).to_be_visible()
-    tool.get_by_label("My dice").fill("2, 7, 8, 75")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "2, 7, 8, 75")
     result = tool.locator(".rulebook-pc-blow-result")
     expect(result).to_contain_text("Abdomen: S2E injury; shock 8 → Incapacitated (INC)")
     expect(tool.locator(".rulebook-trace")).to_contain_text("Zone Dice 2 → ZN5 (aimed at ZN4)")
@@ -107,8 +100,7 @@ def test_blow_walker(page: Page, book_url):
     walk = pc.injury_sequence(aim_zone=4, impact_modifier=4, armour=4, aspect="E",
                               rigid_armour=True, shock_eml=65, dice=DiceSource.seeded(seed))
     expect(result).to_contain_text(f"Dice {', '.join(str(v) for _, v in walk.rolled)}:")
-    tool.get_by_label("My dice").fill("1, 11")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "1, 11")
     expect(tool.get_by_role("alert")).to_contain_text("Location Die 1 (d10) must be from 1 to 10")
 
 
@@ -141,8 +133,7 @@ def test_melee_modifiers_and_advantages(page: Page, book_url):
                                  f"{told.defence_eml}")
     tool.get_by_label("Defence").select_option("Ignore")
     expect(emls).to_contain_text("(unopposed)")
-    tool.get_by_label("My dice").fill("5")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "5")
     expect(tool.locator(".rulebook-pc-result")).to_contain_text("tactical advantage")
     tool.get_by_label("Advantages to take").fill("setup")
     tool.get_by_role("button", name="Spend them").click()
@@ -160,13 +151,11 @@ def test_the_chapters_dodge_and_ignore_examples_in_the_melee_resolver(page: Page
     set_value(tool.get_by_label("Attacker's ML"), "60")
     tool.get_by_label("Defence").select_option("Dodge")
     set_value(tool.get_by_label("Defender's ML"), "60")
-    tool.get_by_label("My dice").fill("36, 51")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "36, 51")
     result = tool.locator(".rulebook-pc-result")
     expect(result).to_contain_text("Rolls 36, 51 (attacker S, defender S): dodged, 1 victory "
                                    "star")
     tool.get_by_label("Defence").select_option("Ignore")
-    tool.get_by_label("My dice").fill("36")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "36")
     expect(result).to_contain_text("Rolls 36 (attacker S): the attacker strikes, 3 victory "
                                    "stars; 2 tactical advantage(s)")
