@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.reader import SHOTS, open_chapter, set_value
+from tests.browser.reader import SHOTS, open_chapter, set_value, use_my_dice
 
 # The seed's Direct Missile example from the starter roster: Nolora (Archery 75, a bow of d12+4)
 # shoots the brigand (AV4 on the torso) at 20 ft, point blank: 45 is a CS; Zone Dice 4, 4, 6
@@ -39,8 +39,7 @@ def test_a_shot_goes_into_the_target_s_record(page: Page, book_url):
     interactions = 1  # the panel opened
     set_value(shot.get_by_label("Range (ft)"), "20")
     interactions += 1
-    shot.get_by_label("My dice").fill(SHOT)
-    shot.get_by_role("button", name="Use my dice").click()
+    use_my_dice(shot, SHOT)
     interactions += 2
     expect(shot.locator(".rulebook-pc-fight-result")).to_have_text(
         "Brigand: Abdomen: S2P injury; shock 8 → INC")
@@ -62,15 +61,13 @@ def test_a_shot_goes_into_the_target_s_record(page: Page, book_url):
 def test_the_shock_roll_and_a_melee_blow_on_the_same_page(page: Page, book_url):
     shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
     order = page.locator(".rulebook-pc-fight-order")
-    shot.get_by_label("My dice").fill(SHOT)
-    shot.get_by_role("button", name="Use my dice").click()
+    use_my_dice(shot, SHOT)
     shot.get_by_role("button", name="Write it into Brigand's record").click()
     # The Shock Reroll at the end of the brigand's next turn: ML65 - 20 = 45, 42 is S.
     after = open_panel(page, book_url, "Shock and healing", ".rulebook-pc-fight-after",
                        load=False)
     expect(after.get_by_label("Fighter", exact=True)).to_have_value("Brigand")
-    after.get_by_label("My dice").fill("42")
-    after.get_by_role("button", name="Use my dice").click()
+    use_my_dice(after, "42")
     brigand = order.locator("tr[data-fighter='Brigand']")
     expect(brigand.locator(".rulebook-pc-state")).to_have_text("Stunned")
     # Stunned, the brigand attacks; Nolora Blocks (Block example: 35 CS against 71 F, two
@@ -80,8 +77,7 @@ def test_the_shock_roll_and_a_melee_blow_on_the_same_page(page: Page, book_url):
                        load=False)
     melee.get_by_label("Attacker", exact=True).select_option("Brigand")
     melee.get_by_label("Defender", exact=True).select_option("Nolora")
-    melee.get_by_label("My dice").fill("35, 71, 1, 3, 5, 90")
-    melee.get_by_role("button", name="Use my dice").click()
+    use_my_dice(melee, "35, 71, 1, 3, 5, 90")
     expect(melee.locator(".rulebook-pc-fight-result")).to_have_text(
         "Nolora: Skull: S3E injury; shock 10 → KIA")
     melee.get_by_role("button", name="Write it into Nolora's record").click()
@@ -132,8 +128,7 @@ def test_a_stray_arrow_and_a_blow_on_a_helpless_defender(page: Page, book_url):
     set_value(shot.get_by_label("Range (ft)"), "30")
     shot.get_by_label("Near the target, on the roster").select_option(["Guard"])
     expect(shot.get_by_label("Others near the target")).to_have_value("1")
-    shot.get_by_label("My dice").fill("77, 1, 5, 5, 6, 7, 61")
-    shot.get_by_role("button", name="Use my dice").click()
+    use_my_dice(shot, "77, 1, 5, 5, 6, 7, 61")
     expect(shot.locator(".rulebook-pc-fight-result")).to_have_text(
         "Guard: Abdomen: G4P injury; shock 8 → INC")
     shot.get_by_role("button", name="Write it into Guard's record").click()
@@ -151,8 +146,7 @@ def test_a_stray_arrow_and_a_blow_on_a_helpless_defender(page: Page, book_url):
     melee.get_by_label("Defender is helpless (a CS, no roll)").check()
     expect(melee.locator(".rulebook-pc-fight-odds")).to_contain_text(
         "Nolora is helpless: a CS Ignore result, no roll")
-    melee.get_by_label("My dice").fill("1, 3, 5, 90")
-    melee.get_by_role("button", name="Use my dice").click()
+    use_my_dice(melee, "1, 3, 5, 90")
     expect(melee.locator(".rulebook-pc-fight-result")).to_have_text(
         "Nolora: Skull: G5E injury; shock 12 → KIA")
     melee.screenshot(path=str(SHOTS / "percentile_fight_helpless.png"))
