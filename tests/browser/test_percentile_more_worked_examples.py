@@ -8,7 +8,7 @@ Extended Shock bedside."""
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import percentile as pc
-from tests.browser.reader import open_tool, set_value
+from tests.browser.reader import open_tool, set_value, use_my_dice
 from tests.browser.test_percentile_fight import SHOTS, open_panel
 
 
@@ -43,15 +43,13 @@ def test_the_mishap_a_critical_failure_names_in_the_test_roller(page: Page, book
     for kind, mishap in (("attack", "Fumble"), ("dodge", "Stumble")):
         assert pc.mishap_type(kind, 70) == mishap
         tool.get_by_label("Kind of test").select_option(kind)
-        tool.get_by_label("My dice").fill("70")
-        tool.get_by_role("button", name="Use my dice").click()
+        use_my_dice(tool, "70")
         expect(result).to_contain_text(
             f"Rolled 70 against EML 65: Critical Failure (CF) — roll on the {mishap} table")
 
 
 def _walk(tool, dice: str) -> None:
-    tool.get_by_label("My dice").fill(dice)
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, dice)
 
 
 def test_impairment_and_an_impaled_arrow_in_the_injury_walker(page: Page, book_url):
@@ -134,8 +132,7 @@ def test_equal_dodge_rolls_go_to_the_attacker_when_switched(page: Page, book_url
         switch.select_option(label=menu)
         assert pc.melee_exchange(40, 60, "Dodge", 40, 60, dodge_equal_rolls=side).outcome == \
             ("dodged" if side == "defender" else "strike")
-        tool.get_by_label("My dice").fill("40, 40")
-        tool.get_by_role("button", name="Use my dice").click()
+        use_my_dice(tool, "40, 40")
         expect(result).to_contain_text(f"Rolls 40, 40 (attacker CS, defender CS): {told}")
     tool.screenshot(path=str(SHOTS / "percentile_dodge_switch.png"))
     tool.get_by_label("Defence").select_option("Block")
@@ -190,8 +187,7 @@ def test_two_healers_at_an_extended_shock_bedside(page: Page, book_url):
     expect(tool.locator(".rulebook-pc-es-odds").get_by_role(
         "row", name="HR 6: recovers 48.00% 12/25")).to_be_visible()
     course = tool.locator(".rulebook-pc-es-entry")
-    course.get_by_label("My dice").fill("93")
-    course.get_by_role("button", name="Use my dice").click()
+    use_my_dice(course, "93")
     expect(tool.get_by_label("Extended Shock HR")).to_have_value("4")
     expect(tool.locator(".rulebook-trace").filter(has_text="Extended Shock Course Roll")) \
         .to_contain_text("HB 13 × HR 5 - fatigue 15 + bonus 10 = EML 60; roll 93: F")
@@ -209,8 +205,7 @@ def test_a_round_lining_up_the_blow_on_a_bound_defender_picks_the_spot(page: Pag
     melee.get_by_label("Defender is helpless (a CS, no roll)").check()
     line_up.check()
     set_value(melee.get_by_label("Picked location number (LN)"), "3")
-    melee.get_by_label("My dice").fill("5, 90")
-    melee.get_by_role("button", name="Use my dice").click()
+    use_my_dice(melee, "5, 90")
     expect(melee.locator(".rulebook-pc-fight-result")).to_have_text(
         "Nolora: Skull: G5E injury; shock 12 → KIA")
     expect(melee.locator(".rulebook-trace")).to_contain_text("ZN1")
