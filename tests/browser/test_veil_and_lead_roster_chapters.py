@@ -40,22 +40,24 @@ def test_every_chapter_shows_the_kept_roster_once_folded(page: Page, book_url, c
         assert picks.count() >= 1
 
 
-def test_a_pick_fills_the_duel_and_the_downed_walker(page: Page, book_url):
-    keep(page, PARTY)
-    open_chapter(page, f"{book_url}/veil_and_lead/conditions.ipynb")
-    duel = page.locator(".rulebook-vl-duel")
-    expect(duel).to_be_visible(timeout=60_000)
+def _tool_with_the_party(page: Page, book_url: str, chapter: str, css: str):
+    """Open the V&L *chapter* at its tool matching *css*, once the kept roster shows PARTY."""
+    open_chapter(page, f"{book_url}/veil_and_lead/{chapter}.ipynb")
+    tool = page.locator(css)
+    expect(tool).to_be_visible(timeout=60_000)
     expect(page.locator(".rulebook-roster")).to_contain_text("Fighters: Ada, Bart —",
                                                              timeout=20_000)
+    return tool
+
+
+def test_a_pick_fills_the_duel_and_the_downed_walker(page: Page, book_url):
+    keep(page, PARTY)
+    duel = _tool_with_the_party(page, book_url, "conditions", ".rulebook-vl-duel")
     duel.get_by_label("Fill other from fighter").select_option("Ada")
     expect(duel.get_by_label("The other")).to_have_value("Ada")
     expect(duel.get_by_label("QUICK (other)")).to_have_value("4")
     expect(duel.get_by_label("Awareness (other)")).to_have_value("2")
-    open_chapter(page, f"{book_url}/veil_and_lead/injury.ipynb")
-    walker = page.locator(".rulebook-vl-downed")
-    expect(walker).to_be_visible(timeout=60_000)
-    expect(page.locator(".rulebook-roster")).to_contain_text("Fighters: Ada, Bart —",
-                                                             timeout=20_000)
+    walker = _tool_with_the_party(page, book_url, "injury", ".rulebook-vl-downed")
     walker.get_by_label("Fill healer from fighter").select_option("Ada")
     expect(walker.get_by_label("Healer's Medicine dice")).to_have_value("5")
     SHOTS.mkdir(parents=True, exist_ok=True)
