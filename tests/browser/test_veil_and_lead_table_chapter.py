@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 from rulescore.roster import Roster
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
-from tests.browser.reader import open_chapter, set_value
+from tests.browser.reader import open_chapter, set_value, use_my_dice
 from widgets.roster import EMPTY_HINT, store_key
 
 CHAPTER = "veil_and_lead/table.ipynb"
@@ -55,8 +55,7 @@ def test_initiative_reads_the_roster_odds_seed_replay_and_typed_dice(page: Page,
     ada = vl.initiative(ada_dice, 3, 2)
     expect(table.get_by_role("row", name=f"Ada {' '.join(map(str, ada_dice))} "
                              f"{ada.margin:+d} Tick {ada.tick} {ada.state}")).to_be_visible()
-    tool.get_by_label("My dice").fill("2 3 5 6 7 | 8 8 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "2 3 5 6 7 | 8 8 1")
     expect(table.get_by_role("row", name="Bo 8 8 1 +3 Tick 4 Slow")).to_be_visible()
     expect(table.get_by_role("row", name="Ada 2 3 5 6 7 +2 Tick 4 Slow")).to_be_visible()
     expect(tool.locator(".rulebook-trace")).to_contain_text("Ada: Pool: QUICK 3 + Awareness 2 = 5")
@@ -73,8 +72,7 @@ def test_initiative_errors_in_place_and_an_empty_roster_is_named(page: Page, boo
     field.fill("Ada")
     field.press("Enter")
     expect(tool.locator(".rulebook-vl-init-odds")).to_contain_text("Ada (4d8)")
-    tool.get_by_label("My dice").fill("1 2 3")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "1 2 3")
     expect(tool.get_by_role("alert")).to_contain_text("Ada rolls 4d8, got 3 dice")
 
 
@@ -96,8 +94,7 @@ def test_attack_calculator_odds_dice_and_errors(page: Page, book_url):
     tool.get_by_label("Action", exact=True).select_option("Steady Shot")
     tool.get_by_label("Aim actions banked").fill("0")
     tool.get_by_label("Firing into a melee with allies").uncheck()
-    tool.get_by_label("My dice").fill("2, 3, 5, 6, 7, 8")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "2, 3, 5, 6, 7, 8")
     duster = vl.armour("Duster").ar
     expected = vl.attack([2, 3, 5, 6, 7, 8], attribute=3, skill=3, defense=9, band="Far",
                          cover="Hard Cover", ar=duster, hardened=vl.armour("Duster").hardened)
@@ -112,8 +109,7 @@ def test_attack_calculator_odds_dice_and_errors(page: Page, book_url):
     expect(tool.locator(".rulebook-vl-result")).to_contain_text(
         f"dice {', '.join(map(str, rolled))} →")
     first = tool.locator(".rulebook-vl-result").inner_text()
-    tool.get_by_label("My dice").fill("1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "1")
     expect(tool.get_by_role("alert")).to_contain_text(
         "“My dice” must be 6 d8 (a pool of 6), got 1 number")
     tool.get_by_label("Seed").fill(seed)
@@ -137,8 +133,7 @@ def test_downed_walker(page: Page, book_url):
     tool.get_by_role("button", name="Read the wound").click()
     result = tool.locator(".rulebook-vl-downed-result")
     expect(result).to_contain_text(f"Grievous Wound: {vl.grievous_wound(8).outcome}")
-    tool.get_by_label("My dice").fill("3, 5, 8")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "3, 5, 8")
     expect(result).to_contain_text("Stabilised: the bleeding stops (dice 3, 5, 8, TN 12, "
                                    "margin +3")
     expect(status).to_contain_text("Stabilised: the bleeding has stopped")
@@ -190,8 +185,7 @@ def test_downed_walker_shows_a_fumble(page: Page, book_url):
     """§X Stabilization: healer dice 1, 1, 1 at −1 fumble, and the patient drops to −2."""
     tool = _open(page, book_url, ".rulebook-vl-downed", INJURY)
     set_value(tool.get_by_label("Vitality now"), "-1")
-    tool.get_by_label("My dice").fill("1, 1, 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "1, 1, 1")
     expect(tool.locator(".rulebook-vl-downed-result")).to_contain_text(
         "Fumble: every die shows 1, the patient loses 1 more Vitality, now -2")
     expect(tool.get_by_label("Vitality now")).to_have_value("-2")
@@ -213,8 +207,7 @@ def test_calebs_shot_in_the_calculator_gives_the_printed_5(page: Page, book_url)
     set_value(tool.get_by_label("Critical bonus (Steps)"), "1")
     expect(tool.locator(".rulebook-vl-setup")).to_contain_text(
         "Roll 6d8, keep the two highest, +5, against TN 15")
-    tool.get_by_label("My dice").fill("2, 3, 5, 6, 7, 8")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "2, 3, 5, 6, 7, 8")
     expect(tool.locator(".rulebook-vl-result")).to_contain_text(
         "→ 20 against TN 15, margin +5, 2 Steps, 5 damage — Grievous Wound")
 
@@ -227,8 +220,7 @@ def test_a_called_shot_asks_where_and_conditions_reach_the_pool(page: Page, book
     expect(tool.locator(".rulebook-vl-setup")).to_contain_text("Roll 3d8")
     expect(tool.get_by_role("alert")).to_have_count(0)
     tool.get_by_label("Called Shot at").select_option("Head")
-    tool.get_by_label("My dice").fill("8, 8, 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "8, 8, 1")
     expect(tool.locator(".rulebook-vl-result")).to_contain_text("Target is Stunned")
     tool.get_by_label("Action", exact=True).select_option("Steady Shot")
     tool.get_by_label("Attacker's conditions").select_option(
@@ -268,7 +260,6 @@ def test_first_aid_the_chapters_example_in_its_tool(page: Page, book_url):
     6, 5 and 2 make 11 against TN 11: treated, back to 3."""
     tool = _open(page, book_url, ".rulebook-vl-first-aid", INJURY)
     expect(tool.locator(".rulebook-vl-aid-odds")).to_contain_text("succeeds 58.59% (75/128)")
-    tool.get_by_label("My dice").fill("6, 5, 2")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "6, 5, 2")
     expect(tool.locator(".rulebook-vl-aid-result")).to_contain_text(
         "Treated: the bleeding stops, Vitality 3")
