@@ -4,7 +4,7 @@ import random
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.reader import SHOTS, open_tool, set_value
+from tests.browser.reader import SHOTS, open_tool, set_value, use_my_dice
 
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
@@ -70,8 +70,7 @@ def test_duel_roller(page: Page, book_url):
     set_value(tool.get_by_label("One duellist"), "Cora")
     set_value(tool.get_by_label("The other"), "Dex")
     result = tool.locator(".rulebook-vl-duel-result")
-    tool.get_by_label("My dice").fill("8, 7, 1, 1 | 6, 6, 2, 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "8, 7, 1, 1 | 6, 6, 2, 1")
     expect(result).to_contain_text("Cora fires first (15 against 12; higher sum)")
     tool.get_by_role("button", name="Roll", exact=True).click()
     expect(tool.get_by_label("Seed")).not_to_have_value("")
@@ -82,8 +81,7 @@ def test_duel_roller(page: Page, book_url):
     first = result.inner_text()
     tool.get_by_role("button", name="Replay seed").click()
     expect(result).to_have_text(first)
-    tool.get_by_label("My dice").fill("8, 7")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "8, 7")
     expect(tool.get_by_role("alert")).to_contain_text("2 lists separated by |")
 
 
@@ -107,8 +105,7 @@ def test_the_chapters_worked_examples_in_their_tools(page: Page, book_url):
                          ("QUICK (other)", "3"), ("Awareness (other)", "0"),
                          ("One duellist", "Ada"), ("The other", "Bart")):
         set_value(tool.get_by_label(label), value)
-    tool.get_by_label("My dice").fill("8, 7, 1 | 6, 6, 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "8, 7, 1 | 6, 6, 1")
     expect(tool.locator(".rulebook-vl-duel-result")).to_contain_text(
         "Ada fires first (15 against 12; higher sum)")
 
@@ -118,12 +115,10 @@ def test_the_conditions_chapters_checks_in_their_tool(page: Page, book_url):
     Grapple: IRON 2 + Brawl 1, [8, 6, 1] = 14 against Defense 10, Grappled."""
     tool = open_tool(page, book_url, "veil_and_lead/conditions", ".rulebook-vl-checks")
     result = tool.locator(".rulebook-vl-check-result")
-    tool.get_by_label("My dice").fill("7, 5, 2")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "7, 5, 2")
     expect(result).to_contain_text("Resisted: margin +1")
     tool.get_by_label("Check").select_option(label="Grapple (IRON + Brawl against Defense)")
-    tool.get_by_label("My dice").fill("8, 6, 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "8, 6, 1")
     expect(result).to_contain_text("Grappled: margin +4")
 
 
@@ -156,13 +151,11 @@ def test_reactions_two_weapons_and_the_saddle_as_the_chapter_prints_them(page: P
     set_value(saddle.get_by_label("Ride", exact=True), "1")
     expect(saddle.locator(".rulebook-vl-ride-odds")).to_contain_text(
         percent(vl.ride_probability(2, 1)))
-    saddle.get_by_label("My dice").nth(0).fill("6, 5, 3")
-    saddle.get_by_role("button", name="Use my dice").nth(0).click()
+    use_my_dice(saddle, "6, 5, 3", 0)
     expect(saddle.locator(".rulebook-vl-ride-result")).to_contain_text("Stays in the saddle")
     set_value(saddle.get_by_label("Rider's Vitality"), "6")
     set_value(saddle.get_by_label("Rider's IRON"), "2")
-    saddle.get_by_label("My dice").nth(1).fill("2")
-    saddle.get_by_role("button", name="Use my dice").nth(1).click()
+    use_my_dice(saddle, "2", 1)
     expect(saddle.locator(".rulebook-vl-fall-result")).to_contain_text(
         "Vitality 4: Prone, Wounded")
     expect(saddle.locator(".rulebook-vl-ride-result")).to_contain_text("Stays in the saddle")
