@@ -4,6 +4,7 @@ two fighters into the struck one's record and Shock state (rulescore.systems.per
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -451,3 +452,67 @@ def test_setup_advantages_lift_each_side_in_a_melee_from_the_rows():
     with pytest.raises(RulesError, match="attack_setups must be a whole number, got True"):
         pc.melee_attack(fight, sword, brigand, attack_setups=True,
                         dice=DiceSource.typed([71, 35]))
+
+
+def test_removing_an_injury_takes_back_its_shock_state_and_its_blood():
+    """Nolora's shot (Injury 4 Shock example): the S2P abdomen's own Shock Roll made the
+    Brigand INC, and nothing else on the record explains it, so removing that injury leaves
+    him fighting. The Bleeding example's G4E shoulder (its Shock Roll INC, then 62 on the
+    Blood Loss Advance Roll: 2 BP, INC while INC is UNC): removing it takes back the 2 BP and
+    the UNC with its Extended Shock HR5 (Healing 1, Injury 4: the most severe state)."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    strike = pc.missile_attack(fight, rows.fighter("Nolora"), rows.fighter("Brigand"),
+                               range_ft=20, advantage="precision",
+                               dice=DiceSource.typed([45, 4, 4, 6, 6, 1, 9, 7, 75]))
+    after = pc.apply_strike(fight, rows.fighter("Brigand"), strike)
+    assert after.combatant("Brigand").record.injuries[0].shock == "INC"
+    gone = pc.remove_injury(after, rows.fighter("Brigand"), 0)
+    assert gone.fight.combatant("Brigand").status == "fighting"
+    assert [s.text for s in gone.trace] == ["Brigand: S2P abdomen removed from the record",
+                                            "The Shock state INC came from this injury "
+                                            "alone: now none"]
+    fallen = _fallen(rows)
+    record = fallen.combatant("Brigand").record
+    record = replace(record, injuries=(replace(record.injuries[0], shock="INC"),))
+    fallen = fallen.with_combatant(replace(fallen.combatant("Brigand"), record=record))
+    bled = pc.bleed(fallen, rows.fighter("Brigand"), dice=DiceSource.typed([62]))
+    brigand = bled.fight.combatant("Brigand")
+    assert (brigand.record.blood_loss, brigand.shock, brigand.record.injuries[0].blood_lost) \
+        == (2, "UNC", 2)
+    taken = pc.remove_injury(bled.fight, rows.fighter("Brigand"), 0)
+    brigand = taken.fight.combatant("Brigand")
+    assert (brigand.record.blood_loss, brigand.shock, brigand.extended_hr) == (0, None, None)
+    assert [s.text for s in taken.trace][1:] == [
+        "The 2 BP its bleeding cost are taken back: blood loss 2 → 0 BP",
+        "The Shock state UNC came from this injury alone: now none"]
+
+
+def test_what_the_record_cannot_tie_to_the_removed_injury_stays_and_says_why():
+    """A Shock state with another possible cause stays: another injury's Shock Roll, a grim
+    wound's daily Shock Roll, or a state the record does not tie to the removed injury (a
+    Glancing Blow, a state set by hand). BP the other bleeders account for stay."""
+    two = (pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2, shock="STN")
+           .add_injury("Thigh", "Blunt", 3, shock="INC").with_shock("INC", extended_hr=5))
+    kept = two.remove_injury(1)
+    assert (kept.shock, kept.extended_hr) == ("INC", 5)
+    assert kept.log[-1] == ("Day 0: removed S3B thigh; the Shock state INC stays: the Shock "
+                            "Roll of S2E abdomen may be behind it too")
+    untied = two.remove_injury(0)
+    assert untied.shock == "INC" and untied.log[-1].endswith(
+        "the Shock state INC stays: the record does not show that this injury's Shock Roll "
+        "alone brought it")
+    grim = (pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2, shock="STN")
+            .add_injury("Thigh", "Edge", 4).with_shock("STN"))
+    assert grim.remove_injury(0).shock == "STN"
+    bleeders = replace(two, blood_loss=3, injuries=(
+        replace(two.injuries[0], bleeder=True, blood_lost=1),
+        replace(two.injuries[1], bleeder=True, blood_lost=1)))
+    less = bleeders.remove_injury(1)
+    assert less.blood_loss == 2 and "the 1 BP its bleeding cost are taken back: blood loss " \
+        "3 → 2 BP; 2 BP stay: other bleeders' or entered by hand" in less.log[-1]
+    regained = replace(bleeders, blood_loss=1).remove_injury(1)
+    assert regained.blood_loss == 1   # the other bleeder's BP stays; the regained one was this
+    assert pc.InjuryRecord.from_json(less.to_json()) == less
+    with pytest.raises(RulesError, match="shock must be None, STN, INC, UNC or KIA"):
+        pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2, shock="dazed")

@@ -37,7 +37,7 @@ from .missile import (LAUNCHERS, MissileShot, missile_outcome_distribution, miss
                       missile_shot, missile_skill)
 from .roster import ROSTER
 from .record import (REGENERATION_EVERY, InjuryRecord, Recovery, _from_body, record_format,
-                     recover)
+                     recover, removal)
 from .sequence import (InjurySequence, injury_sequence, strike_from_melee,
                        strike_from_missile)
 from .terms import DEFENCES, MAX_ZONE_DICE, SHOCK_STATES
@@ -807,10 +807,10 @@ def bleed(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
                              staunch_bonus=c.staunch_bonus if physician_eml is not None else 0,
                              dice=dice)
     dice.finish("bleeding period")
-    injuries = record.injuries
-    if period.stopped:
-        injuries = injuries[:open_[0]] + (replace(first, bleeder=False),) \
-            + injuries[open_[0] + 1:]
+    # the period is the first bleeder's: the BP it adds are that injury's to take back
+    bled = replace(first, blood_lost=first.blood_lost + max(0, period.bp - record.blood_loss),
+                   bleeder=first.bleeder and not period.stopped)
+    injuries = record.injuries[:open_[0]] + (bled,) + record.injuries[open_[0] + 1:]
     text = (f"Day {record.day}: {first.code} {first.location.lower()} bleeding: "
             f"{period.outcome}, {period.bp} BP")
     record = record._with(text=text, injuries=injuries, blood_loss=period.bp,
@@ -885,19 +885,29 @@ def _injury_arg(record: InjuryRecord, row: Fighter, injury: object) -> int:
 
 def remove_injury(fight: Fight, row: Fighter, injury: int) -> FightStep:
     """The fighter's record without one injury, written in by mistake (*injury*: its place on
-    the record, 0 the first): an infection of it goes too, blood already lost stays, and so
-    does the Shock state (the GM's Shock roll or Undo sets that). The record is the
-    character's injury record of Healing 6; no rule removes an injury, so this is the GM
-    correcting the sheet."""
+    the record, 0 the first): an infection of it goes too, and what came from it alone is
+    taken back (:func:`removal`): the BP its bleeding cost, and a Shock state only its Shock
+    Roll explains, recomputed from the blood loss left; the trace says what stays and why.
+    The record is the character's injury record of Healing 6; no rule removes an injury, so
+    this is the GM correcting the sheet."""
     fight, row = _require_fight(fight), _fighter("row", row)
     c = fight.combatant(row.name)
     index = _injury_arg(c.record, row, injury)
     gone = c.record.injuries[index]
+    taken = removal(c.record, index, c.shock)
     record = c.record.remove_injury(index)
+    state = taken.shock
     text = f"{row.name}: {gone.code} {gone.location.lower()} removed from the record"
-    return FightStep(value=len(record.injuries), outcome=text,
-                     trace=(step(text, DATA.rule("Healing 6 Healing"), injury=index + 1),),
-                     fight=fight.with_combatant(replace(c, record=record)))
+    rules = {True: DATA.rule("Injury 4 Shock"),
+             False: DATA.rule("Healing 1 Bleeding — Blood Loss Advance Roll")}
+    trace = (step(text, DATA.rule("Healing 6 Healing"), injury=index + 1),
+             *(step(f"{said[0].upper()}{said[1:]}", rules["Shock" in said])
+               for said in taken.said))
+    kept = replace(c, record=record, shock=state,
+                   extended_hr=c.extended_hr if state in ("INC", "UNC") else None,
+                   coma_hr=c.coma_hr if state == "UNC" else None)
+    return FightStep(value=len(record.injuries), outcome=text, trace=trace,
+                     fight=fight.with_combatant(kept))
 
 
 def heal_day(fight: Fight, row: Fighter, *, dice: DiceSource | None = None) -> FightStep:

@@ -28,7 +28,10 @@ from .healing import (TREATMENT_ASPECTS, TreatmentResolution, _arcane,  # names 
                       permanent_impairment)
 from ...dice import DiceSource
 from .checks import DiceDraw, effective_eml, success_level_probabilities
-from .injury import location_names, location_row
+from .healing import blood_loss_state
+from .injury import (combine_shock_states, location_names, location_row,
+                     require_shock_state)
+from .terms import SHOCK_STATES
 
 FORMAT = "rulebook/pc-injury-record"
 VERSION = 1
@@ -69,6 +72,8 @@ class RecordedInjury:
     minor_day: int | None = None       # the day it healed to Minor (or better)
     healed_day: int | None = None
     aggravated: int = 0                # HR lost to aggravation before any treatment
+    blood_lost: int = 0                # BP its own Blood Loss Advance Rolls added (Healing 1)
+    shock: str | None = None           # the Shock state its own Shock Roll gave (Injury 4)
 
     @property
     def code(self) -> str:
@@ -155,18 +160,20 @@ class InjuryRecord:
         return Snapshot(self.day, tuple(i.level for i in self.injuries), self.blood_loss,
                         self.infection is not None)
 
-    def add_injury(self, location: str, aspect: str, level: int, *, bleeder: bool = False
-                   ) -> InjuryRecord:
-        """Record a new, untreated injury taken today (Injury Sequence step 3)."""
+    def add_injury(self, location: str, aspect: str, level: int, *, bleeder: bool = False,
+                   shock: str | None = None) -> InjuryRecord:
+        """Record a new, untreated injury taken today (Injury Sequence step 3); *shock* is the
+        Shock state its own Shock Roll gave (step 4), kept so removing it can take that back."""
         where = location_row(location)["location"]
         if aspect not in TREATMENT_ASPECTS:
             raise RulesError(f"aspect must be one of {', '.join(TREATMENT_ASPECTS)}, "
                              f"got {shown(aspect)}")
         require_int("level", level, minimum=1, maximum=5)
+        require_shock_state("shock", shock)
         if len(self.injuries) >= MAX_INJURIES:
             raise RulesError(f"the record holds {MAX_INJURIES} injuries, the most it keeps: "
                              "remove a healed one first")
-        new = RecordedInjury(where, aspect, level, self.day, bleeder=bleeder)
+        new = RecordedInjury(where, aspect, level, self.day, bleeder=bleeder, shock=shock)
         return self._with(injuries=self.injuries + (new,),
                           text=f"Day {self.day}: {new.code} to the {where.lower()}")
 
@@ -217,9 +224,11 @@ class InjuryRecord:
     def remove_injury(self, index: int) -> InjuryRecord:
         """The record without injury *index* (one written in by mistake). An infection of that
         injury goes with it; every later injury moves up one place, in the infection, the
-        Healing Rolls already made today and each day of the timeline. Blood already lost
-        stays lost."""
+        Healing Rolls already made today and each day of the timeline. What came from that
+        injury alone is taken back (:func:`removal`): the blood its bleeding cost, and a
+        Shock state only its Shock Roll explains; the log says what stays and why."""
         inj = self._injury(index)
+        taken = removal(self, index, self.shock)
 
         def moved(i: int) -> int:
             return i - 1 if i > index else i
@@ -228,11 +237,17 @@ class InjuryRecord:
         timeline = tuple(replace(snap, levels=snap.levels[:index] + snap.levels[index + 1:])
                          for snap in self.timeline)
         return self._with(injuries=self.injuries[:index] + self.injuries[index + 1:],
-                          infection=infection, timeline=timeline,
+                          infection=infection, timeline=timeline, blood_loss=taken.blood_loss,
+                          shock=taken.shock,
+                          extended_hr=self.extended_hr if taken.shock in ("INC", "UNC")
+                          else None,
+                          coma_hr=self.coma_hr if taken.shock == "UNC" else None,
+                          coma_days=self.coma_days if taken.shock == "UNC" else 0,
                           healing_done=tuple(moved(i) for i in self.healing_done
                                              if i != index),
                           text=f"Day {self.day}: removed {inj.code} "
-                               f"{inj.location.lower()}")
+                               f"{inj.location.lower()}" + "".join(
+                                   f"; {said}" for said in taken.said))
 
     def with_character(self, name: str, healing_base: int, endurance_eml: int
                        ) -> InjuryRecord:
@@ -403,8 +418,11 @@ def record_format() -> saved.SavedFormat:
         "impairment_chance": saved.Flag(), "bleeder": saved.Flag(),
         "minor_day": saved.Maybe(day), "healed_day": saved.Maybe(day),
         "aggravated": saved.Int(0, MAX_HR - 1),
+        "blood_lost": saved.Int(0, MAX_BLOOD_LOSS),
+        "shock": saved.Maybe(saved.Text(3, SHOCK_STATES[1:])),
     }, optional=frozenset({"day", "treatment", "hr", "infection_chance", "impairment_chance",
-                           "bleeder", "minor_day", "healed_day", "aggravated"}))
+                           "bleeder", "minor_day", "healed_day", "aggravated", "blood_lost",
+                           "shock"}))
     snapshot = saved.Record({"day": day, "levels": saved.ListOf(saved.Int(0, 5), MAX_INJURIES),
                              "blood_loss": saved.Int(0, MAX_BLOOD_LOSS),
                              "infected": saved.Flag()})
@@ -434,6 +452,67 @@ def record_format() -> saved.SavedFormat:
                            "infection", "healing_done", "dead", "timeline", "log", "day",
                            "blood_loss", "injuries", "shock", "extended_hr", "coma_hr",
                            "coma_days", "staunch_bonus"})))
+
+
+@dataclass(frozen=True)
+class Removal:
+    """What taking one injury off a record leaves: the blood loss and Shock state after, and
+    the words saying what was taken back and what stays."""
+
+    blood_loss: int
+    shock: str | None
+    said: tuple[str, ...]
+
+
+def removal(record: InjuryRecord, index: int, state: str | None) -> Removal:
+    """What removing injury *index* takes back, for a patient in Shock *state* (Healing 1
+    Blood Loss Advance Roll, Injury 4 Shock). The BP its own bleeding added come off, except
+    those the other injuries' bleeding still accounts for (blood regained is counted against
+    the removed injury first); BP typed in by hand stay. Only the most severe Shock state
+    applies, so the state is recomputed from what remains, the blood loss track's box, when
+    this injury alone explains it: its own Shock Roll, with the boxes its own BP checked off
+    (counted from the first box), gave a state at least as severe; no other injury on the
+    record gave one; and no grim wound (an untreated or CF-treated Grievous injury, whose
+    daily Shock Roll adds a state) remains. Otherwise the state stays and the words say why
+    (a Glancing Blow or a state set by hand leaves no mark on the record)."""
+    inj = record._injury(index)
+    others = record.injuries[:index] + record.injuries[index + 1:]
+    owed = sum(o.blood_lost for o in others)
+    back = max(0, min(inj.blood_lost, record.blood_loss - owed))
+    bp = record.blood_loss - back
+    said = [f"the {back} BP its bleeding cost are taken back: blood loss "
+            f"{record.blood_loss} → {bp} BP"] if back else []
+    if bp and (inj.bleeder or inj.blood_lost):
+        said.append(f"{bp} BP stay{'s' if bp == 1 else ''}: other bleeders' or entered by hand")
+    explained = inj.shock  # its Shock Roll's state, then each box its own BP checked off
+    for box in range(1, back + 1):
+        explained = combine_shock_states(explained, blood_loss_state(box))
+    return Removal(bp, *_shock_after(inj, others, state, explained, bp, said))
+
+
+def _shock_after(inj: RecordedInjury, others: tuple[RecordedInjury, ...], state: str | None,
+                 explained: str | None, bp: int, said: list[str]
+                 ) -> tuple[str | None, tuple[str, ...]]:
+    """The Shock state once *inj* is gone (see :func:`removal`) and the words for it;
+    *explained* is the most severe state that injury's own Shock Roll and bleeding bring."""
+    if state is None or state == "KIA":
+        return state, tuple(said)
+    order = SHOCK_STATES.index
+    causes = [o for o in others if o.shock or (o.level >= 4 and o.treatment in (None, "CF"))]
+    if explained is None or order(state) > order(explained):
+        said.append(f"the Shock state {state} stays: the record does not show that this "
+                    "injury's Shock Roll alone brought it")
+        return state, tuple(said)
+    if causes:
+        names = ", ".join(f"{o.code} {o.location.lower()}" for o in causes)
+        said.append(f"the Shock state {state} stays: the Shock Roll of {names} may be "
+                    "behind it too")
+        return state, tuple(said)
+    left = min(state, blood_loss_state(bp), key=order)
+    said.append(f"the Shock state {state} came from this injury alone: now "
+                f"{left or 'none'}" + (f" (the {bp} BP lost give {blood_loss_state(bp)})"
+                                        if bp else ""))
+    return left, tuple(said)
 
 
 def _put(items: tuple, index: int, item: object) -> tuple:

@@ -249,7 +249,8 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     # 5 Effect (nothing more to say about the dead).
     effects = (("killed in action",) if state == "KIA"
                else _effects(walk, hurt, where, shaken, level, projectile))
-    new_record = _recorded(record, where, aspect, level, hurt, raised, projectile)
+    new_record = _recorded(record, where, aspect, level, hurt, raised, projectile,
+                           shock=shaken.state)
     after = (f"; after the reroll {state or 'recovered'}" if walk.parts.get("reroll")
              else "")
     return walk.done(level, f"{where.outcome}: {_label(hurt, aspect, level)}; shock "
@@ -347,9 +348,10 @@ def _effects(walk: _Walk, hurt: InjuryResolution, where: LocationResolution,
 
 
 def _recorded(record: InjuryRecord | None, where: LocationResolution, aspect: str, level: int,
-              hurt: InjuryResolution, raised: int | None, projectile: bool = False
-              ) -> InjuryRecord | None:
-    """The record with the new injury written in (and an earlier one raised by compounding)."""
+              hurt: InjuryResolution, raised: int | None, projectile: bool = False, *,
+              shock: str | None = None) -> InjuryRecord | None:
+    """The record with the new injury written in (and an earlier one raised by compounding),
+    with the Shock state its own Shock Roll gave (*shock*)."""
     if record is None or not hurt.injury:
         return record
     if raised is not None:
@@ -358,7 +360,7 @@ def _recorded(record: InjuryRecord | None, where: LocationResolution, aspect: st
                          + (replace(old, level=min(5, old.level + 1)),)
                          + record.injuries[raised + 1:])
     kind = "Projectile" if projectile and aspect == "P" else RECORD_ASPECT[aspect]
-    return record.add_injury(where.outcome, kind, level, bleeder=hurt.bleeder)
+    return record.add_injury(where.outcome, kind, level, bleeder=hurt.bleeder, shock=shock)
 
 
 @dataclass(frozen=True)
