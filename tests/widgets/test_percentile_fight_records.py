@@ -76,3 +76,26 @@ def test_a_treated_injury_is_refused_in_the_reader_s_words():
     after.injury.value = 0
     _typed(after.entry, [33])
     assert "“Injury” 1 of Brigand (S2P abdomen) is already treated" in after.entry.error.value
+
+
+def test_removing_the_injury_behind_the_shock_state_says_so_and_lifts_it():
+    """Injury 4: the S2P abdomen's own Shock Roll made the Brigand INC and nothing else on his
+    record explains it; removing it leaves him fighting, and the page says why. The M1E thigh
+    left has no Shock state of its own."""
+    import html
+    page = fight_page()
+    after = page.after
+    after.who.value = "Brigand"
+    fight = pc.fight_for(page.roster, page.state)
+    brigand = fight.combatant("Brigand")
+    record = (brigand.record.add_injury("Abdomen", "Point", 2, shock="INC")
+              .add_injury("Thigh", "Edge", 1))
+    page.apply("two injuries", state=fight.with_combatant(replace(brigand, record=record,
+                                                                  shock="INC")))
+    after.injury.value = 0
+    after.remove_button.click()
+    assert page.state.combatant("Brigand").status == "fighting"
+    assert html.escape("The Shock state INC came from this injury alone: now none") \
+        in after.explanation.value
+    page.undo()
+    assert page.state.combatant("Brigand").shock == "INC"

@@ -1,6 +1,7 @@
 """The healing sequence walker in plain pytest: record, treatment, recovery, keeping."""
 
 import dataclasses
+import html
 import json
 
 import pytest
@@ -366,3 +367,21 @@ def test_an_injury_added_by_mistake_comes_off_the_sheet():
     assert h.record.log[-1] == "Day 0: removed S2E abdomen"
     assert "Abdomen" not in h.sheet.value and [v for _, v in h.which.options] == [0]
     assert all(len(s.levels) == 1 for s in h.record.timeline)
+
+
+def test_removing_a_bleeder_says_what_stays_and_why():
+    """Blood loss typed in by hand and a Shock state set by hand are not tied to the injury
+    removed (Healing 1, Injury 4): both stay, and the sheet's last line says so."""
+    h = HealingWalker()
+    h.bleeder.value = True
+    h.add_button.click()                                  # S2E abdomen, a bleeder
+    h.blood.value = 2
+    h.state.value = "INC"
+    h.gone.value = 0
+    h.remove_button.click()
+    assert (h.record.blood_loss, h.record.shock) == (2, "INC")
+    said = ("Day 0: removed S2E abdomen; 2 BP stay: other bleeders' or entered by hand; the "
+            "Shock state INC stays: the record does not show that this injury's Shock Roll "
+            "alone brought it")
+    assert h.record.log[-1] == said
+    assert html.escape(said) in h.log_view.value
