@@ -6,7 +6,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import tsl
-from tests.browser.reader import controls, open_chapter, ROLL_INPUTS, set_value
+from tests.browser.reader import ROLL_INPUTS, controls, open_chapter, set_value, use_my_dice
 
 CHAPTER = "tsl/combat.ipynb"     # rolls, turns and zones
 ATTACKS = "tsl/attacks.ipynb"    # attacks, defence and Stress
@@ -27,8 +27,7 @@ def test_resolver_odds_and_typed_dice(page: Page, book_url):
     expect(tool.locator(".rulebook-tsl-odds")).to_be_visible()
     expect(tool.get_by_text("Chance to land at least a Mixed Success: 89.75% (6979/7776)")) \
         .to_be_visible()
-    tool.get_by_label("My dice").fill("3, 6, 1, 4, 3")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "3, 6, 1, 4, 3")
     result = tool.locator(".rulebook-tsl-result")
     expect(result).to_contain_text("Success: 2 Stress to the Body pool")
     expect(tool.get_by_text("Total 16 against T11, margin +5")).to_be_visible()
@@ -60,8 +59,7 @@ def test_resolver_errors_in_place(page: Page, book_url):
     expect(tool.get_by_role("alert")).to_contain_text("T-number must be a whole number, got 'high'")
     set_value(tool.get_by_label("T-number"), "11")
     expect(tool.get_by_role("alert")).to_have_count(0)
-    tool.get_by_label("My dice").fill("1, 2, 3")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "1, 2, 3")
     expect(tool.get_by_role("alert")).to_contain_text("My dice must be 5 faces, got 3")
 
 
@@ -70,8 +68,7 @@ def test_opposed_resolver_and_armour(page: Page, book_url):
     expect(tool.get_by_label("Defender tier")).to_have_value(re.compile(".+"))
     tool.get_by_label("Attack type").select_option("Melee weapon")
     tool.get_by_label("Target's armour is built for this blow").check()
-    tool.get_by_label("My dice").fill("4, 2, 6, 1, 3, 1, 5, 2, 3, 1")
-    tool.get_by_role("button", name="Use my dice").click()
+    use_my_dice(tool, "4, 2, 6, 1, 3, 1, 5, 2, 3, 1")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Mixed Success: 1 Stress")
     expect(tool.get_by_text("Total 13 against the defender's 8, margin +5")).to_be_visible()
     expect(tool.locator(".rulebook-trace")).to_contain_text("Armour drops Success to Mixed Success")
@@ -124,6 +121,18 @@ def _upload(page: Page, board, content: bytes) -> None:
                                     "buffer": content}])
 
 
+def _reload_once_saved(page: Page, holding: str):
+    """Wait until the browser keeps a turn board naming *holding*, reload the page, and return
+    the board offering the saved one back."""
+    page.wait_for_function(
+        f"() => (localStorage.getItem('rulebook/tsl/turn-board') || '').includes('{holding}')")
+    page.reload()
+    board = page.locator(".rulebook-tsl-turns")
+    expect(board.get_by_text("A saved board was found in this browser")).to_be_visible(
+        timeout=60_000)
+    return board
+
+
 def test_turn_board_download_reload_restore_and_upload(page: Page, book_url):
     import json
     board = _open(page, book_url, ".rulebook-tsl-turns")
@@ -136,12 +145,7 @@ def test_turn_board_download_reload_restore_and_upload(page: Page, book_url):
     saved = json.loads(open(download.value.path()).read())
     assert saved["acting"] == "Thug" and saved["order"][0] == "Vela"
     # A reload (or a culled kernel) loses nothing: the browser kept the board.
-    page.wait_for_function(
-        "() => (localStorage.getItem('rulebook/tsl/turn-board') || '').includes('Thug')")
-    page.reload()
-    board = page.locator(".rulebook-tsl-turns")
-    expect(board.get_by_text("A saved board was found in this browser")).to_be_visible(
-        timeout=60_000)
+    board = _reload_once_saved(page, "Thug")
     # the offer comes before any board: the default one is not shown until the reader chooses
     expect(board.locator(".rulebook-tsl-round")).to_be_hidden()
     board.get_by_role("button", name="Restore saved board").click()
@@ -168,11 +172,6 @@ CHECKS = [("checkbox", "An Impact tag's condition holds"),
 def _headline(tool):
     """The odds' headline: the chance to hit and how many dice are kept."""
     return tool.locator(".rulebook-headline")
-
-
-def _use_dice(tool, faces: str) -> None:
-    tool.get_by_label("My dice").fill(faces)
-    tool.get_by_role("button", name="Use my dice").click()
 
 
 def test_every_input_has_a_label(page: Page, book_url):
@@ -236,15 +235,15 @@ def test_resolver_tier_shift_type_and_rulings(page: Page, book_url):
     tool.get_by_label("Other tier shifts").select_option(label="0")
     tool.get_by_label("Attack type").select_option(label="Fear, despair")
     expect(tool.get_by_text("Stress lands on the Mind pool")).to_be_visible()
-    _use_dice(tool, "3, 6, 1, 4, 3")
+    use_my_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Success: 2 Stress to the Mind pool")
 
     set_value(tool.get_by_label("T-number"), "16")
-    _use_dice(tool, "3, 6, 1, 4, 3")
+    use_my_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Failure: 0 Stress")
     expect(tool.get_by_text("Total 16 against T16, margin +0")).to_be_visible()
     tool.get_by_label("Band ladder").select_option(label="meet is mixed")
-    _use_dice(tool, "3, 6, 1, 4, 3")
+    use_my_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Mixed Success: 1 Stress")
     expect(tool.get_by_role("listitem").filter(has_text="Margin +0 is")).to_contain_text(
         "[tsl §11 Damage]")
@@ -272,11 +271,11 @@ def test_resolver_weapon_tags_impact_armour_and_ammunition(page: Page, book_url)
     tool.get_by_label("Improvised weapon (no tags)").uncheck()
 
     set_value(tool.get_by_label("Ammunition uses left"), "1")
-    _use_dice(tool, "3, 6, 1, 4, 3")
+    use_my_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.get_by_text(re.compile(r"^Total 16 against T11, margin \+5; 0 uses left")))\
         .to_be_visible()
     expect(tool.get_by_label("Ammunition uses left")).to_have_value("0")
-    _use_dice(tool, "3, 6, 1, 4, 3")
+    use_my_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.get_by_role("alert")).to_contain_text(
         "“Ammunition uses left” must be 1 or more to attack, got 0: the weapon cannot attack until it is restocked")
     set_value(tool.get_by_label("Ammunition uses left"), "lots")
@@ -297,12 +296,12 @@ def test_resolver_weapon_tags_impact_armour_and_ammunition(page: Page, book_url)
     tool.get_by_label("An Impact tag's condition holds").check()
     expect(_headline(tool)).to_contain_text("99.99% (7775/7776)")
     tool.get_by_label("Target's armour is built for this blow").check()
-    _use_dice(tool, "3, 6, 1, 4, 3")
+    use_my_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Success: 2 Stress")
     expect(tool.get_by_role("listitem").filter(has_text="Impact tag:")).to_contain_text(
         "Impact tag: Mixed Success → Success")
     tool.get_by_label("Armour and Impact").select_option(label="Impact first")
-    _use_dice(tool, "3, 6, 1, 4, 3")
+    use_my_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Mixed Success: 1 Stress")
     expect(tool.get_by_text(re.compile("; rolled Success"))).to_be_visible()
     tool.get_by_label("Weapon zone").select_option(label="No weapon")
@@ -315,10 +314,10 @@ def test_opposed_resolver_kind_defender_seed_and_errors(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-tsl-attack", 1)
     expect(tool.get_by_label("T-number")).to_be_hidden()
     tool.get_by_label("Defender tier").select_option(label="Proficient")
-    _use_dice(tool, "4, 2, 6, 1, 3, 1, 5, 2, 3, 1")
+    use_my_dice(tool, "4, 2, 6, 1, 3, 1, 5, 2, 3, 1")
     expect(tool.get_by_text(re.compile("^Total 13 against the defender's 11, margin \\+2"))) \
         .to_be_visible()
-    _use_dice(tool, "4, 2, 6, 1, 3")
+    use_my_dice(tool, "4, 2, 6, 1, 3")
     expect(tool.get_by_role("alert")).to_contain_text(
         "My dice must be 10 faces (yours, then the defender's), got 5")
 
@@ -333,7 +332,7 @@ def test_opposed_resolver_kind_defender_seed_and_errors(page: Page, book_url):
     expect(summary).to_contain_text(f"Total {expected.total} against the defender's "
                                     f"{expected.defender_total}")
     first, steps = summary.inner_text(), tool.locator(".rulebook-trace").inner_text()
-    _use_dice(tool, "1, 1, 1, 1, 1, 6, 6, 6, 6, 6")
+    use_my_dice(tool, "1, 1, 1, 1, 1, 6, 6, 6, 6, 6")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("Catastrophic")
     seed_box.fill(seed)
     tool.get_by_role("button", name="Replay seed").click()
@@ -345,7 +344,7 @@ def test_opposed_resolver_kind_defender_seed_and_errors(page: Page, book_url):
     set_value(tool.get_by_label("T-number"), "")
     expect(tool.get_by_role("alert")).to_contain_text("T-number is empty")
     set_value(tool.get_by_label("T-number"), "9")
-    _use_dice(tool, "4, 2, 6, 1, 3")
+    use_my_dice(tool, "4, 2, 6, 1, 3")
     expect(tool.get_by_text(re.compile("^Total 13 against T9, margin \\+4"))).to_be_visible()
     expect(page.get_by_text("Traceback")).to_have_count(0)
 
@@ -394,12 +393,7 @@ def test_turn_board_order_combatant_ally_zone_and_discard(page: Page, book_url):
     expect(board.get_by_role("alert")).to_have_text(
         "⚠ “Turn order (GM's call)” must hold only non-empty names, got ''")
 
-    page.wait_for_function(
-        "() => (localStorage.getItem('rulebook/tsl/turn-board') || '').includes('Path-walker')")
-    page.reload()
-    board = page.locator(".rulebook-tsl-turns")
-    expect(board.get_by_text("A saved board was found in this browser")).to_be_visible(
-        timeout=60_000)
+    board = _reload_once_saved(page, "Path-walker")
     board.get_by_role("button", name="Discard it").click()
     expect(board.get_by_text("A saved board was found in this browser")).to_be_hidden()
     page.wait_for_function("() => localStorage.getItem('rulebook/tsl/turn-board') === null")
@@ -443,7 +437,7 @@ def test_resolver_target_pool_and_breaking(page: Page, book_url):
     tool = _open(page, book_url, ".rulebook-tsl-attack")
     tool.get_by_label("Target is").select_option(label="a Grunt (pools of 2)")
     expect(tool.get_by_text("the target Breaks 76.23% (247/324)")).to_be_visible()
-    _use_dice(tool, "3, 6, 1, 4, 3")
+    use_my_dice(tool, "3, 6, 1, 4, 3")
     expect(tool.locator(".rulebook-tsl-result")).to_contain_text("the target Breaks")
     expect(tool.locator(".rulebook-tsl-pool")).to_contain_text(
         "Target's Body pool: 2 of 2 Stress marked (Broken)")
