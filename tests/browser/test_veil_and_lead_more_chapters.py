@@ -4,7 +4,7 @@ import random
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.reader import SHOTS, open_tool, set_value, use_my_dice
+from tests.browser.reader import SHOTS, open_tool, roll_new_seed, set_value, use_my_dice
 
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
@@ -72,9 +72,7 @@ def test_duel_roller(page: Page, book_url):
     result = tool.locator(".rulebook-vl-duel-result")
     use_my_dice(tool, "8, 7, 1, 1 | 6, 6, 2, 1")
     expect(result).to_contain_text("Cora fires first (15 against 12; higher sum)")
-    tool.get_by_role("button", name="Roll", exact=True).click()
-    expect(tool.get_by_label("Seed")).not_to_have_value("")
-    seed = int(tool.get_by_label("Seed").input_value())
+    seed = int(roll_new_seed(tool))
     rng = random.Random(seed)
     a = [rng.randint(1, 8) for _ in range(4)]
     expect(tool.get_by_text(f"Dice {', '.join(map(str, a))} |")).to_be_visible()
@@ -160,3 +158,16 @@ def test_reactions_two_weapons_and_the_saddle_as_the_chapter_prints_them(page: P
         "Vitality 4: Prone, Wounded")
     expect(saddle.locator(".rulebook-vl-ride-result")).to_contain_text("Stays in the saddle")
     saddle.screenshot(path=SHOTS / "vl_mounted_combat.png")
+
+
+def test_an_action_without_a_weapon_names_none_in_the_tempo_calculator(page: Page, book_url):
+    """§III: Recover is done with no weapon (vl.uses_weapon), so the line names none; a
+    Reload is done with the Peacemaker."""
+    tool = open_tool(page, book_url, "veil_and_lead/actions", ".rulebook-vl-tempo")
+    result = tool.locator(".rulebook-vl-tempo-result")
+    tool.get_by_label("Action", exact=True).select_option("Recover")
+    expect(result).to_contain_text("Recover: tempo 6 (a fixed tempo)")
+    expect(result).not_to_contain_text("Peacemaker")
+    tool.screenshot(path=str(SHOTS / "vl_tempo_recover.png"))
+    tool.get_by_label("Action", exact=True).select_option("Reload (Speed)")
+    expect(result).to_contain_text("Reload (Speed) with Peacemaker: tempo 4")
