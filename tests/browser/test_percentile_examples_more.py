@@ -257,3 +257,13 @@ def test_setup_advantages_on_the_fight_page_s_melee_panel(page: Page, book_url):
     melee.get_by_label("Defence", exact=True).select_option("Ignore")
     expect(melee.get_by_label("Defender's Setup advantages")).to_be_disabled()
     expect(melee.get_by_role("alert")).to_have_count(0)
+    # the Brigand Ignores: his Setup has no test to lift, and the explanation says so
+    melee.get_by_role("button", name="Replay seed").click()
+    ignored = pc.melee_attack(fight, nolora, brigand, defence="Ignore", attack_setups=2,
+                              defence_setups=1, dice=DiceSource.seeded(5))
+    expect(melee.locator(".rulebook-pc-fight-result")).to_contain_text(ignored.outcome)
+    expect(melee.get_by_role("alert")).to_have_count(0)
+    expect(melee.locator(".rulebook-trace")).to_contain_text(
+        "Defender's Setup TA from the last round (1) does not apply: the defender Ignores, "
+        "so there is no Melee or Dodge test to lift")
+    melee.screenshot(path=str(SHOTS / "percentile_fight_melee_ignore_setup.png"))
