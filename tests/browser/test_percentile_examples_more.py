@@ -112,8 +112,9 @@ def test_an_injury_written_into_the_wrong_record_comes_off_on_the_fight_page(pag
                                                                            book_url):
     """The fight page's record stays the GM's to correct: Nolora's point-blank arrow, written
     into the brigand's record (S2P abdomen, Incapacitated), is picked in Injury and taken off
-    with Remove this injury; the Shock state stays for the GM's Shock roll, and Undo puts the
-    injury back."""
+    with Remove this injury; its own Shock Roll alone made him Incapacitated, so he is
+    fighting again and the explanation says why, and Undo puts the injury and the state
+    back."""
     page.set_viewport_size({"width": 1280, "height": 1600})
     shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
     set_value(shot.get_by_label("Range (ft)"), "20")
@@ -130,11 +131,14 @@ def test_an_injury_written_into_the_wrong_record_comes_off_on_the_fight_page(pag
     expect(after.locator(".rulebook-pc-fight-after-result")).to_have_text(
         "Brigand: S2P abdomen removed from the record")
     expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("none")
-    expect(brigand.locator(".rulebook-pc-state")).to_have_text("Incapacitated")
+    expect(brigand.locator(".rulebook-pc-state")).to_have_text("fighting")
+    expect(after.locator(".rulebook-trace")).to_contain_text(
+        "The Shock state INC came from this injury alone: now no Shock state")
     expect(after.get_by_role("button", name="Remove this injury")).to_be_disabled()
     after.screenshot(path=str(SHOTS / "percentile_fight_remove_injury.png"))
     page.get_by_role("button", name="Undo", exact=True).click()
     expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("S2P abdomen")
+    expect(brigand.locator(".rulebook-pc-state")).to_have_text("Incapacitated")
 
 
 def test_nolora_spends_her_choice_on_precision_three_d6_zone_dice(page: Page, book_url):

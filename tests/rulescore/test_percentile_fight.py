@@ -471,7 +471,7 @@ def test_removing_an_injury_takes_back_its_shock_state_and_its_blood():
     assert gone.fight.combatant("Brigand").status == "fighting"
     assert [s.text for s in gone.trace] == ["Brigand: S2P abdomen removed from the record",
                                             "The Shock state INC came from this injury "
-                                            "alone: now none"]
+                                            "alone: now no Shock state"]
     fallen = _fallen(rows)
     record = fallen.combatant("Brigand").record
     record = replace(record, injuries=(replace(record.injuries[0], shock="INC"),))
@@ -485,7 +485,7 @@ def test_removing_an_injury_takes_back_its_shock_state_and_its_blood():
     assert (brigand.record.blood_loss, brigand.shock, brigand.extended_hr) == (0, None, None)
     assert [s.text for s in taken.trace][1:] == [
         "The 2 BP its bleeding cost are taken back: blood loss 2 → 0 BP",
-        "The Shock state UNC came from this injury alone: now none"]
+        "The Shock state UNC came from this injury alone: now no Shock state"]
 
 
 def test_what_the_record_cannot_tie_to_the_removed_injury_stays_and_says_why():

@@ -95,7 +95,7 @@ def test_removing_the_injury_behind_the_shock_state_says_so_and_lifts_it():
     after.injury.value = 0
     after.remove_button.click()
     assert page.state.combatant("Brigand").status == "fighting"
-    assert html.escape("The Shock state INC came from this injury alone: now none") \
+    assert html.escape("The Shock state INC came from this injury alone: now no Shock state") \
         in after.explanation.value
     page.undo()
     assert page.state.combatant("Brigand").shock == "INC"

@@ -509,9 +509,9 @@ def _shock_after(inj: RecordedInjury, others: tuple[RecordedInjury, ...], state:
                     "behind it too")
         return state, tuple(said)
     left = min(state, blood_loss_state(bp), key=order)
+    lost = f" (the {bp} BP lost give {blood_loss_state(bp)})" if bp else ""
     said.append(f"the Shock state {state} came from this injury alone: now "
-                f"{left or 'none'}" + (f" (the {bp} BP lost give {blood_loss_state(bp)})"
-                                        if bp else ""))
+                f"{left or 'no Shock state'}{lost}")
     return left, tuple(said)
 
 
