@@ -29,7 +29,8 @@ def test_the_error_line_and_the_upload_note_use_the_theme_error_colour() -> None
     line.show("Skill must be 0 or more, got -1")
     assert f"color:{theme.ERROR}" in line.value
     from widgets import storage
-    assert "color:__ERROR__" in storage._UPLOAD_ESM  # the script is handed the colour
+    assert f"color:{theme.ERROR}" in storage._UPLOAD_ESM  # the script is handed the colour
+    assert f"color:{theme.ERROR}" in storage.upload_view_module()
 
 
 def test_frames_charts_and_steps_read_the_theme() -> None:

@@ -9,14 +9,15 @@ import textwrap
 
 import ipywidgets as w
 import pytest
+import traitlets
 
 import widgets
 from widgets.common import DiceEntry
 
 # What every traitlets class carries in its own __dict__ (bookkeeping, not a method we wrote).
 _BOOKKEEPING = set(vars(type("Probe", (w.VBox,), {})))
-_IPYWIDGETS_NAMES = set().union(*(dir(c) for c in (w.DOMWidget, w.Box, w.VBox, w.HBox,
-                                                   w.GridBox, w.HTML)))
+_IPYWIDGETS_CLASSES = (w.DOMWidget, w.Box, w.VBox, w.HBox, w.GridBox, w.HTML)
+_IPYWIDGETS_NAMES = set().union(*(dir(c) for c in _IPYWIDGETS_CLASSES))
 
 
 def _our_widget_classes():
@@ -32,8 +33,16 @@ def test_no_widget_class_shadows_an_ipywidgets_name(cls):
     """DiceEntry once had its own ``_send(request)``: ipywidgets' ``send_state`` calls
     ``self._send(msg, buffers=...)``, so the entry could not answer a page's state request and
     the page never drew its tools."""
-    own = {n for n in vars(cls) if not n.startswith("__")} - _BOOKKEEPING
+    own = {n for n in vars(cls) if not n.startswith("__")} - _BOOKKEEPING - _redeclared_traits(cls)
     assert not own & _IPYWIDGETS_NAMES, sorted(own & _IPYWIDGETS_NAMES)
+
+
+def _redeclared_traits(cls) -> set[str]:
+    """Traits a class declares under the name of an ipywidgets trait (a widget of our own names
+    its view with ``_view_name`` and ``_view_module``, its words with ``description``): a
+    trait for a trait, never a method's name."""
+    theirs = set().union(*(c.class_traits() for c in _IPYWIDGETS_CLASSES))
+    return {n for n, v in vars(cls).items() if isinstance(v, traitlets.TraitType) and n in theirs}
 
 
 def _attributes_set_on_self(cls) -> set[str]:
