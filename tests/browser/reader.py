@@ -73,6 +73,20 @@ def use_my_dice(tool: Locator, faces: str, nth: int | None = None) -> None:
     use.click()
 
 
+def roll_new_seed(tool: Locator) -> str:
+    """Press the tool's Roll and return the fresh seed it shows in its Seed field."""
+    seed_box = tool.get_by_label("Seed", exact=True)
+    tool.get_by_role("button", name="Roll", exact=True).click()
+    expect(seed_box).not_to_have_value("")
+    return seed_box.input_value()
+
+
+def replay_seed(tool: Locator, seed: str) -> None:
+    """Type *seed* into the tool's Seed field and press Replay seed."""
+    tool.get_by_label("Seed", exact=True).fill(seed)
+    tool.get_by_role("button", name="Replay seed").click()
+
+
 def controls(tool: Locator) -> list[tuple[str, str]]:
     """The tool's visible controls as a screen reader lists them: (role, accessible name)."""
     return [(role, name) for role, name in CONTROL.findall(tool.aria_snapshot())]
