@@ -17,17 +17,20 @@ def test_the_actions_chapters_tempos_and_exposure_in_the_tempo_calculator(page: 
     Sprint (4) always does; a Rush / Charge ending in a blow is 4 + 1 = 5."""
     tool = open_tool(page, book_url, "veil_and_lead/actions", ".rulebook-vl-tempo")
     result = tool.locator(".rulebook-vl-tempo-result")
-    cases = (("Quick Shot", "Derringer", "tempo 3 (from Derringer's base tempo 3)", "; Exposed"),
-             ("Shiv", "Brass Knuckles", "tempo 2", "; Exposed"),
-             ("Heavy Cleave", "Sledgehammer", "tempo 8", "not Exposed"),
-             ("Take Cover", "Peacemaker", "tempo 3 (a fixed tempo)", "not Exposed"),
-             ("Sprint", "Peacemaker", "tempo 4 (a fixed tempo)", "; Exposed"))
+    # Taking cover and sprinting are not done with the weapon, so the result names none.
+    cases = (("Quick Shot", "Derringer", "Quick Shot with Derringer: tempo 3 (from Derringer's "
+              "base tempo 3)", "; Exposed"),
+             ("Shiv", "Brass Knuckles", "Shiv with Brass Knuckles: tempo 2", "; Exposed"),
+             ("Heavy Cleave", "Sledgehammer", "Heavy Cleave with Sledgehammer: tempo 8",
+              "not Exposed"),
+             ("Take Cover", "Peacemaker", "Take Cover: tempo 3 (a fixed tempo)", "not Exposed"),
+             ("Sprint", "Peacemaker", "Sprint: tempo 4 (a fixed tempo)", "; Exposed"))
     for action, weapon, tempo, exposed in cases:
         tool.get_by_label("Weapon", exact=True).select_option(weapon)
         tool.get_by_label("Action", exact=True).select_option(action)
-        expect(result).to_contain_text(f"{action} with {weapon}: {tempo}")
+        expect(result).to_contain_text(tempo)
         expect(result).to_contain_text(exposed)
-        assert vl.tempo(action, weapon) == int(tempo.split()[1].strip("("))
+        assert vl.tempo(action, weapon) == int(tempo.split(": tempo ")[1].split()[0])
     tool.get_by_label("Weapon", exact=True).select_option("Hatchet")
     tool.get_by_label("Action", exact=True).select_option("Rush / Charge")
     tool.get_by_label("Rush / Charge ends in a melee attack (+1 tempo)").check()
