@@ -375,12 +375,19 @@ def upload_view_module() -> str:
             "});\n")
 
 
-class _UploadMessages:
-    """What both pickers hear from their browser half: a file under the limit, as one binary
-    buffer (``on_file`` handlers get its name and bytes), or a refusal the browser already
-    showed (``on_refused`` handlers clear older news)."""
+class _UploadMessages(t.HasTraits):
+    """What both pickers share: the fields their browser half reads (the button's words, the
+    accepted types, the size limit and the words of a refusal), and what they hear from it: a
+    file under the limit, as one binary buffer (``on_file`` handlers get its name and bytes),
+    or a refusal the browser already showed (``on_refused`` handlers clear older news)."""
 
-    def _start_messages(self) -> None:
+    description = t.Unicode("").tag(sync=True)
+    accept = t.Unicode("").tag(sync=True)
+    max_bytes = t.Int(MAX_UPLOAD_BYTES).tag(sync=True)
+    refusal = t.Unicode("").tag(sync=True)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
         self._file_handlers: list[Callable[[str, bytes], None]] = []
         self._refused_handlers: list[Callable[[], None]] = []
         self.on_msg(self._from_browser)  # type: ignore[attr-defined]
@@ -409,14 +416,6 @@ class PageUpload(_UploadMessages, w.DOMWidget):
     _view_name = t.Unicode("UploadView").tag(sync=True)
     _view_module = t.Unicode(UPLOAD_VIEW_MODULE).tag(sync=True)
     _view_module_version = t.Unicode("1.0.0").tag(sync=True)
-    description = t.Unicode("").tag(sync=True)
-    accept = t.Unicode("").tag(sync=True)
-    max_bytes = t.Int(MAX_UPLOAD_BYTES).tag(sync=True)
-    refusal = t.Unicode("").tag(sync=True)
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        self._start_messages()
 
 
 def _live_upload_class() -> type:
@@ -427,14 +426,6 @@ def _live_upload_class() -> type:
         a smaller one as a binary buffer; ``on_file`` handlers get its name and bytes."""
 
         _esm = _UPLOAD_ESM
-        description = t.Unicode("").tag(sync=True)
-        accept = t.Unicode("").tag(sync=True)
-        max_bytes = t.Int(MAX_UPLOAD_BYTES).tag(sync=True)
-        refusal = t.Unicode("").tag(sync=True)
-
-        def __init__(self, **kwargs: object) -> None:
-            super().__init__(**kwargs)
-            self._start_messages()
 
     return LiveUpload
 
