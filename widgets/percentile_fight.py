@@ -136,7 +136,8 @@ class _StrikePanel(_Panel):
     verb = "strike"
 
     def _build(self, title: str, first: str, second: str, fields: list[w.Widget],
-               css: str) -> None:
+               css: str, beside: dict[w.Widget, w.Widget] | None = None) -> None:
+        """The panel's layout; *beside* puts a note to the right of a field."""
         self.first = _dropdown(first)
         self.second = _dropdown(second)
         self.aim = int_field("Aimed zone (ZN)", 1, 1, 10, style=STYLE, layout=WIDE)
@@ -153,8 +154,10 @@ class _StrikePanel(_Panel):
         self.inputs = [self.first, self.second, *fields, self.aim, self.advantage,
                        self.zone_pick]
         half = (len(self.inputs) + 1) // 2
-        super().__init__([section(title, w.HBox([w.VBox(self.inputs[:half]),
-                                                 w.VBox(self.inputs[half:])]),
+        shown = [w.HBox([f, beside[f]], layout=shared_layout(align_items="center"))
+                 if beside and f in beside else f for f in self.inputs]
+        super().__init__([section(title, w.HBox([w.VBox(shown[:half]),
+                                                 w.VBox(shown[half:])]),
                                   self.filled, self.odds, self.error, self.entry,
                                   self.result,
                                   w.HBox([self.apply_button]), self.explanation)], css)
@@ -414,6 +417,8 @@ class MeleePanel(_StrikePanel):
               {"fight": THE_FIGHT, "dice": ROLLED}),
         Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
                                     "strike": "the exchange rolled above"}),
+        Reach(pc.defence_untested, {"defender": "Defender", "defence": "Defence",
+                                    "helpless": HELPLESS}, {"fight": THE_FIGHT}),
         Reach(pc.melee_odds, {"attacker": "Attacker", "defender": "Defender",
                               "defence": "Defence", "aim_zone": "Aimed zone (ZN)",
                               "helpless": HELPLESS, **SETUPS},
@@ -435,10 +440,13 @@ class MeleePanel(_StrikePanel):
                                  layout=WIDE)
         self.d_setup = int_field(SETUPS["defence_setups"], 0, 0, pc.MAX_SETUPS, style=STYLE,
                                  layout=WIDE)
+        # why the defender's Setups have nothing to lift, while the field is greyed
+        self.d_setup_why = w.HTML(layout=shared_layout(max_width="16em"))
+        self.d_setup_why.add_class("rulebook-pc-setup-why")
         self._build("A melee exchange", "Attacker", "Defender",
                     [self.defence, self.helpless, self.line_up, self.spot, self.a_setup,
                      self.d_setup],
-                    "rulebook-pc-fight-melee")
+                    "rulebook-pc-fight-melee", beside={self.d_setup: self.d_setup_why})
         self.advantage.value = "impact"
 
     def show_filled(self) -> None:
@@ -458,7 +466,7 @@ class MeleePanel(_StrikePanel):
             self.helpless.disabled = held
             self.line_up.disabled = not self.helpless.value
             self.spot.disabled = not (self.helpless.value and self.line_up.value)
-            self.d_setup.disabled = not self._defender_rolls()
+            self._show_setup_use(fight, defender)
             self.helpless.tooltip = (f"{defender} is Unconscious: helpless" if held else
                                      "Tick for a defender who cannot defend at all (bound, "
                                      "asleep): a CS Ignore result, no roll")
@@ -466,15 +474,24 @@ class MeleePanel(_StrikePanel):
             self._quiet = False
         super().show_filled()
 
-    def _defender_rolls(self) -> bool:
-        """Whether the defender makes a test their Setup advantages could lift: not when
-        helpless, nor when they Ignore (as declared here or on their row)."""
-        if self.helpless.value or self.second.value is None:
-            return False
-        declared = self.defence.value
-        if declared == AS_ROSTER:
-            declared = self.page.roster.fighter(self.second.value)["defence"]
-        return declared != "Ignore"
+    def _show_setup_use(self, fight: pc.Fight, defender: str) -> None:
+        """Grey the Defender's Setup field, with the engine's reason beside it, while the
+        defender makes no test for it to lift; enable it again once they do."""
+        try:
+            why = pc.defence_untested(fight, self.page.roster.fighter(defender),
+                                      defence=self._defence(), helpless=self.helpless.value)
+        except RulesError:  # a fighter not yet in the fight: the odds line says why
+            why = None
+        self.d_setup.disabled = why is not None
+        self.d_setup.tooltip = (f"Not used: {why}" if why else
+                                "Setup advantages the defender took within the last round")
+        self.d_setup_why.value = ("" if why is None else
+                                  f"<small style='color:{FAINT}'>Not used: "
+                                  f"{html.escape(why)}.</small>")
+
+    def _defence(self) -> str | None:
+        """The defence picked, None for the one on the defender's row."""
+        return None if self.defence.value == AS_ROSTER else self.defence.value
 
     def _setups(self) -> dict[str, int]:
         """Each side's Setup advantages as typed: the engine leaves a defender's unused when
@@ -485,8 +502,7 @@ class MeleePanel(_StrikePanel):
         return pc.melee_attack(
             self.fight, self.page.roster.fighter(self.first.value),
             self.page.roster.fighter(self.second.value),
-            defence=None if self.defence.value == AS_ROSTER else self.defence.value,
-            aim_zone=self.aim.value, advantage=self.advantage.value,
+            defence=self._defence(), aim_zone=self.aim.value, advantage=self.advantage.value,
             zone_pick=self.zone_pick.value - 1, helpless=self.helpless.value,
             picked_location=self._picked(), **self._setups(), dice=dice)
 
@@ -496,9 +512,8 @@ class MeleePanel(_StrikePanel):
         return self.spot.value if self.helpless.value and self.line_up.value else None
 
     def before(self, attacker, defender) -> pc.StrikeOdds:
-        return pc.melee_odds(self.fight, attacker, defender,
-                             defence=None if self.defence.value == AS_ROSTER
-                             else self.defence.value, aim_zone=self.aim.value,
+        return pc.melee_odds(self.fight, attacker, defender, defence=self._defence(),
+                             aim_zone=self.aim.value,
                              helpless=self.helpless.value, **self._setups())
 
     @staticmethod

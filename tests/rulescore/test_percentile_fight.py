@@ -454,6 +454,44 @@ def test_setup_advantages_lift_each_side_in_a_melee_from_the_rows():
                         dice=DiceSource.typed([71, 35]))
 
 
+def test_defence_untested_says_why_exactly_when_the_exchange_leaves_setups_unused():
+    """A defender makes no test when they Ignore (declared, or on their row), are named
+    helpless, or are Incapacitated (unaware) or Unconscious (helpless) (Injury 4); the reason
+    comes back in a reader's words, and it is given exactly when the exchange itself leaves
+    the defender's Setup advantage unused (assumption setup_without_test)."""
+    rows = roster()
+    sword, brigand = rows.fighter("Swordsman"), rows.fighter("Brigand")
+    fight = pc.fight_for(rows)
+
+    def state(shock):
+        return fight.with_combatant(replace(fight.combatant("Brigand"), shock=shock))
+    cases = [
+        (None, None, False, None),
+        (None, "Block", False, None),
+        (None, "Ignore", False, "Brigand Ignores the attack, so makes no test"),
+        (None, None, True, "Brigand is helpless, so makes no test"),
+        ("STN", "Dodge", False, None),
+        ("INC", "Block", False,
+         "Brigand is Incapacitated: unaware, so Ignores and makes no test"),
+        ("UNC", None, False, "Brigand is Unconscious: helpless and makes no test"),
+    ]
+    for shock, defence, helpless, why in cases:
+        now = state(shock)
+        assert pc.defence_untested(now, brigand, defence=defence, helpless=helpless) == why
+        strike = pc.melee_attack(now, sword, brigand, defence=defence, helpless=helpless,
+                                 defence_setups=1, dice=DiceSource.seeded(3))
+        assert (strike.exchange.unused_setups == 1) == (why is not None), (shock, defence)
+    ignoring = rows.set("Brigand", "defence", "Ignore").fighter("Brigand")
+    assert pc.defence_untested(fight, ignoring) == \
+        "Brigand Ignores the attack, so makes no test"
+    dead = state("KIA")
+    assert pc.defence_untested(dead, brigand) == "Brigand is dead"
+    with pytest.raises(RulesError, match="helpless must be True or False, got 1"):
+        pc.defence_untested(fight, brigand, helpless=1)
+    with pytest.raises(RulesError, match="defence must be one of"):
+        pc.defence_untested(fight, brigand, defence="Parry")
+
+
 def test_removing_an_injury_takes_back_its_shock_state_and_its_blood():
     """Nolora's shot (Injury 4 Shock example): the S2P abdomen's own Shock Roll made the
     Brigand INC, and nothing else on the record explains it, so removing that injury leaves

@@ -6,10 +6,12 @@ says they do not apply, and no error stops the panel."""
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 
 from rulescore.dice import DiceSource
 from rulescore.systems import percentile as pc
 from widgets.percentile_fight import fight_page
+from widgets.theme import FAINT
 
 
 def test_setup_advantages_lift_the_odds_and_the_exchange():
@@ -44,3 +46,44 @@ def test_setup_advantages_lift_the_odds_and_the_exchange():
     melee.defence.value = "Block"
     melee.helpless.value = True
     assert melee.d_setup.disabled
+
+
+def _in_state(page, name: str, shock: str | None) -> None:
+    """Put *name* in Shock state *shock* on the page, as a written blow would."""
+    fight = pc.fight_for(page.roster, page.state)
+    page.apply(f"{name}: {shock}", state=fight.with_combatant(
+        replace(fight.combatant(name), shock=shock)))
+
+
+def _why(melee) -> str:
+    return melee.d_setup_why.value
+
+
+def test_the_defender_s_setup_field_is_greyed_with_the_reason_while_they_make_no_test():
+    page = fight_page()
+    melee = page.melee
+    melee.first.value, melee.second.value = "Nolora", "Brigand"
+    assert not melee.d_setup.disabled and _why(melee) == ""        # Counterstrike, on the row
+    melee.defence.value = "Ignore"
+    assert melee.d_setup.disabled
+    assert _why(melee) == (f"<small style='color:{FAINT}'>Not used: Brigand Ignores the "
+                           "attack, so makes no test.</small>")
+    melee.defence.value = "Dodge"
+    assert not melee.d_setup.disabled and _why(melee) == ""
+    melee.helpless.value = True
+    assert melee.d_setup.disabled and "Not used: Brigand is helpless, so makes no test." \
+        in _why(melee)
+    melee.helpless.value = False
+    assert not melee.d_setup.disabled and _why(melee) == ""
+    _in_state(page, "Brigand", "INC")                              # unaware: must Ignore
+    assert melee.d_setup.disabled and not melee.helpless.value
+    assert "Not used: Brigand is Incapacitated: unaware, so Ignores and makes no test." \
+        in _why(melee)
+    _in_state(page, "Brigand", "UNC")                              # helpless: no roll at all
+    assert melee.d_setup.disabled and melee.helpless.value and melee.helpless.disabled
+    assert "Not used: Brigand is Unconscious: helpless and makes no test." in _why(melee)
+    _in_state(page, "Brigand", None)                               # fighting again
+    assert not melee.d_setup.disabled and not melee.helpless.value and _why(melee) == ""
+    melee.defence.label = "As on the roster"
+    page.apply("the Brigand Ignores", roster=page.roster.set("Brigand", "defence", "Ignore"))
+    assert melee.d_setup.disabled and "Brigand Ignores the attack" in _why(melee)

@@ -559,10 +559,9 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
     require_choice("defence", chosen, DEFENCES)
     trace: list[Step] = []
     helpless = bool(helpless) or target.helpless
-    if (target.shock in UNAWARE or helpless) and chosen != "Ignore":
-        why = (f"{target.status}: unaware" if target.shock in UNAWARE
-               else "helpless: no defence")
-        trace.append(step(f"{defender.name} is {why}, so must Ignore the attack",
+    forced = _forced_ignore(target, helpless)
+    if forced and chosen != "Ignore":
+        trace.append(step(f"{defender.name} is {forced}, so must Ignore the attack",
                           DATA.rule("Injury 4 Shock — states")))
         chosen = "Ignore"
     declared = declare_melee(
@@ -572,6 +571,40 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
         aim_zone=aim_zone, strength=attacker["strength"],
         defender_strength=defender["strength"])
     return declared, chosen, trace + list(declared.trace), helpless
+
+
+def _forced_ignore(target: Combatant, helpless: bool) -> str | None:
+    """Why a defender must Ignore a melee attack (Injury 4 Shock states: Incapacitated is
+    unaware, Unconscious helpless; or named helpless by the GM), or None when they may defend."""
+    if target.shock in UNAWARE:
+        return f"{target.status}: unaware"
+    return "helpless: no defence" if helpless else None
+
+
+def defence_untested(fight: Fight, defender: Fighter, *, defence: str | None = None,
+                     helpless: bool = False) -> str | None:
+    """Why *defender* makes no Melee or Dodge test in a melee exchange, in a reader's words,
+    or None when they make one: an Incapacitated or Unconscious defender, or one named
+    *helpless*, must Ignore (Injury 4 Shock states), and a defender who declares Ignore
+    (*defence*, by default their row's) makes no roll (Melee Defence Result — Ignore). Their
+    Setup advantages then have no test to lift (assumption setup_without_test), as
+    :func:`melee_attack` and :func:`melee_odds` explain."""
+    fight, defender = _require_fight(fight), _fighter("defender", defender)
+    require_bool("helpless", helpless)
+    chosen = defender["defence"] if defence is None else defence
+    require_choice("defence", chosen, DEFENCES)
+    target = fight.combatant(defender.name)
+    if target.dead:
+        return f"{defender.name} is dead"
+    if target.shock in UNAWARE:  # the state alone, without an Extended Shock HR beside it
+        state = target.status.split(",")[0]
+        why = "helpless" if target.helpless else "unaware, so Ignores"
+        return f"{defender.name} is {state}: {why} and makes no test"
+    if helpless:
+        return f"{defender.name} is helpless, so makes no test"
+    if chosen == "Ignore":
+        return f"{defender.name} Ignores the attack, so makes no test"
+    return None
 
 
 def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
