@@ -486,8 +486,8 @@ class MeleePanel(_StrikePanel):
         self.d_setup.tooltip = (f"Not used: {why}" if why else
                                 "Setup advantages the defender took within the last round")
         self.d_setup_why.value = ("" if why is None else
-                                  f"<small style='color:{FAINT}'>Not used: "
-                                  f"{html.escape(why)}.</small>")
+                                  f"<small style='color:{FAINT};line-height:1.3;display:block;"
+                                  f"margin-left:.5em'>Not used: {html.escape(why)}.</small>")
 
     def _defence(self) -> str | None:
         """The defence picked, None for the one on the defender's row."""

@@ -150,3 +150,25 @@ def test_a_stray_arrow_and_a_blow_on_a_helpless_defender(page: Page, book_url):
     expect(melee.locator(".rulebook-pc-fight-result")).to_have_text(
         "Nolora: Skull: G5E injury; shock 12 → KIA")
     melee.screenshot(path=str(SHOTS / "percentile_fight_helpless.png"))
+
+
+def test_the_defender_s_setup_field_greys_while_the_defender_makes_no_test(page: Page,
+                                                                           book_url):
+    page.set_viewport_size({"width": 1280, "height": 1400})
+    melee = open_panel(page, book_url, "Melee exchange", ".rulebook-pc-fight-melee")
+    melee.get_by_label("Attacker", exact=True).select_option("Nolora")
+    melee.get_by_label("Defender", exact=True).select_option("Brigand")
+    setups = melee.get_by_label("Defender's Setup advantages")
+    why = melee.locator(".rulebook-pc-setup-why")
+    expect(setups).to_be_enabled()                      # the brigand Counterstrikes
+    expect(why).to_have_text("")
+    melee.get_by_label("Defence", exact=True).select_option("Ignore")
+    expect(setups).to_be_disabled()
+    expect(why).to_have_text("Not used: Brigand Ignores the attack, so makes no test.")
+    melee.screenshot(path=str(SHOTS / "percentile_fight_setup_unused.png"))
+    melee.get_by_label("Defence", exact=True).select_option("Block")
+    expect(setups).to_be_enabled()
+    expect(why).to_have_text("")
+    melee.get_by_label("Defender is helpless (a CS, no roll)").check()
+    expect(setups).to_be_disabled()
+    expect(why).to_have_text("Not used: Brigand is helpless, so makes no test.")

@@ -66,8 +66,9 @@ def test_the_defender_s_setup_field_is_greyed_with_the_reason_while_they_make_no
     assert not melee.d_setup.disabled and _why(melee) == ""        # Counterstrike, on the row
     melee.defence.value = "Ignore"
     assert melee.d_setup.disabled
-    assert _why(melee) == (f"<small style='color:{FAINT}'>Not used: Brigand Ignores the "
-                           "attack, so makes no test.</small>")
+    assert _why(melee) == (f"<small style='color:{FAINT};line-height:1.3;display:block;"
+                           "margin-left:.5em'>Not used: Brigand Ignores the attack, so makes "
+                           "no test.</small>")
     melee.defence.value = "Dodge"
     assert not melee.d_setup.disabled and _why(melee) == ""
     melee.helpless.value = True
