@@ -116,9 +116,16 @@ def is_shared(model: w.Widget) -> bool:
 
 
 def props_of(model: w.Widget) -> dict[str, Any]:
-    """The set properties of a layout or style model (None and empty left out)."""
-    return {k: getattr(model, k) for k in model.keys
-            if not k.startswith("_") and getattr(model, k) not in (None, "")}
+    """The set properties of a layout or style model (None and empty left out). A shared
+    model's are read once: it is sealed, and a layout has some forty properties to read."""
+    known = vars(model).get("_props")
+    if known is not None:
+        return dict(known)
+    props = {k: getattr(model, k) for k in model.keys
+             if not k.startswith("_") and getattr(model, k) not in (None, "")}
+    if is_shared(model) and getattr(model, "_sealed", False):
+        model._props = props
+    return dict(props)
 
 
 def _set_model(widget: w.DOMWidget, name: str, props: dict[str, str | None]) -> None:
@@ -296,13 +303,27 @@ def _references(value: Any) -> Iterator[w.Widget]:
             yield from _references(item)
 
 
+_REFERRING: dict[type, tuple[str, ...]] = {}
+
+
+def _referring_keys(cls: type) -> tuple[str, ...]:
+    """The synced properties of widget class *cls* that can hold widgets: those with a JSON
+    serializer of their own (ipywidgets' ``widget_serialization`` for children, layout, style,
+    a link's ends), since the default one cannot send a widget. The others (a layout alone has
+    forty) need not be read."""
+    if cls not in _REFERRING:
+        _REFERRING[cls] = tuple(name for name, trait in cls.class_traits(sync=True).items()
+                                if trait.metadata.get("to_json") is not None)
+    return _REFERRING[cls]
+
+
 def _open_after_references(widget: w.Widget, seen: set[int]) -> None:
     """Open *widget*, after every unopened widget its state refers to (a state names the
     widgets it holds by their model ids, which exist once a widget is open)."""
     if widget.comm is not None or id(widget) in seen:
         return
     seen.add(id(widget))
-    for key in widget.keys:
+    for key in _referring_keys(type(widget)):
         for ref in _references(getattr(widget, key)):
             _open_after_references(ref, seen)
     _open_now(widget)
