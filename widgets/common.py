@@ -322,6 +322,13 @@ class Tool(w.VBox, metaclass=BuiltWhole):
             self.add_class(css_class)
         self._speak_reader_words()
 
+    def __repr__(self) -> str:
+        """The tool's text form, which IPython computes for every cell that shows a tool (the
+        page shows the view instead): its class and CSS classes. ipywidgets' own form spells
+        out every widget inside, only to be cut to 110 characters, and costs the kernel a few
+        milliseconds a tool before the page can open."""
+        return f"{type(self).__name__}(classes={list(self._dom_classes)!r})"
+
     def _speak_reader_words(self) -> None:
         """Give the tool's error lines (its own and its dice entry's) the tool's words, so an
         engine message names fields as the reader sees them. A file's error lines (upload,
