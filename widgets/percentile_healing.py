@@ -37,6 +37,7 @@ STATES = (("None", ""), ("Stunned (STN)", "STN"), ("Incapacitated (INC)", "INC")
           ("Unconscious (UNC)", "UNC"))
 BLEEDING_OUTCOMES = {"stopped": "bleeding stopped", "bleeding": "still bleeding",
                      "dead": "dead of blood loss"}
+NO_BLEEDER = "no injury on the record is bleeding: add one with A Bleeder ticked"
 COURSE_OUTCOMES = {"recovered": "recovers", "continues": "carries on", "dies": "dies"}
 SHEET = "the record on the sheet above"
 BLEED_WORDS = {"strength_eml": "Strength EML (blood loss)", "state": "Shock state now",
@@ -249,6 +250,8 @@ class HealingWalker(Tool):
         Reach(pc.Fight.from_json, {}, {"text": "the fight the fight page keeps in this browser"}),
         Reach(pc.bleeding_period, BLEED_WORDS, {"bp": "the record's blood loss",
                                                 "dice": ROLLED}),
+        Reach(pc.InjuryRecord.bleed, {"index": "Bleeding injury"},
+              {"self": SHEET, "period": "the five minutes just rolled"}),
         Reach(pc.bleeding_odds, BLEED_WORDS, {"bp": "the record's blood loss"}),
         Reach(pc.extended_shock_healer_bonus, {"stars": "Best healer's Physician stars"}),
         Reach(pc.extended_shock_course, {"hr": "Extended Shock HR", **COURSE_WORDS}, {
@@ -353,6 +356,9 @@ class HealingWalker(Tool):
             return w.Checkbox(value=value, description=label, indent=False)
         self.state = w.Dropdown(options=STATES, value="", description="Shock state now",
                                 style=STYLE, layout=WIDE)
+        # the recorded injury whose five minutes are rolled: the BP lost are that injury's
+        self.bleeding = w.Dropdown(options=[], description="Bleeding injury", style=STYLE,
+                                   layout=WIDE)
         self.strength_eml = whole("Strength EML (blood loss)", 60)
         self.beast = tick("A beast (tests ML50)")
         self.staunch_eml = whole("Staunching healer's EML", 40)
@@ -441,8 +447,8 @@ class HealingWalker(Tool):
                     w.HBox([self.bleeder, self.add_button, self.blood]),
                     w.HBox([self.gone, self.remove_button])),
             section("Bleeding: every five minutes",
-                    w.HBox([w.VBox([self.state, self.strength_eml, self.staunch_eml,
-                                    self.bleeders, self.staunch_bonus]),
+                    w.HBox([w.VBox([self.bleeding, self.state, self.strength_eml,
+                                    self.staunch_eml, self.bleeders, self.staunch_bonus]),
                             w.VBox([self.beast, self.no_healer, self.cauterise,
                                     self.tourniquet])]),
                     self.bleed_odds, self.bleed_entry, self.bleed_result),
@@ -666,6 +672,9 @@ class HealingWalker(Tool):
         if self.record.dead or self.record.blood_loss >= 4:
             self.bleed_odds.value = "<p><i>Nothing to roll: the character is dead.</i></p>"
             return
+        if self.bleeding.value is None:
+            self.bleed_odds.value = f"<p><i>{NO_BLEEDER[:1].upper()}{NO_BLEEDER[1:]}.</i></p>"
+            return
         odds = pc.bleeding_odds(**self._bleeding_inputs())  # type: ignore[arg-type]
         order = list(BLEEDING_OUTCOMES)
         rows = [(f"{BLEEDING_OUTCOMES[o]}, {bp} BP in all", p)
@@ -679,15 +688,14 @@ class HealingWalker(Tool):
         Blood Loss Roll; the BP goes onto the record, the state and the Staunch bonus on."""
         if self.record.dead or self.record.blood_loss >= 4:
             raise RulesError("The character is dead: there is nothing more to roll")
+        if self.bleeding.value is None:
+            raise RulesError(f"Bleeding injury: {NO_BLEEDER}")
         period = pc.bleeding_period(**self._bleeding_inputs(),  # type: ignore[arg-type]
                                     dice=request.dice)
         request.dice.finish("bleeding period")
         record = self._first_hours(self.record, staunch_bonus=period.next_bonus,
                                    state=None if period.state == "KIA" else period.state)
-        if period.bp != record.blood_loss:
-            record = record.with_blood_loss(period.bp)
-        if period.outcome == "dead":
-            record = record.died("a fourth Blood Loss Point")
+        record = record.bleed(self.bleeding.value, period)
         self._change(lambda: (record, period.trace))
         self.bleed_result.value = (
             f"<div class='rulebook-pc-bleeding' style='font-weight:600'>"
@@ -908,6 +916,13 @@ class HealingWalker(Tool):
                 if r.injuries[i].level >= 4 and r.injuries[i].treatment == "CF"]
         self.grim.options = grim
         self.grim.value = grim[0][1] if grim else None
+        bleeders = [(f"{label} (bleeding)", i) for label, i in named if r.injuries[i].bleeder]
+        if list(self.bleeding.options) != bleeders:  # a pick stays while it still bleeds
+            kept = self.bleeding.value if self.bleeding.value in dict(bleeders).values() \
+                else None
+            self.bleeding.options = bleeders
+            self.bleeding.value = kept if kept is not None else \
+                (bleeders[0][1] if bleeders else None)
         serious = [(label, i) for label, i in named if r.injuries[i].level >= 2]
         if [v for _, v in self.aggr_which.options] != [v for _, v in serious]:
             self.aggr_which.options = serious

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from rulescore.dice import DiceSource
 from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 from rulescore.systems.percentile.record import InjuryRecord, Snapshot, recover
@@ -319,3 +320,51 @@ def test_the_record_keeps_the_first_hours_state_and_reads_older_files():
         abdomen().with_shock("STN", extended_hr=4)
     with pytest.raises(RulesError, match="state must be None or one of STN, INC, UNC"):
         abdomen().with_shock("KIA")
+
+
+def test_the_bleeding_example_s_blood_is_the_shoulder_s_and_goes_with_it():
+    """Healing 1 Bleeding example: a G4E right shoulder Bleeder, the character INC. Strength
+    ML60 rolls 62 (F): 2 BP; then the ally's Staunch at Physician ML40 rolls 33 (S) and the
+    last Blood Loss roll 33 (S): 3 BP in all, the bleeding stopped. The 3 BP are the
+    shoulder's: removing it takes them back."""
+    record = InjuryRecord("Ana").add_injury("Shoulder", "Edge", 4, bleeder=True) \
+        .add_injury("Thigh", "Edge", 2)
+    first = pc.bleeding_period(60, 0, "INC", dice=DiceSource.typed([62]))
+    assert (first.outcome, first.bp) == ("bleeding", 2)
+    record = record.bleed(0, first)
+    assert (record.blood_loss, record.injuries[0].blood_lost, record.injuries[0].bleeder) == \
+        (2, 2, True)
+    assert record.next_regeneration == 10               # ten days after the first BP
+    assert record.log[-1] == "Day 0: G4E shoulder bleeding: bleeding, 2 BP"
+    second = pc.bleeding_period(60, 2, "UNC", physician_eml=40, dice=DiceSource.typed([33, 33]))
+    assert (second.outcome, second.bp, second.stopped) == ("stopped", 3, True)
+    record = record.bleed(0, second)
+    assert (record.blood_loss, record.injuries[0].blood_lost, record.injuries[0].bleeder) == \
+        (3, 3, False)
+    gone = record.remove_injury(0)
+    assert gone.blood_loss == 0
+    assert gone.log[-1] == ("Day 0: removed G4E shoulder; the 3 BP its bleeding cost are "
+                            "taken back: blood loss 3 → 0 BP")
+
+
+def test_a_bleeding_period_goes_only_to_an_open_bleeder_from_the_record_s_blood_loss():
+    record = InjuryRecord("Ana").add_injury("Shoulder", "Edge", 4, bleeder=True) \
+        .add_injury("Thigh", "Edge", 2)
+    first = pc.bleeding_period(60, 0, "INC", dice=DiceSource.typed([62]))
+    with pytest.raises(RulesError, match=r"injury 2 \(S2E thigh\) is not bleeding: pick a "
+                                         "Bleeder"):
+        record.bleed(1, first)
+    with pytest.raises(RulesError, match="period must start from the record's 3 BP, got "
+                                         "one ending at 2 BP"):
+        record.with_blood_loss(3).bleed(0, first)
+    with pytest.raises(RulesError, match="period must be five minutes of bleeding"):
+        record.bleed(0, first.advance)
+    with pytest.raises(RulesError, match="index must be a whole number, got True"):
+        record.bleed(True, first)
+    # a CF from 2 BP adds three: the fourth kills, and the three are the shoulder's
+    fatal = pc.bleeding_period(60, 2, None, dice=DiceSource.typed([70]))
+    dead = record.with_blood_loss(2).bleed(0, fatal)
+    assert (dead.dead, dead.blood_loss, dead.injuries[0].blood_lost) == (True, 5, 3)
+    assert dead.log[-1] == "Day 0: died (a fourth Blood Loss Point)"
+    with pytest.raises(RulesError, match="Ana is dead: there is nothing more to roll"):
+        dead.bleed(0, first)

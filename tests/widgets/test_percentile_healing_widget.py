@@ -385,3 +385,50 @@ def test_removing_a_bleeder_says_what_stays_and_why():
             "alone brought it")
     assert h.record.log[-1] == said
     assert html.escape(said) in h.log_view.value
+
+
+def test_the_bleeding_example_s_blood_goes_to_the_bleeder_picked_and_back_when_removed():
+    """Healing 1 example on the sheet: a thigh Bleeder, then the G4E shoulder Bleeder picked
+    as the one that bleeds. 62 (F) then 33, 33 (Staunch S, last roll S): 3 BP, all the
+    shoulder's; removing the shoulder takes them back, as the log says."""
+    h = HealingWalker("Ana", 13, 60)
+    h.location.value, h.aspect.value, h.level.value = "Thigh", "Edge", 2
+    h.bleeder.value = True
+    h.add_button.click()
+    h.location.value, h.level.value = "Shoulder", 4
+    h.add_button.click()
+    assert list(h.bleeding.options) == [("1. S2E thigh (bleeding)", 0),
+                                        ("2. G4E shoulder (bleeding)", 1)]
+    assert h.bleeding.value == 0
+    h.bleeding.value = 1
+    h.state.value = "INC"
+    h.no_healer.value = True
+    h.bleed_entry.my_dice.value = "62"
+    h.bleed_entry.use_dice()
+    assert h.bleeding.value == 1                       # the pick stays while it bleeds
+    h.no_healer.value = False
+    h.bleed_entry.my_dice.value = "33, 33"
+    h.bleed_entry.use_dice()
+    assert "Bleeding stopped: 3 BP, UNC" in h.bleed_result.value
+    assert [(i.blood_lost, i.bleeder) for i in h.record.injuries] == [(0, True), (3, False)]
+    assert h.record.log[-1] == "Day 0: G4E shoulder bleeding: stopped, 3 BP"
+    assert list(h.bleeding.options) == [("1. S2E thigh (bleeding)", 0)]
+    h.gone.value = 1
+    h.remove_button.click()
+    assert h.record.blood_loss == 0 and h.blood.value == 0
+    assert h.record.log[-1].startswith("Day 0: removed G4E shoulder; the 3 BP its bleeding "
+                                       "cost are taken back: blood loss 3 → 0 BP")
+    assert html.escape("the 3 BP its bleeding cost are taken back") in h.log_view.value
+
+
+def test_with_no_bleeder_on_the_record_there_is_no_bleeding_to_roll():
+    h = HealingWalker("Ana", 13, 60)
+    h.add_button.click()                               # S2E abdomen, not a Bleeder
+    assert list(h.bleeding.options) == [] and h.bleeding.value is None
+    assert h.bleed_odds.value == ("<p><i>No injury on the record is bleeding: add one with "
+                                  "A Bleeder ticked.</i></p>")
+    h.bleed_entry.my_dice.value = "41, 20"
+    h.bleed_entry.use_dice()
+    assert h.bleed_entry.error.message == ("Bleeding injury: no injury on the record is "
+                                           "bleeding: add one with A Bleeder ticked")
+    assert h.record.blood_loss == 0

@@ -36,7 +36,7 @@ from .melee import (MeleeDeclaration, MeleeResolution, Weapon, declare_melee, me
 from .missile import (LAUNCHERS, MissileShot, missile_outcome_distribution, missile_range,
                       missile_shot, missile_skill)
 from .roster import ROSTER
-from .record import (REGENERATION_EVERY, InjuryRecord, Recovery, _from_body, record_format,
+from .record import (InjuryRecord, Recovery, _from_body, record_format,
                      recover, removal)
 from .sequence import (InjurySequence, injury_sequence, strike_from_melee,
                        strike_from_missile)
@@ -841,16 +841,7 @@ def bleed(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
                              dice=dice)
     dice.finish("bleeding period")
     # the period is the first bleeder's: the BP it adds are that injury's to take back
-    bled = replace(first, blood_lost=first.blood_lost + max(0, period.bp - record.blood_loss),
-                   bleeder=first.bleeder and not period.stopped)
-    injuries = record.injuries[:open_[0]] + (bled,) + record.injuries[open_[0] + 1:]
-    text = (f"Day {record.day}: {first.code} {first.location.lower()} bleeding: "
-            f"{period.outcome}, {period.bp} BP")
-    record = record._with(text=text, injuries=injuries, blood_loss=period.bp,
-                          next_regeneration=record.next_regeneration if record.blood_loss
-                          else record.day + REGENERATION_EVERY)
-    if period.outcome == "dead":
-        record = record.died("a fourth Blood Loss Point")
+    record = record.bleed(open_[0], period)
     new = replace(c, record=record, shock=period.state, staunch_bonus=period.next_bonus)
     rolled = tuple((n, v) for n, v in (("Blood Stoppage d100", _roll_of(period.stoppage)),
                                        ("Blood Loss d100", _roll_of(period.advance))) if v)

@@ -21,7 +21,8 @@ from ... import saved
 from ...errors import RulesError, require_int, shown
 from ...trace import Resolution, Step, step
 from ._system import DATA
-from .healing import (TREATMENT_ASPECTS, TreatmentResolution, _arcane,  # names its input
+from .healing import (TREATMENT_ASPECTS, BleedingResolution, TreatmentResolution,
+                      _arcane,  # names its input
                       blood_regeneration, current_impairment, healing_period, healing_roll,
                       infection_course,
                       infection_healing_rate, infection_weakness,
@@ -265,6 +266,34 @@ class InjuryRecord:
         regen = self.next_regeneration if self.blood_loss else self.day + REGENERATION_EVERY
         return self._with(blood_loss=bp, next_regeneration=regen,
                           text=f"Day {self.day}: blood loss set to {bp} BP")
+
+    def bleed(self, index: int, period: BleedingResolution) -> InjuryRecord:
+        """Five minutes of bleeder *index* (:func:`bleeding_period` rolled from this record's
+        blood loss, Healing 1): the blood loss becomes the period's BP, the BP it added are
+        that injury's own (removing it takes them back, :func:`removal`), a bleeder the healer
+        stopped is no longer marked as one, and a fourth BP kills. Blood starts growing back
+        ten days after the first BP (Healing 6). The Shock state the BP bring is the
+        caller's to keep (:meth:`with_shock`, or the fight's)."""
+        inj = self._injury(index)
+        if not isinstance(period, BleedingResolution):
+            raise RulesError(f"period must be five minutes of bleeding (bleeding_period), got "
+                             f"{shown(period)}")
+        if not inj.level or not inj.bleeder:
+            raise RulesError(f"injury {index + 1} ({inj.code} {inj.location.lower()}) is not "
+                             "bleeding: pick a Bleeder")
+        if self.dead or self.blood_loss > 3:
+            raise RulesError(f"{self.name} is dead: there is nothing more to roll")
+        if period.bp < self.blood_loss:
+            raise RulesError(f"period must start from the record's {self.blood_loss} BP, got "
+                             f"one ending at {period.bp} BP")
+        bled = replace(inj, blood_lost=inj.blood_lost + period.bp - self.blood_loss,
+                       bleeder=not period.stopped)
+        record = self._with(injuries=_put(self.injuries, index, bled), blood_loss=period.bp,
+                            next_regeneration=self.next_regeneration if self.blood_loss
+                            else self.day + REGENERATION_EVERY,
+                            text=f"Day {self.day}: {inj.code} {inj.location.lower()} "
+                                 f"bleeding: {period.outcome}, {period.bp} BP")
+        return record.died("a fourth Blood Loss Point") if period.outcome == "dead" else record
 
     def with_shock(self, state: str | None, *, extended_hr: int | None = None,
                    coma_hr: int | None = None, coma_days: int = 0,
