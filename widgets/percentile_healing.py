@@ -358,7 +358,7 @@ class HealingWalker(Tool):
                                 style=STYLE, layout=WIDE)
         # the recorded injury whose five minutes are rolled: the BP lost are that injury's
         self.bleeding = w.Dropdown(options=[], description="Bleeding injury", style=STYLE,
-                                   layout=WIDE)
+                                   layout=shared_layout(width="28em"))
         self.strength_eml = whole("Strength EML (blood loss)", 60)
         self.beast = tick("A beast (tests ML50)")
         self.staunch_eml = whole("Staunching healer's EML", 40)
@@ -923,6 +923,7 @@ class HealingWalker(Tool):
             self.bleeding.options = bleeders
             self.bleeding.value = kept if kept is not None else \
                 (bleeders[0][1] if bleeders else None)
+            self.bleeding.disabled = not bleeders
         serious = [(label, i) for label, i in named if r.injuries[i].level >= 2]
         if [v for _, v in self.aggr_which.options] != [v for _, v in serious]:
             self.aggr_which.options = serious

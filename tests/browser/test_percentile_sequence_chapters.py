@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.percentile_steps import add_injury
-from tests.browser.reader import open_tool, set_value, use_my_dice
+from tests.browser.reader import SHOTS, open_tool, set_value, use_my_dice
 
 from rulescore.systems import percentile as pc
 
@@ -253,11 +253,16 @@ def test_nolora_s_arrow_goes_from_the_shot_through_the_injury_onto_the_record(pa
 def test_the_bleeding_and_extended_shock_examples_in_the_healing_walker(page: Page, book_url):
     """Healing 1: a G4E shoulder Bleeder, INC; nobody staunching, Strength 60 rolls 62: 2 BP,
     UNC; the ally's Staunch (40) 33 and the last Blood Loss roll 33: stopped at 3 BP, 15
-    fatigue. Healing 2: HR 5, 15 fatigue, a one-star healer: 93, 41, 13: recovered."""
+    fatigue. Healing 2: HR 5, 15 fatigue, a one-star healer: 93, 41, 13: recovered. The 3 BP
+    are the shoulder's: removing it takes them back."""
     tool = open_tool(page, book_url, "percentile/healing", ".rulebook-pc-healing")
     add_injury(tool, location="Shoulder", injury="G4", bleeder=True)
     tool.get_by_label("Shock state now").select_option(label="Incapacitated (INC)")
     tool.get_by_label("No one is staunching yet").check()
+    expect(tool.get_by_label("Bleeding injury").locator("option:checked")).to_have_text(
+        "1. G4E shoulder (bleeding)")
+    tool.get_by_label("Bleeding injury").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "percentile_healing_bleeding.png"))
     odds = tool.locator(".rulebook-pc-bleed-odds")
     expect(odds.get_by_role("row", name="still bleeding, 2 BP in all 32.00% 8/25")).to_be_visible()
     bleed = tool.locator(".rulebook-pc-bleed-entry")
@@ -279,6 +284,12 @@ def test_the_bleeding_and_extended_shock_examples_in_the_healing_walker(page: Pa
             expect(tool.get_by_label("Extended Shock HR")).to_have_value(hr)
     expect(tool.locator(".rulebook-pc-course").first).to_contain_text(
         "HR 6, the patient recovers")
+    # the 3 BP were the shoulder's own bleeding: removing it takes them back
+    tool.get_by_role("button", name="Remove injury").click()
+    expect(tool.locator(".rulebook-pc-who")).to_contain_text("blood loss 0 BP")
+    expect(tool.locator(".rulebook-pc-log li").last).to_have_text(
+        "Day 0: removed G4E shoulder; the 3 BP its bleeding cost are taken back: blood loss "
+        "3 → 0 BP")
 
 
 def test_nolora_s_volley_into_the_brigands_in_the_missile_walker(page: Page, book_url):
