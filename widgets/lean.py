@@ -91,12 +91,20 @@ def _shared(klass: type, props: dict[str, Any]) -> w.Widget:
     key = (klass, tuple(sorted(props.items())))
     model = _SHARED.get(key)
     if model is None:
+        building = _BUILD.get()
         with opened_when_built():    # one of ours: opened quietly where that is safe
             model = _sealed_class(klass)(**props)
             model._sealed = True
+            if building is not None:
+                # Opened with the first widget of the build that uses it: a build may set a
+                # widget one layout and then another, and the one no widget keeps is not sent.
+                building.pop(id(model), None)
+                vars(model).pop("open", None)
         _SHARED[key] = model
     elif model.comm is None and _BUILD.get() is None:
-        _open_now(model)  # made in a build that raised (its widgets dropped unopened), or closed
+        # made unused by a build, or in one that raised, or closed (a build opens it with the
+        # first widget that uses it)
+        _open_now(model)
     return model
 
 
@@ -133,8 +141,11 @@ def _set_model(widget: w.DOMWidget, name: str, props: dict[str, str | None]) -> 
     model = getattr(widget, name)
     if is_shared(model):
         merged = {**props_of(model), **props}
-        setattr(widget, name, _shared(_base_class(model),
-                                      {k: v for k, v in merged.items() if v not in (None, "")}))
+        shared = _shared(_base_class(model), {k: v for k, v in merged.items()
+                                              if v not in (None, "")})
+        if widget.comm is not None and shared.comm is None:
+            _open_now(shared)    # an open widget's state names it at once, even in a build
+        setattr(widget, name, shared)
     else:
         for key, value in props.items():
             setattr(model, key, value)

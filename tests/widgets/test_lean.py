@@ -202,6 +202,31 @@ def test_a_shared_model_made_in_a_failed_build_is_opened_when_it_is_next_used():
     assert field.get_state()["layout"] == "IPY_MODEL_" + made.model_id
 
 
+def test_a_layout_a_build_tries_and_drops_is_not_opened_until_a_widget_uses_it():
+    """A build that sets a widget one layout, then another, sends only the one kept; the one
+    dropped is opened with the first widget that uses it, at once for a widget already open."""
+    with lean.opened_when_built():
+        field = w.Text()
+        set_layout(field, width="31.5em")
+        set_layout(field, width="31.5em", max_width="97%")
+    tried = lean._SHARED[(w.Layout, (("width", "31.5em"),))]
+    assert field.layout.comm is not None and tried.comm is None
+    with lean.opened_when_built():
+        set_layout(field, max_width=None)                 # an open widget: its state names it
+        assert tried.comm is not None
+    assert field.layout is tried
+    assert field.get_state()["layout"] == "IPY_MODEL_" + tried.model_id
+    with lean.opened_when_built():
+        other = w.Text()
+        set_layout(other, width="31.5em", max_width="96%")
+        dropped = other.layout
+        set_layout(other, width="31.5em", max_width="97%")
+    assert dropped.comm is None
+    again = labelled_text("Again", width="31.5em")
+    set_layout(again, max_width="96%")                   # a later use opens it
+    assert again.layout is dropped and dropped.comm is not None
+
+
 def test_a_section_lays_its_title_and_widgets_in_the_tool_itself():
     odds, result = w.HTML("odds"), w.HTML("result")
     tool = Tool([section("Odds", odds), section("Result", result)], "rulebook-test")
