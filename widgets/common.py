@@ -325,8 +325,8 @@ class Tool(w.VBox, metaclass=BuiltWhole):
     def __repr__(self) -> str:
         """The tool's text form, which IPython computes for every cell that shows a tool (the
         page shows the view instead): its class and CSS classes. ipywidgets' own form spells
-        out every widget inside, only to be cut to 110 characters, and costs the kernel a few
-        milliseconds a tool before the page can open."""
+        out every widget inside, only to be cut to 110 characters, while the page waits for the
+        kernel."""
         return f"{type(self).__name__}(classes={list(self._dom_classes)!r})"
 
     def _speak_reader_words(self) -> None:
