@@ -2,13 +2,15 @@
 broken weapons carried until repaired, ammunition carried from roll to roll, the turn board,
 saving. Expected values come from the primer's §11 text (Damage, Armour, Ammunition)."""
 
+import json
+
 import pytest
 
 from rulescore import RulesError
 from rulescore.dice import DiceSource
 from rulescore.roster import Roster
 from rulescore.systems import tsl
-from rulescore.systems.tsl.fight import row_weapon, weapon_attack
+from rulescore.systems.tsl.fight import gear_rarity, row_weapon, weapon_attack
 
 
 def roster() -> Roster:
@@ -147,6 +149,39 @@ def test_a_repair_follows_the_gears_rarity():
         broken.check_repair("Mar", "armour")
     with pytest.raises(RulesError, match="what must be one of"):
         broken.check_repair("Mar", "boots")
+
+
+def test_armour_and_weapon_each_carry_their_own_rarity():
+    """§11 Weapons & Gear: rarity is where a piece of gear came from, and armour is worn gear
+    apart from the weapon; §11 Ammunition mends each by its own rarity. A new fighter's armour
+    and weapon are Issued."""
+    r = roster().update("Thug", rarity="Anomalous", armour_rarity="Salvaged")
+    thug = r.fighter("Thug")
+    assert gear_rarity(thug, "weapon") == "Anomalous" == row_weapon(thug).rarity
+    assert gear_rarity(thug, "armour") == "Salvaged"
+    vela = r.fighter("Vela")
+    assert (gear_rarity(vela, "armour"), gear_rarity(vela, "weapon")) == ("Issued", "Issued")
+    with pytest.raises(RulesError, match="what must be one of"):
+        gear_rarity(thug, "boots")
+    with pytest.raises(RulesError, match="Armour rarity of Thug must be one of 'Issued', "
+                                         "'Salvaged', 'Anomalous', got 'Gold'"):
+        r.set("Thug", "armour_rarity", "Gold")
+
+
+def test_a_roster_saved_without_the_armours_rarity_still_loads():
+    """A roster file written before armour had a rarity of its own loads with the armour
+    Issued (the column's default) and the weapon's rarity as saved; a bad armour rarity in a
+    file is refused naming the field."""
+    saved = json.loads(roster().update("Thug", rarity="Salvaged").to_json())
+    for item in saved["fighters"]:
+        del item["armour_rarity"]
+    loaded = Roster.from_json(tsl.ROSTER, json.dumps(saved))
+    assert loaded.fighter("Thug")["armour_rarity"] == "Issued"
+    assert loaded.fighter("Thug")["rarity"] == "Salvaged"
+    assert loaded.fighter("Thug")["armour"] is True
+    saved["fighters"][1]["armour_rarity"] = "Gold"
+    with pytest.raises(RulesError, match="Armour rarity of Thug must be one of"):
+        Roster.from_json(tsl.ROSTER, json.dumps(saved))
 
 
 def test_no_ammunition_no_attack_until_restocked():

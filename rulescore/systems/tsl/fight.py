@@ -69,6 +69,14 @@ def row_weapon(row: Row) -> Weapon | None:
                        improvised=row["improvised"])
 
 
+def gear_rarity(row: Row, what: str) -> str:
+    """The rarity of the gear *what* ("armour" or "weapon") a roster row carries: armour and
+    weapon are separate gear, each with its own rarity, which decides how it is mended
+    (§11 Weapons & Gear, Ammunition)."""
+    _choice("what", what, GEAR)
+    return row["armour_rarity"] if what == "armour" else row["rarity"]
+
+
 def weapon_attack(zone: str) -> str:
     """The kind of attack a weapon of *zone* makes on the defence table: a Melee weapon's is a
     melee attack, a Thrown, Sidearm or Ranged weapon's a ranged one (§11 Defence)."""

@@ -3,8 +3,10 @@
 A roll is a domain's 5d6 kept by the roller's tier in that domain (§11 Attacking, Defence), so a
 fighter carries a tier in each of the six domains and the domain they attack with. The weapon is
 a zone plus one or two tags, or improvised with none (§11 Weapons & Gear); armour is worn or not
-(what it is built for is judged blow by blow, §11 Armour). The Stress pools' size follows the
-kind of fighter (ruling ``tsl:stress_pool_size``) unless the pool has grown past it.
+(what it is built for is judged blow by blow, §11 Armour). Weapon and armour are separate gear,
+each with its own rarity, which decides how it is mended (§11 Ammunition). The Stress pools'
+size follows the kind of fighter (ruling ``tsl:stress_pool_size``) unless the pool has grown
+past it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ NO_WEAPON = "None"
 NO_TAG = "(none)"
 TIERS_GROUP = "Tiers"
 WEAPON = "Weapon"
+ARMOUR = "Armour"
 
 
 def _tier(domain: str, default: str) -> Column:
@@ -45,9 +48,11 @@ ROSTER = RosterFormat(system="tsl", title="TSL", columns=(
            "A second tag, or none"),
     Column("improvised", "Improvised weapon", saved.Flag(), False, WEAPON,
            "No tags, and it breaks on any Failure"),
-    Column("rarity", "Rarity", saved.Text(10, RARITIES), "Issued", WEAPON,
-           "Where the gear came from: it decides how it is repaired"),
-    Column("armour", "Wears armour", saved.Flag(), False, "Armour",
+    Column("rarity", "Weapon rarity", saved.Text(10, RARITIES), "Issued", WEAPON,
+           "Where the weapon came from: it decides how it is repaired"),
+    Column("armour", "Wears armour", saved.Flag(), False, ARMOUR,
            "Armour drops a blow it is built for one band, until a Catastrophic defence spends it"),
+    Column("armour_rarity", "Armour rarity", saved.Text(10, RARITIES), "Issued", ARMOUR,
+           "Where the armour came from: it decides how it is repaired"),
 ))
 """The TSL roster: one row per fighter (see :mod:`rulescore.roster`)."""
