@@ -10,6 +10,8 @@ A file holds one or more tables, each a TOML table of its own::
     covers = [1, ".."]                # optional: the ranges must cover exactly this span
     [hit_bands.shown_as]              # optional: how a printed cell reads a special value
     result = { "miss" = "no hit" }    # (the engine still reads the value itself)
+    [hit_bands.headings]              # optional: a printed column's heading, where the
+    total = "Total (2d10)"            # column's name read as words would not say it
     [[hit_bands.rows]]
     total = "..4"                     # ranges: 7, "1-5", "3..8", "17..", "..0"
     result = "miss"
@@ -109,6 +111,7 @@ class Table:
     rows: tuple[Row, ...]
     range_column: str | None = None
     shown_as: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    headings: tuple[tuple[str, str], ...] = ()
 
     def __iter__(self) -> Iterator[Row]:
         return iter(self.rows)
@@ -137,6 +140,14 @@ class Table:
                 return row
         choices = ", ".join(repr(r.get(column)) for r in self.rows)
         raise TableError(f"{column} must be one of {choices}, got {shown(value)}")
+
+    def heading(self, column: str) -> str | None:
+        """The printed heading the data gives *column* (its ``headings``), or None."""
+        return dict(self.headings).get(column)
+
+    def words(self, column: str, value: Any) -> str:
+        """*value* of *column* as a printed cell reads it: its ``shown_as`` words, if any."""
+        return dict(dict(self.shown_as).get(column, ())).get(str(value), str(value))
 
     def display_rows(self) -> list[dict[str, str]]:
         """Rows as strings for printing, the range column shown as a readable range and a
@@ -206,7 +217,8 @@ def _build(name: str, spec: Mapping[str, Any]) -> Table:
             cover_span = Span(low, high)
         _check_coverage(name, [r.span for r in rows if r.span is not None], cover_span)
     return Table(name, spec.get("title", name), spec["source"], columns, tuple(rows),
-                 range_column, _shown_as(name, spec.get("shown_as", {}), columns))
+                 range_column, _shown_as(name, spec.get("shown_as", {}), columns),
+                 _headings(name, spec.get("headings", {}), columns))
 
 
 def _shown_as(name: str, spec: Any, columns: tuple[str, ...]
@@ -222,6 +234,19 @@ def _shown_as(name: str, spec: Any, columns: tuple[str, ...]
         raise TableError(f"table '{name}': shown_as names {unknown}, which are not columns "
                          f"(the columns are {list(columns)})")
     return tuple((c, tuple(texts.items())) for c, texts in spec.items())
+
+
+def _headings(name: str, spec: Any, columns: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """A table's ``headings``: for some columns, the heading a printed table gives them."""
+    if not isinstance(spec, dict) or not all(isinstance(h, str) and h.strip()
+                                             for h in spec.values()):
+        raise TableError(f"table '{name}': headings must map a column to its heading text, "
+                         f"got {spec!r}")
+    unknown = [c for c in spec if c not in columns]
+    if unknown:
+        raise TableError(f"table '{name}': headings names {unknown}, which are not columns "
+                         f"(the columns are {list(columns)})")
+    return tuple(spec.items())
 
 
 def read_toml(text: str, origin: str = "<text>") -> dict[str, Any]:

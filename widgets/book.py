@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from IPython.display import HTML, display
 
-from rulescore.assumptions import Assumption, load_assumptions
+from rulescore.assumptions import Assumption, assumption, load_assumptions
 from rulebook.toc import Book, Chapter, load_book
 from rulescore.dice import DiceRoll, Distribution, parse
 from rulescore.systems import system as system_data
@@ -167,7 +167,10 @@ def shown_columns(table: Table) -> tuple[str, ...]:
 
 def cell_text(value: object, shown: str, titles: Mapping[str, str] | None = None) -> str:
     """One cell for a reader: booleans as yes/no, lists joined, a key naming another table as
-    that table's title, any other machine key as words; else *shown* (the printed text)."""
+    that table's title, any other machine key as words; else *shown* (the printed text).
+    Words the data gives a value (its table's ``shown_as``) are printed as they are."""
+    if value is not None and shown != str(value):
+        return shown
     if isinstance(value, bool):
         return yes_no(value)
     if isinstance(value, list):
@@ -206,7 +209,8 @@ def table_html(table: Table, highlight: Callable[[int], bool] | None = None,
     body = [[span_text(row.span) if c == table.range_column and row.span is not None
              else cell_text(row[c], shown[c], titles) for c in columns]
             for row, shown in zip(table.rows, table.display_rows())]
-    return _figure(table.title, table.source, [header(c) for c in columns], body, highlight)
+    return _figure(table.title, table.source, [table.heading(c) or header(c) for c in columns],
+                   body, highlight)
 
 
 def _figure(title: str, source: str, headers: list[str], body: list[list[str]],
@@ -260,6 +264,13 @@ def _switch_html(a: Assumption) -> str:
         return ("<p><small>The tools play our ruling. For developers: the rules engine "
                 f"switches it with the option <code>{html.escape(a.option)}</code>.</small></p>")
     return ""
+
+
+def ruling_link(system: str, id: str) -> str:
+    """A link, from any chapter of *system*'s part, to its named assumption *id* where the
+    part's rulings chapter shows it (its section's id), in the words of its title."""
+    rulings_file = load_book().chapter(f"{system}/rulings").file
+    return _link(f"{_href(rulings_file, rulings_file)}#{id}", assumption(system, id).title)
 
 
 def rulings(system: str) -> HTML:

@@ -181,6 +181,25 @@ def test_shown_as_is_checked(shown, message):
 
 
 
+def test_headings_title_a_printed_column_and_words_read_a_value():
+    t = parse_tables(SHOWN.format(shown='[w.shown_as]\ntn = { "0" = "no check" }\n'
+                                        '[w.headings]\ntn = "Medicine TN"\n'))["w"]
+    assert (t.heading("tn"), t.heading("name")) == ("Medicine TN", None)
+    assert (t.words("tn", 0), t.words("tn", 15), t.words("name", "Rest")) == \
+        ("no check", "15", "Rest")
+
+
+@pytest.mark.parametrize("headings, message", [
+    ('[w.headings]\ntn = 3\n', "headings must map a column to its heading text"),
+    ('[w.headings]\ntn = " "\n', "headings must map a column to its heading text"),
+    ('[w.headings]\ndmg = "Damage"\n', "headings names ['dmg'], which are not columns"),
+])
+def test_headings_are_checked(headings, message):
+    with pytest.raises(TableError) as info:
+        parse_tables(SHOWN.format(shown=headings))
+    assert message in str(info.value)
+
+
 # --- ranges --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("value, span", [

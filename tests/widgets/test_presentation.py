@@ -289,3 +289,41 @@ def test_a_probability_leads_with_its_percentage_and_a_long_fraction_waits_behin
     assert chance_html(long).startswith("86.99% <details")
     table = odds_table_html([("hit", long), ("miss", 1 - long)], "Result")
     assert table.count("show exact") == 2 and "<td>86.99%</td>" in table
+
+
+def test_the_grievous_wounds_table_prints_its_recovery_heading_and_days_in_words():
+    """The data's headings and words reach the printed table: "Recovery (days)" over the
+    column, "none" for a wound the check clears, Broken Bone's one day (§IX)."""
+    from rulescore.systems.veil_and_lead import records
+    printed = file_table_html("veil_and_lead", "injury", "grievous_wounds")
+    heads = re.findall(r"<th>(.*?)</th>", printed)
+    assert "Recovery (days)" in heads and "Recovery days" not in heads
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", r) for r in
+            re.findall(r"<tr[^>]*>(<td.*?)</tr>", printed)]
+    at = heads.index("Recovery (days)")
+    by_wound = {r[heads.index("Wound")]: r[at] for r in rows}
+    assert by_wound["Broken Bone"] == str(records.grievous_by_name("Broken Bone").recovery_days)
+    assert by_wound["Flesh Wound"] == "none"
+
+
+def test_a_key_the_data_words_is_printed_in_those_words():
+    """A value the table words (shown_as) prints as those words, not as its key read aloud."""
+    table = parse_tables('''
+[acts]
+source = "§Test"
+columns = ["act", "weapon"]
+[acts.headings]
+weapon = "Done with the weapon"
+[acts.shown_as]
+weapon = { "on_arrival" = "only if it ends in a melee attack" }
+[[acts.rows]]
+act = "Charge"
+weapon = "on_arrival"
+[[acts.rows]]
+act = "Fire"
+weapon = "used_twice"
+''')["acts"]
+    printed = table_html(table)
+    assert "<th>Done with the weapon</th>" in printed
+    assert "<td>only if it ends in a melee attack</td>" in printed
+    assert "<td>used twice</td>" in printed                # a key without words: read aloud

@@ -443,9 +443,13 @@ PRINTED_EXPOSURE = {"yes": "Yes", "no": "No", "light": "Only with a light weapon
 
 def action_rows() -> list[dict[str, str]]:
     """Every action of §III as the book prints it: name, kind, tempo (:func:`tempo_text`),
-    whether the seed marks it Exposed, and what it does."""
+    whether the seed marks it Exposed, whether it is done with the fighter's weapon (as the
+    actions table words it) and what it does."""
+    table = DATA.table("actions", "actions")
+    weapon = table.heading("weapon") or "Weapon"
     return [{"Action": a.name, "Kind": a.category, "Tempo": tempo_text(a.name),
-             "Exposed?": PRINTED_EXPOSURE[a.printed], "What it does": a.description}
+             "Exposed?": PRINTED_EXPOSURE[a.printed], weapon: table.words("weapon", a.weapon),
+             "What it does": a.description}
             for a in records.actions().values()]
 
 
