@@ -256,16 +256,17 @@ def test_action_rows_print_every_action_once_with_the_seeds_exposed_entry():
 
 def test_action_rows_say_in_words_whether_the_weapon_is_used_as_uses_weapon_rules():
     """The actions table's weapon column, printed: "yes" where the action is done with the
-    fighter's weapon, "no" where not, and the Rush / Charge's condition in words (§III, §V)."""
+    fighter's weapon, "no" where not, and the Rush / Charge's condition in words (§III, §V),
+    capitalised as the Exposed? column beside it."""
     done = {r["Action"]: r["Done with the weapon"] for r in vl.action_rows()}
     for action, words in done.items():
         if action == "Rush / Charge":
-            assert words == "only if it ends in a melee attack"
+            assert words == "Only if it ends in a melee attack"
             assert vl.uses_weapon(action, attack_on_arrival=True)
             assert not vl.uses_weapon(action)
         else:
-            assert words == ("yes" if vl.uses_weapon(action) else "no"), action
-    assert done["Strike"] == "yes" and done["Sprint"] == "no"
+            assert words == ("Yes" if vl.uses_weapon(action) else "No"), action
+    assert done["Strike"] == "Yes" and done["Sprint"] == "No"
 
 
 def test_tempo_text_names_an_unknown_action():
