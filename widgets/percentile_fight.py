@@ -64,6 +64,14 @@ def _injuries(record: pc.InjuryRecord) -> str:
     return ", ".join(shown) or "none"
 
 
+def _marks(inj: pc.RecordedInjury) -> str:
+    """How an injury in the menus stands: treated or not, and bleeding."""
+    marks = ([f"treated {inj.treatment}"] if inj.treatment else
+             ["untreated"] if inj.level else []) + (["bleeding"] if inj.level and inj.bleeder
+                                                    else [])
+    return f" ({', '.join(marks)})" if marks else ""
+
+
 def _dropdown(label: str, options: tuple = ()) -> w.Dropdown:
     return w.Dropdown(options=options, description=label, style=STYLE, layout=WIDE)
 
@@ -539,7 +547,8 @@ class AfterPanel(_Panel):
 
     reaches = (Reach(pc.shock_check, {"row": "Fighter", "healer_bonus": "Healer's bonus"},
                      {"fight": THE_FIGHT, "dice": ROLLED}),
-               Reach(pc.bleed, {"row": "Fighter", "physician_eml": "Healer's Physician EML"},
+               Reach(pc.bleed, {"row": "Fighter", "physician_eml": "Healer's Physician EML",
+                                "injury": "Injury"},
                      {"fight": THE_FIGHT, "dice": ROLLED}),
                Reach(pc.treat, {"row": "Fighter", "physician_eml": "Healer's Physician EML",
                                 "injury": "Injury"},
@@ -562,8 +571,9 @@ class AfterPanel(_Panel):
                            "bleeder goes unstaunched; an injury left untreated heals as a CF "
                            "treatment). Healer's bonus: added to Extended Shock Course Rolls "
                            "(5 a star of the best healer's Physician test).</small>")
-        # the fighter's injuries, by place on the record: the one a Treatment Roll is for,
-        # or one to take off the record when it was written there by mistake
+        # the fighter's injuries, by place on the record: the one a Treatment Roll or five
+        # minutes of bleeding is for, or one to take off the record when it was written there
+        # by mistake
         self.injury = _dropdown("Injury")
         self.remove_button = button("Remove this injury",
                                     "Take the injury picked off the fighter's record (one "
@@ -581,6 +591,7 @@ class AfterPanel(_Panel):
                                   self.explanation)], "rulebook-pc-fight-after")
         self.entry.on_request(self.roll)
         self.who.observe(lambda _: self._offer_injuries(), "value")
+        self.action.observe(lambda _: self._pick_bleeder(), "value")
         self.remove_button.on_click(lambda _: self.remove())
 
     def render(self) -> None:
@@ -599,9 +610,7 @@ class AfterPanel(_Panel):
         except RulesError:
             record = None
         injuries = record.injuries if record is not None else ()
-        options = tuple((f"{i}. {inj.code} {inj.location.lower()}"
-                         + (f" (treated {inj.treatment})" if inj.treatment else
-                            " (untreated)" if inj.level else ""), i - 1)
+        options = tuple((f"{i}. {inj.code} {inj.location.lower()}" + _marks(inj), i - 1)
                         for i, inj in enumerate(injuries, start=1))
         first = next((i for i, inj in enumerate(injuries) if inj.level and inj.hr is None),
                      None)
@@ -614,6 +623,20 @@ class AfterPanel(_Panel):
             self.injury.options = options
         self.injury.value = keep if keep is not None else (options[0][1] if options else None)
         self.remove_button.disabled = not options
+        self._pick_bleeder()
+
+    def _pick_bleeder(self) -> None:
+        """Five minutes of bleeding are a Bleeder's: the first one is picked, unless the
+        injury picked already bleeds."""
+        if self.action.value != "bleed":
+            return
+        try:
+            record = self.fight.combatant(self.who.value or "").record
+        except RulesError:
+            return
+        bleeding = [i for i in record.active if record.injuries[i].bleeder]
+        if bleeding and self.injury.value not in bleeding:
+            self.injury.value = bleeding[0]
 
     @answers(line="error")
     def remove(self) -> None:
@@ -632,7 +655,7 @@ class AfterPanel(_Panel):
             return pc.shock_check(self.fight, row, healer_bonus=self.bonus.value, dice=dice)
         if action == "bleed":
             return pc.bleed(self.fight, row, physician_eml=self.physician.value or None,
-                            dice=dice)
+                            injury=injury, dice=dice)
         if action == "treat":
             return pc.treat(self.fight, row, physician_eml=self.physician.value or None,
                             injury=injury, dice=dice)
@@ -644,7 +667,7 @@ class AfterPanel(_Panel):
         the injury its Treatment Roll was for)."""
         replay = action is not None
         action, who = action or self.action.value, who or self.who.value
-        if not replay and action == "treat":
+        if not replay and action in ("treat", "bleed"):
             injury = self.injury.value
         self.error.clear()
         try:

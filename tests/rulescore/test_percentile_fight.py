@@ -157,6 +157,35 @@ def _fallen(rows: Roster) -> pc.Fight:
     return fight.with_combatant(pc.Combatant("Brigand", record, "INC", 5))
 
 
+def test_five_minutes_of_bleeding_go_to_the_bleeder_picked():
+    """Two bleeders: the thigh first on the record, then the Bleeding example's G4E shoulder.
+    Picked, the shoulder takes the period (62, F: 2 BP) and its BP; the thigh none. An
+    injury that is not bleeding is refused before any die is read."""
+    rows = roster()
+    fight = _fallen(rows)
+    hurt = fight.combatant("Brigand")
+    record = pc.InjuryRecord("Brigand").add_injury("Thigh", "Edge", 2, bleeder=True) \
+        .add_injury("Shoulder", "Edge", 4, bleeder=True).add_injury("Forearm", "Blunt", 1)
+    fight = fight.with_combatant(replace(hurt, record=record))
+    brigand = rows.fighter("Brigand")
+    done = pc.bleed(fight, brigand, injury=1, dice=DiceSource.typed([62]))
+    after = done.fight.combatant("Brigand").record
+    assert [(i.code, i.blood_lost) for i in after.injuries] == [("S2E", 0), ("G4E", 2),
+                                                                ("M1B", 0)]
+    assert done.outcome == "Brigand: G4E shoulder bleeding, 2 BP (Unconscious, Extended " \
+        "Shock HR5)"
+    first = pc.bleed(fight, brigand, dice=DiceSource.typed([62]))  # None: the first bleeder
+    assert [i.blood_lost for i in first.fight.combatant("Brigand").record.injuries] == \
+        [2, 0, 0]
+    with pytest.raises(RulesError, match=r"injury 3 of Brigand \(M1B forearm\) is not "
+                                         "bleeding: pick a Bleeder"):
+        pc.bleed(fight, brigand, injury=2, dice=DiceSource.typed([]))
+    with pytest.raises(RulesError, match="injury must be a whole number, got True"):
+        pc.bleed(fight, brigand, injury=True, dice=DiceSource.typed([62]))
+    with pytest.raises(RulesError, match="injury must be from 0 to 2, got 3"):
+        pc.bleed(fight, brigand, injury=3, dice=DiceSource.typed([62]))
+
+
 def test_the_seed_s_bleeding_and_extended_shock_examples_on_the_fighter():
     """Bleeding example: Strength ML60, a Failure (62): 2 BP, INC while INC is UNC. The ally's
     Staunch, Physician ML40, 32 (S): stopped after one more Blood Loss Roll, a Success (58):

@@ -99,3 +99,38 @@ def test_removing_the_injury_behind_the_shock_state_says_so_and_lifts_it():
         in after.explanation.value
     page.undo()
     assert page.state.combatant("Brigand").shock == "INC"
+
+
+def test_five_minutes_of_bleeding_are_for_the_bleeder_picked_and_its_replay_too():
+    """The thigh bleeds and the shoulder (the Bleeding example's G4E) too: choosing bleeding
+    picks the first Bleeder; the GM picks the shoulder, and Strength ML60's 62 (F) puts its
+    2 BP on the shoulder alone; the log's replay bleeds the shoulder again."""
+    page = fight_page()
+    after = page.after
+    after.who.value = "Brigand"
+    fight = pc.fight_for(page.roster, page.state)
+    brigand = fight.combatant("Brigand")
+    record = brigand.record.add_injury("Abdomen", "Point", 2) \
+        .add_injury("Thigh", "Edge", 2, bleeder=True) \
+        .add_injury("Shoulder", "Edge", 4, bleeder=True)
+    page.apply("three injuries", state=fight.with_combatant(replace(brigand, record=record)))
+    assert [label for label, _ in after.injury.options] == [
+        "1. S2P abdomen (untreated)", "2. S2E thigh (untreated, bleeding)",
+        "3. G4E shoulder (untreated, bleeding)"]
+    assert after.injury.value == 0
+    after.action.value = "bleed"
+    assert after.injury.value == 1                  # the first Bleeder
+    after.injury.value = 2
+    _typed(after.entry, [62])
+    injuries = page.state.combatant("Brigand").record.injuries
+    assert [i.blood_lost for i in injuries] == [0, 0, 2]
+    assert "Brigand: G4E shoulder bleeding, 2 BP" in after.result.value
+    page.undo()
+    after.injury.value = 1
+    after.roll_log.children[0].children[0].click()  # the replay bleeds the shoulder again
+    assert [i.blood_lost for i in page.state.combatant("Brigand").record.injuries] == \
+        [0, 0, 2]
+    after.injury.value = 0                          # the abdomen does not bleed
+    _typed(after.entry, [62])
+    assert after.entry.error.message == ("“Injury” 1 of Brigand (S2P abdomen) is not "
+                                         "bleeding: pick a Bleeder")

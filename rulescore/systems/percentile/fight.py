@@ -817,8 +817,9 @@ def _course(fight: Fight, row: Fighter, c: Combatant, bonus: int, dice: DiceSour
 
 
 def bleed(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
-          dice: DiceSource | None = None) -> FightStep:
-    """Five minutes of the fighter's first open bleeder (Healing 1): with a healer
+          injury: int | None = None, dice: DiceSource | None = None) -> FightStep:
+    """Five minutes of one of the fighter's open bleeders (Healing 1): *injury* is its place
+    on the record (0 the first), None the first open bleeder. With a healer
     (*physician_eml*), the Blood Stoppage Roll of a Staunch, less 10 for each other bleeder
     and plus the 10 a failed Staunch left; then, unless a CS stopped it at once, the Blood
     Loss Advance Roll (a Strength test): the BP go on the record, each box checked brings its
@@ -832,16 +833,21 @@ def bleed(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
     open_ = [i for i in record.active if record.injuries[i].bleeder]
     if not open_:
         raise RulesError(f"{row.name} has no bleeding injury")
+    if injury is not None and _injury_arg(record, row, injury) not in open_:
+        inj = record.injuries[injury]
+        raise RulesError(f"injury {injury + 1} of {row.name} ({inj.code} "
+                         f"{inj.location.lower()}) is not bleeding: pick a Bleeder")
     if record.blood_loss > 3:
         raise RulesError(f"{row.name} has lost {record.blood_loss} BP: a fourth has killed")
-    first = record.injuries[open_[0]]
+    index = open_[0] if injury is None else injury
+    first = record.injuries[index]
     period = bleeding_period(row["strength_eml"], record.blood_loss, c.shock,
                              physician_eml=physician_eml, bleeders=len(open_),
                              staunch_bonus=c.staunch_bonus if physician_eml is not None else 0,
                              dice=dice)
     dice.finish("bleeding period")
-    # the period is the first bleeder's: the BP it adds are that injury's to take back
-    record = record.bleed(open_[0], period)
+    # the period is that bleeder's: the BP it adds are that injury's to take back
+    record = record.bleed(index, period)
     new = replace(c, record=record, shock=period.state, staunch_bonus=period.next_bonus)
     rolled = tuple((n, v) for n, v in (("Blood Stoppage d100", _roll_of(period.stoppage)),
                                        ("Blood Loss d100", _roll_of(period.advance))) if v)
