@@ -574,7 +574,8 @@ class AfterPanel(_Panel):
         # the fighter's injuries, by place on the record: the one a Treatment Roll or five
         # minutes of bleeding is for, or one to take off the record when it was written there
         # by mistake
-        self.injury = _dropdown("Injury")
+        self.injury = w.Dropdown(description="Injury", style=STYLE,
+                                 layout=shared_layout(width="32em"))
         self.remove_button = button("Remove this injury",
                                     "Take the injury picked off the fighter's record (one "
                                     "written there by mistake)")

@@ -137,6 +137,23 @@ def test_a_stray_arrow_and_a_blow_on_a_helpless_defender(page: Page, book_url):
     expect(guard.locator(".rulebook-pc-state")).to_have_text("Incapacitated")
     expect(order.locator("tr[data-fighter='Brigand'] .rulebook-pc-injuries")).to_have_text("none")
     shot.screenshot(path=str(SHOTS / "percentile_fight_stray.png"))
+    # The guard's abdomen bleeds (Healing 1): Strength ML60 rolls 62, F: 2 BP, INC while INC
+    # is UNC. The BP are that injury's own: removing it takes them back.
+    after = open_panel(page, book_url, "Shock and healing", ".rulebook-pc-fight-after",
+                       load=False)
+    after.get_by_label("Fighter", exact=True).select_option("Guard")
+    after.get_by_label("Roll for").select_option(label="Five minutes of bleeding")
+    expect(after.get_by_label("Injury", exact=True).locator("option:checked")).to_have_text(
+        "1. G4P abdomen (untreated, bleeding)")
+    use_my_dice(after, "62")
+    expect(after.locator(".rulebook-pc-fight-after-result")).to_have_text(
+        "Guard: G4P abdomen bleeding, 2 BP (Unconscious)")
+    after.screenshot(path=str(SHOTS / "percentile_fight_bleeding.png"))
+    after.get_by_role("button", name="Remove this injury").click()
+    expect(after).to_contain_text("The 2 BP its bleeding cost are taken back: blood loss "
+                                  "2 → 0 BP")
+    page.get_by_role("button", name="Undo", exact=True).click()
+    expect(guard.locator(".rulebook-pc-injuries")).to_have_text("G4P abdomen (bleeding)")
     # The brigand strikes Nolora, named helpless (bound): a CS Ignore result with no d100. The
     # broadsword's d6 Zone Die 1 and Location Die 3, the skull; d10 5 + 3 + STR 1 + three
     # Impact TAs of 5 = 24E, unarmoured: G5E; Shock 90.
