@@ -17,7 +17,7 @@ import ipywidgets as w
 from rulescore.errors import RulesError
 from rulescore.roster import Roster
 from rulescore.systems import tsl
-from rulescore.systems.tsl.fight import Fight, row_weapon, weapon_attack
+from rulescore.systems.tsl.fight import GEAR, Fight, gear_rarity, row_weapon, weapon_attack
 
 from .common import (
     ROLLED,
@@ -48,6 +48,16 @@ from .tsl import (
 STYLE = {"description_width": "9em"}
 FROM_ROWS = "from the two fighters' roster rows and the fight (Fight.attack_inputs)"
 RULINGS = "the rulings as the rulings chapter states them (the attack resolver switches them)"
+RARITY = {what: f"{what.capitalize()} rarity" for what in GEAR}
+"""The label of the repair's rarity menu of each piece of gear (§11 Ammunition)."""
+# Repair armour reads the Armour rarity, Repair weapon the Weapon rarity.
+REPAIR_REACHES = tuple(
+    reach for label in RARITY.values() for reach in (
+        Reach(tsl.repair_needs_roll, {"rarity": label, "irreplaceable": "Irreplaceable"}),
+        Reach(tsl.repair, {"rarity": label, "irreplaceable": "Irreplaceable",
+                           "tier": "Repairer's Hand tier"},
+              {"dice": "the repair's Roll / My dice row", "shift": "no shift on this page",
+               "bands": RULINGS, "tier_limits": RULINGS})))
 DEFENDS = [("actively: an opposed roll", True), ("not defending: a T-number", False)]
 
 
@@ -132,13 +142,10 @@ class FightPanel(OnThePage, Tool):
                                 "target": "the attack's Target",
                                 "result": "the attack rolled above"}),
         Reach(Fight.check_repair, {"name": "Fighter"}, {**_SELF, "what": _WHAT}),
-        Reach(tsl.repair_needs_roll, {"rarity": "Rarity", "irreplaceable": "Irreplaceable"}),
-        Reach(tsl.repair, {"rarity": "Rarity", "irreplaceable": "Irreplaceable",
-                           "tier": "Repairer's Hand tier"},
-              {"dice": "the repair's Roll / My dice row", "shift": "no shift on this page",
-               "bands": RULINGS, "tier_limits": RULINGS}),
+        *REPAIR_REACHES,
         Reach(Fight.repair, {"name": "Fighter"}, {
-            **_SELF, "what": _WHAT, "result": "the repair resolved for Rarity above"}),
+            **_SELF, "what": _WHAT,
+            "result": "the repair resolved for the Armour rarity or Weapon rarity above"}),
         Reach(Fight.restock, {"name": "Fighter"}, {**_SELF, "row": "the fighter's roster row"}),
         Reach(Fight.set_stress, {"name": "Fighter", "pool": "Pool", "stress": "Stress"},
               _SELF),
@@ -189,15 +196,18 @@ class FightPanel(OnThePage, Tool):
         self.repair_armour = button("Repair armour", "The fighter's spent armour is mended")
         self.repair_weapon = button("Repair weapon", "The fighter's broken weapon is mended")
         self.restock_button = button("Restock", "Ammunition back to the zone's starting uses")
-        # a repair asks how the gear is mended (§11 Ammunition): its rarity, the roster
-        # row's when it gives one; only rarer gear asks for the Hand roll's dice
-        self.rarity = _menu("Rarity", tsl.RARITIES, "Issued", width="16em")
+        # a repair asks how the gear is mended (§11 Ammunition): its rarity, each piece's
+        # from its own roster column; only rarer gear asks for the Hand roll's dice
+        self.rarity = {what: _menu(label, tsl.RARITIES, "Issued", width="16em")
+                       for what, label in RARITY.items()}
         self.irreplaceable = w.Checkbox(value=False, indent=False, description="Irreplaceable",
                                         layout=shared_layout(width="auto"))
         self.repair_tier = _menu("Repairer's Hand tier", tsl.TIERS, "Trained", width="19em")
         self.repair_entry = DiceEntry("5 faces of the Hand roll, e.g. 6, 5, 1, 1, 1")
         self.repair_note = w.HTML()
         self.repair_result = w.HTML()
+        self.repair_explanation = ExplanationView()
+        self.repair_explanation.add_class("rulebook-tsl-repair-steps")
         self._repairing: tuple[str, str] | None = None
         self.pool = _menu("Pool", tsl.POOLS, "Body", width="14em")
         self.stress = int_field("Stress", 0, 0, 40, style=STYLE, layout=shared_layout(width="12em"))
@@ -218,11 +228,8 @@ class FightPanel(OnThePage, Tool):
                     self.explanation),
             section("Other moves", w.HBox([self.who, self.option, self.ally_zone,
                                            self.spend_button]),
-                    w.HBox([self.rarity, self.irreplaceable, self.repair_tier],
-                           layout=shared_layout(flex_flow="row wrap", align_items="center")),
-                    w.HBox([self.repair_armour, self.repair_weapon, self.restock_button]),
-                    self.repair_note, self.repair_entry, self.repair_result,
                     w.HBox([self.pool, self.stress, self.stress_button])),
+            section("Repair", self._repair_box()),
         ], "rulebook-tsl-fight")
         self.start_button.on_click(lambda _: self._start())
         self.join_button.on_click(lambda _: self._join())
@@ -235,7 +242,7 @@ class FightPanel(OnThePage, Tool):
         self.restock_button.on_click(lambda _: self._restock())
         self.repair_entry.on_request(self._repair_roll)
         self.who.observe(lambda _: self._repair_defaults(), "value")
-        for field in (self.rarity, self.irreplaceable, self.repair_tier):
+        for field in (*self.rarity.values(), self.irreplaceable, self.repair_tier):
             field.observe(lambda _: self._repair_reset(), "value")
         set_shown(self.repair_entry, False)
         self.stress_button.on_click(lambda _: self._set_stress())
@@ -244,6 +251,20 @@ class FightPanel(OnThePage, Tool):
                     self.armour, self.impact):
             box.observe(lambda _: self._inputs_changed(), "value")
         self._render(Roster(tsl.ROSTER), Fight())
+
+    def _repair_box(self) -> w.HBox:
+        """The repair's fields (for the Fighter above), its Hand roll and result beside them,
+        so the fields and the result are on one screen (issue 22 item 4)."""
+        row = shared_layout(align_items="center")
+        fields = w.VBox([
+            w.HBox([self.rarity["armour"], self.repair_armour], layout=row),
+            w.HBox([self.rarity["weapon"], self.repair_weapon, self.restock_button],
+                   layout=row),
+            self.repair_tier, self.irreplaceable], layout=shared_layout(width="36em"))
+        outcome = w.VBox([self.repair_note, self.repair_entry, self.repair_result,
+                          self.repair_explanation],
+                         layout=shared_layout(flex="1 1 24em", min_width="22em"))
+        return w.HBox([fields, outcome], layout=shared_layout(flex_flow="row wrap"))
 
     # --- the page -----------------------------------------------------------------------------
 
@@ -292,13 +313,16 @@ class FightPanel(OnThePage, Tool):
         self._push(self.fight.take(who, self.option.value, ally_zone=self.ally_zone.value))
 
     def _repair_defaults(self) -> None:
-        """A fighter picked brings their gear's rarity and their Hand tier from the roster
-        (the GM changes either for armour from elsewhere, or a specialist who mends it)."""
+        """A fighter picked brings their armour's and their weapon's rarity and their Hand tier
+        from the roster (the GM changes any of them for gear swapped in the fiction, or a
+        specialist who mends it)."""
         if self.page is None or not self.who.value or \
                 self.who.value not in self.page.roster.names():
             return
         row = self.page.roster.fighter(self.who.value)
-        self.rarity.value, self.repair_tier.value = row["rarity"], row["tier_hand"]
+        for what, menu in self.rarity.items():
+            menu.value = gear_rarity(row, what)
+        self.repair_tier.value = row["tier_hand"]
         self._repair_reset()
 
     def _repair_reset(self) -> None:
@@ -306,6 +330,7 @@ class FightPanel(OnThePage, Tool):
         self._repairing = None
         set_shown(self.repair_entry, False)
         self.repair_note.value = self.repair_result.value = ""
+        self.repair_explanation.clear()
         self.repair_entry.error.clear()
 
     @answers()
@@ -315,9 +340,10 @@ class FightPanel(OnThePage, Tool):
         self._repair_reset()
         who = self._picked(self.who.value, "Fighter")
         self.fight.check_repair(who, what)
-        rarity, lost = self.rarity.value, self.irreplaceable.value
+        rarity, lost = self.rarity[what].value, self.irreplaceable.value
         if not tsl.repair_needs_roll(rarity, irreplaceable=lost):
-            self._repaired(self.fight.repair(who, what, tsl.repair(rarity, irreplaceable=lost)))
+            self._repaired(who, self.fight.repair(who, what,
+                                                  tsl.repair(rarity, irreplaceable=lost)))
             return
         self._repairing = (who, what)
         self.repair_note.value = (
@@ -333,22 +359,28 @@ class FightPanel(OnThePage, Tool):
             raise RulesError("press Repair armour or Repair weapon first")
         who, what = self._repairing
         request.expect_typed(5, "5 faces")
-        done = tsl.repair(self.rarity.value, irreplaceable=self.irreplaceable.value,
+        done = tsl.repair(self.rarity[what].value, irreplaceable=self.irreplaceable.value,
                           dice=request.dice, tier=self.repair_tier.value)
         move = self.fight.repair(who, what, done)
         self.page.rolls.add(f"{who} mends the {what}", request, move.line,
                             lambda r: self._repair_roll(r.fresh()))
-        self._repaired(move)
+        self._repaired(who, move)
 
-    def _repaired(self, move: tsl.FightMove) -> None:
-        """Show the repair's line and apply it (a failed or lost repair changes nothing)."""
+    def _repaired(self, who: str, move: tsl.FightMove) -> None:
+        """Show the repair's line and its explanation beside the repair, and apply it (a
+        failed or lost repair changes nothing)."""
         if move.fight is not self.fight:
             self._push(move)      # the page redraws, its menus refilled: the line comes after
+            self.explanation.clear()   # the repair explains itself beside its own result
+            # the redraw puts the acting fighter in the Fighter menu: the repaired fighter
+            # goes back in, so the result stands beside their own gear's rarities
+            self.who.value = who
         self._repairing = None
         set_shown(self.repair_entry, False)
         self.repair_note.value = ""
         self.repair_result.value = (f"<b class='rulebook-tsl-repair-said'>"
                                     f"{html.escape(move.line)}</b>")
+        self.repair_explanation.show(move.trace)
 
     @answers()
     def _restock(self) -> None:

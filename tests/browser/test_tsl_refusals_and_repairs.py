@@ -40,9 +40,9 @@ def test_a_snaring_pull_at_engaged_is_refused_when_chosen(page: Page, book_url):
 
 def test_the_fight_pages_repair_asks_the_rarity(page: Page, book_url):
     """Vela's shot meets Mar's Catastrophic defence: Mar's armour is spent. Repair with
-    Irreplaceable ticked: gone for good, no dice. Salvaged: the Hand roll first, Mar's Trained
-    6, 5, 1, 1, 1 (12 against T11) mends it. Undo, then Issued (Mar's roster row): mended with
-    no dice."""
+    Irreplaceable ticked: gone for good, no dice. Armour rarity Salvaged: the Hand roll first,
+    Mar's Trained 6, 5, 1, 1, 1 (12 against T11) mends it. Undo, then Issued (the Armour rarity
+    of Mar's roster row): mended with no dice."""
     page.set_viewport_size(SCREEN)
     open_chapter(page, f"{book_url}/{FIGHT}")
     panel = page.locator(".rulebook-tsl-fight").first
@@ -56,11 +56,11 @@ def test_the_fight_pages_repair_asks_the_rarity(page: Page, book_url):
     panel.get_by_role("button", name="Apply to the target").click()
     expect(panel.locator(".rulebook-tsl-fight-board")).to_contain_text("armour spent")
     said = panel.locator(".rulebook-tsl-repair-said")
-    rarity = panel.get_by_label("Rarity", exact=True)
+    rarity = panel.get_by_label("Armour rarity", exact=True)
     repair_dice = panel.get_by_label("My dice").last
 
     panel.get_by_label("Fighter", exact=True).select_option("Mar")
-    expect(rarity).to_have_value("Issued")               # Mar's roster row
+    expect(rarity).to_have_value("Issued")               # Mar's roster row, its armour
     panel.get_by_label("Irreplaceable").check()
     panel.get_by_role("button", name="Repair armour").click()
     assert tsl.repair("Issued", irreplaceable=True).outcome == "lost"
@@ -88,3 +88,55 @@ def test_the_fight_pages_repair_asks_the_rarity(page: Page, book_url):
     expect(said).to_have_text("Mar's armour is repaired with tools and downtime")
     expect(repair_dice).to_be_hidden()
     expect(panel.locator(".rulebook-tsl-fight-board")).not_to_contain_text("armour spent")
+
+
+def _spend_mars_armour(panel) -> None:
+    """Start the starter fight; Vela's shot meets Mar's Catastrophic defence (armour spent)."""
+    panel.get_by_role("button", name="Start the fight").click()
+    expect(panel.locator(".rulebook-tsl-acting")).to_contain_text("Vela is acting")
+    panel.get_by_label("Target", exact=True).select_option("Mar")
+    panel.get_by_label("Target's armour is built for this blow").check()
+    use_my_dice(panel.locator(".rulebook-tsl-fight-attack"), "6, 6, 5, 4, 1, 1, 1, 1, 1, 1")
+    panel.get_by_role("button", name="Apply to the target").click()
+    expect(panel.locator(".rulebook-tsl-fight-board")).to_contain_text("armour spent")
+
+
+def test_the_repair_starts_at_the_armours_own_rarity_and_fits_one_screen(page: Page, book_url):
+    """Mar's armour is Salvaged in the roster, his weapon Issued (§11 Ammunition mends each by
+    its own rarity): Repair armour asks for the Hand roll. The repair's fields, its dice, its
+    result and its explanation fit one 900 px screen at desktop width, the result beside the
+    fields."""
+    page.set_viewport_size(SCREEN)
+    open_chapter(page, f"{book_url}/{FIGHT}")
+    panel = page.locator(".rulebook-tsl-fight").first
+    expect(panel).to_be_visible(timeout=60_000)
+    page.get_by_role("button", name="edit", exact=True).first.click()
+    page.get_by_role("button", name="Armour", exact=True).click()   # the roster's columns
+    page.get_by_label("Armour rarity of Mar").select_option("Salvaged")
+    _spend_mars_armour(panel)
+    panel.get_by_label("Fighter", exact=True).select_option("Mar")
+    expect(panel.get_by_label("Armour rarity", exact=True)).to_have_value("Salvaged")
+    expect(panel.get_by_label("Weapon rarity", exact=True)).to_have_value("Issued")
+    panel.get_by_role("button", name="Repair armour").click()
+    expect(panel.locator(".rulebook-tsl-repair-ask")).to_contain_text(
+        "Salvaged gear: mending Mar's armour takes a Hand roll at T11")
+    dice = panel.get_by_label("My dice").last
+    dice.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "tsl_fight_repair_ask_1280x900.png"))
+    fields_box = panel.get_by_label("Armour rarity", exact=True).bounding_box()
+    assert dice.bounding_box()["x"] >= fields_box["x"] + fields_box["width"], \
+        "the Hand roll's dice sit beside the repair's fields"
+    assert tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1], tier="Trained").value == 12
+    use_my_dice(panel, "6, 5, 1, 1, 1", -1)
+    said = panel.locator(".rulebook-tsl-repair-said")
+    expect(said).to_have_text("Mar's armour is repaired by a Hand roll of 12")
+    said.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "tsl_fight_repair_result_1280x900.png"))
+    explained = panel.locator(".rulebook-tsl-repair-steps")
+    expect(explained).to_contain_text("Mar's armour is repaired and works again")
+    top = panel.get_by_label("Fighter", exact=True).bounding_box()["y"]
+    for part in (said, explained, panel.get_by_role("button", name="Repair weapon")):
+        box = part.bounding_box()
+        assert box["y"] + box["height"] - top <= SCREEN["height"], (part, top, box)
+    assert said.bounding_box()["x"] >= fields_box["x"] + fields_box["width"], \
+        "the result sits beside the repair's fields"

@@ -10,7 +10,8 @@ import pytest
 
 from rulescore.dice import DiceSource
 from rulescore.systems import tsl
-from widgets.common import RollRequest
+from rulescore.systems.tsl.fight import gear_rarity
+from widgets.common import RollRequest, steps_html
 from widgets.lean import is_shown
 from widgets.tsl_fight import FightPanel, fight_page, starter
 
@@ -103,18 +104,19 @@ def test_other_moves_repair_and_set_stress(page):
 
 
 def test_a_repair_asks_the_rarity_and_only_rarer_gear_rolls(page):
-    """§11 Ammunition: the Rarity menu starts at the roster row's; Issued gear is mended with
-    no dice (tsl.repair("Issued")), irreplaceable gear is lost with no dice and stays spent,
-    and rarer gear asks for the Hand roll first (tsl.repair at T11 with the repairer's tier,
-    the roster's Hand tier by default), the roll logged; whole gear is refused before any
-    dice."""
+    """§11 Ammunition: the Armour rarity and Weapon rarity menus start at the roster row's
+    columns; Issued gear is mended with no dice (tsl.repair("Issued")), irreplaceable gear is
+    lost with no dice and stays spent, and rarer gear asks for the Hand roll first (tsl.repair
+    at T11 with the repairer's tier, the roster's Hand tier by default), the roll logged and
+    explained beside the repair; whole gear is refused before any dice."""
     page, panel = page
     panel.start_button.click()
     fight = page.state
-    page.apply("Mar's armour spent", state=fight._set(replace(fight.of("Mar"),
-                                                              armour_spent=True)))
+    spent = fight._set(replace(fight.of("Mar"), armour_spent=True))
+    page.apply("Mar's armour spent", state=spent)
     panel.who.value = "Mar"
-    assert panel.rarity.value == "Issued" and panel.repair_tier.value == "Trained"
+    assert panel.rarity["armour"].value == "Issued" == panel.rarity["weapon"].value
+    assert panel.repair_tier.value == "Trained"
     panel.repair_weapon.click()
     assert panel.error.message == "Mar's weapon is not broken"
     assert not is_shown(panel.repair_entry)
@@ -128,27 +130,57 @@ def test_a_repair_asks_the_rarity_and_only_rarer_gear_rolls(page):
     # Salvaged: the Hand roll's dice first; Trained 6, 5, 1, 1, 1 is 12 against T11: mended
     panel.who.value = "Mar"
     panel.irreplaceable.value = False
-    panel.rarity.value = "Salvaged"
+    panel.rarity["armour"].value = "Salvaged"
     panel.repair_armour.click()
     assert is_shown(panel.repair_entry) and "Hand roll at T11" in panel.repair_note.value
     assert page.state.of("Mar").armour_spent
     panel.repair_entry.my_dice.value = "6, 5, 1"
     panel.repair_entry.use_dice()
     assert panel.repair_entry.error.message and page.state.of("Mar").armour_spent
-    assert tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1], tier="Trained").outcome == "repaired"
+    mend = tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1], tier="Trained")
+    assert mend.outcome == "repaired"
     panel.repair_entry.my_dice.value = "6, 5, 1, 1, 1"
     panel.repair_entry.use_dice()
     assert not page.state.of("Mar").armour_spent
     assert "Mar&#x27;s armour is repaired by a Hand roll of 12" in panel.repair_result.value
+    assert panel.repair_explanation.value == steps_html(spent.repair("Mar", "armour",
+                                                                     mend).trace)
+    assert panel.explanation.value == ""       # not under the attack, far from the repair
     assert page.rolls.entries[0].what == "Mar mends the armour"
     page.undo()
     assert page.state.of("Mar").armour_spent
     # Issued: mended at once with no dice
     panel.who.value = "Mar"
-    assert panel.rarity.value == "Issued"
+    assert panel.rarity["armour"].value == "Issued"
     panel.repair_armour.click()
     assert not page.state.of("Mar").armour_spent and not is_shown(panel.repair_entry)
     assert "Mar&#x27;s armour is repaired with tools and downtime" in panel.repair_result.value
+
+
+def test_each_repair_starts_at_its_own_gears_rarity(page):
+    """Armour and weapon are separate gear (§11 Weapons & Gear), each mended by its own rarity
+    (§11 Ammunition): Mar's Salvaged armour asks for the Hand roll, his Issued weapon is mended
+    at once with no dice, each menu filled from its own roster column."""
+    page, panel = page
+    panel.start_button.click()
+    roster = page.roster.update("Mar", armour_rarity="Salvaged")
+    fight = page.state
+    fight = fight._set(replace(fight.of("Mar"), armour_spent=True, weapon_broken=True))
+    page.apply("Mar's armour spent, weapon broken", roster=roster, state=fight)
+    panel.who.value = "Mar"
+    row = page.roster.fighter("Mar")
+    assert (gear_rarity(row, "armour"), gear_rarity(row, "weapon")) == ("Salvaged", "Issued")
+    assert panel.rarity["armour"].value == "Salvaged"
+    assert panel.rarity["weapon"].value == "Issued"
+    panel.repair_weapon.click()
+    assert tsl.repair("Issued").outcome == "needs downtime"
+    assert not page.state.of("Mar").weapon_broken and not is_shown(panel.repair_entry)
+    assert "Mar&#x27;s weapon is repaired with tools and downtime" in panel.repair_result.value
+    panel.who.value = "Mar"
+    panel.repair_armour.click()
+    assert tsl.repair_needs_roll("Salvaged")
+    assert is_shown(panel.repair_entry) and "Salvaged gear: mending Mar" in panel.repair_note.value
+    assert page.state.of("Mar").armour_spent
 
 
 def test_the_armour_switch_shows_only_for_worn_unspent_armour(page):
