@@ -268,9 +268,12 @@ def _switch_html(a: Assumption) -> str:
 
 def ruling_link(system: str, id: str) -> str:
     """A link, from any chapter of *system*'s part, to its named assumption *id* where the
-    part's rulings chapter shows it (its section's id), in the words of its title."""
+    part's rulings chapter shows it (its section's id), in the words of its title. Styled
+    in place: a tool's text does not get the book's link style."""
     rulings_file = load_book().chapter(f"{system}/rulings").file
-    return _link(f"{_href(rulings_file, rulings_file)}#{id}", assumption(system, id).title)
+    href = f"{_href(rulings_file, rulings_file)}#{id}"
+    return (f'<a href="{html.escape(href)}" target="_self" style="color:{LINK};'
+            f'text-decoration:underline">{html.escape(assumption(system, id).title)}</a>')
 
 
 def rulings(system: str) -> HTML:

@@ -336,8 +336,8 @@ class Tool(w.VBox, metaclass=BuiltWhole):
         words = self.words()
         for value in vars(self).values():
             if isinstance(value, DiceEntry):
-                value = value.error
-            if isinstance(value, ErrorLine):
+                value.error.words = value.reader_words(words)
+            elif isinstance(value, ErrorLine):
                 value.words = words
 
 
@@ -440,19 +440,29 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
     ``percentile=True`` a d100 can also be typed as a tens die and a ones die. A d10's 0 and a
     d100's 00 are typed as they show (the engine reads them 10 and 100). With *groups*
     the reader types one list a side separated by "|"; *each* says whose list is whose.
+    A tool with a second entry gives it a *name* ("fall"): its controls then say what they roll
+    ("Roll the fall", "Fall seed", "Replay the fall's seed", "Fall dice", "Use the fall dice"),
+    so a screen reader, and a reader's messages, tell the two entries apart.
     """
 
     def __init__(self, dice_hint: str = "e.g. 6, 6, 3", percentile: bool = False,
-                 groups: int = 0, each: str = "") -> None:
+                 groups: int = 0, each: str = "", name: str = "") -> None:
         self.groups = groups  # > 0: My dice holds that many lists separated by "|"
         self.each = each
-        self.roll_button = button("Roll", "Roll with a new random seed", primary=True)
-        self.seed = labelled_text("Seed", placeholder="a number", width="14em",
-                                  label_width="4em")
-        self.replay_button = button("Replay seed", "Roll again with the seed in the field")
-        self.my_dice = labelled_text("My dice", placeholder=dice_hint, width="22em",
-                                     label_width="5em")
-        self.use_dice_button = button("Use my dice", "Use the faces you rolled at the table")
+        self.name = name
+        the = f" the {name}" if name else ""
+        own = f"{name[:1].upper()}{name[1:]} " if name else ""
+        self.roll_button = button(f"Roll{the}", f"Roll{the} with a new random seed",
+                                  primary=True)
+        self.seed = labelled_text(f"{own}seed" if name else "Seed", placeholder="a number",
+                                  width="14em", label_width="4em")
+        self.replay_button = button(f"Replay{the}'s seed" if name else "Replay seed",
+                                    "Roll again with the seed in the field")
+        self.my_dice = labelled_text(f"{own}dice" if name else "My dice",
+                                     placeholder=dice_hint, width="22em", label_width="5em")
+        self.use_dice_button = button(f"Use{the} dice" if name else "Use my dice",
+                                      f"Use the faces you rolled at the table{' for' + the}"
+                                      if name else "Use the faces you rolled at the table")
         self.error = ErrorLine()
         self._handlers: list[Callable[[RollRequest], None]] = []
         # The tens-and-ones row of a d100 is built the first time it is shown: most tools never
@@ -494,6 +504,15 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
     def on_request(self, handler: Callable[[RollRequest], None]) -> None:
         self._handlers.append(handler)
 
+    def reader_words(self, words: Mapping[str, str]) -> dict[str, str]:
+        """The tool's *words* as this entry's messages use them. A named entry's own dice
+        field stands where the words name the unnamed entry's My dice, and for the engine's
+        ``dice``: the dice its roll's engine call reads are the ones typed there."""
+        if not self.name:
+            return dict(words)
+        mine = self.my_dice.description
+        return {**{k: mine if v == "My dice" else v for k, v in words.items()}, "dice": mine}
+
     def _hand_over(self, request: RollRequest) -> None:
         """Give *request* to every handler. (Not ``_send``: that name is ipywidgets' own way
         of sending a widget's state to the page, which a page asks for when it reconnects.)"""
@@ -514,13 +533,14 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
 
     def replay(self) -> None:
         """Roll again with the seed typed in the Seed field."""
-        self._send_read(lambda: RollRequest.seeded(parse_int_text("Seed", self.seed.value)))
+        self._send_read(lambda: RollRequest.seeded(parse_int_text(self.seed.description,
+                                                                  self.seed.value)))
 
     def use_dice(self) -> None:
         """Read the faces typed in My dice."""
         if not self.groups:
-            self._send_read(lambda: RollRequest.typed(parse_int_list("My dice",
-                                                                     self.my_dice.value)))
+            self._send_read(lambda: RollRequest.typed(
+                parse_int_list(self.my_dice.description, self.my_dice.value)))
             return
 
         def read() -> RollRequest:
@@ -528,9 +548,10 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
             if len(parts) != self.groups:
                 lists = "list" if self.groups == 1 else "lists"
                 each = f", {self.each}" if self.each else ""
-                raise RulesError(f"My dice must be {self.groups} {lists} separated by |{each}, "
-                                 f"got {len(parts)}")
-            return RollRequest.typed_groups(parse_int_list("My dice", part) for part in parts)
+                raise RulesError(f"{self.my_dice.description} must be {self.groups} {lists} "
+                                 f"separated by |{each}, got {len(parts)}")
+            return RollRequest.typed_groups(parse_int_list(self.my_dice.description, part)
+                                            for part in parts)
         self._send_read(read)
 
     def use_tens_ones(self) -> None:

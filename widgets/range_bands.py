@@ -19,11 +19,11 @@ from rulescore.systems import range_bands as rb
 
 from IPython.display import HTML, display
 
-from .book import explain
+from .book import explain, ruling_link
 from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, OddsView, Reach,
-                     RollRequest, Section, Tool, answers, chance_html, headline_html,
+                     RollRequest, Section, Tool, answers, chance_html, fit_labels, headline_html,
                      labelled_text, section, steps_html)
-from .lean import set_layout, set_shown, shared_layout
+from .lean import built_whole, set_layout, set_shown, shared_layout
 from .roster import FighterPick
 from .theme import ACCENT, FIELD_WIDTH, LABEL_WIDER, PHRASE_MENU, SENTENCE_WIDTH
 
@@ -89,6 +89,22 @@ def dice_order_html(counts: dict[str, int]) -> str:
         return "<small>No dice are needed: press Roll to see the result.</small>"
     return (f"<small>Roll {sum(counts.values())} six-sided dice: "
             f"{html.escape(', then '.join(parts))}. Type them in that order.</small>")
+
+
+#: The fall note's look: small print that keeps a paragraph's line spacing.
+FALL_NOTE_STYLE = "font-size:85%;line-height:1.45;margin:0 0 .4em"
+
+
+def fall_note(damage_dice: int) -> str:
+    """How a fall's damage of *damage_dice* D is rolled, in the reader's words, with the named
+    assumption it rests on linked where the rulings chapter shows it (§Dashing and §Impassable
+    terrain give the dice; how they are rolled is our ruling, assumption fall_damage). Both
+    the dash tool and the fight page show it."""
+    n = damage_dice
+    return (f"Roll {n} six-sided dice and add them ({n} to {6 * n}). The chapter gives the "
+            "number of dice but not how to roll them; adding them up is our ruling, "
+            f"“{ruling_link(SYSTEM, 'fall_damage')}” in the rulings chapter. What the damage "
+            "does is for the game's damage rules, in a chapter we do not have.")
 
 
 class _CheckTool(Tool):
@@ -437,7 +453,7 @@ class DashHelper(_CheckTool):
         # a fall's damage, as the fight page rolls it (Fight.roll_fall calls rb.fall_damage)
         Reach(rb.fall_damage_odds, {}, {"damage_dice": _FALL_DICE}),
         Reach(rb.fall_damage, {}, {"damage_dice": _FALL_DICE,
-                                   "dice": "the fall's Roll / My dice row"}),
+                                   "dice": "the Roll the fall / Fall dice row"}),
     )
 
     def __init__(self, kind: str = "dash", start: str = "distant", terrain: str = "hard",
@@ -455,18 +471,12 @@ class DashHelper(_CheckTool):
         self.pick = FighterPick(SYSTEM, self.fill, label="Mover from the roster")
         inputs = [self.pick, self.kind, self.start, self.direction, self.terrain,
                   self.terrain_note, w.HBox([self.wounded, self.covered])]
-        # a critical failure's fall: its damage odds, then its own roll (hidden until then)
-        self.fall_title = w.HTML()
-        self.fall_odds = OddsView()
-        self.fall_entry = DiceEntry("e.g. 3, 5")
-        self.fall_result = w.HTML()
-        self.fall_explanation = ExplanationView()
-        self.fall = w.VBox([self.fall_title, self.fall_odds, self.fall_entry, self.fall_result,
-                            self.fall_explanation])
+        # a critical failure's fall: its damage odds, then its own roll (hidden until then; its
+        # widgets are built by the first roll that ends in a fall, see _build_fall)
+        self.fall = w.VBox()
         set_shown(self.fall, False)
         # the inputs take the wider share: their menus show every choice whole
         self._frame(inputs, self._POOL, pool, inputs_share=54, after=[self.fall])
-        self.fall_entry.on_request(self.roll_fall)
         self.kind.unobserve_all("value")
         self.kind.observe(lambda _: self._kind_changed(), "value")
         for box in (self.wounded, self.covered):
@@ -537,17 +547,36 @@ class DashHelper(_CheckTool):
         if not result.damage_dice:
             set_shown(self.fall, False)
             return
+        if not self.fall.children:
+            self.fall.children = self._build_fall()
         n = result.damage_dice
         self.fall_title.value = (
-            f"<h4 style='margin:.6em 0 .2em'>The fall's damage: {n}D</h4><small>Roll {n} "
-            "six-sided dice and add them (our ruling, assumption fall_damage); what the "
-            "damage does is the game's damage rules' to say.</small>")
+            f"<h4 style='margin:.6em 0 .2em'>The fall's damage: {n}D</h4>"
+            f"<div class='rulebook-fall-note' style='{FALL_NOTE_STYLE}'>{fall_note(n)}</div>")
         odds = rb.fall_damage_odds(n)
         self.fall_odds.show(odds, None, f"Damage {odds.min()} to {odds.max()}", "Damage")
         self.fall_result.value = ""
         self.fall_explanation.clear()
         self.fall_entry.error.clear()
         set_shown(self.fall, True)
+
+    @built_whole
+    def _build_fall(self) -> tuple[w.Widget, ...]:
+        """The fall's title, odds, dice entry, result and explanation, built whole (the fall box
+        holds them once they are open). Most rolls never fall, and these thirteen models would
+        cost every page that holds the tool before its reader could use it."""
+        self.fall_title = w.HTML()
+        self.fall_odds = OddsView()
+        self.fall_entry = DiceEntry("e.g. 3, 5", name="fall")
+        self.fall_result = w.HTML()
+        self.fall_explanation = ExplanationView()
+        self.fall_entry.on_request(self.roll_fall)
+        parts = (self.fall_title, self.fall_odds, self.fall_entry, self.fall_result,
+                 self.fall_explanation)
+        for part in parts:
+            fit_labels(part)
+        self._speak_reader_words()
+        return parts
 
     @answers("fall_result", "fall_explanation", line="fall_entry.error")
     def roll_fall(self, request: RollRequest) -> None:

@@ -26,7 +26,7 @@ from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollR
                      answers, button, chance_html, odds_line, section)
 from .fight import FightPage, OnThePage
 from .lean import set_shown, shared_layout
-from .range_bands import dice_order_html
+from .range_bands import FALL_NOTE_STYLE, dice_order_html, fall_note
 from .theme import ERROR, FAINT, RULE_LINE, SUCCESS
 
 STYLE = {"description_width": "9em"}
@@ -159,7 +159,7 @@ class Positions(_Panel):
                            "hidden": "Hidden", "prone": "Prone"}, {"self": THE_FIGHT}),
         Reach(Fight.new_turn, {}, {"self": THE_FIGHT}),
         Reach(Fight.roll_fall, {"name": "Fighter"},
-              {"self": THE_FIGHT, "dice": "the fall's Roll / My dice row"}),
+              {"self": THE_FIGHT, "dice": "the Roll the fall / Fall dice row"}),
     )
 
     def __init__(self) -> None:
@@ -175,7 +175,7 @@ class Positions(_Panel):
         self.new_turn_button = button("New turn", "Nobody has moved yet: everyone may use "
                                       "cover again")
         self.error = ErrorLine()
-        self.fall_entry = DiceEntry("e.g. 3, 5")
+        self.fall_entry = DiceEntry("e.g. 3, 5", name="fall")
         self.fall_note = w.HTML()
         self.fall_result = w.HTML()
         super().__init__([section(
@@ -230,9 +230,8 @@ class Positions(_Panel):
             waiting = next((f for f in reversed(s.falls) if f.total is None), None)
             set_shown(self.fall_entry, waiting is not None)
             self.fall_note.value = (
-                f"<small>{html.escape(s.name)}'s {waiting.dice}D fall: roll {waiting.dice} "
-                "six-sided dice and add them (our ruling, assumption fall_damage); what the "
-                "damage does is the game's damage rules' to say.</small>"
+                f"<div class='rulebook-fall-note' style='{FALL_NOTE_STYLE}'>"
+                f"{html.escape(s.name)}'s {waiting.dice}D fall. {fall_note(waiting.dice)}</div>"
                 if waiting else "")
         finally:
             self._quiet = False

@@ -14,18 +14,21 @@ from tests.browser.reader import set_value, use_my_dice
 from widgets.common import EXACT_INLINE, chance_html
 from widgets.range_bands import DashHelper
 
-# The dash helper's entries: the check's dice, then (after a critical failure) the fall's.
-CHECK, FALL = 0, 1
-
 # The Movement menu's choice for each kind of move the dash helper resolves.
 MOVES = {"dash": "Dash",
          "impassable": "Cross impassable terrain"}
 
 
-def typed_dice(tool: Locator, dice: Iterable[int], nth: int | None = None) -> None:
-    """Type *dice* into the tool's "My dice" entry (its *nth*, where it has more than one),
-    comma-separated, and use them."""
-    use_my_dice(tool, ", ".join(map(str, dice)), nth)
+def typed_dice(tool: Locator, dice: Iterable[int]) -> None:
+    """Type *dice* into the tool's "My dice" entry, comma-separated, and use them."""
+    use_my_dice(tool, ", ".join(map(str, dice)))
+
+
+def fall_dice(tool: Locator, dice: Iterable[int]) -> None:
+    """Type a fall's damage *dice* into the fall's own entry (shown after a critical failure,
+    named apart from the check's), and use them."""
+    tool.get_by_label("Fall dice", exact=True).fill(", ".join(map(str, dice)))
+    tool.get_by_role("button", name="Use the fall dice", exact=True).click()
 
 
 def pick_band(tool: Locator, label: str, band: str) -> None:
@@ -50,10 +53,10 @@ def dash(tool: Locator, kind: str, start: str, terrain: str, pool: int,
          dice: Iterable[int]) -> None:
     """Enter a move in the dash helper (§Movement): its kind ("dash" or "impassable"), the
     starting band, the terrain, the mover's dice; then the dice rolled, in the check's own
-    entry (the first: a critical failure's fall has its own below the result)."""
+    entry (a critical failure's fall has its own, named for the fall, below the result)."""
     tool.get_by_label("Movement").select_option(label=MOVES[kind])
     pick_band(tool, "Starting band", start)
     label = dict((v, k) for k, v in DashHelper._terrain_options(kind))[terrain]
     tool.get_by_label("Terrain", exact=True).select_option(label=label)
     set_value(tool.get_by_label("Your dice (the check's skill)"), str(pool))
-    typed_dice(tool, dice, CHECK)
+    typed_dice(tool, dice)

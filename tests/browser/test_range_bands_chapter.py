@@ -5,7 +5,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import range_bands as rb
-from tests.browser.range_bands_steps import CHECK, odds
+from tests.browser.range_bands_steps import odds
 from tests.browser.reader import (ROLL_INPUTS, controls, open_chapter, roll_and_replay, set_value,
                                   use_my_dice)
 
@@ -84,7 +84,7 @@ def test_dash_helper_typed_dice(page: Page, book_url):
     expect(tool).to_contain_text(
         f"Chance of the full move: {odds(rb.terrain_odds('dash', 'hard', 4).outcomes['full move'])}")
     set_value(tool.get_by_label("Your dice (the check's skill)"), "2")
-    use_my_dice(tool, "5, 5, 3, 3, 3, 3", CHECK)
+    use_my_dice(tool, "5, 5, 3, 3, 3, 3")
     expect(tool.locator(".rulebook-total")).to_contain_text("Moved 1 band: now at close (2 actions)")
     expect(tool.locator(".rulebook-trace")).to_contain_text("10 falls short of 12: margin -2")
 
@@ -137,11 +137,11 @@ DASH_POOL = [("textbox", "Your dice (the check's skill)")]
 HARD = "Hard: 4D"
 
 
-def _roll_and_replay(tool, nth: int | None = None) -> str:
-    """Roll, roll again, replay the first seed (with the tool's *nth* roll where it has more
-    than one): the steps say "with seed N"."""
+def _roll_and_replay(tool) -> str:
+    """Roll, roll again, replay the first seed (the check's roll: a fall's entry is named
+    apart): the steps say "with seed N"."""
     return roll_and_replay(tool, lambda seed: tool.locator(".rulebook-trace").last.filter(
-        has_text=re.compile(rf"with seed {seed}\b")), nth)
+        has_text=re.compile(rf"with seed {seed}\b")))
 
 
 def test_every_input_has_a_label(page: Page, book_url):
@@ -273,19 +273,19 @@ def test_dash_every_input_roll_and_replay(page: Page, book_url):
                             "difficulty's dice.")).to_be_visible()
     tool.get_by_label("Starting band").select_option(label="Far (91–120 m)")
     tool.get_by_label("Direction").select_option(label="away")
-    use_my_dice(tool, "5, 5, 3, 3, 3", CHECK)
+    use_my_dice(tool, "5, 5, 3, 3, 3")
     expect(tool.locator(".rulebook-total")).to_have_text("Moved 2 bands: now at extreme (2 actions)")
     tool.get_by_label("Seriously or lethally wounded").check()
-    tool.get_by_role("button", name="Use my dice").nth(CHECK).click()
+    tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-total")).to_have_text(
         "Moved 2 bands: now at extreme (2 actions); bleeds 1 wound")
     expect(tool.get_by_role("listitem").filter(has_text="the dash makes the character bleed")) \
         .to_contain_text("[range_bands §Dashing]")
-    _roll_and_replay(tool, CHECK)
+    _roll_and_replay(tool)
 
     set_value(tool.get_by_label("Your dice (the check's skill)"), "x")
     expect(tool.get_by_role("alert")).to_have_text("⚠ Your dice (the check's skill) must be a whole number, got 'x'")
-    tool.get_by_role("button", name="Roll", exact=True).first.click()   # the check's entry
+    tool.get_by_role("button", name="Roll", exact=True).click()   # the check's, not the fall's
     expect(tool.get_by_role("alert").last).to_have_text("⚠ Fix the inputs above first.")
     expect(page.get_by_text("Traceback")).to_have_count(0)
 
@@ -296,26 +296,26 @@ def test_impassable_terrain_every_input(page: Page, book_url):
     expect(tool.get_by_label("Movement", exact=True)).to_have_value(
         "Cross impassable terrain", timeout=60_000)
     expect(tool.get_by_text("Chance of the full move: 28.19% (9865/34992)")).to_be_visible()
-    use_my_dice(tool, "6, 6, 2, 1, 3, 3, 3, 3, 3", CHECK)
+    use_my_dice(tool, "6, 6, 2, 1, 3, 3, 3, 3, 3")
     expect(tool.locator(".rulebook-total")).to_have_text(
         "Moved 1 band: now at very close (2 actions)")
     expect(tool.get_by_role("listitem").filter(has_text="Cover:")).to_contain_text(
         "the terrain leaves the character exposed")
     tool.get_by_label("The impassable terrain gives cover").check()
-    tool.get_by_role("button", name="Use my dice").nth(CHECK).click()
+    tool.get_by_role("button", name="Use my dice").click()
     expect(tool.get_by_role("listitem").filter(has_text="Cover:")).to_contain_text(
         "the terrain hides the character, so cover counts")
     tool.get_by_label("Starting band").select_option(label="Very close (0–30 m)")
-    tool.get_by_role("button", name="Use my dice").nth(CHECK).click()
+    tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-total")).to_have_text(
         "Moved 1 band: now at close contact (2 actions)")
-    use_my_dice(tool, "6, 6, 2, 1", CHECK)
+    use_my_dice(tool, "6, 6, 2, 1")
     expect(tool.get_by_role("alert")).to_contain_text(
         "“My dice”: type 9 d6 (4 for the character, then 5 for the difficulty), got 4")
     tool.get_by_label("How nD is rolled").select_option(
         label="a fixed 3.5 × n, rounded up")
     expect(tool.get_by_text("Chance of the full move: 15.90% (103/648)")).to_be_visible()
-    tool.get_by_role("button", name="Use my dice").nth(CHECK).click()
+    tool.get_by_role("button", name="Use my dice").click()
     expect(tool.locator(".rulebook-total")).to_have_text(
         "Moved 0 bands: now at very close (2 actions)")
 
@@ -331,7 +331,7 @@ def test_impassable_terrain_every_input(page: Page, book_url):
     expect(tool.get_by_text("Chance of the full move: 15.90% (103/648)")).to_be_visible()
     tool.get_by_label("Terrain", exact=True).select_option(label=HARD)
     expect(tool.get_by_label("Terrain", exact=True)).to_have_value(HARD)
-    _roll_and_replay(tool, CHECK)
+    _roll_and_replay(tool)
 
 
 def test_quick_loading_every_input_roll_and_replay(page: Page, book_url):

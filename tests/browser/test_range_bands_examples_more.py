@@ -11,11 +11,13 @@ from fractions import Fraction
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from rulescore.assumptions import assumption
 from rulescore.dice import DiceSource
 from rulescore.systems import range_bands as rb
-from tests.browser.range_bands_steps import CHECK, FALL, dash, pick_band, plain, typed_dice
-from tests.browser.reader import SHOTS, open_chapter, set_value
+from tests.browser.range_bands_steps import dash, fall_dice, pick_band, plain, typed_dice
+from tests.browser.reader import SHOTS, controls, open_chapter, set_value
 from widgets.range_bands import DashHelper, QuickLoadHelper, ShotBuilder, StealthHelper
+from widgets.range_bands_fight import starter
 
 COMBAT = "range_bands/combat.ipynb"
 MOVEMENT = "range_bands/movement.ipynb"
@@ -147,7 +149,18 @@ def test_fall_damage_on_difficult_and_hard_ground(page: Page, book_url):
     expect(tool.get_by_text("The fall's damage: 2D")).to_be_visible()
     expect(tool.locator("table.rulebook-odds").last).to_contain_text("16.67%")
     assert rb.fall_damage(2, dice=DiceSource.typed([3, 4])).outcome == "7 damage"
-    typed_dice(tool, [3, 4], FALL)
+    # the fall's entry is named apart from the check's, and its note names the ruling
+    fall = [c for c in controls(tool) if "fall" in c[1].lower()]
+    assert fall == [("button", "Roll the fall"), ("textbox", "Fall seed"),
+                    ("button", "Replay the fall's seed"), ("textbox", "Fall dice"),
+                    ("button", "Use the fall dice")]
+    ruling = assumption("range_bands", "fall_damage")
+    note = tool.locator(".rulebook-fall-note")
+    expect(note).to_contain_text("Roll 2 six-sided dice and add them (2 to 12).")
+    expect(note.get_by_role("link", name=ruling.title)).to_have_attribute(
+        "href", "rulings.ipynb#fall_damage")
+    expect(note).not_to_contain_text("fall_damage")
+    fall_dice(tool, [3, 4])
     expect(tool.locator(".rulebook-range-fall")).to_have_text("7 damage")
     tool.get_by_text("The fall's damage: 2D").evaluate("e => e.scrollIntoView()")
     page.screenshot(path=str(SHOTS / "range_dash_fall_1280x900.png"), full_page=False)
@@ -169,7 +182,7 @@ def test_crawling_through_wire_keeps_cover(page: Page, book_url):
     expect(tool.get_by_role("listitem").filter(has_text="Cover:")).to_contain_text(cover)
     # the cliff beside it leaves the climber in the open
     tool.get_by_label("The impassable terrain gives cover").uncheck()
-    typed_dice(tool, [6, 6, 2, 3, 3, 3, 3], CHECK)
+    typed_dice(tool, [6, 6, 2, 3, 3, 3, 3])
     expect(tool.get_by_role("listitem").filter(has_text="Cover:")).to_contain_text(
         "the terrain leaves the character exposed")
 
@@ -279,6 +292,50 @@ def test_each_fight_panel_fits_one_screen_after_a_shot(page: Page, book_url):
         assert height <= 900, f"{css} is {height:.0f}px tall"
     shot.evaluate("e => e.scrollIntoView()")
     page.screenshot(path=str(SHOTS / "range_fight_shot_1280x900.png"))
+
+
+def test_a_fall_on_the_fight_page_is_rolled_in_its_own_named_entry(page: Page, book_url):
+    """§Dashing on the fight page: the raider's dash over very hard (5D) ground fails
+    critically, a 3D fall; under Where everyone stands the fall has its own entry, named for
+    it, and a note naming the ruling; its dice typed there are written on the raider's row."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    open_chapter(page, f"{book_url}/range_bands/fight.ipynb")
+    move = page.locator(".rulebook-rb-fight-move").first
+    expect(move.get_by_label("Who", exact=True)).to_be_visible(timeout=60_000)
+    move.get_by_label("Who", exact=True).select_option(label="Raider")
+    move.get_by_label("Toward or away from", exact=True).select_option(label="Mara")
+    move.get_by_label("Action", exact=True).select_option(label="Dash (two actions, two bands)")
+    very_hard = next(t for t in rb.terrains("dash") if t.terrain == "very_hard")
+    move.get_by_label("Terrain", exact=True).select_option(
+        label=f"{very_hard.name}: {very_hard.difficulty}D")
+    # the raider's Athletics dice (the roster's default), then the difficulty's five
+    skill = starter().fighter("Raider")["athletics"]
+    dice = [1] * skill + [6] * 5
+    dashed = rb.dash("distant", "closer", "very_hard", dice[:skill], dice[skill:])
+    assert dashed.damage_dice == 3
+    typed_dice(move, dice)
+    expect(move).to_contain_text("falls prone, 3D damage")
+    where = page.locator(".rulebook-rb-fight-positions").first
+    where.get_by_label("Fighter", exact=True).select_option(label="Raider")
+    ruling = assumption("range_bands", "fall_damage")
+    note = where.locator(".rulebook-fall-note")
+    expect(note).to_contain_text("Raider's 3D fall. Roll 3 six-sided dice and add them (3 to 18).")
+    expect(note.get_by_role("link", name=ruling.title)).to_be_visible()
+    expect(note).not_to_contain_text("fall_damage")
+    # the fall's entry by its names; the move panel's own stays Roll / My dice
+    expect(where.get_by_role("button", name="Roll the fall", exact=True)).to_be_visible()
+    expect(where.get_by_role("button", name="Roll", exact=True)).to_have_count(0)
+    note.evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.screenshot(path=str(SHOTS / "range_fight_fall_entry_1280x900.png"))
+    fall_dice(where, [2, 3])                       # one die short: said in its own words
+    expect(where.get_by_role("alert")).to_have_text(
+        "⚠ “Fall dice”: type 3 d6 (3 for the damage), got 2")
+    assert rb.fall_damage(3, dice=DiceSource.typed([2, 3, 4])).value == 9
+    fall_dice(where, [2, 3, 4])
+    expect(where.locator("tr[data-fighter='Raider'] .falls")).to_have_text(
+        rb.Fall(3, 9).words())
+    where.evaluate("e => e.scrollIntoView()")
+    page.screenshot(path=str(SHOTS / "range_fight_fall_1280x900.png"))
 
 
 # -- every choice of a menu readable at desktop width ------------------------------------------

@@ -76,11 +76,12 @@ def test_dash_and_crossing_every_option(page: Page, book_url):
     cross = rb.terrain_odds("impassable", hard, 4, 0)
     expect(tool.get_by_text(f"Chance of the full move: {odds(cross.outcomes['full move'])}")) \
         .to_be_visible()
-    # The check's own entry is the first; a roll that ends in a fall shows the fall's below it.
-    tool.get_by_role("button", name="Roll", exact=True).first.click()
+    # The check's own entry: a roll that ends in a fall shows the fall's below it, named for
+    # the fall ("Roll the fall", "Replay the fall's seed").
+    tool.get_by_role("button", name="Roll", exact=True).click()
     expect(tool).to_contain_text("now at")
     first = tool.locator(".rulebook-trace").last.inner_text().splitlines()
-    tool.get_by_role("button", name="Replay seed").first.click()
+    tool.get_by_role("button", name="Replay seed", exact=True).click()
     for line in first[:1] + first[-2:]:
         expect(tool.locator(".rulebook-trace").last).to_contain_text(line.split(" [")[0])
 

@@ -9,6 +9,7 @@ import html
 from rulescore.dice import DiceSource
 from rulescore.systems import range_bands as rb
 from widgets.common import RollRequest
+from widgets.range_bands import FALL_NOTE_STYLE, fall_note
 from widgets.range_bands_fight import HIT_MEANS, first_fight, headline, starter
 from widgets.range_bands_fight import fight_page
 
@@ -85,7 +86,12 @@ def test_a_move_and_a_fall_are_written_into_the_fight():
     assert "falls prone, 3D damage" in move.result.value
     pos = page.positions
     pos.who.value = "Raider"
-    assert "3D fall" in pos.fall_note.value
+    assert pos.fall_note.value == (f"<div class='rulebook-fall-note' style='{FALL_NOTE_STYLE}'>"
+                                   f"Raider's 3D fall. {fall_note(3)}</div>")
+    assert (pos.fall_entry.roll_button.description, pos.fall_entry.my_dice.description) == \
+        ("Roll the fall", "Fall dice")
+    pos.roll_fall(RollRequest.typed([2, 3]))                # one die short: in its own words
+    assert pos.fall_entry.error.message == "“Fall dice”: type 3 d6 (3 for the damage), got 2"
     pos.roll_fall(RollRequest.typed([2, 3, 4]))
     assert page.state.of("Raider").falls == (rb.Fall(3, 9),)
     page.positions.new_turn()

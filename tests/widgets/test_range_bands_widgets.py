@@ -1,15 +1,17 @@
 """The range-band tools, driven in plain pytest by setting values and reading what they show."""
 
+import re
 from fractions import Fraction
 
 import pytest
 
+from rulescore.assumptions import assumption
 from rulescore.dice import DiceSource
 from rulescore.systems import range_bands as rb
 from widgets.common import chance_html as odds_text
 from widgets.lean import is_shown
 from widgets.range_bands import (DashHelper, QuickLoadHelper, ShotBuilder, band_picture,
-                                 dice_order_html, outcomes_html)
+                                 dice_order_html, fall_note, outcomes_html)
 
 
 def rb_dice(faces):
@@ -211,6 +213,12 @@ def test_dash_helper_rolls_a_falls_damage_as_the_fight_page_does():
     h.entry.my_dice.value = "1, 1, 6, 6, 6, 6, 6"        # a critical failure: a 3D fall
     h.entry.use_dice()
     assert is_shown(h.fall) and "The fall's damage: 3D" in h.fall_title.value
+    assert fall_note(3) in h.fall_title.value and "assumption" not in h.fall_title.value
+    # the fall's own entry, told apart from the check's by its names (and its messages)
+    assert (h.entry.roll_button.description, h.fall_entry.roll_button.description) == \
+        ("Roll", "Roll the fall")
+    assert (h.fall_entry.seed.description, h.fall_entry.my_dice.description) == \
+        ("Fall seed", "Fall dice")
     odds = rb.fall_damage_odds(3)
     assert odds.p(10) == Fraction(1, 8)
     assert "<td>10</td><td>12.50%</td><td>1/8</td>" in h.fall_odds.value
@@ -222,12 +230,24 @@ def test_dash_helper_rolls_a_falls_damage_as_the_fight_page_does():
     assert "6 + 5 + 4 = 15" in h.fall_explanation.value
     h.fall_entry.my_dice.value = "6, 5"                  # one die short: said in place
     h.fall_entry.use_dice()
-    assert h.fall_entry.error.message and h.fall_result.value == ""
+    assert h.fall_entry.error.message == "“Fall dice”: type 3 d6 (3 for the damage), got 2"
+    assert h.fall_result.value == ""
     h.fall_entry.roll(seed=5)
     seeded = rb.fall_damage(3, dice=rb_seeded(5)).outcome
     assert seeded in h.fall_result.value
     h.terrain.value = "hard"                             # a new input: the fall is gone
     assert not is_shown(h.fall)
+
+
+def test_the_fall_note_says_how_to_roll_and_links_the_named_ruling():
+    """§Dashing gives a fall's damage in dice; how they are rolled is the named assumption
+    fall_damage, which the note names by its title and links in the rulings chapter."""
+    ruling = assumption("range_bands", "fall_damage")
+    note = fall_note(2)
+    assert note.startswith("Roll 2 six-sided dice and add them (2 to 12). ")
+    assert re.search(r'“<a href="rulings.ipynb#fall_damage" target="_self" style="[^"]*">'
+                     + re.escape(ruling.title) + "</a>” in the rulings chapter", note)
+    assert "fall_damage" not in re.sub(r"<[^>]+>", "", note)     # no engine name is read
 
 
 def test_dash_helper_impassable_terrain():

@@ -51,6 +51,33 @@ def test_a_two_sided_entry_names_the_lists_it_wants():
     assert entry.error.message == "My dice must be 2 lists separated by |, one a side, got 1"
 
 
+def _names(entry: DiceEntry) -> list[str]:
+    return [c.description for row in entry.children[:2] for c in row.children]
+
+
+def test_a_named_entry_says_what_it_rolls_and_the_default_keeps_its_words():
+    """A tool's second entry (a fall after a check) is told apart by its names: its buttons
+    and fields, and the messages naming them; an unnamed entry keeps Roll … Use my dice."""
+    assert _names(DiceEntry()) == ["Roll", "Seed", "Replay seed", "My dice", "Use my dice"]
+    fall = DiceEntry(name="fall")
+    assert _names(fall) == ["Roll the fall", "Fall seed", "Replay the fall's seed",
+                            "Fall dice", "Use the fall dice"]
+    fall.seed.value = "x"
+    fall.replay()
+    assert fall.error.message == "Fall seed must be a whole number, got 'x'"
+    fall.my_dice.value = "3, y"
+    fall.use_dice()
+    assert fall.error.message == ("Fall dice takes whole numbers separated by commas or "
+                                  "spaces, got 'y'")
+    assert fall.reader_words({"faces": "My dice", "who": "Fighter"}) == \
+        {"faces": "Fall dice", "who": "Fighter", "dice": "Fall dice"}
+    assert DiceEntry().reader_words({"who": "Fighter"}) == {"who": "Fighter"}
+    sides = DiceEntry(groups=2, name="duel")
+    sides.my_dice.value = "8, 7"
+    sides.use_dice()
+    assert sides.error.message == "Duel dice must be 2 lists separated by |, got 1"
+
+
 def _vl_party():
     """A Veil & Lead roster of two, for the initiative roller (it reads a roster)."""
     from widgets.roster import RosterEditor
