@@ -9,26 +9,54 @@ from __future__ import annotations
 
 import html
 import weakref
-from fractions import Fraction
-from typing import Sequence
+from collections.abc import Sequence
+from typing import ClassVar
 
 import ipywidgets as w
 
-from rulescore.errors import RulesError, parse_int_list, parse_int_text
-from rulescore.systems import exploding_d6 as x6
-from rulescore.text import percent
+from rulescore.errors import RulesError, parse_int_text
 from rulescore.roster import Fighter, Roster
+from rulescore.systems import exploding_d6 as x6
 from rulescore.systems.exploding_d6.fight import Fight
 from rulescore.systems.exploding_d6.inputs import plural
+from rulescore.systems.exploding_d6.turns import MAX_ACTIONS
+from rulescore.text import percent
 
-from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
-                     RollRequest, Tool, answers, button, chance_html, fit_labels, headline_html,
-                     labelled_text,
-                     odds_line, odds_table_html, read_int, section, steps_html)
+from .common import (
+    ERROR,
+    ROLLED,
+    SUCCESS,
+    DiceEntry,
+    ErrorLine,
+    ExplanationView,
+    Reach,
+    RollRequest,
+    Tool,
+    answers,
+    button,
+    chance_html,
+    fit_labels,
+    headline_html,
+    labelled_text,
+    odds_line,
+    odds_table_html,
+    read_int,
+    section,
+    steps_html,
+)
 from .lean import built_whole, set_shown, shared_layout
 from .roster import EMPTY_HINT, FighterPick, RosterEditor, shared_roster
-from .theme import (ACCENT, CRIT, FIELD_WIDTH, GRID_COLUMN, INK, LABEL_WIDE, LABEL_WIDTH,
-                    LIST_WIDTH, MENU_WIDTH, NUMBER_WIDE, NUMBER_WIDTH, ROSTER_WIDTH, TOTAL_SIZE)
+from .theme import (
+    ACCENT,
+    CRIT,
+    FIELD_WIDTH,
+    INK,
+    LABEL_WIDTH,
+    LIST_WIDTH,
+    MENU_WIDTH,
+    NUMBER_WIDTH,
+    TOTAL_SIZE,
+)
 
 _BOX = ("display:inline-block;min-width:1.6em;padding:2px 5px;margin:2px;border:1px solid "
         f"{INK};border-radius:4px;text-align:center;")
@@ -188,14 +216,17 @@ class AttackPipeline(Tool):
     (or the dice typed in the order they are rolled) resolves it all."""
 
     #: What the setup decides for the rolls after it (attack_setup's result).
-    _FROM_SETUP = {"min_roll": "the setup's minimum roll", "crit_at": "the setup's critical "
-                   "roll", "burst": "the setup: a burst has no criticals"}
-    _DEFENCE = {"reaction": "Reaction", "reaction_dice": "Dodge or parry dice",
-                "reaction_min_roll": "Defender's min. roll", "cover": "Target's cover",
-                "stacking": "Shield behind cover", "pool": "Protection pool",
-                "critical_pool": "Of it against crits", "wounds_per_hit": "Wounds a hit",
-                "piercing": "Piercing", "prevent": "Crits stopped first"}
-    _SHIELD = {"shield": "a round shield, the chapter's one shield (cover 5+)"}
+    _FROM_SETUP: ClassVar[dict[str, str]] = {
+        "min_roll": "the setup's minimum roll", "crit_at": "the setup's critical roll",
+        "burst": "the setup: a burst has no criticals"}
+    _DEFENCE: ClassVar[dict[str, str]] = {
+        "reaction": "Reaction", "reaction_dice": "Dodge or parry dice",
+        "reaction_min_roll": "Defender's min. roll", "cover": "Target's cover",
+        "stacking": "Shield behind cover", "pool": "Protection pool",
+        "critical_pool": "Of it against crits", "wounds_per_hit": "Wounds a hit",
+        "piercing": "Piercing", "prevent": "Crits stopped first"}
+    _SHIELD: ClassVar[dict[str, str]] = {
+        "shield": "a round shield, the chapter's one shield (cover 5+)"}
     reaches = (
         Reach(x6.attack_setup, {
             "skill": "Skill", "weapon_dice": "Weapon dice", "mode": "Attack mode",
@@ -448,16 +479,16 @@ class AttackPipeline(Tool):
     def _defence(self) -> dict[str, object]:
         """The defender's side: reaction, cover, protection and what a hit deals."""
         reaction = self.reaction.value
-        return dict(
-            reaction=reaction,
-            reaction_dice=read_int("Dodge or parry dice", self.reaction_dice)
+        return {
+            "reaction": reaction,
+            "reaction_dice": read_int("Dodge or parry dice", self.reaction_dice)
             if reaction in ("dodge", "parry") else 0,
-            reaction_min_roll=read_int("Defender's min. roll", self.reaction_min, 1),
-            cover=self.cover.value or None, stacking=self.stacking.value,
-            pool=read_int("Protection pool", self.pool),
-            critical_pool=read_int("Of it against crits", self.critical_pool),
-            wounds_per_hit=read_int("Wounds a hit", self.per_hit, 1),
-            piercing=read_int("Piercing", self.piercing), prevent=self.prevent.value)
+            "reaction_min_roll": read_int("Defender's min. roll", self.reaction_min, 1),
+            "cover": self.cover.value or None, "stacking": self.stacking.value,
+            "pool": read_int("Protection pool", self.pool),
+            "critical_pool": read_int("Of it against crits", self.critical_pool),
+            "wounds_per_hit": read_int("Wounds a hit", self.per_hit, 1),
+            "piercing": read_int("Piercing", self.piercing), "prevent": self.prevent.value}
 
     @answers("odds")
     def update(self) -> None:
@@ -826,8 +857,8 @@ class ThrowDeviation(_TypedChains, Tool):
         p = x6.hit_odds(n, m, m, True).p_at_least(1)
         self.odds.value = (odds_line("rulebook-headline",
                                      f"Chance to hit: {chance_html(p, strong=True)}") +
-                           f"<small>A miss lands 1 to 6 metres away, each of the 12 clock "
-                           f"directions equally likely.</small>")
+                           "<small>A miss lands 1 to 6 metres away, each of the 12 clock "
+                           "directions equally likely.</small>")
 
     @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
@@ -1030,14 +1061,16 @@ class DiceForActionsTool(Tool):
 class ReactionsTool(Tool):
     """Who may react to one action and in what order (§Reactions): each must perceive the
     actor and still have an action; they react highest initiative first, one action each.
-    The list is typed, or filled from the roster's fighters."""
+    The list is typed, or filled from the roster's fighters, each with their own actions a
+    round (§Actor and actions) and the initiative rolled above."""
 
     _ROW = "the picked fighters' rows of the roster"
     reaches = (Reach(x6.reactions, {"reactors": "Who would react"}),
                Reach(x6.max_actions, {}, {"lineage": _ROW, "extra": _ROW,
                                           "two_weapons": _ROW}))
-    _ENTRY = "a name, the initiative and the actions left (and “unaware” if they do not " \
-        "perceive the actor), e.g. Hagen 12 1"
+    _ENTRY = ("a name, the initiative and the actions left (then “of” and the fighter's actions "
+              "a round, if not the Actions a round; and “unaware” if they do not perceive the "
+              "actor), e.g. Hagen 12 1 or Rogue 27 2 of 3")
 
     def __init__(self, reactors: str = "Hagen 12 1", maximum: int = 2,
                  fighters: RosterEditor | None = None) -> None:
@@ -1045,6 +1078,8 @@ class ReactionsTool(Tool):
         given)."""
         self.editor = fighters if fighters is not None else shared_roster("exploding_d6")
         self.maximum = _number("Actions a round", maximum)
+        self.maximum_help = w.HTML("<small>for every entry that gives no round of its own "
+                                   "(“Rogue 27 2 of 3”: 2 left of 3)</small>")
         self.reactors = labelled_text("Who would react", reactors,
                                       "name initiative actions-left, …", width=LIST_WIDTH)
         self.reactors.continuous_update = False
@@ -1053,18 +1088,23 @@ class ReactionsTool(Tool):
                                       layout=shared_layout(width=MENU_WIDTH))
         self.pick_help = w.HTML("<small style='display:block;line-height:1.35'>Ctrl-click "
                                 "to pick several. Each joins the list with the initiative "
-                                "rolled above (0 until it is rolled) and a full round of "
-                                "actions; set the numbers to what they have left.</small>",
-                                layout=shared_layout(max_width="24em"))
+                                "rolled above and their own actions a round, from their "
+                                "row, all still left; set the actions left to what they "
+                                "have.</small>", layout=shared_layout(max_width="24em"))
         self.from_roster = w.HBox([self.picks, self.pick_help],
                                   layout=shared_layout(align_items="center",
                                                        grid_gap="0 1em"))
+        # said in place: a fighter picked before initiative was rolled is listed with 0
+        self.unrolled = w.HTML()
         self._picked: tuple[str, ...] = ()
+        self._not_rolled: set[str] = set()
         self._quiet = False
         self.error = ErrorLine()
         self.result = w.HTML()
         self.explanation = ExplanationView()
-        super().__init__([self.maximum, self.from_roster, self.reactors, self.error,
+        super().__init__([w.HBox([self.maximum, self.maximum_help],
+                                 layout=shared_layout(align_items="center", grid_gap="0 1em")),
+                          self.from_roster, self.reactors, self.unrolled, self.error,
                           self.result, self.explanation], "rulebook-x6-reactions")
         for f in (self.maximum, self.reactors):
             f.observe(lambda _: self.update(), "value")
@@ -1087,8 +1127,7 @@ class ReactionsTool(Tool):
 
     def _pick(self, change: dict) -> None:
         """Add the newly picked fighters to the list and drop the unpicked ones; entries
-        typed or edited for others stay as they are. The Actions a round rises to the most
-        any picked fighter has, so their full round fits."""
+        typed or edited for others stay as they are."""
         if self._quiet:
             return
         picked = tuple(change["new"])
@@ -1100,24 +1139,22 @@ class ReactionsTool(Tool):
         self._picked = picked
         if not added and not dropped:
             return
-        entries, rounds = self._entries(added)
-        try:
-            most = read_int("Actions a round", self.maximum, 1)
-        except RulesError:
-            most = 0
-        if rounds and max(rounds) > most:
-            self.maximum.value = str(max(rounds))
-        self.reactors.value = ", ".join(kept + entries)
+        self.reactors.value = ", ".join(kept + self._entries(added))
 
-    def _entries(self, names: Sequence[str]) -> tuple[list[str], list[int]]:
-        """The typed entries of the fighters *names* (their initiative rolled above, else 0,
-        and a full round of actions from their row, §Actor and actions) and those rounds."""
-        rows = [self.editor.roster.fighter(n) for n in names]
-        rounds = [x6.max_actions(f["lineage"], f["extra_actions"], f["two_weapons"])
-                  for f in rows]
+    def _entries(self, names: Sequence[str]) -> list[str]:
+        """The typed entries of the fighters *names*: their initiative rolled above (0, and
+        remembered to be said, where it is not rolled yet) and all of their own round of
+        actions, from their row (§Actor and actions), e.g. "Rogue 27 2 of 2"."""
         rolled = _ROLLED.get(self.editor)
         initiative = {r.name: r.value for r in rolled.rolls} if rolled is not None else {}
-        return [f"{f.name} {initiative.get(f.name, 0)} {n}" for f, n in zip(rows, rounds)], rounds
+        out = []
+        for name in names:
+            f = self.editor.roster.fighter(name)
+            n = x6.max_actions(f["lineage"], f["extra_actions"], f["two_weapons"])
+            if name not in initiative:
+                self._not_rolled.add(name)
+            out.append(f"{name} {initiative.get(name, 0)} {n} of {n}")
+        return out
 
     def _read(self, most: int) -> list[tuple[str, int, x6.ActionPool, bool]]:
         """(name, initiative, actions, perceives) of each comma-separated entry."""
@@ -1125,27 +1162,40 @@ class ReactionsTool(Tool):
         if len(entries) > MAX_REACTORS:
             raise RulesError(f"“Who would react”: at most {MAX_REACTORS} fighters, got "
                              f"{len(entries)}")
-        out = []
-        for i, entry in enumerate(entries, start=1):
-            words = entry.split()
-            unaware = bool(words) and words[-1].lower() == "unaware"
-            words = words[:-1] if unaware else words
-            if len(words) < 3 or not all(wd.lstrip("-").isdigit() for wd in words[-2:]):
-                raise RulesError(f"“Who would react”: entry {i} must be {self._ENTRY}, "
-                                 f"got {entry.strip()!r}")
-            name = " ".join(words[:-2])
-            left = int(words[-1])
-            if left > most:
-                raise RulesError(f"“Who would react”: {name} has {left} actions left, more "
-                                 f"than the Actions a round ({most})")
-            out.append((name, int(words[-2]), x6.ActionPool(most, left), not unaware))
-        return out
+        return [self._read_entry(i, entry, most) for i, entry in enumerate(entries, start=1)]
+
+    def _read_entry(self, i: int, entry: str, most: int
+                    ) -> tuple[str, int, x6.ActionPool, bool]:
+        """One "name initiative left [of round] [unaware]" entry; *most* is the round of
+        actions of an entry that gives none."""
+        words = entry.split()
+        unaware = bool(words) and words[-1].lower() == "unaware"
+        words = words[:-1] if unaware else words
+        own = len(words) >= 5 and words[-2].lower() == "of"
+        if own:
+            words, round_word = words[:-2], words[-1]
+        if len(words) < 3 or not all(wd.lstrip("-").isdigit() for wd in words[-2:]) \
+                or (own and not round_word.isdigit()):
+            raise RulesError(f"“Who would react”: entry {i} must be {self._ENTRY}, "
+                             f"got {entry.strip()!r}")
+        name, left = " ".join(words[:-2]), int(words[-1])
+        if own:
+            most = _actions_a_round(f"“Who would react”: {name}'s actions a round",
+                                    int(round_word))
+        if left > most:
+            round_of = (f"their {most} a round" if own
+                        else f"the Actions a round ({most})")
+            raise RulesError(f"“Who would react”: {name} has {left} actions left, more "
+                             f"than {round_of}")
+        return name, int(words[-2]), x6.ActionPool(most, left), not unaware
 
     @answers("result", "explanation")
     def update(self) -> None:
         """Read the would-be reactors and show who reacts, in order, and who cannot."""
-        most = read_int("Actions a round", self.maximum, 1)
-        r = x6.reactions(self._read(most))
+        most = _actions_a_round("Actions a round", read_int("Actions a round", self.maximum, 1))
+        read = self._read(most)
+        self._say_not_rolled(read)
+        r = x6.reactions(read)
         rows = [f"<li>{html.escape(n)} reacts: {p.available} of {p.maximum} actions left</li>"
                 for n, p in zip(r.order, r.pools)]
         rows += [f"<li>{html.escape(v.name)} cannot react: {html.escape(v.reason)}</li>"
@@ -1156,13 +1206,43 @@ class ReactionsTool(Tool):
                              + f"<ul class='rulebook-x6-reaction-list'>{''.join(rows)}</ul>")
         self.explanation.show(r.trace)
 
+    def _say_not_rolled(self, read: Sequence[tuple[str, int, x6.ActionPool, bool]]) -> None:
+        """Under the list: the picked fighters still listed with initiative 0 because it was
+        not rolled when they were picked (typing their initiative takes the note away)."""
+        waiting = [name for name, init, _, _ in read if name in self._not_rolled and init == 0]
+        self._not_rolled &= set(waiting)
+        if not waiting:
+            self.unrolled.value = ""
+            return
+        if len(waiting) == 1:
+            name = html.escape(waiting[0])
+            said = (f"{name}'s initiative is not rolled yet: {name} is listed with 0, after "
+                    f"everyone with a higher one. Type it in place of the 0, or roll "
+                    f"initiative above and pick {name} again.")
+        else:
+            said = (f"Initiative is not rolled yet for "
+                    f"{' and '.join(html.escape(n) for n in waiting)}: they are listed with "
+                    "0, after everyone with a higher one. Type theirs in place of the 0s, or "
+                    "roll initiative above and pick them again.")
+        self.unrolled.value = f"<small class='rulebook-x6-unrolled'>{said}</small>"
+
+
+def _actions_a_round(label: str, value: int) -> int:
+    """*value* as a round of actions (§Actor and actions: 1 to the most templates and two
+    weapons give), or a RulesError naming *label*."""
+    if not 1 <= value <= MAX_ACTIONS:
+        raise RulesError(f"{label} must be from 1 to {MAX_ACTIONS}, got {value}")
+    return value
+
 
 def _entry_name(entry: str) -> str:
-    """The name of one typed "name initiative actions-left" entry (its words before the
-    numbers and a trailing “unaware”)."""
+    """The name of one typed "name initiative actions-left [of round]" entry (its words
+    before the numbers, an "of" and a trailing “unaware”)."""
     words = entry.split()
     if words and words[-1].lower() == "unaware":
         words = words[:-1]
+    if len(words) >= 5 and words[-2].lower() == "of":
+        words = words[:-2]
     while words and words[-1].lstrip("-").isdigit():
         words = words[:-1]
     return " ".join(words)

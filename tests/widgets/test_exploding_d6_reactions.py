@@ -68,23 +68,62 @@ def test_the_list_fills_from_the_roster_with_the_initiative_rolled():
     roller.entry.use_dice()
     assert [r.value for r in roller.last.rolls] == [27, 6]
     t.picks.value = ("Rogue", "Robber")
-    # §Actor and actions: a human has 2 actions a round, one with two weapons 3.
+    # §Actor and actions: a human has 2 actions a round, one with two weapons 3; each picked
+    # fighter carries their own round, and the Actions a round stays for the typed Hagen.
     assert x6.max_actions("human", 0, True) == 3
-    assert t.reactors.value == "Hagen 12 1, Rogue 27 2, Robber 6 3"
-    assert t.maximum.value == "3"
+    assert t.reactors.value == "Hagen 12 1, Rogue 27 2 of 2, Robber 6 3 of 3"
+    assert t.maximum.value == "2" and t.unrolled.value == ""
+    done = x6.reactions([("Hagen", 12, x6.ActionPool(2, 1), True),
+                         ("Rogue", 27, x6.ActionPool(2, 2), True),
+                         ("Robber", 6, x6.ActionPool(3, 3), True)])
+    assert done.order == ("Rogue", "Hagen", "Robber")
     assert "React in this order: Rogue, Hagen, Robber" in t.result.value
-    t.reactors.value = "Hagen 12 1, Rogue 27 0, Robber 6 3 unaware"
+    assert _items(t) == ["Rogue reacts: 1 of 2 actions left", "Hagen reacts: 0 of 2 actions left",
+                         "Robber reacts: 2 of 3 actions left"]
+    t.reactors.value = "Hagen 12 1, Rogue 27 0 of 2, Robber 6 3 of 3 unaware"
     t.picks.value = ("Rogue",)   # unpicking drops that fighter; edits to the others stay
-    assert t.reactors.value == "Hagen 12 1, Rogue 27 0"
+    assert t.reactors.value == "Hagen 12 1, Rogue 27 0 of 2"
     assert _items(t)[-1] == "Rogue cannot react: has no action left"
     t.picks.value = ("Rogue", "Robber")
-    assert t.reactors.value == "Hagen 12 1, Rogue 27 0, Robber 6 3"
+    assert t.reactors.value == "Hagen 12 1, Rogue 27 0 of 2, Robber 6 3 of 3"
 
 
-def test_a_fighter_typed_already_is_not_added_twice_and_unrolled_initiative_is_0():
-    shared_roster("exploding_d6").set_roster(Roster(x6.ROSTER).add("Hagen").add("Guard"))
+def test_an_entrys_own_round_of_actions_is_checked_in_the_readers_words():
+    t = ReactionsTool("Robber 6 3 of 3")
+    assert _items(t) == ["Robber reacts: 2 of 3 actions left"]
+    t.reactors.value = "Robber 6 4 of 3"
+    assert t.error.message == "“Who would react”: Robber has 4 actions left, more than their 3 a round"
+    t.reactors.value = "Robber 6 3"
+    assert t.error.message == ("“Who would react”: Robber has 3 actions left, more than the "
+                               "Actions a round (2)")
+    t.reactors.value = "Robber 6 0 of 13"
+    assert t.error.message == ("“Who would react”: Robber's actions a round must be from 1 to "
+                               "12, got 13")
+    t.reactors.value = "Robber 6 1 of x"
+    assert t.error.message.startswith("“Who would react”: entry 1 must be a name, the initiative")
+    t.reactors.value = "Robber 6 1"
+    t.maximum.value = "13"
+    assert t.error.message == "Actions a round must be from 1 to 12, got 13"
+
+
+def test_a_fighter_typed_already_is_not_added_twice_and_unrolled_initiative_is_said():
+    shared_roster("exploding_d6").set_roster(Roster(x6.ROSTER).add("Hagen").add("Guard")
+                                             .add("Rogue"))
     t = ReactionsTool("Hagen 12 1")
     t.picks.value = ("Hagen", "Guard")
-    assert t.reactors.value == "Hagen 12 1, Guard 0 2"
+    assert t.reactors.value == "Hagen 12 1, Guard 0 2 of 2"
     assert t.error.message == ""
     assert "React in this order: Hagen, Guard" in t.result.value
+    # no initiative rolled yet: the 0 is said in place, not silently taken
+    assert t.unrolled.value == (
+        "<small class='rulebook-x6-unrolled'>Guard's initiative is not rolled yet: Guard is "
+        "listed with 0, after everyone with a higher one. Type it in place of the 0, or roll "
+        "initiative above and pick Guard again.</small>")
+    t.picks.value = ("Hagen", "Guard", "Rogue")
+    assert "Initiative is not rolled yet for Guard and Rogue: they are listed with 0" in \
+        t.unrolled.value
+    t.reactors.value = "Hagen 12 1, Guard 7 2 of 2, Rogue 0 2 of 2"   # Guard's typed in
+    assert "Rogue's initiative is not rolled yet" in t.unrolled.value
+    t.reactors.value = "Hagen 12 1, Guard 7 2 of 2, Rogue 3 2 of 2"
+    assert t.unrolled.value == ""
+    assert "React in this order: Hagen, Guard, Rogue" in t.result.value
