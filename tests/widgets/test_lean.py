@@ -204,12 +204,13 @@ def test_a_shared_model_made_in_a_failed_build_is_opened_when_it_is_next_used():
 
 def test_a_layout_a_build_tries_and_drops_is_not_opened_until_a_widget_uses_it():
     """A build that sets a widget one layout, then another, sends only the one kept; the one
-    dropped is opened with the first widget that uses it, at once for a widget already open."""
+    dropped is opened with the first widget that uses it, at once for a widget already open.
+    (Widths no tool uses, so no other test has made these layouts.)"""
     with lean.opened_when_built():
         field = w.Text()
-        set_layout(field, width="31.5em")
-        set_layout(field, width="31.5em", max_width="97%")
-    tried = lean._SHARED[(w.Layout, (("width", "31.5em"),))]
+        set_layout(field, width="31.37em")
+        set_layout(field, width="31.37em", max_width="97.3%")
+    tried = lean._SHARED[(w.Layout, (("width", "31.37em"),))]
     assert field.layout.comm is not None and tried.comm is None
     with lean.opened_when_built():
         set_layout(field, max_width=None)                 # an open widget: its state names it
@@ -218,12 +219,12 @@ def test_a_layout_a_build_tries_and_drops_is_not_opened_until_a_widget_uses_it()
     assert field.get_state()["layout"] == "IPY_MODEL_" + tried.model_id
     with lean.opened_when_built():
         other = w.Text()
-        set_layout(other, width="31.5em", max_width="96%")
+        set_layout(other, width="31.37em", max_width="96.3%")
         dropped = other.layout
-        set_layout(other, width="31.5em", max_width="97%")
+        set_layout(other, width="31.37em", max_width="97.3%")
     assert dropped.comm is None
-    again = labelled_text("Again", width="31.5em")
-    set_layout(again, max_width="96%")                   # a later use opens it
+    again = labelled_text("Again", width="31.37em")
+    set_layout(again, max_width="96.3%")                   # a later use opens it
     assert again.layout is dropped and dropped.comm is not None
 
 
