@@ -17,7 +17,13 @@ import ipywidgets as w
 from rulescore.errors import RulesError
 from rulescore.roster import Roster
 from rulescore.systems import tsl
-from rulescore.systems.tsl.fight import GEAR, Fight, gear_rarity, row_weapon, weapon_attack
+from rulescore.systems.tsl.fight import (
+    GEAR,
+    Fight,
+    gear_rarity,
+    row_weapon,
+    weapon_attack,
+)
 
 from .common import (
     ROLLED,

@@ -126,7 +126,7 @@ def test_a_repair_follows_the_gears_rarity():
     """§11 Ammunition: Issued gear is mended with tools and downtime, no roll; rarer gear only
     when its Hand roll at T11 lands (Mixed or better); irreplaceable gear may be gone for good,
     and then stays out of use."""
-    r, fight = started()
+    _, fight = started()
     from dataclasses import replace
     broken = fight._set(replace(fight.of("Mar"), weapon_broken=True))
     issued = broken.repair("Mar", "weapon", tsl.repair("Issued"))

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ... import saved
-from ...roster import Row
 from ...errors import RulesError, require_int, shown
+from ...roster import Row
 from ...trace import Step, step
 from ._system import DATA
 from .combat import (
