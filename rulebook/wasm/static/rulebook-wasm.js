@@ -24,6 +24,9 @@
   const MB = 1e6;
   const MIN_MEMORY_GB = 1;     // navigator.deviceMemory below this: too little for Python
 
+  // The page's own fetch. While Pyodide starts, window.fetch is a stand-in that counts its
+  // bytes (withCountedFetch); the archives, fetched meanwhile, are counted once, here.
+  const plainFetch = window.fetch.bind(window);
   const root = new URL(html.dataset.content_root || "./", document.baseURI);
   const base = new URL("_pyodide/", root);
   // Sphinx declares DOCUMENTATION_OPTIONS with const: a global binding, not a window property.
@@ -124,7 +127,7 @@
   }
 
   async function fetchCounted(url) {
-    const response = await fetch(url);
+    const response = await plainFetch(url);
     if (!response.ok) throw new Failure(`a file of the tools is missing (${response.status})`);
     return counted(response);
   }
@@ -134,7 +137,7 @@
   // Pyodide fetches its runtime with fetch(); count those bytes too, while it starts.
   async function withCountedFetch(job) {
     const plain = window.fetch;
-    window.fetch = async (...args) => counted(await plain(...args));
+    window.fetch = async (...args) => counted(await plainFetch(...args));
     // pyodide.asm.js is loaded by a <script> tag and ends with an anonymous AMD define when
     // define.amd is set, which RequireJS (loaded for the widgets) would report as an error.
     const amd = window.define && window.define.amd;
@@ -337,7 +340,7 @@
 
   // ------------------------------------------------------------------ start
   async function start() {
-    const response = await fetch(new URL(`pages/${pagename}.json`, base));
+    const response = await plainFetch(new URL(`pages/${pagename}.json`, base));
     if (!response.ok) return;                        // a page without tools
     const spec = await response.json();
     liveLink = spec.live || null;
