@@ -216,6 +216,25 @@ def test_only_rarer_gear_takes_a_roll_to_mend():
         tsl.repair_needs_roll(True)
 
 
+@pytest.mark.parametrize("tier, shift, bands", [
+    ("Untrained", 0, "standard"), ("Trained", 0, "standard"), ("Proficient", 0, "standard"),
+    ("Trained", -1, "standard"), ("Untrained", 0, "meet_is_mixed")])
+def test_repair_odds_count_every_roll_that_mends(tier, shift, bands):
+    """The repair's chance is the share of all 6^5 rolls of the five dice that tsl.repair
+    says mend rarer gear (§11 Ammunition: a Hand roll at T11)."""
+    mends = sum(tsl.repair("Salvaged", dice=list(faces), tier=tier, shift=shift,
+                           bands=bands).outcome == "repaired"
+                for faces in ALL_ROLLS)
+    assert tsl.repair_odds(tier, shift=shift, bands=bands) == Fraction(mends, len(ALL_ROLLS))
+
+
+def test_repair_odds_refuse_what_is_not_a_tier_or_a_shift():
+    with pytest.raises(RulesError, match="tier must be one of"):
+        tsl.repair_odds("Expert")
+    with pytest.raises(RulesError, match="shift must be a whole number, got True"):
+        tsl.repair_odds("Trained", shift=True)
+
+
 # --- Zones and movement -----------------------------------------------------------------------
 
 def test_movement_one_zone_double_two():

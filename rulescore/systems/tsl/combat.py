@@ -15,7 +15,7 @@ from rulescore.trace import Resolution, Step, step
 
 from ._system import DATA
 from .rolls import (BANDS, HIT_BANDS, MAX_LABEL, MAX_SHIFT, MAX_TARGET, band_for,
-                    band_table, check_band, check_limits, check_tier, faces_from, keep_count,
+                    band_odds, band_table, check_band, check_limits, check_tier, faces_from, keep_count,
                     keep_distribution, opposed_band, opposed_margin_odds, opposed_roll,
                     read_dice, static_roll)
 from ...errors import require_choice as _choice
@@ -528,6 +528,19 @@ def repair(rarity: str, *, irreplaceable: bool = False,
     last = step(f"{band_name(roll.band)}: {outcome}", DATA.rule("Ammunition"), band=roll.band)
     return Repair(value=roll.total, outcome=outcome, trace=(first,) + roll.trace + (last,),
                   kind=kind, band=roll.band)
+
+
+def repair_odds(tier: str, *, shift: int = 0, bands: str = "standard",
+                tier_limits: str = "extend") -> Fraction:
+    """The exact chance that the Hand roll mending rarer gear mends it: *tier*'s five dice
+    (moved by *shift*) beating :data:`REPAIR_TARGET` with Mixed or better (§11 Ammunition,
+    ruling ``tsl:repair_roll``), on the band ladder *bands*.
+
+    >>> repair_odds("Trained")
+    Fraction(6023, 7776)
+    """
+    chances = band_odds(tier, REPAIR_TARGET, shift=shift, bands=bands, tier_limits=tier_limits)
+    return sum((chances[b] for b in HIT_BANDS), Fraction(0))
 
 
 # --- Defence --------------------------------------------------------------------------------
