@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 import ipywidgets as w
@@ -103,6 +103,12 @@ MAX_REACTORS = x6.ROSTER.max_fighters
 #: tool fills in for the fighters picked from that roster.
 _ROLLED: weakref.WeakKeyDictionary[RosterEditor, x6.InitiativeOrder] = \
     weakref.WeakKeyDictionary()
+#: Who is told when initiative is rolled with a roster: the reactions tools reading it, so a
+#: fighter picked before the roll takes the initiative rolled (held weakly: a tool the page
+#: no longer shows is not kept alive by the roster).
+_ON_ROLLED: weakref.WeakKeyDictionary[
+    RosterEditor, list[weakref.WeakMethod[Callable[[x6.InitiativeOrder], None]]]] = \
+    weakref.WeakKeyDictionary()
 
 
 class InitiativeRoller(_TypedChains, Tool):
@@ -162,6 +168,10 @@ class InitiativeRoller(_TypedChains, Tool):
         expect_chains(request, sum(q for _, q, _ in self.people))
         self.last = x6.initiative_table(self.people, dice=request.dice)
         _ROLLED[self.editor] = self.last
+        for told in _ON_ROLLED.get(self.editor, ()):
+            tell = told()
+            if tell is not None:
+                tell(self.last)
         by_name = {r.name: r.chains for r in self.last.rolls}
         rows = "".join(
             f"<tr><td>{i}</td><td>{html.escape(r.name)}</td><td>"
@@ -1110,8 +1120,21 @@ class ReactionsTool(Tool):
             f.observe(lambda _: self.update(), "value")
         self.picks.observe(self._pick, "value")
         self.editor.on_change(self._follow)
+        _ON_ROLLED.setdefault(self.editor, []).append(weakref.WeakMethod(self._initiative_rolled))
         self._follow(self.editor.roster)
         self.update()
+
+    def _initiative_rolled(self, order: x6.InitiativeOrder) -> None:
+        """Initiative rolled above: the fighters picked before it, still listed with 0, take
+        the initiative rolled (an initiative typed over the 0 stays)."""
+        rolled = {r.name: r.value for r in order.rolls}
+        entries = [e.strip() for e in self.reactors.value.split(",") if e.strip()]
+        changed = [_with_initiative(e, rolled[name])
+                   if (name := _entry_name(e)) in self._not_rolled and name in rolled else e
+                   for e in entries]
+        self._not_rolled -= set(rolled)
+        if changed != entries:
+            self.reactors.value = ", ".join(changed)
 
     def _follow(self, roster: Roster) -> None:
         """List the roster's names to pick from (hidden while it has none)."""
@@ -1217,13 +1240,13 @@ class ReactionsTool(Tool):
         if len(waiting) == 1:
             name = html.escape(waiting[0])
             said = (f"{name}'s initiative is not rolled yet: {name} is listed with 0, after "
-                    f"everyone with a higher one. Type it in place of the 0, or roll "
-                    f"initiative above and pick {name} again.")
+                    "everyone with a higher one. Roll initiative above and the list takes "
+                    "it, or type it in place of the 0.")
         else:
             said = (f"Initiative is not rolled yet for "
                     f"{' and '.join(html.escape(n) for n in waiting)}: they are listed with "
-                    "0, after everyone with a higher one. Type theirs in place of the 0s, or "
-                    "roll initiative above and pick them again.")
+                    "0, after everyone with a higher one. Roll initiative above and the list "
+                    "takes theirs, or type them in place of the 0s.")
         self.unrolled.value = f"<small class='rulebook-x6-unrolled'>{said}</small>"
 
 
@@ -1233,6 +1256,19 @@ def _actions_a_round(label: str, value: int) -> int:
     if not 1 <= value <= MAX_ACTIONS:
         raise RulesError(f"{label} must be from 1 to {MAX_ACTIONS}, got {value}")
     return value
+
+
+def _with_initiative(entry: str, initiative: int) -> str:
+    """The typed entry *entry* with its initiative (the number before the actions left) set
+    to *initiative* where it still reads 0, the rest as typed."""
+    words = entry.split()
+    tail = 1 if words and words[-1].lower() == "unaware" else 0
+    if len(words) - tail >= 5 and words[-2 - tail].lower() == "of":
+        tail += 2
+    if len(words) - tail < 3 or words[-2 - tail] != "0":
+        return entry
+    words[-2 - tail] = str(initiative)
+    return " ".join(words)
 
 
 def _entry_name(entry: str) -> str:

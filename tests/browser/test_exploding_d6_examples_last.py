@@ -85,22 +85,19 @@ def test_who_may_react_picked_from_the_roster(page: Page, book_url):
         "Hagen 12 1, Rogue 0 2 of 2")
     expect(tool.locator(".rulebook-x6-unrolled")).to_have_text(
         "Rogue's initiative is not rolled yet: Rogue is listed with 0, after everyone with a "
-        "higher one. Type it in place of the 0, or roll initiative above and pick Rogue again.")
+        "higher one. Roll initiative above and the list takes it, or type it in place of the 0.")
     tool.screenshot(path=str(SHOTS / "x6_reactions_unrolled.png"))
-    picks.select_option([])
-    expect(tool.get_by_label("Who would react", exact=True)).to_have_value("Hagen 12 1")
-    expect(tool.locator(".rulebook-x6-unrolled")).to_have_count(0)
+    # rolled now: the list takes the rogue's initiative
     initiative = page.locator(".rulebook-x6-initiative").first
     expect(initiative).to_contain_text("Rogue: 4 dice")
     use_my_dice(initiative, "4, 5, 1, 6, 6, 5")
     rogue = x6.initiative([4, 5, 1, 6 + 6 + 5], quickness=4)
     expect(initiative.locator(".rulebook-x6-order")).to_contain_text(str(rogue.value))
     tool.scroll_into_view_if_needed()
-    picks.select_option(label="Rogue")
     actions = x6.max_actions("human")
     expect(tool.get_by_label("Who would react", exact=True)).to_have_value(
         f"Hagen 12 1, Rogue {rogue.value} {actions} of {actions}")
-    expect(tool.locator(".rulebook-x6-unrolled")).to_have_count(0)   # initiative was rolled
+    expect(tool.locator(".rulebook-x6-unrolled")).to_have_count(0)   # initiative is rolled
     done = x6.reactions([("Hagen", 12, x6.ActionPool(2, 1), True),
                          ("Rogue", rogue.value, x6.ActionPool(2, actions), True)])
     assert done.order == ("Rogue", "Hagen") and not done.refused

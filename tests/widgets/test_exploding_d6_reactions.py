@@ -117,8 +117,8 @@ def test_a_fighter_typed_already_is_not_added_twice_and_unrolled_initiative_is_s
     # no initiative rolled yet: the 0 is said in place, not silently taken
     assert t.unrolled.value == (
         "<small class='rulebook-x6-unrolled'>Guard's initiative is not rolled yet: Guard is "
-        "listed with 0, after everyone with a higher one. Type it in place of the 0, or roll "
-        "initiative above and pick Guard again.</small>")
+        "listed with 0, after everyone with a higher one. Roll initiative above and the list "
+        "takes it, or type it in place of the 0.</small>")
     t.picks.value = ("Hagen", "Guard", "Rogue")
     assert "Initiative is not rolled yet for Guard and Rogue: they are listed with 0" in \
         t.unrolled.value
@@ -127,3 +127,23 @@ def test_a_fighter_typed_already_is_not_added_twice_and_unrolled_initiative_is_s
     t.reactors.value = "Hagen 12 1, Guard 7 2 of 2, Rogue 3 2 of 2"
     assert t.unrolled.value == ""
     assert "React in this order: Hagen, Guard, Rogue" in t.result.value
+
+
+def test_initiative_rolled_after_the_pick_fills_the_0_in():
+    """§Start of combat rolled after the picks: the fighters still listed with 0 take the
+    initiative rolled (one typed over the 0 keeps it), and the note goes."""
+    shared_roster("exploding_d6").set_roster(
+        Roster(x6.ROSTER).add("Rogue", quickness=4, deftness=3)
+        .add("Robber", quickness=2, deftness=2, two_weapons=True))
+    t = ReactionsTool("Hagen 12 1")
+    t.picks.value = ("Rogue", "Robber")
+    assert t.reactors.value == "Hagen 12 1, Rogue 0 2 of 2, Robber 0 3 of 3"
+    t.reactors.value = "Hagen 12 1, Rogue 0 1 of 2 unaware, Robber 5 3 of 3"
+    assert "Rogue's initiative is not rolled yet" in t.unrolled.value
+    roller = InitiativeRoller()
+    roller.entry.my_dice.value = "4, 5, 1, 6, 6, 5, 3, 3"   # the rogue's 27, the robber's 6
+    roller.entry.use_dice()
+    assert [(r.name, r.value) for r in roller.last.rolls] == [("Rogue", 27), ("Robber", 6)]
+    assert t.reactors.value == "Hagen 12 1, Rogue 27 1 of 2 unaware, Robber 5 3 of 3"
+    assert t.unrolled.value == ""
+    assert _items(t)[-1] == "Rogue cannot react: does not perceive the actor"
