@@ -55,6 +55,13 @@ def test_the_dice_chapter_rolls_in_the_browser_with_no_other_host(static_page: P
     assert _flat(_replayed_in_cpython("2024")) in _flat(tool.text_content() or "")
     # Each tool's live view took its snapshot's place: two rollers, as the chapter has.
     assert static_page.locator(".cell .rulebook-dice-roller").count() == 2
+    # The progress line counted each file once: no more than the network brought from the site's
+    # Python folder (a file counted twice would exceed it).
+    counted = static_page.evaluate("performance.getEntriesByName('rulebook-wasm:cells-run')[0]"
+                                   ".detail.counted")
+    fetched = sum(size for url, size in static_page.traffic.visit.by_url.items()
+                  if "/_pyodide/" in url)
+    assert 0 < counted <= fetched, (counted, fetched)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     static_page.screenshot(path=str(SCREENSHOTS / "wasm_dice.png"))
     tool.screenshot(path=str(SCREENSHOTS / "wasm_dice_roller.png"))

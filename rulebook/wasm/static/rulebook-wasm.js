@@ -431,7 +431,8 @@
     await bridge.queue;
     await bridge.incoming;
     markFirstTool();
-    performance.mark("rulebook-wasm:cells-run");
+    // The bytes the progress line counted, for tests to compare with the network's.
+    performance.mark("rulebook-wasm:cells-run", { detail: { counted: progress.done } });
     state("ready");
     say("Tools ready");
     statusLine().classList.add("rulebook-wasm-ready");
