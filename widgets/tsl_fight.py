@@ -93,9 +93,13 @@ def board_html(fight: Fight, roster: Roster) -> str:
                        for p in ("action", "movement", "reaction"))
         gear = []
         row = roster.fighter(name) if name in roster.names() else None
-        if row is not None and row["armour"]:
+        if "armour" in kit.lost:
+            gear.append("armour lost for good")
+        elif row is not None and row["armour"]:
             gear.append("armour spent" if kit.armour_spent else "armour")
-        if kit.weapon_broken:
+        if "weapon" in kit.lost:
+            gear.append("weapon lost for good")
+        elif kit.weapon_broken:
             gear.append("weapon broken")
         if kit.uses is not None:
             gear.append(f"{kit.uses} uses")

@@ -141,7 +141,8 @@ def test_a_repair_follows_the_gears_rarity():
     assert failed.fight.of("Mar").weapon_broken and failed.line == (
         "Mar's weapon is not mended (Hand roll 11)")
     lost = broken.repair("Mar", "weapon", tsl.repair("Anomalous", irreplaceable=True))
-    assert lost.fight is broken and lost.line == "Mar's weapon is gone for good"
+    assert lost.fight.of("Mar").lost == ("weapon",) and lost.fight.of("Mar").weapon_broken
+    assert lost.line == "Mar's weapon is gone for good"
     with pytest.raises(RulesError, match="result must be a repair resolved"):
         broken.repair("Mar", "weapon", "Issued")
     broken.check_repair("Mar", "weapon")
@@ -149,6 +150,40 @@ def test_a_repair_follows_the_gears_rarity():
         broken.check_repair("Mar", "armour")
     with pytest.raises(RulesError, match="what must be one of"):
         broken.check_repair("Mar", "boots")
+
+
+def test_gear_lost_for_good_is_never_repaired_and_is_saved():
+    """§11 Ammunition (ruling lost_gear): irreplaceable gear destroyed is lost for good on the
+    fighter: a later repair, an attack with the weapon and a restock are refused; the fighter's
+    other gear is still mended; the loss is saved and read back, and a saved fight without it
+    has lost nothing."""
+    r, fight = started()
+    from dataclasses import replace
+    worn = fight._set(replace(fight.of("Mar"), weapon_broken=True))
+    worn = worn._set(replace(worn.of("Thug"), armour_spent=True))
+    gone = worn.repair("Mar", "weapon", tsl.repair("Anomalous", irreplaceable=True)).fight
+    assert gone.of("Mar") == replace(worn.of("Mar"), lost=("weapon",))
+    for mend in (lambda: gone.check_repair("Mar", "weapon"),
+                 lambda: gone.repair("Mar", "weapon", tsl.repair("Issued"))):
+        with pytest.raises(RulesError, match="^Mar's weapon is lost for good: it cannot be "
+                                             "repaired$"):
+            mend()
+    with pytest.raises(RulesError, match="^Mar's weapon is lost for good and cannot attack$"):
+        gone.attack_inputs(r.fighter("Mar"), r.fighter("Thug"))
+    with pytest.raises(RulesError, match="nothing to restock"):
+        gone.restock("Mar", r.fighter("Mar"))
+    armour = gone.repair("Thug", "armour", tsl.repair("Anomalous", irreplaceable=True)).fight
+    assert armour.of("Thug").lost == ("armour",) and armour.of("Mar").lost == ("weapon",)
+    assert tsl.Fight.from_json(armour.to_json()) == armour
+    older = json.loads(armour.to_json())
+    for kit in older["kits"]:
+        del kit["lost"]
+    assert all(k.lost == () for k in tsl.Fight.from_json(json.dumps(older)).kits)
+    wrong = json.loads(armour.to_json())
+    wrong["kits"][1]["armour_spent"] = False
+    with pytest.raises(RulesError, match=r"kits\[2\]\.lost holds armour, so its armour must be "
+                                         "spent"):
+        tsl.Fight.from_json(json.dumps(wrong))
 
 
 def test_armour_and_weapon_each_carry_their_own_rarity():

@@ -87,13 +87,16 @@ def weapon_attack(zone: str) -> str:
 @dataclass(frozen=True)
 class Kit:
     """One fighter in the fight: their Stress pools, whether their armour is spent and their
-    weapon broken (both until repaired), and the ammunition uses left (None: not tracked)."""
+    weapon broken (both until repaired), the ammunition uses left (None: not tracked), and the
+    gear of theirs lost for good ("armour", "weapon"): spent or broken and never repaired
+    (§11 Ammunition, ruling ``tsl:lost_gear``)."""
 
     name: str
     pools: StressPools
     armour_spent: bool = False
     weapon_broken: bool = False
     uses: int | None = None
+    lost: tuple[str, ...] = ()
 
     @property
     def broken(self) -> bool:
@@ -243,6 +246,8 @@ class Fight:
                 attacker.name).action_used:
             raise RulesError(f"{attacker.name} has used the Action this turn: press Next turn")
         weapon = row_weapon(attacker)
+        if weapon is not None and "weapon" in me.lost:
+            raise RulesError(f"{attacker.name}'s weapon is lost for good and cannot attack")
         if weapon is not None and me.weapon_broken:
             raise RulesError(f"{attacker.name}'s weapon is broken and cannot attack until it "
                              "is repaired")
@@ -309,9 +314,11 @@ class Fight:
 
     def _mended(self, name: str, what: str) -> tuple[Kit, Any]:
         """*name*'s kit with the gear *what* mended, and the section that spends it; refused
-        when that gear is whole."""
+        when that gear is whole, or lost for good (ruling ``tsl:lost_gear``)."""
         _choice("what", what, GEAR)
         kit = self.of(name)
+        if what in kit.lost:
+            raise RulesError(f"{name}'s {what} is lost for good: it cannot be repaired")
         if what == "armour":
             if not kit.armour_spent:
                 raise RulesError(f"{name}'s armour is not spent")
@@ -321,24 +328,33 @@ class Fight:
         return replace(kit, weapon_broken=False), AMMUNITION
 
     def check_repair(self, name: str, what: str) -> None:
-        """Refuse to mend gear of *name* that is whole (§11 Armour, Ammunition), so a page
-        says so before it asks for a repair roll's dice."""
+        """Refuse to mend gear of *name* that is whole or lost for good (§11 Armour,
+        Ammunition), so a page says so before it asks for a repair roll's dice."""
         self._mended(name, what)
 
     def repair(self, name: str, what: str, result: Repair) -> FightMove:
         """Apply a mending of *name*'s spent armour or broken weapon, *result* being
         :func:`~.combat.repair` for the gear's rarity (§11 Armour, Ammunition): Issued gear is
         mended with tools and downtime, no roll; rarer gear only when its Hand roll mends it;
-        irreplaceable gear lost stays out of use, as does gear whose roll fails."""
+        gear whose roll fails stays out of use, to be tried again.
+
+        Irreplaceable gear is destroyed for good ("something irreplaceable may be destroyed
+        for good": the GM's ticking Irreplaceable says it is). The primer says nothing of
+        replacing it, so the fight records it as lost and it stays out of use for the rest of
+        the fight: it is never repaired (ruling ``tsl:lost_gear``)."""
         new, rule = self._mended(name, what)
         if not isinstance(result, Repair):
             raise RulesError(f"result must be a repair resolved for the gear's rarity, got "
                              f"{shown(result)}")
-        if result.outcome in ("lost", "not repaired"):
-            said = ("is gone for good" if result.outcome == "lost" else
-                    f"is not mended (Hand roll {result.value})")
-            return FightMove(self, f"{name}'s {what} {said}", result.trace + (
-                step(f"{name}'s {what} stays out of use", rule),))
+        if result.outcome == "lost":
+            kit = self.of(name)
+            return FightMove(self._set(replace(kit, lost=kit.lost + (what,))),
+                             f"{name}'s {what} is gone for good", result.trace + (
+                step(f"{name}'s {what} is lost for good: out of use for the rest of the fight",
+                     rule),))
+        if result.outcome == "not repaired":
+            return FightMove(self, f"{name}'s {what} is not mended (Hand roll {result.value})",
+                             result.trace + (step(f"{name}'s {what} stays out of use", rule),))
         how = ("with tools and downtime" if result.outcome == "needs downtime" else
                f"by a Hand roll of {result.value}")
         return FightMove(self._set(new), f"{name}'s {what} is repaired {how}", result.trace + (
@@ -351,6 +367,8 @@ class Fight:
             raise RulesError(f"{name}'s weapon takes no ammunition")
         full = starting_uses(weapon.zone)
         kit = self.of(name)
+        if "weapon" in kit.lost:
+            raise RulesError(f"{name}'s weapon is lost for good: there is nothing to restock")
         return FightMove(self._set(replace(kit, uses=full)),
                          f"{name} restocks: {full} uses",
                          (step(f"Restocked in the fiction: {full} uses", AMMUNITION),))
@@ -395,7 +413,8 @@ class Fight:
             "board": None if self.encounter is None else encounter_to_dict(self.encounter),
             "kits": [{"name": k.name, "kind": k.pools.kind, "sizes": list(k.pools.sizes),
                       "marked": list(k.pools.marked), "armour_spent": k.armour_spent,
-                      "weapon_broken": k.weapon_broken, "uses": k.uses} for k in self.kits]},
+                      "weapon_broken": k.weapon_broken, "uses": k.uses, "lost": list(k.lost)}
+                     for k in self.kits]},
             separators=(",", ":"))
 
     @classmethod
@@ -425,10 +444,20 @@ def apply_cost(pools: StressPools, pool: str, cost: int) -> StressTaken:
 
 
 def _read_kit(item: dict, i: int) -> Kit:
-    """One checked kit; its marked Stress must fit its pools."""
+    """One checked kit; its marked Stress must fit its pools, and gear lost for good is spent
+    or broken, each piece once (a kit saved without ``lost`` has lost nothing)."""
     pools = StressPools(item["kind"], tuple(item["sizes"]), tuple(item["marked"]))
     check_pools(pools, f"kits[{i}]")
-    return Kit(item["name"], pools, item["armour_spent"], item["weapon_broken"], item["uses"])
+    lost = tuple(item.get("lost", ()))
+    if len(set(lost)) != len(lost):
+        raise RulesError(f"kits[{i}].lost must name each piece of gear once, got {list(lost)}")
+    out_of_use = {"armour": item["armour_spent"], "weapon": item["weapon_broken"]}
+    for what in lost:
+        if not out_of_use[what]:
+            raise RulesError(f"kits[{i}].lost holds {what}, so its {what} must be "
+                             f"{'spent' if what == 'armour' else 'broken'}")
+    return Kit(item["name"], pools, item["armour_spent"], item["weapon_broken"], item["uses"],
+               lost)
 
 
 @functools.cache
@@ -440,7 +469,8 @@ def fight_format() -> saved.SavedFormat:
         "kind": saved.Text(10, FIGHTER_KINDS),
         "sizes": saved.ListOf(size, 3, min_items=3), "marked": saved.ListOf(size, 3, min_items=3),
         "armour_spent": saved.Flag(), "weapon_broken": saved.Flag(),
-        "uses": saved.Maybe(saved.Int(0, MAX_USES))})
+        "uses": saved.Maybe(saved.Int(0, MAX_USES)),
+        "lost": saved.ListOf(saved.Text(6, GEAR), len(GEAR))}, optional=frozenset({"lost"}))
     board = saved.Record(_board_fields(),
                          optional=frozenset({"log", "format", "version"}))
     return saved.SavedFormat("TSL fight", FIGHT_FORMAT, 1, saved.Record({
