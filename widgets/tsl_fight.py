@@ -10,6 +10,7 @@ page keeps the roster, the fight, undo/redo and the roll log; :class:`FightPanel
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import ipywidgets as w
@@ -24,6 +25,7 @@ from rulescore.systems.tsl.fight import (
     row_weapon,
     weapon_attack,
 )
+from rulescore.systems.tsl.rolls import DICE
 
 from .common import (
     ROLLED,
@@ -35,7 +37,9 @@ from .common import (
     Tool,
     answers,
     button,
+    chance_html,
     int_field,
+    odds_line,
     section,
 )
 from .fight import FightPage, OnThePage
@@ -63,7 +67,23 @@ REPAIR_REACHES = tuple(
         Reach(tsl.repair, {"rarity": label, "irreplaceable": "Irreplaceable",
                            "tier": "Repairer's Hand tier"},
               {"dice": "the repair's Roll / My dice row", "shift": "no shift on this page",
-               "bands": RULINGS, "tier_limits": RULINGS})))
+               "bands": RULINGS, "tier_limits": RULINGS}))) + (
+    Reach(tsl.repair_odds, {"tier": "Repairer's Hand tier"},
+          {"shift": "no shift on this page", "bands": RULINGS, "tier_limits": RULINGS}),)
+
+
+@dataclass(frozen=True)
+class Mending:
+    """Everything one repair is made with, as the reader set it when it was made: a Replay in
+    the roll log repeats this repair, whatever the menus hold by then (§11 Ammunition)."""
+
+    who: str
+    what: str
+    rarity: str
+    irreplaceable: bool
+    tier: str
+
+
 DEFENDS = [("actively: an opposed roll", True), ("not defending: a T-number", False)]
 
 
@@ -213,12 +233,14 @@ class FightPanel(OnThePage, Tool):
         self.irreplaceable = w.Checkbox(value=False, indent=False, description="Irreplaceable",
                                         layout=shared_layout(width="auto"))
         self.repair_tier = _menu("Repairer's Hand tier", tsl.TIERS, "Trained", width="19em")
-        self.repair_entry = DiceEntry("5 faces of the Hand roll, e.g. 6, 5, 1, 1, 1")
+        self.repair_entry = DiceEntry(f"{DICE} faces of the Hand roll, e.g. 6, 5, 1, 1, 1")
+        self.repair_error = ErrorLine()   # beside the repair, above the roll log's Replay
         self.repair_note = w.HTML()
         self.repair_result = w.HTML()
         self.repair_explanation = ExplanationView()
         self.repair_explanation.add_class("rulebook-tsl-repair-steps")
         self._repairing: tuple[str, str] | None = None
+        self._holding = False   # the menus are being set to a repair's own values
         self.pool = _menu("Pool", tsl.POOLS, "Body", width="14em")
         self.stress = int_field("Stress", 0, 0, 40, style=STYLE, layout=shared_layout(width="12em"))
         self.stress_button = button("Set Stress", "Stress taken off, or marked by another rule")
@@ -252,8 +274,9 @@ class FightPanel(OnThePage, Tool):
         self.restock_button.on_click(lambda _: self._restock())
         self.repair_entry.on_request(self._repair_roll)
         self.who.observe(lambda _: self._repair_defaults(), "value")
-        for field in (*self.rarity.values(), self.irreplaceable, self.repair_tier):
+        for field in (*self.rarity.values(), self.irreplaceable):
             field.observe(lambda _: self._repair_reset(), "value")
+        self.repair_tier.observe(lambda _: self._tier_changed(), "value")
         set_shown(self.repair_entry, False)
         self.stress_button.on_click(lambda _: self._set_stress())
         for box in (self.attacker, self.target, self.opposed, self.target_number,
@@ -271,8 +294,8 @@ class FightPanel(OnThePage, Tool):
             w.HBox([self.rarity["weapon"], self.repair_weapon, self.restock_button],
                    layout=row),
             self.repair_tier, self.irreplaceable], layout=shared_layout(width="36em"))
-        outcome = w.VBox([self.repair_note, self.repair_entry, self.repair_result,
-                          self.repair_explanation],
+        outcome = w.VBox([self.repair_error, self.repair_note, self.repair_entry,
+                          self.repair_result, self.repair_explanation],
                          layout=shared_layout(flex="1 1 24em", min_width="22em"))
         return w.HBox([fields, outcome], layout=shared_layout(flex_flow="row wrap"))
 
@@ -337,62 +360,104 @@ class FightPanel(OnThePage, Tool):
 
     def _repair_reset(self) -> None:
         """A changed repair field puts away a Hand roll asked for under the old one."""
+        if self._holding:
+            return
         self._repairing = None
         set_shown(self.repair_entry, False)
         self.repair_note.value = self.repair_result.value = ""
         self.repair_explanation.clear()
         self.repair_entry.error.clear()
 
-    @answers()
+    def _mending(self, who: str, what: str) -> Mending:
+        """The repair of *who*'s *what* as the repair's menus set it now."""
+        return Mending(who, what, self.rarity[what].value, self.irreplaceable.value,
+                       self.repair_tier.value)
+
+    @answers(line="repair_error")
     def _repair(self, what: str) -> None:
         """Mend *what*: gear its rarity mends with no roll (Issued, or irreplaceable) is
-        answered at once; rarer gear asks for the Hand roll's dice first."""
+        answered at once; rarer gear asks for the Hand roll's dice first, its odds shown."""
         self._repair_reset()
         who = self._picked(self.who.value, "Fighter")
         self.fight.check_repair(who, what)
-        rarity, lost = self.rarity[what].value, self.irreplaceable.value
-        if not tsl.repair_needs_roll(rarity, irreplaceable=lost):
-            self._repaired(who, self.fight.repair(who, what,
-                                                  tsl.repair(rarity, irreplaceable=lost)))
+        mending = self._mending(who, what)
+        if not tsl.repair_needs_roll(mending.rarity, irreplaceable=mending.irreplaceable):
+            self._repaired(mending, self.fight.repair(who, what, tsl.repair(
+                mending.rarity, irreplaceable=mending.irreplaceable)))
             return
         self._repairing = (who, what)
-        self.repair_note.value = (
-            f"<small class='rulebook-tsl-repair-ask'>{html.escape(rarity)} gear: mending "
-            f"{html.escape(who)}'s {what} takes a Hand roll at T11 (Mixed or better mends "
-            "it). Roll, or type the 5 faces.</small>")
+        self._ask(mending)
         set_shown(self.repair_entry, True)
+
+    def _ask(self, mending: Mending) -> None:
+        """What the Hand roll is and its exact chance to mend for the repairer's tier, before
+        the dice (§11 Ammunition, ruling ``tsl:repair_roll``)."""
+        least = tsl.band_name(tsl.HIT_BANDS[0])
+        chance = tsl.repair_odds(mending.tier)
+        self.repair_note.value = (
+            f"<small class='rulebook-tsl-repair-ask'>{html.escape(mending.rarity)} gear: "
+            f"mending {html.escape(mending.who)}'s {mending.what} takes a Hand roll at "
+            f"T{tsl.REPAIR_TARGET} ({least} or better mends it). Roll, or type the {DICE} "
+            "faces.</small>"
+            + odds_line("rulebook-tsl-repair-odds",
+                        f"Chance to mend it ({html.escape(mending.tier)} Hand): "
+                        f"{chance_html(chance, strong=True)}"))
+
+    def _tier_changed(self) -> None:
+        """A new Hand tier changes the odds of the roll asked for, not the repair itself."""
+        if self._repairing is not None and not self._holding:
+            self._ask(self._mending(*self._repairing))
 
     @answers(line="repair_entry.error")
     def _repair_roll(self, request: RollRequest) -> None:
-        """The Hand roll of a rarer item's repair (one rules call), then its result applied."""
+        """The Hand roll of a rarer item's repair, with the repair's menus as they are."""
         if self._repairing is None:
             raise RulesError("press Repair armour or Repair weapon first")
-        who, what = self._repairing
-        request.expect_typed(5, "5 faces")
-        done = tsl.repair(self.rarity[what].value, irreplaceable=self.irreplaceable.value,
-                          dice=request.dice, tier=self.repair_tier.value)
+        self._mend(self._mending(*self._repairing), request)
+
+    @answers(line="repair_error")
+    def _replay_repair(self, mending: Mending, request: RollRequest) -> None:
+        """The roll log's Replay: the same repair of the same gear with the same dice, its
+        refusal (the gear whole again, or lost) said beside the repair."""
+        self._repair_reset()
+        self._mend(mending, request)
+
+    def _mend(self, mending: Mending, request: RollRequest) -> None:
+        """The Hand roll (one rules call) and its result applied; the roll log keeps the whole
+        repair for its Replay."""
+        request.expect_typed(DICE, f"{DICE} faces")
+        who, what = mending.who, mending.what
+        done = tsl.repair(mending.rarity, irreplaceable=mending.irreplaceable,
+                          dice=request.dice, tier=mending.tier)
         move = self.fight.repair(who, what, done)
         self.page.rolls.add(f"{who} mends the {what}", request, move.line,
-                            lambda r: self._repair_roll(r.fresh()))
-        self._repaired(who, move)
+                            lambda r: self._replay_repair(mending, r.fresh()))
+        self._repaired(mending, move)
 
-    def _repaired(self, who: str, move: tsl.FightMove) -> None:
+    def _repaired(self, mending: Mending, move: tsl.FightMove) -> None:
         """Show the repair's line and its explanation beside the repair, and apply it (a
-        failed or lost repair changes nothing)."""
+        failed repair changes nothing); the repair's menus show what it was made with."""
         if move.fight is not self.fight:
             self._push(move)      # the page redraws, its menus refilled: the line comes after
             self.explanation.clear()   # the repair explains itself beside its own result
-            # the redraw puts the acting fighter in the Fighter menu: the repaired fighter
-            # goes back in, so the result stands beside their own gear's rarities
-            self.who.value = who
+        # the redraw puts the acting fighter in the Fighter menu: the repaired fighter goes
+        # back in, so the result stands beside their own gear's rarities (a replay's own)
+        self.who.value = mending.who
         self._repairing = None
+        self._holding = True
+        try:
+            self.rarity[mending.what].value = mending.rarity
+            self.irreplaceable.value = mending.irreplaceable
+            self.repair_tier.value = mending.tier
+        finally:
+            self._holding = False
         set_shown(self.repair_entry, False)
         self.repair_note.value = ""
         self.repair_result.value = (f"<b class='rulebook-tsl-repair-said'>"
                                     f"{html.escape(move.line)}</b>")
         self.repair_explanation.show(move.trace)
 
-    @answers()
+    @answers(line="repair_error")
     def _restock(self) -> None:
         self._push(self.fight.restock(self.who.value, self._row(self.who.value, "Fighter")))
 

@@ -11,7 +11,7 @@ import pytest
 from rulescore.dice import DiceSource
 from rulescore.systems import tsl
 from rulescore.systems.tsl.fight import gear_rarity
-from widgets.common import RollRequest, steps_html
+from widgets.common import RollRequest, chance_html, steps_html
 from widgets.lean import is_shown
 from widgets.tsl_fight import FightPanel, fight_page, starter
 
@@ -91,7 +91,7 @@ def test_other_moves_repair_and_set_stress(page):
     panel.start_button.click()
     panel.who.value = "Mar"
     panel.repair_armour.click()
-    assert panel.error.message == "Mar's armour is not spent"
+    assert panel.repair_error.message == "Mar's armour is not spent"
     panel.pool.value, panel.stress.value = "Mind", 3
     panel.stress_button.click()
     assert page.state.of("Mar").pools.stress("Mind") == 3
@@ -118,21 +118,24 @@ def test_a_repair_asks_the_rarity_and_only_rarer_gear_rolls(page):
     assert panel.rarity["armour"].value == "Issued" == panel.rarity["weapon"].value
     assert panel.repair_tier.value == "Trained"
     panel.repair_weapon.click()
-    assert panel.error.message == "Mar's weapon is not broken"
+    assert panel.repair_error.message == "Mar's weapon is not broken"
     assert not is_shown(panel.repair_entry)
-    # irreplaceable: gone for good, no dice, the armour stays spent
+    # irreplaceable: gone for good, no dice, the armour lost on Mar (Undo takes it back)
     panel.who.value = "Mar"
     panel.irreplaceable.value = True
     panel.repair_armour.click()
     assert tsl.repair("Issued", irreplaceable=True).outcome == "lost"
     assert panel.repair_result.value.endswith("Mar&#x27;s armour is gone for good</b>")
-    assert page.state.of("Mar").armour_spent and not is_shown(panel.repair_entry)
+    assert page.state.of("Mar").lost == ("armour",) and not is_shown(panel.repair_entry)
+    page.undo()
+    assert page.state.of("Mar").armour_spent and page.state.of("Mar").lost == ()
     # Salvaged: the Hand roll's dice first; Trained 6, 5, 1, 1, 1 is 12 against T11: mended
     panel.who.value = "Mar"
     panel.irreplaceable.value = False
     panel.rarity["armour"].value = "Salvaged"
     panel.repair_armour.click()
     assert is_shown(panel.repair_entry) and "Hand roll at T11" in panel.repair_note.value
+    assert chance_html(tsl.repair_odds("Trained"), strong=True) in panel.repair_note.value
     assert page.state.of("Mar").armour_spent
     panel.repair_entry.my_dice.value = "6, 5, 1"
     panel.repair_entry.use_dice()
@@ -183,6 +186,84 @@ def test_each_repair_starts_at_its_own_gears_rarity(page):
     assert page.state.of("Mar").armour_spent
 
 
+def _spend_and_ask(page, panel, rarity="Salvaged"):
+    """Mar's armour spent; the repair of it asked with the Armour rarity *rarity*."""
+    panel.start_button.click()
+    fight = page.state
+    page.apply("Mar's armour spent", state=fight._set(replace(fight.of("Mar"),
+                                                              armour_spent=True)))
+    panel.who.value = "Mar"
+    panel.rarity["armour"].value = rarity
+    panel.repair_armour.click()
+    return fight._set(replace(fight.of("Mar"), armour_spent=True))
+
+
+def test_the_repair_roll_shows_its_odds_for_the_hand_tier(page):
+    """Every roll shows its exact chance first: the Hand roll at T11 (tsl.REPAIR_TARGET) mends
+    on Mixed Success or better, its chance tsl.repair_odds for the Repairer's Hand tier, which
+    follows the tier while the roll waits."""
+    page, panel = page
+    _spend_and_ask(page, panel)
+    assert f"Hand roll at T{tsl.REPAIR_TARGET} (Mixed Success or better mends it)" in \
+        panel.repair_note.value
+    for tier in tsl.TIERS:
+        panel.repair_tier.value = tier
+        assert is_shown(panel.repair_entry)
+        assert (f"Chance to mend it ({tier} Hand): "
+                f"{chance_html(tsl.repair_odds(tier), strong=True)}") in panel.repair_note.value
+    panel.repair_entry.my_dice.value = "6, 5, 1, 1, 1"   # 6 + 5 + 1 = 12 kept by Proficient
+    panel.repair_entry.use_dice()
+    assert not page.state.of("Mar").armour_spent
+    assert tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1], tier="Proficient").value == 13
+
+
+def test_a_repair_replayed_after_undo_repeats_the_same_repair(page):
+    """Roll the repair with a seed, Undo, change the menus, Replay from the roll log: the same
+    repair (Mar's Salvaged armour, the Trained Hand) with the same dice, mended again, the
+    menus showing what it was made with; a Replay the fight refuses says so beside the repair."""
+    page, panel = page
+    spent = _spend_and_ask(page, panel)
+    panel.repair_entry.roll(7)
+    first = page.state
+    expected = spent.repair("Mar", "armour", tsl.repair(
+        "Salvaged", dice=DiceSource.seeded(7), tier="Trained"))
+    assert first == expected.fight and not first.of("Mar").armour_spent
+    line = panel.repair_result.value
+    page.undo()
+    assert page.state.of("Mar").armour_spent
+    panel.who.value = "Vela"
+    panel.rarity["armour"].value, panel.repair_tier.value = "Issued", "Untrained"
+    panel.irreplaceable.value = True
+    page.rolls.children[0].children[0].click()   # its Replay
+    assert page.state == first and page.rolls.entries[0].what == "Mar mends the armour"
+    assert panel.repair_result.value == line and panel.repair_error.message == ""
+    assert (panel.who.value, panel.rarity["armour"].value, panel.repair_tier.value,
+            panel.irreplaceable.value) == ("Mar", "Salvaged", "Trained", False)
+    page.rolls.children[0].children[0].click()   # its Replay
+    assert panel.repair_error.message == "Mar's armour is not spent"
+    assert page.state == first
+
+
+def test_gear_lost_for_good_shows_on_the_board_and_is_not_repaired(page):
+    """Irreplaceable armour is gone for good: the board says "armour lost for good", a later
+    Repair armour is refused beside the repair, and Undo brings the spent armour back."""
+    page, panel = page
+    _spend_and_ask(page, panel, rarity="Issued")      # Issued: mended with no dice
+    page.undo()
+    panel.who.value = "Mar"
+    panel.irreplaceable.value = True
+    panel.repair_armour.click()
+    assert "armour lost for good" in panel.board.value
+    assert "armour spent" not in panel.board.value
+    panel.who.value = "Mar"
+    panel.irreplaceable.value = False
+    panel.repair_armour.click()
+    assert panel.repair_error.message == "Mar's armour is lost for good: it cannot be repaired"
+    assert page.state.of("Mar").lost == ("armour",)
+    page.undo()
+    assert "armour spent" in panel.board.value and page.state.of("Mar").lost == ()
+
+
 def test_the_armour_switch_shows_only_for_worn_unspent_armour(page):
     page, panel = page
     panel.start_button.click()
@@ -199,6 +280,8 @@ def test_the_armour_switch_shows_only_for_worn_unspent_armour(page):
 
 def test_the_other_moves_before_the_fight_name_the_empty_fighter_menu(page):
     page, panel = page
-    for press in (panel.spend_button, panel.repair_armour, panel.stress_button):
+    for press in (panel.spend_button, panel.stress_button):
         press.click()
         assert panel.error.message == "Fighter is empty: start the fight first"
+    panel.repair_armour.click()          # said beside the repair's buttons
+    assert panel.repair_error.message == "Fighter is empty: start the fight first"
