@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 
 from rulescore.systems import tsl
 from tests.browser.reader import SHOTS, open_chapter, use_my_dice
+from widgets.common import percent
 
 GEAR = "tsl/gear.ipynb"
 FIGHT = "tsl/fight.ipynb"
@@ -40,9 +41,11 @@ def test_a_snaring_pull_at_engaged_is_refused_when_chosen(page: Page, book_url):
 
 def test_the_fight_pages_repair_asks_the_rarity(page: Page, book_url):
     """Vela's shot meets Mar's Catastrophic defence: Mar's armour is spent. Repair with
-    Irreplaceable ticked: gone for good, no dice. Armour rarity Salvaged: the Hand roll first,
-    Mar's Trained 6, 5, 1, 1, 1 (12 against T11) mends it. Undo, then Issued (the Armour rarity
-    of Mar's roster row): mended with no dice."""
+    Irreplaceable ticked: gone for good, no dice, the board says so and a later repair is
+    refused beside the repair. Undo; Armour rarity Salvaged: the Hand roll's chance for Mar's
+    Trained Hand first, then 6, 5, 1, 1, 1 (12 against T11) mends it. Undo, and the roll log's
+    Replay mends it again. Undo, then Issued (the Armour rarity of Mar's roster row): mended
+    with no dice."""
     page.set_viewport_size(SCREEN)
     open_chapter(page, f"{book_url}/{FIGHT}")
     panel = page.locator(".rulebook-tsl-fight").first
@@ -66,19 +69,40 @@ def test_the_fight_pages_repair_asks_the_rarity(page: Page, book_url):
     assert tsl.repair("Issued", irreplaceable=True).outcome == "lost"
     expect(said).to_have_text("Mar's armour is gone for good")
     expect(repair_dice).to_be_hidden()
-    expect(panel.locator(".rulebook-tsl-fight-board")).to_contain_text("armour spent")
+    board = panel.locator(".rulebook-tsl-fight-board")
+    expect(board).to_contain_text("armour lost for good")
+    panel.get_by_label("Irreplaceable").uncheck()
+    panel.get_by_role("button", name="Repair armour").click()
+    expect(panel.locator(".rulebook-tsl-repair-said")).to_have_count(0)
+    expect(panel.get_by_role("alert")).to_have_text(
+        "⚠ Mar's armour is lost for good: it cannot be repaired")
+    board.screenshot(path=str(SHOTS / "tsl_fight_board_armour_lost.png"))
+    page.get_by_role("button", name="Undo").first.click()
+    expect(board).to_contain_text("armour spent")
 
     panel.get_by_label("Fighter", exact=True).select_option("Mar")
-    panel.get_by_label("Irreplaceable").uncheck()
     rarity.select_option("Salvaged")
     panel.get_by_role("button", name="Repair armour").click()
     expect(panel.locator(".rulebook-tsl-repair-ask")).to_contain_text("Hand roll at T11")
+    expect(panel.locator(".rulebook-tsl-repair-odds")).to_have_text(
+        f"Chance to mend it (Trained Hand): {percent(tsl.repair_odds('Trained'))} "
+        f"({tsl.repair_odds('Trained')})")
     assert tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1], tier="Trained").value == 12
     use_my_dice(panel, "6, 5, 1, 1, 1", -1)
     expect(said).to_have_text("Mar's armour is repaired by a Hand roll of 12")
-    expect(panel.locator(".rulebook-tsl-fight-board")).not_to_contain_text("armour spent")
+    expect(board).not_to_contain_text("armour spent")
     panel.evaluate("e => e.scrollIntoView()")
     page.screenshot(path=str(SHOTS / "tsl_fight_repair_1280x900.png"), full_page=True)
+
+    # the roll log's Replay after Undo: the same repair, the same dice, mended again
+    page.get_by_role("button", name="Undo").first.click()
+    expect(board).to_contain_text("armour spent")
+    rarity.select_option("Issued")
+    page.locator(".rulebook-roll-log").get_by_role("button", name="Replay",
+                                                   exact=True).first.click()
+    expect(said).to_have_text("Mar's armour is repaired by a Hand roll of 12")
+    expect(rarity).to_have_value("Salvaged")
+    expect(board).not_to_contain_text("armour spent")
 
     page.get_by_role("button", name="Undo").first.click()
     expect(panel.locator(".rulebook-tsl-fight-board")).to_contain_text("armour spent")
