@@ -240,8 +240,9 @@ class HealingWalker(Tool):
             "a new record starts empty; the buttons below fill it")),
         Reach(pc.InjuryRecord.add_injury, {"location": "Location", "aspect": "Aspect",
                                            "level": "Injury", "bleeder": "A Bleeder"},
-              {"self": SHEET, "shock": "an injury written in by hand has no Shock Roll of its "
-                                       "own on the sheet; the injury walker records one"}),
+              {"self": SHEET, **dict.fromkeys(
+                  ("shock", "shock_rolled"), "an injury written in by hand has no Shock Roll "
+                  "of its own on the sheet; the injury walker records one")}),
         Reach(pc.InjuryRecord.with_blood_loss, {"bp": "Blood loss (BP)"}, {"self": SHEET}),
         Reach(pc.InjuryRecord.with_shock, {
             "state": "Shock state now", "extended_hr": "Extended Shock HR", "coma_hr": "Coma HR",

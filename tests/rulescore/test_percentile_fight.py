@@ -555,28 +555,113 @@ def test_removing_an_injury_takes_back_its_shock_state_and_its_blood():
         "The Shock state UNC came from this injury alone: now no Shock state"]
 
 
-def test_what_the_record_cannot_tie_to_the_removed_injury_stays_and_says_why():
-    """A Shock state with another possible cause stays: another injury's Shock Roll, a grim
-    wound's daily Shock Roll, or a state the record does not tie to the removed injury (a
-    Glancing Blow, a state set by hand). BP the other bleeders account for stay."""
-    two = (pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2, shock="STN")
+def _in_shock(record: pc.InjuryRecord, state: str, extended_hr: int | None = None,
+              coma_hr: int | None = None) -> tuple[pc.Fight, Roster]:
+    """The Brigand of the roster with *record* and that Shock state in a fight."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    return fight.with_combatant(pc.Combatant("Brigand", record, state, extended_hr,
+                                             coma_hr)), rows
+
+
+def test_a_removal_leaves_the_state_the_remaining_injuries_give():
+    """The S2E abdomen's own Shock Roll gave STN; the S3E thigh bled 2 BP and the patient is
+    INC. Removing the thigh takes its 2 BP back, and the state falls to the abdomen's STN, the
+    most severe state left (Injury 4): INC is not kept for a cause that gave only STN. The
+    record and the fight compute it the same way, and Extended Shock goes with the INC."""
+    record = (pc.InjuryRecord("Brigand").add_injury("Abdomen", "Edge", 2, shock="STN")
+              .add_injury("Thigh", "Edge", 3, bleeder=True, shock_rolled=True))
+    record = replace(record, blood_loss=2, injuries=(
+        record.injuries[0], replace(record.injuries[1], blood_lost=2)))
+    gone = record.with_shock("INC", extended_hr=5).remove_injury(1)
+    assert (gone.blood_loss, gone.shock, gone.extended_hr) == (0, "STN", None)
+    assert gone.log[-1] == ("Day 0: removed S3E thigh; the 2 BP its bleeding cost are taken "
+                            "back: blood loss 2 → 0 BP; the Shock state INC came in part from "
+                            "this injury: now STN, from the Shock Roll of S2E abdomen (STN)")
+    fight, rows = _in_shock(record, "INC", 5)
+    taken = pc.remove_injury(fight, rows.fighter("Brigand"), 1)
+    brigand = taken.fight.combatant("Brigand")
+    assert (brigand.shock, brigand.extended_hr, brigand.record.blood_loss) == ("STN", None, 0)
+    assert [s.text for s in taken.trace][2:] == [
+        ("The Shock state INC came in part from this injury: now STN, from the Shock Roll of "
+         "S2E abdomen (STN)")]
+
+
+def test_a_remaining_injury_with_the_same_state_keeps_it():
+    """Both injuries' Shock Rolls gave INC: without either, the other still gives INC, so
+    the state and its Extended Shock stay."""
+    two = (pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2, shock="INC")
            .add_injury("Thigh", "Blunt", 3, shock="INC").with_shock("INC", extended_hr=5))
-    kept = two.remove_injury(1)
+    for index, left in ((1, "S2E abdomen"), (0, "S3B thigh")):
+        kept = two.remove_injury(index)
+        assert (kept.shock, kept.extended_hr) == ("INC", 5)
+        assert kept.log[-1].endswith(f"the Shock state INC stays: the Shock Roll of {left} "
+                                     "(INC) is behind it too")
+    milder = (pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2, shock="STN")
+              .add_injury("Thigh", "Blunt", 3, shock="INC").with_shock("INC", extended_hr=5))
+    assert (milder.remove_injury(1).shock, milder.remove_injury(0).shock) == ("STN", "INC")
+
+
+def test_the_blood_loss_alone_can_be_what_keeps_a_state():
+    """The abdomen's Shock Roll gave no state, but its bleeding cost 2 BP (the track's STN,
+    then INC); the thigh's Shock Roll gave INC, and INC while INC is UNC, with a coma.
+    Removing the thigh leaves INC from the 2 BP: the Extended Shock stays, the coma goes
+    (Healing 1, Injury 4)."""
+    record = (pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2, bleeder=True,
+                                               shock_rolled=True)
+              .add_injury("Thigh", "Blunt", 3, shock="INC"))
+    record = replace(record, blood_loss=2, injuries=(
+        replace(record.injuries[0], blood_lost=2), record.injuries[1]))
+    gone = record.with_shock("UNC", extended_hr=4, coma_hr=7, coma_days=10).remove_injury(1)
+    assert (gone.blood_loss, gone.shock, gone.extended_hr, gone.coma_hr, gone.coma_days) == \
+        (2, "INC", 4, None, 0)
+    assert gone.log[-1] == ("Day 0: removed S3B thigh; the Shock state UNC came in part from "
+                            "this injury: now INC, from the 2 BP lost (INC)")
+    fight, rows = _in_shock(record, "UNC", 4, 7)
+    brigand = pc.remove_injury(fight, rows.fighter("Brigand"), 1).fight.combatant("Brigand")
+    assert (brigand.shock, brigand.extended_hr, brigand.coma_hr) == ("INC", 4, None)
+
+
+def test_an_injury_without_its_shock_roll_on_the_record_keeps_the_state():
+    """An injury written in by hand does not say what its Shock Roll gave, so the state
+    stays; the same injury with its roll on the record (no effect) lets it go. A grim
+    wound's daily Shock Roll leaves no mark either. A state the whole record does not reach
+    (a Glancing Blow, a state set by hand) stays too."""
+    by_hand = (pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2)
+               .add_injury("Thigh", "Blunt", 3, shock="INC").with_shock("INC", extended_hr=5))
+    kept = by_hand.remove_injury(1)
     assert (kept.shock, kept.extended_hr) == ("INC", 5)
     assert kept.log[-1] == ("Day 0: removed S3B thigh; the Shock state INC stays: the Shock "
                             "Roll of S2E abdomen may be behind it too")
-    untied = two.remove_injury(0)
-    assert untied.shock == "INC" and untied.log[-1].endswith(
-        "the Shock state INC stays: the record does not show that this injury's Shock Roll "
-        "alone brought it")
+    rolled = replace(by_hand, injuries=(replace(by_hand.injuries[0], shock_rolled=True),
+                                        by_hand.injuries[1]))
+    assert rolled.remove_injury(1).shock is None
+    assert rolled.remove_injury(1).log[-1].endswith(
+        "the Shock state INC came from this injury alone: now no Shock state")
     grim = (pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2, shock="STN")
-            .add_injury("Thigh", "Edge", 4).with_shock("STN"))
+            .add_injury("Thigh", "Edge", 4, shock_rolled=True).with_shock("STN"))
     assert grim.remove_injury(0).shock == "STN"
+    assert grim.injuries[1].grim and not grim.injuries[0].grim
+    beyond = (pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2, shock="STN")
+              .add_injury("Thigh", "Blunt", 3, shock="STN").with_shock("UNC"))
+    assert beyond.remove_injury(1).shock == "UNC" and beyond.remove_injury(1).log[-1].endswith(
+        "the Shock state UNC stays: the record does not show that this injury's Shock Roll "
+        "alone brought it")
+    assert pc.InjuryRecord.from_json(rolled.to_json()) == rolled
+    with pytest.raises(RulesError, match="shock_rolled must be True or False, got 1"):
+        pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2, shock_rolled=1)
+
+
+def test_blood_other_bleeders_account_for_stays():
+    """BP the other bleeders account for stay; blood regained is counted against the removed
+    injury first. One BP taken back reads "is"."""
+    two = (pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2, shock="STN")
+           .add_injury("Thigh", "Blunt", 3, shock="INC").with_shock("INC", extended_hr=5))
     bleeders = replace(two, blood_loss=3, injuries=(
         replace(two.injuries[0], bleeder=True, blood_lost=1),
         replace(two.injuries[1], bleeder=True, blood_lost=1)))
     less = bleeders.remove_injury(1)
-    assert less.blood_loss == 2 and "the 1 BP its bleeding cost are taken back: blood loss " \
+    assert less.blood_loss == 2 and "the 1 BP its bleeding cost is taken back: blood loss " \
         "3 → 2 BP; 2 BP stay: other bleeders' or entered by hand" in less.log[-1]
     regained = replace(bleeders, blood_loss=1).remove_injury(1)
     assert regained.blood_loss == 1   # the other bleeder's BP stays; the regained one was this

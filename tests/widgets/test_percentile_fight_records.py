@@ -81,7 +81,7 @@ def test_a_treated_injury_is_refused_in_the_reader_s_words():
 def test_removing_the_injury_behind_the_shock_state_says_so_and_lifts_it():
     """Injury 4: the S2P abdomen's own Shock Roll made the Brigand INC and nothing else on his
     record explains it; removing it leaves him fighting, and the page says why. The M1E thigh
-    left has no Shock state of its own."""
+    left made its Shock Roll with no effect."""
     import html
     page = fight_page()
     after = page.after
@@ -89,7 +89,7 @@ def test_removing_the_injury_behind_the_shock_state_says_so_and_lifts_it():
     fight = pc.fight_for(page.roster, page.state)
     brigand = fight.combatant("Brigand")
     record = (brigand.record.add_injury("Abdomen", "Point", 2, shock="INC")
-              .add_injury("Thigh", "Edge", 1))
+              .add_injury("Thigh", "Edge", 1, shock_rolled=True))
     page.apply("two injuries", state=fight.with_combatant(replace(brigand, record=record,
                                                                   shock="INC")))
     after.injury.value = 0

@@ -370,8 +370,9 @@ def test_an_injury_added_by_mistake_comes_off_the_sheet():
 
 
 def test_removing_a_bleeder_says_what_stays_and_why():
-    """Blood loss typed in by hand and a Shock state set by hand are not tied to the injury
-    removed (Healing 1, Injury 4): both stay, and the sheet's last line says so."""
+    """Blood loss typed in by hand is not tied to the injury removed (Healing 1): it stays,
+    and the INC its two boxes give keeps the Shock state (Injury 4); the sheet's last line
+    says so."""
     h = HealingWalker()
     h.bleeder.value = True
     h.add_button.click()                                  # S2E abdomen, a bleeder
@@ -381,8 +382,7 @@ def test_removing_a_bleeder_says_what_stays_and_why():
     h.remove_button.click()
     assert (h.record.blood_loss, h.record.shock) == (2, "INC")
     said = ("Day 0: removed S2E abdomen; 2 BP stay: other bleeders' or entered by hand; the "
-            "Shock state INC stays: the record does not show that this injury's Shock Roll "
-            "alone brought it")
+            "Shock state INC stays: the 2 BP lost (INC) is behind it too")
     assert h.record.log[-1] == said
     assert html.escape(said) in h.log_view.value
 

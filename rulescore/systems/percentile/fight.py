@@ -915,27 +915,26 @@ def _injury_arg(record: InjuryRecord, row: Fighter, injury: object) -> int:
 
 def remove_injury(fight: Fight, row: Fighter, injury: int) -> FightStep:
     """The fighter's record without one injury, written in by mistake (*injury*: its place on
-    the record, 0 the first): an infection of it goes too, and what came from it alone is
-    taken back (:func:`removal`): the BP its bleeding cost, and a Shock state only its Shock
-    Roll explains, recomputed from the blood loss left; the trace says what stays and why.
-    The record is the character's injury record of Healing 6; no rule removes an injury, so
-    this is the GM correcting the sheet."""
+    the record, 0 the first): an infection of it goes too, and what came from it is taken
+    back (:func:`removal`, the record's own computation): the BP its bleeding cost,
+    and the part of the fighter's Shock state, Extended Shock and coma that nothing left on
+    the record explains; the trace says what stays and why. The record is the character's
+    injury record of Healing 6; no rule removes an injury, so this is the GM correcting the
+    sheet."""
     fight, row = _require_fight(fight), _fighter("row", row)
     c = fight.combatant(row.name)
     index = _injury_arg(c.record, row, injury)
     gone = c.record.injuries[index]
-    taken = removal(c.record, index, c.shock)
+    taken = removal(c.record, index, c.shock, extended_hr=c.extended_hr, coma_hr=c.coma_hr)
     record = c.record.remove_injury(index)
-    state = taken.shock
     text = f"{row.name}: {gone.code} {gone.location.lower()} removed from the record"
     rules = {True: DATA.rule("Injury 4 Shock"),
              False: DATA.rule("Healing 1 Bleeding — Blood Loss Advance Roll")}
     trace = (step(text, DATA.rule("Healing 6 Healing"), injury=index + 1),
              *(step(f"{said[0].upper()}{said[1:]}", rules["Shock" in said])
                for said in taken.said))
-    kept = replace(c, record=record, shock=state,
-                   extended_hr=c.extended_hr if state in ("INC", "UNC") else None,
-                   coma_hr=c.coma_hr if state == "UNC" else None)
+    kept = replace(c, record=record, shock=taken.shock, extended_hr=taken.extended_hr,
+                   coma_hr=taken.coma_hr)
     return FightStep(value=len(record.injuries), outcome=text, trace=trace,
                      fight=fight.with_combatant(kept))
 
@@ -955,7 +954,7 @@ def heal_day(fight: Fight, row: Fighter, *, dice: DiceSource | None = None) -> F
     rolled: list[tuple[str, int]] = []
     shock_state = c.shock
     for inj in c.record.injuries:
-        if inj.level < 4 or inj.treatment not in (None, "CF") or shock_state == "KIA":
+        if not inj.grim or shock_state == "KIA":
             continue
         roll = dice.d(100, f"grim wound's Shock d100 ({inj.code} {inj.location.lower()})")
         rolled.append((f"grim wound's Shock d100 ({inj.code})", roll))

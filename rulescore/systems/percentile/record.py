@@ -75,12 +75,24 @@ class RecordedInjury:
     aggravated: int = 0                # HR lost to aggravation before any treatment
     blood_lost: int = 0                # BP its own Blood Loss Advance Rolls added (Healing 1)
     shock: str | None = None           # the Shock state its own Shock Roll gave (Injury 4)
+    # True once its Shock Roll is on the record, *shock* None then meaning no effect; an
+    # injury written in by hand (or saved before) does not say what its roll gave.
+    shock_rolled: bool = False
 
     @property
     def code(self) -> str:
         """E.g. "S2E"; "healed" once the level reaches 0."""
         return f"{LEVEL_CODES[self.level]}{ASPECT_LETTER[self.aspect]}" if self.level else \
             "healed"
+
+    @property
+    def grim(self) -> bool:
+        """A grim wound: Grievous (the INJURY table's severity) with CF treatment, rolled or
+        for want of one; it makes a Shock Roll each day (Healing 5 Untreated Injury and Grim
+        Wound)."""
+        return bool(self.level) and self.treatment in (None, "CF") and \
+            DATA.table("injury", "injury_levels").find("level", self.level)["severity"] \
+            == "Grievous"
 
     @property
     def permanent(self) -> int:
@@ -162,19 +174,24 @@ class InjuryRecord:
                         self.infection is not None)
 
     def add_injury(self, location: str, aspect: str, level: int, *, bleeder: bool = False,
-                   shock: str | None = None) -> InjuryRecord:
+                   shock: str | None = None, shock_rolled: bool = False) -> InjuryRecord:
         """Record a new, untreated injury taken today (Injury Sequence step 3); *shock* is the
-        Shock state its own Shock Roll gave (step 4), kept so removing it can take that back."""
+        Shock state its own Shock Roll gave (step 4), kept so removing it can take that back.
+        *shock_rolled* says the roll was made, so a *shock* of None is its result (no effect)
+        rather than unknown; a state given implies it."""
         where = location_row(location)["location"]
         if aspect not in TREATMENT_ASPECTS:
             raise RulesError(f"aspect must be one of {', '.join(TREATMENT_ASPECTS)}, "
                              f"got {shown(aspect)}")
         require_int("level", level, minimum=1, maximum=5)
         require_shock_state("shock", shock)
+        if not isinstance(shock_rolled, bool):
+            raise RulesError(f"shock_rolled must be True or False, got {shown(shock_rolled)}")
         if len(self.injuries) >= MAX_INJURIES:
             raise RulesError(f"the record holds {MAX_INJURIES} injuries, the most it keeps: "
                              "remove a healed one first")
-        new = RecordedInjury(where, aspect, level, self.day, bleeder=bleeder, shock=shock)
+        new = RecordedInjury(where, aspect, level, self.day, bleeder=bleeder, shock=shock,
+                             shock_rolled=shock_rolled or shock is not None)
         return self._with(injuries=self.injuries + (new,),
                           text=f"Day {self.day}: {new.code} to the {where.lower()}")
 
@@ -226,10 +243,11 @@ class InjuryRecord:
         """The record without injury *index* (one written in by mistake). An infection of that
         injury goes with it; every later injury moves up one place, in the infection, the
         Healing Rolls already made today and each day of the timeline. What came from that
-        injury alone is taken back (:func:`removal`): the blood its bleeding cost, and a
-        Shock state only its Shock Roll explains; the log says what stays and why."""
+        injury is taken back (:func:`removal`): the blood its bleeding cost, and the part of
+        the Shock state nothing left on the record explains; the log says what stays and why."""
         inj = self._injury(index)
-        taken = removal(self, index, self.shock)
+        taken = removal(self, index, self.shock, extended_hr=self.extended_hr,
+                        coma_hr=self.coma_hr, coma_days=self.coma_days)
 
         def moved(i: int) -> int:
             return i - 1 if i > index else i
@@ -239,11 +257,8 @@ class InjuryRecord:
                          for snap in self.timeline)
         return self._with(injuries=self.injuries[:index] + self.injuries[index + 1:],
                           infection=infection, timeline=timeline, blood_loss=taken.blood_loss,
-                          shock=taken.shock,
-                          extended_hr=self.extended_hr if taken.shock in ("INC", "UNC")
-                          else None,
-                          coma_hr=self.coma_hr if taken.shock == "UNC" else None,
-                          coma_days=self.coma_days if taken.shock == "UNC" else 0,
+                          shock=taken.shock, extended_hr=taken.extended_hr,
+                          coma_hr=taken.coma_hr, coma_days=taken.coma_days,
                           healing_done=tuple(moved(i) for i in self.healing_done
                                              if i != index),
                           text=f"Day {self.day}: removed {inj.code} "
@@ -448,10 +463,10 @@ def record_format() -> saved.SavedFormat:
         "minor_day": saved.Maybe(day), "healed_day": saved.Maybe(day),
         "aggravated": saved.Int(0, MAX_HR - 1),
         "blood_lost": saved.Int(0, MAX_BLOOD_LOSS),
-        "shock": saved.Maybe(saved.Text(3, SHOCK_STATES[1:])),
+        "shock": saved.Maybe(saved.Text(3, SHOCK_STATES[1:])), "shock_rolled": saved.Flag(),
     }, optional=frozenset({"day", "treatment", "hr", "infection_chance", "impairment_chance",
                            "bleeder", "minor_day", "healed_day", "aggravated", "blood_lost",
-                           "shock"}))
+                           "shock", "shock_rolled"}))
     snapshot = saved.Record({"day": day, "levels": saved.ListOf(saved.Int(0, 5), MAX_INJURIES),
                              "blood_loss": saved.Int(0, MAX_BLOOD_LOSS),
                              "infected": saved.Flag()})
@@ -485,63 +500,98 @@ def record_format() -> saved.SavedFormat:
 
 @dataclass(frozen=True)
 class Removal:
-    """What taking one injury off a record leaves: the blood loss and Shock state after, and
-    the words saying what was taken back and what stays."""
+    """What taking one injury off a record leaves: the blood loss, the Shock state and the
+    Extended Shock and coma that go with it, and the words saying what was taken back and
+    what stays."""
 
     blood_loss: int
     shock: str | None
+    extended_hr: int | None
+    coma_hr: int | None
+    coma_days: int
     said: tuple[str, ...]
 
 
-def removal(record: InjuryRecord, index: int, state: str | None) -> Removal:
-    """What removing injury *index* takes back, for a patient in Shock *state* (Healing 1
-    Blood Loss Advance Roll, Injury 4 Shock). The BP its own bleeding added come off, except
-    those the other injuries' bleeding still accounts for (blood regained is counted against
-    the removed injury first); BP typed in by hand stay. Only the most severe Shock state
-    applies, so the state is recomputed from what remains, the blood loss track's box, when
-    this injury alone explains it: its own Shock Roll, with the boxes its own BP checked off
-    (counted from the first box), gave a state at least as severe; no other injury on the
-    record gave one; and no grim wound (an untreated or CF-treated Grievous injury, whose
-    daily Shock Roll adds a state) remains. Otherwise the state stays and the words say why
-    (a Glancing Blow or a state set by hand leaves no mark on the record)."""
+def removal(record: InjuryRecord, index: int, state: str | None, *,
+            extended_hr: int | None = None, coma_hr: int | None = None, coma_days: int = 0
+            ) -> Removal:
+    """What removing injury *index* takes back, for a patient in Shock *state* with that
+    Extended Shock HR and coma (Healing 1 Blood Loss Advance Roll, Injury 4 Shock, Healing
+    2-3). The one computation behind both the record's and the fight's removal.
+
+    Removing an injury undoes a slip of data entry; no rule takes an injury away. The BP its
+    own bleeding added come off, except those the other injuries' bleeding still accounts
+    for (blood regained is counted against the removed injury first); BP typed in by hand
+    stay. A Shock state eases only by the rolls that recover from it (Shock test, Shock
+    Reroll, Course Rolls, the end of bleeding: Injury 4, Healing 1-3), which the record does
+    not keep, so the state after is what the rest of the record gives (each remaining
+    injury's own Shock Roll, then the blood loss track's boxes, a repeated STN or INC
+    worsening, Injury 4), and never worse than the state now. The state stays as it is
+    when the record cannot say: a remaining injury whose Shock Roll is not on it (written
+    in by hand) or a grim wound (its daily Shock Roll leaves no mark), or a state the whole
+    record, the removed injury included, does not reach (a Glancing Blow or a state set by
+    hand). Extended Shock lasts only while INC or UNC, a coma only while UNC."""
     inj = record._injury(index)
     others = record.injuries[:index] + record.injuries[index + 1:]
     owed = sum(o.blood_lost for o in others)
     back = max(0, min(inj.blood_lost, record.blood_loss - owed))
     bp = record.blood_loss - back
-    said = [f"the {back} BP its bleeding cost are taken back: blood loss "
-            f"{record.blood_loss} → {bp} BP"] if back else []
+    said = [(f"the {back} BP its bleeding cost {'is' if back == 1 else 'are'} taken back: "
+             f"blood loss {record.blood_loss} → {bp} BP")] if back else []
     if bp and (inj.bleeder or inj.blood_lost):
         said.append(f"{bp} BP stay{'s' if bp == 1 else ''}: other bleeders' or entered by hand")
-    explained = inj.shock  # its Shock Roll's state, then each box its own BP checked off
-    for box in range(1, back + 1):
-        explained = combine_shock_states(explained, blood_loss_state(box))
-    return Removal(bp, *_shock_after(inj, others, state, explained, bp, said))
+    after, why = _shock_after(record.injuries, index, state, record.blood_loss, bp)
+    lasting = after in ("INC", "UNC")
+    return Removal(bp, after, extended_hr if lasting else None,
+                   coma_hr if after == "UNC" else None, coma_days if after == "UNC" else 0,
+                   tuple(said + ([why] if why else [])))
 
 
-def _shock_after(inj: RecordedInjury, others: tuple[RecordedInjury, ...], state: str | None,
-                 explained: str | None, bp: int, said: list[str]
-                 ) -> tuple[str | None, tuple[str, ...]]:
-    """The Shock state once *inj* is gone (see :func:`removal`) and the words for it;
-    *explained* is the most severe state that injury's own Shock Roll and bleeding bring."""
+def _replayed(injuries: Sequence[RecordedInjury], bp: int) -> str | None:
+    """The Shock state *injuries* give by their own Shock Rolls, in record order, then the
+    blood loss track's boxes up to *bp*, each worsening a repeated STN or INC (Injury 4,
+    Healing 1)."""
+    state = None
+    for inj in injuries:
+        state = combine_shock_states(state, inj.shock)
+    for box in range(1, min(bp, 4) + 1):
+        state = combine_shock_states(state, blood_loss_state(box))
+    return state
+
+
+def _sources(others: Sequence[RecordedInjury], bp: int) -> str:
+    """What on the record gives a Shock state, in words."""
+    parts = [f"the Shock Roll of {o.code} {o.location.lower()} ({o.shock})"
+             for o in others if o.shock]
+    parts += [f"the {bp} BP lost ({blood_loss_state(min(bp, 4))})"] if bp else []
+    return " and ".join(parts)
+
+
+def _shock_after(injuries: tuple[RecordedInjury, ...], index: int, state: str | None,
+                 bp_before: int, bp: int) -> tuple[str | None, str | None]:
+    """The Shock state once injury *index* is gone (see :func:`removal`) and the words for
+    it (None when there was no state to recompute)."""
     if state is None or state == "KIA":
-        return state, tuple(said)
+        return state, None
     order = SHOCK_STATES.index
-    causes = [o for o in others if o.shock or (o.level >= 4 and o.treatment in (None, "CF"))]
-    if explained is None or order(state) > order(explained):
-        said.append(f"the Shock state {state} stays: the record does not show that this "
-                    "injury's Shock Roll alone brought it")
-        return state, tuple(said)
-    if causes:
-        names = ", ".join(f"{o.code} {o.location.lower()}" for o in causes)
-        said.append(f"the Shock state {state} stays: the Shock Roll of {names} may be "
-                    "behind it too")
-        return state, tuple(said)
-    left = min(state, blood_loss_state(bp), key=order)
-    lost = f" (the {bp} BP lost give {blood_loss_state(bp)})" if bp else ""
-    said.append(f"the Shock state {state} came from this injury alone: now "
-                f"{left or 'no Shock state'}{lost}")
-    return left, tuple(said)
+    others = injuries[:index] + injuries[index + 1:]
+    left, sources = _replayed(others, bp), _sources(others, bp)
+    if order(left) >= order(state):
+        return state, (f"the Shock state {state} stays: {sources} "
+                       f"{'are' if ' and ' in sources else 'is'} behind it too")
+    unknown = [o for o in others if o.grim or not (o.shock_rolled or o.shock)]
+    if unknown:
+        names = ", ".join(f"{o.code} {o.location.lower()}" for o in unknown)
+        return state, (f"the Shock state {state} stays: the Shock Roll of {names} may be "
+                       "behind it too")
+    if order(_replayed(injuries, bp_before)) < order(state):
+        return state, (f"the Shock state {state} stays: the record does not show that this "
+                       "injury's Shock Roll alone brought it")
+    if left is None:
+        return None, (f"the Shock state {state} came from this injury alone: now no Shock "
+                      "state")
+    return left, (f"the Shock state {state} came in part from this injury: now {left}, from "
+                  f"{sources}")
 
 
 def _put(items: tuple, index: int, item: object) -> tuple:

@@ -250,7 +250,7 @@ def injury_sequence(*, zone_die: int = 6, aim_zone: int = 1, precision: int = 0,
     effects = (("killed in action",) if state == "KIA"
                else _effects(walk, hurt, where, shaken, level, projectile))
     new_record = _recorded(record, where, aspect, level, hurt, raised, projectile,
-                           shock=shaken.state)
+                           shaken=shaken)
     after = (f"; after the reroll {state or 'recovered'}" if walk.parts.get("reroll")
              else "")
     return walk.done(level, f"{where.outcome}: {_label(hurt, aspect, level)}; shock "
@@ -349,9 +349,9 @@ def _effects(walk: _Walk, hurt: InjuryResolution, where: LocationResolution,
 
 def _recorded(record: InjuryRecord | None, where: LocationResolution, aspect: str, level: int,
               hurt: InjuryResolution, raised: int | None, projectile: bool = False, *,
-              shock: str | None = None) -> InjuryRecord | None:
+              shaken: ShockResolution | None = None) -> InjuryRecord | None:
     """The record with the new injury written in (and an earlier one raised by compounding),
-    with the Shock state its own Shock Roll gave (*shock*)."""
+    with the Shock state its own Shock Roll gave (*shaken*, None when it made none)."""
     if record is None or not hurt.injury:
         return record
     if raised is not None:
@@ -360,7 +360,9 @@ def _recorded(record: InjuryRecord | None, where: LocationResolution, aspect: st
                          + (replace(old, level=min(5, old.level + 1)),)
                          + record.injuries[raised + 1:])
     kind = "Projectile" if projectile and aspect == "P" else RECORD_ASPECT[aspect]
-    return record.add_injury(where.outcome, kind, level, bleeder=hurt.bleeder, shock=shock)
+    return record.add_injury(where.outcome, kind, level, bleeder=hurt.bleeder,
+                             shock=None if shaken is None else shaken.state,
+                             shock_rolled=shaken is not None)
 
 
 @dataclass(frozen=True)
@@ -464,7 +466,8 @@ def record_injury(record: InjuryRecord, walk: InjurySequence) -> InjuryRecord:
         raise RulesError(f"walk must have inflicted an injury, got {shown(walk.outcome)}")
     _require_walk_parts(walk)
     return _recorded(record, walk.location, walk.impact.aspect, walk.value, walk.injury, None,
-                     walk.projectile)
+                     walk.projectile,
+                     shaken=walk.shock if isinstance(walk.shock, ShockResolution) else None)
 
 
 def _require_walk_parts(walk: InjurySequence) -> None:
