@@ -193,6 +193,7 @@ def test_the_walked_sword_blow_is_written_to_the_record_in_one_call():
     record = pc.record_injury(pc.InjuryRecord("Ana"), walk)
     (inj,) = record.injuries
     assert (inj.location, inj.aspect, inj.level, inj.code) == ("Abdomen", "Edge", 2, "S2E")
+    assert (inj.shock, inj.shock_rolled) == ("INC", True)   # its own Shock Roll: 75, CF
     assert record.log[-1] == "Day 0: S2E to the abdomen"
 
 
