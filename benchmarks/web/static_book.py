@@ -130,6 +130,8 @@ def _visit(context, url: str, fig: Figures,
         if state != "ready":
             raise RuntimeError(f"the page says {state}: {_status(page)!r}")
         tti = page.evaluate("window.__tti")
+        if tti is None:   # a page that says ready without a usable tool is a failure, not a figure
+            raise RuntimeError(f"ready, but no tool was ever usable; states {W.state_times(page)}")
         every_cell = W.ready_ms(page)
         which = "first" if before is not None else "second"
         for name, at in page.evaluate(MARKS_JS).items():
