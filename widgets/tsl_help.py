@@ -25,7 +25,9 @@ from .common import (
     RollRequest,
     Tool,
     answers,
+    chance_html,
     labelled_text,
+    odds_line,
     section,
 )
 from .lean import set_shown, shared_layout
@@ -247,6 +249,8 @@ class RepairRoll(_DiceTool):
                            "bands": "Band ladder", "tier_limits": "Beyond the tiers"},
               {"dice": ROLLED}),
         Reach(tsl.repair_needs_roll, {"rarity": "Rarity", "irreplaceable": "Irreplaceable"}),
+        Reach(tsl.repair_odds, {"tier": "Your Hand tier", "shift": "Other tier shifts",
+                                "bands": "Band ladder", "tier_limits": "Beyond the tiers"}),
     )
 
     def __init__(self, rarity: str = "Salvaged", tier: str = "Trained") -> None:
@@ -259,6 +263,7 @@ class RepairRoll(_DiceTool):
                                            for n in tsl.band_schemes()], "standard")
         self.tier_limits = _menu("Beyond the tiers", tsl.TIER_LIMITS, "extend")
         self.entry = DiceEntry("5 faces, e.g. 6, 5, 1, 1, 1")
+        self.odds = w.HTML()
         self.error = ErrorLine()
         self.result = w.HTML(self.waiting)
         self.explanation = ExplanationView()
@@ -267,7 +272,7 @@ class RepairRoll(_DiceTool):
         self._rulings = section("Rulings (see the rulings chapter)", self.bands,
                                 self.tier_limits)
         super().__init__([
-            self.rarity, self.irreplaceable, self.tier, self.shift,
+            self.rarity, self.irreplaceable, self.tier, self.shift, self.odds,
             *self._roll_part, self.error, self.result, *self._rulings,
             section("How it was reached", self.explanation),
         ], "rulebook-tsl-repair")
@@ -277,12 +282,22 @@ class RepairRoll(_DiceTool):
 
     @answers("explanation", waiting=("result",))
     def _changed(self) -> None:
-        """A changed field: rarer gear waits for the Hand roll's dice; gear mended with no roll
-        is answered at once, and its dice, tier and rulings are put away (one rules call)."""
+        """A changed field: rarer gear waits for the Hand roll's dice, its exact chance to mend
+        shown first; gear mended with no roll is answered at once, and its dice, tier and
+        rulings are put away (one rules call)."""
         super()._changed()
+        self.odds.value = ""
         rolls = tsl.repair_needs_roll(self.rarity.value, irreplaceable=self.irreplaceable.value)
         for widget in (self.tier, self.shift, *self._roll_part, *self._rulings):
             set_shown(widget, rolls)
+        if rolls:
+            chance = tsl.repair_odds(self.tier.value, shift=self.shift.value,
+                                     bands=self.bands.value, tier_limits=self.tier_limits.value)
+            self.odds.value = odds_line(
+                "rulebook-tsl-repair-odds",
+                f"Chance the Hand roll at T{tsl.REPAIR_TARGET} mends it "
+                f"({html.escape(tsl.band_name(tsl.HIT_BANDS[0]))} or better): "
+                f"{chance_html(chance, strong=True)}")
         if not rolls:
             self.last = done = tsl.repair(self.rarity.value,
                                           irreplaceable=self.irreplaceable.value)

@@ -11,6 +11,7 @@ from playwright.sync_api import Locator, Page, expect
 from rulescore.systems import tsl
 from tests.browser.reader import SHOTS, open_chapter, set_value
 from tests.browser.tsl_steps import open_tsl_tool, static_t_number, use_dice
+from widgets.common import percent
 
 ATTACKS = "tsl/attacks.ipynb"
 COMBAT = "tsl/combat.ipynb"
@@ -70,9 +71,14 @@ def test_issued_gear_is_mended_with_no_dice(page: Page, book_url):
     expect(tool.get_by_label("My dice")).to_be_hidden()
     expect(tool.get_by_label("Your Hand tier")).to_be_hidden()
     tool.screenshot(path=str(SHOTS / "tsl_repair_issued.png"))
+    expect(tool.locator(".rulebook-tsl-repair-odds")).to_have_count(0)   # no roll, no odds
     tool.get_by_label("Rarity").select_option(label="Salvaged")
     expect(tool.get_by_label("My dice")).to_be_visible()
     expect(tool.locator(".rulebook-tsl-result")).to_have_count(0)
+    expect(tool.locator(".rulebook-tsl-repair-odds")).to_contain_text(     # before the dice
+        f"Chance the Hand roll at T11 mends it (Mixed Success or better): "
+        f"{percent(tsl.repair_odds('Trained'))} ({tsl.repair_odds('Trained')})")
+    tool.screenshot(path=str(SHOTS / "tsl_repair_odds.png"))
 
 
 def test_an_impact_tag_lifts_a_mixed_but_never_makes_a_crit(page: Page, book_url):

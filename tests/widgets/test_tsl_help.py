@@ -5,7 +5,7 @@ field's words."""
 from __future__ import annotations
 
 from rulescore.systems import tsl
-from widgets.common import RollRequest
+from widgets.common import chance_html
 from widgets.lean import is_shown
 from widgets.tsl_help import ArmourBlow, RepairRoll, SpiritAbility, SupportAction
 
@@ -88,6 +88,19 @@ def test_repair_roll_of_salvaged_gear():
     tool.rarity.value = "Issued"
     assert tool.entry.error.message == ""
     assert tool.last.outcome == "needs downtime"
+
+
+def test_the_repair_roll_shows_its_chance_to_mend_before_the_dice():
+    """Every roll shows its exact odds first: the Hand roll's chance to mend is
+    tsl.repair_odds for the tier, its shifts and the rulings; no roll, no odds."""
+    tool = RepairRoll("Salvaged", "Trained")
+    assert chance_html(tsl.repair_odds("Trained"), strong=True) in tool.odds.value
+    assert "Hand roll at T11 mends it (Mixed Success or better)" in tool.odds.value
+    tool.tier.value, tool.shift.value, tool.bands.value = "Untrained", 1, "meet_is_mixed"
+    assert chance_html(tsl.repair_odds("Untrained", shift=1, bands="meet_is_mixed"),
+                       strong=True) in tool.odds.value
+    tool.rarity.value = "Issued"
+    assert tool.odds.value == ""
 
 
 def test_gear_mended_without_a_roll_asks_for_no_dice():
