@@ -668,3 +668,59 @@ def test_blood_other_bleeders_account_for_stays():
     assert pc.InjuryRecord.from_json(less.to_json()) == less
     with pytest.raises(RulesError, match="shock must be None, STN, INC, UNC or KIA"):
         pc.InjuryRecord("Bo").add_injury("Abdomen", "Edge", 2, shock="dazed")
+
+
+def _with_injury(fight: pc.Fight, name: str, location: str, level: int) -> pc.Fight:
+    c = fight.combatant(name)
+    return fight.with_combatant(replace(c, record=c.record.add_injury(location, "Edge", level)))
+
+
+def test_a_block_with_a_grievous_arm_is_an_automatic_cf_with_no_roll():
+    """Injury 5, Tests with Grievous Injury: the Brigand's G4E shoulder leaves his arms zone
+    unusable, so his Block is an automatic CF with its automatic fumble, and only the
+    attacker's d100 is read; 71 is an F against EML60: both fail, no strike. The odds are
+    those of an automatic CF: 60% that the blow lands (S on 1-60). A Dodge needs no arm
+    (assumption grievous_arm_defence), and a Serious shoulder leaves the Block rolled."""
+    rows = roster().set("Brigand", "defence", "Block")
+    fight = pc.fight_for(rows)
+    hurt = _with_injury(fight, "Brigand", "Shoulder", 4)
+    swordsman, brigand = rows.fighter("Swordsman"), rows.fighter("Brigand")
+    strike = pc.melee_attack(hurt, swordsman, brigand, dice=DiceSource.typed([71]))
+    assert strike.rolled == (("attacker's d100", 71),)
+    assert strike.exchange.outcome == "no strike" and strike.struck is None
+    assert ("Block with the arms zone unusable (Grievous injury): an automatic CF, no roll; "
+            "automatic fumble") in [s.text for s in strike.trace]
+    odds = pc.melee_odds(hurt, swordsman, brigand).odds
+    assert odds == pc.melee_outcome_distribution(60, "Block", 60,
+                                                 defender_unusable_zone="Arms")
+    assert sum(p for (outcome, _), p in odds.items() if outcome == "strike") == Fraction(3, 5)
+    assert pc.defence_untested(hurt, brigand) == (
+        "Brigand's arms zone is unusable (Grievous injury): the Block is an automatic CF, "
+        "no test")
+    assert pc.defence_untested(hurt, brigand, defence="Dodge") is None
+    dodged = pc.melee_attack(hurt, swordsman, brigand, defence="Dodge",
+                             dice=DiceSource.typed([71, 35]))
+    assert [n for n, _ in dodged.rolled] == ["attacker's d100", "defender's d100"]
+    serious = _with_injury(fight, "Brigand", "Shoulder", 3)
+    blocked = pc.melee_attack(serious, swordsman, brigand, dice=DiceSource.typed([71, 35]))
+    assert blocked.exchange.outcome == "blocked"
+    ignored = pc.melee_attack(hurt, swordsman, brigand, defence="Ignore",
+                              dice=DiceSource.typed([95]))
+    assert ignored.exchange.defence == "Ignore"
+
+
+def test_a_grievous_leg_or_torso_injury_leaves_no_defence_rolled():
+    """A Grievous thigh or abdomen: every Block, Dodge or Counterstrike is an automatic CF
+    (Injury 5: Melee tests include Agility; torso injuries affect all impaired tests)."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    swordsman, brigand = rows.fighter("Swordsman"), rows.fighter("Brigand")
+    for location, zone in (("Thigh", "legs"), ("Abdomen", "torso")):
+        hurt = _with_injury(fight, "Brigand", location, 4)
+        for defence in ("Block", "Dodge", "Counterstrike"):
+            assert pc.defence_untested(hurt, brigand, defence=defence) == (
+                f"Brigand's {zone} zone is unusable (Grievous injury): the {defence} is an "
+                "automatic CF, no test")
+            strike = pc.melee_attack(hurt, swordsman, brigand, defence=defence,
+                                     dice=DiceSource.typed([71]))
+            assert strike.rolled == (("attacker's d100", 71),)

@@ -28,7 +28,7 @@ from ...trace import Resolution, Step, step
 from ._system import DATA
 from .checks import effective_eml, success_level
 from .injury import (ShockRerollResolution, combine_shock_states, grim_wound_shock,
-                     location_shock, shock_reroll, zone_count)
+                     location_row, location_shock, shock_reroll, zone_count)
 from .healing import (bleeding_period, coma_course, coma_healing_rate, extended_shock_course,
                       treatment_roll, untreated)
 from .melee import (MeleeDeclaration, MeleeResolution, Weapon, declare_melee, melee_exchange,
@@ -52,6 +52,9 @@ ADVANTAGES = ("precision", "impact")
 TARGET_MOVES = ("still", "moving", "evading")
 UNAWARE = ("INC", "UNC")  # Injury 4: both must Ignore melee attacks
 STILL_STATES = ("INC", "UNC", "KIA")  # a fallen target does not move
+# The defences that need an arm, the weapon's or the shield's (Melee 2); every defence needs
+# the head, torso and legs (Injury 5: Melee tests include AGL). Assumption grievous_arm_defence.
+ARM_DEFENCES = ("Block", "Counterstrike")
 
 
 def armour_key(zone: str, aspect: str) -> str:
@@ -546,9 +549,10 @@ def weapon_of(row: Fighter) -> Weapon:
 
 def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object,
              aim_zone: int, helpless: object = False
-             ) -> tuple[MeleeDeclaration, str, list[Step], bool]:
+             ) -> tuple[MeleeDeclaration, str, list[Step], bool, str | None]:
     """Melee 2 from the rows: the defence declared (an unaware defender Ignores), both test
-    EMLs, and whether the defender is helpless (Unconscious, or named so by the GM)."""
+    EMLs, whether the defender is helpless (Unconscious, or named so by the GM), and the
+    zone a Grievous injury left unusable that the defence needs (:func:`_unusable_zone`)."""
     require_bool("helpless", helpless)
     _able(fight, attacker, "the attacker")
     target = _alive(fight, defender, "the defender")
@@ -570,7 +574,23 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
         defender_weapon=None if chosen == "Ignore" else weapon_of(defender),
         aim_zone=aim_zone, strength=attacker["strength"],
         defender_strength=defender["strength"])
-    return declared, chosen, trace + list(declared.trace), helpless
+    zone = None if helpless or chosen == "Ignore" else _unusable_zone(target.record, chosen)
+    return declared, chosen, trace + list(declared.trace), helpless, zone
+
+
+def _unusable_zone(record: InjuryRecord, defence: str) -> str | None:
+    """The body zone a Grievous injury on *record* has made unusable that a melee *defence*
+    needs, or None (Injury 5, Tests with Grievous Injury: such a Block, Dodge or
+    Counterstrike is an automatic CF, no roll). Every defence needs the head, torso and legs;
+    Block and Counterstrike need an arm, and the record does not say which arm an injury is
+    on, so any Grievous arm injury counts (assumption grievous_arm_defence)."""
+    for inj in record.injuries:
+        if not inj.level or inj.impairment is not None:   # None: Grievous, unusable
+            continue
+        zone = location_row(inj.location)["zone"]
+        if zone != "Arms" or defence in ARM_DEFENCES:
+            return zone
+    return None
 
 
 def _forced_ignore(target: Combatant, helpless: bool) -> str | None:
@@ -586,9 +606,11 @@ def defence_untested(fight: Fight, defender: Fighter, *, defence: str | None = N
     """Why *defender* makes no Melee or Dodge test in a melee exchange, in a reader's words,
     or None when they make one: an Incapacitated or Unconscious defender, or one named
     *helpless*, must Ignore (Injury 4 Shock states), and a defender who declares Ignore
-    (*defence*, by default their row's) makes no roll (Melee Defence Result — Ignore). Their
-    Setup advantages then have no test to lift (assumption setup_without_test), as
-    :func:`melee_attack` and :func:`melee_odds` explain."""
+    (*defence*, by default their row's) makes no roll (Melee Defence Result — Ignore), nor
+    does one whose defence needs a zone a Grievous injury made unusable (an automatic CF,
+    Injury 5 Tests with Grievous Injury). Their Setup advantages then have no test to lift
+    (assumption setup_without_test), as :func:`melee_attack` and :func:`melee_odds`
+    explain."""
     fight, defender = _require_fight(fight), _fighter("defender", defender)
     require_bool("helpless", helpless)
     chosen = defender["defence"] if defence is None else defence
@@ -604,6 +626,10 @@ def defence_untested(fight: Fight, defender: Fighter, *, defence: str | None = N
         return f"{defender.name} is helpless, so makes no test"
     if chosen == "Ignore":
         return f"{defender.name} Ignores the attack, so makes no test"
+    zone = _unusable_zone(target.record, chosen)
+    if zone is not None:
+        return (f"{defender.name}'s {zone.lower()} zone is unusable (Grievous injury): the "
+                f"{chosen} is an automatic CF, no test")
     return None
 
 
@@ -616,7 +642,7 @@ def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
     test lifted by its Setup advantages; against a helpless defender the one certain result,
     a CS Ignore strike."""
     require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
-    declared, chosen, trace, helpless = _declare(
+    declared, chosen, trace, helpless, zone = _declare(
         _require_fight(fight), _fighter("attacker", attacker), _fighter("defender", defender),
         defence, aim_zone, helpless)
     if helpless:
@@ -627,6 +653,7 @@ def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
                           trace=tuple(trace) + certain.trace,
                           odds={(certain.outcome, certain.stars): Fraction(1)})
     odds = melee_outcome_distribution(declared.attack_eml, chosen, declared.defence_eml,
+                                      defender_unusable_zone=zone,
                                       attack_setups=attack_setups,
                                       defence_setups=defence_setups)
     if chosen == "Ignore":
@@ -651,7 +678,10 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
     one's armour in the zone it lands on. *attack_setups* and *defence_setups* are the Setup
     advantages each side took within the last round: each lifts that side's test one success
     level (Melee Test Results, Setup); a defender who makes no roll has no test for theirs to
-    lift, and the explanation says they do not apply (assumption setup_without_test).
+    lift, and the explanation says they do not apply (assumption setup_without_test). A
+    Block, Dodge or Counterstrike that needs a zone a Grievous injury on the defender's
+    record made unusable is an automatic CF with no roll (Injury 5, Tests with Grievous
+    Injury; which zones a defence needs: assumption grievous_arm_defence); Ignore stays open.
 
     An attacker who spends one round concentrating on a helpless defender picks the spot
     instead of rolling the Zone and Location Dice (Injury 1, Helpless targets):
@@ -662,8 +692,8 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
     if picked_location is not None:
         require_int("picked_location", picked_location, minimum=1, maximum=10)
     attacker, defender = _fighter("attacker", attacker), _fighter("defender", defender)
-    declared, chosen, trace, helpless = _declare(fight, attacker, defender, defence, aim_zone,
-                                                 helpless)
+    declared, chosen, trace, helpless, zone = _declare(fight, attacker, defender, defence,
+                                                       aim_zone, helpless)
     if picked_location is not None and not helpless:
         raise RulesError(f"picked_location is for a helpless defender (Unconscious, or named "
                          f"helpless), and {defender.name} is not: the dice find the spot")
@@ -676,11 +706,11 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
         a_roll = dice.d(100, "attacker's d100")
         rolled.append(("attacker's d100", a_roll))
         d_roll = None
-        if chosen != "Ignore":
+        if chosen != "Ignore" and zone is None:
             d_roll = dice.d(100, "defender's d100")
             rolled.append(("defender's d100", d_roll))
         exchange = melee_exchange(a_roll, declared.attack_eml, chosen, d_roll,
-                                  declared.defence_eml, **setups)
+                                  declared.defence_eml, defender_unusable_zone=zone, **setups)
     trace += exchange.trace
     base = dict(attacker=attacker.name, defender=defender.name, declaration=declared,
                 exchange=exchange)
