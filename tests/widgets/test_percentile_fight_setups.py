@@ -88,3 +88,22 @@ def test_the_defender_s_setup_field_is_greyed_with_the_reason_while_they_make_no
     melee.defence.label = "As on the roster"
     page.apply("the Brigand Ignores", roster=page.roster.set("Brigand", "defence", "Ignore"))
     assert melee.d_setup.disabled and "Brigand Ignores the attack" in _why(melee)
+
+
+def test_a_defence_needing_a_grievous_arm_is_greyed_as_an_automatic_cf():
+    """Injury 5, Tests with Grievous Injury: with a G4E shoulder on the Brigand's record his
+    Block is an automatic CF with no roll, so his Setup has no test to lift; a Dodge needs no
+    arm (assumption grievous_arm_defence) and is rolled."""
+    page = fight_page()
+    melee = page.melee
+    melee.first.value, melee.second.value = "Nolora", "Brigand"
+    fight = pc.fight_for(page.roster, page.state)
+    brigand = fight.combatant("Brigand")
+    page.apply("G4E shoulder", state=fight.with_combatant(replace(
+        brigand, record=brigand.record.add_injury("Shoulder", "Edge", 4))))
+    melee.defence.value = "Block"
+    assert melee.d_setup.disabled
+    assert html.escape("Not used: Brigand's arms zone is unusable (Grievous injury): the "
+                       "Block is an automatic CF, no test.") in _why(melee)
+    melee.defence.value = "Dodge"
+    assert not melee.d_setup.disabled and _why(melee) == ""
