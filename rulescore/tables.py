@@ -229,10 +229,7 @@ def _shown_as(name: str, spec: Any, columns: tuple[str, ...]
             for texts in spec.values()):
         raise TableError(f"table '{name}': shown_as must map a column to {{value = words}}, "
                          f"got {spec!r}")
-    unknown = [c for c in spec if c not in columns]
-    if unknown:
-        raise TableError(f"table '{name}': shown_as names {unknown}, which are not columns "
-                         f"(the columns are {list(columns)})")
+    _only_columns(name, "shown_as", spec, columns)
     return tuple((c, tuple(texts.items())) for c, texts in spec.items())
 
 
@@ -242,11 +239,16 @@ def _headings(name: str, spec: Any, columns: tuple[str, ...]) -> tuple[tuple[str
                                              for h in spec.values()):
         raise TableError(f"table '{name}': headings must map a column to its heading text, "
                          f"got {spec!r}")
+    _only_columns(name, "headings", spec, columns)
+    return tuple(spec.items())
+
+
+def _only_columns(name: str, key: str, spec: dict, columns: tuple[str, ...]) -> None:
+    """Refuse a table's *key* (``shown_as``, ``headings``) that names a column it lacks."""
     unknown = [c for c in spec if c not in columns]
     if unknown:
-        raise TableError(f"table '{name}': headings names {unknown}, which are not columns "
+        raise TableError(f"table '{name}': {key} names {unknown}, which are not columns "
                          f"(the columns are {list(columns)})")
-    return tuple(spec.items())
 
 
 def read_toml(text: str, origin: str = "<text>") -> dict[str, Any]:
