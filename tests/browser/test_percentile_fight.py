@@ -189,3 +189,32 @@ def test_the_defender_s_setup_field_greys_while_the_defender_makes_no_test(page:
     melee.get_by_label("Defender is helpless (a CS, no roll)").check()
     expect(setups).to_be_disabled()
     expect(why).to_have_text("Not used: Brigand is helpless, so makes no test.")
+
+
+def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
+    """Injury 5, Tests with Grievous Injury: Nolora's arrow (75, a CS at EML85, its advantage
+    on Impact; Zone Dice 3 and 4, Location Die 10: the hand; 10 + 4 + Impact TA 4 + range 2
+    = 20P, less AV4: G4P; Shock 59, no effect) leaves the Brigand's arms zone unusable. His
+    Block is then an automatic CF with no roll: one d100, Nolora's 71 (F), and neither blow
+    lands; his Setup field is greyed with the reason."""
+    page.set_viewport_size({"width": 1280, "height": 1400})
+    shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
+    set_value(shot.get_by_label("Range (ft)"), "20")
+    shot.get_by_label("Tactical advantage", exact=True).select_option(
+        "Impact: the weapon's Impact TA bonus")
+    use_my_dice(shot, "75, 3, 4, 10, 10, 59")
+    expect(shot.locator(".rulebook-pc-fight-result")).to_have_text(
+        "Brigand: Hand: G4P injury; shock 6 → no effect")
+    shot.get_by_role("button", name="Write it into Brigand's record").click()
+    melee = open_panel(page, book_url, "Melee exchange", ".rulebook-pc-fight-melee",
+                       load=False)
+    melee.get_by_label("Attacker", exact=True).select_option("Nolora")
+    melee.get_by_label("Defender", exact=True).select_option("Brigand")
+    melee.get_by_label("Defence", exact=True).select_option("Block")
+    expect(melee).to_contain_text("Brigand's arms zone is unusable (Grievous injury): the "
+                                  "Block is an automatic CF, no test")
+    use_my_dice(melee, "71")
+    expect(melee.locator(".rulebook-pc-fight-result")).to_contain_text("nobody is struck")
+    expect(melee).to_contain_text("Block with the arms zone unusable (Grievous injury): an "
+                                  "automatic CF, no roll; automatic fumble")
+    melee.screenshot(path=str(SHOTS / "percentile_fight_grievous_block.png"))
