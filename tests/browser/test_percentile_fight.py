@@ -213,6 +213,8 @@ def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
     melee.get_by_label("Defence", exact=True).select_option("Block")
     expect(melee).to_contain_text("Brigand's arms zone is unusable (Grievous injury): the "
                                   "Block is an automatic CF, no test")
+    expect(melee).to_contain_text("Before the roll: EML 60 against a Block that is an "
+                                  "automatic CF (the arms zone is unusable)")
     use_my_dice(melee, "71")
     expect(melee.locator(".rulebook-pc-fight-result")).to_contain_text("nobody is struck")
     expect(melee).to_contain_text("Block with the arms zone unusable (Grievous injury): an "

@@ -690,7 +690,10 @@ def test_a_block_with_a_grievous_arm_is_an_automatic_cf_with_no_roll():
     assert strike.exchange.outcome == "no strike" and strike.struck is None
     assert ("Block with the arms zone unusable (Grievous injury): an automatic CF, no roll; "
             "automatic fumble") in [s.text for s in strike.trace]
-    odds = pc.melee_odds(hurt, swordsman, brigand).odds
+    before = pc.melee_odds(hurt, swordsman, brigand)
+    assert before.outcome == ("EML 60 against a Block that is an automatic CF (the arms zone "
+                              "is unusable)")
+    odds = before.odds
     assert odds == pc.melee_outcome_distribution(60, "Block", 60,
                                                  defender_unusable_zone="Arms")
     assert sum(p for (outcome, _), p in odds.items() if outcome == "strike") == Fraction(3, 5)

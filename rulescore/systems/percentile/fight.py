@@ -658,7 +658,10 @@ def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
                                       defence_setups=defence_setups)
     if chosen == "Ignore":
         trace += setups_unused(defence_setups, f"{defender.name} Ignores")
-    return StrikeOdds(value=declared.attack_eml, outcome=declared.outcome, trace=tuple(trace),
+    outcome = declared.outcome if zone is None else (
+        f"EML {declared.attack_eml} against a {chosen} that is an automatic CF (the "
+        f"{zone.lower()} zone is unusable)")
+    return StrikeOdds(value=declared.attack_eml, outcome=outcome, trace=tuple(trace),
                       odds=odds)
 
 
