@@ -66,8 +66,8 @@ REPAIR_REACHES = tuple(
         Reach(tsl.repair_needs_roll, {"rarity": label, "irreplaceable": "Irreplaceable"}),
         Reach(tsl.repair, {"rarity": label, "irreplaceable": "Irreplaceable",
                            "tier": "Repairer's Hand tier"},
-              {"dice": "the repair's Roll / My dice row", "shift": "no shift on this page",
-               "bands": RULINGS, "tier_limits": RULINGS}))) + (
+              {"dice": "the Roll the repair / Repair dice row",
+               "shift": "no shift on this page", "bands": RULINGS, "tier_limits": RULINGS}))) + (
     Reach(tsl.repair_odds, {"tier": "Repairer's Hand tier"},
           {"shift": "no shift on this page", "bands": RULINGS, "tier_limits": RULINGS}),)
 
@@ -233,7 +233,8 @@ class FightPanel(OnThePage, Tool):
         self.irreplaceable = w.Checkbox(value=False, indent=False, description="Irreplaceable",
                                         layout=shared_layout(width="auto"))
         self.repair_tier = _menu("Repairer's Hand tier", tsl.TIERS, "Trained", width="19em")
-        self.repair_entry = DiceEntry(f"{DICE} faces of the Hand roll, e.g. 6, 5, 1, 1, 1")
+        self.repair_entry = DiceEntry(f"{DICE} faces of the Hand roll, e.g. 6, 5, 1, 1, 1",
+                                      name="repair")
         self.repair_error = ErrorLine()   # beside the repair, above the roll log's Replay
         self.repair_note = w.HTML()
         self.repair_result = w.HTML()

@@ -63,10 +63,14 @@ def set_fields(tool: Locator, **values: str) -> None:
             set_value(field, value)
 
 
-def use_my_dice(tool: Locator, faces: str, nth: int | None = None) -> None:
-    """Type the dice rolled at the table into the tool's entry and use them; in a tool with
-    more than one roll, into its *nth* entry (0 the first, -1 the last)."""
+def use_my_dice(tool: Locator, faces: str, nth: int | None = None, name: str = "") -> None:
+    """Type the dice rolled at the table into the tool's entry and use them; into its entry
+    named *name* ("repair": the Repair dice and Use the repair dice), or, where entries share
+    their labels, into its *nth* (0 the first, -1 the last)."""
     field, use = tool.get_by_label("My dice"), tool.get_by_role("button", name="Use my dice")
+    if name:
+        field = tool.get_by_label(f"{name[:1].upper()}{name[1:]} dice", exact=True)
+        use = tool.get_by_role("button", name=f"Use the {name} dice", exact=True)
     if nth is not None:
         field, use = field.nth(nth), use.nth(nth)
     field.fill(faces)

@@ -60,7 +60,7 @@ def test_the_fight_pages_repair_asks_the_rarity(page: Page, book_url):
     expect(panel.locator(".rulebook-tsl-fight-board")).to_contain_text("armour spent")
     said = panel.locator(".rulebook-tsl-repair-said")
     rarity = panel.get_by_label("Armour rarity", exact=True)
-    repair_dice = panel.get_by_label("My dice").last
+    repair_dice = panel.get_by_label("Repair dice", exact=True)
 
     panel.get_by_label("Fighter", exact=True).select_option("Mar")
     expect(rarity).to_have_value("Issued")               # Mar's roster row, its armour
@@ -88,7 +88,7 @@ def test_the_fight_pages_repair_asks_the_rarity(page: Page, book_url):
         f"Chance to mend it (Trained Hand): {percent(tsl.repair_odds('Trained'))} "
         f"({tsl.repair_odds('Trained')})")
     assert tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1], tier="Trained").value == 12
-    use_my_dice(panel, "6, 5, 1, 1, 1", -1)
+    use_my_dice(panel, "6, 5, 1, 1, 1", name="repair")
     expect(said).to_have_text("Mar's armour is repaired by a Hand roll of 12")
     expect(board).not_to_contain_text("armour spent")
     panel.evaluate("e => e.scrollIntoView()")
@@ -144,14 +144,14 @@ def test_the_repair_starts_at_the_armours_own_rarity_and_fits_one_screen(page: P
     panel.get_by_role("button", name="Repair armour").click()
     expect(panel.locator(".rulebook-tsl-repair-ask")).to_contain_text(
         "Salvaged gear: mending Mar's armour takes a Hand roll at T11")
-    dice = panel.get_by_label("My dice").last
+    dice = panel.get_by_label("Repair dice", exact=True)
     dice.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "tsl_fight_repair_ask_1280x900.png"))
     fields_box = panel.get_by_label("Armour rarity", exact=True).bounding_box()
     assert dice.bounding_box()["x"] >= fields_box["x"] + fields_box["width"], \
         "the Hand roll's dice sit beside the repair's fields"
     assert tsl.repair("Salvaged", dice=[6, 5, 1, 1, 1], tier="Trained").value == 12
-    use_my_dice(panel, "6, 5, 1, 1, 1", -1)
+    use_my_dice(panel, "6, 5, 1, 1, 1", name="repair")
     said = panel.locator(".rulebook-tsl-repair-said")
     expect(said).to_have_text("Mar's armour is repaired by a Hand roll of 12")
     said.scroll_into_view_if_needed()
