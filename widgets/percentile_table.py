@@ -39,6 +39,8 @@ def _eml(label: str, value: int) -> w.IntText:
 #: The seed's EML limits, which the tools keep (assumption eml_limits).
 FLOOR = "the seed's minimum test EML 05 (assumption eml_limits)"
 NO_CAP = "no cap: the seed names none (assumption eml_limits)"
+ATTACKER_LOST = ("an attacker who attacks at all has the zones a Melee test needs: the fight "
+                 "page's melee panel reads a lost one from the attacker's injury record")
 
 
 #: Why a tool fixes an argument it fills from a fighter's roster row.
@@ -223,7 +225,8 @@ class MeleeExchange(Tool):
             "attack_setups": "Attacker's Setup advantages",
             "defence_setups": "Defender's Setup advantages"}, {
             "attack_eml": "the attacker's EML the declaration gives",
-            "defence_eml": "the defender's EML the declaration gives", "eml_cap": NO_CAP}),
+            "defence_eml": "the defender's EML the declaration gives", "eml_cap": NO_CAP,
+            "attacker_unusable_zone": ATTACKER_LOST}),
         Reach(pc.melee_exchange, {
             "defence": "Defence",
             "defender_unusable_zone": "Defends with a zone lost to a Grievous wound",
@@ -233,6 +236,7 @@ class MeleeExchange(Tool):
             "attack_roll": ROLLED, "defence_roll": ROLLED, "dice": ROLLED,
             "attack_eml": "the attacker's EML the declaration gives",
             "defence_eml": "the defender's EML the declaration gives", "eml_cap": NO_CAP,
+            "attacker_unusable_zone": ATTACKER_LOST,
             "helpless": "a defender who defends or Ignores by choice: the fight page's "
                         "melee panel takes an Unconscious (helpless) one"}),
         Reach(pc.spend_advantages, {"choices": "Advantages to take"},

@@ -17,7 +17,7 @@ import functools
 import json
 import re
 from fractions import Fraction
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields, is_dataclass, replace
 
 from ... import saved
@@ -28,7 +28,7 @@ from ...trace import Resolution, Step, step
 from ._system import DATA
 from .checks import effective_eml, success_level
 from .injury import (ShockRerollResolution, combine_shock_states, grim_wound_shock,
-                     location_row, location_shock, shock_reroll, zone_count)
+                     impaired_test, location_row, location_shock, shock_reroll, zone_count)
 from .healing import (bleeding_period, coma_course, coma_healing_rate, extended_shock_course,
                       treatment_roll, untreated)
 from .melee import (MeleeDeclaration, MeleeResolution, Weapon, declare_melee, melee_exchange,
@@ -36,7 +36,7 @@ from .melee import (MeleeDeclaration, MeleeResolution, Weapon, declare_melee, me
 from .missile import (LAUNCHERS, MissileShot, missile_outcome_distribution, missile_range,
                       missile_shot, missile_skill)
 from .roster import ROSTER
-from .record import (InjuryRecord, Recovery, _from_body, record_format,
+from .record import (InjuryRecord, RecordedInjury, Recovery, _from_body, record_format,
                      recover, removal)
 from .sequence import (InjurySequence, injury_sequence, strike_from_melee,
                        strike_from_missile)
@@ -52,9 +52,9 @@ ADVANTAGES = ("precision", "impact")
 TARGET_MOVES = ("still", "moving", "evading")
 UNAWARE = ("INC", "UNC")  # Injury 4: both must Ignore melee attacks
 STILL_STATES = ("INC", "UNC", "KIA")  # a fallen target does not move
-# The defences that need an arm, the weapon's or the shield's (Melee 2); every defence needs
-# the head, torso and legs (Injury 5: Melee tests include AGL). Assumption grievous_arm_defence.
-ARM_DEFENCES = ("Block", "Counterstrike")
+# The row of the IMPAIRED TESTS table (Injury 5) each melee test reads: a Block, a
+# Counterstrike and an attack are Melee tests, a Dodge its own; which zones they need is there.
+IMPAIRED_AS = {"Block": "Melee", "Counterstrike": "Melee", "Dodge": "Dodge", "Attack": "Melee"}
 
 
 def armour_key(zone: str, aspect: str) -> str:
@@ -388,6 +388,9 @@ class _Aim:
                                 slings=self.shooter["slings"],
                                 throwing=self.shooter["throwing"])
         self.moves = "still" if self.victim.shock in STILL_STATES else target_moves
+        # Injury 5: a target with a zone a Grievous injury made unusable counts as Still
+        # against missiles, whichever zone (assumption grievous_missile_still).
+        self.grievous = next(_grievous(self.victim.record), None) is not None
         self.range_ft = range_ft
         # A Volley's area counts the target among those in it; a Direct stray only the others.
         base = self.shooter["base_range"]
@@ -399,7 +402,7 @@ class _Aim:
         return missile_shot(self.ml, self.range_ft, base,  # type: ignore[arg-type]
                             weapon=self.kind, target=self.moves, target_count=self.count,
                             dodge_index=self.target["dodge_index"],
-                            dice=DiceSource.typed(drawn))
+                            target_grievous=self.grievous, dice=DiceSource.typed(drawn))
 
     def first_step(self) -> Step:
         return step(f"{self.shooter.name} shoots a {self.kind} at {self.target.name}: "
@@ -488,7 +491,10 @@ def missile_attack(fight: Fight, shooter: Fighter, target: Fighter, *,
     finds takes the injury with their own armour, ready to write into their record. A stray
     strike is not aimed: its d10 (or larger) Zone Die is read from ZN1. A number beyond them
     is someone off the roster: that strike is named, not walked. A fallen target (INC, UNC)
-    counts as Still whatever *target_moves* says (Injury 4: it falls prone and cannot act).
+    counts as Still whatever *target_moves* says (Injury 4: it falls prone and cannot act),
+    and so does one with a Grievous injury on the record (Injury 5, Tests with Grievous
+    Injury; any zone, assumption grievous_missile_still): no moving or evading penalty, and
+    a strike carries the Still target's free Precision TA.
     The Strength impact counts for thrown missiles only (assumption strength_impact_launchers).
     """
     fight, dice = _require_fight(fight), _source(dice)
@@ -547,14 +553,29 @@ def weapon_of(row: Fighter) -> Weapon:
                   aspect=row["aspect"])
 
 
+@dataclass(frozen=True)
+class _Declared:
+    """A melee exchange as far as the dice: the declaration, the defence, the explanation,
+    whether the defender is helpless, and the zone each side's test needs that a Grievous
+    injury made unusable (None: the test is rolled)."""
+
+    declared: MeleeDeclaration
+    chosen: str
+    trace: list[Step]
+    helpless: bool
+    zone: str | None
+    attack_zone: str | None
+
+
 def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object,
-             aim_zone: int, helpless: object = False
-             ) -> tuple[MeleeDeclaration, str, list[Step], bool, str | None]:
+             aim_zone: int, helpless: object = False) -> _Declared:
     """Melee 2 from the rows: the defence declared (an unaware defender Ignores), both test
     EMLs, whether the defender is helpless (Unconscious, or named so by the GM), and the
-    zone a Grievous injury left unusable that the defence needs (:func:`_unusable_zone`)."""
+    zones Grievous injuries left unusable that the attack and the defence need
+    (:func:`_unusable`). A test that is not rolled is not listed with its EML: the
+    explanation names the injury that makes it an automatic CF instead."""
     require_bool("helpless", helpless)
-    _able(fight, attacker, "the attacker")
+    striker = _able(fight, attacker, "the attacker")
     target = _alive(fight, defender, "the defender")
     if attacker.name == defender.name:
         raise RulesError(f"the defender must be another fighter than the attacker, got "
@@ -574,23 +595,45 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
         defender_weapon=None if chosen == "Ignore" else weapon_of(defender),
         aim_zone=aim_zone, strength=attacker["strength"],
         defender_strength=defender["strength"])
-    zone = None if helpless or chosen == "Ignore" else _unusable_zone(target.record, chosen)
-    return declared, chosen, trace + list(declared.trace), helpless, zone
+    lost = None if helpless or chosen == "Ignore" else _unusable(target.record, chosen)
+    a_lost = _unusable(striker.record, "Attack")
+    steps = list(declared.trace)
+    for who, name, what, held in (("Attacker", attacker.name, "attack", a_lost),
+                                  ("Defender", defender.name, chosen, lost)):
+        if held is not None:
+            steps = _not_rolled(steps, f"{who}'s test: ", step(
+                f"{who}'s test: not rolled, the {what} is an automatic CF: {name}'s "
+                f"{held[1].code} {held[1].location} left the {held[0].lower()} zone unusable",
+                DATA.rule("Injury 5 Tests with Grievous Injury")))
+    return _Declared(declared, chosen, trace + steps, helpless,
+                     None if lost is None else lost[0], None if a_lost is None else a_lost[0])
 
 
-def _unusable_zone(record: InjuryRecord, defence: str) -> str | None:
-    """The body zone a Grievous injury on *record* has made unusable that a melee *defence*
-    needs, or None (Injury 5, Tests with Grievous Injury: such a Block, Dodge or
-    Counterstrike is an automatic CF, no roll). Every defence needs the head, torso and legs;
-    Block and Counterstrike need an arm, and the record does not say which arm an injury is
-    on, so any Grievous arm injury counts (assumption grievous_arm_defence)."""
+def _not_rolled(steps: list[Step], prefix: str, instead: Step) -> list[Step]:
+    """*steps* with the EML steps of a test that is not rolled (those starting *prefix*)
+    replaced, where the first stood, by the one step that says why (Injury 5)."""
+    kept = [s for s in steps if not s.text.startswith(prefix)]
+    at = next((i for i, s in enumerate(steps) if s.text.startswith(prefix)), len(steps))
+    return kept[:at] + [instead] + kept[at:]
+
+
+def _unusable(record: InjuryRecord, test: str) -> tuple[str, RecordedInjury] | None:
+    """The first Grievous injury on *record* whose zone a melee *test* (an attack, or a
+    Block, Dodge or Counterstrike) needs, with that zone, or None (Injury 5, Tests with
+    Grievous Injury: such a test is an automatic CF, no roll). The IMPAIRED TESTS table
+    says which zones a test needs: a Melee test every one, a Dodge all but the arms. The
+    record does not say which arm an injury is on, so any Grievous arm injury counts
+    (assumption grievous_arm_defence)."""
+    return next(((zone, inj) for zone, inj in _grievous(record)
+                 if impaired_test(IMPAIRED_AS[test], zone)), None)
+
+
+def _grievous(record: InjuryRecord) -> Iterator[tuple[str, RecordedInjury]]:
+    """Each injury on *record* that leaves its zone unusable (Injury 5: Grievous, the
+    location's actions prohibited), with that zone."""
     for inj in record.injuries:
-        if not inj.level or inj.impairment is not None:   # None: Grievous, unusable
-            continue
-        zone = location_row(inj.location)["zone"]
-        if zone != "Arms" or defence in ARM_DEFENCES:
-            return zone
-    return None
+        if inj.level and inj.impairment is None:   # None: Grievous, unusable
+            yield location_row(inj.location)["zone"], inj
 
 
 def _forced_ignore(target: Combatant, helpless: bool) -> str | None:
@@ -626,8 +669,9 @@ def defence_untested(fight: Fight, defender: Fighter, *, defence: str | None = N
         return f"{defender.name} is helpless, so makes no test"
     if chosen == "Ignore":
         return f"{defender.name} Ignores the attack, so makes no test"
-    zone = _unusable_zone(target.record, chosen)
-    if zone is not None:
+    lost = _unusable(target.record, chosen)
+    if lost is not None:
+        zone = lost[0]
         return (f"{defender.name}'s {zone.lower()} zone is unusable (Grievous injury): the "
                 f"{chosen} is an automatic CF, no test")
     return None
@@ -642,10 +686,10 @@ def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
     test lifted by its Setup advantages; against a helpless defender the one certain result,
     a CS Ignore strike."""
     require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
-    declared, chosen, trace, helpless, zone = _declare(
-        _require_fight(fight), _fighter("attacker", attacker), _fighter("defender", defender),
-        defence, aim_zone, helpless)
-    if helpless:
+    d = _declare(_require_fight(fight), _fighter("attacker", attacker),
+                 _fighter("defender", defender), defence, aim_zone, helpless)
+    declared, chosen, trace, zone, a_zone = d.declared, d.chosen, d.trace, d.zone, d.attack_zone
+    if d.helpless and a_zone is None:
         certain = melee_exchange(None, declared.attack_eml, "Ignore", helpless=True,
                                  attack_setups=attack_setups, defence_setups=defence_setups)
         return StrikeOdds(value=declared.attack_eml,
@@ -654,13 +698,23 @@ def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
                           odds={(certain.outcome, certain.stars): Fraction(1)})
     odds = melee_outcome_distribution(declared.attack_eml, chosen, declared.defence_eml,
                                       defender_unusable_zone=zone,
+                                      attacker_unusable_zone=a_zone,
                                       attack_setups=attack_setups,
                                       defence_setups=defence_setups)
     if chosen == "Ignore":
         trace += setups_unused(defence_setups, f"{defender.name} Ignores")
+    if a_zone is not None:
+        trace += setups_unused(attack_setups, f"{attacker.name}'s attack is an automatic CF",
+                               who="Attacker")
     outcome = declared.outcome if zone is None else (
         f"EML {declared.attack_eml} against a {chosen} that is an automatic CF (the "
         f"{zone.lower()} zone is unusable)")
+    if a_zone is not None:
+        outcome = (f"{attacker.name}'s attack is an automatic CF, no roll (the "
+                   f"{a_zone.lower()} zone is unusable), against "
+                   + (f"a {chosen} that is an automatic CF too" if zone is not None else
+                      "Ignore" if chosen == "Ignore" else
+                      f"{chosen} EML {declared.defence_eml}"))
     return StrikeOdds(value=declared.attack_eml, outcome=outcome, trace=tuple(trace),
                       odds=odds)
 
@@ -695,25 +749,29 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
     if picked_location is not None:
         require_int("picked_location", picked_location, minimum=1, maximum=10)
     attacker, defender = _fighter("attacker", attacker), _fighter("defender", defender)
-    declared, chosen, trace, helpless, zone = _declare(fight, attacker, defender, defence,
-                                                       aim_zone, helpless)
+    d = _declare(fight, attacker, defender, defence, aim_zone, helpless)
+    declared, chosen, trace, helpless = d.declared, d.chosen, d.trace, d.helpless
+    zone, a_zone = d.zone, d.attack_zone
     if picked_location is not None and not helpless:
         raise RulesError(f"picked_location is for a helpless defender (Unconscious, or named "
                          f"helpless), and {defender.name} is not: the dice find the spot")
     rolled: list[tuple[str, int]] = []
     setups = {"attack_setups": attack_setups, "defence_setups": defence_setups}
-    if helpless:
+    if helpless and a_zone is None:
         exchange = melee_exchange(None, declared.attack_eml, "Ignore", helpless=True,
                                   **setups)
     else:
-        a_roll = dice.d(100, "attacker's d100")
-        rolled.append(("attacker's d100", a_roll))
+        a_roll = None
+        if a_zone is None:
+            a_roll = dice.d(100, "attacker's d100")
+            rolled.append(("attacker's d100", a_roll))
         d_roll = None
         if chosen != "Ignore" and zone is None:
             d_roll = dice.d(100, "defender's d100")
             rolled.append(("defender's d100", d_roll))
         exchange = melee_exchange(a_roll, declared.attack_eml, chosen, d_roll,
-                                  declared.defence_eml, defender_unusable_zone=zone, **setups)
+                                  declared.defence_eml, defender_unusable_zone=zone,
+                                  attacker_unusable_zone=a_zone, **setups)
     trace += exchange.trace
     base = dict(attacker=attacker.name, defender=defender.name, declaration=declared,
                 exchange=exchange)

@@ -11,7 +11,8 @@ from ...trace import Resolution, step
 from ._system import DATA
 from .terms import DEFENCES, LEVELS, MAX_DIE
 from ...dice import DiceSource
-from .checks import effective_eml, mishap_type, rolled, shift_level, success_level
+from .checks import (TestResolution, effective_eml, mishap_type, rolled, shift_level,
+                     success_level)
 from .injury import grievous_zone_test, require_zone, zone_count
 
 OUTCOME = "Melee 3 Outcome"
@@ -92,6 +93,7 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
                    dodge_equal_rolls: str = "defender", eml_cap: int | None = None,
                    defender_unusable_zone: str | None = None, helpless: bool = False,
                    attack_setups: int = 0, defence_setups: int = 0,
+                   attacker_unusable_zone: str | None = None,
                    dice: DiceSource | None = None) -> MeleeResolution:
     """Resolve one melee attack against a Block, Dodge, Counterstrike or Ignore defence.
 
@@ -104,7 +106,10 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
     A defender whose Block, Dodge or Counterstrike needs a zone left unusable by a Grievous
     injury (*defender_unusable_zone*: Head, Arms, Torso or Legs) makes no roll: the test is an
     automatic CF with that zone's automatic mishap (Injury 5, Tests with Grievous Injury). Such
-    a defender may choose Ignore instead.
+    a defender may choose Ignore instead. An attacker whose Melee test needs a zone so lost
+    (*attacker_unusable_zone*) makes no roll either: the attack is an automatic CF with that
+    zone's automatic mishap (Injury 5: any other action needing the zone is an automatic CF),
+    whatever the defence, and their Setup TAs have no test to lift.
 
     A *helpless* defender (Unconscious, Injury 4 Shock states) Ignores and the attack is a CS
     Ignore result without a roll: *attack_roll*, *defence_roll* and *defence_eml* stay empty
@@ -123,23 +128,33 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
     defence = _defence_arg(defence)
     require_bool("helpless", helpless)
     _setups_arg(attack_setups, defence_setups)
-    if helpless:
+    if attacker_unusable_zone is not None:
+        require_zone("attacker_unusable_zone", attacker_unusable_zone)
+    if helpless and attacker_unusable_zone is None:
         return _helpless_exchange(attack_roll, attack_eml, defence, defence_roll, defence_eml,
                                   defence_setups)
+    if helpless and defence != "Ignore":
+        raise RulesError(f"defence must be Ignore for a helpless defender (unaware, no "
+                         f"defence), got {shown(defence)}")
     if dodge_equal_rolls not in DODGE_EQUAL:
         raise RulesError(f"dodge_equal_rolls must be 'defender' or 'attacker', "
                          f"got {shown(dodge_equal_rolls)}")
     if defender_unusable_zone is not None:
         require_zone("defender_unusable_zone", defender_unusable_zone)
-    attack_roll = rolled("attack_roll", attack_roll, dice, what="the attacker's d100")
+    if attacker_unusable_zone is None:
+        attack_roll = rolled("attack_roll", attack_roll, dice, what="the attacker's d100")
     if dice is not None and defence != "Ignore" and defender_unusable_zone is None:
         defence_roll = rolled("defence_roll", defence_roll, dice, what="the defender's d100")
-    require_int("attack_roll", attack_roll, minimum=1, maximum=100)
     a_eml = effective_eml(require_int("attack_eml", attack_eml), eml_cap=eml_cap)
-    a_level = success_level(attack_roll, a_eml)
-    trace = [step(f"Attacker rolls {attack_roll} against EML {a_eml}: {a_level}", DATA.rule(OUTCOME),
-                  roll=attack_roll, eml=a_eml, level=a_level)]
-    a_level = _lifted(a_level, attack_setups, "Attacker", trace)
+    if attacker_unusable_zone is not None:
+        a_forced, trace = _attack_unusable(attacker_unusable_zone, attack_roll, attack_setups)
+        a_level = a_forced.level
+    else:
+        require_int("attack_roll", attack_roll, minimum=1, maximum=100)
+        a_level = success_level(attack_roll, a_eml)
+        trace = [step(f"Attacker rolls {attack_roll} against EML {a_eml}: {a_level}",
+                      DATA.rule(OUTCOME), roll=attack_roll, eml=a_eml, level=a_level)]
+        a_level = _lifted(a_level, attack_setups, "Attacker", trace)
     d_level = None
     rolls_none = defence == "Ignore" or defender_unusable_zone is not None
     if defence == "Ignore":
@@ -210,8 +225,10 @@ def melee_exchange(attack_roll: int | None, attack_eml: int, defence: str,
                           DATA.rule(RESULTS), tactical_advantages=tas))
     if damage:
         trace.append(step("Block wins the tie: check for weapon damage", DATA.rule(OUTCOME)))
-    a_mishap = mishap_type("ignore" if defence == "Ignore" else "attack", attack_roll) \
-        if a_level == "CF" else None
+    a_mishap = None
+    if a_level == "CF":
+        a_mishap = a_forced.mishap if attacker_unusable_zone is not None else \
+            mishap_type("ignore" if defence == "Ignore" else "attack", attack_roll)
     d_mishap = None
     if d_level == "CF":
         d_mishap = forced.mishap if defender_unusable_zone is not None \
@@ -242,13 +259,26 @@ def _setups_arg(attack_setups: object, defence_setups: object) -> None:
     require_int("defence_setups", defence_setups, minimum=0, maximum=MAX_SETUPS)
 
 
-def setups_unused(setups: int, why: str) -> list:
-    """The step saying the defender's Setup TAs do not apply when they make no test (Melee
-    Test Results, Setup lifts a Melee or Dodge test; assumption setup_without_test)."""
+def _attack_unusable(zone: str, attack_roll: int | None, attack_setups: int
+                     ) -> tuple[TestResolution, list]:
+    """The attacker's automatic CF with *zone* unusable (Injury 5, Tests with Grievous
+    Injury): no roll, so none may be typed, and no test for their Setup TAs to lift."""
+    if attack_roll is not None:
+        raise RulesError(f"attack_roll must be empty when the attacker's {zone} zone is "
+                         f"unusable (an automatic CF, no roll), got {shown(attack_roll)}")
+    forced = grievous_zone_test(zone, "Attack")
+    return forced, list(forced.trace) + setups_unused(
+        attack_setups, f"the attacker's {zone.lower()} zone is unusable, an automatic CF",
+        who="Attacker")
+
+
+def setups_unused(setups: int, why: str, who: str = "Defender") -> list:
+    """The step saying *who*'s Setup TAs do not apply when they make no test (Melee Test
+    Results, Setup lifts a Melee or Dodge test; assumption setup_without_test)."""
     if not setups:
         return []
     many = setups > 1
-    return [step(f"Defender's Setup TA{'s' if many else ''} from the last round "
+    return [step(f"{who}'s Setup TA{'s' if many else ''} from the last round "
                  f"({setups}) {'do' if many else 'does'} not apply: {why}, so there is no "
                  f"Melee or Dodge test to lift", DATA.rule(RESULTS), unused_setups=setups)]
 
@@ -302,14 +332,16 @@ def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int |
                                *, dodge_equal_rolls: str = "defender",
                                eml_cap: int | None = None,
                                defender_unusable_zone: str | None = None,
-                               attack_setups: int = 0, defence_setups: int = 0
+                               attack_setups: int = 0, defence_setups: int = 0,
+                               attacker_unusable_zone: str | None = None
                                ) -> dict[tuple[str, int], Fraction]:
     """Exact odds of each (outcome, stars) of a melee exchange, over every pair of d100 rolls.
 
     outcome is as in :func:`melee_exchange` ("strike", "counterstrike", "blocked", "dodged",
     "no strike"); stars is the winner's victory stars (0 for no strike). With
     *defender_unusable_zone* a Block, Dodge or Counterstrike is an automatic CF: only the
-    attacker's d100 varies. *attack_setups* and *defence_setups* lift each side's level as in
+    attacker's d100 varies. With *attacker_unusable_zone* the attack is an automatic CF
+    whatever its EML. *attack_setups* and *defence_setups* lift each side's level as in
     :func:`melee_exchange`.
     """
     defence = _defence_arg(defence)
@@ -320,7 +352,11 @@ def melee_outcome_distribution(attack_eml: int, defence: str, defence_eml: int |
     if defender_unusable_zone is not None:
         require_zone("defender_unusable_zone", defender_unusable_zone)
     a_eml = effective_eml(require_int("attack_eml", attack_eml), eml_cap=eml_cap)
-    a_levels = [setup_level(success_level(r, a_eml), attack_setups) for r in range(1, 101)]
+    if attacker_unusable_zone is not None:  # an automatic CF: no test for a Setup to lift
+        require_zone("attacker_unusable_zone", attacker_unusable_zone)
+        a_levels = ["CF"] * 100
+    else:
+        a_levels = [setup_level(success_level(r, a_eml), attack_setups) for r in range(1, 101)]
     labels = {"attacker": "strike", None: "no strike",
               "defender": {"Block": "blocked", "Dodge": "dodged",
                            "Counterstrike": "counterstrike", "Ignore": "no strike"}[defence]}
