@@ -622,8 +622,8 @@ class MountedCombat(Tool):
                               "situation": "Riding check", "dice": "My dice"},
               {"faces": "drawn from the Roll / My dice row"}),
         Reach(vl.mount_fall, {"vitality": "Rider's Vitality", "iron": "Rider's IRON",
-                              "dice": "My dice"}, {"d3": "drawn from the fall's Roll / My "
-                                                         "dice row"}),
+                              "dice": "Fall dice"},
+              {"d3": "drawn from the Roll the fall / Fall dice row"}),
     )
 
     def __init__(self, weapon: str = "Saber") -> None:
@@ -652,7 +652,7 @@ class MountedCombat(Tool):
                                   layout=WIDE)
         self.iron = w.BoundedIntText(value=2, min=1, max=5, description="Rider's IRON",
                                      style=STYLE, layout=WIDE)
-        self.fall_entry = DiceEntry("the d3, e.g. 2")
+        self.fall_entry = DiceEntry("the d3, e.g. 2", name="fall")
         self.fall = w.HTML()
         self.error = ErrorLine()
         self.explanation = ExplanationView()

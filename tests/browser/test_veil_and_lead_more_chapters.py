@@ -149,11 +149,11 @@ def test_reactions_two_weapons_and_the_saddle_as_the_chapter_prints_them(page: P
     set_value(saddle.get_by_label("Ride", exact=True), "1")
     expect(saddle.locator(".rulebook-vl-ride-odds")).to_contain_text(
         percent(vl.ride_probability(2, 1)))
-    use_my_dice(saddle, "6, 5, 3", 0)
+    use_my_dice(saddle, "6, 5, 3")
     expect(saddle.locator(".rulebook-vl-ride-result")).to_contain_text("Stays in the saddle")
     set_value(saddle.get_by_label("Rider's Vitality"), "6")
     set_value(saddle.get_by_label("Rider's IRON"), "2")
-    use_my_dice(saddle, "2", 1)
+    use_my_dice(saddle, "2", name="fall")
     expect(saddle.locator(".rulebook-vl-fall-result")).to_contain_text(
         "Vitality 4: Prone, Wounded")
     expect(saddle.locator(".rulebook-vl-ride-result")).to_contain_text("Stays in the saddle")

@@ -60,6 +60,12 @@ def test_the_saddle_the_riding_check_and_the_fall_of_the_chapter():
     tool.fall_entry.roll(9)
     d3 = random.Random(9).randint(1, 3)
     assert f"Vitality {6 - d3}:" in tool.fall.value and "(seed 9" in tool.fall.value
+    # the fall's own entry, told apart from the riding check's by its names and messages
+    assert (tool.fall_entry.roll_button.description, tool.fall_entry.my_dice.description) == \
+        ("Roll the fall", "Fall dice")
+    tool.fall_entry.my_dice.value = "2, 3"
+    tool.fall_entry.use_dice_button.click()
+    assert tool.fall_entry.error.message == "“Fall dice” must be one d3 (d3), got 2 numbers"
     tool.weapon.value = "Repeater"
     assert "−2 dice" in tool.modifiers.value
     tool.stationary.value = True
