@@ -61,7 +61,10 @@ class MissileWalker(Tool):
             "rng": "the Roll button's seed is in the dice",
             "charge_ft": "a Charging Throw is not walked here (the chapter's table gives its "
                          "impact)",
-            "eml_cap": "no cap: the seed names none (assumption eml_limits)"}),
+            "eml_cap": "no cap: the seed names none (assumption eml_limits)",
+            "shooter_unusable_zone": "a shooter who shoots at all has the zones the test "
+                                     "needs: the fight page's missile panel reads a lost one "
+                                     "from the shooter's injury record"}),
         Reach(pc.missile_outcome_distribution, {"spoiled_as": SHOT_WORDS["spoiled_as"]}, {
             "eml": "the test EML the shot's range and modifiers give",
             "volley": "the range's attack type"}),

@@ -164,3 +164,26 @@ def test_a_target_with_a_grievous_injury_counts_as_still_against_missiles():
     assert [n for n, _ in hit.rolled][:3] == ["shot roll (d100)", "Zone Die 1 (d8)",
                                               "Zone Die 2 (d8)"]
     assert shot.shot.eml.value == 75
+
+
+def test_a_shooter_with_a_grievous_injury_makes_an_automatic_cf():
+    """Nolora's G4E hand: Archery needs every zone (IMPAIRED TESTS), so her shot is an
+    automatic CF with no d100, the arm's automatic fumble, and no attack takes place; the
+    odds before the roll are that one certain result."""
+    rows = roster()
+    fight = _with_injury(pc.fight_for(rows), "Nolora", "Hand", 4)
+    nolora, brigand = rows.fighter("Nolora"), rows.fighter("Brigand")
+    before = pc.missile_odds(fight, nolora, brigand, range_ft=30)
+    assert before.odds == {("mishap", 0): Fraction(1)}
+    assert before.outcome == ("Nolora's shot is an automatic CF, no roll (the arms zone is "
+                              "unusable): a mishap, no attack")
+    shot = pc.missile_attack(fight, nolora, brigand, range_ft=30, dice=DiceSource.typed([]))
+    assert shot.rolled == () and shot.struck is None
+    assert shot.shot.attack.mishap == "Automatic Fumble"
+    assert shot.outcome == "CF: Automatic Fumble, no attack"
+    assert ("Missile test with the arms zone unusable (Grievous injury): an automatic CF, no "
+            "roll; automatic fumble") in _texts(shot)
+    with pytest.raises(RulesError, match="roll must be empty when the shooter's Arms zone"):
+        pc.missile_shot(75, 30, 40, roll=50, shooter_unusable_zone="Arms")
+    with pytest.raises(RulesError, match="shooter_unusable_zone must be one of"):
+        pc.missile_shot(75, 30, 40, shooter_unusable_zone=False)

@@ -391,6 +391,9 @@ class _Aim:
         # Injury 5: a target with a zone a Grievous injury made unusable counts as Still
         # against missiles, whichever zone (assumption grievous_missile_still).
         self.grievous = next(_grievous(self.victim.record), None) is not None
+        # Injury 5: a missile test needing a zone so lost is an automatic CF, no roll.
+        lost = _unusable(fight.combatant(self.shooter.name).record, self.skill)
+        self.lost = None if lost is None else lost[0]
         self.range_ft = range_ft
         # A Volley's area counts the target among those in it; a Direct stray only the others.
         base = self.shooter["base_range"]
@@ -402,7 +405,8 @@ class _Aim:
         return missile_shot(self.ml, self.range_ft, base,  # type: ignore[arg-type]
                             weapon=self.kind, target=self.moves, target_count=self.count,
                             dodge_index=self.target["dodge_index"],
-                            target_grievous=self.grievous, dice=DiceSource.typed(drawn))
+                            target_grievous=self.grievous,
+                            shooter_unusable_zone=self.lost, dice=DiceSource.typed(drawn))
 
     def first_step(self) -> Step:
         return step(f"{self.shooter.name} shoots a {self.kind} at {self.target.name}: "
@@ -424,6 +428,11 @@ def missile_odds(fight: Fight, shooter: Fighter, target: Fighter, *,
     their rows give, and the exact odds of each result of the test (Missile 3-4)."""
     aim = _Aim(_require_fight(fight), shooter, target, range_ft, target_moves, near_target)
     setup = aim.shoot(())
+    if aim.lost is not None:
+        return StrikeOdds(value=setup.eml.value, outcome=(
+            f"{aim.shooter.name}'s shot is an automatic CF, no roll (the {aim.lost.lower()} "
+            f"zone is unusable): a mishap, no attack"),
+            trace=(aim.first_step(), *setup.trace), odds={("mishap", 0): Fraction(1)})
     odds = missile_outcome_distribution(setup.eml.value, volley=setup.range.volley)
     eml = (f"spoiled at EML {setup.eml.value}" if setup.eml.spoiled
            else f"test EML {setup.eml.test_eml}")
@@ -494,7 +503,9 @@ def missile_attack(fight: Fight, shooter: Fighter, target: Fighter, *,
     counts as Still whatever *target_moves* says (Injury 4: it falls prone and cannot act),
     and so does one with a Grievous injury on the record (Injury 5, Tests with Grievous
     Injury; any zone, assumption grievous_missile_still): no moving or evading penalty, and
-    a strike carries the Still target's free Precision TA.
+    a strike carries the Still target's free Precision TA. A shooter with a Grievous injury
+    (Archery, Slings and Throwing need every zone, IMPAIRED TESTS) rolls no d100: the shot is
+    an automatic CF with the zone's automatic mishap, and no attack takes place.
     The Strength impact counts for thrown missiles only (assumption strength_impact_launchers).
     """
     fight, dice = _require_fight(fight), _source(dice)
@@ -618,14 +629,15 @@ def _not_rolled(steps: list[Step], prefix: str, instead: Step) -> list[Step]:
 
 
 def _unusable(record: InjuryRecord, test: str) -> tuple[str, RecordedInjury] | None:
-    """The first Grievous injury on *record* whose zone a melee *test* (an attack, or a
-    Block, Dodge or Counterstrike) needs, with that zone, or None (Injury 5, Tests with
+    """The first Grievous injury on *record* whose zone a *test* needs (a melee attack,
+    Block, Dodge or Counterstrike, or a test of the IMPAIRED TESTS table by name, such as
+    Archery), with that zone, or None (Injury 5, Tests with
     Grievous Injury: such a test is an automatic CF, no roll). The IMPAIRED TESTS table
     says which zones a test needs: a Melee test every one, a Dodge all but the arms. The
     record does not say which arm an injury is on, so any Grievous arm injury counts
     (assumption grievous_arm_defence)."""
     return next(((zone, inj) for zone, inj in _grievous(record)
-                 if impaired_test(IMPAIRED_AS[test], zone)), None)
+                 if impaired_test(IMPAIRED_AS.get(test, test), zone)), None)
 
 
 def _grievous(record: InjuryRecord) -> Iterator[tuple[str, RecordedInjury]]:

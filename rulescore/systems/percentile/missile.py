@@ -13,7 +13,7 @@ from ._system import DATA
 from .terms import MAX_DIE
 from ...dice import DiceSource
 from .checks import DiceDraw, effective_eml, mishap_type, success_level
-from .injury import zone_count
+from .injury import grievous_zone_test, require_zone, zone_count
 
 RANGE = "Missile 2 Missile Range"
 TEST = "Missile 3 Missile Test"
@@ -470,7 +470,8 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
                  shooter_moving: bool = False, heft_penalty: int = 0, windforce: int = 0,
                  trauma: int = 0, aimed: bool = False, tar: int = 1, dodge_index: int = 0,
                  overhead_ft: int | None = None, eml_cap: int | None = None,
-                 target_grievous: bool = False) -> MissileShot:
+                 target_grievous: bool = False,
+                 shooter_unusable_zone: str | None = None) -> MissileShot:
     """Walk one shot through the missile sequence (steps 2-4): range type, test EML, the Direct
     or Volley result and, when the result calls for it, who is struck.
 
@@ -484,6 +485,11 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     strike: the range's for a Direct hit, a d10 (or one side per body zone of the one struck,
     *body_zones*, if larger) for a stray or volley strike. ``needs`` names the dice still to
     roll.
+
+    A shooter whose missile test needs a zone a Grievous injury made unusable
+    (*shooter_unusable_zone*: Archery, Slings and Throwing need every zone, the IMPAIRED
+    TESTS table) rolls no d100: the test is an automatic CF with that zone's automatic mishap
+    and the attack does not take place (Injury 5, Tests with Grievous Injury).
 
     Dice not given by keyword are drawn from *dice*, a :class:`~rulescore.dice.DiceSource`
     (typed in table order: d100, then the deviation d8 if asked, then the target die and the
@@ -500,6 +506,11 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     require_bool("wet", wet)
     require_choice("spoiled_as", spoiled_as, SPOILED_AS)
     require_int("target_count", target_count, minimum=0)
+    if shooter_unusable_zone is not None:
+        require_zone("shooter_unusable_zone", shooter_unusable_zone)
+        if roll is not None:
+            raise RulesError(f"roll must be empty when the shooter's {shooter_unusable_zone} "
+                             f"zone is unusable (an automatic CF, no roll), got {shown(roll)}")
     if body_zones is not None:
         require_int("body_zones", body_zones, minimum=1, maximum=MAX_DIE)
     for name, value, sides in (("roll", roll, 100), ("target_roll", target_roll, 20),
@@ -519,6 +530,12 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     eml = missile_eml(ml, band.attack_type, target, thrown=thrown, launcher=launcher,
                       **modifiers)  # type: ignore[arg-type]
     trace += eml.trace
+    if shooter_unusable_zone is not None:
+        attack = _unusable_shot(shooter_unusable_zone, band.volley)
+        trace += attack.trace
+        shot = _settle(band, eml, attack, trace, target_count, draw, None, None, body_zones)
+        draw.finish()
+        return shot
     spoiled_skip = eml.spoiled and spoiled_as == "no_attack"
     roll = None if spoiled_skip else draw("shot roll (d100)", 100, roll)
     if roll is None and not spoiled_skip:
@@ -540,6 +557,18 @@ def missile_shot(ml: int, range_ft: int, base_range: int, *, weapon: str = "bow"
     return shot
 
 
+def _unusable_shot(zone: str, volley: bool) -> MissileAttack:
+    """The missile test of a shooter with *zone* unusable: an automatic CF, no roll, the
+    zone's automatic mishap; a CF's attack does not take place (Injury 5; Direct and Volley
+    Missile Results, Mishap)."""
+    forced = grievous_zone_test(zone, "Missile test")
+    trace = (*forced.trace, step("CF: the attack does not take place",
+                                 DATA.rule(VOLLEY if volley else DIRECT)))
+    return MissileAttack(value=0, outcome="mishap", trace=trace, level="CF", stars=0,
+                         tactical_advantages=0, precision=0, mishap=forced.mishap,
+                         stray_possible=False)
+
+
 def _settle(band: MissileRange, eml: MissileEML, attack: MissileAttack, trace: list,
             target_count: int, draw: DiceDraw, target_roll: int | None,
             impact_d10: int | None, body_zones: int | None) -> MissileShot:
@@ -557,7 +586,9 @@ def _settle(band: MissileRange, eml: MissileEML, attack: MissileAttack, trace: l
     roll_for = ((band.volley and attack.outcome == "potential strike")
                 or attack.stray_possible)
     if not roll_for:
-        words = {"mishap": f"{attack.mishap} roll, no attack", "no attack": "no attack",
+        mishap = f"{attack.mishap}" + ("" if str(attack.mishap).startswith("Automatic")
+                                       else " roll")  # an unusable zone's: no roll to make
+        words = {"mishap": f"{mishap}, no attack", "no attack": "no attack",
                  "miss": "a clean miss", "deviation": "it lands harmlessly"}
         return done(0, f"{level}: {words.get(attack.outcome, attack.outcome)}")
     if band.volley and attack.outcome == "deviation" and attack.deviation is None:
