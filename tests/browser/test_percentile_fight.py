@@ -220,3 +220,13 @@ def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
     expect(melee).to_contain_text("Block with the arms zone unusable (Grievous injury): an "
                                   "automatic CF, no roll; automatic fumble")
     melee.screenshot(path=str(SHOTS / "percentile_fight_grievous_block.png"))
+    # his own attack needs the arms too: an automatic CF, no roll; only Nolora's Block (35, S)
+    melee.get_by_label("Attacker", exact=True).select_option("Brigand")
+    melee.get_by_label("Defender", exact=True).select_option("Nolora")
+    expect(melee).to_contain_text("Before the roll: Brigand's attack is an automatic CF, no "
+                                  "roll (the arms zone is unusable), against Block EML 60")
+    use_my_dice(melee, "35")
+    expect(melee.locator(".rulebook-pc-fight-result")).to_contain_text("nobody is struck")
+    expect(melee).to_contain_text("Attacker's test: not rolled, the attack is an automatic "
+                                  "CF: Brigand's G4P Hand left the arms zone unusable")
+    melee.screenshot(path=str(SHOTS / "percentile_fight_grievous_attack.png"))
