@@ -130,7 +130,8 @@ class FightPanel(OnThePage, Tool):
                               "backlash_rule": "Backlash is judged by Book III"}),
         Reach(Fight.grievous, {}, {"self": "the page's fight", "name": "the wounded fighter",
                                    "roll": "the d8 comes as a DiceSource (dice)",
-                                   "dice": "the Grievous Wound's Roll / My d8 row"}),
+                                   "dice": "the Roll the Grievous Wound / Grievous Wound "
+                                           "dice row"}),
         Reach(vl.healer_pool, {"attribute": "Healer's attribute"},
               {"medicine": "the healer's Medicine in the roster"}),
         Reach(vl.stabilize, {"medical_kit": "Medical kit", "vitality": "Patient"}, {
@@ -154,7 +155,8 @@ class FightPanel(OnThePage, Tool):
         self.next_button = button("Next turn", "Turn the Hammer to the next token", primary=True)
         self.ambush = w.Checkbox(value=False, description="Ambush prepared", indent=False,
                                  layout=shared_layout(width="11em"))
-        self.join_entry = DiceEntry("every fighter's d8s in roster order, e.g. 6, 3, 2, 8, 1")
+        self.join_entry = DiceEntry("every fighter's d8s in roster order, e.g. 6, 3, 2, 8, 1",
+                                    name="initiative")
         self.attacker = _menu("Acting fighter", [])
         self.target = _menu("Target", [])
         self.action = _menu("Action", ["Steady Shot"], "Steady Shot")
@@ -171,14 +173,14 @@ class FightPanel(OnThePage, Tool):
         self.coup_button = button("Coup de grâce", "The acting fighter executes a Downed target")
         self.explanation = ExplanationView()
         self.grievous_line = w.HTML()
-        self.grievous_entry = DiceEntry("e.g. 5")
+        self.grievous_entry = DiceEntry("e.g. 5", name="Grievous Wound")
         self.patient = _menu("Patient", [])
         self.healer = _menu("Healer", [])
         self.healer_attribute = _menu("Healer's attribute", list(ATTRIBUTES), "SAVVY")
         self.kit = w.Checkbox(value=False, description="Medical kit", indent=False,
                               layout=shared_layout(width="12em"))
         self.stabilize_odds = w.HTML()
-        self.stabilize_entry = DiceEntry("the healer's d8s, e.g. 7, 5, 1")
+        self.stabilize_entry = DiceEntry("the healer's d8s, e.g. 7, 5, 1", name="healer")
         self.other_action = _menu("Other action", [a for a, x in vl.actions().items()
                                                    if x.attack in ("none",)], "Aim")
         self.act_button = button("Act", "The acting fighter takes this action")

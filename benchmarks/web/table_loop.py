@@ -159,10 +159,13 @@ class Reader:
         select.select_option(index=index)
         self.interactions += 1
 
-    def typed_dice(self, entry, dice: tuple[int, ...]) -> None:
-        """Type the dice rolled at the table into My dice and press Use my dice."""
-        self.type(entry.get_by_label("My dice"), ", ".join(map(str, dice)))
-        self.click(entry.get_by_role("button", name="Use my dice"))
+    def typed_dice(self, entry, dice: tuple[int, ...], name: str = "") -> None:
+        """Type the dice rolled at the table into My dice and press Use my dice; for an entry
+        named *name* ("initiative"), into its Initiative dice and Use the initiative dice."""
+        field = f"{name[:1].upper()}{name[1:]} dice" if name else "My dice"
+        use = f"Use the {name} dice" if name else "Use my dice"
+        self.type(entry.get_by_label(field, exact=True), ", ".join(map(str, dice)))
+        self.click(entry.get_by_role("button", name=use, exact=True))
 
 
 def counted(reader: Reader, system: str, goal: int | None, goal_pages: int | None,
@@ -262,7 +265,7 @@ def vl_loop(page, book_url: str) -> tuple[Loop, int]:
     board = panel.locator(".rulebook-vl-fight-board")
 
     def join(r: Reader) -> None:
-        r.typed_dice(panel.locator(".rulebook-vl-fight-join"), VL_INITIATIVE)
+        r.typed_dice(panel, VL_INITIATIVE, name="initiative")
         _expect_text(board.locator(f"tr[data-fighter='{expected.target}'] .vitality"),
                      expected.full,
                      f"{expected.target}'s Vitality before the exchange")

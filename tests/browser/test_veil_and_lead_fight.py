@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.reader import SHOTS, open_tool
+from tests.browser.reader import SHOTS, open_tool, use_my_dice
 
 # Initiative: Caleb's 4 d8 [8, 7, 1, 1] make 15 against 11, margin 4: Tick 3; the Enforcer's 2 d8
 # [2, 1] make 3: a failure, Tick 6 and Surprised (§II).
@@ -17,15 +17,12 @@ INITIATIVE = "8, 7, 1, 1, 2, 1"
 ATTACK = "8, 8, 1, 1, 1, 1"
 
 
-def _typed(entry, dice: str) -> None:
-    entry.get_by_label("My dice").fill(dice)
-    entry.get_by_role("button", name="Use my dice").click()
 
 
 def test_one_exchange_lands_on_the_target(page: Page, book_url):
     page.set_viewport_size({"width": 1280, "height": 1600})
     panel = open_tool(page, book_url, "veil_and_lead/fight", ".rulebook-vl-fight")
-    _typed(panel.locator(".rulebook-vl-fight-join"), INITIATIVE)
+    use_my_dice(panel, INITIATIVE, name="initiative")
     board = panel.locator(".rulebook-vl-fight-board")
     enforcer = board.locator("tr[data-fighter='Enforcer']")
     expect(enforcer.locator(".conditions")).to_have_text("Surprised")
@@ -39,7 +36,7 @@ def test_one_exchange_lands_on_the_target(page: Page, book_url):
     expect(panel.get_by_label("Acting fighter", exact=True)).to_have_value("Caleb")
     expect(panel.get_by_label("Target", exact=True)).to_have_value("Enforcer")
     expect(panel.locator(".rulebook-vl-fight-odds")).to_contain_text("6 d8 against TN 7")
-    _typed(panel.locator(".rulebook-vl-fight-attack"), ATTACK)
+    use_my_dice(panel.locator(".rulebook-vl-fight-attack"), ATTACK)
     interactions += 2
     expect(panel.locator(".rulebook-vl-fight-result")).to_contain_text("Hit: 5 damage")
     panel.get_by_role("button", name="Apply to the target").click()
@@ -51,7 +48,7 @@ def test_one_exchange_lands_on_the_target(page: Page, book_url):
 
     grievous = panel.locator(".rulebook-vl-fight-grievous")
     expect(grievous).to_be_visible()
-    grievous.get_by_role("button", name="Roll", exact=True).click()
+    grievous.get_by_role("button", name="Roll the Grievous Wound", exact=True).click()
     expect(page.locator(".rulebook-roll-log")).to_contain_text("Grievous Wound d8 for Enforcer")
     expect(grievous).to_be_hidden()
     expect(page.locator(".rulebook-roll-log")).to_contain_text("Caleb's Steady Shot at Enforcer")
@@ -71,27 +68,27 @@ def test_downed_bleeds_and_a_coup_de_grace_ends_it(page: Page, book_url):
     grievous = panel.locator(".rulebook-vl-fight-grievous")
     board = panel.locator(".rulebook-vl-fight-board")
     enforcer = board.locator("tr[data-fighter='Enforcer']")
-    _typed(panel.locator(".rulebook-vl-fight-join"), INITIATIVE)
+    use_my_dice(panel, INITIATIVE, name="initiative")
     next_turn = panel.get_by_role("button", name="Next turn")
     apply = panel.get_by_role("button", name="Apply to the target")
     # Tick 3, Caleb: 8 + 8 + 2 = 18 against TN 7: 3 Steps, 5 damage (Duster 1): 10 → 5; the
     # Grievous d8 1 is a Flesh Wound.
     next_turn.click()
-    _typed(attack, "8, 8, 8, 8, 8, 8")
+    use_my_dice(attack, "8, 8, 8, 8, 8, 8")
     apply.click()
-    _typed(grievous, "1")
+    use_my_dice(panel, "1", name="Grievous Wound")
     expect(enforcer.locator(".conditions")).to_contain_text("Flesh Wound")
     # Tick 6, the Enforcer: QUICK 1 + skill 2 − Wounded 1 − Flesh Wound 1 = 1 d8; a 1 misses.
     next_turn.click()
     expect(panel.locator(".rulebook-vl-fight-odds")).to_contain_text("1 d8 against TN 11")
-    _typed(attack, "1")
+    use_my_dice(attack, "1")
     apply.click()
     # Tick 7, Caleb again (TN 9 now the Enforcer has acted): 18, margin 9: 5 damage → 0, Downed.
     next_turn.click()
-    _typed(attack, "8, 8, 8, 8, 8, 8")
+    use_my_dice(attack, "8, 8, 8, 8, 8, 8")
     apply.click()
     expect(enforcer.locator(".state")).to_have_text("Downed")
-    _typed(grievous, "1")
+    use_my_dice(panel, "1", name="Grievous Wound")
     walker = panel.locator(".rulebook-vl-fight-stabilize")
     expect(walker).to_be_visible()
     expect(panel.get_by_label("Patient", exact=True)).to_have_value("Enforcer")
@@ -112,7 +109,7 @@ def test_the_roster_folds_so_the_count_and_the_attack_are_on_the_first_screen(pa
     fight = page.locator(".rulebook-fight").first
     expect(fight.get_by_text("Fighters: Caleb, Enforcer —")).to_be_visible()
     expect(fight.get_by_label("QUICK of Caleb")).to_be_hidden()
-    _typed(panel.locator(".rulebook-vl-fight-join"), INITIATIVE)
+    use_my_dice(panel, INITIATIVE, name="initiative")
     page.locator(".rulebook-fight h3").evaluate("h => h.scrollIntoView()")
     top = page.locator(".rulebook-fight h3").bounding_box()["y"]
     for part in (".rulebook-vl-fight-board", ".rulebook-vl-fight-attack"):

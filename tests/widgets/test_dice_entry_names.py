@@ -80,8 +80,7 @@ BUILDERS = _builders()
 NOT_YET_NAMED = {
     "widgets.exploding_d6_fight.FightPanel", "widgets.exploding_d6_fight.fight_page()",
     "widgets.percentile_fight.fight_page()", "widgets.percentile_healing.HealingWalker",
-    "widgets.range_bands_fight.fight_page()", "widgets.veil_and_lead_fight.FightPanel",
-    "widgets.veil_and_lead_fight.fight_page()",
+    "widgets.range_bands_fight.fight_page()",
 }
 
 
