@@ -432,7 +432,12 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1, 1_000_000)
 
 
-class DiceEntry(w.VBox, metaclass=BuiltWhole):
+def _full_line() -> w.Layout:
+    """A row of a dice entry that takes a line of its own, wrapping in a narrow column."""
+    return shared_layout(flex_flow="row wrap", width="100%")
+
+
+class DiceEntry(w.HBox, metaclass=BuiltWhole):
     """Roll with a visible seed, replay a seed, or type the dice rolled at the table.
 
     Handlers registered with :meth:`on_request` receive a :class:`RollRequest` holding a
@@ -443,6 +448,11 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
     A tool with a second entry gives it a *name* ("fall"): its controls then say what they roll
     ("Roll the fall", "Fall seed", "Replay the fall's seed", "Fall dice", "Use the fall dice"),
     so a screen reader, and a reader's messages, tell the two entries apart.
+
+    Roll, Seed and Replay seed sit in the entry's own wrapping row; the typed dice and the
+    d100's tens and ones each take a full-width line below them, and the error line follows on
+    a line of its own. The first line has no box of its own: every box is one more model for
+    the page to open (lean.py).
     """
 
     def __init__(self, dice_hint: str = "e.g. 6, 6, 3", percentile: bool = False,
@@ -469,10 +479,10 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
         # show it, and its five models would cost every page that holds one (lean.py).
         self.percentile_row: w.HBox | None = None
         super().__init__([
-            w.HBox([self.roll_button, self.seed, self.replay_button]),
-            w.HBox([self.my_dice, self.use_dice_button]),
+            self.roll_button, self.seed, self.replay_button,
+            w.HBox([self.my_dice, self.use_dice_button], layout=_full_line()),
             self.error,
-        ])
+        ], layout=shared_layout(flex_flow="row wrap"))
         self.set_percentile(percentile)
         self.roll_button.on_click(lambda _: self.roll())
         self.replay_button.on_click(lambda _: self.replay())
@@ -488,9 +498,7 @@ class DiceEntry(w.VBox, metaclass=BuiltWhole):
                                   label_width="7em")
         self.use_tens_button = button("Use tens and ones")
         self.use_tens_button.on_click(lambda _: self.use_tens_ones())
-        row = w.HBox([self.tens, self.ones, self.use_tens_button],
-                     layout=shared_layout(flex_flow="row wrap"))
-        return row
+        return w.HBox([self.tens, self.ones, self.use_tens_button], layout=_full_line())
 
     def set_percentile(self, on: bool) -> None:
         """Show or hide the tens-and-ones entry of a d100 (built the first time it shows)."""

@@ -52,7 +52,20 @@ def test_a_two_sided_entry_names_the_lists_it_wants():
 
 
 def _names(entry: DiceEntry) -> list[str]:
-    return [c.description for row in entry.children[:2] for c in row.children]
+    return [c.description for c in (entry.roll_button, entry.seed, entry.replay_button,
+                                     entry.my_dice, entry.use_dice_button)]
+
+
+def test_the_entry_reads_roll_seed_replay_then_the_typed_dice_on_a_line_below():
+    """Roll, Seed and Replay share the entry's wrapping row; the typed dice take a full line
+    under them (so they never sit beside Replay at desktop width), the error line follows."""
+    entry = DiceEntry()
+    assert entry.layout.flex_flow == "row wrap"
+    assert list(entry.children[:3]) == [entry.roll_button, entry.seed, entry.replay_button]
+    dice_line = entry.children[3]
+    assert list(dice_line.children) == [entry.my_dice, entry.use_dice_button]
+    assert dice_line.layout.width == "100%" and dice_line.layout.flex_flow == "row wrap"
+    assert entry.children[-1] is entry.error
 
 
 def test_a_named_entry_says_what_it_rolls_and_the_default_keeps_its_words():
