@@ -148,7 +148,8 @@ class FightPanel(OnThePage, Tool):
         Reach(x6.initiative_table, {}, {
             "combatants": "each roster fighter not in the fight yet: Quickness and Deftness "
                           "from the roster",
-            "dice_totals": "the dice come as a DiceSource (dice)", "dice": ROLLED}),
+            "dice_totals": "the dice come as a DiceSource (dice)",
+            "dice": "the dice of the Roll the initiative / Initiative dice row"}),
         Reach(Fight.attack_inputs, {
             "reaction": "Reaction", "aim_actions": "Aim actions",
             "accurate_actions": "Accurate actions", "massive_actions": "Massive actions",
@@ -230,7 +231,7 @@ class FightPanel(OnThePage, Tool):
         self.next_button = button("Next turn", "End this turn; the next fighter's actions are "
                                   "refreshed", primary=True)
         self.join_entry = DiceEntry("every fighter's Quickness dice in roster order, "
-                                    "e.g. 4, 5, 1, 6, 6, 5")
+                                    "e.g. 4, 5, 1, 6, 6, 5", name="initiative")
         self.join_help = w.HTML()
         self.attacker = _menu("Attacker", [])
         self.target = _menu("Target", [])

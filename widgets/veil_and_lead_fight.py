@@ -101,7 +101,8 @@ class FightPanel(OnThePage, Tool):
 
     reaches = (
         Reach(vl.initiative, {"ambush": "Ambush prepared"}, {
-            "faces": ROLLED + ", split into each fighter's pool in roster order",
+            "faces": "the dice of the Roll the initiative / Initiative dice row, split into "
+                     "each fighter's pool in roster order",
             "dice": "the faces are given instead (one pool a fighter)",
             "quick": "each fighter's QUICK in the roster",
             "awareness": "each fighter's Awareness in the roster",
@@ -135,7 +136,8 @@ class FightPanel(OnThePage, Tool):
         Reach(vl.healer_pool, {"attribute": "Healer's attribute"},
               {"medicine": "the healer's Medicine in the roster"}),
         Reach(vl.stabilize, {"medical_kit": "Medical kit", "vitality": "Patient"}, {
-            "faces": "the dice come as a DiceSource (dice)", "dice": ROLLED,
+            "faces": "the dice come as a DiceSource (dice)",
+            "dice": "the dice of the Roll the healer / Healer dice row",
             "pool": "the healer's attribute + Medicine in the roster",
             "roll_bonus": "the Medical kit is the only bonus the chapter gives",
             "fumble": "a fumble is every die showing 1", "fumble_rule": "the default"}),

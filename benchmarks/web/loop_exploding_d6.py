@@ -81,7 +81,7 @@ def loops(page, book_url: str) -> list[Loop]:
     board = panel.locator(".rulebook-x6-fight-board")
 
     def join(r: Reader) -> None:
-        r.typed_dice(panel.locator(".rulebook-x6-fight-join"), INITIATIVE)
+        r.typed_dice(panel, INITIATIVE, name="initiative")
         _expect_contains(panel.locator(".rulebook-x6-acting"), "Hagen", "the acting line")
 
     setup = counted(reader, "exploding_d6 setup", None, None, join)

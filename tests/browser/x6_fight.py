@@ -21,7 +21,7 @@ def open_fight(page: Page, book_url: str) -> Locator:
 def join_fight(panel: Locator, dice: str) -> None:
     """Type everyone's initiative dice into the page's join entry and use them (§Start of
     combat): the roster's fighters join in the order the dice give."""
-    use_my_dice(panel.locator(".rulebook-x6-fight-join"), dice)
+    use_my_dice(panel, dice, name="initiative")
 
 
 def acting(panel: Locator) -> Locator:

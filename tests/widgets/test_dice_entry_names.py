@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections import Counter
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import ipywidgets as w
 import pytest
@@ -78,7 +78,6 @@ BUILDERS = _builders()
 #: Tools whose later entries are not yet named: each still shows two "Roll" and two "My dice"
 #: (strict, so a tool leaves the list the moment its entries are named).
 NOT_YET_NAMED = {
-    "widgets.exploding_d6_fight.FightPanel", "widgets.exploding_d6_fight.fight_page()",
     "widgets.percentile_fight.fight_page()", "widgets.percentile_healing.HealingWalker",
     "widgets.range_bands_fight.fight_page()",
 }
