@@ -34,6 +34,7 @@ NARROW = shared_layout(width="19em")
 THE_FIGHT = "the page's fight, kept with the roster"
 FROM_ROWS = "from the two fighters: the fight's band, cover and hiding, the shooter's row"
 AS_PRINTED = "the fight uses our ruling; the shot builder's chapter switches it"
+MOVE_ROLLED = "the dice of the Roll the move / Move dice row"
 MOVES = (("stays put", "still"), ("took one move", "move"), ("dashed", "dash"),
          ("crossed impassable terrain", "impassable"))
 SITUATIONS = (("a single target in the open", "single"), ("a rider", "horseman"),
@@ -492,14 +493,14 @@ class MovePanel(_Panel):
                "skill_dice": "the mover's Athletics dice in the roster", "roll_bonus":
                "no bonus on the fight page: the movement chapter's dash helper takes one",
                "difficulty_dice": "drawn from the dice: as many as the difficulty has",
-               "dice": ROLLED, "nd_rule": AS_PRINTED, "critical_margin": AS_PRINTED}),
+               "dice": MOVE_ROLLED, "nd_rule": AS_PRINTED, "critical_margin": AS_PRINTED}),
         Reach(rb.cross_impassable, {"direction": "Direction", "terrain": "Terrain",
                                     "terrain_gives_cover": "The terrain gives cover"},
               {"start_band": "the band between the two now",
                "skill_dice": "the mover's Athletics dice in the roster", "roll_bonus":
                "no bonus on the fight page: the movement chapter's dash helper takes one",
                "difficulty_dice": "drawn from the dice: as many as the difficulty has",
-               "dice": ROLLED, "nd_rule": AS_PRINTED, "critical_margin": AS_PRINTED}),
+               "dice": MOVE_ROLLED, "nd_rule": AS_PRINTED, "critical_margin": AS_PRINTED}),
         Reach(rb.stealth, {}, {
             "stealth_dice": "the mover's Stealth dice in the roster",
             "perception_dice": "the other fighter's Perception dice in the roster",
@@ -509,7 +510,7 @@ class MovePanel(_Panel):
             "cover_dice": "drawn from the dice: as many as the cover gives",
             "stealth_bonus": "no bonus on the fight page: the Stealth helper takes one",
             "perception_bonus": "no bonus on the fight page: the Stealth helper takes one",
-            "dice": ROLLED}),
+            "dice": MOVE_ROLLED}),
         Reach(Fight.apply_move, {"mover": "Who", "other": "Toward or away from"},
               {"self": THE_FIGHT, "result": "the move rolled above"}),
         Reach(Fight.apply_stealth, {"name": "Who"},
@@ -531,7 +532,7 @@ class MovePanel(_Panel):
         self.terrain = _menu("Terrain")
         self.wounded = _check("Seriously or lethally wounded")
         self.covered = _check("The terrain gives cover")
-        self.entry = DiceEntry("the mover's dice, then the rest")
+        self.entry = DiceEntry("the mover's dice, then the rest", name="move")
         self.dice_order = w.HTML()
         self.error = ErrorLine()
         self.result = w.HTML()

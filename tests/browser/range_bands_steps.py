@@ -19,9 +19,10 @@ MOVES = {"dash": "Dash",
          "impassable": "Cross impassable terrain"}
 
 
-def typed_dice(tool: Locator, dice: Iterable[int]) -> None:
-    """Type *dice* into the tool's "My dice" entry, comma-separated, and use them."""
-    use_my_dice(tool, ", ".join(map(str, dice)))
+def typed_dice(tool: Locator, dice: Iterable[int], name: str = "") -> None:
+    """Type *dice* into the tool's "My dice" entry (or its entry named *name*: "move", the Move
+    dice), comma-separated, and use them."""
+    use_my_dice(tool, ", ".join(map(str, dice)), name=name)
 
 
 def fall_dice(tool: Locator, dice: Iterable[int]) -> None:

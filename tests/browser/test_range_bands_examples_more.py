@@ -313,7 +313,7 @@ def test_a_fall_on_the_fight_page_is_rolled_in_its_own_named_entry(page: Page, b
     dice = [1] * skill + [6] * 5
     dashed = rb.dash("distant", "closer", "very_hard", dice[:skill], dice[skill:])
     assert dashed.damage_dice == 3
-    typed_dice(move, dice)
+    typed_dice(move, dice, name="move")
     expect(move).to_contain_text("falls prone, 3D damage")
     where = page.locator(".rulebook-rb-fight-positions").first
     where.get_by_label("Fighter", exact=True).select_option(label="Raider")
@@ -322,7 +322,7 @@ def test_a_fall_on_the_fight_page_is_rolled_in_its_own_named_entry(page: Page, b
     expect(note).to_contain_text("Raider's 3D fall. Roll 3 six-sided dice and add them (3 to 18).")
     expect(note.get_by_role("link", name=ruling.title)).to_be_visible()
     expect(note).not_to_contain_text("fall_damage")
-    # the fall's entry by its names; the move panel's own stays Roll / My dice
+    # the fall's entry by its names, apart from the move panel's (Roll the move / Move dice)
     expect(where.get_by_role("button", name="Roll the fall", exact=True)).to_be_visible()
     expect(where.get_by_role("button", name="Roll", exact=True)).to_have_count(0)
     note.evaluate("e => e.scrollIntoView({block: 'center'})")
