@@ -142,6 +142,9 @@ class _StrikePanel(_Panel):
     button that writes it into the struck fighter's record."""
 
     verb = "strike"
+    #: the panel's dice entry's name: the page holds the shot's, the exchange's and the Shock
+    #: and healing panel's entries, and a screen reader tells them apart by it
+    dice_name = ""
 
     def _build(self, title: str, first: str, second: str, fields: list[w.Widget],
                css: str, beside: dict[w.Widget, w.Widget] | None = None) -> None:
@@ -154,7 +157,8 @@ class _StrikePanel(_Panel):
         self.filled = w.HTML()
         self.odds = w.HTML()
         self.error = ErrorLine()
-        self.entry = DiceEntry("the d100s, then the injury's dice in order")
+        self.entry = DiceEntry("the d100s, then the injury's dice in order",
+                               name=self.dice_name)
         self.result = w.HTML()
         self.explanation = ExplanationView()
         self.apply_button = button("Write it into the record", "Nothing rolled yet",
@@ -307,13 +311,14 @@ class MissilePanel(_StrikePanel):
     range, the target's armour, then the injury and its Shock roll."""
 
     verb = "missile shot"
+    dice_name = "shot"
     reaches = (
         Reach(pc.missile_attack,
               {"shooter": "Shooter", "target": "Target", "range_ft": "Range (ft)",
                "target_moves": "Target is", "aim_zone": "Aimed zone (ZN)",
                "advantage": "Tactical advantage", "zone_pick": "Use Zone Die number",
                "near_target": "Others near the target", "bystanders": BYSTANDERS},
-              {"fight": THE_FIGHT, "dice": ROLLED}),
+              {"fight": THE_FIGHT, "dice": "the dice of the Roll the shot / Shot dice row"}),
         Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
                                     "strike": "the shot rolled above"}),
         Reach(pc.missile_odds,
@@ -416,13 +421,15 @@ class MeleePanel(_StrikePanel):
     the injury of whichever blow lands and its Shock roll."""
 
     verb = "melee"
+    dice_name = "exchange"
     reaches = (
         Reach(pc.melee_attack,
               {"attacker": "Attacker", "defender": "Defender", "defence": "Defence",
                "aim_zone": "Aimed zone (ZN)", "advantage": "Tactical advantage",
                "zone_pick": "Use Zone Die number", "helpless": HELPLESS,
                "picked_location": SPOT, **SETUPS},
-              {"fight": THE_FIGHT, "dice": ROLLED}),
+              {"fight": THE_FIGHT,
+               "dice": "the dice of the Roll the exchange / Exchange dice row"}),
         Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
                                     "strike": "the exchange rolled above"}),
         Reach(pc.defence_untested, {"defender": "Defender", "defence": "Defence",

@@ -386,7 +386,7 @@ def percentile_loops(page, book_url: str) -> list[Loop]:
         r.pick(missile.get_by_label("Shooter", exact=True), shooter)
         r.pick(missile.get_by_label("Target", exact=True), target)
         r.commit(missile.get_by_label("Range (ft)"), str(PC_RANGE_FT))
-        r.typed_dice(missile, PC_SHOT)
+        r.typed_dice(missile, PC_SHOT, name="shot")
         _expect_text(missile.locator(".rulebook-pc-fight-result"), shot.outcome,
                      "the shot's result")
         r.click(missile.get_by_role("button", name=f"Write it into {shot.who}'s record"))
@@ -399,7 +399,7 @@ def percentile_loops(page, book_url: str) -> list[Loop]:
         open_panel(r, "Melee exchange")
         r.pick(melee.get_by_label("Attacker", exact=True), attacker)
         r.pick(melee.get_by_label("Defender", exact=True), blow.who)
-        r.typed_dice(melee, PC_MELEE)
+        r.typed_dice(melee, PC_MELEE, name="exchange")
         _expect_text(melee.locator(".rulebook-pc-fight-result"), blow.outcome,
                      "the melee exchange's result")
         r.click(melee.get_by_role("button", name=f"Write it into {blow.who}'s record"))

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from rulescore.roster import Roster
 from rulescore.systems import percentile as pc
 from rulescore.text import percent
-from tests.browser.reader import open_chapter, open_tool, set_value
+from tests.browser.reader import open_chapter, open_tool, set_value, use_my_dice
 from tests.browser.test_percentile_fight import SHOT, SHOTS, open_panel
 from widgets.fight import fight_key
 from widgets.percentile_fight import starter
@@ -118,7 +118,7 @@ def test_an_injury_written_into_the_wrong_record_comes_off_on_the_fight_page(pag
     page.set_viewport_size({"width": 1280, "height": 1600})
     shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
     set_value(shot.get_by_label("Range (ft)"), "20")
-    _use(shot, SHOT)
+    use_my_dice(shot, SHOT, name="shot")
     shot.get_by_role("button", name="Write it into Brigand's record").click()
     brigand = page.locator(".rulebook-pc-fight-order tr[data-fighter='Brigand']")
     expect(brigand.locator(".rulebook-pc-injuries")).to_have_text("S2P abdomen")
@@ -251,8 +251,8 @@ def test_setup_advantages_on_the_fight_page_s_melee_panel(page: Page, book_url):
     best, p = max(lifted.odds.items(), key=lambda kv: kv[1])
     expect(melee.locator(".rulebook-pc-fight-odds tbody tr").first).to_contain_text(
         f"{MeleePanel.name(best)}{percent(p)}")
-    melee.get_by_label("Seed", exact=True).fill("5")
-    melee.get_by_role("button", name="Replay seed").click()
+    melee.get_by_label("Exchange seed", exact=True).fill("5")
+    melee.get_by_role("button", name="Replay the exchange's seed").click()
     strike = pc.melee_attack(fight, nolora, brigand, attack_setups=2, defence_setups=1,
                              dice=DiceSource.seeded(5))
     expect(melee.locator(".rulebook-pc-fight-result")).to_contain_text(strike.outcome)
@@ -262,7 +262,7 @@ def test_setup_advantages_on_the_fight_page_s_melee_panel(page: Page, book_url):
     expect(melee.get_by_label("Defender's Setup advantages")).to_be_disabled()
     expect(melee.get_by_role("alert")).to_have_count(0)
     # the Brigand Ignores: his Setup has no test to lift, and the explanation says so
-    melee.get_by_role("button", name="Replay seed").click()
+    melee.get_by_role("button", name="Replay the exchange's seed").click()
     ignored = pc.melee_attack(fight, nolora, brigand, defence="Ignore", attack_setups=2,
                               defence_setups=1, dice=DiceSource.seeded(5))
     expect(melee.locator(".rulebook-pc-fight-result")).to_contain_text(ignored.outcome)

@@ -39,7 +39,7 @@ def test_a_shot_goes_into_the_target_s_record(page: Page, book_url):
     interactions = 1  # the panel opened
     set_value(shot.get_by_label("Range (ft)"), "20")
     interactions += 1
-    use_my_dice(shot, SHOT)
+    use_my_dice(shot, SHOT, name="shot")
     interactions += 2
     expect(shot.locator(".rulebook-pc-fight-result")).to_have_text(
         "Brigand: Abdomen: S2P injury; shock 8 → INC")
@@ -61,7 +61,7 @@ def test_a_shot_goes_into_the_target_s_record(page: Page, book_url):
 def test_the_shock_roll_and_a_melee_blow_on_the_same_page(page: Page, book_url):
     shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
     order = page.locator(".rulebook-pc-fight-order")
-    use_my_dice(shot, SHOT)
+    use_my_dice(shot, SHOT, name="shot")
     shot.get_by_role("button", name="Write it into Brigand's record").click()
     # The Shock Reroll at the end of the brigand's next turn: ML65 - 20 = 45, 42 is S.
     after = open_panel(page, book_url, "Shock and healing", ".rulebook-pc-fight-after",
@@ -77,7 +77,7 @@ def test_the_shock_roll_and_a_melee_blow_on_the_same_page(page: Page, book_url):
                        load=False)
     melee.get_by_label("Attacker", exact=True).select_option("Brigand")
     melee.get_by_label("Defender", exact=True).select_option("Nolora")
-    use_my_dice(melee, "35, 71, 1, 3, 5, 90")
+    use_my_dice(melee, "35, 71, 1, 3, 5, 90", name="exchange")
     expect(melee.locator(".rulebook-pc-fight-result")).to_have_text(
         "Nolora: Skull: S3E injury; shock 10 → KIA")
     melee.get_by_role("button", name="Write it into Nolora's record").click()
@@ -128,7 +128,7 @@ def test_a_stray_arrow_and_a_blow_on_a_helpless_defender(page: Page, book_url):
     set_value(shot.get_by_label("Range (ft)"), "30")
     shot.get_by_label("Near the target, on the roster").select_option(["Guard"])
     expect(shot.get_by_label("Others near the target")).to_have_value("1")
-    use_my_dice(shot, "77, 1, 5, 5, 6, 7, 61")
+    use_my_dice(shot, "77, 1, 5, 5, 6, 7, 61", name="shot")
     expect(shot.locator(".rulebook-pc-fight-result")).to_have_text(
         "Guard: Abdomen: G4P injury; shock 8 → INC")
     shot.get_by_role("button", name="Write it into Guard's record").click()
@@ -163,7 +163,7 @@ def test_a_stray_arrow_and_a_blow_on_a_helpless_defender(page: Page, book_url):
     melee.get_by_label("Defender is helpless (a CS, no roll)").check()
     expect(melee.locator(".rulebook-pc-fight-odds")).to_contain_text(
         "Nolora is helpless: a CS Ignore result, no roll")
-    use_my_dice(melee, "1, 3, 5, 90")
+    use_my_dice(melee, "1, 3, 5, 90", name="exchange")
     expect(melee.locator(".rulebook-pc-fight-result")).to_have_text(
         "Nolora: Skull: G5E injury; shock 12 → KIA")
     melee.screenshot(path=str(SHOTS / "percentile_fight_helpless.png"))
@@ -202,7 +202,7 @@ def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
     set_value(shot.get_by_label("Range (ft)"), "20")
     shot.get_by_label("Tactical advantage", exact=True).select_option(
         "Impact: the weapon's Impact TA bonus")
-    use_my_dice(shot, "75, 3, 4, 10, 10, 59")
+    use_my_dice(shot, "75, 3, 4, 10, 10, 59", name="shot")
     expect(shot.locator(".rulebook-pc-fight-result")).to_have_text(
         "Brigand: Hand: G4P injury; shock 6 → no effect")
     shot.get_by_role("button", name="Write it into Brigand's record").click()
@@ -215,7 +215,7 @@ def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
                                   "Block is an automatic CF, no test")
     expect(melee).to_contain_text("Before the roll: EML 60 against a Block that is an "
                                   "automatic CF (the arms zone is unusable)")
-    use_my_dice(melee, "71")
+    use_my_dice(melee, "71", name="exchange")
     expect(melee.locator(".rulebook-pc-fight-result")).to_contain_text("nobody is struck")
     expect(melee).to_contain_text("Block with the arms zone unusable (Grievous injury): an "
                                   "automatic CF, no roll; automatic fumble")
@@ -225,7 +225,7 @@ def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
     melee.get_by_label("Defender", exact=True).select_option("Nolora")
     expect(melee).to_contain_text("Before the roll: Brigand's attack is an automatic CF, no "
                                   "roll (the arms zone is unusable), against Block EML 60")
-    use_my_dice(melee, "35")
+    use_my_dice(melee, "35", name="exchange")
     expect(melee.locator(".rulebook-pc-fight-result")).to_contain_text("nobody is struck")
     expect(melee).to_contain_text("Attacker's test: not rolled, the attack is an automatic "
                                   "CF: Brigand's G4P Hand left the arms zone unusable")

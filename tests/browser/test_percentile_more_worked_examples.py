@@ -205,7 +205,7 @@ def test_a_round_lining_up_the_blow_on_a_bound_defender_picks_the_spot(page: Pag
     melee.get_by_label("Defender is helpless (a CS, no roll)").check()
     line_up.check()
     set_value(melee.get_by_label("Picked location number (LN)"), "3")
-    use_my_dice(melee, "5, 90")
+    use_my_dice(melee, "5, 90", name="exchange")
     expect(melee.locator(".rulebook-pc-fight-result")).to_have_text(
         "Nolora: Skull: G5E injury; shock 12 → KIA")
     expect(melee.locator(".rulebook-trace")).to_contain_text("ZN1")

@@ -78,7 +78,7 @@ BUILDERS = _builders()
 #: Tools whose later entries are not yet named: each still shows two "Roll" and two "My dice"
 #: (strict, so a tool leaves the list the moment its entries are named).
 NOT_YET_NAMED = {
-    "widgets.percentile_fight.fight_page()", "widgets.percentile_healing.HealingWalker",
+    "widgets.percentile_healing.HealingWalker",
 }
 
 
