@@ -602,7 +602,7 @@ class MovePanel(_Panel):
         row = self.page.roster.fighter(self.who.value)
         kind = self.kind.value
         if kind == "move":
-            self.dice_order.value = ("<small>An ordinary move needs no dice: press Roll."
+            self.dice_order.value = ("<small>An ordinary move needs no dice: press Roll the move."
                                      "</small>")
         elif kind == "stealth":
             cover = rb.cover_dice(self.fight.of(self.who.value).cover)
