@@ -68,4 +68,4 @@ def test_a_dice_entry_answers_a_state_request():
     entry.comm.send = lambda data=None, buffers=None, **kw: sent.append(data)
     entry._handle_msg({"content": {"data": {"method": "request_state"}}})
     assert sent and sent[-1]["method"] == "update"
-    assert sent[-1]["state"]["_model_name"] == "VBoxModel"
+    assert sent[-1]["state"]["_model_name"] == entry._model_name == "HBoxModel"
