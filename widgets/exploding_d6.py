@@ -1191,12 +1191,8 @@ class ReactionsTool(Tool):
                     ) -> tuple[str, int, x6.ActionPool, bool]:
         """One "name initiative left [of round] [unaware]" entry; *most* is the round of
         actions of an entry that gives none."""
-        words = entry.split()
-        unaware = bool(words) and words[-1].lower() == "unaware"
-        words = words[:-1] if unaware else words
-        own = len(words) >= 5 and words[-2].lower() == "of"
-        if own:
-            words, round_word = words[:-2], words[-1]
+        words, round_word, unaware = _entry_parts(entry)
+        own = round_word is not None
         if len(words) < 3 or not all(wd.lstrip("-").isdigit() for wd in words[-2:]) \
                 or (own and not round_word.isdigit()):
             raise RulesError(f"“Who would react”: entry {i} must be {self._ENTRY}, "
@@ -1271,17 +1267,22 @@ def _with_initiative(entry: str, initiative: int) -> str:
     return " ".join(words)
 
 
-def _entry_name(entry: str) -> str:
-    """The name of one typed "name initiative actions-left [of round]" entry (its words
-    before the numbers, an "of" and a trailing “unaware”)."""
+def _entry_parts(entry: str) -> tuple[list[str], str | None, bool]:
+    """One typed "name initiative actions-left [of round] [unaware]" entry split into its
+    name-and-two-numbers words, its round (None without "of") and whether it is unaware."""
     words = entry.split()
-    if words and words[-1].lower() == "unaware":
-        words = words[:-1]
+    unaware = bool(words) and words[-1].lower() == "unaware"
+    words = words[:-1] if unaware else words
     if len(words) >= 5 and words[-2].lower() == "of":
-        words = words[:-2]
-    while words and words[-1].lstrip("-").isdigit():
-        words = words[:-1]
-    return " ".join(words)
+        return words[:-2], words[-1], unaware
+    return words, None, unaware
+
+
+def _entry_name(entry: str) -> str:
+    """The name of one typed entry: its words before the initiative and the actions left, so
+    a copied fighter's number ("Bandit 2 0 2") stays in the name."""
+    words = _entry_parts(entry)[0]
+    return " ".join(words[:-2] if len(words) >= 3 else words)
 
 
 class DodgeValue(Tool):

@@ -147,3 +147,18 @@ def test_initiative_rolled_after_the_pick_fills_the_0_in():
     assert t.reactors.value == "Hagen 12 1, Rogue 27 1 of 2 unaware, Robber 5 3 of 3"
     assert t.unrolled.value == ""
     assert _items(t)[-1] == "Rogue cannot react: does not perceive the actor"
+
+
+def test_copied_fighters_keep_their_number_in_the_list():
+    """The roster's duplicate makes "Bandit 2": its number is part of its name, so picking and
+    unpicking it touches that entry alone, and Bandit himself is listed apart."""
+    shared_roster("exploding_d6").set_roster(Roster(x6.ROSTER).add("Bandit").add("Bandit 2"))
+    t = ReactionsTool("Hagen 12 1")
+    t.picks.value = ("Bandit 2",)
+    assert t.reactors.value == "Hagen 12 1, Bandit 2 0 2 of 2"
+    t.picks.value = ("Bandit 2", "Bandit")
+    assert t.reactors.value == "Hagen 12 1, Bandit 2 0 2 of 2, Bandit 0 2 of 2"
+    t.picks.value = ("Bandit",)
+    assert t.reactors.value == "Hagen 12 1, Bandit 0 2 of 2"
+    t.picks.value = ("Bandit", "Bandit 2")
+    assert t.reactors.value == "Hagen 12 1, Bandit 0 2 of 2, Bandit 2 0 2 of 2"
