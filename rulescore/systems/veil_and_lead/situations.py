@@ -140,8 +140,9 @@ def ride_check(faces: Sequence[int] | None, attribute: int, ride: int, *,
     require_attribute("attribute", attribute)
     require_skill("ride", ride)
     tn = _ride_tn(situation)
+    named = "quick" if situation == "mount" else "echo"   # the attribute the check uses
     faces = read_faces("faces", faces, dice, attribute + ride,
-                       why=f"attribute {attribute} + ride {ride}")
+                       why=f"{named} {attribute} + ride {ride}")
     result = check(faces, tn)
     if situation == "mount":
         said = "Stays in the saddle" if result.success else "Falls: 1d3 damage and Prone"
