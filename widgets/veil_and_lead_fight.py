@@ -278,7 +278,7 @@ class FightPanel(OnThePage, Tool):
         move = self.fight.next_turn()
         self._push(move)
 
-    @answers()
+    @answers(line="join_entry.error")
     def _join(self, request: RollRequest) -> None:
         fight = self.fight
         present = {h.row for h in fight.health}
@@ -288,7 +288,8 @@ class FightPanel(OnThePage, Tool):
         sizes = [vl.plan_initiative(row["quick"], row["awareness"], ambush=self.ambush.value,
                                     armour=row["armour"]).dice_to_roll for row in rows]
         lines, steps = [], []
-        for row, faces in zip(rows, vl.roll_pools(request.dice, sizes), strict=True):
+        pools = vl.roll_pools(request.dice, sizes, names=[row.name for row in rows])
+        for row, faces in zip(rows, pools, strict=True):
             rolled = vl.initiative(faces, row["quick"], row["awareness"],
                                    ambush=self.ambush.value, armour=row["armour"])
             fight = fight.join(row, rolled.margin).fight

@@ -69,7 +69,9 @@ class PartyInitiative(Tool):
     reaches = (
         Reach(vl.plan_initiative, {}, _ROW),
         Reach(vl.roll_pools, {"dice": "My dice"},
-              {"pools": "one pool a fighter of the roster"}),
+              {"pools": "one pool a fighter of the roster",
+               "names": "typed dice come as one list a fighter, whose length is checked "
+                        "against that fighter's pool first, naming them"}),
         Reach(vl.initiative, {}, {
             **_ROW, "faces": "each fighter's pool, drawn from the Roll / My dice row",
             "dice": "the whole party rolls from one seed or one typed line, so the pools are "

@@ -217,6 +217,19 @@ def test_the_injury_sequence_walks_a_blow_as_the_blow_walker_did(seed):
 
 # --- typed dice either resolve or are refused ------------------------------------------------
 
+def test_roll_pools_names_a_missing_die_by_its_fighter():
+    """§II: each fighter rolls their own pool; a short typed list names whose die is missing."""
+    with pytest.raises(RulesError, match=r"^not enough dice: Bo's die 2 needs a value "
+                                         r"\(all 4 typed are used\)$"):
+        vl.roll_pools(DiceSource.typed([8, 7, 1, 3]), (3, 2), names=["Ada", "Bo"])
+    assert vl.roll_pools(DiceSource.typed([8, 7, 1, 3, 2]), (3, 2), names=["Ada", "Bo"]) == (
+        (8, 7, 1), (3, 2))
+    with pytest.raises(RulesError, match=r"^names must name each of the 2 pools, got 1$"):
+        vl.roll_pools(DiceSource.typed([8, 7, 1, 3, 2]), (3, 2), names=["Ada"])
+    with pytest.raises(RulesError, match=r"^names: name 2 must be a non-empty text, got 7$"):
+        vl.roll_pools(DiceSource.typed([8, 7, 1, 3, 2]), (3, 2), names=["Ada", 7])
+
+
 faces = st.lists(st.integers(min_value=-3, max_value=120), max_size=14)
 
 

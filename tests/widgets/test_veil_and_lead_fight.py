@@ -55,6 +55,18 @@ def test_initiative_for_the_roster_puts_everyone_on_the_count():
     assert "10 / 10" in panel.board.value
 
 
+def test_too_few_initiative_dice_are_named_by_fighter_beside_their_entry():
+    """Caleb's 4 d8 and the Enforcer's 2 need six typed dice; with five the Enforcer's second
+    die is missing, and the message says so beside the initiative's own dice, changing
+    nothing on the Count."""
+    page, panel = page_with()
+    typed(panel.join_entry, "8, 7, 1, 1, 2")
+    assert panel.join_entry.error.message == (
+        "not enough dice: Enforcer's die 2 needs a value (all 5 typed are used)")
+    assert panel.error.message == ""
+    assert page.state.encounter.fighters == ()
+
+
 def test_one_exchange_is_three_presses_and_lands_on_the_target():
     page, panel = joined()
     panel.next_button.click()                                  # 1: the Hammer to Tick 3

@@ -183,21 +183,37 @@ def two_highest(dice: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(require_dice("dice", dice), reverse=True)[:2])
 
 
-def roll_pools(dice: DiceSource | int, pools: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+def roll_pools(dice: DiceSource | int, pools: Sequence[int], *,
+               names: Sequence[str] | None = None) -> tuple[tuple[int, ...], ...]:
     """Roll each pool of d8 in turn from *dice*, a :class:`~rulescore.dice.DiceSource` (a
     seed as a whole number is kept for existing callers): ``roll_pools(src, (3, 4))`` gives the
     three faces of the first pool, then the four of the second (§VI The Attack Sequence, step
-    5: roll). Typed dice must all be used."""
+    5: roll). Typed dice must all be used. *names*, one a pool, say whose pool a missing die
+    belongs to ("not enough dice: Bo's die 2 …") where a page rolls for several fighters."""
     source = DiceSource.from_seed_or_source(dice)
     pools = require_list("pools", pools, "pool sizes", max_length=MAX_POOL)
     if not pools:
         raise RulesError("pools must be a list of pool sizes, got an empty list")
     sizes = [require_int(f"pools: pool {i}", n, minimum=0, maximum=MAX_POOL)
              for i, n in enumerate(pools, start=1)]
-    faces = tuple(source.dice(n, DIE, f"pool {i} die" if len(sizes) > 1 else "die")
-                  for i, n in enumerate(sizes, start=1))
+    labels = _pool_labels(names, sizes)
+    faces = tuple(source.dice(n, DIE, label) for n, label in zip(sizes, labels))
     source.finish()
     return faces
+
+
+def _pool_labels(names: Sequence[str] | None, sizes: Sequence[int]) -> list[str]:
+    """How :func:`roll_pools` names a die of each pool in an error: by its fighter's name when
+    *names* are given (one non-empty name a pool), else by the pool's place."""
+    if names is None:
+        return [f"pool {i} die" if len(sizes) > 1 else "die" for i in range(1, len(sizes) + 1)]
+    names = require_list("names", names, "names, one a pool", max_length=MAX_POOL)
+    if len(names) != len(sizes):
+        raise RulesError(f"names must name each of the {len(sizes)} pools, got {len(names)}")
+    for i, name in enumerate(names, start=1):
+        if not isinstance(name, str) or not name.strip():
+            raise RulesError(f"names: name {i} must be a non-empty text, got {shown(name)}")
+    return [f"{name}'s die" for name in names]
 
 
 def check(faces: Sequence[int] | None, tn: int, roll_bonus: int = 0, *,
