@@ -334,11 +334,14 @@ class Tool(w.VBox, metaclass=BuiltWhole):
         engine message names fields as the reader sees them. A file's error lines (upload,
         restore) keep their own words: they name the fields of the file."""
         words = self.words()
+        entries = [v for v in vars(self).values() if isinstance(v, DiceEntry)]
+        # an entry's error line kept under a name of the tool's own keeps the entry's words
+        theirs = {id(entry.error) for entry in entries}
         for value in vars(self).values():
-            if isinstance(value, DiceEntry):
-                value.error.words = value.reader_words(words)
-            elif isinstance(value, ErrorLine):
+            if isinstance(value, ErrorLine) and id(value) not in theirs:
                 value.words = words
+        for entry in entries:
+            entry.error.words = entry.reader_words(words)
 
 
 @built_whole
@@ -519,7 +522,9 @@ class DiceEntry(w.HBox, metaclass=BuiltWhole):
         if not self.name:
             return dict(words)
         mine = self.my_dice.description
-        return {**{k: mine if v == "My dice" else v for k, v in words.items()}, "dice": mine}
+        # RollRequest.expect_typed names the field "My dice": here it is this entry's own
+        return {**{k: mine if v == "My dice" else v for k, v in words.items()}, "dice": mine,
+                "My dice": mine}
 
     def _hand_over(self, request: RollRequest) -> None:
         """Give *request* to every handler. (Not ``_send``: that name is ipywidgets' own way

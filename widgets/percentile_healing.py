@@ -370,7 +370,7 @@ class HealingWalker(Tool):
         self.staunch_bonus = whole("Bonus from a failed Staunch", 0, 0, 10)
         self.bleed_odds = w.HTML()
         self.bleed_entry = DiceEntry("the Blood Stoppage Roll, then the Blood Loss Roll, "
-                                     "e.g. 33, 33")
+                                     "e.g. 33, 33", name="bleeding")
         self.bleed_entry.set_percentile(False)
         self.bleed_result = w.HTML()
         self.es_hr = whole("Extended Shock HR", 5, 1, 6)
@@ -378,7 +378,7 @@ class HealingWalker(Tool):
         self.stars = whole("Best healer's Physician stars", 0, 0, 5)
         self.arcane = whole("Arcane bonus", 0, 0, 100)
         self.es_odds = w.HTML()
-        self.es_entry = DiceEntry("one d100, e.g. 93")
+        self.es_entry = DiceEntry("one d100, e.g. 93", name="Extended Shock")
         self.es_entry.set_percentile(False)
         self.es_result = w.HTML()
         self.coma_cause = w.Dropdown(options=[], description="Injury that caused the coma",
@@ -386,20 +386,20 @@ class HealingWalker(Tool):
         self.coma_hr = whole("Coma HR", 3, 1, 6)
         self.sheltered = tick("Restful and sheltered", True)
         self.coma_odds = w.HTML()
-        self.coma_entry = DiceEntry("one d100, e.g. 41")
+        self.coma_entry = DiceEntry("one d100, e.g. 41", name="coma")
         self.coma_entry.set_percentile(False)
         self.coma_result = w.HTML()
         self.grim = w.Dropdown(options=[], description="Grim wound", style=STYLE, layout=WIDE)
         self.shock_ml = whole("Shock ML", 65)
         self.grim_odds = w.HTML()
-        self.grim_entry = DiceEntry("one d100, e.g. 72")
+        self.grim_entry = DiceEntry("one d100, e.g. 72", name="grim wound")
         self.grim_entry.set_percentile(False)
         self.grim_result = w.HTML()
         self.aggravation = tick("Serious-injury aggravation option")
         self.aggr_which = w.Dropdown(options=[], description="Injury checked for aggravation",
                                      style=STYLE, layout=WIDE)
         self.aggr_odds = w.HTML()
-        self.aggr_entry = DiceEntry("one d100, e.g. 80")
+        self.aggr_entry = DiceEntry("one d100, e.g. 80", name="aggravation")
         self.aggr_entry.set_percentile(False)
         self.aggr_result = w.HTML()
         self.aggr_row = w.VBox([w.HTML(
@@ -411,10 +411,11 @@ class HealingWalker(Tool):
         self.bleed_error, self.es_error = self.bleed_entry.error, self.es_entry.error
         self.coma_error, self.grim_error = self.coma_entry.error, self.grim_entry.error
         self.treat_odds = w.HTML()
-        self.treat_entry = DiceEntry("the Treatment Roll, e.g. 37", percentile=True)
+        self.treat_entry = DiceEntry("the Treatment Roll, e.g. 37", percentile=True,
+                                     name="treatment")
         self.untreated_button = button("Leave it untreated", "No Treatment Roll: a CF result")
         self.next_odds = w.HTML()
-        self.heal_entry = DiceEntry("the next d100s in order, e.g. 62, 24")
+        self.heal_entry = DiceEntry("the next d100s in order, e.g. 62, 24", name="recovery")
         self.heal_entry.set_percentile(False)
         self.treat_error, self.heal_error = self.treat_entry.error, self.heal_entry.error
         self.until = w.BoundedIntText(value=0, min=0, max=400,
@@ -423,7 +424,7 @@ class HealingWalker(Tool):
         self.new_button = button("Start a new record")
         self.random_period = w.Checkbox(value=False, indent=False,
                                         description="Random healing period (d3 + 3 days)")
-        self.amp_entry = DiceEntry("the amputation's Physician roll, e.g. 45")
+        self.amp_entry = DiceEntry("the amputation's Physician roll, e.g. 45", name="amputation")
         self.amp_entry.set_percentile(False)
         self.amp_error = self.amp_entry.error
         self.amp_row = w.VBox([w.HTML(
@@ -466,9 +467,9 @@ class HealingWalker(Tool):
                     self.grim_odds, self.grim_entry, self.grim_result),
             section("Aggravation (an optional rule)", self.aggravation, self.aggr_row),
             section("Recovery, roll by roll", self.next_odds, w.HTML(
-                "<small>Type the rolls you made to advance roll by roll, or press Roll to "
-                "simulate the rest of the recovery with a seed (up to the stop day; 0 runs to the "
-                "end).</small>"), self.heal_entry,
+                "<small>Type the rolls you made in Recovery dice to advance roll by roll, or "
+                "press Roll the recovery to simulate the rest of it with a seed (up to the stop "
+                "day; 0 runs to the end).</small>"), self.heal_entry,
                     w.HBox([self.until, self.new_button]), self.random_period, self.amp_row),
             section("What happened", self.explanation,
                     w.HTML("<b>The record's log</b>"), self.log_view),
@@ -476,10 +477,8 @@ class HealingWalker(Tool):
                 "<small>The record is kept in your own browser after every change (a reload "
                 "offers to restore it); nothing is stored on the server.</small>"),
                 self.kept.transfer)], "rulebook-pc-healing")
-        for row in ("bleed", "es", "coma", "treat", "grim", "heal", "aggr"):
-            # each row's dice and odds, found by the book's style and the browser tests
-            getattr(self, f"{row}_entry").add_class(f"rulebook-pc-{row}-entry")
         for row in ("bleed", "es", "coma", "treat", "grim"):
+            # each row's odds, found by the browser tests (its dice entry goes by its name)
             getattr(self, f"{row}_odds").add_class(f"rulebook-pc-{row}-odds")
         self.next_odds.add_class("rulebook-pc-next-odds")
         self._quiet = False

@@ -186,8 +186,7 @@ def test_two_healers_at_an_extended_shock_bedside(page: Page, book_url):
     set_value(tool.get_by_label("Best healer's Physician stars"), "2")
     expect(tool.locator(".rulebook-pc-es-odds").get_by_role(
         "row", name="HR 6: recovers 48.00% 12/25")).to_be_visible()
-    course = tool.locator(".rulebook-pc-es-entry")
-    use_my_dice(course, "93")
+    use_my_dice(tool, "93", name="Extended Shock")
     expect(tool.get_by_label("Extended Shock HR")).to_have_value("4")
     expect(tool.locator(".rulebook-trace").filter(has_text="Extended Shock Course Roll")) \
         .to_contain_text("HB 13 × HR 5 - fatigue 15 + bonus 10 = EML 60; roll 93: F")

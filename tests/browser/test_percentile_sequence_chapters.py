@@ -146,17 +146,16 @@ def test_healing_walker_treat_heal_keep(page: Page, book_url):
         set_value(tool.get_by_label(label), value)
     tool.get_by_label("A broadhead arrow").check()
     tool.get_by_label("A broadhead arrow").uncheck()
-    treat = tool.locator(".rulebook-pc-treat-entry")
-    heal = tool.locator(".rulebook-pc-heal-entry")
-    use_my_dice(treat, "99")
+    use_my_dice(tool, "99", name="treatment")
     expect(sheet.get_by_role("row", name=re.compile("S2E Edge 0 F HR4 10 healing"))).to_be_visible()
     nxt = tool.locator(".rulebook-pc-next")
     expect(nxt).to_contain_text("Day 5: Healing Roll (S2E abdomen, HB × HR4), EML 52")
-    use_my_dice(heal, "62, 24, 95")
+    use_my_dice(tool, "62, 24, 95", name="recovery")
     expect(nxt).to_contain_text("Infection Course Roll (HB × Infection HR5), EML 65")
-    use_my_dice(heal, "101")
-    expect(heal.get_by_role("alert")).to_contain_text("must be from 1 to 100")
-    use_my_dice(heal, "42, 42")
+    use_my_dice(tool, "101", name="recovery")
+    expect(tool.get_by_role("alert")).to_contain_text("Recovery dice")
+    expect(tool.get_by_role("alert")).to_contain_text("must be from 1 to 100")
+    use_my_dice(tool, "42, 42", name="recovery")
     expect(sheet).to_contain_text("healed on day 21")
     expect(tool.get_by_role("img", name="Recovery timeline of Ana")).to_be_visible()
     set_value(tool.get_by_label("Blood loss (BP)"), "2")
@@ -186,8 +185,7 @@ def test_healing_walker_treat_heal_keep(page: Page, book_url):
         "not an injury record")
     expect(tool.locator(".rulebook-pc-sheet")).to_contain_text("healed on day 21")
     set_value(tool.get_by_label("Stop on day"), "30")
-    tool.locator(".rulebook-pc-heal-entry").get_by_role("button", name="Roll",
-                                                        exact=True).click()
+    tool.get_by_role("button", name="Roll the recovery", exact=True).click()
     expect(tool.locator(".rulebook-pc-next")).to_contain_text("Day 31: Blood Loss Healing Roll")
 
 
@@ -201,8 +199,7 @@ def test_untreated_and_seeded_recovery(page: Page, book_url):
     expect(sheet.get_by_role("row", name=re.compile("2 Thigh S2E Edge 0 CF"))).to_be_visible()
     tool.get_by_role("button", name="Leave it untreated").click()
     expect(sheet).to_contain_text("CF")
-    tool.locator(".rulebook-pc-heal-entry").get_by_role("button", name="Roll",
-                                                        exact=True).click()
+    tool.get_by_role("button", name="Roll the recovery", exact=True).click()
     expect(tool.locator(".rulebook-pc-next")).to_contain_text("Nothing left to roll")
 
 
@@ -265,21 +262,19 @@ def test_the_bleeding_and_extended_shock_examples_in_the_healing_walker(page: Pa
     page.screenshot(path=str(SHOTS / "percentile_healing_bleeding.png"))
     odds = tool.locator(".rulebook-pc-bleed-odds")
     expect(odds.get_by_role("row", name="still bleeding, 2 BP in all 32.00% 8/25")).to_be_visible()
-    bleed = tool.locator(".rulebook-pc-bleed-entry")
-    use_my_dice(bleed, "62")
+    use_my_dice(tool, "62", name="bleeding")
     expect(tool.locator(".rulebook-pc-who")).to_contain_text("blood loss 2 BP")
     expect(tool.get_by_label("Shock state now")).to_have_value(re.compile("."))
     tool.get_by_label("No one is staunching yet").uncheck()
-    use_my_dice(bleed, "33, 33")
+    use_my_dice(tool, "33, 33", name="bleeding")
     expect(tool.locator(".rulebook-pc-bleeding")).to_contain_text(
         "Bleeding stopped: 3 BP, UNC, 15 weakness fatigue from anaemia")
     set_value(tool.get_by_label("Fatigue", exact=True), "15")
     set_value(tool.get_by_label("Best healer's Physician stars"), "1")
     expect(tool.locator(".rulebook-pc-es-odds").get_by_role(
         "row", name="HR 6: recovers 44.00% 11/25")).to_be_visible()
-    course = tool.locator(".rulebook-pc-es-entry")
     for roll, hr in (("93", "4"), ("41", "5"), ("13", None)):
-        use_my_dice(course, roll)
+        use_my_dice(tool, roll, name="Extended Shock")
         if hr:
             expect(tool.get_by_label("Extended Shock HR")).to_have_value(hr)
     expect(tool.locator(".rulebook-pc-course").first).to_contain_text(

@@ -102,21 +102,18 @@ def test_the_healing_chapter_s_coma_treatment_cap_and_aggravation(page: Page, bo
     tool.get_by_role("button", name="Start a new record").click()
     add_injury(tool, location="Shoulder", aspect="Edge")
     set_value(tool.get_by_label("Physician Index"), "3")
-    treat = tool.locator(".rulebook-pc-treat-entry")
-    use_my_dice(treat, "5")
+    use_my_dice(tool, "5", name="treatment")
     expect(sheet.get_by_role("row", name=re.compile("Shoulder G4E Edge 0 CS HR3"))) \
         .to_be_visible()
-    heal = tool.locator(".rulebook-pc-heal-entry")
-    use_my_dice(heal, "62, 62, 24, 24, 24")
+    use_my_dice(tool, "62, 62, 24, 24, 24", name="recovery")
     expect(sheet.get_by_role("row", name=re.compile("Shoulder M1E Edge 0 CS HR3 5 "))) \
         .to_be_visible()
     expect(tool.locator(".rulebook-trace").first).to_contain_text(
         "Minor after 25 days: 5 permanent impairment to its zone")
     tool.get_by_role("button", name="Start a new record").click()
     add_injury(tool, location="Abdomen", injury="S2")
-    use_my_dice(treat, "99")                 # F: HR4
+    use_my_dice(tool, "99", name="treatment")        # F: HR4
     tool.get_by_label("Serious-injury aggravation option").check()
-    row = tool.locator(".rulebook-pc-aggr-entry")
-    use_my_dice(row, "80")
+    use_my_dice(tool, "80", name="aggravation")
     expect(tool.locator(".rulebook-pc-aggravation")).to_contain_text("aggravated: HR4 → HR3")
     expect(sheet.get_by_role("row", name=re.compile("Abdomen S2E Edge 0 F HR3"))).to_be_visible()

@@ -76,10 +76,8 @@ def _needs_arguments(tool: type[Tool]) -> bool:
 BUILDERS = _builders()
 
 #: Tools whose later entries are not yet named (strict, so a tool leaves the list the moment its
-#: entries are named). The healing walker's eight entries (bleeding, Extended Shock, coma, grim
-#: wound, aggravation, treatment, the days of healing, amputation) still each read "Roll" and
-#: "My dice"; its browser tests tell them apart by their CSS classes (rulebook-pc-<row>-entry).
-NOT_YET_NAMED = {"widgets.percentile_healing.HealingWalker"}
+#: entries are named).
+NOT_YET_NAMED: set[str] = set()
 
 
 def _labels(entry: DiceEntry) -> tuple[str, ...]:

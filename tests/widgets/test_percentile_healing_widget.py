@@ -81,7 +81,7 @@ def test_typed_dice_errors_are_shown_in_place():
     assert "must be from 1 to 100" in h.heal_entry.error.message
     h.treat_entry.my_dice.value = "5, 6"
     h.treat_entry.use_dice()
-    assert h.treat_entry.error.message == "My dice must be one d100, got 2 numbers"
+    assert h.treat_entry.error.message == "“Treatment dice” must be one d100, got 2 numbers"
 
 
 def test_character_and_blood_loss_inputs_reach_the_record():

@@ -83,7 +83,13 @@ def test_a_named_entry_says_what_it_rolls_and_the_default_keeps_its_words():
     assert fall.error.message == ("Fall dice takes whole numbers separated by commas or "
                                   "spaces, got 'y'")
     assert fall.reader_words({"faces": "My dice", "who": "Fighter"}) == \
-        {"faces": "Fall dice", "who": "Fighter", "dice": "Fall dice"}
+        {"faces": "Fall dice", "who": "Fighter", "dice": "Fall dice", "My dice": "Fall dice"}
+    # a count refused by RollRequest.expect_typed names the entry's own field
+    with pytest.raises(RulesError) as refused:
+        RollRequest.typed([3, 4]).expect_typed(1, "one d3")
+    fall.error.words = fall.reader_words({})
+    fall.error.show(str(refused.value))
+    assert fall.error.message == "“Fall dice” must be one d3, got 2 numbers"
     assert DiceEntry().reader_words({"who": "Fighter"}) == {"who": "Fighter"}
     sides = DiceEntry(groups=2, name="duel")
     sides.my_dice.value = "8, 7"
