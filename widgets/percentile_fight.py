@@ -416,6 +416,24 @@ class MissilePanel(_StrikePanel):
                 f"(the target itself is number 1 there).{numbers}</small>")
 
 
+def _setup_why() -> w.HTML:
+    """The note beside a Setup field saying why it is greyed."""
+    note = w.HTML(layout=shared_layout(max_width="16em"))
+    note.add_class("rulebook-pc-setup-why")
+    return note
+
+
+def _grey_setup(field: w.Widget, note: w.HTML, why: str | None, side: str) -> None:
+    """Grey one side's Setup field with the engine's reason (*why*) in its *note* while that
+    side makes no test for it to lift; enable it, the note empty, once they do."""
+    field.disabled = why is not None
+    field.tooltip = (f"Not used: {why}" if why else
+                     f"Setup advantages the {side} took within the last round")
+    note.value = ("" if why is None else
+                  f"<small style='color:{FAINT};line-height:1.3;display:block;"
+                  f"margin-left:.5em'>Not used: {html.escape(why)}.</small>")
+
+
 class MeleePanel(_StrikePanel):
     """A melee exchange between two roster fighters: the declared defence, both tests, then
     the injury of whichever blow lands and its Shock roll."""
@@ -434,6 +452,8 @@ class MeleePanel(_StrikePanel):
                                     "strike": "the exchange rolled above"}),
         Reach(pc.defence_untested, {"defender": "Defender", "defence": "Defence",
                                     "helpless": HELPLESS}, {"fight": THE_FIGHT}),
+        Reach(pc.attack_untested, {"attacker": "Attacker", "defender": "Defender",
+                                   "helpless": HELPLESS}, {"fight": THE_FIGHT}),
         Reach(pc.melee_odds, {"attacker": "Attacker", "defender": "Defender",
                               "defence": "Defence", "aim_zone": "Aimed zone (ZN)",
                               "helpless": HELPLESS, **SETUPS},
@@ -455,19 +475,19 @@ class MeleePanel(_StrikePanel):
                                  layout=WIDE)
         self.d_setup = int_field(SETUPS["defence_setups"], 0, 0, pc.MAX_SETUPS, style=STYLE,
                                  layout=WIDE)
-        # why the defender's Setups have nothing to lift, while the field is greyed
-        self.d_setup_why = w.HTML(layout=shared_layout(max_width="16em"))
-        self.d_setup_why.add_class("rulebook-pc-setup-why")
+        # why a side's Setups have nothing to lift, while its field is greyed
+        self.a_setup_why, self.d_setup_why = _setup_why(), _setup_why()
         self._build("A melee exchange", "Attacker", "Defender",
                     [self.defence, self.helpless, self.line_up, self.spot, self.a_setup,
                      self.d_setup],
-                    "rulebook-pc-fight-melee", beside={self.d_setup: self.d_setup_why})
+                    "rulebook-pc-fight-melee",
+                    beside={self.a_setup: self.a_setup_why, self.d_setup: self.d_setup_why})
         self.advantage.value = "impact"
 
     def show_filled(self) -> None:
         """The defender's helplessness follows the fight before the odds are shown."""
-        defender = self.second.value
-        if defender is None:  # not on a page yet, or nobody to attack
+        attacker, defender = self.first.value, self.second.value
+        if attacker is None or defender is None:  # not on a page yet, or nobody to attack
             super().show_filled()
             return
         fight = self.fight
@@ -481,7 +501,7 @@ class MeleePanel(_StrikePanel):
             self.helpless.disabled = held
             self.line_up.disabled = not self.helpless.value
             self.spot.disabled = not (self.helpless.value and self.line_up.value)
-            self._show_setup_use(fight, defender)
+            self._show_setup_use(fight, attacker, defender)
             self.helpless.tooltip = (f"{defender} is Unconscious: helpless" if held else
                                      "Tick for a defender who cannot defend at all (bound, "
                                      "asleep): a CS Ignore result, no roll")
@@ -489,20 +509,18 @@ class MeleePanel(_StrikePanel):
             self._quiet = False
         super().show_filled()
 
-    def _show_setup_use(self, fight: pc.Fight, defender: str) -> None:
-        """Grey the Defender's Setup field, with the engine's reason beside it, while the
-        defender makes no test for it to lift; enable it again once they do."""
+    def _show_setup_use(self, fight: pc.Fight, attacker: str, defender: str) -> None:
+        """Grey each side's Setup field, with the engine's reason beside it, while that side
+        makes no test for it to lift; enable it again once they do."""
         try:
-            why = pc.defence_untested(fight, self.page.roster.fighter(defender),
-                                      defence=self._defence(), helpless=self.helpless.value)
+            rows = self.page.roster.fighter(attacker), self.page.roster.fighter(defender)
+            a_why = pc.attack_untested(fight, *rows, helpless=self.helpless.value)
+            d_why = pc.defence_untested(fight, rows[1], defence=self._defence(),
+                                        helpless=self.helpless.value)
         except RulesError:  # a fighter not yet in the fight: the odds line says why
-            why = None
-        self.d_setup.disabled = why is not None
-        self.d_setup.tooltip = (f"Not used: {why}" if why else
-                                "Setup advantages the defender took within the last round")
-        self.d_setup_why.value = ("" if why is None else
-                                  f"<small style='color:{FAINT};line-height:1.3;display:block;"
-                                  f"margin-left:.5em'>Not used: {html.escape(why)}.</small>")
+            a_why = d_why = None
+        _grey_setup(self.a_setup, self.a_setup_why, a_why, "attacker")
+        _grey_setup(self.d_setup, self.d_setup_why, d_why, "defender")
 
     def _defence(self) -> str | None:
         """The defence picked, None for the one on the defender's row."""

@@ -254,6 +254,7 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "percentile.melee_odds": _call(_pc_fight, _pc_row("Ann"), _pc_row("Bo"), attack_setups=1,
                                    defence_setups=2),
     "percentile.defence_untested": _call(_pc_fight, _pc_row("Bo"), defence="Ignore"),
+    "percentile.attack_untested": _call(_pc_fight, _pc_row("Ann"), _pc_row("Bo"), helpless=True),
     "percentile.treat": _call(_pc_bleeding, _pc_row("Bo"), physician_eml=60, dice=_pc_dice(42)),
     "percentile.remove_injury": _call(_pc_bleeding, _pc_row("Bo"), 0),
     "percentile.bleed": _call(_pc_bleeding, _pc_row("Bo"), physician_eml=40,

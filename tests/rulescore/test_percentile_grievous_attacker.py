@@ -187,3 +187,56 @@ def test_a_shooter_with_a_grievous_injury_makes_an_automatic_cf():
         pc.missile_shot(75, 30, 40, roll=50, shooter_unusable_zone="Arms")
     with pytest.raises(RulesError, match="shooter_unusable_zone must be one of"):
         pc.missile_shot(75, 30, 40, shooter_unusable_zone=False)
+
+
+def test_attack_untested_says_why_exactly_when_the_attacker_rolls_no_test():
+    """The attacker makes no Melee test when a Grievous injury left a zone the attack needs
+    unusable (an automatic CF, Injury 5) or when the defender is helpless (a CS Ignore
+    result, no roll: Injury 4); the reason comes back in a reader's words exactly when the
+    exchange reads no attacker's d100. A G4 shoulder or thigh counts, a Serious S3 shoulder
+    does not; the injury's automatic CF stands against a helpless defender too."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    swordsman, brigand = rows.fighter("Swordsman"), rows.fighter("Brigand")
+    arms = ("Swordsman's arms zone is unusable (Grievous injury): the attack is an automatic "
+            "CF, no test")
+    unconscious = fight.with_combatant(replace(fight.combatant("Brigand"), shock="UNC"))
+    cases = [
+        (fight, False, None),
+        (_with_injury(fight, "Swordsman", "Shoulder", 3), False, None),
+        (_with_injury(fight, "Swordsman", "Shoulder", 4), False, arms),
+        (_with_injury(fight, "Swordsman", "Thigh", 4), False,
+         "Swordsman's legs zone is unusable (Grievous injury): the attack is an automatic CF, "
+         "no test"),
+        (fight, True, "Brigand is helpless: the attack is a CS with no roll"),
+        (unconscious, False, "Brigand is helpless: the attack is a CS with no roll"),
+        (_with_injury(fight, "Swordsman", "Shoulder", 4), True, arms),
+    ]
+    for now, helpless, why in cases:
+        assert pc.attack_untested(now, swordsman, brigand, helpless=helpless) == why
+        strike = pc.melee_attack(now, swordsman, brigand, helpless=helpless, attack_setups=1,
+                                 dice=DiceSource.seeded(3))
+        rolled = [name for name, _ in strike.rolled]
+        assert ("attacker's d100" in rolled) == (why is None), (helpless, why)
+        lifted = any(t.startswith("Attacker's Setup TA from the last round (1) does not apply")
+                     for t in _texts(strike))
+        assert lifted == (why is not None and "zone" in why)
+
+
+def test_attack_untested_names_an_attacker_who_cannot_act():
+    """Injury 4 Shock states: an Incapacitated or Unconscious attacker, or a dead one, makes
+    no attack at all; melee_attack refuses them with the same words."""
+    rows = roster()
+    fight = pc.fight_for(rows)
+    swordsman, brigand = rows.fighter("Swordsman"), rows.fighter("Brigand")
+    for shock, why in (("INC", "Swordsman is Incapacitated and cannot act"),
+                       ("UNC", "Swordsman is Unconscious and cannot act"),
+                       ("KIA", "Swordsman is dead")):
+        now = fight.with_combatant(replace(fight.combatant("Swordsman"), shock=shock))
+        assert pc.attack_untested(now, swordsman, brigand) == why
+        with pytest.raises(RulesError, match=f"^the attacker {why}$"):
+            pc.melee_attack(now, swordsman, brigand, dice=DiceSource.seeded(3))
+    with pytest.raises(RulesError, match="helpless must be True or False, got 1"):
+        pc.attack_untested(fight, swordsman, brigand, helpless=1)
+    with pytest.raises(RulesError, match="defender must be"):
+        pc.attack_untested(fight, swordsman, "Brigand")

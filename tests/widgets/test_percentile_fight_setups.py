@@ -107,3 +107,37 @@ def test_a_defence_needing_a_grievous_arm_is_greyed_as_an_automatic_cf():
                        "Block is an automatic CF, no test.") in _why(melee)
     melee.defence.value = "Dodge"
     assert not melee.d_setup.disabled and _why(melee) == ""
+
+
+def test_the_attacker_s_setup_field_is_greyed_with_the_reason_while_they_make_no_test():
+    """The same greying on the attacker's side, with pc.attack_untested's reason: Nolora's
+    G4E shoulder makes her attack an automatic CF (Injury 5), a helpless Brigand takes a CS
+    with no roll (Injury 4), and an Incapacitated attacker cannot act; with the injury gone
+    and the Brigand fighting, the field is hers again."""
+    page = fight_page()
+    melee = page.melee
+    melee.first.value, melee.second.value = "Nolora", "Brigand"
+    assert not melee.a_setup.disabled and melee.a_setup_why.value == ""
+    fight = pc.fight_for(page.roster, page.state)
+    nolora = fight.combatant("Nolora")
+    page.apply("G4E shoulder", state=fight.with_combatant(replace(
+        nolora, record=nolora.record.add_injury("Shoulder", "Edge", 4))))
+    assert melee.a_setup.disabled and not melee.d_setup.disabled
+    assert melee.a_setup_why.value == (
+        f"<small style='color:{FAINT};line-height:1.3;display:block;margin-left:.5em'>"
+        + html.escape("Not used: Nolora's arms zone is unusable (Grievous injury): the attack "
+                      "is an automatic CF, no test.") + "</small>")
+    assert melee.a_setup.tooltip == ("Not used: Nolora's arms zone is unusable (Grievous "
+                                     "injury): the attack is an automatic CF, no test")
+    page.apply("the shoulder taken off", state=fight)
+    assert not melee.a_setup.disabled and melee.a_setup_why.value == ""
+    assert melee.a_setup.tooltip == "Setup advantages the attacker took within the last round"
+    melee.helpless.value = True
+    assert melee.a_setup.disabled and "Not used: Brigand is helpless: the attack is a CS " \
+        "with no roll." in melee.a_setup_why.value
+    melee.helpless.value = False
+    _in_state(page, "Nolora", "INC")
+    assert melee.a_setup.disabled
+    assert "Not used: Nolora is Incapacitated and cannot act." in melee.a_setup_why.value
+    _in_state(page, "Nolora", None)
+    assert not melee.a_setup.disabled and melee.a_setup_why.value == ""

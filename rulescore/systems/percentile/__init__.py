@@ -34,7 +34,8 @@ from .record import (InjuryRecord, RecordedInjury, Recovery, next_roll, next_rol
 from .roster import ROSTER
 from .fight import (Combatant, Fight, FightStep, Strike, StrikeOdds, apply_strike, bleed,
                     fight_for, heal_day, melee_attack, melee_odds, missile_attack,
-                    missile_odds, defence_untested, next_turn, remove_injury, shock_check, treat)
+                    missile_odds, defence_untested, attack_untested, next_turn, remove_injury,
+                    shock_check, treat)
 from .sequence import (InjurySequence, StrikeInputs, injury_sequence, record_injury,
                        strike_from_melee, strike_from_missile)
 from .melee import (AdvantagesSpent, MeleeDeclaration, MeleeResolution, Weapon,
@@ -88,7 +89,8 @@ __all__ = [
     # the roster and a fight run on one page
     "ROSTER", "Fight", "Combatant", "Strike", "FightStep", "fight_for", "next_turn",
     "missile_attack", "melee_attack", "apply_strike", "shock_check", "bleed", "heal_day",
-    "missile_odds", "melee_odds", "defence_untested", "StrikeOdds", "treat", "remove_injury",
+    "missile_odds", "melee_odds", "defence_untested", "attack_untested",
+    "StrikeOdds", "treat", "remove_injury",
     # one strike handed on: shot or blow -> injury walk -> injury record
     "StrikeInputs", "strike_from_missile", "strike_from_melee", "record_injury",
 ]

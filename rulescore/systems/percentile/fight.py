@@ -351,10 +351,22 @@ def _aims(aim_zone: object, zone_pick: object, advantage: object) -> None:
 def _able(fight: Fight, row: Fighter, who: str) -> Combatant:
     """The combatant who acts: alive, and neither Incapacitated nor Unconscious (Injury 4: no
     independent action, no action at all)."""
-    c = _alive(fight, row, who)
-    if c.shock in UNAWARE:
-        raise RulesError(f"{who} {row.name} is {c.status.split(',')[0]} and cannot act")
+    c = fight.combatant(row.name)
+    why = _cannot_act(c)
+    if why is not None:
+        raise RulesError(f"{who} {row.name} {why}")
     return c
+
+
+def _cannot_act(c: Combatant) -> str | None:
+    """Why *c* cannot act ("is dead", "is Unconscious and cannot act"), or None (Injury 4
+    Shock states: an Incapacitated fighter takes no independent action, an Unconscious one
+    none)."""
+    if c.dead:
+        return "is dead"
+    if c.shock in UNAWARE:
+        return f"is {c.status.split(',')[0]} and cannot act"
+    return None
 
 
 def _alive(fight: Fight, row: Fighter, who: str) -> Combatant:
@@ -607,7 +619,7 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
         aim_zone=aim_zone, strength=attacker["strength"],
         defender_strength=defender["strength"])
     lost = None if helpless or chosen == "Ignore" else _unusable(target.record, chosen)
-    a_lost = _unusable(striker.record, "Attack")
+    a_lost = _attack_lost(striker)
     steps = list(declared.trace)
     for who, name, what, held in (("Attacker", attacker.name, "attack", a_lost),
                                   ("Defender", defender.name, chosen, lost)):
@@ -638,6 +650,13 @@ def _unusable(record: InjuryRecord, test: str) -> tuple[str, RecordedInjury] | N
     (assumption grievous_arm_defence)."""
     return next(((zone, inj) for zone, inj in _grievous(record)
                  if impaired_test(IMPAIRED_AS.get(test, test), zone)), None)
+
+
+def _attack_lost(striker: Combatant) -> tuple[str, RecordedInjury] | None:
+    """The Grievous injury, with its zone, that makes *striker*'s melee attack an automatic
+    CF with no roll (Injury 5, Tests with Grievous Injury: a Melee test needs every zone), or
+    None."""
+    return _unusable(striker.record, "Attack")
 
 
 def _grievous(record: InjuryRecord) -> Iterator[tuple[str, RecordedInjury]]:
@@ -686,6 +705,33 @@ def defence_untested(fight: Fight, defender: Fighter, *, defence: str | None = N
         zone = lost[0]
         return (f"{defender.name}'s {zone.lower()} zone is unusable (Grievous injury): the "
                 f"{chosen} is an automatic CF, no test")
+    return None
+
+
+def attack_untested(fight: Fight, attacker: Fighter, defender: Fighter, *,
+                    helpless: bool = False) -> str | None:
+    """Why *attacker* makes no Melee test in a melee exchange against *defender*, in a
+    reader's words, or None when they make one: a dead, Incapacitated or Unconscious attacker
+    cannot act (Injury 4 Shock states; :func:`melee_attack` refuses them); an attack that
+    needs a zone a Grievous injury made unusable is an automatic CF with no roll (Injury 5,
+    Tests with Grievous Injury); and against a helpless defender (Unconscious, or named
+    *helpless*) a usable attack is a CS Ignore result with no roll (Injury 4; assumption
+    helpless_defender). Their Setup advantages then have no test to lift (assumption
+    setup_without_test)."""
+    fight = _require_fight(fight)
+    attacker, defender = _fighter("attacker", attacker), _fighter("defender", defender)
+    require_bool("helpless", helpless)
+    striker = fight.combatant(attacker.name)
+    why = _cannot_act(striker)
+    if why is not None:
+        return f"{attacker.name} {why}"
+    lost = _attack_lost(striker)
+    if lost is not None:
+        return (f"{attacker.name}'s {lost[0].lower()} zone is unusable (Grievous injury): the "
+                "attack is an automatic CF, no test")
+    target = fight.combatant(defender.name)
+    if not target.dead and (helpless or target.helpless):
+        return f"{defender.name} is helpless: the attack is a CS with no roll"
     return None
 
 
