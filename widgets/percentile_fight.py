@@ -416,10 +416,10 @@ class MissilePanel(_StrikePanel):
                 f"(the target itself is number 1 there).{numbers}</small>")
 
 
-def _setup_why() -> w.HTML:
-    """The note beside a Setup field saying why it is greyed."""
+def _setup_why(side: str) -> w.HTML:
+    """The note beside *side*'s Setup field saying why it is greyed."""
     note = w.HTML(layout=shared_layout(max_width="16em"))
-    note.add_class("rulebook-pc-setup-why")
+    note.add_class(f"rulebook-pc-{side}-setup-why")
     return note
 
 
@@ -476,7 +476,7 @@ class MeleePanel(_StrikePanel):
         self.d_setup = int_field(SETUPS["defence_setups"], 0, 0, pc.MAX_SETUPS, style=STYLE,
                                  layout=WIDE)
         # why a side's Setups have nothing to lift, while its field is greyed
-        self.a_setup_why, self.d_setup_why = _setup_why(), _setup_why()
+        self.a_setup_why, self.d_setup_why = _setup_why("attacker"), _setup_why("defender")
         self._build("A melee exchange", "Attacker", "Defender",
                     [self.defence, self.helpless, self.line_up, self.spot, self.a_setup,
                      self.d_setup],

@@ -271,3 +271,39 @@ def test_setup_advantages_on_the_fight_page_s_melee_panel(page: Page, book_url):
         "Defender's Setup TA from the last round (1) does not apply: the defender Ignores, "
         "so there is no Melee or Dodge test to lift")
     melee.screenshot(path=str(SHOTS / "percentile_fight_melee_ignore_setup.png"))
+
+
+def test_an_attacker_with_a_grievous_arm_has_no_setup_to_use_on_the_fight_page(page: Page,
+                                                                               book_url):
+    """Injury 5, Tests with Grievous Injury: Nolora's G4E shoulder (kept in this browser's
+    fight) leaves her arms zone unusable, so her attack is an automatic CF with no roll and
+    her Setup has no test to lift: the Attacker's Setup field is greyed with the engine's
+    reason beside it. Taking the injury off her record gives the field back."""
+    roster = starter()
+    fight = pc.fight_for(roster)
+    nolora = fight.combatant("Nolora")
+    hurt = fight.with_combatant(replace(
+        nolora, record=nolora.record.add_injury("Shoulder", "Edge", 4)))
+    why = pc.attack_untested(hurt, roster.fighter("Nolora"), roster.fighter("Brigand"))
+    assert why == ("Nolora's arms zone is unusable (Grievous injury): the attack is an "
+                   "automatic CF, no test")
+    keep(page, roster)
+    page.add_init_script(f"window.localStorage.setItem({json.dumps(fight_key('percentile'))}, "
+                         f"{json.dumps(_kept_fight(hurt))})")
+    page.set_viewport_size({"width": 1280, "height": 1600})
+    melee = open_panel(page, book_url, "Melee exchange", ".rulebook-pc-fight-melee")
+    expect(melee.get_by_label("Attacker", exact=True)).to_have_value("Nolora")
+    setup = melee.get_by_label("Attacker's Setup advantages")
+    expect(setup).to_be_disabled()
+    expect(melee.get_by_label("Defender's Setup advantages")).to_be_enabled()
+    expect(melee.locator(".rulebook-pc-attacker-setup-why")).to_have_text(f"Not used: {why}.")
+    after = open_panel(page, book_url, "Shock and healing", ".rulebook-pc-fight-after",
+                       load=False)
+    after.get_by_label("Fighter", exact=True).select_option("Nolora")
+    expect(after.get_by_label("Injury", exact=True).locator("option")).to_have_text(
+        ["1. G4E shoulder (untreated)"])
+    after.get_by_role("button", name="Remove this injury").click()
+    expect(page.locator(".rulebook-pc-fight-order tr[data-fighter='Nolora']")
+           .locator(".rulebook-pc-injuries")).to_have_text("none")
+    expect(setup).to_be_enabled()
+    expect(melee.locator(".rulebook-pc-attacker-setup-why")).to_have_text("")

@@ -176,7 +176,7 @@ def test_the_defender_s_setup_field_greys_while_the_defender_makes_no_test(page:
     melee.get_by_label("Attacker", exact=True).select_option("Nolora")
     melee.get_by_label("Defender", exact=True).select_option("Brigand")
     setups = melee.get_by_label("Defender's Setup advantages")
-    why = melee.locator(".rulebook-pc-setup-why")
+    why = melee.locator(".rulebook-pc-defender-setup-why")
     expect(setups).to_be_enabled()                      # the brigand Counterstrikes
     expect(why).to_have_text("")
     melee.get_by_label("Defence", exact=True).select_option("Ignore")
@@ -189,6 +189,10 @@ def test_the_defender_s_setup_field_greys_while_the_defender_makes_no_test(page:
     melee.get_by_label("Defender is helpless (a CS, no roll)").check()
     expect(setups).to_be_disabled()
     expect(why).to_have_text("Not used: Brigand is helpless, so makes no test.")
+    # nor does the attacker against a helpless defender: a CS with no roll (Injury 4)
+    expect(melee.get_by_label("Attacker's Setup advantages")).to_be_disabled()
+    expect(melee.locator(".rulebook-pc-attacker-setup-why")).to_have_text(
+        "Not used: Brigand is helpless: the attack is a CS with no roll.")
 
 
 def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
