@@ -594,10 +594,28 @@ class MovePanel(_Panel):
         set_shown(self.covered, kind == "impassable")
         self.show_dice()
 
+    def _not_picked(self) -> str | None:
+        """What the reader must pick before the action can be rolled, in their words; None
+        once a mover and another fighter are picked."""
+        who, other = self.who.value, self.other.value
+        if who is None:
+            return ("Pick who moves in Who (add fighters to the roster first if it is empty), "
+                    "then the fighter they move toward or away from.")
+        if other is None or other == who:
+            return (f"Pick the fighter {who} moves toward or away from in Toward or away "
+                    "from: the roster needs a second fighter.")
+        return None
+
     @answers("dice_order")
     def show_dice(self) -> None:
-        """Which dice to type for the chosen action."""
-        if self._quiet or getattr(self, "page", None) is None or self.who.value is None:
+        """Which dice to type for the chosen action; with nobody picked, what to pick and no
+        dice asked for."""
+        if self._quiet or getattr(self, "page", None) is None:
+            return
+        missing = self._not_picked()
+        set_shown(self.entry, missing is None)
+        if missing is not None:
+            self.dice_order.value = f"<small>{html.escape(missing)}</small>"
             return
         row = self.page.roster.fighter(self.who.value)
         kind = self.kind.value
@@ -617,9 +635,10 @@ class MovePanel(_Panel):
                 {"skill_dice": row["athletics"] if wanted else 0, "difficulty_dice": wanted})
 
     def _result(self, dice: DiceSource):
+        missing = self._not_picked()
+        if missing is not None:
+            raise RulesError(missing)
         who, other = self.who.value, self.other.value
-        if who is None or other is None or who == other:
-            raise RulesError("Who and Toward or away from must be two fighters")
         row = self.page.roster.fighter(who)
         fight = self.fight
         kind = self.kind.value

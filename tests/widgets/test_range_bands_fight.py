@@ -146,3 +146,34 @@ def test_chapter_tools_fill_from_a_roster_fighter():
         assert (hide.pool.value, hide.perception.value) == ("5", "2")
     finally:
         forget_shared_rosters()
+
+
+def test_with_nobody_to_move_the_move_panel_says_whom_to_pick_and_asks_no_dice():
+    """An empty roster leaves Who empty: the panel says to pick who moves, in the reader's
+    words, and shows no dice entry or count; a roll is refused with the same words."""
+    from rulescore.roster import Roster
+    page = _page()
+    move = page.move
+    page.apply("everyone removed", roster=Roster(rb.ROSTER))
+    said = ("Pick who moves in Who (add fighters to the roster first if it is empty), then the "
+            "fighter they move toward or away from.")
+    for kind in ("move", "dash", "stealth"):
+        move.kind.value = kind
+        assert move.who.value is None
+        assert move.dice_order.value == f"<small>{said}</small>"
+        assert move.entry.layout.display == "none"
+        move.roll(RollRequest.typed([3]))
+        assert move.entry.error.message == said
+    page.apply("Mara back", roster=starter())
+    assert move.who.value == "Mara" and move.entry.layout.display != "none"
+    assert "for Stealth" in move.dice_order.value
+
+
+def test_a_check_that_needs_no_dice_says_so_when_dice_are_typed():
+    """A dash over open ground has no check: typed dice are refused in words, not as
+    "type 0 d6"."""
+    import pytest
+    from rulescore.errors import RulesError
+    with pytest.raises(RulesError) as refused:
+        rb.roll_groups({"skill_dice": 0, "difficulty_dice": 0}, dice=[4])
+    assert str(refused.value) == "dice: this roll needs no dice, got 1: leave the dice empty"

@@ -337,8 +337,13 @@ def roll_groups(counts: Mapping[str, int], *, dice: DiceSource | Sequence[int] |
     if (seed is None) == (dice is None):
         raise RulesError("roll_groups needs exactly one of: dice (a DiceSource, or the faces "
                          "you rolled), or seed")
-    order = (", then ".join(f"{n} for {_LABELS.get(k, k)}" for k, n in wanted.items() if n)
-             or "this roll needs none")
+    order = ", then ".join(f"{n} for {_LABELS.get(k, k)}" for k, n in wanted.items() if n)
+
+    def wrong(got: int) -> str:
+        if not total:
+            return f"dice: this roll needs no dice, got {got}: leave the dice empty"
+        return f"dice: type {total} d6 ({order}), got {got}"
+
     if seed is not None:
         source = DiceSource.seeded(require_seed("seed", seed))
     elif isinstance(dice, DiceSource):
@@ -346,14 +351,14 @@ def roll_groups(counts: Mapping[str, int], *, dice: DiceSource | Sequence[int] |
     else:
         typed = d6_faces("dice", dice, minimum=0, maximum=MAX_ROLLED)
         if len(typed) != total:
-            raise RulesError(f"dice: type {total} d6 ({order}), got {len(typed)}")
+            raise RulesError(wrong(len(typed)))
         source = DiceSource.typed(typed)
     # Typed dice that are too few or too many are named by the count the roll wants.
     given = len(source.leftover())
-    wrong = f"dice: type {total} d6 ({order}), got {given}"
     if given > total:
-        raise RulesError(wrong)
-    faces = [source.d(6, f"dice: die {i}", missing=wrong) for i in range(1, total + 1)]
+        raise RulesError(wrong(given))
+    faces = [source.d(6, f"dice: die {i}", missing=wrong(given))
+             for i in range(1, total + 1)]
     source.finish()
     how = (f"Rolled {total} d6 with {source.describe()}" if not source.is_typed
            else f"Read the {total} d6 you typed")
@@ -363,6 +368,7 @@ def roll_groups(counts: Mapping[str, int], *, dice: DiceSource | Sequence[int] |
         at += n
     listed = "; ".join(f"{_LABELS.get(k, k)}: {', '.join(map(str, v))}"
                       for k, v in groups.items() if v)
-    trace = (step(f"{how} ({order}). {listed}", DATA.rule(CHECK_SECTION)),)
+    trace = (step(f"{how} ({order or 'this roll needs none'}). {listed}",
+                  DATA.rule(CHECK_SECTION)),)
     return RolledDice(value=total, outcome="typed" if source.is_typed else "rolled",
                       trace=trace, groups=groups, seed=source.seed)
