@@ -364,7 +364,13 @@ class HealingWalker(Tool):
         self.beast = tick("A beast (tests ML50)")
         self.staunch_eml = whole("Staunching healer's EML", 40)
         self.no_healer = tick("No one is staunching yet")
-        self.bleeders = whole("Bleeders treated together", 1, 1, 10)
+        # counted from the record (InjuryRecord.open_bleeders); the GM may lower it: a healer may
+        # staunch fewer than every bleeder in the five minutes
+        self.bleeders = whole("Bleeders treated together", 1, 1, 1)
+        self.bleeders.tooltip = ("The bleeding injuries the healer staunches in these five "
+                                 "minutes: every one on the record, or fewer (each test -10 "
+                                 "for every treated bleeder beyond one)")
+        self.counted_bleeders = 0
         self.cauterise = tick("Cauterise (+30)")
         self.tourniquet = tick("Tourniquet on a limb (+20)")
         self.staunch_bonus = whole("Bonus from a failed Staunch", 0, 0, 10)
@@ -916,7 +922,8 @@ class HealingWalker(Tool):
                 if r.injuries[i].level >= 4 and r.injuries[i].treatment == "CF"]
         self.grim.options = grim
         self.grim.value = grim[0][1] if grim else None
-        bleeders = [(f"{label} (bleeding)", i) for label, i in named if r.injuries[i].bleeder]
+        bleeders = [(f"{label} (bleeding)", i) for label, i in named if i in r.open_bleeders]
+        self._count_bleeders(len(bleeders))
         if list(self.bleeding.options) != bleeders:  # a pick stays while it still bleeds
             kept = self.bleeding.value if self.bleeding.value in dict(bleeders).values() \
                 else None
@@ -934,6 +941,20 @@ class HealingWalker(Tool):
         self._shock_odds()
         self._coma_odds()
         self._grim_odds()
+
+    def _count_bleeders(self, count: int) -> None:
+        """Bleeders treated together: every open bleeder on the record, refilled when their
+        number changes (a record opened, a patient chosen, an injury added, a bleeding
+        stopped); lowered by the GM, it stays until then (Healing 1, Blood Stoppage Roll: a
+        healer treating more than one takes -10 per treated bleeder beyond one)."""
+        if count == self.counted_bleeders:
+            return
+        self.counted_bleeders = count
+        most = max(count, 1)
+        if self.bleeders.value > most:
+            self.bleeders.value = most
+        self.bleeders.max = most
+        self.bleeders.value = most
 
     @answers("treat_odds", line="treat_error")
     def _show_treatment_odds(self) -> None:

@@ -368,3 +368,18 @@ def test_a_bleeding_period_goes_only_to_an_open_bleeder_from_the_record_s_blood_
     assert dead.log[-1] == "Day 0: died (a fourth Blood Loss Point)"
     with pytest.raises(RulesError, match="Ana is dead: there is nothing more to roll"):
         dead.bleed(0, first)
+
+
+def test_open_bleeders_are_the_unhealed_bleeders_not_yet_stopped():
+    """Healing 1: each Bleeder bleeds until a Blood Stoppage Roll stops it; their number is
+    how many a healer staunching them all treats together (-10 a test for each beyond one).
+    A G4E shoulder and an S3E thigh bleed, an S2B skull does not; the Staunch's CS on the
+    shoulder stops it, leaving the thigh alone."""
+    record = InjuryRecord("Bo").add_injury("Shoulder", "Edge", 4, bleeder=True) \
+        .add_injury("Skull", "Blunt", 2).add_injury("Thigh", "Edge", 3, bleeder=True)
+    assert record.open_bleeders == (0, 2)
+    stopped = pc.bleeding_period(60, 0, physician_eml=40, bleeders=2,
+                                 dice=DiceSource.typed([30]))
+    assert stopped.outcome == "stopped"
+    assert record.bleed(0, stopped).open_bleeders == (2,)
+    assert InjuryRecord("Bo").open_bleeders == ()

@@ -211,6 +211,37 @@ def test_a_failed_staunch_carries_its_ten_to_the_next_and_extra_dice_are_refused
     assert "too many dice" in h.bleed_entry.error.message
 
 
+def test_bleeders_treated_together_are_counted_from_the_record():
+    """Blood Stoppage Roll (Healing 1): a healer treating more than one bleeding injury in the
+    same five minutes tests each at -10 for every treated bleeder beyond one. The record's
+    two open Bleeders fill Bleeders treated together with 2 (the Staunch at Physician EML 40
+    tests at 30: 41 F, then Strength 20 CS); the GM may lower it to 1 (EML 40: 35 a CS that
+    stops the shoulder at once), never past the record's two; with the shoulder stopped the
+    count follows the record to 1, and a record opened with two bleeders reads 2 again."""
+    h = shoulder_bleeder()
+    assert (h.bleeders.value, h.bleeders.max) == (1, 1)
+    h.location.value, h.level.value = "Thigh", 3
+    h.add_button.click()                                 # A Bleeder still ticked
+    assert h.record.open_bleeders == (0, 1)
+    assert (h.bleeders.value, h.bleeders.max) == (2, 2)
+    h.bleed_entry.my_dice.value = "41, 20"
+    h.bleed_entry.use_dice()
+    assert "Physician EML 40 → 30 (bleeders 2); roll 41: F" in h.explanation.value
+    assert h.bleeders.value == 2                         # both still bleed
+    h.bleeders.value = 1
+    h.bleeders.value = 3                                 # more than the record holds
+    assert h.bleeders.value == 2
+    h.bleeders.value = 1
+    h.bleed_entry.my_dice.value = "35"
+    h.bleed_entry.use_dice()
+    assert "Physician EML 50 → 50 (bleeders 1); roll 35: CS" in h.explanation.value
+    assert h.record.open_bleeders == (1,) and (h.bleeders.value, h.bleeders.max) == (1, 1)
+    two = pc.InjuryRecord("Bo").add_injury("Shoulder", "Edge", 4, bleeder=True) \
+        .add_injury("Thigh", "Edge", 3, bleeder=True).add_injury("Skull", "Blunt", 2)
+    h.open_record(two)
+    assert h.bleeders.value == 2
+
+
 def test_the_seeds_extended_shock_example_three_course_rolls():
     """HB13 × HR5 - 15 fatigue + 5 (an ally's SV5: one star) = EML55; 93 F: HR4 (EML42);
     41 S: HR5; 13 S: HR6, recovered after twelve hours."""
@@ -407,6 +438,8 @@ def test_the_bleeding_example_s_blood_goes_to_the_bleeder_picked_and_back_when_r
     h.bleed_entry.use_dice()
     assert h.bleeding.value == 1                       # the pick stays while it bleeds
     h.no_healer.value = False
+    assert h.bleeders.value == 2                       # both bleed: counted from the record
+    h.bleeders.value = 1                               # the ally staunches the shoulder alone
     h.bleed_entry.my_dice.value = "33, 33"
     h.bleed_entry.use_dice()
     assert "Bleeding stopped: 3 BP, UNC" in h.bleed_result.value

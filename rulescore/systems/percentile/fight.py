@@ -979,7 +979,7 @@ def bleed(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
         require_int("physician_eml", physician_eml, minimum=-999, maximum=999)
     c = _alive(fight, row, "the fighter")
     record = c.record
-    open_ = [i for i in record.active if record.injuries[i].bleeder]
+    open_ = record.open_bleeders
     if not open_:
         raise RulesError(f"{row.name} has no bleeding injury")
     if injury is not None and _injury_arg(record, row, injury) not in open_:

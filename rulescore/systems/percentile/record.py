@@ -160,6 +160,14 @@ class InjuryRecord:
         return tuple(i for i, inj in enumerate(self.injuries) if inj.level)
 
     @property
+    def open_bleeders(self) -> tuple[int, ...]:
+        """Indices of the injuries still bleeding: not healed, marked Bleeder, and not stopped
+        by a Blood Stoppage Roll (Healing 1). Their number is how many a healer staunching
+        them all treats in one five minutes, each test taking -10 for every treated bleeder
+        beyond one (Blood Stoppage Roll); the healer may treat fewer."""
+        return tuple(i for i in self.active if self.injuries[i].bleeder)
+
+    @property
     def infection_fatigue(self) -> int:
         """The weakness fatigue an infection brings while it lasts, by Infection HR (Healing 7
         INFECTION WEAKNESS): taken off the patient's tests (assumption infection_weakness)."""
