@@ -15,6 +15,7 @@ from IPython.display import HTML
 
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import tsl
+from rulescore.systems.tsl.rolls import DICE
 from rulescore.systems.tsl.turns import encounter_from_json
 from rulescore.text import percent
 
@@ -156,6 +157,8 @@ def attack_extras(a: tsl.Attack) -> list[str]:
 
 class AttackResolver(Tool):
     """Resolve an attack against a T-number or an opposed roll, with its odds before rolling."""
+
+    holds_blank_lines = True
 
     _ATTACK = {"tier": "Attacker tier", "target": "T-number", "defender_tier": "Defender tier",
                "distance": "Distance to target", "shift": "Other tier shifts",
@@ -384,8 +387,9 @@ class AttackResolver(Tool):
             return
         opposed = self.kind.value == "opposed"
         setup = self._setup()
-        request.expect_typed(10 if opposed else 5,
-                             "10 faces (yours, then the defender's)" if opposed else "5 faces")
+        request.expect_typed(2 * DICE if opposed else DICE,
+                             f"{2 * DICE} faces (yours, then the defender's)" if opposed
+                             else f"{DICE} faces")
         self.last = a = tsl.attack(request.dice, self.tier.value, **setup)
         if a.uses_left is not None:
             self._quiet = True  # count the use down without clearing the result
@@ -607,6 +611,8 @@ class TurnBoard(Tool):
 
 class WeaponBuilder(Tool):
     """Pick a zone and tags and see what the weapon can do."""
+
+    holds_blank_lines = True
 
     _BUILT: ClassVar[dict[str, str]] = {"weapon": "the weapon built from the fields above"}
     reaches = (

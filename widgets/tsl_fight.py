@@ -60,11 +60,16 @@ FROM_ROWS = "from the two fighters' roster rows and the fight (Fight.attack_inpu
 RULINGS = "the rulings as the rulings chapter states them (the attack resolver switches them)"
 RARITY = {what: f"{what.capitalize()} rarity" for what in GEAR}
 """The label of the repair's rarity menu of each piece of gear (§11 Ammunition)."""
-# Repair armour reads the Armour rarity, Repair weapon the Weapon rarity.
+IRREPLACEABLE = {what: f"{what.capitalize()} irreplaceable" for what in GEAR}
+"""The label of each piece of gear's own Irreplaceable box: like its rarity, whether it can be
+replaced belongs to the item mended (§11 Ammunition, ruling ``tsl:lost_gear``)."""
+# Repair armour reads the Armour rarity and Armour irreplaceable, Repair weapon the Weapon's.
 REPAIR_REACHES = tuple(
-    reach for label in RARITY.values() for reach in (
-        Reach(tsl.repair_needs_roll, {"rarity": label, "irreplaceable": "Irreplaceable"}),
-        Reach(tsl.repair, {"rarity": label, "irreplaceable": "Irreplaceable",
+    reach for what in GEAR for reach in (
+        Reach(tsl.repair_needs_roll, {"rarity": RARITY[what],
+                                      "irreplaceable": IRREPLACEABLE[what]}),
+        Reach(tsl.repair_dice, {"rarity": RARITY[what], "irreplaceable": IRREPLACEABLE[what]}),
+        Reach(tsl.repair, {"rarity": RARITY[what], "irreplaceable": IRREPLACEABLE[what],
                            "tier": "Repairer's Hand tier"},
               {"dice": "the Roll the repair / Repair dice row",
                "shift": "no shift on this page", "bands": RULINGS, "tier_limits": RULINGS}))) + (
@@ -230,8 +235,9 @@ class FightPanel(OnThePage, Tool):
         # from its own roster column; only rarer gear asks for the Hand roll's dice
         self.rarity = {what: _menu(label, tsl.RARITIES, "Issued", width="16em")
                        for what, label in RARITY.items()}
-        self.irreplaceable = w.Checkbox(value=False, indent=False, description="Irreplaceable",
-                                        layout=shared_layout(width="auto"))
+        self.irreplaceable = {what: w.Checkbox(value=False, indent=False, description=label,
+                                               layout=shared_layout(width="auto"))
+                              for what, label in IRREPLACEABLE.items()}
         self.repair_tier = _menu("Repairer's Hand tier", tsl.TIERS, "Trained", width="19em")
         self.repair_entry = DiceEntry(f"{DICE} faces of the Hand roll, e.g. 6, 5, 1, 1, 1",
                                       name="repair")
@@ -275,7 +281,7 @@ class FightPanel(OnThePage, Tool):
         self.restock_button.on_click(lambda _: self._restock())
         self.repair_entry.on_request(self._repair_roll)
         self.who.observe(lambda _: self._repair_defaults(), "value")
-        for field in (*self.rarity.values(), self.irreplaceable):
+        for field in (*self.rarity.values(), *self.irreplaceable.values()):
             field.observe(lambda _: self._repair_reset(), "value")
         self.repair_tier.observe(lambda _: self._tier_changed(), "value")
         set_shown(self.repair_entry, False)
@@ -291,10 +297,11 @@ class FightPanel(OnThePage, Tool):
         so the fields and the result are on one screen (issue 22 item 4)."""
         row = shared_layout(align_items="center")
         fields = w.VBox([
-            w.HBox([self.rarity["armour"], self.repair_armour], layout=row),
-            w.HBox([self.rarity["weapon"], self.repair_weapon, self.restock_button],
+            w.HBox([self.rarity["armour"], self.irreplaceable["armour"], self.repair_armour],
                    layout=row),
-            self.repair_tier, self.irreplaceable], layout=shared_layout(width="36em"))
+            w.HBox([self.rarity["weapon"], self.irreplaceable["weapon"], self.repair_weapon,
+                    self.restock_button], layout=row),
+            self.repair_tier], layout=shared_layout(width="36em"))
         outcome = w.VBox([self.repair_error, self.repair_note, self.repair_entry,
                           self.repair_result, self.repair_explanation],
                          layout=shared_layout(flex="1 1 24em", min_width="22em"))
@@ -371,7 +378,7 @@ class FightPanel(OnThePage, Tool):
 
     def _mending(self, who: str, what: str) -> Mending:
         """The repair of *who*'s *what* as the repair's menus set it now."""
-        return Mending(who, what, self.rarity[what].value, self.irreplaceable.value,
+        return Mending(who, what, self.rarity[what].value, self.irreplaceable[what].value,
                        self.repair_tier.value)
 
     @answers(line="repair_error")
@@ -426,7 +433,8 @@ class FightPanel(OnThePage, Tool):
     def _mend(self, mending: Mending, request: RollRequest) -> None:
         """The Hand roll (one rules call) and its result applied; the roll log keeps the whole
         repair for its Replay."""
-        request.expect_typed(DICE, f"{DICE} faces")
+        need = tsl.repair_dice(mending.rarity, irreplaceable=mending.irreplaceable)
+        request.expect_typed(need, f"{need} faces")
         who, what = mending.who, mending.what
         done = tsl.repair(mending.rarity, irreplaceable=mending.irreplaceable,
                           dice=request.dice, tier=mending.tier)
@@ -448,7 +456,7 @@ class FightPanel(OnThePage, Tool):
         self._holding = True
         try:
             self.rarity[mending.what].value = mending.rarity
-            self.irreplaceable.value = mending.irreplaceable
+            self.irreplaceable[mending.what].value = mending.irreplaceable
             self.repair_tier.value = mending.tier
         finally:
             self._holding = False
@@ -538,9 +546,9 @@ class FightPanel(OnThePage, Tool):
         if self.fight.acting != me:
             raise RulesError(f"attacker must be {self.fight.acting}, whose turn it is (press "
                              f"Next turn to pass the turn), got {me}")
-        request.expect_typed(10 if self.opposed.value else 5,
-                             "10 faces (the attacker's, then the defender's)"
-                             if self.opposed.value else "5 faces")
+        request.expect_typed(2 * DICE if self.opposed.value else DICE,
+                             f"{2 * DICE} faces (the attacker's, then the defender's)"
+                             if self.opposed.value else f"{DICE} faces")
         result = tsl.attack(request.dice, **setup)
         self._pending = (me, them, result)
         said = attack_said(result)

@@ -15,6 +15,7 @@ import ipywidgets as w
 
 from rulescore.errors import RulesError, parse_int_text
 from rulescore.systems import tsl
+from rulescore.systems.tsl.rolls import DICE
 
 from .common import (
     ROLLED,
@@ -219,6 +220,8 @@ class _DiceTool(Tool):
     """A tool that answers a roll of its dice entry: a changed field puts its result back to
     waiting for the dice, and takes away the last roll's message."""
 
+    holds_blank_lines = True
+
     reaches = ()  # each tool below declares its own
 
     entry: DiceEntry
@@ -249,6 +252,7 @@ class RepairRoll(_DiceTool):
                            "bands": "Band ladder", "tier_limits": "Beyond the tiers"},
               {"dice": ROLLED}),
         Reach(tsl.repair_needs_roll, {"rarity": "Rarity", "irreplaceable": "Irreplaceable"}),
+        Reach(tsl.repair_dice, {"rarity": "Rarity", "irreplaceable": "Irreplaceable"}),
         Reach(tsl.repair_odds, {"tier": "Your Hand tier", "shift": "Other tier shifts",
                                 "bands": "Band ladder", "tier_limits": "Beyond the tiers"}),
     )
@@ -307,7 +311,8 @@ class RepairRoll(_DiceTool):
     def roll(self, request: RollRequest) -> None:
         """Mend the item with seeded or typed dice (one rules call)."""
         self.last = None
-        request.expect_typed(5, "5 faces")
+        need = tsl.repair_dice(self.rarity.value, irreplaceable=self.irreplaceable.value)
+        request.expect_typed(need, f"{need} faces")
         self.last = done = tsl.repair(
             self.rarity.value, irreplaceable=self.irreplaceable.value, dice=request.dice,
             tier=self.tier.value, shift=self.shift.value, bands=self.bands.value,
@@ -367,6 +372,8 @@ class ArmourBlow(Tool):
     """Armour built for the blow against one band: the band it lands as, its Stress, and
     whether a Catastrophic defence roll spends the armour."""
 
+    holds_blank_lines = True
+
     waiting_for = "the fields above"
     reaches = (
         Reach(tsl.armour_against, {"band": "The attack lands as",
@@ -417,6 +424,8 @@ def _items(field: w.Text) -> list[str]:
 
 class ReadyLoadout(Tool):
     """Bring a Stowed item to Ready: what it costs, and what is Ready after it."""
+
+    holds_blank_lines = True
 
     waiting_for = "the fields above"
     reaches = (
@@ -515,7 +524,7 @@ class KeepRoll(_DiceTool):
     def roll(self, request: RollRequest) -> None:
         """Keep and add up the dice (one rules call)."""
         self.last = None
-        request.expect_typed(5, "5 faces")
+        request.expect_typed(DICE, f"{DICE} faces")
         self.last = done = tsl.roll_total(request.dice, self.tier.value, self.shift.value,
                                           tier_limits=self.tier_limits.value)
         self.result.value = (

@@ -64,14 +64,14 @@ def test_the_fight_pages_repair_asks_the_rarity(page: Page, book_url):
 
     panel.get_by_label("Fighter", exact=True).select_option("Mar")
     expect(rarity).to_have_value("Issued")               # Mar's roster row, its armour
-    panel.get_by_label("Irreplaceable").check()
+    panel.get_by_label("Armour irreplaceable", exact=True).check()
     panel.get_by_role("button", name="Repair armour").click()
     assert tsl.repair("Issued", irreplaceable=True).outcome == "lost"
     expect(said).to_have_text("Mar's armour is gone for good")
     expect(repair_dice).to_be_hidden()
     board = panel.locator(".rulebook-tsl-fight-board")
     expect(board).to_contain_text("armour lost for good")
-    panel.get_by_label("Irreplaceable").uncheck()
+    panel.get_by_label("Armour irreplaceable", exact=True).uncheck()
     panel.get_by_role("button", name="Repair armour").click()
     expect(panel.locator(".rulebook-tsl-repair-said")).to_have_count(0)
     expect(panel.get_by_role("alert")).to_have_text(

@@ -313,6 +313,7 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "tsl.utility_edge": _call("Wayfinder's Chain", applies=True),
     "tsl.support_needs": _call("Steady Presence"),
     "tsl.repair_needs_roll": _call("Issued", irreplaceable=False),
+    "tsl.repair_dice": _call("Salvaged", irreplaceable=False),
     "veil_and_lead.check": _call([5, 4, 3], 10),
     "veil_and_lead.roll_pools": _call(7, (3, 4)),
     "veil_and_lead.hit_probability": _call(3, 10),

@@ -216,6 +216,17 @@ def test_only_rarer_gear_takes_a_roll_to_mend():
         tsl.repair_needs_roll(True)
 
 
+def test_the_dice_a_repair_asks_for_are_the_hand_rolls_or_none():
+    """§11 Ammunition: the Hand roll that mends rarer gear is a 5d6 roll; Issued gear and
+    irreplaceable gear take no roll, so no dice; a wrong rarity is refused in words."""
+    assert [tsl.repair_dice(r) for r in tsl.RARITIES] == [0, 5, 5]
+    assert [tsl.repair_dice(r, irreplaceable=True) for r in tsl.RARITIES] == [0, 0, 0]
+    with pytest.raises(RulesError, match="irreplaceable must be True or False, got 'yes'"):
+        tsl.repair_dice("Salvaged", irreplaceable="yes")
+    with pytest.raises(RulesError, match="rarity must be one of"):
+        tsl.repair_dice("Rare")
+
+
 @pytest.mark.parametrize("tier, shift, bands", [
     ("Untrained", 0, "standard"), ("Trained", 0, "standard"), ("Proficient", 0, "standard"),
     ("Trained", -1, "standard"), ("Untrained", 0, "meet_is_mixed")])

@@ -122,7 +122,7 @@ def test_a_repair_asks_the_rarity_and_only_rarer_gear_rolls(page):
     assert not is_shown(panel.repair_entry)
     # irreplaceable: gone for good, no dice, the armour lost on Mar (Undo takes it back)
     panel.who.value = "Mar"
-    panel.irreplaceable.value = True
+    panel.irreplaceable["armour"].value = True
     panel.repair_armour.click()
     assert tsl.repair("Issued", irreplaceable=True).outcome == "lost"
     assert panel.repair_result.value.endswith("Mar&#x27;s armour is gone for good</b>")
@@ -131,7 +131,7 @@ def test_a_repair_asks_the_rarity_and_only_rarer_gear_rolls(page):
     assert page.state.of("Mar").armour_spent and page.state.of("Mar").lost == ()
     # Salvaged: the Hand roll's dice first; Trained 6, 5, 1, 1, 1 is 12 against T11: mended
     panel.who.value = "Mar"
-    panel.irreplaceable.value = False
+    panel.irreplaceable["armour"].value = False
     panel.rarity["armour"].value = "Salvaged"
     panel.repair_armour.click()
     assert is_shown(panel.repair_entry) and "Hand roll at T11" in panel.repair_note.value
@@ -233,12 +233,12 @@ def test_a_repair_replayed_after_undo_repeats_the_same_repair(page):
     assert page.state.of("Mar").armour_spent
     panel.who.value = "Vela"
     panel.rarity["armour"].value, panel.repair_tier.value = "Issued", "Untrained"
-    panel.irreplaceable.value = True
+    panel.irreplaceable["armour"].value = True
     page.rolls.children[0].children[0].click()   # its Replay
     assert page.state == first and page.rolls.entries[0].what == "Mar mends the armour"
     assert panel.repair_result.value == line and panel.repair_error.message == ""
     assert (panel.who.value, panel.rarity["armour"].value, panel.repair_tier.value,
-            panel.irreplaceable.value) == ("Mar", "Salvaged", "Trained", False)
+            panel.irreplaceable["armour"].value) == ("Mar", "Salvaged", "Trained", False)
     page.rolls.children[0].children[0].click()   # its Replay
     assert panel.repair_error.message == "Mar's armour is not spent"
     assert page.state == first
@@ -251,12 +251,12 @@ def test_gear_lost_for_good_shows_on_the_board_and_is_not_repaired(page):
     _spend_and_ask(page, panel, rarity="Issued")      # Issued: mended with no dice
     page.undo()
     panel.who.value = "Mar"
-    panel.irreplaceable.value = True
+    panel.irreplaceable["armour"].value = True
     panel.repair_armour.click()
     assert "armour lost for good" in panel.board.value
     assert "armour spent" not in panel.board.value
     panel.who.value = "Mar"
-    panel.irreplaceable.value = False
+    panel.irreplaceable["armour"].value = False
     panel.repair_armour.click()
     assert panel.repair_error.message == "Mar's armour is lost for good: it cannot be repaired"
     assert page.state.of("Mar").lost == ("armour",)
@@ -285,3 +285,41 @@ def test_the_other_moves_before_the_fight_name_the_empty_fighter_menu(page):
         assert panel.error.message == "Fighter is empty: start the fight first"
     panel.repair_armour.click()          # said beside the repair's buttons
     assert panel.repair_error.message == "Fighter is empty: start the fight first"
+
+
+def test_armour_and_weapon_each_have_their_own_irreplaceable_box(page):
+    """Whether gear can be replaced belongs to the item mended, as its rarity does (tsl.repair
+    takes one rarity and one irreplaceable for one item): ticking Weapon irreplaceable leaves
+    the armour's repair an ordinary one, and Armour irreplaceable loses only the armour."""
+    page, panel = page
+    from widgets.tsl_fight import IRREPLACEABLE
+    assert [panel.irreplaceable[w].description for w in ("armour", "weapon")] == \
+        [IRREPLACEABLE["armour"], IRREPLACEABLE["weapon"]] == \
+        ["Armour irreplaceable", "Weapon irreplaceable"]
+    _spend_and_ask(page, panel, rarity="Issued")
+    page.undo()
+    panel.who.value = "Mar"
+    panel.irreplaceable["weapon"].value = True
+    panel.repair_armour.click()
+    assert page.state.of("Mar").lost == () and not page.state.of("Mar").armour_spent
+    assert panel.repair_result.value.endswith(
+        "Mar&#x27;s armour is repaired with tools and downtime</b>")
+    page.undo()
+    panel.who.value = "Mar"
+    panel.irreplaceable["weapon"].value = False
+    panel.irreplaceable["armour"].value = True
+    panel.repair_armour.click()
+    assert page.state.of("Mar").lost == ("armour",)
+
+
+def test_the_repair_asks_as_many_dice_as_the_engine_says(page):
+    """The Hand roll's dice are counted by tsl.repair_dice for the item's rarity: five for
+    Salvaged armour, and four typed are refused in those words."""
+    page, panel = page
+    _spend_and_ask(page, panel, rarity="Salvaged")
+    need = tsl.repair_dice("Salvaged")
+    assert need == 5
+    panel.repair_entry.my_dice.value = "6, 5, 1, 1"
+    panel.repair_entry.use_dice()
+    assert panel.repair_entry.error.message == f"“Repair dice” must be {need} faces, got 4 numbers"
+    assert page.state.of("Mar").armour_spent

@@ -169,3 +169,21 @@ def test_armour_against_one_blow():
     assert tool.last.band == "crit" and "spent" not in tool.result.value
     tool.catastrophic.value = True
     assert tool.result.value.endswith("<b>4 Stress</b>; the armour is spent</div>")
+
+
+def test_the_repair_tool_asks_the_dice_the_engine_counts_for_the_gear():
+    """The Hand roll's dice come from tsl.repair_dice: Salvaged and Anomalous gear each take
+    its five (four typed are refused in those words, five mend); Issued gear takes none and
+    asks for none."""
+    from widgets.common import RollRequest
+    for rarity in ("Salvaged", "Anomalous"):
+        tool = RepairRoll(rarity, "Trained")
+        need = tsl.repair_dice(rarity)
+        assert need == 5 and is_shown(tool.entry)
+        tool.roll(RollRequest.typed([6, 5, 1, 1]))
+        assert tool.entry.error.message == f"My dice must be {need} faces, got 4 numbers"
+        assert tool.last is None
+        tool.roll(RollRequest.typed([6, 5, 1, 1, 1]))
+        assert tool.last == tsl.repair(rarity, dice=[6, 5, 1, 1, 1], tier="Trained")
+    tool = RepairRoll("Issued", "Trained")
+    assert tsl.repair_dice("Issued") == 0 and not is_shown(tool.entry)

@@ -13,7 +13,7 @@ from .combat import (ORDERS, OUT_OF_ZONE, RARITIES, SNARES, WEAPON_ZONES, ZONES,
                      WeaponProfile, armour, armour_against, attack, attack_odds, attack_types,
                      band_name, defence_domain, defence_domains, fights_at, impact_tag,
                      make_weapon, move, rarity_origin, reach_first_strike, repair,
-                     REPAIR_TARGET, repair_needs_roll, repair_odds, snare,
+                     REPAIR_TARGET, repair_dice, repair_needs_roll, repair_odds, snare,
                      spend_use, starting_uses, stress, stress_pool, tag_family, tag_names,
                      utility_edge, weapon_breaks, weapon_profile, zone_shift, zone_step)
 from .pools import (FIGHTER_KINDS, POOLS, StressPools, StressTaken, new_pools, pool_size,
@@ -45,7 +45,7 @@ __all__ = [
     "AmmoUse", "ArmourResult", "Move", "Repair", "Weapon", "WeaponProfile", "armour",
     "armour_against", "attack", "attack_odds", "attack_types", "band_name", "defence_domain",
     "defence_domains", "fights_at", "impact_tag", "make_weapon", "move", "rarity_origin",
-    "repair", "REPAIR_TARGET", "repair_needs_roll", "repair_odds", "spend_use", "starting_uses", "stress", "stress_pool",
+    "repair", "REPAIR_TARGET", "repair_dice", "repair_needs_roll", "repair_odds", "spend_use", "starting_uses", "stress", "stress_pool",
     "tag_family", "tag_names", "weapon_breaks", "weapon_profile", "zone_shift", "zone_step",
     # what Positioning and Utility tags do
     "SNARES", "FirstStrike", "Snare", "reach_first_strike", "snare", "utility_edge",

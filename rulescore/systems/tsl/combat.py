@@ -14,7 +14,7 @@ from rulescore.errors import RulesError, require_int, require_list, require_text
 from rulescore.trace import Resolution, Step, step
 
 from ._system import DATA
-from .rolls import (BANDS, HIT_BANDS, MAX_LABEL, MAX_SHIFT, MAX_TARGET, band_for,
+from .rolls import (BANDS, DICE, HIT_BANDS, MAX_LABEL, MAX_SHIFT, MAX_TARGET, band_for,
                     band_odds, band_table, check_band, check_limits, check_tier, faces_from, keep_count,
                     keep_distribution, opposed_band, opposed_margin_odds, opposed_roll,
                     read_dice, static_roll)
@@ -492,6 +492,17 @@ def repair_needs_roll(rarity: str, *, irreplaceable: bool = False) -> bool:
     """
     return DATA.table("combat", "repairs").find(
         "kind", _repair_kind(rarity, irreplaceable))["roll"] != ""
+
+
+def repair_dice(rarity: str, *, irreplaceable: bool = False) -> int:
+    """How many d6 the mending of broken gear of *rarity* asks for (§11 Ammunition, ruling
+    ``tsl:repair_roll``): the Hand roll's five for rarer gear, none for Issued or
+    irreplaceable gear, which no roll mends. A tool asks for this many dice.
+
+    >>> repair_dice("Issued"), repair_dice("Salvaged"), repair_dice("Salvaged", irreplaceable=True)
+    (0, 5, 0)
+    """
+    return DICE if repair_needs_roll(rarity, irreplaceable=irreplaceable) else 0
 
 
 def repair(rarity: str, *, irreplaceable: bool = False,
