@@ -152,11 +152,9 @@ class Table:
     def display_rows(self) -> list[dict[str, str]]:
         """Rows as strings for printing, the range column shown as a readable range and a
         special value as its ``shown_as`` words (e.g. an impairment of -1 as "unusable")."""
-        words = {column: dict(texts) for column, texts in self.shown_as}
         out = []
         for row in self.rows:
-            cells = {k: ("" if v is None else words.get(k, {}).get(str(v), str(v)))
-                     for k, v in row.cells}
+            cells = {k: ("" if v is None else self.words(k, v)) for k, v in row.cells}
             if self.range_column and row.span is not None:
                 cells[self.range_column] = str(row.span)
             out.append(cells)
