@@ -235,18 +235,6 @@ PATCHES: tuple[Patch, ...] = (
         breaks="The static book's tools stay as their snapshot, or answer once and then no "
                "more; tests/browser/test_wasm_book.py.",
     ),
-    Patch(
-        name="requirejs-amd-hidden-for-pyodide",
-        where="rulebook/wasm/static/rulebook-wasm.js: withCountedFetch",
-        library="npm:requirejs",
-        target="",
-        versions=">=2.3.8,<2.4",
-        why="pyodide.asm.js, loaded by a script tag, ends with an anonymous define() when "
-            "define.amd is set, which RequireJS (loaded for the widgets) reports as a "
-            "mismatched anonymous module; define.amd is unset while Pyodide loads.",
-        breaks="A script error on every chapter page of the static book while its tools "
-               "start; tests/browser/test_wasm_book.py.",
-    ),
 )
 
 

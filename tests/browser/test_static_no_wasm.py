@@ -1,6 +1,8 @@
-"""A browser that cannot run WebAssembly opens a chapter of the static book: the page says so in
-a reader's words, links the same chapter in the live book, keeps its text and the snapshot of
-its tools, and fetches none of Python's runtime.
+"""A chapter of the static book whose tools cannot run in the reader's browser. Without
+WebAssembly the page says so in a reader's words, links the same chapter in the live book,
+keeps its text and the snapshot of its tools, and fetches none of Python's runtime. Where the
+runtime fails to start, the page says so, links the live chapter, and draws the snapshot it
+held back while Python was loading, once.
 
 Chromium hides WebAssembly under V8's ``--jitless`` (this V8 has no ``--noexpose_wasm`` any
 more: WebAssembly stays visible with it)."""
@@ -48,3 +50,20 @@ def test_without_webassembly_the_page_says_so_and_links_the_live_book(no_wasm_pa
     fetched = [url for url in visit.by_url if "/_pyodide/" in url]
     assert not [u for u in fetched if "/runtime-" in u or "/archives/" in u], fetched
     assert visit.offsite == []
+
+
+def test_when_python_fails_to_start_the_page_draws_its_snapshot_once(static_page, static_site):
+    """The runtime's entry module missing (as on a host that lost a file): the loader held the
+    snapshot back, so it draws it now, each of the chapter's two dice rollers once."""
+    page = static_page
+    page.route("**/_pyodide/runtime-*/pyodide.mjs", lambda route: route.fulfill(status=404))
+    assert open_static(page, f"{static_site}/00_dice/dice.html") == "failed"
+    status = page.locator("#rulebook-wasm-status")
+    expect(status).to_contain_text("could not start")
+    expect(status).to_contain_text("as they were when the book was built")
+    expect(status.get_by_role("link", name="open this chapter in the live book")) \
+        .to_have_attribute("href", re.compile(r"00_dice/dice\.ipynb$"))
+    rollers = page.locator(".cell .rulebook-dice-roller")
+    expect(rollers).to_have_count(2)
+    expect(rollers.first.get_by_label("Seed", exact=True)).to_be_visible()
+    assert page.locator(".rulebook-wasm-output").count() == 0
