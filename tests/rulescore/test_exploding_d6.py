@@ -689,3 +689,16 @@ def test_every_cited_section_is_in_the_rules_index():
 def test_hostile_input_is_refused_naming_the_input(call, message):
     with pytest.raises(RulesError, match=message):
         call()
+
+
+def test_can_react_and_the_reactions_refusal_are_one_verdict():
+    """§Reactions: can_react says yes exactly when reactions() lets the fighter react, and a no
+    carries the reason reactions() gives (not perceiving the actor named first)."""
+    for available in (0, 1, 2):
+        for perceives in (True, False):
+            pool = x6.ActionPool(2, available)
+            (verdict,) = x6.reactions([("Hagen", 7, pool, perceives)]).verdicts
+            assert x6.can_react(pool, perceives) == verdict.reacts
+            assert verdict.reason == ("" if verdict.reacts else
+                                      x6.turns.NOT_PERCEIVED if not perceives else
+                                      x6.turns.NO_ACTION)

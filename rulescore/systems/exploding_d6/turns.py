@@ -235,9 +235,10 @@ def spend(pool: ActionPool, action: str) -> Spend:
 
 
 def can_react(pool: ActionPool, perceives: bool) -> bool:
-    """Whether a combatant may react (§Reactions): they perceive the actor and have an action."""
+    """Whether a combatant may react (§Reactions): they perceive the actor and have an action,
+    i.e. :func:`_why_not` finds no reason against it."""
     _pool(pool)
-    return flag("perceives", perceives) and pool.available >= 1
+    return not _why_not(pool, perceives)
 
 
 NOT_PERCEIVED = "does not perceive the actor"
