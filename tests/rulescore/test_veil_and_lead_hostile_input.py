@@ -54,9 +54,9 @@ def test_dice_counts_name_what_they_depend_on():
     refused("grappler_dice must be 3 d8 (grappler_iron 2 + grappler_brawl 1), got 2",
             lambda: vl.escape([5, 4], [5, 4], iron=1, brawl=1, grappler_iron=2,
                               grappler_brawl=1))
-    refused("faces must be 3 d8 (quick 2 + ride 1), got 2",
+    refused("faces must be 3 d8 (QUICK 2 + Ride 1), got 2",
             lambda: vl.ride_check([5, 4], 2, 1))
-    refused("faces must be 4 d8 (echo 3 + ride 1), got 2",
+    refused("faces must be 4 d8 (ECHO 3 + Ride 1), got 2",
             lambda: vl.ride_check([5, 4], 3, 1, situation="panic"))
 
 

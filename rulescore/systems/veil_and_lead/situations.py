@@ -116,19 +116,22 @@ def combat_pacing(ticks_elapsed: int) -> Resolution:
              f"{p['dragging_after_ticks']} the fight drags)", rule)))
 
 
-def _ride_tn(situation: str) -> int:
-    """TN 11 to stay on a killed or panicking mount, 13 to control one (§XIII)."""
+def _ride_rule(situation: str) -> tuple[str, int]:
+    """The attribute a riding check adds to Ride and its TN (§XIII): QUICK against TN 11 to stay
+    on a killed or panicking mount, ECHO against TN 13 to control one."""
     if situation not in ("mount", "panic"):
         raise RulesError(f"situation must be mount or panic, got {shown(situation)}")
     rules = records.settings("conditions", "mounted_rules")
-    return rules["mount_check_tn"] if situation == "mount" else rules["panic_control_tn"]
+    if situation == "mount":
+        return "QUICK", rules["mount_check_tn"]
+    return "ECHO", rules["panic_control_tn"]
 
 
 def ride_probability(attribute: int, ride: int, *, situation: str = "mount") -> Fraction:
     """Exact chance that a riding check (:func:`ride_check`) succeeds (§XIII Mounted Combat)."""
     require_attribute("attribute", attribute)
     require_skill("ride", ride)
-    return hit_probability(attribute + ride, _ride_tn(situation))
+    return hit_probability(attribute + ride, _ride_rule(situation)[1])
 
 
 def ride_check(faces: Sequence[int] | None, attribute: int, ride: int, *,
@@ -139,10 +142,9 @@ def ride_check(faces: Sequence[int] | None, attribute: int, ride: int, *,
     the attribute + Ride (or give *dice*, a DiceSource)."""
     require_attribute("attribute", attribute)
     require_skill("ride", ride)
-    tn = _ride_tn(situation)
-    named = "quick" if situation == "mount" else "echo"   # the attribute the check uses
+    named, tn = _ride_rule(situation)
     faces = read_faces("faces", faces, dice, attribute + ride,
-                       why=f"{named} {attribute} + ride {ride}")
+                       why=f"{named} {attribute} + Ride {ride}")
     result = check(faces, tn)
     if situation == "mount":
         said = "Stays in the saddle" if result.success else "Falls: 1d3 damage and Prone"
