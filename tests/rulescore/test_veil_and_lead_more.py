@@ -290,3 +290,15 @@ def test_uses_weapon_reads_the_actions_tables_weapon_column():
         vl.uses_weapon("Recover", attack_on_arrival=True)
     with pytest.raises(RulesError, match="attack_on_arrival must be"):
         vl.uses_weapon("Rush / Charge", attack_on_arrival=1)
+
+
+@pytest.mark.parametrize("action, flag", [("Sprint", True), ("Recover", True),
+                                          ("Rush / Charge", 1), ("Strike", "yes")])
+def test_tempo_and_uses_weapon_read_an_attack_on_arrival_alike(action, flag):
+    """§V Movement Actions: only a Rush / Charge ends in an attack on arrival, and the flag is
+    yes or no; tempo and uses_weapon refuse the same input in the same words."""
+    with pytest.raises(RulesError) as by_tempo:
+        vl.tempo(action, "Hatchet", attack_on_arrival=flag)
+    with pytest.raises(RulesError) as by_use:
+        vl.uses_weapon(action, attack_on_arrival=flag)
+    assert str(by_tempo.value) == str(by_use.value)

@@ -382,8 +382,7 @@ def tempo(action: str, weapon: str | None = None, *, chosen: int | None = None,
     if chosen is not None:
         require_int("chosen", chosen, minimum=0, maximum=TICKS - 1)
     arm = None if weapon is None else records.find_weapon(weapon)
-    require_bool("attack_on_arrival", attack_on_arrival)
-    if attack_on_arrival:
+    if _attacks_on_arrival(act, attack_on_arrival):
         return _charge_tempo(act, arm)
     if act.tempo_rule == "fixed":
         return act.tempo
@@ -413,11 +412,18 @@ def require_weapon_suits(act: records.Action, arm: records.Weapon) -> None:
                          f"({allowed})")
 
 
+def _attacks_on_arrival(act: records.Action, attack_on_arrival: object) -> bool:
+    """*attack_on_arrival* read for *act*: yes or no, and yes only for a Rush / Charge, the one
+    move that can end in a melee attack on the enemy reached (§V Movement Actions)."""
+    require_bool("attack_on_arrival", attack_on_arrival)
+    if attack_on_arrival and act.name != CHARGE:
+        raise RulesError(f"attack_on_arrival is only for {CHARGE}, got action {shown(act.name)}")
+    return attack_on_arrival
+
+
 def _charge_tempo(act: records.Action, arm: records.Weapon | None) -> int:
     """Rush / Charge with a melee attack on arrival: the move's tempo + 1 (§V)."""
     extra = records.settings("actions", "charge")["arrival_attack_extra_tempo"]
-    if act.name != CHARGE:
-        raise RulesError(f"attack_on_arrival is only for {CHARGE}, got action {shown(act.name)}")
     if arm is None or arm.kind != "melee":
         allowed = ", ".join(n for n, w in records.weapons().items() if w.kind == "melee")
         raise RulesError(f"weapon must be a melee weapon for an attack on arrival ({allowed}), "
@@ -433,10 +439,8 @@ def uses_weapon(action: str, *, attack_on_arrival: bool = False) -> bool:
     column): attacks, Aim, the reloads and Draw Weapon do; a Rush / Charge only when it ends in
     a melee attack (*attack_on_arrival*); moving, speaking, healing and Recover do not."""
     act = records.find_action(action)
-    require_bool("attack_on_arrival", attack_on_arrival)
-    if attack_on_arrival and act.name != CHARGE:
-        raise RulesError(f"attack_on_arrival is only for {CHARGE}, got action {shown(act.name)}")
-    return act.weapon == "used" or (act.weapon == "on_arrival" and attack_on_arrival)
+    arrives_attacking = _attacks_on_arrival(act, attack_on_arrival)
+    return act.weapon == "used" or (act.weapon == "on_arrival" and arrives_attacking)
 
 
 def tempo_text(action: str) -> str:
