@@ -26,6 +26,11 @@ from rulescore.trace import Resolution, Step
 from .lean import (
     BuiltWhole,
     built_whole,
+    hold_until_shown,
+    is_shared,
+    is_shown,
+    opened_when_built,
+    props_of,
     set_layout,
     set_shown,
     set_style,
@@ -287,7 +292,19 @@ def waiting_html(what: str = "the dice") -> str:
     return f"<i>Press Roll, or type {what} you rolled and press Use my dice.</i>"
 
 
-class Tool(w.VBox, metaclass=BuiltWhole):
+class _BuiltTool(BuiltWhole):
+    """Metaclass of :class:`Tool`: a tool is built whole, and, once built, a tool that asks
+    for it (:attr:`Tool.holds_blank_lines`) holds back its blank lines."""
+
+    def __call__(cls, *args: object, **kwargs: object) -> object:
+        with opened_when_built():
+            tool = super().__call__(*args, **kwargs)
+            if tool.holds_blank_lines:
+                tool._hold_blank_lines()
+        return tool
+
+
+class Tool(w.VBox, metaclass=_BuiltTool):
     """A whole tool: framed apart from the prose, its labels fitted to their text, and its
     ``rulebook-…`` CSS class (the book's style and the browser tests find a tool by it). It is
     built whole (lean.py): its widgets share their layouts and styles and are opened once it
@@ -297,6 +314,10 @@ class Tool(w.VBox, metaclass=BuiltWhole):
     #: Every engine call the tool makes (see :class:`Reach`); a tool that makes none says so
     #: with ``reaches = ()`` and a comment.
     reaches: ClassVar[tuple[Reach, ...]] = ()
+    #: Whether the tool's blank lines once it is built (error lines, explanations), and its
+    #: hidden parts, are left out of the page until they first show (lean.hold_until_shown):
+    #: each is one model fewer for the page to open, and most readers never see them.
+    holds_blank_lines: ClassVar[bool] = False
 
     @classmethod
     def words(cls) -> dict[str, str]:
@@ -328,6 +349,22 @@ class Tool(w.VBox, metaclass=BuiltWhole):
         out every widget inside, only to be cut to 110 characters, while the page waits for the
         kernel."""
         return f"{type(self).__name__}(classes={list(self._dom_classes)!r})"
+
+    def _hold_blank_lines(self) -> None:
+        """Hold back (lean.hold_until_shown) every line of text of the tool that is still blank
+        (an error line, an explanation, a note) and sized by nothing else, and every part of
+        it that is hidden, until it shows."""
+        def hold_in(box: w.Box) -> None:
+            for child in box.children:
+                if isinstance(child, w.Box):
+                    hold_in(child)
+                if isinstance(child, w.DOMWidget) and is_shared(child.layout) \
+                        and not is_shown(child):
+                    hold_until_shown(child, box)
+                elif isinstance(child, w.HTML) and not child.value \
+                        and not props_of(child.layout):
+                    hold_until_shown(child, box, blank=True)
+        hold_in(self)
 
     def _speak_reader_words(self) -> None:
         """Give the tool's error lines (its own and its dice entry's) the tool's words, so an
@@ -509,7 +546,10 @@ class DiceEntry(w.HBox, metaclass=BuiltWhole):
             if not on:
                 return
             self.percentile_row = self._build_percentile_row()
-            self.children = (*self.children[:-1], self.percentile_row, self.error)
+            # before the error line, which may not be in the row yet (lean.hold_until_shown)
+            self.children = (*(c for c in self.children if c is not self.error),
+                             self.percentile_row,
+                             *(c for c in self.children if c is self.error))
         set_shown(self.percentile_row, on)
 
     def on_request(self, handler: Callable[[RollRequest], None]) -> None:

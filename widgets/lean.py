@@ -382,3 +382,67 @@ class BuiltWhole(type(w.VBox)):
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         with opened_when_built():
             return super().__call__(*args, **kwargs)
+
+
+# ---------------------------------------------------------------- held back until shown
+
+def hold_until_shown(widget: w.DOMWidget, box: w.Box, blank: bool = False) -> None:
+    """Leave *widget*, made by the tool being built and shown by nothing yet, out of *box*
+    and unopened until it first shows: a hidden widget (``display: none``) until it is shown,
+    and with *blank* (an error line, an explanation not yet given) until its ``value`` first
+    holds something. Most readers never see a tool's error line or its rarely used parts, and
+    each widget costs the page one model to open. When it shows, it is opened and put back
+    in *box* where it stood: before the first sibling that followed it and is still there
+    (last if none is). A hidden box is held with everything in it."""
+    building = _BUILD.get()
+    if building is None or id(widget) not in building or widget not in box.children:
+        return
+    after = box.children[list(box.children).index(widget) + 1:]
+    for held in _subtree(widget):
+        if building.pop(id(held), None) is not None:
+            vars(held).pop("open", None)
+    box.children = tuple(c for c in box.children if c is not widget)
+    vars(box).setdefault("_held_back", []).append(widget)
+    widget._held_in = (box, tuple(id(c) for c in after), blank)
+    widget.observe(_release_when_shown, ("value", "layout") if blank else "layout")
+
+
+def _subtree(widget: w.Widget) -> Iterator[w.Widget]:
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _subtree(child)
+
+
+def held_children(box: w.Box) -> tuple[w.Widget, ...]:
+    """The children of *box* held back by :func:`hold_until_shown` and not shown yet."""
+    return tuple(vars(box).get("_held_back", ()))
+
+
+def is_held(widget: w.Widget) -> bool:
+    """Whether *widget* is still held back by :func:`hold_until_shown`."""
+    return vars(widget).get("_held_in") is not None
+
+
+def _release_when_shown(change: dict[str, Any]) -> None:
+    widget = change["owner"]
+    if not is_held(widget):
+        return
+    blank = widget._held_in[2]
+    if widget.layout.display != "none" and (not blank or widget.value):
+        _release(widget)
+
+
+def _release(widget: w.DOMWidget) -> None:
+    """Open a held widget and put it back in its box (see :func:`hold_until_shown`)."""
+    box, after, blank = widget._held_in
+    widget._held_in = None
+    box._held_back.remove(widget)
+    widget.unobserve(_release_when_shown, ("value", "layout") if blank else "layout")
+    children = list(box.children)
+    place = next((i for i, c in enumerate(children) if id(c) in after), len(children))
+    building = _BUILD.get()
+    if box.comm is None and building is not None:
+        building[id(widget)] = widget      # the build that holds its box opens it
+    elif widget.comm is None:
+        _open_after_references(widget, set())
+    box.children = (*children[:place], widget, *children[place:])

@@ -115,6 +115,8 @@ class _CheckTool(Tool):
     the request's source) and ``_headline(result)`` (the result's first line).
     """
 
+    holds_blank_lines = True
+
     chart_title = "Margin: your total minus the difficulty's (green: success)"
 
     @classmethod
@@ -852,6 +854,8 @@ class CoverCheck(Tool):
     """How much a target's cover counts (§Cover), and whether heavy cover in between still
     leaves a line of sight."""
 
+    holds_blank_lines = True
+
     reaches = (
         Reach(rb.cover_modifier, {"cover": "Target's cover", "movement": "Target this turn",
                                   "close_contact": "In close contact with the shooter"}),
@@ -895,6 +899,8 @@ class CoverCheck(Tool):
 class BandFinder(Tool):
     """The band a distance in metres falls in (§Range bands)."""
 
+    holds_blank_lines = True
+
     reaches = (Reach(rb.band_for_distance, {"metres": "Distance (metres)",
                                             "edge": "A distance on an edge is in"}),)
 
@@ -923,6 +929,8 @@ class BandFinder(Tool):
 class MoveHelper(Tool):
     """One ordinary move (§Ordinary movement): one action, one band nearer or farther, or into
     close contact within the band; no check, and the mover keeps their cover."""
+
+    holds_blank_lines = True
 
     reaches = (Reach(rb.move, {"start_band": "Starting band", "direction": "Direction"}),)
 
@@ -959,6 +967,8 @@ class MeleeReach(Tool):
     """Whether a hand weapon reaches a target (§Melee attacks): close contact, or the same band
     (very close) for a long weapon."""
 
+    holds_blank_lines = True
+
     reaches = (Reach(rb.melee_reach, {"target_band": "Target's band",
                                       "long_weapon": "A long weapon (a spear, a pike)"}),)
 
@@ -988,6 +998,8 @@ class MeleeReach(Tool):
 class TargetCheck(Tool):
     """Whether a character can be shot at (§Stealth): a hidden one only by area fire from an
     area weapon."""
+
+    holds_blank_lines = True
 
     reaches = (Reach(rb.can_target, {"hidden": "The target is hidden",
                                      "area_fire": "The attack is area fire"}),)

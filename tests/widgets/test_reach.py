@@ -14,6 +14,7 @@ import pytest
 
 import widgets
 from widgets.common import Reach, Tool, reader_words
+from widgets.lean import held_children
 
 
 def _tools() -> list[type[Tool]]:
@@ -67,8 +68,8 @@ def _labels(tool: Tool) -> set[str]:
     stack, labels = [tool], set()
     while stack:
         widget = stack.pop()
-        if isinstance(widget, w.Box):
-            stack.extend(widget.children)
+        if isinstance(widget, w.Box):     # a part held back until it shows is the tool's too
+            stack.extend((*widget.children, *held_children(widget)))
         labels.add(getattr(widget, "description", "") or "")
     return labels
 
