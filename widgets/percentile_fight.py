@@ -660,7 +660,7 @@ class AfterPanel(_Panel):
             record = self.fight.combatant(self.who.value or "").record
         except RulesError:
             return
-        bleeding = [i for i in record.active if record.injuries[i].bleeder]
+        bleeding = record.open_bleeders
         if bleeding and self.injury.value not in bleeding:
             self.injury.value = bleeding[0]
 

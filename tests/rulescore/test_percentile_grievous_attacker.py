@@ -240,3 +240,23 @@ def test_attack_untested_names_an_attacker_who_cannot_act():
         pc.attack_untested(fight, swordsman, brigand, helpless=1)
     with pytest.raises(RulesError, match="defender must be"):
         pc.attack_untested(fight, swordsman, "Brigand")
+
+
+def test_each_sides_test_steps_carry_its_tag_and_only_those_are_left_out():
+    """The declaration tags each side's EML steps (value ``test``); an attack that is an
+    automatic CF leaves out exactly the attacker's tagged steps, whatever their wording, and
+    keeps every defender's step."""
+    rows = roster()
+    swordsman, brigand = rows.fighter("Swordsman"), rows.fighter("Brigand")
+    fresh = pc.melee_odds(pc.fight_for(rows), swordsman, brigand)
+    tags = [dict(s.values).get("test") for s in fresh.trace]
+    assert tags == [None, "attacker", None, "defender"]
+    assert [t.startswith("Attacker's test: ") for t in _texts(fresh)] == \
+        [tag == "attacker" for tag in tags]
+    assert [t.startswith("Defender's test: ") for t in _texts(fresh)] == \
+        [tag == "defender" for tag in tags]
+    hurt = pc.melee_odds(_with_injury(pc.fight_for(rows), "Swordsman", "Thigh", 4),
+                         swordsman, brigand)
+    assert [dict(s.values).get("test") for s in hurt.trace].count("attacker") == 0
+    assert [s for s in hurt.trace if dict(s.values).get("test") == "defender"] == \
+        [s for s in fresh.trace if dict(s.values).get("test") == "defender"]

@@ -34,7 +34,7 @@ from .healing import (bleeding_period, coma_course, coma_healing_rate, extended_
 from .melee import (MeleeDeclaration, MeleeResolution, Weapon, declare_melee, melee_exchange,
                     melee_outcome_distribution, setups_unused, spend_advantages)
 from .missile import (LAUNCHERS, MissileShot, missile_outcome_distribution, missile_range,
-                      missile_shot, missile_skill)
+                      MISSILE_SKILLS, missile_shot, missile_skill)
 from .roster import ROSTER
 from .record import (InjuryRecord, RecordedInjury, Recovery, _from_body, record_format,
                      recover, removal)
@@ -394,8 +394,7 @@ class _Aim:
                              f"{shown(self.target.name)} for both")
         self.kind = kind = self.shooter["missile"]
         thrown = LAUNCHERS[kind][0]
-        self.skill = {"bow": "Archery", "crossbow": "Archery", "sling": "Slings"}.get(
-            kind, "Throwing")
+        self.skill = MISSILE_SKILLS["thrown" if thrown else kind]
         self.ml = missile_skill("thrown" if thrown else kind, archery=self.shooter["archery"],
                                 slings=self.shooter["slings"],
                                 throwing=self.shooter["throwing"])
@@ -624,7 +623,7 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
     for who, name, what, held in (("Attacker", attacker.name, "attack", a_lost),
                                   ("Defender", defender.name, chosen, lost)):
         if held is not None:
-            steps = _not_rolled(steps, f"{who}'s test: ", step(
+            steps = _not_rolled(steps, who.lower(), step(
                 f"{who}'s test: not rolled, the {what} is an automatic CF: {name}'s "
                 f"{held[1].code} {held[1].location} left the {held[0].lower()} zone unusable",
                 DATA.rule("Injury 5 Tests with Grievous Injury")))
@@ -632,11 +631,13 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
                      None if lost is None else lost[0], None if a_lost is None else a_lost[0])
 
 
-def _not_rolled(steps: list[Step], prefix: str, instead: Step) -> list[Step]:
-    """*steps* with the EML steps of a test that is not rolled (those starting *prefix*)
-    replaced, where the first stood, by the one step that says why (Injury 5)."""
-    kept = [s for s in steps if not s.text.startswith(prefix)]
-    at = next((i for i, s in enumerate(steps) if s.text.startswith(prefix)), len(steps))
+def _not_rolled(steps: list[Step], side: str, instead: Step) -> list[Step]:
+    """*steps* with the EML steps of a test that is not rolled (those :func:`declare_melee`
+    tags with *side*, "attacker" or "defender") replaced, where the first stood, by the one
+    step that says why (Injury 5)."""
+    ours = [dict(s.values).get("test") == side for s in steps]
+    kept = [s for s, mine in zip(steps, ours) if not mine]
+    at = ours.index(True) if True in ours else len(steps)
     return kept[:at] + [instead] + kept[at:]
 
 

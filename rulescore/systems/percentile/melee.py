@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from collections.abc import Sequence
 from fractions import Fraction
 
 from ...errors import RulesError, require_bool, require_int, shown
-from ...trace import Resolution, step
+from ...trace import Resolution, Step, step
 from ._system import DATA
 from .terms import DEFENCES, LEVELS, MAX_DIE
 from ...dice import DiceSource
@@ -586,7 +587,7 @@ def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
         prone=attacker_prone, trauma=attacker_trauma,
         reach=reach_modifier(weapon.reach, other.reach, thrust=weapon.thrust, close=close)
         if other else 0)
-    trace += [step(f"Attacker's test: {s.text}", s.rule) for s in attack.trace]
+    trace += _tagged("Attacker's test: ", attack.trace, "attacker")
     defence_eml = None
     if other is not None:
         blocking_or_striking = defence in ("Block", "Counterstrike")
@@ -603,7 +604,7 @@ def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
                       heft=heft, outnumbered=outnumbered,
                       prone=defender_prone, reach=reach, trauma=defender_trauma)
         trace.append(step(f"Defender declares {defence} with {other.name}", DATA.rule(DECLARATION)))
-        trace += [step(f"Defender's test: {s.text}", s.rule) for s in d.trace]
+        trace += _tagged("Defender's test: ", d.trace, "defender")
         defence_eml = d.value
     else:
         trace.append(step("Defender Ignores: the attacker's test is unopposed",
@@ -615,6 +616,13 @@ def declare_melee(attacker_ml: int, weapon: Weapon, defence: str | None, *,
                             aim_zone=aim_zone, aspect=weapon.aspect,
                             counter_zone_die=other.zone_die if defence == "Counterstrike"
                             and other else None)
+
+
+def _tagged(prefix: str, steps: Sequence[Step], side: str) -> list[Step]:
+    """*steps* of one side's test EML, worded for the declaration and tagged with that side
+    (value ``test``), so a caller who leaves an unrolled test out finds its steps by the tag,
+    not the wording (Injury 5 Tests with Grievous Injury)."""
+    return [Step(prefix + s.text, s.rule, s.values + (("test", side),)) for s in steps]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -400,12 +400,17 @@ def stray_strike(target_rolls: list[int] | tuple[int, ...], impact_d10: int,
                        impact_ta=impact_ta, zone_die=zone_die)
 
 
+MISSILE_SKILLS = {"bow": "Archery", "crossbow": "Archery", "sling": "Slings", "thrown": "Throwing"}
+"""The skill each kind of missile weapon tests (Missile 3 Missile Skill)."""
+
+
 def missile_skill(weapon: str, *, archery: int | None = None, archery_sb: int | None = None,
                   slings: int | None = None, throwing: int | None = None) -> int:
     """The ML a missile test starts from: a bow uses Archery; a crossbow Archery or Archery
-    SB × 3, whichever is higher; a sling Slings; a thrown weapon or object Throwing."""
-    needs = {"bow": ("archery",), "crossbow": ("archery", "archery_sb"), "sling": ("slings",),
-             "thrown": ("throwing",)}
+    SB × 3, whichever is higher; a sling Slings; a thrown weapon or object Throwing
+    (:data:`MISSILE_SKILLS`)."""
+    needs = {kind: (skill.lower(),) + (("archery_sb",) if kind == "crossbow" else ())
+             for kind, skill in MISSILE_SKILLS.items()}
     if not isinstance(weapon, str) or weapon not in needs:
         raise RulesError(f"weapon must be one of bow, crossbow, sling, thrown, got {shown(weapon)}")
     given = {"archery": archery, "archery_sb": archery_sb, "slings": slings,
