@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
 import ipywidgets as w
@@ -19,7 +19,6 @@ from rulescore.roster import Fighter, Roster
 from rulescore.systems import exploding_d6 as x6
 from rulescore.systems.exploding_d6.fight import Fight
 from rulescore.systems.exploding_d6.inputs import plural
-from rulescore.systems.exploding_d6.turns import MAX_ACTIONS
 from rulescore.text import percent
 
 from .common import (
@@ -103,12 +102,22 @@ MAX_REACTORS = x6.ROSTER.max_fighters
 #: tool fills in for the fighters picked from that roster.
 _ROLLED: weakref.WeakKeyDictionary[RosterEditor, x6.InitiativeOrder] = \
     weakref.WeakKeyDictionary()
-#: Who is told when initiative is rolled with a roster: the reactions tools reading it, so a
-#: fighter picked before the roll takes the initiative rolled (held weakly: a tool the page
-#: no longer shows is not kept alive by the roster).
-_ON_ROLLED: weakref.WeakKeyDictionary[
-    RosterEditor, list[weakref.WeakMethod[Callable[[x6.InitiativeOrder], None]]]] = \
+#: The reactions tools reading each roster, told when its fighters change and when initiative
+#: is rolled with it, so a fighter picked before the roll takes the initiative rolled. Held
+#: weakly, and the roster holds one callback for them all: a tool the page no longer shows
+#: is kept alive by neither, and leaves the set when it goes.
+_READERS: weakref.WeakKeyDictionary[RosterEditor, weakref.WeakSet[ReactionsTool]] = \
     weakref.WeakKeyDictionary()
+
+
+def _readers(editor: RosterEditor) -> weakref.WeakSet[ReactionsTool]:
+    """The reactions tools reading *editor*'s roster; the first time, the roster is told to
+    pass its changes on to them."""
+    if editor not in _READERS:
+        readers: weakref.WeakSet[ReactionsTool] = weakref.WeakSet()
+        _READERS[editor] = readers
+        editor.on_change(lambda roster: [tool._follow(roster) for tool in list(readers)])
+    return _READERS[editor]
 
 
 class InitiativeRoller(_TypedChains, Tool):
@@ -168,10 +177,8 @@ class InitiativeRoller(_TypedChains, Tool):
         expect_chains(request, sum(q for _, q, _ in self.people))
         self.last = x6.initiative_table(self.people, dice=request.dice)
         _ROLLED[self.editor] = self.last
-        for told in _ON_ROLLED.get(self.editor, ()):
-            tell = told()
-            if tell is not None:
-                tell(self.last)
+        for tool in list(_READERS.get(self.editor, ())):
+            tool._initiative_rolled(self.last)
         by_name = {r.name: r.chains for r in self.last.rolls}
         rows = "".join(
             f"<tr><td>{i}</td><td>{html.escape(r.name)}</td><td>"
@@ -1119,8 +1126,7 @@ class ReactionsTool(Tool):
         for f in (self.maximum, self.reactors):
             f.observe(lambda _: self.update(), "value")
         self.picks.observe(self._pick, "value")
-        self.editor.on_change(self._follow)
-        _ON_ROLLED.setdefault(self.editor, []).append(weakref.WeakMethod(self._initiative_rolled))
+        _readers(self.editor).add(self)
         self._follow(self.editor.roster)
         self.update()
 
@@ -1197,21 +1203,15 @@ class ReactionsTool(Tool):
                 or (own and not round_word.isdigit()):
             raise RulesError(f"“Who would react”: entry {i} must be {self._ENTRY}, "
                              f"got {entry.strip()!r}")
-        name, left = " ".join(words[:-2]), int(words[-1])
-        if own:
-            most = _actions_a_round(f"“Who would react”: {name}'s actions a round",
-                                    int(round_word))
-        if left > most:
-            round_of = (f"their {most} a round" if own
-                        else f"the Actions a round ({most})")
-            raise RulesError(f"“Who would react”: {name} has {left} actions left, more "
-                             f"than {round_of}")
-        return name, int(words[-2]), x6.ActionPool(most, left), not unaware
+        # the engine holds the numbers to the rules (a bonus die can leave more than a round)
+        most = int(round_word) if own else most
+        return (" ".join(words[:-2]), int(words[-2]), x6.ActionPool(most, int(words[-1])),
+                not unaware)
 
     @answers("result", "explanation")
     def update(self) -> None:
         """Read the would-be reactors and show who reacts, in order, and who cannot."""
-        most = _actions_a_round("Actions a round", read_int("Actions a round", self.maximum, 1))
+        most = read_int("Actions a round", self.maximum, 1)
         read = self._read(most)
         self._say_not_rolled(read)
         r = x6.reactions(read)
@@ -1244,14 +1244,6 @@ class ReactionsTool(Tool):
                     "0, after everyone with a higher one. Roll initiative above and the list "
                     "takes theirs, or type them in place of the 0s.")
         self.unrolled.value = f"<small class='rulebook-x6-unrolled'>{said}</small>"
-
-
-def _actions_a_round(label: str, value: int) -> int:
-    """*value* as a round of actions (§Actor and actions: 1 to the most templates and two
-    weapons give), or a RulesError naming *label*."""
-    if not 1 <= value <= MAX_ACTIONS:
-        raise RulesError(f"{label} must be from 1 to {MAX_ACTIONS}, got {value}")
-    return value
 
 
 def _with_initiative(entry: str, initiative: int) -> str:

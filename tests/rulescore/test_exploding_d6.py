@@ -133,6 +133,25 @@ def test_reactions_in_initiative_order_cost_one_action():
     assert [v.name for v in r.refused] == ["Blind", "Spent"]
 
 
+def test_reactions_hold_each_pool_to_the_rules_and_name_the_reactor():
+    """§Actor and actions: 1 to 12 actions a round; §Bonus dice actions: a bonus die buys an
+    action usable at once, even as a reaction, so a human's 2 of 2 becomes 3 in hand and 3
+    left of a round of 2 reacts; up to 40 in hand (turns.MAX_AVAILABLE)."""
+    bought = x6.bonus_die_action(x6.ActionPool(2, 2)).pool
+    assert bought == x6.ActionPool(2, 3)
+    r = x6.reactions([("Hagen", 12, bought, True)])
+    assert r.order == ("Hagen",) and r.pools == (x6.ActionPool(2, 2),)
+    with pytest.raises(RulesError) as exc:
+        x6.reactions([("Hagen", 12, x6.ActionPool(13, 1), True)])
+    assert str(exc.value) == "reactors: Hagen's actions a round must be from 1 to 12, got 13"
+    with pytest.raises(RulesError) as exc:
+        x6.reactions([("Robber", 6, x6.ActionPool(3, 41), True)])
+    assert str(exc.value) == "reactors: Robber's actions left must be from 0 to 40, got 41"
+    with pytest.raises(RulesError) as exc:
+        x6.reactions([("Robber", 6, x6.ActionPool(3, -1), True)])
+    assert str(exc.value) == "reactors: Robber's actions left must be from 0 to 40, got -1"
+
+
 def test_reaction_verdicts_of_the_hagen_example():
     # §Reactions: Hagen saved one of his two actions and perceives the robber: he reacts and
     # has none left. One who spent both, or who does not notice the action, cannot; not

@@ -1,13 +1,15 @@
 """The exploding-d6 reactions tool (§Reactions): who may react is read from the engine's
 verdicts, the typed list is capped, and the list can be filled from the roster's fighters."""
 
+import gc
 import re
 
+import ipywidgets as w
 import pytest
 
 from rulescore.roster import Roster
 from rulescore.systems import exploding_d6 as x6
-from widgets.exploding_d6 import MAX_REACTORS, InitiativeRoller, ReactionsTool
+from widgets.exploding_d6 import _READERS, MAX_REACTORS, InitiativeRoller, ReactionsTool
 from widgets.roster import forget_shared_rosters, shared_roster
 
 
@@ -88,22 +90,29 @@ def test_the_list_fills_from_the_roster_with_the_initiative_rolled():
     assert t.reactors.value == "Hagen 12 1, Rogue 27 0 of 2, Robber 6 3 of 3"
 
 
-def test_an_entrys_own_round_of_actions_is_checked_in_the_readers_words():
+def test_an_entrys_own_round_of_actions_is_checked_by_the_engine_in_the_readers_words():
     t = ReactionsTool("Robber 6 3 of 3")
     assert _items(t) == ["Robber reacts: 2 of 3 actions left"]
+    # §Bonus dice actions: a bonus die spent on a full round of 3 leaves 4 in hand, usable
+    # even as a reaction, so 4 left of 3 reacts (the engine's pool, not a typo refused)
+    assert x6.bonus_die_action(x6.ActionPool(3, 3)).pool == x6.ActionPool(3, 4)
     t.reactors.value = "Robber 6 4 of 3"
-    assert t.error.message == "“Who would react”: Robber has 4 actions left, more than their 3 a round"
-    t.reactors.value = "Robber 6 3"
-    assert t.error.message == ("“Who would react”: Robber has 3 actions left, more than the "
-                               "Actions a round (2)")
+    assert t.error.message == "" and _items(t) == ["Robber reacts: 3 of 3 actions left"]
+    # §Actor and actions: 1 to 12 actions a round; at most 40 in hand (turns.MAX_AVAILABLE)
     t.reactors.value = "Robber 6 0 of 13"
     assert t.error.message == ("“Who would react”: Robber's actions a round must be from 1 to "
                                "12, got 13")
+    t.reactors.value = "Robber 6 41 of 3"
+    assert t.error.message == ("“Who would react”: Robber's actions left must be from 0 to "
+                               "40, got 41")
     t.reactors.value = "Robber 6 1 of x"
     assert t.error.message.startswith("“Who would react”: entry 1 must be a name, the initiative")
     t.reactors.value = "Robber 6 1"
-    t.maximum.value = "13"
-    assert t.error.message == "Actions a round must be from 1 to 12, got 13"
+    t.maximum.value = "13"   # the Actions a round is Robber's round: the engine names him
+    assert t.error.message == ("“Who would react”: Robber's actions a round must be from 1 to "
+                               "12, got 13")
+    t.maximum.value = "0"
+    assert t.error.message == "Actions a round must be 1 or more, got 0"
 
 
 def test_a_fighter_typed_already_is_not_added_twice_and_unrolled_initiative_is_said():
@@ -162,3 +171,39 @@ def test_copied_fighters_keep_their_number_in_the_list():
     assert t.reactors.value == "Hagen 12 1, Bandit 0 2 of 2"
     t.picks.value = ("Bandit", "Bandit 2")
     assert t.reactors.value == "Hagen 12 1, Bandit 0 2 of 2, Bandit 2 0 2 of 2"
+
+
+def test_tools_built_and_dropped_leave_the_rosters_readers():
+    """Each reactions tool joins its roster's readers (told of roster changes and initiative
+    rolls) weakly: ten built and dropped (closed, as ipywidgets holds every open widget) leave
+    the set as it was, and the roster keeps one callback for them all, so neither grows with
+    every tool built."""
+    editor = shared_roster("exploding_d6")
+    kept = ReactionsTool("Hagen 12 1")
+    callbacks = len(editor._callbacks)
+    assert set(_READERS[editor]) == {kept}
+    for _ in range(10):
+        _close_whole(ReactionsTool("Hagen 12 1"))
+    gc.collect()
+    assert set(_READERS[editor]) == {kept}
+    assert len(editor._callbacks) == callbacks
+    # the one kept still follows the roster and the initiative rolled
+    editor.set_roster(Roster(x6.ROSTER).add("Rogue", quickness=4, deftness=3))
+    assert kept.picks.options == ("Rogue",)
+    kept.picks.value = ("Rogue",)
+    roller = InitiativeRoller()
+    roller.entry.my_dice.value = "4, 5, 1, 6, 6, 5"   # the rogue's 27
+    roller.entry.use_dice()
+    assert kept.reactors.value == "Hagen 12 1, Rogue 27 2 of 2"
+
+
+def _close_whole(widget: w.Widget, seen: set[int] | None = None) -> None:
+    """Close *widget* and every widget it holds, as a page dropping it would."""
+    seen = set() if seen is None else seen
+    if id(widget) in seen:
+        return
+    seen.add(id(widget))
+    for part in [*vars(widget).values(), *getattr(widget, "children", ())]:
+        if isinstance(part, w.Widget):
+            _close_whole(part, seen)
+    widget.close()

@@ -203,12 +203,17 @@ def refresh(pool: ActionPool) -> ActionPool:
     return replace(pool, available=pool.maximum)
 
 
-def _pool(pool: ActionPool, name: str = "pool") -> ActionPool:
+def _pool(pool: ActionPool, name: str = "pool", whose: str = "") -> ActionPool:
+    """*pool* held to the bounds start_combat and the die actions keep (§Actor and actions,
+    §Bonus dice actions): 1 to MAX_ACTIONS a round, and 0 to MAX_AVAILABLE in hand, more than
+    the round when bonus or destiny dice bought actions. A message names the pool's parts
+    as *whose* actions a round and actions left, when *whose* is given (a reactor's name)."""
     if not isinstance(pool, ActionPool):
         raise RulesError(f"{name} must be an ActionPool, got {type(pool).__name__}")
-    # One built by hand is held to the bounds start_combat and the die actions keep.
-    require_int(f"{name}.maximum", pool.maximum, minimum=1, maximum=MAX_ACTIONS)
-    count(f"{name}.available", pool.available, maximum=MAX_AVAILABLE)
+    most, left = ((f"{name}{whose}'s actions a round", f"{name}{whose}'s actions left")
+                  if whose else (f"{name}.maximum", f"{name}.available"))
+    require_int(most, pool.maximum, minimum=1, maximum=MAX_ACTIONS)
+    count(left, pool.available, maximum=MAX_AVAILABLE)
     return pool
 
 
@@ -302,7 +307,7 @@ def reactions(reactors: Sequence[tuple[str, int, ActionPool, bool]]) -> Reaction
         seen.add(name)
         require_int(f"reactors: initiative of {name}", init, minimum=0,
                     maximum=MAX_DICE * MAX_TOTAL)
-        _pool(pool, f"reactors: pool of {name}")
+        _pool(pool, "reactors: ", name)
         why = _why_not(pool, perceives)
         verdicts.append(ReactorVerdict(name, init, not why, why, ref))
         if why:
