@@ -7,7 +7,7 @@ The engine never produces markup. A :class:`Resolution` carries the headline ``v
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Iterable, Union
 
@@ -16,13 +16,38 @@ Number = Union[int, Fraction]
 
 @dataclass(frozen=True)
 class RuleRef:
-    """A rule reference: the system and the section of its rules text (e.g. §VIII Damage)."""
+    """A rule reference: the system and the section of its rules text (e.g. §VIII Damage),
+    and the named assumptions of the system (``rulings``, by id) that the step applies where
+    the section is silent. A reader is shown a ruling by its title, never by its id."""
 
     system: str
     section: str
+    rulings: tuple[str, ...] = ()
+
+    def citing(self, *rulings: str) -> RuleRef:
+        """This reference, also citing the named assumptions *rulings* (ids) of its system;
+        a TableError if the system has no such assumption."""
+        from .assumptions import assumption
+        for ruling in rulings:
+            assumption(self.system, ruling)
+        return replace(self, rulings=self.rulings + tuple(r for r in rulings
+                                                          if r not in self.rulings))
 
     def __str__(self) -> str:
-        return f"{self.system} §{self.section}"
+        cited = f"; {cite_rulings(self.system, self.rulings)}" if self.rulings else ""
+        return f"{self.system} §{self.section}{cited}"
+
+
+def cite_rulings(system: str, rulings: Iterable[str]) -> str:
+    """Named assumptions of *system* in a reader's words: by their titles, as the book's
+    rulings chapter heads them, and where that chapter is ("our ruling “How a fall's damage
+    is rolled”, in the rulings chapter"), never by their ids."""
+    from .assumptions import assumption
+    titles = [f"“{assumption(system, r).title}”" for r in rulings]
+    if not titles:
+        return ""
+    listed = titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
+    return f"our ruling{'s' if len(titles) > 1 else ''} {listed}, in the rulings chapter"
 
 
 @dataclass(frozen=True)

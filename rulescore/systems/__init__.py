@@ -76,9 +76,11 @@ class SystemData:
             else:
                 _OVERRIDES[self.name] = before
 
-    def rule(self, section: str) -> RuleRef:
-        """A reference to *section* of this system's rules text."""
-        return RuleRef(self.name, self.section_prefix + section)
+    def rule(self, section: str, *rulings: str) -> RuleRef:
+        """A reference to *section* of this system's rules text, citing the system's named
+        assumptions *rulings* (ids) where the step rests on them (:meth:`RuleRef.citing`)."""
+        ref = RuleRef(self.name, self.section_prefix + section)
+        return ref.citing(*rulings) if rulings else ref
 
     def tables(self, file: str) -> dict[str, Table]:
         """Every table of ``data/<file>.toml``, validated (and checked by *check*) once."""

@@ -196,7 +196,10 @@ def test_fall_damage_is_dice_to_add_up():
     assert "3D damage, 3 six-sided dice added up" in fall.explain()
     cliff = rb.cross_impassable("close", "closer", "dramatic", [1], [6, 6, 6, 6, 6, 6])
     assert (cliff.prone, cliff.damage_dice) == (True, 6)
-    assert "6 six-sided dice added up (assumption fall_damage)" in cliff.explain()
+    title = load_assumptions(SYSTEM)[[a.id for a in load_assumptions(SYSTEM)].index(
+        "fall_damage")].title
+    assert (f"6 six-sided dice added up  [range_bands §Impassable terrain; our ruling "
+            f"“{title}”, in the rulings chapter]") in cliff.explain()
     assert {a.id for a in load_assumptions("range_bands")} >= {"dash_fall", "fall_damage"}
 
 

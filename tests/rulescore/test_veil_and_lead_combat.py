@@ -51,7 +51,8 @@ def test_initiative_bleed_dice_join_the_roll():
 def test_initiative_ironbrand_lowers_quick_for_timing():
     r = vl.initiative([8, 8, 1, 1, 1], quick=3, awareness=3, armour="Ironbrand Suit")
     assert r.pool == 5
-    assert any("ironbrand_quick" in s.text for s in r.trace)
+    assert any("ironbrand_quick" in s.rule.rulings and "ironbrand_quick" not in str(s.rule)
+               for s in r.trace)
 
 
 # --- the attack sequence ------------------------------------------------------------------------

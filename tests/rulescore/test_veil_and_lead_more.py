@@ -102,7 +102,7 @@ def test_called_shot_high_into_melee_never_hits_the_ally():
     r = vl.attack([3, 4], attribute=3, skill=3, defense=9, action="Called Shot",
                   called_location="Head", firing_into_melee=True)
     assert r.pool == 2 and r.margin == -2 and not r.ally_risk
-    assert any("called_shot_high" in s.text for s in r.trace)
+    assert any(s.rule.rulings == ("called_shot_high",) for s in r.trace)
     leg = vl.attack([3, 4], attribute=3, skill=3, defense=9, action="Called Shot",
                     called_location="Leg", firing_into_melee=True)
     assert leg.ally_risk

@@ -234,8 +234,8 @@ def dash(start_band: str, direction: str = "closer", terrain: str = "easy",
             prone, bands_allowed = True, 0
             steps.append(step(f"Critical failure: the character falls prone and takes half of "
                               f"{difficulty}D, rounded up: {damage}D damage, {damage} six-sided "
-                              "dice added up; no progress (assumptions dash_fall, fall_damage)",
-                              ref, damage=damage))
+                              "dice added up; no progress",
+                              ref.citing("dash_fall", "fall_damage"), damage=damage))
         elif not result_check.success:
             bands_allowed = 1
             steps.append(step("Failure: only one band for the two actions", ref))
@@ -292,7 +292,7 @@ def cross_impassable(start_band: str, direction: str = "closer", terrain: str = 
         prone, damage, allowed = True, difficulty, 0
         steps.append(step(f"Critical failure: no progress, the character falls prone and takes "
                           f"{difficulty}D damage (the full difficulty), {difficulty} six-sided "
-                          "dice added up (assumption fall_damage)", ref, damage=damage))
+                          "dice added up", ref.citing("fall_damage"), damage=damage))
     elif not result_check.success:
         allowed = 0
         steps.append(step("Failure: the actions are spent and the character makes no progress",

@@ -32,7 +32,7 @@ from .inputs import MAX_DIFFICULTY, MAX_POOL, bonus, d6_faces, pool
 
 ND_RULES = ("opposed", "average")
 OUTCOMES = ("critical success", "success", "failure", "critical failure")
-CHECK_SECTION = "Checks in dice (assumption nd_check)"
+CHECK_SECTION = "Checks in dice"
 #: A critical margin past any margin two pools of dice can reach.
 MAX_CRITICAL_MARGIN = 60
 #: The most d6 one roll of several groups takes (a shot: skill, cover and difficulty). The
@@ -177,20 +177,21 @@ def _check(skill_dice: Sequence[int], difficulty: int, difficulty_dice: Sequence
                              f"got {len(rolled)}")
         target = sum(rolled)
         steps.append(step(f"The {difficulty}D difficulty is rolled: {', '.join(map(str, rolled))}"
-                          f" = {target}", DATA.rule(CHECK_SECTION), target=target))
+                          f" = {target}", DATA.rule(CHECK_SECTION, "nd_check"), target=target))
     else:
         if rolled:
             raise RulesError("difficulty_dice must be empty when nd_rule is 'average' "
                              f"(the difficulty is a fixed number), got {list(rolled)}")
         target = fixed_target(difficulty)
         steps.append(step(f"The {difficulty}D difficulty is the fixed number 3.5 × {difficulty}, "
-                          f"rounded up: {target}", DATA.rule(CHECK_SECTION), target=target))
+                          f"rounded up: {target}", DATA.rule(CHECK_SECTION, "nd_check"),
+                          target=target))
     margin = total - target
     outcome = _outcome(margin, crit)
     verb = "meets or beats" if margin >= 0 else "falls short of"
     steps.append(step(f"{total} {verb} {target}: margin {margin:+d}, a {outcome}"
                       + (f" (criticals at a margin of ±{crit})" if "critical" in outcome else ""),
-                      DATA.rule("Criticals (assumption criticals)"), margin=margin))
+                      DATA.rule("Criticals", "criticals"), margin=margin))
     return CheckResult(value=total, outcome=outcome, trace=tuple(steps), difficulty=difficulty,
                        target=target, margin=margin, success=margin >= 0,
                        critical="critical" in outcome, nd_rule=nd_rule)
@@ -282,7 +283,7 @@ def opposed(active_dice: Sequence[int] | int, passive_dice: Sequence[int] | int,
                   + (f" {pb:+d}" if pb else "") + f" = {pt}", ref, total=pt),
              step(f"{at} against {pt}: margin {margin:+d}; "
                   + ("the active side wins (a tie goes to it)" if margin >= 0 else
-                     "the other side wins"), DATA.rule("Ties (assumption ties)"), margin=margin))
+                     "the other side wins"), DATA.rule("Ties", "ties"), margin=margin))
     return OpposedResult(value=margin, outcome="wins" if margin >= 0 else "loses",
                          trace=rolled + steps, active_total=at, passive_total=pt, margin=margin,
                          success=margin >= 0)
@@ -369,6 +370,6 @@ def roll_groups(counts: Mapping[str, int], *, dice: DiceSource | Sequence[int] |
     listed = "; ".join(f"{_LABELS.get(k, k)}: {', '.join(map(str, v))}"
                       for k, v in groups.items() if v)
     trace = (step(f"{how} ({order or 'this roll needs none'}). {listed}",
-                  DATA.rule(CHECK_SECTION)),)
+                  DATA.rule(CHECK_SECTION, "nd_check")),)
     return RolledDice(value=total, outcome="typed" if source.is_typed else "rolled",
                       trace=trace, groups=groups, seed=source.seed)

@@ -172,7 +172,7 @@ def stealth(stealth_dice: Sequence[int] | int, perception_dice: Sequence[int] | 
     now = before + 1 if hidden else 0
     steps.append(step(f"{hide_total} against {look_total}: "
                       + ("hidden (a tie goes to the hider)" if hidden else "seen"),
-                      DATA.rule("Ties (assumption ties)"), margin=margin))
+                      DATA.rule("Ties", "ties"), margin=margin))
     if hidden:
         steps.append(step("Hidden: only area fire can target the character", ref))
     unaware = now >= UNAWARE_AFTER

@@ -40,8 +40,8 @@ MAX_HITS = 40    # hits (or falls) one fighter keeps; far above any skirmish
 MAX_MARGIN = 200
 MAX_FALL_DICE = 6   # the largest fall the chapter deals: dramatic impassable terrain, 6D
 SAME_SQUARE = ("close_contact", "very_close")
-POSITIONS = DATA.rule("Positions (assumption positions)")
-SCOPE = DATA.rule("What a fight records (assumption fight_scope)")
+POSITIONS = DATA.rule("Positions", "positions")
+SCOPE = DATA.rule("What a fight records", "fight_scope")
 
 
 @dataclass(frozen=True)
@@ -257,7 +257,7 @@ class Fight:
                                f"{AREA_HIT_BY}; each makes a Terror check",
                         (step(f"Everyone in {target}'s square ({', '.join(struck)}) is hit as "
                               f"if by {AREA_HIT_BY} and makes a Terror check",
-                              DATA.rule("Area fire on the fight page (assumption area_targets)")),))
+                              DATA.rule("Area fire on the fight page", "area_targets")),))
         s = self.of(target)
         hit = Hit(shooter, result.margin, critical=result.outcome == "critical hit")
         return Move(self._set(replace(s, hits=(s.hits + (hit,))[-MAX_HITS:])),
@@ -385,9 +385,8 @@ def fall_damage(damage_dice: int, *, dice: DiceSource) -> Resolution:
     faces = rolled.groups["damage_dice"]
     total = sum(faces)
     return Resolution(value=total, outcome=f"{total} damage", trace=rolled.trace + (
-        step(f"{n}D of damage: {' + '.join(map(str, faces))} = {total} (assumption "
-             "fall_damage); what it does is the game's damage rules' to say",
-             DATA.rule("Dashing")),))
+        step(f"{n}D of damage: {' + '.join(map(str, faces))} = {total}; what it does is the "
+             "game's damage rules' to say", DATA.rule("Dashing", "fall_damage")),))
 
 
 def fall_damage_odds(damage_dice: int) -> Distribution:

@@ -162,12 +162,12 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
     if gm:
         dice += gm
         steps.append(step(f"GM's adjustment (e.g. a formation or crowd is easier): {gm:+d}D "
-                          f"→ {dice}D", DATA.rule("Ranged attacks — formations and crowds "
-                                             "(assumption crowd_targets)"), dice=dice))
+                          f"→ {dice}D", DATA.rule("Ranged attacks — formations and crowds",
+                                                  "crowd_targets"), dice=dice))
     if dice < 1:
         dice = 1
-        steps.append(step("A shot is never easier than 1D (assumption minimum_difficulty)",
-                          DATA.rule("Minimum difficulty (assumption minimum_difficulty)")))
+        steps.append(step("A shot is never easier than 1D",
+                          DATA.rule("Minimum difficulty", "minimum_difficulty")))
     actions_row = DATA.table("shooting", "shot_actions").find("shot",
                                                          "snapshot" if snapshot else "aimed")
     actions = actions_row["actions"]
@@ -177,7 +177,7 @@ def shot_difficulty(target_band: str, optimal_bands: str | Sequence[str], cover:
                                                               "aim_action")["roll_bonus"]
         actions += 1
         steps.append(step(f"An action spent aiming first: +{roll_bonus} to the shot's roll "
-                          "(the rules' \"+2 TN\", assumption aim_action)", ref,
+                          "(the rules' \"+2 TN\")", ref.citing("aim_action"),
                           roll_bonus=roll_bonus))
     steps.append(step(f"The shot takes {actions} action{'s' if actions > 1 else ''}", ref,
                       actions=actions))

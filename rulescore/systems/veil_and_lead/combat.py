@@ -12,7 +12,7 @@ from ...dice import DiceSource, Distribution
 from ...dice.source import dice_to_draw_from, die_or_draw
 from ...errors import RulesError, require_int, shown
 from ...formulas import Formula
-from ...trace import Resolution, RuleRef, Step, step
+from ...trace import Resolution, RuleRef, Step, cite_rulings, step
 from . import records
 from ._system import DATA
 from .core import (CHARGE, RESIST_TN, aim_bonus, check, dice_rolled, exposes, margin_distribution,
@@ -144,8 +144,8 @@ def plan_initiative(quick: int, awareness: int, *, ambush: bool = False,
     trace.append(step(f"Pool: QUICK {q} + Awareness {awareness} = {base}", INITIATIVE,
                       pool=base))
     if worn.quick_timing_modifier:
-        trace.append(step(f"{worn.name}: QUICK {quick} counts as {q} for timing "
-                          "(assumption ironbrand_quick)", INITIATIVE))
+        trace.append(step(f"{worn.name}: QUICK {quick} counts as {q} for timing",
+                          INITIATIVE.citing("ironbrand_quick")))
     penalties = [("Fatigued", settings["fatigued_pool_penalty"])] if fatigued else []
     pool = base - _capped(penalties, trace, INITIATIVE)
     rolled = dice_rolled(pool, small_pool)
@@ -191,8 +191,8 @@ def initiative(faces: Sequence[int] | None, quick: int, awareness: int, *,
     if len(extra) > MAX_BLEED:
         raise RulesError(f"bleed must be 0 to {MAX_BLEED} Bleed Dice, got {len(extra)}")
     if extra:
-        trace.append(step(f"Bleed Dice {list(extra)} join the roll (assumption bleed_dice)",
-                          BLEED, bleed=len(extra)))
+        trace.append(step(f"Bleed Dice {list(extra)} join the roll",
+                          BLEED.citing("bleed_dice"), bleed=len(extra)))
     result = check(faces + extra, plan.tn, plan.roll_bonus)  # dice counted above
     trace.extend(result.trace)
     tick, state = starting_tick(result.margin)
@@ -425,7 +425,8 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
         if not light or used > GRAPPLED_MAX_TEMPO:
             raise RulesError(f"weapon {shown(weapon)} with {action} (Tempo {used}): a Grappled "
                              f"attacker uses only a light weapon at Tempo "
-                             f"{GRAPPLED_MAX_TEMPO} or less (assumption grappled_weapons)")
+                             f"{GRAPPLED_MAX_TEMPO} or less "
+                             f"({cite_rulings(DATA.name, ('grappled_weapons',))})")
     exposed = exposes(action, used, exposure=exposure, light_weapon=arm.light)
     trace.append(step(f"Declare: {action} with the {weapon}: Tempo {used}"
                       + ("; you will be Exposed after it" if exposed and not horde_size
@@ -437,8 +438,8 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
                           tempo=used))
     if action == CHARGE:
         trace.append(step(f"Rush / Charge reaches the enemy: a melee attack on arrival, "
-                          f"move {tempo(action)} + 1 = Tempo {used} (assumption "
-                          "charge_attack_tempo)", CHARGE_RULE, tempo=used))
+                          f"move {tempo(action)} + 1 = Tempo {used}",
+                          CHARGE_RULE.citing("charge_attack_tempo"), tempo=used))
 
     # 2. pool
     base = attribute + skill
@@ -500,7 +501,7 @@ def plan_attack(*, attribute: int, skill: int, defense: int, weapon: str = "Peac
         m = c.tn_melee if kind == "melee" else c.tn_ranged
         if name == "Exposed" and cover == "Exposed":
             trace.append(step("Exposed counts once, whether from haste or from standing in the "
-                              "open (assumption exposed_once)", EXPOSED))
+                              "open", EXPOSED.citing("exposed_once")))
             continue
         if m:
             mods.append((f"target {name}", m))
@@ -577,9 +578,9 @@ def attack(faces: Sequence[int] | None = None, *, bleed: Sequence[int] = (),
             backlash = 1 in extra
             note = "Backlash (a Bleed Die shows 1)" if backlash else "no Backlash"
         else:
-            note = "Backlash is judged by the rules of Book III (assumption bleed_dice)"
-        trace.append(step(f"Bleed Dice: {list(extra)} join the roll; {note}", BLEED,
-                          bleed=len(extra)))
+            note = "Backlash is judged by the rules of Book III"
+        trace.append(step(f"Bleed Dice: {list(extra)} join the roll; {note}",
+                          BLEED.citing("bleed_dice"), bleed=len(extra)))
     else:
         trace.append(step("Bleed Dice: none", BLEED))
 
@@ -597,8 +598,8 @@ def attack(faces: Sequence[int] | None = None, *, bleed: Sequence[int] = (),
     rolled_margin = final - plan.tn
     hit, margin = plan._outcome(rolled_margin)
     if hit and margin != rolled_margin:
-        trace.append(step("A stationary target at Point-Blank cannot be missed "
-                          "(assumption point_blank_stationary): a hit at margin 0", RANGE))
+        trace.append(step("A stationary target at Point-Blank cannot be missed: a hit at "
+                          "margin 0", RANGE.citing("point_blank_stationary")))
     trace.append(step(f"Compare: {final} against TN {plan.tn}: "
                       + ("automatic failure" if plan.automatic else "hit" if hit else "miss"),
                       SEQUENCE, margin=margin))
@@ -617,8 +618,8 @@ def attack(faces: Sequence[int] | None = None, *, bleed: Sequence[int] = (),
         else:
             trace.append(step("Missed into a melee by 1–2: roll 1d6, 1–3 hits an ally", MELEE))
     elif plan.firing_into_melee and not hit and plan.called_location in HIGH_LOCATIONS:
-        trace.append(step("A Called Shot high over the ally: no risk of hitting them "
-                          "(assumption called_shot_high)", AVOID))
+        trace.append(step("A Called Shot high over the ally: no risk of hitting them",
+                          AVOID.citing("called_shot_high")))
     dealt = n_steps = 0
     grievous = negated = False
     effect = ""
@@ -840,11 +841,13 @@ def escape(faces: Sequence[int] | None, grappler_dice: Sequence[int] | None, *, 
     if dice is not None:
         dice.finish("escape")
     free = sums[0] > sums[1]
+    tie = sums[0] == sums[1]
     return Resolution(value=sums[0] - sums[1], outcome="Escaped" if free else "Held", trace=(
         step(f"Escape {sums[0]} against the grappler's {sums[1]}: "
-             + ("free" if free else "still Grappled (a tie keeps the hold: assumption "
-                                    "escape_ties)" if sums[0] == sums[1] else "still Grappled"),
-             DATA.rule("XI Grappled"), escape=sums[0], hold=sums[1]),))
+             + ("free" if free else "still Grappled (a tie keeps the hold)" if tie
+                else "still Grappled"),
+             DATA.rule("XI Grappled", *(("escape_ties",) if tie else ())), escape=sums[0],
+             hold=sums[1]),))
 
 
 def stray_shot(d6: int | None, wr: int, ar: int, *, scatter: bool = False,
@@ -864,8 +867,8 @@ def stray_shot(d6: int | None, wr: int, ar: int, *, scatter: bool = False,
     hurt = damage(wr, 0, ar)
     return DamageResolution(value=hurt.value, outcome="Ally hit", steps=hurt.steps,
                             grievous=hurt.grievous,
-                            trace=(step(f"d6 {d6}: the shot hits the ally (assumption "
-                                        "ally_damage: a hit at margin 0)", rule, d6=d6),)
+                            trace=(step(f"d6 {d6}: the shot hits the ally (a hit at margin "
+                                        "0)", rule.citing("ally_damage"), d6=d6),)
                             + hurt.trace)
 
 

@@ -244,8 +244,8 @@ def check(faces: Sequence[int] | None, tn: int, roll_bonus: int = 0, *,
              f"= {base}", CHECK, base_sum=base),
     ]
     if len(faces) < 2:
-        trace.append(step(f"Only {len(faces)} die rolled: the sum is what was rolled "
-                          "(assumption small_pools)", CHECK, dice=len(faces)))
+        trace.append(step(f"Only {len(faces)} die rolled: the sum is what was rolled",
+                          CHECK.citing("small_pools"), dice=len(faces)))
     if roll_bonus:
         trace.append(step(f"Roll modifiers {signed(roll_bonus)}: final sum {total}", CHECK,
                           roll_bonus=roll_bonus, final_sum=total))

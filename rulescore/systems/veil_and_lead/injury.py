@@ -297,7 +297,7 @@ def stabilize(faces: Sequence[int] | None, vitality: int, *, medical_kit: bool =
         after -= rules["fumble_vitality_loss"]
         outcome = "Fumble"
         if all_ones:
-            trace.append(step("Every die shows 1: a fumble (assumption fumble)", STABILIZATION))
+            trace.append(step("Every die shows 1: a fumble", STABILIZATION.citing("fumble")))
         trace.append(step(f"Fumble: the patient loses {rules['fumble_vitality_loss']} more "
                           f"Vitality, now {after}", STABILIZATION, vitality=after))
     return StabilizeResolution(value=after, outcome=outcome, trace=tuple(trace), tn=tn,

@@ -52,8 +52,8 @@ def free_reaction(reaction: str, mettle: int, *, reactions_since_turn: int = 0,
     require_bool("surprised", surprised)
     rules = records.settings("reactions", "reaction_rules")
     cost, limit = rules["mettle_cost"], rules["per_gap_between_turns"]
-    said = step(f"{reaction}: a Reaction costs Tempo {rules['tempo']} and {cost} Mettle "
-                "(assumption reaction_cost)", FREE_REACTION, cost=cost)
+    said = step(f"{reaction}: a Reaction costs Tempo {rules['tempo']} and {cost} Mettle",
+                FREE_REACTION.citing("reaction_cost"), cost=cost)
     refusal = None
     if surprised:
         refusal = step("Refused: a Surprised character may not spend Mettle on Reactions "
@@ -134,8 +134,8 @@ def stray_ally(allies: Sequence[str], die: int | None = None, *,
     hit = names[die - 1]
     listing = ", ".join(f"{i} {a}" for i, a in enumerate(names, start=1))
     return Resolution(value=hit, outcome=hit, trace=(
-        step(f"{n} allies in the melee: roll d{n} ({listing}) (assumption stray_ally_die)",
-             MULTIPLE_ALLIES, faces=n),
+        step(f"{n} allies in the melee: roll d{n} ({listing})",
+             MULTIPLE_ALLIES.citing("stray_ally_die"), faces=n),
         step(f"d{n} {die}: {hit} is struck", MULTIPLE_ALLIES, die=die)))
 
 
@@ -168,8 +168,8 @@ def medical_attention(vitality: int, iron: int, hours: int, *,
     needed = rules["max_hours"] if grievous_wounds else rules["min_hours"]
     cost = f"§{rules['min_cost']}–{rules['max_cost']}"
     plan = step(f"Under a doctor's care: full HP after {needed} hours "
-                f"({'with' if grievous_wounds else 'without'} Grievous Wounds; assumption "
-                f"medical_hours); cost {cost} by severity and place", MEDICAL, hours=needed)
+                f"({'with' if grievous_wounds else 'without'} Grievous Wounds); cost {cost} by "
+                "severity and place", MEDICAL.citing("medical_hours"), hours=needed)
     if hours < needed:
         return Resolution(value=vitality, outcome="Under care", trace=(
             plan, step(f"{hours} of {needed} hours so far: still {vitality} HP", MEDICAL)))

@@ -167,8 +167,8 @@ def mount_fall(d3: int | None, vitality: int, iron: int, *,
     state = health_state(after, iron)
     return Resolution(value=after, outcome=f"Prone, {state}", trace=(
         step(f"Falls from the mount: 1d{sides} shows {d3}, Vitality {vitality} − {d3} = "
-             f"{after}, {state} (armour does not absorb a fall: assumption fall_damage); the "
-             "rider is Prone", MOUNTED, damage=d3, vitality=after),))
+             f"{after}, {state} (armour does not absorb a fall); the rider is Prone",
+             MOUNTED.citing("fall_damage"), damage=d3, vitality=after),))
 
 
 def mounted_speed(horse_speed: int) -> int:

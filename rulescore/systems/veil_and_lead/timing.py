@@ -167,12 +167,11 @@ def duel(dice_a: Sequence[int] | None, dice_b: Sequence[int] | None, *, quick_a:
         first, decided = (1 if sums[0] > sums[1] else 2), "Higher sum"
     elif quick_a != quick_b:
         first, decided = (1 if quick_a > quick_b else 2), "Higher QUICK"
-        trace.append(step("Equal sums: the higher QUICK goes first (assumption duel_ties)",
-                          DUEL))
+        trace.append(step("Equal sums: the higher QUICK goes first", DUEL.citing("duel_ties")))
     else:
         first, decided = 0, "Simultaneous"
-        trace.append(step("Equal sums and QUICK: both fire at once (assumption duel_ties)",
-                          DUEL))
+        trace.append(step("Equal sums and QUICK: both fire at once",
+                          DUEL.citing("duel_ties")))
     winner = {1: name_a, 2: name_b, 0: "Simultaneous"}[first]
     if first:
         loser = name_b if first == 1 else name_a
