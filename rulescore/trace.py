@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Iterable, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Union
+
+if TYPE_CHECKING:
+    from .assumptions import Assumption
 
 Number = Union[int, Fraction]
 
@@ -38,12 +41,14 @@ class RuleRef:
         return f"{self.system} §{self.section}{cited}"
 
 
-def cite_rulings(system: str, rulings: Iterable[str]) -> str:
+def cite_rulings(system: str, rulings: Iterable[str],
+                 name: Callable[[Assumption], str] = lambda a: a.title) -> str:
     """Named assumptions of *system* in a reader's words: by their titles, as the book's
     rulings chapter heads them, and where that chapter is ("our ruling “How a fall's damage
-    is rolled”, in the rulings chapter"), never by their ids."""
+    is rolled”, in the rulings chapter"), never by their ids. *name* gives a ruling's words
+    (a page links the title)."""
     from .assumptions import assumption
-    titles = [f"“{assumption(system, r).title}”" for r in rulings]
+    titles = [f"“{name(assumption(system, r))}”" for r in rulings]
     if not titles:
         return ""
     listed = titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"

@@ -21,7 +21,7 @@ import ipywidgets as w
 from rulescore.dice import DiceRoll, DiceSource, Distribution, d100_from_digits
 from rulescore.errors import RulesError, parse_int_list, parse_int_text
 from rulescore.text import percent
-from rulescore.trace import Resolution, Step
+from rulescore.trace import Resolution, RuleRef, Step, cite_rulings
 
 from .lean import (
     BuiltWhole,
@@ -753,10 +753,21 @@ def value_note(result: Resolution) -> str:
     return f" (value {value})"
 
 
+def rule_html(rule: RuleRef) -> str:
+    """A step's rule reference: its section, then each of our rulings it applies named by its
+    title and linked where the rulings chapter shows it, as the book's notes link them."""
+    plain = html.escape(f"{rule.system} §{rule.section}")
+    if not rule.rulings:
+        return plain
+    from .book import ruling_link   # the book renders its worked steps with this module
+    return f"{plain}; " + cite_rulings(rule.system, rule.rulings,
+                                       lambda a: ruling_link(rule.system, a.id))
+
+
 def steps_html(steps: Iterable[Step]) -> str:
-    """A trace as numbered steps, each with its rule reference."""
+    """A trace as numbered steps, each with its rule reference (:func:`rule_html`)."""
     items = "".join(f"<li>{html.escape(s.text)} <small style='color:{FAINT}'>"
-                    f"[{html.escape(str(s.rule))}]</small></li>" for s in steps)
+                    f"[{rule_html(s.rule)}]</small></li>" for s in steps)
     return f"<ol class='rulebook-trace'>{items}</ol>"
 
 

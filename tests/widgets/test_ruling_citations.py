@@ -147,3 +147,14 @@ def test_a_citation_of_an_unknown_ruling_is_refused():
     assert two == (f"our rulings “{assumption('range_bands', 'dash_fall').title}” and "
                    f"“{assumption('range_bands', 'fall_damage').title}”, in the rulings "
                    "chapter")
+
+
+def test_a_tool_links_a_cited_ruling_where_the_rulings_chapter_shows_it():
+    """In a tool's explanation the ruling's title is a link to its section of the rulings
+    chapter (book.ruling_link, as the fall note links it)."""
+    import html
+    cliff = rb.cross_impassable("close", "closer", "dramatic", [1], [6, 6, 6, 6, 6, 6])
+    title = html.escape(assumption("range_bands", "fall_damage").title)
+    assert re.search(r'\[range_bands §Impassable terrain; our ruling “<a href="rulings.ipynb'
+                     r'#fall_damage" target="_self" style="[^"]*">' + re.escape(title)
+                     + r"</a>”, in the rulings chapter\]", steps_html(cliff.trace))
