@@ -1,6 +1,6 @@
 """Running a TSL fight on one page: the roster, the GM's turn board with each fighter's Stress
 pools, armour and weapon, and the attack resolver beside it, filled from the two fighters' rows;
-one press writes the result to the fight (issue 22 item 2).
+one press writes the result to the fight (DESIGN.md §5 Widgets, "At the table"; primer §11).
 
 The page is a :class:`widgets.fight.FightPage` over :class:`rulescore.systems.tsl.Fight`: the
 page keeps the roster, the fight, undo/redo and the roll log; :class:`FightPanel` reads
@@ -66,15 +66,13 @@ replaced belongs to the item mended (§11 Ammunition, ruling ``tsl:lost_gear``).
 # Repair armour reads the Armour rarity and Armour irreplaceable, Repair weapon the Weapon's.
 REPAIR_REACHES = tuple(
     reach for what in GEAR for reach in (
-        Reach(tsl.repair_needs_roll, {"rarity": RARITY[what],
-                                      "irreplaceable": IRREPLACEABLE[what]}),
-        Reach(tsl.repair_dice, {"rarity": RARITY[what], "irreplaceable": IRREPLACEABLE[what]}),
+        Reach(tsl.repair_plan, {"rarity": RARITY[what], "irreplaceable": IRREPLACEABLE[what],
+                                "tier": "Repairer's Hand tier"},
+              {"shift": "no shift on this page", "bands": RULINGS, "tier_limits": RULINGS}),
         Reach(tsl.repair, {"rarity": RARITY[what], "irreplaceable": IRREPLACEABLE[what],
                            "tier": "Repairer's Hand tier"},
               {"dice": "the Roll the repair / Repair dice row",
-               "shift": "no shift on this page", "bands": RULINGS, "tier_limits": RULINGS}))) + (
-    Reach(tsl.repair_odds, {"tier": "Repairer's Hand tier"},
-          {"shift": "no shift on this page", "bands": RULINGS, "tier_limits": RULINGS}),)
+               "shift": "no shift on this page", "bands": RULINGS, "tier_limits": RULINGS})))
 
 
 @dataclass(frozen=True)
@@ -87,6 +85,11 @@ class Mending:
     rarity: str
     irreplaceable: bool
     tier: str
+
+    def plan(self) -> tsl.RepairPlan:
+        """What this repair takes: a roll or none, its dice, odds and sentence (one rules
+        call; this page rolls with no shift, on the rulings as the chapter states them)."""
+        return tsl.repair_plan(self.rarity, irreplaceable=self.irreplaceable, tier=self.tier)
 
 
 DEFENDS = [("actively: an opposed roll", True), ("not defending: a T-number", False)]
@@ -249,7 +252,9 @@ class FightPanel(OnThePage, Tool):
         self._repairing: tuple[str, str] | None = None
         self._holding = False   # the menus are being set to a repair's own values
         self.pool = _menu("Pool", tsl.POOLS, "Body", width="14em")
-        self.stress = int_field("Stress", 0, 0, 40, style=STYLE, layout=shared_layout(width="12em"))
+        # wide enough beside its 9em label for two digits and the number box's arrows
+        self.stress = int_field("Stress", 0, 0, 40, style=STYLE,
+                                layout=shared_layout(width="14em"))
         self.stress_button = button("Set Stress", "Stress taken off, or marked by another rule")
         inputs = w.VBox([self.attacker, self.target, self.opposed, self.target_number,
                          self.attack_type, self.distance, w.HBox([self.shift,
@@ -294,7 +299,7 @@ class FightPanel(OnThePage, Tool):
 
     def _repair_box(self) -> w.HBox:
         """The repair's fields (for the Fighter above), its Hand roll and result beside them,
-        so the fields and the result are on one screen (issue 22 item 4)."""
+        so the fields and the result are on one screen (§11 Ammunition)."""
         row = shared_layout(align_items="center")
         fields = w.VBox([
             w.HBox([self.rarity["armour"], self.irreplaceable["armour"], self.repair_armour],
@@ -389,32 +394,30 @@ class FightPanel(OnThePage, Tool):
         who = self._picked(self.who.value, "Fighter")
         self.fight.check_repair(who, what)
         mending = self._mending(who, what)
-        if not tsl.repair_needs_roll(mending.rarity, irreplaceable=mending.irreplaceable):
-            self._repaired(mending, self.fight.repair(who, what, tsl.repair(
-                mending.rarity, irreplaceable=mending.irreplaceable)))
+        plan = mending.plan()
+        if plan.done is not None:
+            self._repaired(mending, self.fight.repair(who, what, plan.done))
             return
         self._repairing = (who, what)
-        self._ask(mending)
+        self._ask(mending, plan)
         set_shown(self.repair_entry, True)
 
-    def _ask(self, mending: Mending) -> None:
+    def _ask(self, mending: Mending, plan: tsl.RepairPlan) -> None:
         """What the Hand roll is and its exact chance to mend for the repairer's tier, before
-        the dice (§11 Ammunition, ruling ``tsl:repair_roll``)."""
-        least = tsl.band_name(tsl.HIT_BANDS[0])
-        chance = tsl.repair_odds(mending.tier)
+        the dice (§11 Ammunition, ruling ``tsl:repair_roll``), as *plan* says."""
         self.repair_note.value = (
-            f"<small class='rulebook-tsl-repair-ask'>{html.escape(mending.rarity)} gear: "
-            f"mending {html.escape(mending.who)}'s {mending.what} takes a Hand roll at "
-            f"T{tsl.REPAIR_TARGET} ({least} or better mends it). Roll, or type the {DICE} "
-            "faces.</small>"
+            f"<small class='rulebook-tsl-repair-ask'>{html.escape(mending.rarity)} gear, "
+            f"{html.escape(mending.who)}'s {mending.what}. {html.escape(plan.said)} Roll, or "
+            f"type the {plan.dice} faces.</small>"
             + odds_line("rulebook-tsl-repair-odds",
                         f"Chance to mend it ({html.escape(mending.tier)} Hand): "
-                        f"{chance_html(chance, strong=True)}"))
+                        f"{chance_html(plan.odds, strong=True)}"))
 
     def _tier_changed(self) -> None:
         """A new Hand tier changes the odds of the roll asked for, not the repair itself."""
         if self._repairing is not None and not self._holding:
-            self._ask(self._mending(*self._repairing))
+            mending = self._mending(*self._repairing)
+            self._ask(mending, mending.plan())
 
     @answers(line="repair_entry.error")
     def _repair_roll(self, request: RollRequest) -> None:
@@ -433,7 +436,7 @@ class FightPanel(OnThePage, Tool):
     def _mend(self, mending: Mending, request: RollRequest) -> None:
         """The Hand roll (one rules call) and its result applied; the roll log keeps the whole
         repair for its Replay."""
-        need = tsl.repair_dice(mending.rarity, irreplaceable=mending.irreplaceable)
+        need = mending.plan().dice
         request.expect_typed(need, f"{need} faces")
         who, what = mending.who, mending.what
         done = tsl.repair(mending.rarity, irreplaceable=mending.irreplaceable,

@@ -251,9 +251,8 @@ class RepairRoll(_DiceTool):
                            "tier": "Your Hand tier", "shift": "Other tier shifts",
                            "bands": "Band ladder", "tier_limits": "Beyond the tiers"},
               {"dice": ROLLED}),
-        Reach(tsl.repair_needs_roll, {"rarity": "Rarity", "irreplaceable": "Irreplaceable"}),
-        Reach(tsl.repair_dice, {"rarity": "Rarity", "irreplaceable": "Irreplaceable"}),
-        Reach(tsl.repair_odds, {"tier": "Your Hand tier", "shift": "Other tier shifts",
+        Reach(tsl.repair_plan, {"rarity": "Rarity", "irreplaceable": "Irreplaceable",
+                                "tier": "Your Hand tier", "shift": "Other tier shifts",
                                 "bands": "Band ladder", "tier_limits": "Beyond the tiers"}),
     )
 
@@ -291,27 +290,29 @@ class RepairRoll(_DiceTool):
         rulings are put away (one rules call)."""
         super()._changed()
         self.odds.value = ""
-        rolls = tsl.repair_needs_roll(self.rarity.value, irreplaceable=self.irreplaceable.value)
+        plan = self._plan()
         for widget in (self.tier, self.shift, *self._roll_part, *self._rulings):
-            set_shown(widget, rolls)
-        if rolls:
-            chance = tsl.repair_odds(self.tier.value, shift=self.shift.value,
-                                     bands=self.bands.value, tier_limits=self.tier_limits.value)
-            self.odds.value = odds_line(
-                "rulebook-tsl-repair-odds",
-                f"Chance the Hand roll at T{tsl.REPAIR_TARGET} mends it "
-                f"({html.escape(tsl.band_name(tsl.HIT_BANDS[0]))} or better): "
-                f"{chance_html(chance, strong=True)}")
-        if not rolls:
-            self.last = done = tsl.repair(self.rarity.value,
-                                          irreplaceable=self.irreplaceable.value)
-            self._show(done, "")
+            set_shown(widget, plan.rolls)
+        if plan.done is not None:
+            self.last = plan.done
+            self._show(plan.done, "")
+            return
+        self.odds.value = odds_line(
+            "rulebook-tsl-repair-odds",
+            f"{html.escape(plan.said)} Chance it mends: {chance_html(plan.odds, strong=True)}")
+
+    def _plan(self) -> tsl.RepairPlan:
+        """What mending takes with the fields as they are (one rules call)."""
+        return tsl.repair_plan(self.rarity.value, irreplaceable=self.irreplaceable.value,
+                               tier=self.tier.value, shift=self.shift.value,
+                               bands=self.bands.value, tier_limits=self.tier_limits.value)
 
     @answers("explanation", line="entry.error", waiting=("result",))
     def roll(self, request: RollRequest) -> None:
-        """Mend the item with seeded or typed dice (one rules call)."""
+        """Mend the item with seeded or typed dice: the plan says how many, the repair
+        resolves them."""
         self.last = None
-        need = tsl.repair_dice(self.rarity.value, irreplaceable=self.irreplaceable.value)
+        need = self._plan().dice
         request.expect_typed(need, f"{need} faces")
         self.last = done = tsl.repair(
             self.rarity.value, irreplaceable=self.irreplaceable.value, dice=request.dice,

@@ -76,8 +76,8 @@ def test_issued_gear_is_mended_with_no_dice(page: Page, book_url):
     expect(tool.get_by_label("My dice")).to_be_visible()
     expect(tool.locator(".rulebook-tsl-result")).to_have_count(0)
     expect(tool.locator(".rulebook-tsl-repair-odds")).to_contain_text(     # before the dice
-        f"Chance the Hand roll at T11 mends it (Mixed Success or better): "
-        f"{percent(tsl.repair_odds('Trained'))} ({tsl.repair_odds('Trained')})")
+        f"Mending it takes a Hand roll at T11: a Mixed Success or better mends it. Chance it "
+        f"mends: {percent(tsl.repair_odds('Trained'))} ({tsl.repair_odds('Trained')})")
     tool.screenshot(path=str(SHOTS / "tsl_repair_odds.png"))
 
 

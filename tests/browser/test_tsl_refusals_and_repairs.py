@@ -143,7 +143,8 @@ def test_the_repair_starts_at_the_armours_own_rarity_and_fits_one_screen(page: P
     expect(panel.get_by_label("Weapon rarity", exact=True)).to_have_value("Issued")
     panel.get_by_role("button", name="Repair armour").click()
     expect(panel.locator(".rulebook-tsl-repair-ask")).to_contain_text(
-        "Salvaged gear: mending Mar's armour takes a Hand roll at T11")
+        "Salvaged gear, Mar's armour. Mending it takes a Hand roll at T11: a Mixed Success or "
+        "better mends it.")
     dice = panel.get_by_label("Repair dice", exact=True)
     dice.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "tsl_fight_repair_ask_1280x900.png"))

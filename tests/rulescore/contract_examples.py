@@ -314,6 +314,7 @@ EXAMPLES: dict[str, Callable[[], tuple[tuple, dict]]] = {
     "tsl.support_needs": _call("Steady Presence"),
     "tsl.repair_needs_roll": _call("Issued", irreplaceable=False),
     "tsl.repair_dice": _call("Salvaged", irreplaceable=False),
+    "tsl.repair_plan": _call("Salvaged", irreplaceable=False, tier="Trained"),
     "veil_and_lead.check": _call([5, 4, 3], 10),
     "veil_and_lead.roll_pools": _call(7, (3, 4)),
     "veil_and_lead.hit_probability": _call(3, 10),

@@ -227,16 +227,58 @@ def test_the_dice_a_repair_asks_for_are_the_hand_rolls_or_none():
         tsl.repair_dice("Rare")
 
 
-@pytest.mark.parametrize("tier, shift, bands", [
-    ("Untrained", 0, "standard"), ("Trained", 0, "standard"), ("Proficient", 0, "standard"),
-    ("Trained", -1, "standard"), ("Untrained", 0, "meet_is_mixed")])
-def test_repair_odds_count_every_roll_that_mends(tier, shift, bands):
-    """The repair's chance is the share of all 6^5 rolls of the five dice that tsl.repair
-    says mend rarer gear (§11 Ammunition: a Hand roll at T11)."""
-    mends = sum(tsl.repair("Salvaged", dice=list(faces), tier=tier, shift=shift,
-                           bands=bands).outcome == "repaired"
-                for faces in ALL_ROLLS)
-    assert tsl.repair_odds(tier, shift=shift, bands=bands) == Fraction(mends, len(ALL_ROLLS))
+def _top(faces: tuple[int, ...], keep: int) -> int:
+    """The sum of the *keep* highest of *faces*."""
+    return sum(sorted(faces, reverse=True)[:keep])
+
+
+@pytest.mark.parametrize("tier, keep, mends", [
+    ("Untrained", 2, 1526), ("Trained", 3, 6023), ("Proficient", 4, 6979)])
+def test_repair_odds_count_every_roll_that_mends(tier, keep, mends):
+    """§11 Ammunition: the Hand roll at T11 mends on a Mixed Success or better, a margin of
+    1 or more on the standard ladder, so a total of 12 or more; Untrained keeps the top 2 of
+    5d6, Trained 3, Proficient 4 (§11 rolls). Counted here over all 6^5 rolls, not through
+    the engine's own bands: Trained 6023/7776, Proficient 6979/7776."""
+    counted = sum(_top(faces, keep) >= 12 for faces in ALL_ROLLS)
+    assert counted == mends and len(ALL_ROLLS) == 7776
+    assert tsl.repair_odds(tier) == Fraction(mends, 7776)
+
+
+def test_repair_odds_follow_the_shift_and_the_ladder():
+    """A shift of -1 moves Trained to Untrained's keep 2 (top 2 of 5d6 >= 12); on the
+    'meet_is_mixed' ladder meeting T11 is already Mixed, so Untrained mends on a top 2 of
+    11 or more. Both counted over all 6^5 rolls here."""
+    assert tsl.repair_odds("Trained", shift=-1) == \
+        Fraction(sum(_top(f, 2) >= 12 for f in ALL_ROLLS), 7776)
+    assert tsl.repair_odds("Untrained", bands="meet_is_mixed") == \
+        Fraction(sum(_top(f, 2) >= 11 for f in ALL_ROLLS), 7776)
+
+
+def test_a_repair_plan_says_in_one_call_what_mending_takes():
+    """§11 Ammunition (ruling tsl:repair_roll): rarer gear takes the Hand roll, five dice at
+    T11 with the tier's chance (Trained 6023/7776, counted above); Issued gear takes tools and
+    downtime and irreplaceable gear may be lost, answered at once with no roll."""
+    plan = tsl.repair_plan("Salvaged", tier="Trained")
+    assert plan == tsl.RepairPlan(
+        "rare", True, 5, Fraction(6023, 7776),
+        "Mending it takes a Hand roll at T11: a Mixed Success or better mends it.", None)
+    assert tsl.repair_plan("Anomalous", tier="Proficient").odds == Fraction(6979, 7776)
+    issued = tsl.repair_plan("Issued")
+    assert (issued.rolls, issued.dice, issued.odds) == (False, 0, None)
+    assert issued.said == "Mending it takes tools and downtime: no roll."
+    assert issued.done == tsl.repair("Issued") and issued.done.outcome == "needs downtime"
+    lost = tsl.repair_plan("Salvaged", irreplaceable=True)
+    assert (lost.kind, lost.rolls, lost.dice, lost.said, lost.done.outcome) == (
+        "irreplaceable", False, 0, "It may be gone for good: no roll mends it.", "lost")
+    for rarity in tsl.RARITIES:   # one verdict with the calls it gathers
+        for gone in (False, True):
+            plan = tsl.repair_plan(rarity, irreplaceable=gone)
+            assert plan.rolls == tsl.repair_needs_roll(rarity, irreplaceable=gone)
+            assert plan.dice == tsl.repair_dice(rarity, irreplaceable=gone)
+    with pytest.raises(RulesError, match="rarity must be one of"):
+        tsl.repair_plan("Rare")
+    with pytest.raises(RulesError, match="tier must be one of"):
+        tsl.repair_plan("Salvaged", tier="Master")
 
 
 def test_repair_odds_refuse_what_is_not_a_tier_or_a_shift():

@@ -182,7 +182,9 @@ def test_each_repair_starts_at_its_own_gears_rarity(page):
     panel.who.value = "Mar"
     panel.repair_armour.click()
     assert tsl.repair_needs_roll("Salvaged")
-    assert is_shown(panel.repair_entry) and "Salvaged gear: mending Mar" in panel.repair_note.value
+    assert is_shown(panel.repair_entry)
+    assert "Salvaged gear, Mar's armour. Mending it takes a Hand roll at T11" in \
+        panel.repair_note.value
     assert page.state.of("Mar").armour_spent
 
 
@@ -204,8 +206,8 @@ def test_the_repair_roll_shows_its_odds_for_the_hand_tier(page):
     follows the tier while the roll waits."""
     page, panel = page
     _spend_and_ask(page, panel)
-    assert f"Hand roll at T{tsl.REPAIR_TARGET} (Mixed Success or better mends it)" in \
-        panel.repair_note.value
+    assert (f"Hand roll at T{tsl.REPAIR_TARGET}: a Mixed Success or better mends it. Roll, or "
+            "type the 5 faces.") in panel.repair_note.value
     for tier in tsl.TIERS:
         panel.repair_tier.value = tier
         assert is_shown(panel.repair_entry)

@@ -95,7 +95,8 @@ def test_the_repair_roll_shows_its_chance_to_mend_before_the_dice():
     tsl.repair_odds for the tier, its shifts and the rulings; no roll, no odds."""
     tool = RepairRoll("Salvaged", "Trained")
     assert chance_html(tsl.repair_odds("Trained"), strong=True) in tool.odds.value
-    assert "Hand roll at T11 mends it (Mixed Success or better)" in tool.odds.value
+    assert ("Mending it takes a Hand roll at T11: a Mixed Success or better mends it. Chance "
+            "it mends: ") in tool.odds.value
     tool.tier.value, tool.shift.value, tool.bands.value = "Untrained", 1, "meet_is_mixed"
     assert chance_html(tsl.repair_odds("Untrained", shift=1, bands="meet_is_mixed"),
                        strong=True) in tool.odds.value

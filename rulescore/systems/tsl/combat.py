@@ -554,6 +554,51 @@ def repair_odds(tier: str, *, shift: int = 0, bands: str = "standard",
     return sum((chances[b] for b in HIT_BANDS), Fraction(0))
 
 
+@dataclass(frozen=True)
+class RepairPlan:
+    """How broken gear is mended, before any dice (§11 Ammunition, ruling ``tsl:repair_roll``):
+    ``rolls`` whether it takes the Hand roll, ``dice`` how many d6 that roll asks for (0 when
+    none), ``odds`` its exact chance to mend (None when no roll), ``said`` the sentence a
+    reader is told, and ``done`` the repair itself when no roll is made (None otherwise)."""
+
+    kind: str
+    rolls: bool
+    dice: int
+    odds: Fraction | None
+    said: str
+    done: Repair | None
+
+
+def repair_plan(rarity: str, *, irreplaceable: bool = False, tier: str = "Untrained",
+                shift: int = 0, bands: str = "standard",
+                tier_limits: str = "extend") -> RepairPlan:
+    """What mending broken gear of *rarity* takes, in one call (§11 Ammunition, ruling
+    ``tsl:repair_roll``): rarer gear takes a Hand roll at :data:`REPAIR_TARGET` that mends it
+    on the lowest band that hits or better, with *tier*'s exact chance (moved by *shift*, on
+    the band ladder *bands*); Issued or irreplaceable gear is answered at once, with no roll.
+
+    >>> plan = repair_plan("Salvaged", tier="Trained")
+    >>> plan.rolls, plan.dice, plan.odds
+    (True, 5, Fraction(6023, 7776))
+    >>> plan.said
+    'Mending it takes a Hand roll at T11: a Mixed Success or better mends it.'
+    >>> repair_plan("Issued").done.outcome
+    'needs downtime'
+    """
+    rolls = repair_needs_roll(rarity, irreplaceable=irreplaceable)
+    odds = repair_odds(tier, shift=shift, bands=bands, tier_limits=tier_limits)
+    kind = _repair_kind(rarity, irreplaceable)
+    if rolls:
+        said = (f"Mending it takes a Hand roll at T{REPAIR_TARGET}: a "
+                f"{band_name(HIT_BANDS[0])} or better mends it.")
+        return RepairPlan(kind, True, DICE, odds, said, None)
+    how = DATA.table("combat", "repairs").find("kind", kind)["how"]
+    said = (f"It {how}: no roll mends it." if kind == "irreplaceable"
+            else f"Mending it takes {how}: no roll.")
+    return RepairPlan(kind, False, 0, None, said,
+                      repair(rarity, irreplaceable=irreplaceable))
+
+
 # --- Defence --------------------------------------------------------------------------------
 
 def attack_types() -> tuple[str, ...]:
