@@ -1,7 +1,7 @@
 """Running a range-band fight on one page: the roster, where everyone stands from everyone else
 (the band between each pair, cover, hidden, prone), a shot whose difficulty is filled from the
 two fighters and whose hit is recorded with its margin, movement and hiding that change those
-positions, and falls with their damage dice (issue 22 item 3).
+positions, and falls with their damage dice (DESIGN.md §5 "At the table").
 
 The page is a :class:`widgets.fight.FightPage` over
 :class:`rulescore.systems.range_bands.Fight`: the page keeps the roster, the fight, undo/redo

@@ -1,6 +1,6 @@
 """Running a Veil & Lead fight on one page: the roster, the Count with each token's health, the
 attack of the acting fighter on a target filled from their rows, one press to apply the result,
-the Grievous Wound d8, the bleed-out walker and coup de grâce (issue 21 items 1–2).
+the Grievous Wound d8, the bleed-out walker and coup de grâce (DESIGN.md §5 "At the table").
 
 The page is a :class:`widgets.fight.FightPage` over :class:`rulescore.systems.veil_and_lead.Fight`:
 the page keeps the roster, the fight, undo/redo and the roll log; :class:`FightPanel` reads

@@ -1,4 +1,4 @@
-"""The last exploding-d6 worked examples without a browser test (issue 22 item 4): the two-dice
+"""The last exploding-d6 worked examples without a browser test (DESIGN.md §5): the two-dice
 odds of §Exact odds, who may react in §Reactions and the aim lost when hit in §Aiming, each
 entered as a reader would in the tool beside it; and each exploding-d6 chapter tool's inputs
 and result on one 900 px screen at desktop width. Each expected result is worked out with the

@@ -1,4 +1,4 @@
-"""The exploding-d6 worked examples the other browser tests leave out (issue 22 item 4): each
+"""The exploding-d6 worked examples the other browser tests leave out (DESIGN.md §5): each
 entered as a reader would in the tool on its chapter's page, the printed result asserted
 against the engine's own call for the example."""
 

@@ -1,5 +1,5 @@
-"""The close-combat chapter's worked examples that have a tool of their own beside them (issue 22
-item 4): the unarmed attack and the coup de grâce, entered as a reader would, give what the
+"""The close-combat chapter's worked examples that have a tool of their own beside them (DESIGN.md
+§5): the unarmed attack and the coup de grâce, entered as a reader would, give what the
 engine gives for the example's own call."""
 
 from __future__ import annotations

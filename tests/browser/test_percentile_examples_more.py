@@ -1,5 +1,5 @@
 """The percentile chapters' worked examples and fight-page gaps still without a browser test
-(issue 21 items 2-4), each entered into the tool on its page as a reader would and read back as
+(DESIGN.md §5), each entered into the tool on its page as a reader would and read back as
 the chapter prints it: the Setup advantage in the melee resolver, the armour of the zone a
 strike lands in, read from the struck fighter's roster row in the injury walker, an injury
 taken off a fighter's record on the fight page, Nolora's choice spent on a third Zone Die, and

@@ -1,5 +1,5 @@
 """More of the percentile chapters' worked examples, each entered into the tool on its page as a
-reader would and read back as the chapter prints it (issue 21 item 4): the missile chapter's
+reader would and read back as the chapter prints it (DESIGN.md §5): the missile chapter's
 range checks, the table chapter's mishap types, the injury chapter's impairment and impaled
 arrow, the rulings' hand row and equal Dodge rolls given to the attacker, the healing chapter's
 several healers on one wound and what breaks concentration, and the rulings' two healers at an

@@ -203,7 +203,7 @@ def test_untreated_and_seeded_recovery(page: Page, book_url):
     expect(tool.locator(".rulebook-pc-next")).to_contain_text("Nothing left to roll")
 
 
-# -- the chapters' worked examples entered into the tool on their page (issue 21 item 4) -------
+# -- the chapters' worked examples entered into the tool on their page (DESIGN.md §5) --------
 
 def test_nolora_s_arrow_goes_from_the_shot_through_the_injury_onto_the_record(page: Page,
                                                                              book_url):

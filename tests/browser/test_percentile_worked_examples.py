@@ -1,4 +1,4 @@
-"""The percentile chapters' worked examples that had no browser test yet (issue 21 item 4),
+"""The percentile chapters' worked examples that had no browser test yet (DESIGN.md §5),
 each entered into the tool on its own page and read back as the chapter prints it: the table
 chapter's Block, Counterstrike and the defender's equal Dodge roll, its melee declaration and
 the spent advantages; the rulings' critical digit at the edges in the test roller; the injury chapter's compound injury; the healing chapter's coma HR, its

@@ -1,6 +1,6 @@
 """The range-band chapters' worked examples that test_range_bands_worked_examples.py leaves out,
 each entered into the tool on its own page as a reader would (by the fields' labels), the page's
-result compared with what rulescore gives for the example's own call (issue 22 item 4); and
+result compared with what rulescore gives for the example's own call (DESIGN.md §5); and
 every check tool of the chapters fitting its inputs and its result in one 900 px screen at
 desktop width."""
 

@@ -1,5 +1,5 @@
 """Every worked example the range-band chapters print that has a tool beside it, done in that
-tool on the served page (issue 22 item 4): the example's inputs entered, its dice typed, and the
+tool on the served page (DESIGN.md §5): the example's inputs entered, its dice typed, and the
 page's difficulty or result compared with what rulescore gives for the example's own call."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tests.browser.static_book import READY_TIMEOUT_MS
 import wasm_page  # noqa: I001 - on the path once served is
 
-SECOND_VISIT_BYTES = 1_000_000     # issue 23's goal for a second visit
+SECOND_VISIT_BYTES = 1_000_000     # static_book.GOAL_SECOND_BYTES: a second visit's goal
 
 
 def _visit(context, url: str) -> wasm_page.Visit:

@@ -1,6 +1,7 @@
 """The scripted GM of benchmarks/web/table_loop.py on the suite's served book: each fight page's
-exchange leaves on the page the state rulescore works out for the same dice, within the issue's
-interaction goals (issue 21 item 6). Counts of presses, not timings, so they are asserted."""
+exchange leaves on the page the state rulescore works out for the same dice, within their
+interaction goals (table_loop.GOAL_VL, GOAL_PERCENTILE). Counts of presses, not timings, so they
+are asserted."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The scripted GM of benchmarks/web/loop_exploding_d6.py on the suite's served book: an
 exploding-d6 attack with a parry leaves on the page the state rulescore works out for the same
-dice, within the issue's interaction goal (issue 22 item 5). Counts of presses, not timings."""
+dice, within its interaction goal (loop_exploding_d6.GOAL_X6). Counts of presses, not timings."""
 
 from __future__ import annotations
 

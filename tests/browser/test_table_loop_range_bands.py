@@ -1,7 +1,7 @@
 """The scripted GM of benchmarks/web/loop_range_bands.py on the suite's served book: one shot on
 the range-band fight page leaves on the page the difficulty, result and recorded hit that
-rulescore works out for the same fighters and dice, within the issue's goal (issue 22 item 5).
-Counts of presses, not timings, so they are asserted."""
+rulescore works out for the same fighters and dice, within its goal
+(loop_range_bands.GOAL_RANGE_BANDS). Counts of presses, not timings, so they are asserted."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The scripted GM of benchmarks/web/loop_tsl.py on the suite's served book: a TSL attack after
 the first leaves on the fight page the state rulescore works out for the same dice, within the
-issue's interaction goal (issue 22 item 5). Counts of presses, not timings, so they are
+interaction goal (loop_tsl.GOAL_TSL). Counts of presses, not timings, so they are
 asserted."""
 
 from __future__ import annotations

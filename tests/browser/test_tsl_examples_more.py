@@ -1,4 +1,4 @@
-"""More of the TSL chapters' worked examples done in the tool beside them (issue 22 item 4):
+"""More of the TSL chapters' worked examples done in the tool beside them (DESIGN.md §5):
 the thug's rush and the defence table in the attacks chapter; armour against one blow, the
 Catastrophic defence and the Impact tags in the gear chapter, and Issued gear mended with no
 roll; and every TSL tool's inputs and result on one 900 px screen at desktop width. Each expected result is worked out with the same

@@ -1,4 +1,4 @@
-"""The TSL chapters' worked examples done in the tool beside them (issue 22 item 4): each
+"""The TSL chapters' worked examples done in the tool beside them (DESIGN.md §5): each
 example's inputs entered in the served tool give the result the chapter prints, which the test
 works out with the same rulescore call the chapter's cell makes."""
 

@@ -1,5 +1,5 @@
-"""The exploding-d6 roster and fight state (issue 22 item 1): the roster's columns, refusals in
-the reader's words, and saved files read field by field."""
+"""The exploding-d6 roster and fight state (DESIGN.md §5 "At the table"): the roster's columns,
+refusals in the reader's words, and saved files read field by field."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""x6.attack: one attack as one flow, the defender's reaction a step of it (issue 22 item 1).
+"""x6.attack: one attack as one flow, the defender's reaction a step of it (§Sequence of an attack).
 Values from the seed's worked examples; dice drawn in the order the attack needs them."""
 
 import pytest

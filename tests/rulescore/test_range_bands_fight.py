@@ -1,5 +1,5 @@
-"""The range-band roster and fight (issue 22 item 3): positions pair by pair filling a shot's
-difficulty, hits with their margins, falls with their damage dice, hiding, saving."""
+"""The range-band roster and fight (DESIGN.md §5 "At the table"): positions pair by pair filling
+a shot's difficulty, hits with their margins, falls with their damage dice, hiding, saving."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A whole TSL fight (issue 22 item 2): pools filled by attacks and Breaking, spent armour and
+"""A whole TSL fight (primer §11): pools filled by attacks and Breaking, spent armour and
 broken weapons carried until repaired, ammunition carried from roll to roll, the turn board,
 saving. Expected values come from the primer's §11 text (Damage, Armour, Ammunition)."""
 

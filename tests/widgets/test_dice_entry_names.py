@@ -1,8 +1,9 @@
-"""One tool, one set of dice names (issues 21/22 item 5). A tool that holds two dice entries
-names the second (DiceEntry ``name=``), so its controls read "Roll the fall", "Fall dice"…:
-a screen reader, a reader's messages and a browser test tell the entries apart by their labels,
-not by their place on the page. Every tool is built as the chapters build it (a fight page
-through its one-line ``fight_page()``), with the parts it builds only when opened opened too."""
+"""One tool, one set of dice names (DESIGN.md §5: every input has an accessible label). A tool
+that holds two dice entries names the second (DiceEntry ``name=``), so its controls read "Roll
+the fall", "Fall dice"…: a screen reader, a reader's messages and a browser test tell the
+entries apart by their labels, not by their place on the page. Every tool is built as the
+chapters build it (a fight page through its one-line ``fight_page()``), with the parts it builds
+only when opened opened too."""
 
 from __future__ import annotations
 

@@ -345,7 +345,7 @@ def test_attacker_and_defender_fill_from_the_roster():
     assert a.reaction_dice.value == "4"
 
 
-# --- the close-combat chapter's worked examples in their own tools (issue 22 item 4) ----------
+# --- the close-combat chapter's worked examples in their own tools (DESIGN.md §5) -----------
 
 def test_unarmed_attack_tool_gives_the_fists_dice_piercing_and_reach():
     from widgets.exploding_d6 import UnarmedAttack

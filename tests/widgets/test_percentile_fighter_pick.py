@@ -1,5 +1,5 @@
-"""The percentile chapters' tools fill their fields from a fighter picked from the shared
-roster (issue 21 item 1): EMLs, weapons, armour by the aimed zone, Healing Base, what Shock
+"""The percentile chapters' tools fill their fields from a fighter picked from the shared roster
+(DESIGN.md §5 "At the table"): EMLs, weapons, armour by the aimed zone, Healing Base, what Shock
 needs. The fields stay editable after the fill."""
 
 import pytest

@@ -1,6 +1,6 @@
-"""The range-band fight page (issue 22 item 3), driven by setting values as a reader would: a
-shot filled from the two fighters and recorded with its margin, positions changed by the GM
-and by moves, hiding, a fall and its damage roll, undo over all of it."""
+"""The range-band fight page (DESIGN.md §5 "At the table"), driven by setting values as a reader
+would: a shot filled from the two fighters and recorded with its margin, positions changed by
+the GM and by moves, hiding, a fall and its damage roll, undo over all of it."""
 
 from __future__ import annotations
 

@@ -430,7 +430,7 @@ def test_stealth_helper_hides_the_nd_switches():
     assert not is_shown(h.critical) and not is_shown(h.nd_rule)
 
 
-# --- The worked examples' own tools (issue 22 item 4) ----------------------------------------
+# --- The worked examples' own tools (DESIGN.md §5) -------------------------------------------
 
 def test_extreme_duel_odds_typed_dice_and_words():
     from widgets.range_bands import ExtremeDuel

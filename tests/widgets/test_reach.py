@@ -1,4 +1,4 @@
-"""Every engine input is reachable (issue 21 items 3 and 5): each tool lists the engine calls
+"""Every engine input is reachable (DESIGN.md §5): each tool lists the engine calls
 it makes (``Tool.reaches``), and for each the field a reader fills in for every argument or why
 the tool fixes it. The lists are held to the functions' signatures, so a new engine argument
 cannot silently stay out of a tool; and messages name fields as the reader sees them."""
@@ -106,7 +106,7 @@ def test_an_engine_name_becomes_the_fields_label_in_quotes() -> None:
         "“Target's band”[2] must be a band"
 
 
-# -- the messages readers saw (issue 22 item 4), now in the words of the fields --------------
+# -- messages in the words of the fields (DESIGN.md §5, reader words) -----------------------
 
 def test_a_band_the_weapon_cannot_reach_names_the_target_and_optimal_band_fields() -> None:
     from widgets.range_bands import ShotBuilder

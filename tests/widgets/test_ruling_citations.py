@@ -1,4 +1,4 @@
-"""Explanation steps cite our named assumptions in reader words (issue 22): by the title the
+"""Explanation steps cite our named assumptions in reader words (DESIGN.md §5): by the title the
 rulings chapter heads them with, and pointing to that chapter, never by their ids. Checked on
 the engine's text (no string of it spells a citation by id), on every engine function's
 valid example as a reader sees its steps, and on steps known to rest on a ruling."""

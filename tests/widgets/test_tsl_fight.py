@@ -1,6 +1,6 @@
-"""The TSL fight page (issue 22 item 2): the board and the attack on one page, filled from the
-roster; Apply writes the engine's result; undo covers the page; no odds for an attack that cannot
-be made; messages in the reader's words."""
+"""The TSL fight page (DESIGN.md §5 "At the table"): the board and the attack on one page,
+filled from the roster; Apply writes the engine's result; undo covers the page; no odds for an
+attack that cannot be made; messages in the reader's words."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What an exploding-d6 fighter carries into a fight: the roster's columns (issue 22 item 1).
+"""What an exploding-d6 fighter carries into a fight: the roster's columns (DESIGN.md §5).
 
 Quickness and Deftness roll and break ties in initiative (§Start of combat); the lineage and
 templates give the actions a round (§Actor and actions); the weapon skill and the weapon's

@@ -1,6 +1,6 @@
 """A range-band fight: where everyone stands from everyone else, their cover, whether they are
 hidden, the hits they have taken with their margins, and their falls with the damage dice
-(issue 22 item 3).
+(§Positions, §What a fight records; the page: DESIGN.md §5).
 
 The chapter defines only these. Turn order, what a hit's margin does to a body, wounds, the
 Defense Pool, bleeding and Terror checks belong to chapters of the game we do not have, so the

@@ -1,4 +1,4 @@
-"""What a range-band fighter carries into a fight: the roster's columns (issue 22 item 3).
+"""What a range-band fighter carries into a fight: the roster's columns (DESIGN.md §5).
 
 The pools the chapter's checks roll (§Ranged attacks: the shooting skill; §Stealth: Stealth
 against Perception; §Dashing and §Impassable terrain: Acrobatics, Athletics or Swimming), the

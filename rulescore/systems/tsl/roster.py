@@ -1,4 +1,4 @@
-"""What a TSL fighter carries into a fight: the roster's columns (issue 22 item 2).
+"""What a TSL fighter carries into a fight: the roster's columns (DESIGN.md §5).
 
 A roll is a domain's 5d6 kept by the roller's tier in that domain (§11 Attacking, Defence), so a
 fighter carries a tier in each of the six domains and the domain they attack with. The weapon is

@@ -1,4 +1,4 @@
-"""What a Veil & Lead fighter carries into a fight: the roster's columns (issue 21 item 1).
+"""What a Veil & Lead fighter carries into a fight: the roster's columns (DESIGN.md §5).
 
 The attributes and skills the chapter's rolls read (QUICK + Awareness for initiative, §II;
 Attribute + Skill for an attack, §VI; GRIT + Resilience to resist, §XI; Medicine to stabilise,
