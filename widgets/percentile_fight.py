@@ -41,6 +41,9 @@ SPOT = "Picked location number (LN)"
 SETUPS = {"attack_setups": "Attacker's Setup advantages",
           "defence_setups": "Defender's Setup advantages"}
 BYSTANDERS = "Near the target, on the roster"
+ARM_RULE = "A Grievous arm injury stops"
+# assumption grievous_arm_defence: the reader's words for each reading
+ARM_RULES = (("only the arm in use", "in use"), ("either arm", "any"))
 DEFENCES = (("As on the roster", AS_ROSTER),) + tuple((d, d) for d in ("Block", "Counterstrike",
                                                                  "Dodge", "Ignore"))
 
@@ -445,18 +448,20 @@ class MeleePanel(_StrikePanel):
               {"attacker": "Attacker", "defender": "Defender", "defence": "Defence",
                "aim_zone": "Aimed zone (ZN)", "advantage": "Tactical advantage",
                "zone_pick": "Use Zone Die number", "helpless": HELPLESS,
-               "picked_location": SPOT, **SETUPS},
+               "picked_location": SPOT, "grievous_arm": ARM_RULE, **SETUPS},
               {"fight": THE_FIGHT,
                "dice": "the dice of the Roll the exchange / Exchange dice row"}),
         Reach(pc.apply_strike, {}, {"fight": THE_FIGHT, "row": "the struck fighter's row",
                                     "strike": "the exchange rolled above"}),
         Reach(pc.defence_untested, {"defender": "Defender", "defence": "Defence",
-                                    "helpless": HELPLESS}, {"fight": THE_FIGHT}),
+                                    "helpless": HELPLESS, "grievous_arm": ARM_RULE},
+              {"fight": THE_FIGHT}),
         Reach(pc.attack_untested, {"attacker": "Attacker", "defender": "Defender",
-                                   "helpless": HELPLESS}, {"fight": THE_FIGHT}),
+                                   "helpless": HELPLESS, "grievous_arm": ARM_RULE},
+              {"fight": THE_FIGHT}),
         Reach(pc.melee_odds, {"attacker": "Attacker", "defender": "Defender",
                               "defence": "Defence", "aim_zone": "Aimed zone (ZN)",
-                              "helpless": HELPLESS, **SETUPS},
+                              "helpless": HELPLESS, "grievous_arm": ARM_RULE, **SETUPS},
               {"fight": THE_FIGHT}))
 
     def __init__(self) -> None:
@@ -477,9 +482,13 @@ class MeleePanel(_StrikePanel):
                                  layout=WIDE)
         # why a side's Setups have nothing to lift, while its field is greyed
         self.a_setup_why, self.d_setup_why = _setup_why("attacker"), _setup_why("defender")
+        self.arm_rule = _dropdown(ARM_RULE, ARM_RULES)
+        self.arm_rule.tooltip = ("Which Grievous arm injury makes an attack, Block or "
+                                 "Counterstrike an automatic CF: one on the weapon arm (both "
+                                 "arms two-handed) or one with no side on the record, or any")
         self._build("A melee exchange", "Attacker", "Defender",
                     [self.defence, self.helpless, self.line_up, self.spot, self.a_setup,
-                     self.d_setup],
+                     self.d_setup, self.arm_rule],
                     "rulebook-pc-fight-melee",
                     beside={self.a_setup: self.a_setup_why, self.d_setup: self.d_setup_why})
         self.advantage.value = "impact"
@@ -514,9 +523,11 @@ class MeleePanel(_StrikePanel):
         makes no test for it to lift; enable it again once they do."""
         try:
             rows = self.page.roster.fighter(attacker), self.page.roster.fighter(defender)
-            a_why = pc.attack_untested(fight, *rows, helpless=self.helpless.value)
+            a_why = pc.attack_untested(fight, *rows, helpless=self.helpless.value,
+                                       grievous_arm=self.arm_rule.value)
             d_why = pc.defence_untested(fight, rows[1], defence=self._defence(),
-                                        helpless=self.helpless.value)
+                                        helpless=self.helpless.value,
+                                        grievous_arm=self.arm_rule.value)
         except RulesError:  # a fighter not yet in the fight: the odds line says why
             a_why = d_why = None
         _grey_setup(self.a_setup, self.a_setup_why, a_why, "attacker")
@@ -537,7 +548,8 @@ class MeleePanel(_StrikePanel):
             self.page.roster.fighter(self.second.value),
             defence=self._defence(), aim_zone=self.aim.value, advantage=self.advantage.value,
             zone_pick=self.zone_pick.value - 1, helpless=self.helpless.value,
-            picked_location=self._picked(), **self._setups(), dice=dice)
+            picked_location=self._picked(), grievous_arm=self.arm_rule.value,
+            **self._setups(), dice=dice)
 
     def _picked(self) -> int | None:
         """The location number the attacker picks after a round lining up the blow on a
@@ -546,8 +558,8 @@ class MeleePanel(_StrikePanel):
 
     def before(self, attacker, defender) -> pc.StrikeOdds:
         return pc.melee_odds(self.fight, attacker, defender, defence=self._defence(),
-                             aim_zone=self.aim.value,
-                             helpless=self.helpless.value, **self._setups())
+                             aim_zone=self.aim.value, helpless=self.helpless.value,
+                             grievous_arm=self.arm_rule.value, **self._setups())
 
     @staticmethod
     def name(key: tuple[str, int]) -> str:
@@ -559,7 +571,8 @@ class MeleePanel(_StrikePanel):
     def describe(attacker, defender) -> str:
         def arms(row) -> str:
             return (f"{html.escape(row['weapon'])} {row['impact_die']}{row['impact_mod']:+d}"
-                    f"{row['aspect']}, Zone Die {row['zone_die']}")
+                    f"{row['aspect']}, Zone Die {row['zone_die']}, in the {row['weapon_arm']} "
+                    f"hand" + (" and the other" if row["grip"] == "two-handed" else ""))
         return (f"<small>From the roster: {html.escape(attacker.name)}, Melee "
                 f"{attacker['melee']}, {arms(attacker)}; {html.escape(defender.name)} "
                 f"declares {defender['defence']} (Melee {defender['melee']}, Dodge "

@@ -242,7 +242,10 @@ class HealingWalker(Tool):
                                            "level": "Injury", "bleeder": "A Bleeder"},
               {"self": SHEET, **dict.fromkeys(
                   ("shock", "shock_rolled"), "an injury written in by hand has no Shock Roll "
-                  "of its own on the sheet; the injury walker records one")}),
+                  "of its own on the sheet; the injury walker records one"),
+                  "side": "an injury written in by hand has no side: a Grievous one on an arm "
+                          "stops either arm's melee tests (assumption grievous_arm_defence); "
+                          "the injury walker and the fight page record the side"}),
         Reach(pc.InjuryRecord.with_blood_loss, {"bp": "Blood loss (BP)"}, {"self": SHEET}),
         Reach(pc.InjuryRecord.with_shock, {
             "state": "Shock state now", "extended_hr": "Extended Shock HR", "coma_hr": "Coma HR",

@@ -198,9 +198,10 @@ def test_the_defender_s_setup_field_greys_while_the_defender_makes_no_test(page:
 def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
     """Injury 5, Tests with Grievous Injury: Nolora's arrow (75, a CS at EML85, its advantage
     on Impact; Zone Dice 3 and 4, Location Die 10: the hand; 10 + 4 + Impact TA 4 + range 2
-    = 20P, less AV4: G4P; Shock 59, no effect) leaves the Brigand's arms zone unusable. His
-    Block is then an automatic CF with no roll: one d100, Nolora's 71 (F), and neither blow
-    lands; his Setup field is greyed with the reason."""
+    = 20P, less AV4: G4P; Shock 59, no effect; Location Die 10 is even: the right hand)
+    leaves the Brigand's right arm, his weapon arm, unusable. His Block is then an automatic
+    CF with no roll: one d100, Nolora's 71 (F), and neither blow lands; his Setup field is
+    greyed with the reason."""
     page.set_viewport_size({"width": 1280, "height": 1400})
     shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
     set_value(shot.get_by_label("Range (ft)"), "20")
@@ -215,7 +216,7 @@ def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
     melee.get_by_label("Attacker", exact=True).select_option("Nolora")
     melee.get_by_label("Defender", exact=True).select_option("Brigand")
     melee.get_by_label("Defence", exact=True).select_option("Block")
-    expect(melee).to_contain_text("Brigand's arms zone is unusable (Grievous injury): the "
+    expect(melee).to_contain_text("Brigand's right arm is unusable (Grievous injury): the "
                                   "Block is an automatic CF, no test")
     expect(melee).to_contain_text("Before the roll: EML 60 against a Block that is an "
                                   "automatic CF (the arms zone is unusable)")
@@ -232,5 +233,40 @@ def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
     use_my_dice(melee, "35", name="exchange")
     expect(melee.locator(".rulebook-pc-fight-result")).to_contain_text("nobody is struck")
     expect(melee).to_contain_text("Attacker's test: not rolled, the attack is an automatic "
-                                  "CF: Brigand's G4P Hand left the arms zone unusable")
+                                  "CF: Brigand's G4P right Hand left the arms zone unusable")
     melee.screenshot(path=str(SHOTS / "percentile_fight_grievous_attack.png"))
+
+
+def test_a_grievous_wound_to_the_other_arm_leaves_the_block_rolled(page: Page, book_url):
+    """IMPAIRED ACTIONS AND MOVEMENT, Example 1: the same G4P to the Brigand's right hand,
+    and the Brigand made left-handed on the roster: his Block uses the left arm and is rolled.
+    Switching A Grievous arm injury stops to either arm makes it an automatic CF again
+    (assumption grievous_arm_defence)."""
+    page.set_viewport_size({"width": 1280, "height": 1400})
+    shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
+    set_value(shot.get_by_label("Range (ft)"), "20")
+    shot.get_by_label("Tactical advantage", exact=True).select_option(
+        "Impact: the weapon's Impact TA bonus")
+    use_my_dice(shot, "75, 3, 4, 10, 10, 59", name="shot")
+    shot.get_by_role("button", name="Write it into Brigand's record").click()
+    fight = page.locator(".rulebook-fight").first
+    fight.get_by_role("button", name="edit", exact=True).click()
+    editor = fight.locator(".rulebook-roster")
+    editor.get_by_role("button", name="Melee weapon: Zone Die–Strength impact",
+                       exact=True).click()
+    editor.get_by_label("Weapon arm of Brigand").select_option("left")
+    melee = open_panel(page, book_url, "Melee exchange", ".rulebook-pc-fight-melee",
+                       load=False)
+    melee.get_by_label("Attacker", exact=True).select_option("Nolora")
+    melee.get_by_label("Defender", exact=True).select_option("Brigand")
+    melee.get_by_label("Defence", exact=True).select_option("Block")
+    expect(melee).to_contain_text("Brigand declares Counterstrike (Melee 60, Dodge 45), "
+                                  "broadsword d10+3E, Zone Die d6, in the left hand.")
+    expect(melee).to_contain_text("Before the roll: EML 60 against Block EML 60")
+    expect(melee).not_to_contain_text("automatic CF")
+    melee.get_by_label("A Grievous arm injury stops", exact=True).select_option("either arm")
+    expect(melee).to_contain_text("Brigand's right arm is unusable (Grievous injury): the "
+                                  "Block is an automatic CF, no test")
+    expect(melee).to_contain_text("Before the roll: EML 60 against a Block that is an "
+                                  "automatic CF (the arms zone is unusable)")
+    melee.screenshot(path=str(SHOTS / "percentile_fight_grievous_other_arm.png"))

@@ -88,7 +88,7 @@ def test_every_named_control_is_a_label_of_a_tool(system):
 # label of its control, so a switch that silently disappears from the data fails this test.
 SWITCHED = {
     "veil_and_lead": {"exposure_by_tempo"},
-    "percentile": {"dodge_equal_rolls", "spoiled_attack"},
+    "percentile": {"dodge_equal_rolls", "grievous_arm_defence", "spoiled_attack"},
     "tsl": {"armour_then_impact", "band_thresholds", "beat_means_exceed", "out_of_zone", "stress_pool_size", "tier_limits"},
     "exploding_d6": {"cover_stacking", "prevent_order"},
     "range_bands": {"criticals", "crowd_targets", "miss_by", "nd_check"},

@@ -36,7 +36,7 @@ from .melee import (MeleeDeclaration, MeleeResolution, Weapon, declare_melee, me
 from .missile import (LAUNCHERS, MissileShot, missile_outcome_distribution, missile_range,
                       MISSILE_SKILLS, missile_shot, missile_skill)
 from .roster import ROSTER
-from .record import (InjuryRecord, RecordedInjury, Recovery, _from_body, record_format,
+from .record import (SIDES, InjuryRecord, RecordedInjury, Recovery, _from_body, record_format,
                      recover, removal)
 from .sequence import (InjurySequence, injury_sequence, strike_from_melee,
                        strike_from_missile)
@@ -55,6 +55,9 @@ STILL_STATES = ("INC", "UNC", "KIA")  # a fallen target does not move
 # The row of the IMPAIRED TESTS table (Injury 5) each melee test reads: a Block, a
 # Counterstrike and an attack are Melee tests, a Dodge its own; which zones they need is there.
 IMPAIRED_AS = {"Block": "Melee", "Counterstrike": "Melee", "Dodge": "Dodge", "Attack": "Melee"}
+# Which Grievous arm injuries stop a melee test (assumption grievous_arm_defence): only one on
+# the arm the test uses, by its recorded side, or any at all.
+GRIEVOUS_ARM = ("in use", "any")
 
 
 def armour_key(zone: str, aspect: str) -> str:
@@ -590,13 +593,15 @@ class _Declared:
 
 
 def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object,
-             aim_zone: int, helpless: object = False) -> _Declared:
+             aim_zone: int, helpless: object = False, grievous_arm: object = "in use"
+             ) -> _Declared:
     """Melee 2 from the rows: the defence declared (an unaware defender Ignores), both test
     EMLs, whether the defender is helpless (Unconscious, or named so by the GM), and the
     zones Grievous injuries left unusable that the attack and the defence need
     (:func:`_unusable`). A test that is not rolled is not listed with its EML: the
     explanation names the injury that makes it an automatic CF instead."""
     require_bool("helpless", helpless)
+    require_choice("grievous_arm", grievous_arm, GRIEVOUS_ARM)
     striker = _able(fight, attacker, "the attacker")
     target = _alive(fight, defender, "the defender")
     if attacker.name == defender.name:
@@ -617,15 +622,16 @@ def _declare(fight: Fight, attacker: Fighter, defender: Fighter, defence: object
         defender_weapon=None if chosen == "Ignore" else weapon_of(defender),
         aim_zone=aim_zone, strength=attacker["strength"],
         defender_strength=defender["strength"])
-    lost = None if helpless or chosen == "Ignore" else _unusable(target.record, chosen)
-    a_lost = _attack_lost(striker)
+    lost = None if helpless or chosen == "Ignore" else _unusable(
+        target.record, chosen, _arms_in_use(defender, grievous_arm))
+    a_lost = _attack_lost(striker, attacker, grievous_arm)
     steps = list(declared.trace)
     for who, name, what, held in (("Attacker", attacker.name, "attack", a_lost),
                                   ("Defender", defender.name, chosen, lost)):
         if held is not None:
             steps = _not_rolled(steps, who.lower(), step(
                 f"{who}'s test: not rolled, the {what} is an automatic CF: {name}'s "
-                f"{held[1].code} {held[1].location} left the {held[0].lower()} zone unusable",
+                f"{held[1].code} {held[1].where} left the {held[0].lower()} zone unusable",
                 DATA.rule("Injury 5 Tests with Grievous Injury")))
     return _Declared(declared, chosen, trace + steps, helpless,
                      None if lost is None else lost[0], None if a_lost is None else a_lost[0])
@@ -641,23 +647,42 @@ def _not_rolled(steps: list[Step], side: str, instead: Step) -> list[Step]:
     return kept[:at] + [instead] + kept[at:]
 
 
-def _unusable(record: InjuryRecord, test: str) -> tuple[str, RecordedInjury] | None:
+def _unusable(record: InjuryRecord, test: str, arms: tuple[str, ...] = SIDES
+              ) -> tuple[str, RecordedInjury] | None:
     """The first Grievous injury on *record* whose zone a *test* needs (a melee attack,
     Block, Dodge or Counterstrike, or a test of the IMPAIRED TESTS table by name, such as
     Archery), with that zone, or None (Injury 5, Tests with
     Grievous Injury: such a test is an automatic CF, no roll). The IMPAIRED TESTS table
-    says which zones a test needs: a Melee test every one, a Dodge all but the arms. The
-    record does not say which arm an injury is on, so any Grievous arm injury counts
-    (assumption grievous_arm_defence)."""
+    says which zones a test needs: a Melee test every one, a Dodge all but the arms. An arm
+    injury stops only that arm's actions (IMPAIRED ACTIONS AND MOVEMENT, Example 1): it
+    counts when its recorded side is one of *arms* (by default both, as a missile test needs,
+    Missile 3), or when the record has no side for it."""
     return next(((zone, inj) for zone, inj in _grievous(record)
-                 if impaired_test(IMPAIRED_AS.get(test, test), zone)), None)
+                 if impaired_test(IMPAIRED_AS.get(test, test), zone)
+                 and (zone != "Arms" or inj.side is None or inj.side in arms)), None)
 
 
-def _attack_lost(striker: Combatant) -> tuple[str, RecordedInjury] | None:
+def _arms_in_use(row: Fighter, grievous_arm: object) -> tuple[str, ...]:
+    """The arms *row*'s melee attack, Block or Counterstrike uses (assumption
+    grievous_arm_defence): the weapon arm, both for a two-handed grip; both when
+    *grievous_arm* is "any" (every Grievous arm injury counts)."""
+    if grievous_arm == "any" or row["grip"] == "two-handed":
+        return SIDES
+    return (row["weapon_arm"],)
+
+
+def _attack_lost(striker: Combatant, row: Fighter, grievous_arm: object
+                 ) -> tuple[str, RecordedInjury] | None:
     """The Grievous injury, with its zone, that makes *striker*'s melee attack an automatic
-    CF with no roll (Injury 5, Tests with Grievous Injury: a Melee test needs every zone), or
-    None."""
-    return _unusable(striker.record, "Attack")
+    CF with no roll (Injury 5, Tests with Grievous Injury: a Melee test needs every zone, of
+    the arms the one in use, :func:`_arms_in_use`), or None."""
+    return _unusable(striker.record, "Attack", _arms_in_use(row, grievous_arm))
+
+
+def _lost_part(zone: str, inj: RecordedInjury) -> str:
+    """What a Grievous injury left unusable, in a reader's words: "the right arm" when the
+    record says which arm, else the zone ("arms zone", "legs zone")."""
+    return f"{inj.side} arm" if zone == "Arms" and inj.side else f"{zone.lower()} zone"
 
 
 def _grievous(record: InjuryRecord) -> Iterator[tuple[str, RecordedInjury]]:
@@ -677,17 +702,18 @@ def _forced_ignore(target: Combatant, helpless: bool) -> str | None:
 
 
 def defence_untested(fight: Fight, defender: Fighter, *, defence: str | None = None,
-                     helpless: bool = False) -> str | None:
+                     helpless: bool = False, grievous_arm: str = "in use") -> str | None:
     """Why *defender* makes no Melee or Dodge test in a melee exchange, in a reader's words,
     or None when they make one: an Incapacitated or Unconscious defender, or one named
     *helpless*, must Ignore (Injury 4 Shock states), and a defender who declares Ignore
     (*defence*, by default their row's) makes no roll (Melee Defence Result — Ignore), nor
     does one whose defence needs a zone a Grievous injury made unusable (an automatic CF,
-    Injury 5 Tests with Grievous Injury). Their Setup advantages then have no test to lift
-    (assumption setup_without_test), as :func:`melee_attack` and :func:`melee_odds`
-    explain."""
+    Injury 5 Tests with Grievous Injury; *grievous_arm* as for :func:`melee_attack`). Their
+    Setup advantages then have no test to lift (assumption setup_without_test), as
+    :func:`melee_attack` and :func:`melee_odds` explain."""
     fight, defender = _require_fight(fight), _fighter("defender", defender)
     require_bool("helpless", helpless)
+    require_choice("grievous_arm", grievous_arm, GRIEVOUS_ARM)
     chosen = defender["defence"] if defence is None else defence
     require_choice("defence", chosen, DEFENCES)
     target = fight.combatant(defender.name)
@@ -701,34 +727,34 @@ def defence_untested(fight: Fight, defender: Fighter, *, defence: str | None = N
         return f"{defender.name} is helpless, so makes no test"
     if chosen == "Ignore":
         return f"{defender.name} Ignores the attack, so makes no test"
-    lost = _unusable(target.record, chosen)
+    lost = _unusable(target.record, chosen, _arms_in_use(defender, grievous_arm))
     if lost is not None:
-        zone = lost[0]
-        return (f"{defender.name}'s {zone.lower()} zone is unusable (Grievous injury): the "
+        return (f"{defender.name}'s {_lost_part(*lost)} is unusable (Grievous injury): the "
                 f"{chosen} is an automatic CF, no test")
     return None
 
 
 def attack_untested(fight: Fight, attacker: Fighter, defender: Fighter, *,
-                    helpless: bool = False) -> str | None:
+                    helpless: bool = False, grievous_arm: str = "in use") -> str | None:
     """Why *attacker* makes no Melee test in a melee exchange against *defender*, in a
     reader's words, or None when they make one: a dead, Incapacitated or Unconscious attacker
     cannot act (Injury 4 Shock states; :func:`melee_attack` refuses them); an attack that
     needs a zone a Grievous injury made unusable is an automatic CF with no roll (Injury 5,
-    Tests with Grievous Injury); and against a helpless defender (Unconscious, or named
+    Tests with Grievous Injury; *grievous_arm* as for :func:`melee_attack`); and against a helpless defender (Unconscious, or named
     *helpless*) a usable attack is a CS Ignore result with no roll (Injury 4; assumption
     helpless_defender). Their Setup advantages then have no test to lift (assumption
     setup_without_test)."""
     fight = _require_fight(fight)
     attacker, defender = _fighter("attacker", attacker), _fighter("defender", defender)
     require_bool("helpless", helpless)
+    require_choice("grievous_arm", grievous_arm, GRIEVOUS_ARM)
     striker = fight.combatant(attacker.name)
     why = _cannot_act(striker)
     if why is not None:
         return f"{attacker.name} {why}"
-    lost = _attack_lost(striker)
+    lost = _attack_lost(striker, attacker, grievous_arm)
     if lost is not None:
-        return (f"{attacker.name}'s {lost[0].lower()} zone is unusable (Grievous injury): the "
+        return (f"{attacker.name}'s {_lost_part(*lost)} is unusable (Grievous injury): the "
                 "attack is an automatic CF, no test")
     target = fight.combatant(defender.name)
     if not target.dead and (helpless or target.helpless):
@@ -739,14 +765,14 @@ def attack_untested(fight: Fight, attacker: Fighter, defender: Fighter, *,
 def melee_odds(fight: Fight, attacker: Fighter, defender: Fighter, *,
                defence: str | None = None, aim_zone: int = 1,
                helpless: bool = False, attack_setups: int = 0,
-               defence_setups: int = 0) -> StrikeOdds:
+               defence_setups: int = 0, grievous_arm: str = "in use") -> StrikeOdds:
     """Before a melee exchange (see :func:`melee_attack`): both test EMLs the rows give and
     the exact odds of each outcome over every pair of d100 rolls (Melee 2-3), each side's
     test lifted by its Setup advantages; against a helpless defender the one certain result,
-    a CS Ignore strike."""
+    a CS Ignore strike; *grievous_arm* as for :func:`melee_attack`."""
     require_int("aim_zone", aim_zone, minimum=1, maximum=zone_count())
     d = _declare(_require_fight(fight), _fighter("attacker", attacker),
-                 _fighter("defender", defender), defence, aim_zone, helpless)
+                 _fighter("defender", defender), defence, aim_zone, helpless, grievous_arm)
     declared, chosen, trace, zone, a_zone = d.declared, d.chosen, d.trace, d.zone, d.attack_zone
     if d.helpless and a_zone is None:
         certain = melee_exchange(None, declared.attack_eml, "Ignore", helpless=True,
@@ -783,7 +809,7 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
                  aim_zone: int = 1, advantage: str = "impact", zone_pick: int = 0,
                  helpless: bool = False, picked_location: int | None = None,
                  attack_setups: int = 0, defence_setups: int = 0,
-                 dice: DiceSource | None = None) -> Strike:
+                 grievous_arm: str = "in use", dice: DiceSource | None = None) -> Strike:
     """One melee exchange from the two rows (Melee 2-3), then the injury of whoever's blow
     lands (Injury 1-5). The defender declares *defence* (by default the row's); an
     Incapacitated defender is unaware and must Ignore, and the attacker's test is rolled
@@ -797,7 +823,11 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
     lift, and the explanation says they do not apply (assumption setup_without_test). A
     Block, Dodge or Counterstrike that needs a zone a Grievous injury on the defender's
     record made unusable is an automatic CF with no roll (Injury 5, Tests with Grievous
-    Injury; which zones a defence needs: assumption grievous_arm_defence); Ignore stays open.
+    Injury); Ignore stays open. An arm injury stops only that arm's actions (IMPAIRED ACTIONS
+    AND MOVEMENT): the attack, Block and Counterstrike use the row's weapon arm (both arms
+    for a two-handed grip), so by default (*grievous_arm* "in use") only a Grievous injury
+    recorded on that arm, or one recorded with no side, stops them; "any" lets every
+    Grievous arm injury stop them (assumption grievous_arm_defence). A Dodge needs no arm.
 
     An attacker who spends one round concentrating on a helpless defender picks the spot
     instead of rolling the Zone and Location Dice (Injury 1, Helpless targets):
@@ -808,7 +838,7 @@ def melee_attack(fight: Fight, attacker: Fighter, defender: Fighter, *,
     if picked_location is not None:
         require_int("picked_location", picked_location, minimum=1, maximum=10)
     attacker, defender = _fighter("attacker", attacker), _fighter("defender", defender)
-    d = _declare(fight, attacker, defender, defence, aim_zone, helpless)
+    d = _declare(fight, attacker, defender, defence, aim_zone, helpless, grievous_arm)
     declared, chosen, trace, helpless = d.declared, d.chosen, d.trace, d.helpless
     zone, a_zone = d.zone, d.attack_zone
     if picked_location is not None and not helpless:

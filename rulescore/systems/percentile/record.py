@@ -55,6 +55,8 @@ MAX_COMA_HR = 12        # 12 - location shock - injury level, before any Course 
 MAX_STAUNCH_BONUS = 10  # a failed Staunch adds 10 to the next try (Healing 1)
 TREATMENT_LEVELS = ("CF", "F", "S", "CS")
 LASTING_STATES = ("STN", "INC", "UNC")   # a Shock state a patient lives on in (KIA is death)
+SIDES = ("left", "right")
+LIMB_ZONES = ("Arms", "Legs")            # the zones whose locations have a side (Injury 1)
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,14 @@ class RecordedInjury:
     # True once its Shock Roll is on the record, *shock* None then meaning no effect; an
     # injury written in by hand (or saved before) does not say what its roll gave.
     shock_rolled: bool = False
+    # The arm or leg struck, as the injury sequence found it (assumption limb_side); None when
+    # it was written in by hand or saved without it, or the location has no side.
+    side: str | None = None
+
+    @property
+    def where(self) -> str:
+        """The location with its side when the record has one: "left Shoulder"."""
+        return f"{self.side} {self.location}" if self.side else self.location
 
     @property
     def code(self) -> str:
@@ -182,12 +192,17 @@ class InjuryRecord:
                         self.infection is not None)
 
     def add_injury(self, location: str, aspect: str, level: int, *, bleeder: bool = False,
-                   shock: str | None = None, shock_rolled: bool = False) -> InjuryRecord:
+                   shock: str | None = None, shock_rolled: bool = False,
+                   side: str | None = None) -> InjuryRecord:
         """Record a new, untreated injury taken today (Injury Sequence step 3); *shock* is the
         Shock state its own Shock Roll gave (step 4), kept so removing it can take that back.
         *shock_rolled* says the roll was made, so a *shock* of None is its result (no effect)
-        rather than unknown; a state given implies it."""
-        where = location_row(location)["location"]
+        rather than unknown; a state given implies it. *side* is the arm or leg struck (left
+        or right, Injury 1), None when unknown; an arm's decides which arm's actions a
+        Grievous injury stops (IMPAIRED ACTIONS AND MOVEMENT)."""
+        row = location_row(location)
+        where = row["location"]
+        require_side(side, row["zone"], where)
         if aspect not in TREATMENT_ASPECTS:
             raise RulesError(f"aspect must be one of {', '.join(TREATMENT_ASPECTS)}, "
                              f"got {shown(aspect)}")
@@ -199,9 +214,9 @@ class InjuryRecord:
             raise RulesError(f"the record holds {MAX_INJURIES} injuries, the most it keeps: "
                              "remove a healed one first")
         new = RecordedInjury(where, aspect, level, self.day, bleeder=bleeder, shock=shock,
-                             shock_rolled=shock_rolled or shock is not None)
+                             shock_rolled=shock_rolled or shock is not None, side=side)
         return self._with(injuries=self.injuries + (new,),
-                          text=f"Day {self.day}: {new.code} to the {where.lower()}")
+                          text=f"Day {self.day}: {new.code} to the {new.where.lower()}")
 
     def treat(self, index: int, treatment: TreatmentResolution) -> InjuryRecord:
         """Apply a Treatment Roll (or :func:`untreated`) to injury *index* (Healing 5)."""
@@ -382,7 +397,7 @@ class InjuryRecord:
         if level is None or code[2:] != "E":
             raise RulesError(f"amputation must inflict an Edge injury such as 'S2E', got "
                              f"{shown(code)}")
-        new = RecordedInjury(old.location, "Edge", level, self.day)
+        new = RecordedInjury(old.location, "Edge", level, self.day, side=old.side)
         return self._with(injuries=_put(self.injuries, index, new), infection=None,
                           healing_done=(), **self._period_from(self.day),
                           text=f"Day {self.day}: the infected {old.location.lower()} is "
@@ -446,6 +461,9 @@ def _from_body(body: dict, where: str) -> InjuryRecord:
     if any(len(snap["levels"]) > count for snap in timeline):
         raise RulesError(f"{where}timeline levels must hold at most one level for each "
                          "injury")
+    for i, inj in enumerate(body.get("injuries", ()), start=1):
+        require_side(inj.get("side"), location_row(inj["location"])["zone"],
+                     inj["location"], f"{where}injuries[{i}].side")
     return InjuryRecord(**{
         **body,
         "injuries": tuple(RecordedInjury(**i) for i in body.get("injuries", ())),
@@ -472,9 +490,10 @@ def record_format() -> saved.SavedFormat:
         "aggravated": saved.Int(0, MAX_HR - 1),
         "blood_lost": saved.Int(0, MAX_BLOOD_LOSS),
         "shock": saved.Maybe(saved.Text(3, SHOCK_STATES[1:])), "shock_rolled": saved.Flag(),
+        "side": saved.Maybe(saved.Text(5, SIDES)),
     }, optional=frozenset({"day", "treatment", "hr", "infection_chance", "impairment_chance",
                            "bleeder", "minor_day", "healed_day", "aggravated", "blood_lost",
-                           "shock", "shock_rolled"}))
+                           "shock", "shock_rolled", "side"}))
     snapshot = saved.Record({"day": day, "levels": saved.ListOf(saved.Int(0, 5), MAX_INJURIES),
                              "blood_loss": saved.Int(0, MAX_BLOOD_LOSS),
                              "infected": saved.Flag()})
@@ -504,6 +523,19 @@ def record_format() -> saved.SavedFormat:
                            "infection", "healing_done", "dead", "timeline", "log", "day",
                            "blood_loss", "injuries", "shock", "extended_hr", "coma_hr",
                            "coma_days", "staunch_bonus"})))
+
+
+def require_side(side: object, zone: str, location: str, name: str = "side") -> None:
+    """A RulesError unless *side* is None, or left or right for a location of an arm or leg
+    (Injury 1: odd left, even right; no other zone has a side)."""
+    if side is None:
+        return
+    if zone not in LIMB_ZONES:
+        raise RulesError(f"{name} is only for an arm or leg location; the "
+                         f"{location.lower()} has none, got {shown(side)}")
+    if side not in SIDES:
+        raise RulesError(f"{name} must be left or right (or None, not known), got "
+                         f"{shown(side)}")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ... import saved
 from ...roster import Column, RosterFormat
 from .missile import LAUNCHERS
+from .record import SIDES
 from .terms import ASPECTS, DEFENCES
 
 EML = saved.Int(-999, 999)
@@ -75,6 +76,9 @@ ROSTER = RosterFormat(system="percentile", title="percentile combat", columns=(
     Column("heft", "Heft", saved.Int(0, 40), 0, MELEE, "HFT, against STR (Melee 2)"),
     Column("grip", "Grip", saved.Text(11, ("one-handed", "two-handed", "off-handed")),
            "one-handed", MELEE, "How the weapon is held (Heft penalty)"),
+    Column("weapon_arm", "Weapon arm", saved.Text(5, SIDES), "right", MELEE,
+           "The arm that holds the melee weapon: the attack, a Block and a Counterstrike need "
+           "it, a two-handed grip both arms (Injury 5, assumption grievous_arm_defence)"),
     Column("str_impact", "Strength impact", saved.Int(-10, 10), 0, MELEE,
            "The Strength Impact Modifier, added to melee and thrown strikes (Injury 2)"),
     Column("missile", "Missile weapon", saved.Text(20, tuple(LAUNCHERS)), "bow", MISSILE,

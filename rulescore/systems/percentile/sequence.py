@@ -362,7 +362,7 @@ def _recorded(record: InjuryRecord | None, where: LocationResolution, aspect: st
     kind = "Projectile" if projectile and aspect == "P" else RECORD_ASPECT[aspect]
     return record.add_injury(where.outcome, kind, level, bleeder=hurt.bleeder,
                              shock=None if shaken is None else shaken.state,
-                             shock_rolled=shaken is not None)
+                             shock_rolled=shaken is not None, side=where.side)
 
 
 @dataclass(frozen=True)
