@@ -161,3 +161,14 @@ def test_a_file_with_a_wrong_side_is_refused_by_name(location, side, message):
     data["record"]["injuries"][0]["side"] = side
     with pytest.raises(RulesError, match=re.escape(f"injury record: {message}")):
         pc.InjuryRecord.from_json(json.dumps(data))
+
+
+def test_a_saved_fight_keeps_the_side_and_refuses_a_wrong_one_by_name():
+    fight = _hurt(roster(), "Brigand", "left")
+    assert pc.Fight.from_json(fight.to_json()) == fight
+    data = json.loads(fight.to_json())
+    row = [c["record"]["name"] for c in data["fight"]["combatants"]].index("Brigand")
+    data["fight"]["combatants"][row]["record"]["injuries"][0]["side"] = "Abdomen"
+    with pytest.raises(RulesError, match=re.escape(
+            f"combatants[{row + 1}].record.injuries[1].side must be one of 'left', 'right'")):
+        pc.Fight.from_json(json.dumps(data))
