@@ -1,7 +1,7 @@
 """Running an exploding-d6 fight on one page: the roster, the initiative order with each
 fighter's actions, saved reactions, wounds and protection, the acting fighter's attack on a
 target filled from their rows with the defender's reaction as a step of it, and one press to
-apply the result (issue 22 items 1 and 5).
+apply the result (DESIGN.md §5 "At the table").
 
 The page is a :class:`widgets.fight.FightPage` over
 :class:`rulescore.systems.exploding_d6.fight.Fight`: the page keeps the roster, the fight,
@@ -283,16 +283,19 @@ class FightPanel(OnThePage, Tool):
         inputs = w.VBox([w.HBox([self.attacker, self.target]),
                          w.HBox([self.reaction, self.cover]),
                          w.HBox([self.reaction_dice, self.reaction_min, self.more]),
-                         self.options, self.setup_line, self.odds],
+                         self.options],
                         layout=shared_layout(width="37.5em"))
-        outcome = w.VBox([self.attack_entry, self.result, self.apply_button],
-                         layout=shared_layout(width="25em", margin="0 0 0 .8em"))
+        # the odds beside the fields, read before the dice; the dice entry takes the whole
+        # width under both, so its hint (hit dice, then the reaction's, then cover) reads whole
+        before = w.VBox([self.setup_line, self.odds],
+                        layout=shared_layout(width="25em", margin="0 0 0 .8em"))
         super().__init__([
             w.HBox([w.VBox([self.board, self.acting_line]), self.next_button],
                    layout=shared_layout(align_items="flex-start", grid_gap="1em")),
             self.error,
             *self.joining,
-            section("Attack", w.HBox([inputs, outcome]), self.explanation),
+            section("Attack", w.HBox([inputs, before]), self.attack_entry, self.result,
+                    w.HBox([self.apply_button]), self.explanation),
             w.HBox([self.opener]),
         ], "rulebook-x6-fight")
         self.next_button.on_click(lambda _: self._next())

@@ -121,3 +121,22 @@ def roll_and_replay(tool: Locator, seed_shown: Callable[[str], Locator],
     assert result.inner_text() == first
     assert steps.inner_text() == explained
     return seed
+
+
+# The width a text drawn in a field's own font takes beside the field's inner width (less its
+# padding), both in px: text the field shows whole fits.
+_TEXT_AND_ROOM_JS = """(field, text) => {
+    const style = getComputedStyle(field);
+    const pen = document.createElement("canvas").getContext("2d");
+    pen.font = style.font;
+    const room = field.clientWidth - parseFloat(style.paddingLeft)
+        - parseFloat(style.paddingRight);
+    return [pen.measureText(text).width, room];
+}"""
+
+
+def shows_whole(field: Locator, text: str) -> tuple[float, float]:
+    """(the px *text* takes in *field*'s font, the px *field* has for it): the field shows
+    the text whole when the first is at most the second."""
+    width, room = field.evaluate(_TEXT_AND_ROOM_JS, text)
+    return width, room

@@ -12,7 +12,8 @@ from playwright.sync_api import Locator, Page, expect
 
 from rulescore.systems import exploding_d6 as x6
 from tests.browser.reader import (SHOTS, open_chapter, open_tool, set_fields, set_value,
-                                  use_my_dice)
+                                  shows_whole, use_my_dice)
+from tests.browser.x6_fight import acting, attack_with, join_fight, open_fight
 
 COMBAT = "exploding_d6/combat"
 CLOSE = "exploding_d6/close"
@@ -169,3 +170,28 @@ def test_the_exploding_d6_tools_fit_one_screen(page: Page, book_url):
     unarmed.screenshot(path=str(SHOTS / "x6_unarmed_1280x900.png"))
     height = _inputs_and_result(unarmed, ".rulebook-total:visible")
     assert height <= SCREEN["height"], f"the unarmed tool is {height:.0f}px tall"
+
+
+def test_the_fight_pages_attack_dice_entry_reads_whole(page: Page, book_url):
+    """The fight page's attack dice entry takes the width under the fields at 1280 px: Roll,
+    Seed and Replay seed on one line, and My dice showing its whole hint (hit dice, then the
+    reaction's, then cover) and the dice typed; the result below it on the same screen."""
+    panel = open_fight(page, book_url)
+    join_fight(panel, "5, 5, 5, 1, 1, 1")
+    expect(acting(panel)).to_contain_text("Round 1: Hagen")
+    entry = panel.locator(".rulebook-x6-fight-attack")
+    entry.scroll_into_view_if_needed()
+    tops = {round(entry.get_by_role(role, name=name, exact=True).bounding_box()["y"])
+            for role, name in (("button", "Roll"), ("textbox", "Seed"),
+                               ("button", "Replay seed"))}
+    assert max(tops) - min(tops) <= 4, f"Roll, Seed and Replay seed on several lines: {tops}"
+    my_dice = entry.get_by_label("My dice")
+    hint = my_dice.get_attribute("placeholder")
+    assert hint.startswith("hit dice as rolled, then the reaction's, then cover d6")
+    width, room = shows_whole(my_dice, hint)
+    assert width <= room, f"the hint takes {width:.0f}px of the field's {room:.0f}px"
+    page.screenshot(path=str(SHOTS / "x6_fight_attack_entry_1280x900.png"))
+    attack_with(panel, "5, 5, 5, 1, 1")     # Hagen's 5 dice at the Robber, no reaction, no cover
+    result = panel.locator(".rulebook-x6-fight-result")
+    expect(result).to_contain_text("2 wounds")
+    assert result.bounding_box()["y"] + 40 <= my_dice.bounding_box()["y"] + SCREEN["height"]

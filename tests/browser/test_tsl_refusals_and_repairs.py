@@ -8,12 +8,13 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from rulescore.systems import tsl
-from tests.browser.reader import SHOTS, open_chapter, use_my_dice
+from tests.browser.reader import SHOTS, open_chapter, shows_whole, use_my_dice
 from widgets.common import percent
 
 GEAR = "tsl/gear.ipynb"
 FIGHT = "tsl/fight.ipynb"
 SCREEN = {"width": 1280, "height": 900}
+ARROWS_PX = 16   # a number box's up and down arrows in Chromium, with a pixel to spare
 
 
 def test_a_snaring_pull_at_engaged_is_refused_when_chosen(page: Page, book_url):
@@ -165,3 +166,20 @@ def test_the_repair_starts_at_the_armours_own_rarity_and_fits_one_screen(page: P
         assert box["y"] + box["height"] - top <= SCREEN["height"], (part, top, box)
     assert said.bounding_box()["x"] >= fields_box["x"] + fields_box["width"], \
         "the result sits beside the repair's fields"
+
+
+def test_the_fight_pages_stress_box_shows_its_number(page: Page, book_url):
+    """Other moves' Stress box beside its label at 1280 px: room for the most it takes (40,
+    two digits) and the number box's arrows, which Chromium draws about 15 px wide inside
+    it (at 12em the box had 21 px of room, and cut even its 0 off)."""
+    page.set_viewport_size(SCREEN)
+    open_chapter(page, f"{book_url}/{FIGHT}")
+    panel = page.locator(".rulebook-tsl-fight").first
+    expect(panel).to_be_visible(timeout=60_000)
+    stress = panel.get_by_label("Stress", exact=True)
+    stress.scroll_into_view_if_needed()
+    expect(stress).to_have_value("0")
+    width, room = shows_whole(stress, "40")
+    assert width + ARROWS_PX <= room, \
+        f"“40” and the arrows take {width + ARROWS_PX:.0f}px of the Stress box's {room:.0f}px"
+    panel.screenshot(path=str(SHOTS / "tsl_fight_stress_1280x900.png"))
