@@ -12,7 +12,7 @@ import widgets  # noqa: F401  (importing our tools must change nothing below)
 from rulebook.patches import patch, problems
 from rulescore import RulesError
 from widgets import lean
-from widgets.common import Tool, labelled_text, section
+from widgets.common import ErrorLine, Tool, labelled_text, section
 from widgets.dice import DiceRoller
 from widgets.lean import (
     is_shown,
@@ -318,3 +318,50 @@ def test_the_tens_and_ones_row_built_on_a_readers_click_shares_its_models():
     assert row in entry.children and is_shown(row)
     assert all(lean.is_shared(m) for m in new if isinstance(m, (w.Layout, w.Style)))
     assert all(x.comm is not None for x in _views(row))
+
+
+# ---------------------------------------------------------------- held back until shown
+
+class _Held(Tool):
+    """A tool that holds back its blank lines and hidden parts (Tool.holds_blank_lines)."""
+
+    holds_blank_lines = True
+
+    def __init__(self) -> None:
+        self.field = labelled_text("Dice", "4")
+        self.hidden = labelled_text("Rarely used", "0")
+        set_shown(self.hidden, False)
+        self.error = ErrorLine()
+        self.result = w.HTML("<b>Waiting</b>")
+        super().__init__([self.field, self.hidden, self.error, self.result], "rulebook-test")
+
+
+def test_a_tools_blank_error_line_is_opened_and_placed_when_it_first_shows():
+    tool = _Held()
+    assert tool.children == (tool.field, tool.result)
+    assert tool.error.comm is None and lean.is_held(tool.error)
+    assert lean.held_children(tool) == (tool.hidden, tool.error)
+    tool.error.clear()                                  # still blank: still held
+    assert tool.error.comm is None
+    tool.error.show("Dice must be 1 or more, got 0")
+    assert tool.children == (tool.field, tool.error, tool.result)
+    assert tool.error.comm is not None and not lean.is_held(tool.error)
+    assert lean.held_children(tool) == (tool.hidden,)
+
+
+def test_a_tools_hidden_field_is_opened_and_placed_when_it_is_shown():
+    tool = _Held()
+    assert tool.hidden.comm is None
+    set_shown(tool.hidden, True)
+    assert tool.children == (tool.field, tool.hidden, tool.result)
+    assert tool.hidden.comm is not None and tool.hidden.layout.comm is not None
+    set_shown(tool.hidden, False)                       # hidden again: stays in its place
+    assert tool.children == (tool.field, tool.hidden, tool.result)
+
+
+def test_a_tool_that_does_not_ask_keeps_its_blank_lines_in_place():
+    tool = AttackResolver("opposed", "Trained", defender_tier="Untrained")
+    plain = DiceRoller("2d6+1", target="8")
+    assert not type(plain).holds_blank_lines and plain.error in _views(plain)
+    assert plain.error.comm is not None
+    assert tool.error not in _views(tool) and tool.error.comm is None
