@@ -114,7 +114,7 @@ class Book:
 
     def reload(self, page: Page) -> None:
         """Reload the page as a reader would, and wait until its tools answer again: the
-        static book shows its progress line until its Python answers."""
+        static book shows its snapshot of the tools before its Python answers."""
         page.reload()
         if self.kind == "live":
             page.wait_for_function("() => window.__tti !== undefined", timeout=60_000)

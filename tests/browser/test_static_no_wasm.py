@@ -1,8 +1,7 @@
 """A chapter of the static book whose tools cannot run in the reader's browser. Without
 WebAssembly the page says so in a reader's words, links the same chapter in the live book,
 keeps its text and the snapshot of its tools, and fetches none of Python's runtime. Where the
-runtime fails to start, the page says so, links the live chapter, and draws the snapshot it
-held back while Python was loading, once.
+runtime fails to start, the page says so, links the live chapter and keeps the snapshot.
 
 Chromium hides WebAssembly under V8's ``--jitless`` (this V8 has no ``--noexpose_wasm`` any
 more: WebAssembly stays visible with it)."""
@@ -52,9 +51,9 @@ def test_without_webassembly_the_page_says_so_and_links_the_live_book(no_wasm_pa
     assert visit.offsite == []
 
 
-def test_when_python_fails_to_start_the_page_draws_its_snapshot_once(static_page, static_site):
-    """The runtime's entry module missing (as on a host that lost a file): the loader held the
-    snapshot back, so it draws it now, each of the chapter's two dice rollers once."""
+def test_when_python_fails_to_start_the_page_keeps_its_snapshot(static_page, static_site):
+    """The runtime's entry module missing (as on a host that lost a file): the page keeps the
+    build's snapshot of the chapter's two dice rollers, each drawn once."""
     page = static_page
     page.route("**/_pyodide/runtime-*/pyodide.mjs", lambda route: route.fulfill(status=404))
     assert open_static(page, f"{static_site}/00_dice/dice.html") == "failed"

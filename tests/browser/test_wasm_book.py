@@ -16,18 +16,6 @@ from .static_book import open_static
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 
 
-# Whether the widget bundle ever drew a snapshot's widget (a view outside the loader's live
-# outputs) while the page loaded.
-SNAPSHOT_WATCH_JS = """(() => {
-  window.__snapshot_drawn = false;
-  new MutationObserver(() => {
-    const drawn = Array.from(document.querySelectorAll('.widget-box'))
-      .some((box) => !box.closest('.rulebook-wasm-output'));
-    if (drawn) window.__snapshot_drawn = true;
-  }).observe(document, {subtree: true, childList: true});
-})();"""
-
-
 def _text(markup: str) -> str:
     """What a reader reads in some HTML: tags dropped, entities read, spaces collapsed."""
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
@@ -54,7 +42,6 @@ def test_the_dice_chapter_rolls_in_the_browser_with_no_other_host(static_page: P
     Python, and the first tool answers a seeded roll as the same tool does in CPython."""
     errors: list[str] = []
     static_page.on("pageerror", lambda e: errors.append(str(e)))
-    static_page.add_init_script(SNAPSHOT_WATCH_JS)
     started = time.monotonic()
     assert open_static(static_page, f"{static_site}/00_dice/dice.html") == "ready"
     print(f"dice chapter ready in {time.monotonic() - started:.1f} s")
@@ -66,10 +53,8 @@ def test_the_dice_chapter_rolls_in_the_browser_with_no_other_host(static_page: P
     tool.get_by_role("button", name="Replay seed", exact=True).click()
     expect(tool).to_contain_text("(seed 2024)", timeout=30_000)
     assert _flat(_replayed_in_cpython("2024")) in _flat(tool.text_content() or "")
-    # Each tool's live view took its snapshot's place: two rollers, as the chapter has. The
-    # snapshot was never drawn: where Python runs, the loader holds it back.
+    # Each tool's live view took its snapshot's place: two rollers, as the chapter has.
     assert static_page.locator(".cell .rulebook-dice-roller").count() == 2
-    assert static_page.evaluate("window.__snapshot_drawn") is False
     # The progress line counted each file once: no more than the network brought from the site's
     # Python folder (a file counted twice would exceed it).
     counted = static_page.evaluate("performance.getEntriesByName('rulebook-wasm:cells-run')[0]"

@@ -1,9 +1,6 @@
 // The static book's chapter tools, run in the reader's browser (Pyodide), from this site only.
 //
-// Where the browser can run WebAssembly, this script keeps the widget bundle (embed-amd.js,
-// at the page's load) from drawing the snapshot of the tools the build rendered: their live
-// views replace it anyway, and drawing it holds the page's only thread for about half a second
-// while Python waits to start (the progress line stands in for the tools meanwhile). Then it
+// A chapter page first shows the snapshot the build rendered. This script then
 //   1. reads _pyodide/pages/<page>.json (the chapter's code cells, the groups they need, the
 //      runtime's folder and each group's archive, the bytes to fetch, the live chapter's
 //      address); a page without one has no tools;
@@ -18,9 +15,8 @@
 //      place of its snapshot as its cell runs, letting the reader use it between cells: the
 //      page's first tool live marks "rulebook-wasm:first-tool" (data-rulebook-wasm-tool="live"),
 //      every cell run data-rulebook-wasm="ready".
-// Anything that fails draws the snapshot after all, says so in reader words and links the live
-// chapter (data-rulebook-wasm="failed"); a browser without WebAssembly gets the snapshot as
-// the page drew it (data-rulebook-wasm="unsupported").
+// Anything that fails leaves the snapshot, says so in reader words and links the live chapter
+// (data-rulebook-wasm="failed").
 (function () {
   "use strict";
   const html = document.documentElement;
@@ -91,32 +87,6 @@
       return "this browser gave too little memory for the tools";
     }
     return null;
-  }
-
-  // ------------------------------------------------------------------ the build's snapshot
-  // The widget bundle draws the widgets of each widget-state script; a held one, whose type it
-  // does not look for, is left undrawn until showSnapshot gives it its type back.
-  const WIDGET_STATE = "application/vnd.jupyter.widget-state+json";
-  const HELD_STATE = "application/vnd.rulebook.held-widget-state+json";
-
-  function holdSnapshot() {
-    for (const script of document.querySelectorAll(`script[type="${WIDGET_STATE}"]`)) {
-      script.type = HELD_STATE;
-    }
-  }
-
-  async function showSnapshot() {
-    const held = document.querySelectorAll(`script[type="${HELD_STATE}"]`);
-    if (!held.length) return;
-    // The bundle's own drawing runs at the page's load, once its manager module is loaded: wait
-    // for both, so that it has looked for the state (and found none) before the state is back.
-    if (document.readyState !== "complete") {
-      await new Promise((resolve) => window.addEventListener("load", resolve, { once: true }));
-    }
-    const embed = await requireModule("@jupyter-widgets/html-manager/dist/libembed-amd");
-    await requireModule("@jupyter-widgets/html-manager");
-    for (const script of held) script.type = WIDGET_STATE;
-    embed.renderWidgets();
   }
 
   // ------------------------------------------------------------------ fetching, bytes counted
@@ -363,15 +333,11 @@
 
   // ------------------------------------------------------------------ start
   async function start() {
-    const reason = unsupportedReason();
-    if (!reason) holdSnapshot();
     const response = await plainFetch(new URL(`pages/${pagename}.json`, base));
-    if (!response.ok) {                              // a page without tools
-      await showSnapshot();
-      return;
-    }
+    if (!response.ok) return;                        // a page without tools
     const spec = await response.json();
     liveLink = spec.live || null;
+    const reason = unsupportedReason();
     if (reason) {
       say(`The tools on this page cannot run here: ${reason}. To use them,`, true);
       state("unsupported");
@@ -389,7 +355,6 @@
       say(`The tools on this page could not start (${what}). The page shows them as they `
           + "were when the book was built. To use them,", true);
       state("failed");
-      await showSnapshot();
     }
   }
 
