@@ -13,6 +13,7 @@ import ipywidgets as w
 
 from rulescore.errors import RulesError
 from rulescore.roster import Fighter
+from rulescore.systems import system as system_data
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
 from rulescore.trace import step
@@ -110,7 +111,8 @@ class TempoCalculator(Tool):
             + ("Exposed or not as the power used decides" if exposed is None else
                f"<b style='color:{ERROR}'>Exposed</b> until the fighter's next turn"
                if exposed else "not Exposed") + ".</p>")
-        steps = [step(f"{act.name}: {act.description}", act.section)] + \
+        steps = [step(f"{act.name}: {act.description}",
+                      system_data("veil_and_lead").rule(act.section))] + \
             (list(moved.trace) if moved else [])
         self.explanation.show(steps)
 

@@ -111,6 +111,7 @@ def test_every_functions_example_steps_show_no_assumption_id(system):
             seen += len(trace)
             assert _raw_ids(system, shown) == [], (target.key, shown)
             for s in trace:
+                assert isinstance(s.rule, RuleRef), (target.key, s)
                 for ruling in s.rule.rulings:
                     rulings += 1
                     assert f"“{assumption(system, ruling).title}”" in shown

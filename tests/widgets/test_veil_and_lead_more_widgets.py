@@ -157,3 +157,12 @@ def test_an_action_without_a_weapon_names_none():
     assert "<b>Rush / Charge</b>: tempo <b>4</b>" in tool.result.value
     tool.arrival.value = True
     assert "<b>Rush / Charge</b> with Hatchet: tempo <b>5</b>" in tool.result.value
+
+
+def test_the_tempo_explanation_cites_the_actions_section():
+    """The action's step cites its section of the chapter (§III Standard Actions) as every
+    step does, a rule reference, not bare words."""
+    t = TempoCalculator("Strike", "Hatchet", 3)
+    section = vl.records.find_action("Strike").section
+    assert section == "III Standard Actions"
+    assert f"[veil_and_lead §{section}]</small>" in t.explanation.value
