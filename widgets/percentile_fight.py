@@ -62,7 +62,7 @@ def starter() -> Roster:
 
 def _injuries(record: pc.InjuryRecord) -> str:
     """The record's open injuries, e.g. "S2P abdomen, M1E left forearm"."""
-    shown = [f"{i.code} {i.location.lower()}" + (" (bleeding)" if i.bleeder else "")
+    shown = [f"{i.code} {i.where.lower()}" + (" (bleeding)" if i.bleeder else "")
              for i in record.injuries if i.level]
     return ", ".join(shown) or "none"
 
@@ -649,7 +649,7 @@ class AfterPanel(_Panel):
         except RulesError:
             record = None
         injuries = record.injuries if record is not None else ()
-        options = tuple((f"{i}. {inj.code} {inj.location.lower()}" + _marks(inj), i - 1)
+        options = tuple((f"{i}. {inj.code} {inj.where.lower()}" + _marks(inj), i - 1)
                         for i, inj in enumerate(injuries, start=1))
         first = next((i for i, inj in enumerate(injuries) if inj.level and inj.hr is None),
                      None)

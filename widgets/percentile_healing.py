@@ -161,7 +161,7 @@ def timeline_svg(record: pc.InjuryRecord, width: int = 640, height: int = 220) -
             prev = snap.levels[i]
         colour = COLOURS[i % len(COLOURS)]
         parts.append(f"<polyline fill='none' stroke='{colour}' stroke-width='2.5' "
-                     f"points='{' '.join(points)}'><title>{i + 1}: {html.escape(inj.location)}"
+                     f"points='{' '.join(points)}'><title>{i + 1}: {html.escape(inj.where)}"
                      "</title></polyline>")
     if any(s.blood_loss for s in snaps):
         top_bp = max(s.blood_loss for s in snaps)
@@ -173,7 +173,7 @@ def timeline_svg(record: pc.InjuryRecord, width: int = 640, height: int = 220) -
     parts.append(f"<text x='{width - right}' y='{height - 0}' text-anchor='end'>day</text>"
                  "</svg>")
     legend = "".join(f"<span style='color:{COLOURS[i % len(COLOURS)]};margin-right:1em'>■ "
-                     f"{i + 1}. {html.escape(inj.location)}</span>"
+                     f"{i + 1}. {html.escape(inj.where)}</span>"
                      for i, inj in enumerate(record.injuries))
     if any(s.blood_loss for s in snaps):
         legend += f"<span style='color:{MUTED};margin-right:1em'>┄ blood loss</span>"
@@ -215,7 +215,7 @@ def sheet_html(record: pc.InjuryRecord) -> str:
         status = ("healed on day " + str(inj.healed_day) if inj.level == 0 else
                   "infected" if record.infection and record.infection[0] == i else
                   "waiting for treatment" if inj.hr is None else "healing")
-        rows.append("<tr>" + _cells(i + 1, inj.location, inj.code, inj.aspect, inj.day,
+        rows.append("<tr>" + _cells(i + 1, inj.where[0].upper() + inj.where[1:], inj.code, inj.aspect, inj.day,
                                     inj.treatment or "—", f"HR{inj.hr}" if inj.hr else "—",
                                     "unusable" if imp is None else imp, status) + "</tr>")
     head = "".join(f"<th>{h}</th>" for h in ("#", "Location", "Injury", "Aspect", "Day taken",
@@ -873,11 +873,11 @@ class HealingWalker(Tool):
         r = self.record
         self.sheet.value = sheet_html(r)
         self.timeline.value = timeline_svg(r)
-        waiting = [(f"{i + 1}. {inj.code} {inj.location.lower()}", i)
+        waiting = [(f"{i + 1}. {inj.code} {inj.where.lower()}", i)
                    for i, inj in enumerate(r.injuries) if inj.level and inj.hr is None]
         self.which.options = waiting
         self.which.value = waiting[0][1] if waiting else None
-        every = tuple((f"{i + 1}. {inj.code} {inj.location.lower()}", i)
+        every = tuple((f"{i + 1}. {inj.code} {inj.where.lower()}", i)
                       for i, inj in enumerate(r.injuries))
         self.gone.options = every
         self.gone.value = every[-1][1] if every else None
@@ -916,7 +916,7 @@ class HealingWalker(Tool):
     def _render_first_hours(self) -> None:
         """The injury menus of the coma and grim-wound rows, and every row's odds."""
         r = self.record
-        named = [(f"{i + 1}. {inj.code} {inj.location.lower()}", i)
+        named = [(f"{i + 1}. {inj.code} {inj.where.lower()}", i)
                  for i, inj in enumerate(r.injuries) if inj.level]
         causes = [(label, i) for label, i in named]
         if [v for _, v in self.coma_cause.options] != [v for _, v in causes]:
@@ -974,7 +974,7 @@ class HealingWalker(Tool):
         rows = [(f"{LEVEL_NAMES[lv]}: {res}", p)
                 for (lv, res), p in sorted(odds.items(), key=lambda kv: order.index(kv[0][0]))]
         needs = pc.required_treatment(inj.aspect, LEVEL_CODES[inj.level])
-        self.treat_odds.value = (f"<p>{html.escape(f'{inj.code} {inj.location.lower()}')} "
+        self.treat_odds.value = (f"<p>{html.escape(f'{inj.code} {inj.where.lower()}')} "
                                  f"needs <b>{html.escape(needs)}</b>.</p>"
                                  + odds_table_html(rows, "Treatment Roll"))
 

@@ -392,7 +392,7 @@ class InjuryWalker(Tool):
         new = record.injuries[-1]
         self.record_note.value = (
             f"<p class='rulebook-pc-written'>Written: <b>{html.escape(new.code)} "
-            f"{html.escape(new.location.lower())}</b> on {html.escape(record.name)}'s record "
+            f"{html.escape(new.where.lower())}</b> on {html.escape(record.name)}'s record "
             f"({len(record.injuries)} injur{'y' if len(record.injuries) == 1 else 'ies'}), "
             f"{html.escape(where)}.</p>")
         self.write_button.disabled = True  # one strike, one injury

@@ -233,7 +233,7 @@ def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
     use_my_dice(melee, "35", name="exchange")
     expect(melee.locator(".rulebook-pc-fight-result")).to_contain_text("nobody is struck")
     expect(melee).to_contain_text("Attacker's test: not rolled, the attack is an automatic "
-                                  "CF: Brigand's G4P right Hand left the arms zone unusable")
+                                  "CF: Brigand's G4P right hand left the arms zone unusable")
     melee.screenshot(path=str(SHOTS / "percentile_fight_grievous_attack.png"))
 
 

@@ -237,7 +237,7 @@ def test_nolora_s_arrow_goes_from_the_shot_through_the_injury_onto_the_record(pa
     hurt.get_by_role("button", name="Write to the injury record").click()
     code = pc.record_injury(pc.InjuryRecord(), walk).injuries[0]
     expect(hurt.locator(".rulebook-pc-written")).to_contain_text(
-        f"Written: {code.code} {code.location.lower()}")
+        f"Written: {code.code} {code.where.lower()}")
     page.wait_for_function(f"() => (localStorage.getItem('{KEY}') || '').includes("
                            f"'{code.location}')")
     record = open_tool(page, book_url, "percentile/healing", ".rulebook-pc-healing")

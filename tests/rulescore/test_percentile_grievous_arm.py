@@ -49,7 +49,7 @@ def test_a_right_arm_injury_makes_a_right_handed_attack_an_automatic_cf():
     strike = pc.melee_attack(fight, swordsman, brigand, dice=DiceSource.typed([96]))
     assert [n for n, _ in strike.rolled] == ["defender's d100"]
     assert ("Attacker's test: not rolled, the attack is an automatic CF: Swordsman's G4E "
-            "right Shoulder left the arms zone unusable") in [s.text for s in strike.trace]
+            "right shoulder left the arms zone unusable") in [s.text for s in strike.trace]
 
 
 def test_an_injury_with_no_side_counts_on_either_arm():

@@ -655,8 +655,8 @@ def _unusable(record: InjuryRecord, test: str, arms: tuple[str, ...] = SIDES
     Grievous Injury: such a test is an automatic CF, no roll). The IMPAIRED TESTS table
     says which zones a test needs: a Melee test every one, a Dodge all but the arms. An arm
     injury stops only that arm's actions (IMPAIRED ACTIONS AND MOVEMENT, Example 1): it
-    counts when its recorded side is one of *arms* (by default both, as a missile test needs,
-    Missile 3), or when the record has no side for it."""
+    counts when its recorded side is one of *arms* (by default both: a missile test needs
+    both hands, assumption grievous_arm_defence), or when the record has no side for it."""
     return next(((zone, inj) for zone, inj in _grievous(record)
                  if impaired_test(IMPAIRED_AS.get(test, test), zone)
                  and (zone != "Arms" or inj.side is None or inj.side in arms)), None)
@@ -680,7 +680,7 @@ def _attack_lost(striker: Combatant, row: Fighter, grievous_arm: object
 
 
 def _lost_part(zone: str, inj: RecordedInjury) -> str:
-    """What a Grievous injury left unusable, in a reader's words: "the right arm" when the
+    """What a Grievous injury left unusable, in a reader's words: "right arm" when the
     record says which arm, else the zone ("arms zone", "legs zone")."""
     return f"{inj.side} arm" if zone == "Arms" and inj.side else f"{zone.lower()} zone"
 

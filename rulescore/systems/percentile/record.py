@@ -86,8 +86,8 @@ class RecordedInjury:
 
     @property
     def where(self) -> str:
-        """The location with its side when the record has one: "left Shoulder"."""
-        return f"{self.side} {self.location}" if self.side else self.location
+        """The location with its side when the record has one: "left shoulder"."""
+        return f"{self.side} {self.location.lower()}" if self.side else self.location
 
     @property
     def code(self) -> str:
