@@ -290,8 +290,9 @@ def _error_line(p: str) -> list[str]:
 def _shared_helpers(p: str) -> list[str]:
     from fractions import Fraction
 
-    from rulescore.trace import Step
-    return [odds_table_html([(p, Fraction(1, 2))], p), steps_html([Step(text=p, rule=p)]),
+    from rulescore.trace import RuleRef, Step
+    return [odds_table_html([(p, Fraction(1, 2))], p),
+            steps_html([Step(text=p, rule=RuleRef(p, p))]),
             section(p)[0].value]
 
 
