@@ -182,6 +182,10 @@ def _label_em(widget: w.Widget) -> float | None:
     return _em(width) if width else DEFAULT_LABEL_EM
 
 
+#: The room a label's right padding takes in its column, beside the text itself (em).
+LABEL_PAD_EM = 0.8
+
+
 def _set_label_em(widget: w.DOMWidget, label_em: float, now: float) -> None:
     """Widen *widget*'s label column from *now* to *label_em* em, and the field with it."""
     set_style(widget, description_width=f"{label_em:g}em")
@@ -192,9 +196,13 @@ def _fit_description(widget: w.DOMWidget) -> float | None:
     """Widen *widget*'s label column to its label; return that column's width in em (0 with
     no label, None when it is not set in em)."""
     label_em = _label_em(widget)
-    if label_em and text_em(widget.description) > label_em:
-        _set_label_em(widget, text_em(widget.description), label_em)
-        return text_em(widget.description)
+    if not label_em:
+        return label_em
+    # the label column also holds the label's own right padding, which ellipsis cuts into
+    needs = text_em(widget.description) + LABEL_PAD_EM
+    if needs > label_em:
+        _set_label_em(widget, needs, label_em)
+        return needs
     return label_em
 
 
