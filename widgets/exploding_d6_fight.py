@@ -27,6 +27,7 @@ from rulescore.systems.exploding_d6.fight import (
     other_actions,
 )
 from rulescore.systems.exploding_d6.inputs import plural
+from rulescore.trace import cite_rulings
 
 from .common import (
     ROLLED,
@@ -164,7 +165,7 @@ class FightPanel(OnThePage, Tool):
             "aim_actions", "accurate_actions", "perception", "walking", "distance",
             "weapon_range", "supported", "off_hand", "special", "massive_actions", "strength",
             "recoil")}, "aim_interrupted": "kept by the fight: a hit that lands sets the "
-            "target's gathered aim to 0 (assumption hit_while_aiming)"}),
+            "target's gathered aim to 0: " + cite_rulings("exploding_d6", ["hit_while_aiming"])}),
         Reach(x6.hit_odds, {}, {
             "dice": "the attack's dice (attack_setup)", "min_roll": "the attack's minimum roll",
             "crit_at": "the attack's critical threshold", "burst": "the attack's mode",

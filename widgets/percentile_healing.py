@@ -19,6 +19,7 @@ from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 from rulescore.systems.percentile.healing import TREATMENT_ASPECTS
 from rulescore.systems.percentile.record import EML_LIMIT, LEVEL_CODES
+from rulescore.trace import cite_rulings
 
 from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
                      answers, button, labelled_text, odds_table_html, section)
@@ -244,8 +245,9 @@ class HealingWalker(Tool):
                   ("shock", "shock_rolled"), "an injury written in by hand has no Shock Roll "
                   "of its own on the sheet; the injury walker records one"),
                   "side": "an injury written in by hand has no side: a Grievous one on an arm "
-                          "stops either arm's melee tests (assumption grievous_arm_defence); "
-                          "the injury walker and the fight page record the side"}),
+                          "stops either arm's melee tests ("
+                          + cite_rulings("percentile", ["grievous_arm_defence"])
+                          + "); the injury walker and the fight page record the side"}),
         Reach(pc.InjuryRecord.with_blood_loss, {"bp": "Blood loss (BP)"}, {"self": SHEET}),
         Reach(pc.InjuryRecord.with_shock, {
             "state": "Shock state now", "extended_hr": "Extended Shock HR", "coma_hr": "Coma HR",

@@ -22,7 +22,7 @@ from .common import int_field
 from .lean import set_shown, shared_layout
 from rulescore.roster import Fighter
 
-from .percentile_table import FROM_ROW, PICK, STYLE, set_quietly
+from .percentile_table import FROM_ROW, NO_CAP, PICK, STYLE, set_quietly
 from .roster import FighterPick
 
 WIDE = shared_layout(width="21em")
@@ -61,7 +61,7 @@ class MissileWalker(Tool):
             "rng": "the Roll button's seed is in the dice",
             "charge_ft": "a Charging Throw is not walked here (the chapter's table gives its "
                          "impact)",
-            "eml_cap": "no cap: the seed names none (assumption eml_limits)",
+            "eml_cap": NO_CAP,
             "shooter_unusable_zone": "a shooter who shoots at all has the zones the test "
                                      "needs: the fight page's missile panel reads a lost one "
                                      "from the shooter's injury record"}),

@@ -16,6 +16,7 @@ from rulescore.errors import RulesError
 from rulescore.roster import Fighter
 from rulescore.systems import percentile as pc
 from rulescore.systems.percentile.fight import die_sides, fighter_armour
+from rulescore.trace import cite_rulings
 
 from .common import (ERROR, ROLLED, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
                      RollRequest, Tool, answers, labelled_text, odds_table_html, section,
@@ -37,8 +38,8 @@ def _eml(label: str, value: int) -> w.IntText:
 
 
 #: The seed's EML limits, which the tools keep (assumption eml_limits).
-FLOOR = "the seed's minimum test EML 05 (assumption eml_limits)"
-NO_CAP = "no cap: the seed names none (assumption eml_limits)"
+FLOOR = "the seed's minimum test EML 05: " + cite_rulings("percentile", ["eml_limits"])
+NO_CAP = "no cap, the seed names none: " + cite_rulings("percentile", ["eml_limits"])
 ATTACKER_LOST = ("an attacker who attacks at all has the zones a Melee test needs: the fight "
                  "page's melee panel reads a lost one from the attacker's injury record")
 

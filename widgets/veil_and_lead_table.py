@@ -19,6 +19,7 @@ from rulescore.roster import Fighter
 from rulescore.systems import veil_and_lead as vl
 from rulescore.systems.veil_and_lead.records import (called_locations, grievous_by_name,
                                                      treatable_wounds)
+from rulescore.trace import cite_rulings
 
 from .common import (ERROR, SUCCESS, DiceEntry, ErrorLine, ExplanationView, Reach,
                      RollRequest, Tool, answers, button, chance_html, fit_labels, labelled_text,
@@ -50,6 +51,10 @@ SITUATIONS = (("—", ""), ("Prepared ambush (+2)", "ambush"),
               ("Caught off-guard (−2)", "off_guard"))
 """A fighter's situation at the start of a fight, as the initiative roll takes it (§II)."""
 _ROW_WHY = "the fighter's row in the roster above"
+#: Inputs our rulings fix, each named by its title in the rulings chapter (never its id).
+POOL_RULING = "a pool rolls the dice it has: " + cite_rulings("veil_and_lead", ["small_pools"])
+HEALER_RULING = cite_rulings("veil_and_lead", ["healer_attribute"])
+FUMBLE_RULING = "every die a 1: " + cite_rulings("veil_and_lead", ["fumble"])
 
 
 class PartyInitiative(Tool):
@@ -64,8 +69,7 @@ class PartyInitiative(Tool):
         "off_guard": "the Situation menu on each fighter's line",
         "supernatural": "the Supernatural bonus on each fighter's line",
         "fatigued": "not asked here: the fight page keeps each fighter's Strain",
-        "small_pool": "the book's ruling: a pool rolls the dice it has (assumption "
-                      "small_pools)"}
+        "small_pool": POOL_RULING}
     reaches = (
         Reach(vl.plan_initiative, {}, _ROW),
         Reach(vl.roll_pools, {"dice": "My dice"},
@@ -455,8 +459,7 @@ class DownedWalker(Tool):
         Reach(vl.stabilization_probability, {
             "pool": "Healer's Medicine dice", "vitality": "Vitality now",
             "medical_kit": "Medical kit (+2)", "roll_bonus": "Healer's other roll bonus"},
-            {"small_pool": "the book's ruling: a pool rolls the dice it has (assumption "
-                           "small_pools)"}),
+            {"small_pool": POOL_RULING}),
         Reach(vl.rescue_probability, {
             "pool": "Healer's Medicine dice", "vitality": "Vitality now", "iron": "IRON",
             "medical_kit": "Medical kit (+2)", "roll_bonus": "Healer's other roll bonus"}),
@@ -466,7 +469,7 @@ class DownedWalker(Tool):
                        "Grievous Wound d8 field)"}),
         Reach(vl.bleed_out_turn, _STATE),
         Reach(vl.healer_pool, {}, {
-            "attribute": "the healer's SAVVY, from their row (assumption healer_attribute)",
+            "attribute": "the healer's SAVVY, from their row: " + HEALER_RULING,
             "medicine": "the healer's Medicine, from their row"}),
         Reach(vl.stabilize, {
             "vitality": "Vitality now", "medical_kit": "Medical kit (+2)",
@@ -474,7 +477,7 @@ class DownedWalker(Tool):
             "pool": "Healer's Medicine dice"},
             {"faces": "drawn from the Roll / My dice row",
              "fumble": "read from the dice: every die a 1 is a fumble",
-             "fumble_rule": "the book's ruling: every die a 1 (assumption fumble)"}),
+             "fumble_rule": FUMBLE_RULING}),
     )
 
     def __init__(self, iron: int = 1, vitality: int = 0) -> None:
@@ -696,12 +699,11 @@ class FirstAid(Tool):
     waiting_for = "the medic's d8s"
     reaches = (
         Reach(vl.healer_pool, {}, {
-            "attribute": "the medic's SAVVY, from their row (assumption healer_attribute)",
+            "attribute": "the medic's SAVVY, from their row: " + HEALER_RULING,
             "medicine": "the medic's Medicine, from their row"}),
         Reach(vl.first_aid_probability, {"pool": "Medic's Medicine dice",
                                          "roll_bonus": "Medic's roll bonus"},
-              {"small_pool": "the book's ruling: a pool rolls the dice it has (assumption "
-                             "small_pools)"}),
+              {"small_pool": POOL_RULING}),
         Reach(vl.first_aid, {"vitality": "Patient's Vitality", "iron": "Patient's IRON",
                              "roll_bonus": "Medic's roll bonus",
                              "already_treated": "Already given First Aid this scene",
@@ -839,13 +841,12 @@ class TreatGrievous(Tool):
     waiting_for = "the doctor's d8s"
     reaches = (
         Reach(vl.healer_pool, {}, {
-            "attribute": "the doctor's SAVVY, from their row (assumption healer_attribute)",
+            "attribute": "the doctor's SAVVY, from their row: " + HEALER_RULING,
             "medicine": "the doctor's Medicine, from their row"}),
         Reach(vl.treat_grievous_probability, {"pool": "Doctor's Medicine dice",
                                               "wound": "Grievous Wound",
                                               "roll_bonus": "Doctor's roll bonus"},
-              {"small_pool": "the book's ruling: a pool rolls the dice it has (assumption "
-                             "small_pools)"}),
+              {"small_pool": POOL_RULING}),
         Reach(vl.treat_grievous, {"wound": "Grievous Wound", "roll_bonus": "Doctor's roll bonus",
                                   "dice": "My dice", "pool": "Doctor's Medicine dice"},
               {"faces": "drawn from the Roll / My dice row"}),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ... import saved
 from ...roster import Column, RosterFormat
+from ...trace import cite_rulings
 from .missile import LAUNCHERS
 from .record import SIDES
 from .terms import ASPECTS, DEFENCES
@@ -78,7 +79,8 @@ ROSTER = RosterFormat(system="percentile", title="percentile combat", columns=(
            "one-handed", MELEE, "How the weapon is held (Heft penalty)"),
     Column("weapon_arm", "Weapon arm", saved.Text(5, SIDES), "right", MELEE,
            "The arm that holds the melee weapon: the attack, a Block and a Counterstrike need "
-           "it, a two-handed grip both arms (Injury 5, assumption grievous_arm_defence)"),
+           "it, a two-handed grip both arms (Injury 5; "
+           + cite_rulings("percentile", ["grievous_arm_defence"]) + ")"),
     Column("str_impact", "Strength impact", saved.Int(-10, 10), 0, MELEE,
            "The Strength Impact Modifier, added to melee and thrown strikes (Injury 2)"),
     Column("missile", "Missile weapon", saved.Text(20, tuple(LAUNCHERS)), "bow", MISSILE,
