@@ -185,7 +185,10 @@ def _live_round(browser, server, chapter: str, fig: Figures) -> None:
     before = set(W.renderer_pids())
     try:
         ctx, page, pid = R._open_sync(browser, server, chapter, live)
-        fig.live_ms.append(live.tti_ms[-1])
+        if live.tti_ms and live.tti_ms[-1] is not None:
+            fig.live_ms.append(live.tti_ms[-1])
+        else:   # a live page that never became interactive is an error, not a figure
+            fig.errors.append(f"live {chapter}: no time to interactive")
         fig.live_renderer_mb.append(W.tab_memory(page, before).renderer_mb)
         R._close_sync(server, ctx, page, pid)
     except Exception as exc:  # noqa: BLE001
@@ -219,7 +222,7 @@ def measure(book: Path, chapters: list[str], reps: int, live: bool) -> dict[str,
                           + (f"static first {fig.first_ms[-1]:.0f} ms "
                              f"({fig.first_bytes[-1] / 1e6:.1f} MB), second "
                              f"{fig.second_ms[-1]:.0f} ms, all cells "
-                             f"{fig.second_all_ms[-1]:.0f} ms "
+                             f"{_ms(fig.second_all_ms[-1])} "
                              f"({fig.second_bytes[-1] / 1e3:.0f} kB), back "
                              f"{fig.back_ms[-1]:.0f} ms"
                              if len(fig.back_ms) > rep else "static failed"), flush=True)
@@ -231,11 +234,17 @@ def measure(book: Path, chapters: list[str], reps: int, live: bool) -> dict[str,
     return figs
 
 
+def _ms(value: float | None) -> str:
+    """A time in ms, or a dash where the page never reached that stage."""
+    return "-" if value is None else f"{value:.0f} ms"
+
+
 def _met(ok: bool) -> str:
     return "MET" if ok else "NOT MET"
 
 
-def _median(xs: list[float]) -> float | None:
+def _median(xs: list[float | None]) -> float | None:
+    xs = [x for x in xs if x is not None]
     return statistics.median(xs) if xs else None
 
 
