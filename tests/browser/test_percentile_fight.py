@@ -195,13 +195,9 @@ def test_the_defender_s_setup_field_greys_while_the_defender_makes_no_test(page:
         "Not used: Brigand is helpless: the attack is a CS with no roll.")
 
 
-def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
-    """Injury 5, Tests with Grievous Injury: Nolora's arrow (75, a CS at EML85, its advantage
-    on Impact; Zone Dice 3 and 4, Location Die 10: the hand; 10 + 4 + Impact TA 4 + range 2
-    = 20P, less AV4: G4P; Shock 59, no effect; Location Die 10 is even: the right hand)
-    leaves the Brigand's right arm, his weapon arm, unusable. His Block is then an automatic
-    CF with no roll: one d100, Nolora's 71 (F), and neither blow lands; his Setup field is
-    greyed with the reason."""
+def _arrow_in_the_brigands_right_hand(page: Page, book_url: str) -> None:
+    """Nolora's arrow at 20 ft, its advantage on Impact, dice 75, 3, 4, 10, 10, 59: a G4P to
+    the Brigand's right hand, written into his record."""
     page.set_viewport_size({"width": 1280, "height": 1400})
     shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
     set_value(shot.get_by_label("Range (ft)"), "20")
@@ -211,6 +207,16 @@ def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
     expect(shot.locator(".rulebook-pc-fight-result")).to_have_text(
         "Brigand: Hand: G4P injury; shock 6 → no effect")
     shot.get_by_role("button", name="Write it into Brigand's record").click()
+
+
+def test_a_block_with_a_grievous_arm_is_an_automatic_cf(page: Page, book_url):
+    """Injury 5, Tests with Grievous Injury: Nolora's arrow (75, a CS at EML85, its advantage
+    on Impact; Zone Dice 3 and 4, Location Die 10: the hand; 10 + 4 + Impact TA 4 + range 2
+    = 20P, less AV4: G4P; Shock 59, no effect; Location Die 10 is even: the right hand)
+    leaves the Brigand's right arm, his weapon arm, unusable. His Block is then an automatic
+    CF with no roll: one d100, Nolora's 71 (F), and neither blow lands; his Setup field is
+    greyed with the reason."""
+    _arrow_in_the_brigands_right_hand(page, book_url)
     melee = open_panel(page, book_url, "Melee exchange", ".rulebook-pc-fight-melee",
                        load=False)
     melee.get_by_label("Attacker", exact=True).select_option("Nolora")
@@ -242,13 +248,7 @@ def test_a_grievous_wound_to_the_other_arm_leaves_the_block_rolled(page: Page, b
     and the Brigand made left-handed on the roster: his Block uses the left arm and is rolled.
     Switching A Grievous arm injury stops to either arm makes it an automatic CF again
     (assumption grievous_arm_defence)."""
-    page.set_viewport_size({"width": 1280, "height": 1400})
-    shot = open_panel(page, book_url, "Missile shot", ".rulebook-pc-fight-missile")
-    set_value(shot.get_by_label("Range (ft)"), "20")
-    shot.get_by_label("Tactical advantage", exact=True).select_option(
-        "Impact: the weapon's Impact TA bonus")
-    use_my_dice(shot, "75, 3, 4, 10, 10, 59", name="shot")
-    shot.get_by_role("button", name="Write it into Brigand's record").click()
+    _arrow_in_the_brigands_right_hand(page, book_url)
     fight = page.locator(".rulebook-fight").first
     fight.get_by_role("button", name="edit", exact=True).click()
     editor = fight.locator(".rulebook-roster")

@@ -377,13 +377,12 @@ def _guarded(func: Callable[..., Any], args: list, kwargs: dict) -> Any:
         signal.signal(signal.SIGALRM, previous)
 
 
-def call(target: Target, arguments: dict[str, object], hostile_name: str | None) -> Outcome:
-    """Call *target* with *arguments* and judge the outcome against the contract.
-
-    *hostile_name* is the one parameter given a hostile value (None: a base call, or every
-    argument hostile at once, when any parameter's name will do in a message).
-    """
-    args, kwargs = [], {}
+def split_arguments(target: Target, arguments: dict[str, object]
+                    ) -> tuple[list[object], dict[str, object]]:
+    """*arguments* (name → value) as *target*'s positional and keyword arguments: a
+    positional-only parameter by place, a ``**kwargs`` parameter's mapping spread out."""
+    args: list[object] = []
+    kwargs: dict[str, object] = {}
     for p in target.params:
         if p.name not in arguments:
             continue
@@ -393,6 +392,16 @@ def call(target: Target, arguments: dict[str, object], hostile_name: str | None)
             kwargs.update(arguments[p.name])  # type: ignore[arg-type]
         else:
             kwargs[p.name] = arguments[p.name]
+    return args, kwargs
+
+
+def call(target: Target, arguments: dict[str, object], hostile_name: str | None) -> Outcome:
+    """Call *target* with *arguments* and judge the outcome against the contract.
+
+    *hostile_name* is the one parameter given a hostile value (None: a base call, or every
+    argument hostile at once, when any parameter's name will do in a message).
+    """
+    args, kwargs = split_arguments(target, arguments)
     start = time.perf_counter()
     try:
         result = _guarded(target.func, args, kwargs)

@@ -86,17 +86,8 @@ def _traces(value: object, depth: int = 0):
 
 
 def _example_result(target: contract.Target):
-    base = contract.base_arguments(target, EXAMPLES, GUESSES)
-    args, kwargs = [], {}
-    for p in target.params:
-        if p.name not in base:
-            continue
-        if p.kind is p.POSITIONAL_ONLY:
-            args.append(base[p.name])
-        elif p.kind is p.VAR_KEYWORD:
-            kwargs.update(base[p.name])
-        else:
-            kwargs[p.name] = base[p.name]
+    args, kwargs = contract.split_arguments(
+        target, contract.base_arguments(target, EXAMPLES, GUESSES))
     return target.func(*args, **kwargs)
 
 
