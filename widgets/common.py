@@ -182,7 +182,9 @@ def _label_em(widget: w.Widget) -> float | None:
     return _em(width) if width else DEFAULT_LABEL_EM
 
 
-#: The room a label's right padding takes in its column, beside the text itself (em).
+#: The room a short label's right padding takes in its column, beside the text itself (em):
+#: a dice entry's named labels ("Exchange seed") are sized from their text, and an estimate
+#: with no room to spare lets the ellipsis cut them.
 LABEL_PAD_EM = 0.8
 
 
@@ -196,13 +198,9 @@ def _fit_description(widget: w.DOMWidget) -> float | None:
     """Widen *widget*'s label column to its label; return that column's width in em (0 with
     no label, None when it is not set in em)."""
     label_em = _label_em(widget)
-    if not label_em:
-        return label_em
-    # the label column also holds the label's own right padding, which ellipsis cuts into
-    needs = text_em(widget.description) + LABEL_PAD_EM
-    if needs > label_em:
-        _set_label_em(widget, needs, label_em)
-        return needs
+    if label_em and text_em(widget.description) > label_em:
+        _set_label_em(widget, text_em(widget.description), label_em)
+        return text_em(widget.description)
     return label_em
 
 
@@ -480,6 +478,12 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(1, 1_000_000)
 
 
+def _entry_label(label: str, least: float) -> str:
+    """The label column of a dice entry's field: *least* em, or the label's text and its
+    padding (:data:`LABEL_PAD_EM`) when a named entry's label needs more."""
+    return f"{max(least, text_em(label) + LABEL_PAD_EM):g}em"
+
+
 def _full_line() -> w.Layout:
     """A row of a dice entry that takes a line of its own, wrapping in a narrow column."""
     return shared_layout(flex_flow="row wrap", width="100%")
@@ -513,11 +517,12 @@ class DiceEntry(w.HBox, metaclass=BuiltWhole):
         self.roll_button = button(f"Roll{the}", f"Roll{the} with a new random seed",
                                   primary=True)
         self.seed = labelled_text(f"{own}seed" if name else "Seed", placeholder="a number",
-                                  width="14em", label_width="4em")
+                                  width="14em", label_width=_entry_label(f"{own}seed", 4))
         self.replay_button = button(f"Replay{the}'s seed" if name else "Replay seed",
                                     "Roll again with the seed in the field")
         self.my_dice = labelled_text(f"{own}dice" if name else "My dice",
-                                     placeholder=dice_hint, width="22em", label_width="5em")
+                                     placeholder=dice_hint, width="22em",
+                                     label_width=_entry_label(f"{own}dice", 5))
         self.use_dice_button = button(f"Use{the} dice" if name else "Use my dice",
                                       f"Use the faces you rolled at the table{' for' + the}"
                                       if name else "Use the faces you rolled at the table")

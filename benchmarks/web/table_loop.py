@@ -306,8 +306,9 @@ def pc_roster() -> Roster:
 
 
 def injuries_text(record: pc.InjuryRecord) -> str:
-    """A record's open injuries as the turn order lists them, e.g. "S2P abdomen"."""
-    return ", ".join(f"{i.code} {i.location.lower()}" + (" (bleeding)" if i.bleeder else "")
+    """A record's open injuries as the turn order lists them, e.g. "S2P abdomen", an arm or
+    leg with its side ("G4E right upper arm")."""
+    return ", ".join(f"{i.code} {i.where.lower()}" + (" (bleeding)" if i.bleeder else "")
                      for i in record.injuries if i.level) or "none"
 
 

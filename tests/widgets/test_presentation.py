@@ -9,8 +9,7 @@ import pytest
 from rulescore.tables import parse_tables
 from rulescore.trace import Resolution
 from widgets.book import explain, file_table_html, header, humanise, table_html
-from widgets.common import (LABEL_PAD_EM, fit_label, fit_labels, labelled_text, odds_html,
-                            text_em, tick_indices)
+from widgets.common import fit_label, fit_labels, labelled_text, odds_html, text_em, tick_indices
 from widgets.lean import is_shared, shared_layout
 from widgets.storage import JsonTransfer
 from widgets.tsl import explain as tsl_explain
@@ -130,10 +129,8 @@ def test_a_long_label_and_placeholder_widen_the_field_not_cut_it():
     field = labelled_text("Tens die (00–90)", placeholder="e.g. 70", width="17em",
                           label_width="8em")
     assert field.description == "Tens die (00–90)"               # the accessible name stays
-    # the label's text and its own right padding (LABEL_PAD_EM), which ellipsis would cut into
-    assert field.style.description_width == \
-        f"{text_em('Tens die (00–90)') + LABEL_PAD_EM:g}em" == "9.9em"
-    assert field.layout.width == "18.9em"                         # the input keeps its 9em
+    assert field.style.description_width == f"{text_em('Tens die (00–90)'):g}em" == "9.1em"
+    assert field.layout.width == "18.1em"                         # the input keeps its 9em
     wide = labelled_text("Bonus", placeholder="how many d6, e.g. 4", width="20em",
                          label_width="15em")
     assert wide.style.description_width == "15em" and wide.layout.width == "27.4em"
@@ -257,12 +254,10 @@ def test_fields_stacked_in_a_column_share_one_label_width_so_inputs_line_up():
     row = w.HBox([labelled_text("Side", width="12em", label_width="3em")])
     box = w.VBox([short, long, row, w.HTML("a note")])
     fit_labels(box)
-    label = text_em(long.description) + LABEL_PAD_EM
-    assert long.style.description_width == f"{label:g}em" == "18.2em"
-    assert short.style.description_width == "18.2em"
-    assert _em_width(short) == pytest.approx(20 + 18.2 - 6) == _em_width(long)   # in line
-    # a row is not a column: its label keeps its own width (its text and padding)
-    assert row.children[0].style.description_width == f"{text_em('Side') + LABEL_PAD_EM:g}em"
+    assert long.style.description_width == f"{text_em(long.description):g}em" == "17.4em"
+    assert short.style.description_width == "17.4em"
+    assert _em_width(short) == 20 + 17.4 - 6 == _em_width(long)   # same input width, in line
+    assert row.children[0].style.description_width == "3em"      # a row is not a column
 
 
 def _em_width(field):
