@@ -12,6 +12,8 @@ from tests.browser.static_book import (book, fenced_browser, static_book,  # noq
 from voila_process import CHROMIUM, CHROMIUM_ARGS  # noqa: I001 - on the path once served is
 
 SUITE_MAX_KERNELS = 10_000
+SUITE_CULLING = ("--MappingKernelManager.cull_interval=20",
+                 "--MappingKernelManager.cull_idle_timeout=120")
 
 
 @pytest.fixture(scope="session")
@@ -27,7 +29,10 @@ def book_url(book_log):
     # The suite opens far more pages than the book's default maximum of live kernels, and a
     # test's closed page keeps its kernel until the culler: the maximum is tested on its own
     # server (test_book_full.py).
-    served = ServedBook(book_log, max_kernels=SUITE_MAX_KERNELS)
+    # A closed page's kernel lives until the culler; the book's 10 minutes would leave a few
+    # hundred kernels alive over the suite, past the server's ZeroMQ socket limit (1023
+    # sockets, five a kernel: "Too many open files"), so this server culls sooner.
+    served = ServedBook(book_log, args=SUITE_CULLING, max_kernels=SUITE_MAX_KERNELS)
     yield served.base + "/voila/render"
     served.stop()
 
