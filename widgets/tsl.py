@@ -8,6 +8,8 @@ from __future__ import annotations
 import html
 import json
 from fractions import Fraction
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import ipywidgets as w
@@ -60,6 +62,36 @@ ODDS_STYLE = ("<style>.rulebook-tsl-odds{line-height:1.35}"
               ".rulebook-tsl-odds td:nth-child(2){white-space:nowrap}"
               ".rulebook-tsl-odds-notes{font-size:small;line-height:1.4}</style>")
 STORE_KEY = "rulebook/tsl/turn-board"
+
+
+@dataclass(frozen=True)
+class AttackExample:
+    """A worked example the attack resolver is set up as in one pick: the inputs it sets (the
+    resolver's field names; every other input goes back to how the tool was built, the rulings
+    stay the table's) and the dice it rolls, typed into the dice field and used at once."""
+    label: str
+    fields: Mapping[str, Any]
+    dice: str
+
+
+ATTACK_EXAMPLES = {
+    # §11 Attacking: a Proficient roll against T11, the chapter's first worked example
+    "proficient_t11": AttackExample("Proficient against T11 (6 4 3 3 1)",
+                                    {"tier": "Proficient", "target": "11"}, "6, 4, 3, 3, 1"),
+    # §11 A Worked Example: Vela's silenced shot at a thug, a Grunt who Breaks at once
+    "velas_shot": AttackExample(
+        "Vela's shot at the thug (3 6 1 4 3)",
+        {"tier": "Proficient", "target": "11", "weapon_zone": "Sidearm", "tag1": "Silent",
+         "distance": "Near", "attack_type": "Ranged weapon", "target_kind": "grunt"},
+        "3, 6, 1, 4, 3"),
+    # §11 A Worked Example: Mar's taunt, Voice against the thug's Mind, an opposed roll
+    "mars_taunt": AttackExample(
+        "Mar's taunt: opposed, Trained against Untrained",
+        {"kind": "opposed", "tier": "Trained", "defender_tier": "Untrained",
+         "attack_type": "Social pressure"}, "4, 2, 6, 1, 3, 1, 5, 2, 3, 1"),
+}
+"""The primer's worked examples the attack resolver can be set up as (§11)."""
+EXAMPLE_PROMPT = "pick one to set the tool up"
 
 
 def _board_from_json(text: str) -> tsl.Encounter:
@@ -189,7 +221,8 @@ class AttackResolver(Tool):
     def __init__(self, kind: str = "static", tier: str = "Proficient", target: str = "11",
                  defender_tier: str = "Untrained", weapon_zone: str = NO_WEAPON,
                  distance: str = "Engaged", attack_type: str = "Melee weapon",
-                 improvised: bool = False, armour: bool = False) -> None:
+                 improvised: bool = False, armour: bool = False,
+                 examples: tuple[str, ...] = ()) -> None:
         self.kind = _dropdown("Kind of roll", [("Static T-number", "static"),
                                                ("Opposed roll", "opposed")], kind)
         self.tier = _dropdown("Attacker tier", tsl.TIERS, tier)
@@ -236,10 +269,14 @@ class AttackResolver(Tool):
         self.attacker_pick = FighterPick("tsl", self.fill_attacker,
                                          label="Attacker from the roster")
         self.target_pick = FighterPick("tsl", self.fill_target, label="Target from the roster")
+        # The chapter's worked examples, each one pick away (see set_up); none, no menu.
+        self.examples = {key: ATTACK_EXAMPLES[key] for key in examples}
+        self.example = _dropdown("Worked example", [(EXAMPLE_PROMPT, "")] + [
+            (e.label, key) for key, e in self.examples.items()], "") if examples else None
         # The inputs on the left, the odds, the roll and its result beside them, so the whole
         # attack fits one screen at desktop width; the explanation runs below both.
         inputs = w.VBox([
-            self.attacker_pick, self.target_pick,
+            *([self.example] if examples else []), self.attacker_pick, self.target_pick,
             *section("The roll", self.kind, self.tier, self.shift, self.target,
                      self.defender_tier, self.defender_shift, self.attack_type),
             *section("The target's Stress", self.target_kind, self.marked, self.pool_size),
@@ -266,7 +303,10 @@ class AttackResolver(Tool):
                       self.bump_misses):
             field.observe(lambda _: self.update(), "value")
         self.entry.on_request(self.roll)
+        if self.example is not None:
+            self.example.observe(lambda change: self.set_up(change["new"]), "value")
         self.update()
+        self._built = {name: getattr(self, name).value for name in self._SETUP_FIELDS}
 
     # -- filling from the roster ---------------------------------------------------------------
     def _fill(self, values: dict[Any, Any]) -> None:
@@ -278,6 +318,24 @@ class AttackResolver(Tool):
         finally:
             self._quiet = False
         self.update()
+
+    _SETUP_FIELDS = ("kind", "tier", "shift", "target", "defender_tier", "defender_shift",
+                     "attack_type", "target_kind", "marked", "pool_size", "weapon_zone", "tag1",
+                     "tag2", "improvised", "distance", "impact", "armour", "snaring", "uses")
+
+    def set_up(self, key: str) -> None:
+        """Set the tool up as the worked example *key* (its inputs over those the tool was built
+        with) and roll its dice, so the example's result shows in one pick; the menu goes back
+        to its prompt, since the reader may change any field after."""
+        if not key:
+            return
+        example = self.examples[key]
+        self._fill({getattr(self, name): value
+                    for name, value in {**self._built, **example.fields}.items()})
+        if self.example is not None:
+            self.example.value = ""
+        self.entry.my_dice.value = example.dice
+        self.entry.use_dice()
 
     def fill_attacker(self, row: Any) -> None:
         """The attacker's tier in the domain they attack with, and their weapon."""

@@ -63,8 +63,17 @@ def test_resolver_errors_in_place(page: Page, book_url):
     expect(tool.get_by_role("alert")).to_contain_text("My dice must be 5 faces, got 3")
 
 
+def _opposed(page: Page, book_url: str):
+    """The chapter's resolver set up as Mar's taunt: opposed, Trained against Untrained."""
+    tool = _open(page, book_url, ".rulebook-tsl-attack")
+    tool.get_by_label("Worked example").select_option(
+        label="Mar's taunt: opposed, Trained against Untrained")
+    expect(tool.get_by_label("Defender tier")).to_be_visible()
+    return tool
+
+
 def test_opposed_resolver_and_armour(page: Page, book_url):
-    tool = _open(page, book_url, ".rulebook-tsl-attack", 1)
+    tool = _opposed(page, book_url)
     expect(tool.get_by_label("Defender tier")).to_have_value(re.compile(".+"))
     tool.get_by_label("Attack type").select_option("Melee weapon")
     tool.get_by_label("Target's armour is built for this blow").check()
@@ -178,19 +187,21 @@ def test_every_input_has_a_label(page: Page, book_url):
     static = _open(page, book_url, ".rulebook-tsl-attack")
     expect(static.get_by_label("T-number")).to_be_visible()
     assert controls(static) == [
-        ("combobox", "Kind of roll"), ("combobox", "Attacker tier"), ("combobox", "Other tier shifts"),
+        ("combobox", "Worked example"), ("combobox", "Kind of roll"), ("combobox", "Attacker tier"), ("combobox", "Other tier shifts"),
         ("textbox", "T-number"), ("combobox", "Attack type"), ("combobox", "Target is"),
         ("textbox", "Stress already on its Body pool"), ("textbox", "Pool size"),
         ("combobox", "Weapon zone"),
         *CHECKS, *ROLL_INPUTS, *RULINGS]
     static.get_by_label("Weapon zone").select_option(label="Ranged")
     expect(static.get_by_label("Ammunition uses left")).to_be_visible()
-    assert controls(static)[9:15] == [
+    assert controls(static)[10:16] == [
         ("combobox", "First tag"), ("combobox", "Second tag"),
         ("checkbox", "Improvised weapon (no tags)"), ("combobox", "Distance to target"),
         *CHECKS]
     assert ("textbox", "Ammunition uses left") in controls(static)
-    opposed = controls(page.locator(".rulebook-tsl-attack").nth(1))
+    static.get_by_label("Kind of roll").select_option(label="Opposed roll")
+    expect(static.get_by_label("Defender tier")).to_be_visible()
+    opposed = controls(static)
     assert ("combobox", "Defender tier") in opposed
     assert ("combobox", "Defender's tier shifts") in opposed
     assert controls(_open(page, book_url, ".rulebook-tsl-turns")) == [
@@ -311,7 +322,7 @@ def test_resolver_weapon_tags_impact_armour_and_ammunition(page: Page, book_url)
 
 
 def test_opposed_resolver_kind_defender_seed_and_errors(page: Page, book_url):
-    tool = _open(page, book_url, ".rulebook-tsl-attack", 1)
+    tool = _opposed(page, book_url)
     expect(tool.get_by_label("T-number")).to_be_hidden()
     tool.get_by_label("Defender tier").select_option(label="Proficient")
     use_my_dice(tool, "4, 2, 6, 1, 3, 1, 5, 2, 3, 1")

@@ -63,13 +63,42 @@ def test_velas_shot_at_the_thug(page: Page, book_url):
 
 
 def test_mars_taunt_opposed(page: Page, book_url):
-    """Mar's Trained Voice roll, 13, against the thug's Untrained Mind, 8: Mar wins by 5 (the
-    second resolver of the chapter is set up for an opposed roll)."""
+    """Mar's Trained Voice roll, 13, against the thug's Untrained Mind, 8: Mar wins by 5, set
+    up by hand as the chapter's prose says (Kind of roll, the two tiers)."""
     taunt = tsl.opposed_roll([4, 2, 6, 1, 3], "Trained", [1, 5, 2, 3, 1], "Untrained")
-    tool = _resolver(page, book_url, 1)
+    tool = _resolver(page, book_url)
+    tool.get_by_label("Kind of roll").select_option(label="Opposed roll")
+    tool.get_by_label("Attacker tier").select_option(label="Trained")
+    tool.get_by_label("Defender tier").select_option(label="Untrained")
     use_dice(tool, [4, 2, 6, 1, 3, 1, 5, 2, 3, 1])
     expect(tool.get_by_text(f"Total {taunt.total} against the defender's "
                             f"{taunt.defender_total}, margin +{taunt.margin}")).to_be_visible()
+
+
+def test_each_worked_example_in_one_pick(page: Page, book_url):
+    """The resolver's Worked example menu: each pick sets the tool up and rolls the example's
+    dice, giving the chapter's own results (the cells' rulescore calls), from any setup."""
+    tool = _resolver(page, book_url)
+    menu = tool.get_by_label("Worked example")
+    result = tool.locator(".rulebook-tsl-result")
+    menu.select_option(label="Mar's taunt: opposed, Trained against Untrained")
+    taunt = tsl.opposed_roll([4, 2, 6, 1, 3], "Trained", [1, 5, 2, 3, 1], "Untrained")
+    expect(tool.get_by_text(f"Total {taunt.total} against the defender's "
+                            f"{taunt.defender_total}, margin +{taunt.margin}")).to_be_visible()
+    expect(result).to_contain_text("to the Mind pool")
+    expect(menu).to_have_value("pick one to set the tool up")   # ready for the next pick
+    menu.select_option(label="Vela's shot at the thug (3 6 1 4 3)")
+    shot = tsl.attack([3, 6, 1, 4, 3], "Proficient", target=11,
+                      weapon=tsl.make_weapon("Sidearm", ["Silent"]), distance="Near",
+                      attack_type="Ranged weapon", target_pools=tsl.new_pools("grunt"))
+    expect(result).to_contain_text(_said(shot))
+    expect(result).to_contain_text("the target Breaks")
+    expect(tool.get_by_label("Defender tier")).to_be_hidden()
+    expect(tool.get_by_label("First tag")).to_have_value("Silent")
+    menu.select_option(label="Proficient against T11 (6 4 3 3 1)")
+    solid = tsl.attack([6, 4, 3, 3, 1], "Proficient", target=11, target_pools=tsl.new_pools())
+    expect(result).to_contain_text(_said(solid))
+    expect(tool.locator(".rulebook-tsl-pool")).to_contain_text("2 of 4 Stress marked")
 
 
 def test_double_movement_on_the_turn_board(page: Page, book_url):

@@ -33,6 +33,50 @@ def test_resolver_vela_with_typed_dice():
     assert "Static T-number 11: margin 16 − 11 = +5" in r.explanation.value
 
 
+def _examples_resolver() -> AttackResolver:
+    return AttackResolver("static", "Proficient", target="11",
+                          examples=("proficient_t11", "mars_taunt", "velas_shot"))
+
+
+def test_worked_example_menu_sets_up_and_rolls_each_example():
+    """Each pick of the menu gives the engine's own result for the chapter's worked example
+    (§11 Attacking; §11 A Worked Example: Vela's shot, Mar's taunt), from any earlier setup."""
+    r = _examples_resolver()
+    r.armour.value, r.shift.value = True, 1     # left over from the reader's own attack
+    r.example.value = "velas_shot"
+    shot = tsl.attack([3, 6, 1, 4, 3], "Proficient", target=11,
+                      weapon=tsl.make_weapon("Sidearm", ["Silent"]), distance="Near",
+                      attack_type="Ranged weapon", target_pools=tsl.new_pools("grunt"))
+    assert (r.last.total, r.last.band, r.last.stress, r.last.target_breaks) == \
+        (shot.total, shot.band, shot.stress, shot.target_breaks) == (16, "success", 2, True)
+    assert (r.armour.value, r.shift.value) == (False, 0)
+    assert "the target Breaks" in r.result.value and "(your dice)" in r.result.value
+    assert r.example.value == "" and r.entry.my_dice.value == "3, 6, 1, 4, 3"
+
+    r.example.value = "mars_taunt"
+    taunt = tsl.opposed_roll([4, 2, 6, 1, 3], "Trained", [1, 5, 2, 3, 1], "Untrained")
+    assert (r.kind.value, r.weapon_zone.value, r.target_kind.value) == \
+        ("opposed", "No weapon", "character")
+    assert (r.last.total, r.last.against, r.last.margin) == \
+        (taunt.total, taunt.defender_total, taunt.margin) == (13, 8, 5)
+    assert "Total 13 against the defender's 8, margin +5" in r.result.value
+    assert "to the Mind pool" in r.result.value
+
+    r.example.value = "proficient_t11"
+    solid = tsl.attack([6, 4, 3, 3, 1], "Proficient", target=11, target_pools=tsl.new_pools())
+    assert (r.kind.value, r.last.stress, r.last.target_pools.stress("Body")) == \
+        ("static", solid.stress, solid.target_pools.stress("Body")) == ("static", 2, 2)
+
+
+def test_worked_example_menu_only_where_the_chapter_asks():
+    """A resolver built without examples has no menu (no model a page does not use)."""
+    assert AttackResolver().example is None
+    labels = [o[0] for o in _examples_resolver().example.options]
+    assert labels == ["pick one to set the tool up", "Proficient against T11 (6 4 3 3 1)",
+                      "Mar's taunt: opposed, Trained against Untrained",
+                      "Vela's shot at the thug (3 6 1 4 3)"]
+
+
 def test_resolver_seeded_roll_replays():
     r = AttackResolver()
     r.entry.roll(seed=42)
