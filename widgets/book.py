@@ -214,14 +214,16 @@ def table_html(table: Table, highlight: Callable[[int], bool] | None = None,
 
 
 def _figure(title: str, source: str, headers: list[str], body: list[list[str]],
-            highlight: Callable[[int], bool] | None = None) -> str:
-    """A printed table: title, source section, headers and rows of text (escaped here)."""
+            highlight: Callable[[int], bool] | None = None, *, markup: bool = False) -> str:
+    """A printed table: title, source section, headers and rows of text (escaped here), or
+    of markup the caller escaped (*markup*)."""
     long = {i for i in range(len(headers)) if any(len(r[i]) > LONG_TEXT for r in body)}
+    cell = (lambda text: text) if markup else html.escape
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     wide = " class='rulebook-wide'" if len(headers) > WIDE_TABLE else ""
     rows = "".join(f"<tr{HIGHLIGHT if highlight and highlight(n) else ''}>"
                    + "".join(f"<td{_LONG if i in long else ''}>"
-                             f"{html.escape(text)}</td>" for i, text in enumerate(cells))
+                             f"{cell(text)}</td>" for i, text in enumerate(cells))
                    + "</tr>" for n, cells in enumerate(body))
     return (f"{_TABLE_STYLE}<figure class='rulebook-table'><figcaption><b>"
             f"{html.escape(title)}</b> <small>({html.escape(source)})</small>"
@@ -289,6 +291,35 @@ def rulings(system: str) -> HTML:
                      + (f"<p><b>Other tables might:</b></p><ul>{alts}</ul>" if alts else "")
                      + _switch_html(a) + "</section>")
     return HTML("".join(items) or "<p>No assumptions recorded.</p>")
+
+
+def _linked_rulings(system: str, text: str) -> str:
+    """*text* escaped, each ruling it names by its quoted title a link to that ruling (which
+    the rulings chapter shows above the table)."""
+    out = html.escape(text, quote=False)
+    for a in load_assumptions(system):
+        quoted = f"“{html.escape(a.title, quote=False)}”"
+        out = out.replace(quoted, f"“<a href='#{html.escape(a.id)}' target='_self'>"
+                                  f"{html.escape(a.title, quote=False)}</a>”")
+    return out
+
+
+def rules_coverage(system: str) -> HTML:
+    """Every section of the rules a part follows and where the book stands on it: in the tools,
+    or left out and why (the system's rules index, DESIGN §2: every rule implemented or out of
+    scope with a reason)."""
+    entries = system_data(system).rules_index()
+    body = [[html.escape(e.section),
+             _linked_rulings(system, e.summary),
+             "In the tools" if e.status == "implemented"
+             else "<b>Left out:</b> " + _linked_rulings(system, e.reason)]
+            for e in entries]
+    left_out = sum(e.status != "implemented" for e in entries)
+    title = (f"Every section of the rules: {len(entries) - left_out} in the tools, "
+             f"{left_out} left out")
+    return HTML(_figure(title, "the rules index of this part", ["Section", "What it says",
+                                                                "In this book"],
+                        body, markup=True))
 
 
 def worked_html(headline: str, steps: Iterable[Step]) -> str:

@@ -327,3 +327,33 @@ weapon = "used_twice"
     assert "<th>Done with the weapon</th>" in printed
     assert "<td>only if it ends in a melee attack</td>" in printed
     assert "<td>used twice</td>" in printed                # a key without words: read aloud
+
+
+def test_rules_coverage_lists_every_section_and_why_one_is_left_out():
+    from rulescore.systems import system as system_data
+    from widgets.book import rules_coverage
+    entries = system_data("percentile").rules_index()
+    left_out = [e for e in entries if e.status == "out_of_scope"]
+    page = rules_coverage("percentile").data
+    assert page.count("<tr>") == len(entries) + 1            # the header row and one a section
+    assert (f"Every section of the rules: {len(entries) - len(left_out)} in the tools, "
+            f"{len(left_out)} left out") in page
+    assert page.count("<b>Left out:</b> ") == len(left_out) == 12
+    assert ("<b>Left out:</b> Serious and Grievous injuries trigger a Morale Roll whose rules "
+            "are not in the seed.") in page
+    # a ruling an entry leans on links to where the rulings chapter shows it, by its title
+    assert ("its use in the melee matrix is our ruling “<a href='#melee_star_counts' "
+            "target='_self'>Victory stars in the MELEE TEST matrix</a>”") in page
+    assert "shot_difficulty" not in rules_coverage("range_bands").data   # no engine names
+
+
+def test_rules_coverage_escapes_the_index_text(monkeypatch):
+    from rulescore.rules_index import RuleEntry
+    from rulescore.systems import system as system_data
+    from widgets.book import rules_coverage
+    odd = RuleEntry("tsl", "<script>§1</script>", "a < b & c", None, None, "out_of_scope",
+                    "why <i>not</i>")
+    monkeypatch.setattr(type(system_data("tsl")), "rules_index", lambda self: (odd,))
+    page = rules_coverage("tsl").data
+    assert "<script>§1" not in page and "&lt;script&gt;§1&lt;/script&gt;" in page
+    assert "a &lt; b &amp; c" in page and "why &lt;i&gt;not&lt;/i&gt;" in page
