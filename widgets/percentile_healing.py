@@ -19,7 +19,6 @@ from rulescore.errors import RulesError
 from rulescore.systems import percentile as pc
 from rulescore.systems.percentile.healing import TREATMENT_ASPECTS
 from rulescore.systems.percentile.record import EML_LIMIT, LEVEL_CODES
-from rulescore.trace import cite_rulings
 
 from .common import (ROLLED, DiceEntry, ErrorLine, ExplanationView, Reach, RollRequest, Tool,
                      answers, button, labelled_text, odds_table_html, section)
@@ -41,6 +40,7 @@ BLEEDING_OUTCOMES = {"stopped": "bleeding stopped", "bleeding": "still bleeding"
 NO_BLEEDER = "no injury on the record is bleeding: add one with A Bleeder ticked"
 COURSE_OUTCOMES = {"recovered": "recovers", "continues": "carries on", "dies": "dies"}
 SHEET = "the record on the sheet above"
+NOT_KNOWN = "not known"   # the Side of an arm or leg injury written in without one
 BLEED_WORDS = {"strength_eml": "Strength EML (blood loss)", "state": "Shock state now",
                "physician_eml": "Staunching healer's EML",
                "bleeders": "Bleeders treated together", "cauterise": "Cauterise (+30)",
@@ -240,14 +240,12 @@ class HealingWalker(Tool):
             "staunch_bonus"),
             "a new record starts empty; the buttons below fill it")),
         Reach(pc.InjuryRecord.add_injury, {"location": "Location", "aspect": "Aspect",
-                                           "level": "Injury", "bleeder": "A Bleeder"},
+                                           "level": "Injury", "bleeder": "A Bleeder",
+                                           "side": "Side"},
               {"self": SHEET, **dict.fromkeys(
                   ("shock", "shock_rolled"), "an injury written in by hand has no Shock Roll "
-                  "of its own on the sheet; the injury walker records one"),
-                  "side": "an injury written in by hand has no side: a Grievous one on an arm "
-                          "stops either arm's melee tests ("
-                          + cite_rulings("percentile", ["grievous_arm_defence"])
-                          + "); the injury walker and the fight page record the side"}),
+                  "of its own on the sheet; the injury walker records one")}),
+        Reach(pc.has_side, {"location": "Location"}),
         Reach(pc.InjuryRecord.with_blood_loss, {"bp": "Blood loss (BP)"}, {"self": SHEET}),
         Reach(pc.InjuryRecord.with_shock, {
             "state": "Shock state now", "extended_hr": "Extended Shock HR", "coma_hr": "Coma HR",
@@ -332,6 +330,10 @@ class HealingWalker(Tool):
         self.level = w.Dropdown(options=[(c, n) for n, c in LEVEL_CODES.items()], value=2,
                                 description="Injury", style=STYLE, layout=WIDE)
         self.bleeder = w.Checkbox(value=False, description="A Bleeder", indent=False)
+        # An arm's or leg's injury is on one side: a Grievous arm injury stops only that
+        # arm's actions (IMPAIRED ACTIONS AND MOVEMENT); "not known" counts on either arm.
+        self.side = w.Dropdown(options=[(NOT_KNOWN, NOT_KNOWN)] + [(s, s) for s in pc.SIDES],
+                               value=NOT_KNOWN, description="Side", style=STYLE, layout=WIDE)
         self.add_button = button("Add injury", primary=True)
         # an injury written onto the sheet by mistake comes off it again
         self.gone = w.Dropdown(options=[], description="Injury to remove", style=STYLE,
@@ -457,7 +459,7 @@ class HealingWalker(Tool):
             w.HBox([self.name, self.healing_base, self.endurance]), self.error,
             section("The injury record", self.sheet, self.timeline),
             section("Add an injury", w.HBox([self.location, self.aspect, self.level]),
-                    w.HBox([self.bleeder, self.add_button, self.blood]),
+                    w.HBox([self.side, self.bleeder, self.add_button]), self.blood,
                     w.HBox([self.gone, self.remove_button])),
             section("Bleeding: every five minutes",
                     w.HBox([w.VBox([self.bleeding, self.state, self.strength_eml,
@@ -502,6 +504,8 @@ class HealingWalker(Tool):
                       self.broadhead, self.frozen):
             field.observe(lambda _: self._show_treatment_odds(), "value")
         self.add_button.on_click(lambda _: self._change(self._add))
+        self.location.observe(lambda _: self._show_side(), "value")
+        self._show_side()
         self.remove_button.on_click(lambda _: self._change(self._remove))
         self.treat_entry.on_request(self._treat)
         self.untreated_button.on_click(lambda _: self._change(self._untreated))
@@ -615,9 +619,17 @@ class HealingWalker(Tool):
     def _blood(self):
         return self.record.with_blood_loss(self.blood.value), ()
 
+    def _show_side(self) -> None:
+        """The Side field only for a location of an arm or leg (Injury 1)."""
+        sided = pc.has_side(self.location.value)
+        set_shown(self.side, sided)
+        if not sided:
+            self.side.value = NOT_KNOWN
+
     def _add(self):
+        side = None if self.side.value == NOT_KNOWN else self.side.value
         return self.record.add_injury(self.location.value, self.aspect.value, self.level.value,
-                                      bleeder=self.bleeder.value), ()
+                                      bleeder=self.bleeder.value, side=side), ()
 
     def _remove(self):
         if self.gone.value is None:

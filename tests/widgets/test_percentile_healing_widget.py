@@ -465,3 +465,31 @@ def test_with_no_bleeder_on_the_record_there_is_no_bleeding_to_roll():
     assert h.bleed_entry.error.message == ("Bleeding injury: no injury on the record is "
                                            "bleeding: add one with A Bleeder ticked")
     assert h.record.blood_loss == 0
+
+
+def test_an_injury_added_by_hand_to_an_arm_or_leg_keeps_its_side():
+    """Injury 1: arms' and legs' locations have a side, which decides the arm whose actions a
+    Grievous injury stops; the Side field shows only for them, and "not known" is no side."""
+    h = HealingWalker()
+    assert not is_shown(h.side)                        # Abdomen has no side
+    h.location.value = "Hand"
+    assert is_shown(h.side) and h.side.value == "not known"
+    h.side.value = "left"
+    h.level.value = 4
+    h.add_button.click()
+    added = h.record.injuries[-1]
+    assert (added.location, added.side, added.where) == ("Hand", "left", "left hand")
+    h.location.value = "Thorax"
+    assert not is_shown(h.side) and h.side.value == "not known"
+    h.add_button.click()
+    assert h.record.injuries[-1].side is None
+    h.location.value = "Knee"
+    h.add_button.click()                               # not known: no side recorded
+    assert h.record.injuries[-1].side is None
+
+
+def test_has_side_is_the_arms_and_legs_locations():
+    assert [loc for loc in pc.location_names() if pc.has_side(loc)] == [
+        "Shoulder", "Upper arm", "Elbow", "Forearm", "Hand", "Thigh", "Knee", "Calf", "Foot"]
+    with pytest.raises(RulesError, match="location"):
+        pc.has_side("Tail")

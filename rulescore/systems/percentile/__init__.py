@@ -29,8 +29,8 @@ from .healing import (COMA_HR, BleedingResolution, BloodLossResolution, BloodSto
                       injury_description, treatment_odds, arcane_bonus,
                       extended_shock_healer_bonus, extended_shock_movement,
                       combine_treatment_rolls, healing_period, infection_amputation)
-from .record import (InjuryRecord, RecordedInjury, Recovery, next_roll, next_roll_odds,
-                     recover)
+from .record import (SIDES, InjuryRecord, RecordedInjury, Recovery, has_side, next_roll,
+                     next_roll_odds, recover)
 from .roster import ROSTER
 from .fight import (Combatant, Fight, FightStep, Strike, StrikeOdds, apply_strike, bleed,
                     fight_for, heal_day, melee_attack, melee_odds, missile_attack,
@@ -85,6 +85,7 @@ __all__ = [
     "infection_amputation",
     # the injury record and its recovery
     "InjuryRecord", "RecordedInjury", "Recovery", "recover", "next_roll", "next_roll_odds", "treatment_odds", "location_names",
+    "SIDES", "has_side",
     "injury_sequence", "InjurySequence",
     # the roster and a fight run on one page
     "ROSTER", "Fight", "Combatant", "Strike", "FightStep", "fight_for", "next_turn",

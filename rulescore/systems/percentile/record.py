@@ -525,6 +525,12 @@ def record_format() -> saved.SavedFormat:
                            "coma_days", "staunch_bonus"})))
 
 
+def has_side(location: str) -> bool:
+    """Whether an injury to *location* is on a left or a right limb (Injury 1: the arms' and
+    the legs' locations have a side; no other zone's have)."""
+    return location_row(location)["zone"] in LIMB_ZONES
+
+
 def require_side(side: object, zone: str, location: str, name: str = "side") -> None:
     """A RulesError unless *side* is None, or left or right for a location of an arm or leg
     (Injury 1: odd left, even right; no other zone has a side)."""
