@@ -63,6 +63,8 @@ RARITY = {what: f"{what.capitalize()} rarity" for what in GEAR}
 IRREPLACEABLE = {what: f"{what.capitalize()} irreplaceable" for what in GEAR}
 """The label of each piece of gear's own Irreplaceable box: like its rarity, whether it can be
 replaced belongs to the item mended (§11 Ammunition, ruling ``tsl:lost_gear``)."""
+_IRREPLACEABLE_TIP = ("Tick when this fighter's {what} cannot be replaced: its repair loses it "
+                      "for good, with no roll. Cleared when another fighter is picked.")
 # Repair armour reads the Armour rarity and Armour irreplaceable, Repair weapon the Weapon's.
 REPAIR_REACHES = tuple(
     reach for what in GEAR for reach in (
@@ -239,6 +241,7 @@ class FightPanel(OnThePage, Tool):
         self.rarity = {what: _menu(label, tsl.RARITIES, "Issued", width="16em")
                        for what, label in RARITY.items()}
         self.irreplaceable = {what: w.Checkbox(value=False, indent=False, description=label,
+                                               tooltip=_IRREPLACEABLE_TIP.format(what=what),
                                                layout=shared_layout(width="auto"))
                               for what, label in IRREPLACEABLE.items()}
         self.repair_tier = _menu("Repairer's Hand tier", tsl.TIERS, "Trained", width="19em")
@@ -361,9 +364,14 @@ class FightPanel(OnThePage, Tool):
     def _repair_defaults(self) -> None:
         """A fighter picked brings their armour's and their weapon's rarity and their Hand tier
         from the roster (the GM changes any of them for gear swapped in the fiction, or a
-        specialist who mends it)."""
+        specialist who mends it). Neither the roster nor the fight says whether a piece of gear
+        is irreplaceable, so both Irreplaceable boxes are cleared: one ticked for the fighter
+        picked before would lose this fighter's gear (ruling ``tsl:lost_gear``)."""
+        for box in self.irreplaceable.values():
+            box.value = False
         if self.page is None or not self.who.value or \
                 self.who.value not in self.page.roster.names():
+            self._repair_reset()
             return
         row = self.page.roster.fighter(self.who.value)
         for what, menu in self.rarity.items():

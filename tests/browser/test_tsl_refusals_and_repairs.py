@@ -168,6 +168,29 @@ def test_the_repair_starts_at_the_armours_own_rarity_and_fits_one_screen(page: P
         "the result sits beside the repair's fields"
 
 
+def test_the_repair_boxes_follow_the_fighter_picked(page: Page, book_url):
+    """Weapon irreplaceable ticked for Vela, then Mar picked: the box shows Mar's value
+    (nothing marks his weapon irreplaceable, so unticked), and Mar's armour rarity is his own
+    roster row's (Salvaged), not Vela's (Issued)."""
+    page.set_viewport_size(SCREEN)
+    open_chapter(page, f"{book_url}/{FIGHT}")
+    panel = page.locator(".rulebook-tsl-fight").first
+    expect(panel).to_be_visible(timeout=60_000)
+    page.get_by_role("button", name="edit", exact=True).first.click()
+    page.get_by_role("button", name="Armour", exact=True).click()   # the roster's columns
+    page.get_by_label("Armour rarity of Mar").select_option("Salvaged")
+    panel.get_by_role("button", name="Start the fight").click()
+    fighter = panel.get_by_label("Fighter", exact=True)
+    expect(fighter).to_have_value("Vela")
+    weapon_box = panel.get_by_label("Weapon irreplaceable", exact=True)
+    armour_rarity = panel.get_by_label("Armour rarity", exact=True)
+    weapon_box.check()
+    expect(armour_rarity).to_have_value("Issued")
+    fighter.select_option("Mar")
+    expect(weapon_box).not_to_be_checked()
+    expect(armour_rarity).to_have_value("Salvaged")
+
+
 def test_the_fight_pages_stress_box_shows_its_number(page: Page, book_url):
     """Other moves' Stress box beside its label at 1280 px: room for the most it takes (40,
     two digits) and the number box's arrows, which Chromium draws about 15 px wide inside

@@ -314,6 +314,43 @@ def test_armour_and_weapon_each_have_their_own_irreplaceable_box(page):
     assert page.state.of("Mar").lost == ("armour",)
 
 
+def test_the_repair_boxes_follow_the_fighter_picked(page):
+    """The roster keeps each fighter's Armour rarity and Weapon rarity, and nothing keeps
+    whether their gear is irreplaceable: picking another fighter fills the rarities from their
+    row and clears both Irreplaceable boxes, so Thug A's weapon is mended, not lost, after
+    Vela's was ticked; only Thug A's kit changes, and a Hand roll asked for Mar is put away."""
+    page, panel = page
+    page.apply("rarities", roster=page.roster.update("Vela", rarity="Salvaged").update(
+        "Thug A", armour_rarity="Anomalous"))
+    panel.start_button.click()
+    fight = page.state
+    page.apply("Thug A's weapon broken", state=fight._set(replace(fight.of("Thug A"),
+                                                                  weapon_broken=True)))
+    assert panel.who.value == "Vela"
+    assert (panel.rarity["weapon"].value, panel.rarity["armour"].value) == ("Salvaged", "Issued")
+    panel.irreplaceable["weapon"].value = True
+    panel.irreplaceable["armour"].value = True
+    panel.who.value = "Thug A"
+    assert (panel.rarity["weapon"].value, panel.rarity["armour"].value) == ("Issued", "Anomalous")
+    assert (panel.irreplaceable["weapon"].value, panel.irreplaceable["armour"].value) == \
+        (False, False)
+    before = page.state
+    panel.repair_weapon.click()
+    assert panel.repair_result.value.endswith(
+        "Thug A&#x27;s weapon is repaired with tools and downtime</b>")
+    assert page.state.kits == before._set(replace(before.of("Thug A"),
+                                                  weapon_broken=False)).kits
+    # a Hand roll asked for one fighter is put away when another is picked
+    _spend_and_ask(page, panel)
+    assert is_shown(panel.repair_entry)
+    panel.who.value = "Vela"
+    assert not is_shown(panel.repair_entry) and panel.repair_note.value == ""
+    panel.repair_entry.my_dice.value = "6, 5, 1, 1, 1"
+    panel.repair_entry.use_dice()
+    assert panel.repair_entry.error.message == "press Repair armour or Repair weapon first"
+    assert page.state.of("Mar").armour_spent
+
+
 def test_the_repair_asks_as_many_dice_as_the_engine_says(page):
     """The Hand roll's dice are counted by tsl.repair_dice for the item's rarity: five for
     Salvaged armour, and four typed are refused in those words."""
