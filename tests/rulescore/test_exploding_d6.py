@@ -152,6 +152,33 @@ def test_reactions_hold_each_pool_to_the_rules_and_name_the_reactor():
     assert str(exc.value) == "reactors: Robber's actions left must be from 0 to 40, got -1"
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda: x6.bonus_die_action(x6.ActionPool(13, 0)),
+     "pool's actions a round must be from 1 to 12, got 13"),
+    (lambda: x6.refresh(x6.ActionPool(0, 0)),
+     "pool's actions a round must be from 1 to 12, got 0"),
+    (lambda: x6.spend(x6.ActionPool(2, 41), "attack"),
+     "pool's actions left must be from 0 to 40, got 41"),
+    (lambda: x6.can_react(x6.ActionPool(2, -1), True),
+     "pool's actions left must be from 0 to 40, got -1"),
+    (lambda: x6.destiny_die_action(x6.ActionPool(2, 0), x6.ActionPool(13, 2)),
+     "victim's actions a round must be from 1 to 12, got 13"),
+    (lambda: x6.destiny_die_action(x6.ActionPool(2, 0), x6.ActionPool(2, 41)),
+     "victim's actions left must be from 0 to 40, got 41"),
+    (lambda: x6.destiny_die_action(x6.ActionPool(2, 0), 2),
+     "victim must be an ActionPool (actions a round and actions left), got int"),
+    (lambda: x6.reactions([("Hagen", 12, 2, True)]),
+     "reactors: Hagen must be an ActionPool (actions a round and actions left), got int"),
+])
+def test_a_pools_refusal_names_its_parts_as_the_reader_knows_them(call, message):
+    """An ActionPool's parts are named "actions a round" and "actions left" after whose pool
+    it is (the argument, or the reactor), as the reactions list names them; never by the
+    dataclass's field names (maximum, available), which no reader sees."""
+    with pytest.raises(RulesError) as exc:
+        call()
+    assert str(exc.value) == message
+
+
 def test_reaction_verdicts_of_the_hagen_example():
     # §Reactions: Hagen saved one of his two actions and perceives the robber: he reacts and
     # has none left. One who spent both, or who does not notice the action, cannot; not
@@ -701,7 +728,8 @@ def test_every_cited_section_is_in_the_rules_index():
     (lambda: x6.announce(None, 1), "hits must be a whole number, got None"),
     (lambda: x6.hit_roll({7: 1}), "dice_totals must be a list of die totals"),
     (lambda: x6.round_phases([1]), "order must be text, got 1"),
-    (lambda: x6.spend(x6.ActionPool(3, "2"), "attack"), "pool.available must be a whole number"),
+    (lambda: x6.spend(x6.ActionPool(3, "2"), "attack"),
+     "pool's actions left must be a whole number"),
     (lambda: x6.throw([7], clock="noon"), "clock must be a whole number"),
     (lambda: x6.initiative([4, 5], 2, name=None), "name must be text, got None"),
 ])

@@ -203,17 +203,17 @@ def refresh(pool: ActionPool) -> ActionPool:
     return replace(pool, available=pool.maximum)
 
 
-def _pool(pool: ActionPool, name: str = "pool", whose: str = "") -> ActionPool:
+def _pool(pool: ActionPool, whose: str = "pool") -> ActionPool:
     """*pool* held to the bounds start_combat and the die actions keep (§Actor and actions,
     §Bonus dice actions): 1 to MAX_ACTIONS a round, and 0 to MAX_AVAILABLE in hand, more than
-    the round when bonus or destiny dice bought actions. A message names the pool's parts
-    as *whose* actions a round and actions left, when *whose* is given (a reactor's name)."""
+    the round when bonus or destiny dice bought actions. A message names the pool's parts as
+    the reader knows them, *whose* actions a round and actions left: the argument ("pool",
+    "victim") or a reactor ("reactors: Hagen"), never the dataclass's field names."""
     if not isinstance(pool, ActionPool):
-        raise RulesError(f"{name} must be an ActionPool, got {type(pool).__name__}")
-    most, left = ((f"{name}{whose}'s actions a round", f"{name}{whose}'s actions left")
-                  if whose else (f"{name}.maximum", f"{name}.available"))
-    require_int(most, pool.maximum, minimum=1, maximum=MAX_ACTIONS)
-    count(left, pool.available, maximum=MAX_AVAILABLE)
+        raise RulesError(f"{whose} must be an ActionPool (actions a round and actions left), "
+                         f"got {type(pool).__name__}")
+    require_int(f"{whose}'s actions a round", pool.maximum, minimum=1, maximum=MAX_ACTIONS)
+    count(f"{whose}'s actions left", pool.available, maximum=MAX_AVAILABLE)
     return pool
 
 
@@ -307,7 +307,7 @@ def reactions(reactors: Sequence[tuple[str, int, ActionPool, bool]]) -> Reaction
         seen.add(name)
         require_int(f"reactors: initiative of {name}", init, minimum=0,
                     maximum=MAX_DICE * MAX_TOTAL)
-        _pool(pool, "reactors: ", name)
+        _pool(pool, f"reactors: {name}")
         why = _why_not(pool, perceives)
         verdicts.append(ReactorVerdict(name, init, not why, why, ref))
         if why:
