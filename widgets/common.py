@@ -11,9 +11,11 @@ import html
 import math
 import random
 import re
+import types
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field as dataclass_field, replace
-from typing import ClassVar, TypeVar
+from typing import ClassVar, Generic, TypeVar
 from fractions import Fraction
 
 import ipywidgets as w
@@ -296,6 +298,42 @@ def waiting_html(what: str = "the dice") -> str:
     """The result line of a tool before its first roll: how to roll, or to type *what* the
     reader rolled at the table ("the dice", "the d100", "the d8s")."""
     return f"<i>Press Roll, or type {what} you rolled and press Use my dice.</i>"
+
+
+class Callbacks(Generic[T]):
+    """The callbacks told of every new value of a part that outlives the tools reading it (a
+    chapter's shared roster lives as long as the page), called in the order they came.
+
+    A tool's method is held weakly: holding it would keep the tool, with all its widgets,
+    alive and called for as long as the part lives, though the page dropped it (a tool the
+    reader rebuilt). A callback found dead is dropped. Any other callable (a function, a list's
+    ``append``) is held as given, so a lambda that uses a tool would keep it: pass the tool's
+    method instead."""
+
+    def __init__(self) -> None:
+        self._held: list[weakref.WeakMethod[Callable[[T], None]] | Callable[[T], None]] = []
+
+    def add(self, callback: Callable[[T], None]) -> None:
+        """Call *callback* with every value from now on."""
+        if isinstance(callback, types.MethodType):
+            self._held.append(weakref.WeakMethod(callback))
+        else:
+            self._held.append(callback)
+
+    def live(self) -> list[Callable[[T], None]]:
+        """The callbacks whose tools are still alive, in order (the dead ones are dropped)."""
+        found = [(held, held() if isinstance(held, weakref.WeakMethod) else held)
+                 for held in self._held]
+        self._held = [held for held, callback in found if callback is not None]
+        return [callback for _, callback in found if callback is not None]
+
+    def __len__(self) -> int:
+        return len(self.live())
+
+    def __call__(self, value: T) -> None:
+        """Tell every live callback of *value*, in the order they were added."""
+        for callback in self.live():
+            callback(value)
 
 
 class _BuiltTool(BuiltWhole):

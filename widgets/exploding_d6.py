@@ -25,6 +25,7 @@ from .common import (
     ERROR,
     ROLLED,
     SUCCESS,
+    Callbacks,
     DiceEntry,
     ErrorLine,
     ExplanationView,
@@ -102,22 +103,16 @@ MAX_REACTORS = x6.ROSTER.max_fighters
 #: tool fills in for the fighters picked from that roster.
 _ROLLED: weakref.WeakKeyDictionary[RosterEditor, x6.InitiativeOrder] = \
     weakref.WeakKeyDictionary()
-#: The reactions tools reading each roster, told when its fighters change and when initiative
-#: is rolled with it, so a fighter picked before the roll takes the initiative rolled. Held
-#: weakly, and the roster holds one callback for them all: a tool the page no longer shows
-#: is kept alive by neither, and leaves the set when it goes.
-_READERS: weakref.WeakKeyDictionary[RosterEditor, weakref.WeakSet[ReactionsTool]] = \
+#: Who is told when initiative is rolled with each roster: the reactions tools reading it, so
+#: a fighter picked before the roll takes the initiative rolled. Held weakly, as the roster
+#: holds its own callbacks, so a tool the page dropped is not kept alive by either.
+_ON_ROLL: weakref.WeakKeyDictionary[RosterEditor, Callbacks[x6.InitiativeOrder]] = \
     weakref.WeakKeyDictionary()
 
 
-def _readers(editor: RosterEditor) -> weakref.WeakSet[ReactionsTool]:
-    """The reactions tools reading *editor*'s roster; the first time, the roster is told to
-    pass its changes on to them."""
-    if editor not in _READERS:
-        readers: weakref.WeakSet[ReactionsTool] = weakref.WeakSet()
-        _READERS[editor] = readers
-        editor.on_change(lambda roster: [tool._follow(roster) for tool in list(readers)])
-    return _READERS[editor]
+def _on_roll(editor: RosterEditor) -> Callbacks[x6.InitiativeOrder]:
+    """The callbacks told of each initiative rolled with *editor*'s roster."""
+    return _ON_ROLL.setdefault(editor, Callbacks())
 
 
 class InitiativeRoller(_TypedChains, Tool):
@@ -151,8 +146,13 @@ class InitiativeRoller(_TypedChains, Tool):
                           section("Roll", self.entry),
                           section("Order", self.result, self.explanation)],
                          "rulebook-x6-initiative")
-        self.editor.on_change(lambda _: self.update())
+        self.editor.on_change(self._follow)
         self.entry.on_request(self.roll)
+        self.update()
+
+    def _follow(self, roster: Roster) -> None:
+        """The roster changed: read it again (a method, so the roster does not keep the tool
+        alive)."""
         self.update()
 
     @answers("odds")
@@ -177,8 +177,7 @@ class InitiativeRoller(_TypedChains, Tool):
         expect_chains(request, sum(q for _, q, _ in self.people))
         self.last = x6.initiative_table(self.people, dice=request.dice)
         _ROLLED[self.editor] = self.last
-        for tool in list(_READERS.get(self.editor, ())):
-            tool._initiative_rolled(self.last)
+        _on_roll(self.editor)(self.last)
         by_name = {r.name: r.chains for r in self.last.rolls}
         rows = "".join(
             f"<tr><td>{i}</td><td>{html.escape(r.name)}</td><td>"
@@ -1126,7 +1125,8 @@ class ReactionsTool(Tool):
         for f in (self.maximum, self.reactors):
             f.observe(lambda _: self.update(), "value")
         self.picks.observe(self._pick, "value")
-        _readers(self.editor).add(self)
+        self.editor.on_change(self._follow)
+        _on_roll(self.editor).add(self._initiative_rolled)
         self._follow(self.editor.roster)
         self.update()
 

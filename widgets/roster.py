@@ -30,7 +30,7 @@ from rulescore.errors import RulesError
 from rulescore.roster import NAME_LABEL, PC_LABEL, Column, Fighter, Roster, RosterFormat
 from rulescore.systems import system as system_data
 
-from .common import ErrorLine, Reach, Tool, button, fit_label, fit_labels, text_em
+from .common import Callbacks, ErrorLine, Reach, Tool, button, fit_label, fit_labels, text_em
 from .lean import built_whole, set_layout, set_shown, shared_layout
 from .storage import BrowserStore, JsonTransfer
 from .theme import ERROR, FAINT, RULE_LINE
@@ -170,7 +170,8 @@ class RosterEditor(Tool):
         self._touched = False          # the reader changed the roster before the browser spoke
         self._before_new: Roster | None = None
         self._bad: dict[tuple[int, str], str] = {}
-        self._callbacks: list[Callable[[Roster], None]] = []
+        # the roster lives as long as the page, so it holds its readers' methods weakly
+        self._callbacks: Callbacks[Roster] = Callbacks()
         self._quiet = False            # True while fields are set from the roster
         self.last_line = "start"
         self.last_rename: tuple[str, str] | None = None  # (old, new) when the last change renamed
@@ -529,8 +530,10 @@ class RosterEditor(Tool):
         return self._roster
 
     def on_change(self, callback: Callable[[Roster], None]) -> None:
-        """Call *callback* with the roster after every change (edits, loads, set_roster)."""
-        self._callbacks.append(callback)
+        """Call *callback* with the roster after every change (edits, loads, set_roster),
+        for as long as the tool whose method it is lives (:class:`~widgets.common.Callbacks`:
+        a lambda that uses a tool would keep the tool alive, so pass its method)."""
+        self._callbacks.add(callback)
 
     def set_roster(self, roster: Roster, *, notify: bool = True, line: str = "",
                    rename: tuple[str, str] | None = None) -> None:
@@ -547,8 +550,7 @@ class RosterEditor(Tool):
         self._keep()
         self._render()
         if notify:
-            for callback in self._callbacks:
-                callback(roster)
+            self._callbacks(roster)
 
     def _keep(self) -> None:
         self._damaged = ""  # the browser now keeps this roster instead

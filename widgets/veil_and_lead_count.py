@@ -14,6 +14,7 @@ import math
 import ipywidgets as w
 
 from rulescore.errors import RulesError, parse_int_text
+from rulescore.roster import Roster
 from rulescore.systems import veil_and_lead as vl
 from rulescore.systems.veil_and_lead.encounter import (TRACKED, EncounterHistory,
                                                        remove_fighter)
@@ -219,9 +220,9 @@ class CountTracker(Tool):
         ], "rulebook-vl-count")
         self.add_button.on_click(lambda _: self._move(self._join))
         if roster is not None:
-            roster.on_change(lambda _: self._roster_names())
+            roster.on_change(self._roster_names)
             self.from_roster.observe(lambda _: self._fill_from_roster(), "value")
-            self._roster_names()
+            self._roster_names(roster.roster)
         self.next_button.on_click(lambda _: self._move(self._next))
         self.act_button.on_click(lambda _: self._move(self._act))
         self.wait_button.on_click(lambda _: self._move(self._wait))
@@ -242,10 +243,10 @@ class CountTracker(Tool):
 
     # --- the roster ---------------------------------------------------------------------------
 
-    def _roster_names(self) -> None:
-        """The menu of roster fighters not yet on the Count."""
+    def _roster_names(self, roster: Roster) -> None:
+        """The menu of *roster*'s fighters not yet on the Count."""
         present = {f.name for f in self.encounter.fighters}
-        names = [n for n in self.roster.roster.names() if n not in present]
+        names = [n for n in roster.names() if n not in present]
         self.from_roster.options = ["", *names]
         self.from_roster.value = ""
 
@@ -282,7 +283,7 @@ class CountTracker(Tool):
         self._render()
         self.kept.keep(self.history.to_json())
         if self.roster is not None:
-            self._roster_names()
+            self._roster_names(self.roster.roster)
 
     def _join(self):
         name = self.name.value.strip()

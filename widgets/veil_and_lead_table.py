@@ -15,7 +15,7 @@ from typing import ClassVar
 import ipywidgets as w
 
 from rulescore.errors import RulesError
-from rulescore.roster import Fighter
+from rulescore.roster import Fighter, Roster
 from rulescore.systems import veil_and_lead as vl
 from rulescore.systems.veil_and_lead.records import (called_locations, grievous_by_name,
                                                      treatable_wounds)
@@ -104,9 +104,9 @@ class PartyInitiative(Tool):
                           section("Roll", self.entry),
                           section("Where everyone starts", self.result, self.explanation)],
                          "rulebook-vl-initiative")
-        self.editor.on_change(lambda _: self._follow())
+        self.editor.on_change(self._follow)
         self.entry.on_request(self.roll)
-        self._follow()
+        self._follow(self.editor.roster)
 
     @built_whole
     def _line(self, name: str) -> tuple[w.HTML, w.Dropdown, w.BoundedIntText]:
@@ -122,18 +122,18 @@ class PartyInitiative(Tool):
             field.observe(lambda _: self.update(), "value")
         return w.HTML(), situation, bonus
 
-    def _follow(self) -> None:
+    def _follow(self, roster: Roster) -> None:
         """The roster changed: one line a fighter (a renamed one keeps their situation)."""
         rename = self.editor.last_rename
         if rename is not None and rename[0] in self.lines and rename[1] not in self.lines:
             self.lines[rename[1]] = self.lines.pop(rename[0])
-        names = self.editor.roster.names()
+        names = roster.names()
         rows = []
         for name in names:
             if name not in self.lines:
                 self.lines[name] = self._line(name)
             label, situation, bonus = self.lines[name]
-            row = self.editor.roster.fighter(name)
+            row = roster.fighter(name)
             label.value = (f"<b>{html.escape(name)}</b> <small>QUICK {row['quick']}, "
                            f"Awareness {row['awareness']}"
                            + (f", {html.escape(str(row['armour']))}"

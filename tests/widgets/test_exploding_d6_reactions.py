@@ -4,12 +4,12 @@ verdicts, the typed list is capped, and the list can be filled from the roster's
 import gc
 import re
 
-import ipywidgets as w
 import pytest
 
 from rulescore.roster import Roster
 from rulescore.systems import exploding_d6 as x6
-from widgets.exploding_d6 import _READERS, MAX_REACTORS, InitiativeRoller, ReactionsTool
+from tests.widgets.closing import close_whole
+from widgets.exploding_d6 import _ON_ROLL, MAX_REACTORS, InitiativeRoller, ReactionsTool
 from widgets.roster import forget_shared_rosters, shared_roster
 
 
@@ -174,19 +174,17 @@ def test_copied_fighters_keep_their_number_in_the_list():
 
 
 def test_tools_built_and_dropped_leave_the_rosters_readers():
-    """Each reactions tool joins its roster's readers (told of roster changes and initiative
-    rolls) weakly: ten built and dropped (closed, as ipywidgets holds every open widget) leave
-    the set as it was, and the roster keeps one callback for them all, so neither grows with
-    every tool built."""
+    """Each reactions tool is told of the roster's changes and of initiative rolled with it by
+    a method held weakly (widgets.common.Callbacks): ten built and dropped (closed, as
+    ipywidgets holds every open widget) leave the kept tool the one told of both."""
     editor = shared_roster("exploding_d6")
     kept = ReactionsTool("Hagen 12 1")
-    callbacks = len(editor._callbacks)
-    assert set(_READERS[editor]) == {kept}
+    told = [kept._follow], [kept._initiative_rolled]
+    assert (editor._callbacks.live(), _ON_ROLL[editor].live()) == told
     for _ in range(10):
-        _close_whole(ReactionsTool("Hagen 12 1"))
+        close_whole(ReactionsTool("Hagen 12 1"), keep=[kept])
     gc.collect()
-    assert set(_READERS[editor]) == {kept}
-    assert len(editor._callbacks) == callbacks
+    assert (editor._callbacks.live(), _ON_ROLL[editor].live()) == told
     # the one kept still follows the roster and the initiative rolled
     editor.set_roster(Roster(x6.ROSTER).add("Rogue", quickness=4, deftness=3))
     assert kept.picks.options == ("Rogue",)
@@ -196,14 +194,3 @@ def test_tools_built_and_dropped_leave_the_rosters_readers():
     roller.entry.use_dice()
     assert kept.reactors.value == "Hagen 12 1, Rogue 27 2 of 2"
 
-
-def _close_whole(widget: w.Widget, seen: set[int] | None = None) -> None:
-    """Close *widget* and every widget it holds, as a page dropping it would."""
-    seen = set() if seen is None else seen
-    if id(widget) in seen:
-        return
-    seen.add(id(widget))
-    for part in [*vars(widget).values(), *getattr(widget, "children", ())]:
-        if isinstance(part, w.Widget):
-            _close_whole(part, seen)
-    widget.close()
