@@ -1041,6 +1041,15 @@ class DiceForActionsTool(Tool):
             "victim": "Opponent's actions left and Actions a round"}),
     )
 
+    @classmethod
+    def words(cls) -> dict[str, str]:
+        """The two pools' parts as the engine names them ("pool's actions left"), each the
+        field that sets it: both pools take the one Actions a round."""
+        return {**super().words(), "pool's actions a round": "Actions a round",
+                "pool's actions left": "Your actions left",
+                "victim's actions a round": "Actions a round",
+                "victim's actions left": "Opponent's actions left"}
+
     def __init__(self, mine: int = 0, theirs: int = 2, maximum: int = 2) -> None:
         self.maximum = _number("Actions a round", maximum)
         self.mine = _number("Your actions left", mine)

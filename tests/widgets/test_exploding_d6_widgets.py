@@ -449,6 +449,22 @@ def test_dice_for_actions_tool_steals_and_gains():
     assert "Your actions left" in tool.error.message and tool.result.value == ""
 
 
+@pytest.mark.parametrize("die, field, value, message", [
+    ("destiny", "maximum", "13", "“Actions a round” must be from 1 to 12, got 13"),
+    ("bonus", "maximum", "13", "“Actions a round” must be from 1 to 12, got 13"),
+    ("bonus", "mine", "41", "“Your actions left” must be from 0 to 40, got 41"),
+    ("destiny", "theirs", "41", "“Opponent's actions left” must be from 0 to 40, got 41"),
+])
+def test_dice_for_actions_tool_names_its_fields(die, field, value, message):
+    """The engine refuses a pool past the rules' bounds naming its parts (pool's actions a
+    round, victim's actions left): the reader reads the field as labelled."""
+    from widgets.exploding_d6 import DiceForActionsTool
+    tool = DiceForActionsTool()
+    tool.die.value = die
+    getattr(tool, field).value = value
+    assert tool.error.message == message and tool.result.value == ""
+
+
 def test_dodge_value_tool_is_the_engines_value():
     from widgets.exploding_d6 import DodgeValue
     tool = DodgeValue(lineage_dodge=1, quickness=3, deftness=4)
