@@ -42,6 +42,7 @@ SETUPS = {"attack_setups": "Attacker's Setup advantages",
           "defence_setups": "Defender's Setup advantages"}
 BYSTANDERS = "Near the target, on the roster"
 ARM_RULE = "A Grievous arm injury stops"
+TREATED = "Bleeders treated together"
 # assumption grievous_arm_defence: the reader's words for each reading
 ARM_RULES = (("only the arm in use", "in use"), ("either arm", "any"))
 DEFENCES = (("As on the roster", AS_ROSTER),) + tuple((d, d) for d in ("Block", "Counterstrike",
@@ -586,7 +587,7 @@ class AfterPanel(_Panel):
     reaches = (Reach(pc.shock_check, {"row": "Fighter", "healer_bonus": "Healer's bonus"},
                      {"fight": THE_FIGHT, "dice": ROLLED}),
                Reach(pc.bleed, {"row": "Fighter", "physician_eml": "Healer's Physician EML",
-                                "injury": "Injury"},
+                                "injury": "Injury", "treated": TREATED},
                      {"fight": THE_FIGHT, "dice": ROLLED}),
                Reach(pc.treat, {"row": "Fighter", "physician_eml": "Healer's Physician EML",
                                 "injury": "Injury"},
@@ -605,6 +606,10 @@ class AfterPanel(_Panel):
         self.physician = int_field("Healer's Physician EML", 0, 0, 999, style=STYLE,
                                    layout=WIDE)
         self.bonus = int_field("Healer's bonus", 0, 0, 100, style=STYLE, layout=WIDE)
+        # how many of the fighter's open bleeders the healer treats in these five minutes
+        # (Healing 1: -10 to each Blood Stoppage Roll per treated bleeder beyond one); filled
+        # with all of them, and the GM may treat fewer
+        self.treated = int_field(TREATED, 1, 1, 99, style=STYLE, layout=WIDE)
         self.note = w.HTML(f"<small style='color:{FAINT}'>Physician EML 0: no healer (a "
                            "bleeder goes unstaunched; an injury left untreated heals as a CF "
                            "treatment). Healer's bonus: added to Extended Shock Course Rolls "
@@ -623,7 +628,8 @@ class AfterPanel(_Panel):
         self.explanation = ExplanationView()
         super().__init__([section("Shock, bleeding, treatment and healing",
                                   w.HBox([w.VBox([self.who, self.action]),
-                                          w.VBox([self.physician, self.bonus])]),
+                                          w.VBox([self.physician, self.bonus,
+                                                  self.treated])]),
                                   w.HBox([self.injury, self.remove_button],
                                          layout=shared_layout(align_items="center")),
                                   self.note, self.entry, self.error, self.result,
@@ -631,6 +637,9 @@ class AfterPanel(_Panel):
         self.entry.on_request(self.roll)
         self.who.observe(lambda _: self._offer_injuries(), "value")
         self.action.observe(lambda _: self._pick_bleeder(), "value")
+        for field in (self.action, self.physician):
+            field.observe(lambda _: self._show_treated(), "value")
+        self._show_treated()
         self.remove_button.on_click(lambda _: self.remove())
 
     def render(self) -> None:
@@ -676,6 +685,15 @@ class AfterPanel(_Panel):
         bleeding = record.open_bleeders
         if bleeding and self.injury.value not in bleeding:
             self.injury.value = bleeding[0]
+        if len(bleeding) != self._bleeders:
+            self._bleeders = len(bleeding)    # a new count refills the field; a GM's stays
+            self.treated.value = max(1, len(bleeding))
+
+    _bleeders = 0
+
+    def _show_treated(self) -> None:
+        """Bleeders treated together: only for a healer's five minutes of bleeding."""
+        set_shown(self.treated, self.action.value == "bleed" and self.physician.value > 0)
 
     @answers(line="error")
     def remove(self) -> None:
@@ -689,29 +707,33 @@ class AfterPanel(_Panel):
         self.explanation.show(done.trace)
         self.page.apply(done.outcome, state=done.fight)
 
-    def _call(self, row, dice, action: str, injury: int | None = None) -> pc.FightStep:
+    def _call(self, row, dice, action: str, injury: int | None = None,
+              treated: int | None = None) -> pc.FightStep:
         if action == "shock":
             return pc.shock_check(self.fight, row, healer_bonus=self.bonus.value, dice=dice)
         if action == "bleed":
             return pc.bleed(self.fight, row, physician_eml=self.physician.value or None,
-                            injury=injury, dice=dice)
+                            injury=injury, treated=treated, dice=dice)
         if action == "treat":
             return pc.treat(self.fight, row, physician_eml=self.physician.value or None,
                             injury=injury, dice=dice)
         return pc.heal_day(self.fight, row, dice=dice)
 
     def roll(self, request: RollRequest, action: str | None = None,
-             who: str | None = None, injury: int | None = None) -> None:
-        """Roll for the chosen fighter and action (a replay from the log keeps its own, and
-        the injury its Treatment Roll was for)."""
+             who: str | None = None, injury: int | None = None,
+             treated: int | None = None) -> None:
+        """Roll for the chosen fighter and action (a replay from the log keeps its own, the
+        injury its Treatment Roll or bleeding was for and the bleeders treated with it)."""
         replay = action is not None
         action, who = action or self.action.value, who or self.who.value
         if not replay and action in ("treat", "bleed"):
             injury = self.injury.value
+        if not replay and action == "bleed" and self.physician.value:
+            treated = self.treated.value
         self.error.clear()
         try:
             row = self.page.roster.fighter(who or "")
-            done = self._call(row, request.dice, action, injury)
+            done = self._call(row, request.dice, action, injury, treated)
         except RulesError as exc:
             self.entry.error.show(str(exc))
             return
@@ -720,7 +742,7 @@ class AfterPanel(_Panel):
         self.explanation.show(done.trace)
         what = dict((v, k) for k, v in self.ACTIONS)[action]
         self.roll_log.add(f"{what}: {row.name}", request, done.outcome,
-                          lambda again: self.roll(again, action, row.name, injury))
+                          lambda again: self.roll(again, action, row.name, injury, treated))
         self.page.apply(f"{what.lower()}: {done.outcome}", state=done.fight)
 
 

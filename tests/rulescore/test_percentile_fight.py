@@ -727,3 +727,37 @@ def test_a_grievous_leg_or_torso_injury_leaves_no_defence_rolled():
             strike = pc.melee_attack(hurt, swordsman, brigand, defence=defence,
                                      dice=DiceSource.typed([71]))
             assert strike.rolled == (("attacker's d100", 71),)
+
+
+def test_a_healer_treats_some_or_all_of_the_open_bleeders_together():
+    """Healing 1: treating more than one bleeder in the same five minutes costs each Blood
+    Stoppage Roll 10 for every treated bleeder beyond one. Two open bleeders and a healer of
+    EML60: treating both (the default), the thigh's Staunch is against 50 and a 55 is a CF, so
+    the Blood Loss roll (62, F) adds 2 BP; treating the thigh alone, against 60, the same 55 is
+    a CS and stops it at once, with no Blood Loss roll."""
+    rows = roster()
+    fight = _fallen(rows)
+    hurt = fight.combatant("Brigand")
+    record = pc.InjuryRecord("Brigand").add_injury("Thigh", "Edge", 2, bleeder=True) \
+        .add_injury("Shoulder", "Edge", 4, bleeder=True)
+    fight = fight.with_combatant(replace(hurt, record=record))
+    brigand = rows.fighter("Brigand")
+
+    def stoppage(step: pc.FightStep) -> tuple[int, str]:
+        values = next(dict(s.values) for s in step.trace if "eml" in dict(s.values))
+        return values["eml"], values["level"]
+
+    both = pc.bleed(fight, brigand, physician_eml=60, dice=DiceSource.typed([55, 62]))
+    same = pc.bleed(fight, brigand, physician_eml=60, treated=2,
+                    dice=DiceSource.typed([55, 62]))
+    alone = pc.bleed(fight, brigand, physician_eml=60, treated=1, dice=DiceSource.typed([55]))
+    assert (stoppage(both), stoppage(same), stoppage(alone)) == \
+        ((50, "CF"), (50, "CF"), (60, "CS"))
+    assert both.outcome == same.outcome == \
+        "Brigand: S2E thigh bleeding, 2 BP (Unconscious, Extended Shock HR5)"
+    assert alone.outcome == "Brigand: S2E thigh stopped, 0 BP (Incapacitated, Extended Shock HR5)"
+    assert not alone.fight.combatant("Brigand").record.injuries[0].bleeder
+    with pytest.raises(RulesError, match="treated must be from 1 to 2, got 3"):
+        pc.bleed(fight, brigand, physician_eml=60, treated=3, dice=DiceSource.typed([55, 62]))
+    with pytest.raises(RulesError, match="with no healer"):
+        pc.bleed(fight, brigand, treated=1, dice=DiceSource.typed([62]))

@@ -134,3 +134,41 @@ def test_five_minutes_of_bleeding_are_for_the_bleeder_picked_and_its_replay_too(
     _typed(after.entry, [62])
     assert after.entry.error.message == ("“Injury” 1 of Brigand (S2P abdomen) is not "
                                          "bleeding: pick a Bleeder")
+
+
+def test_a_healer_treats_the_bleeders_the_gm_says_and_the_replay_too():
+    """Healing 1: each treated bleeder beyond one costs every Blood Stoppage Roll 10. The
+    field shows only for a healer's five minutes of bleeding, filled with the open bleeders
+    (2); treating both, the healer's EML60 Staunch is against 50 and 55 is a CF; lowered to
+    1, against 60, the same 55 is a CS that stops the thigh, and the log's replay treats one
+    again whatever the field says then. Three is more than the open bleeders: refused in the
+    field's words."""
+    from widgets.lean import is_shown
+    page = fight_page()
+    after = page.after
+    after.who.value = "Brigand"
+    fight = pc.fight_for(page.roster, page.state)
+    brigand = fight.combatant("Brigand")
+    record = brigand.record.add_injury("Thigh", "Edge", 2, bleeder=True) \
+        .add_injury("Shoulder", "Edge", 4, bleeder=True)
+    page.apply("two bleeders", state=fight.with_combatant(replace(brigand, record=record)))
+    assert not is_shown(after.treated)
+    after.action.value = "bleed"
+    assert not is_shown(after.treated)               # no healer: nothing is treated
+    after.physician.value = 60
+    assert is_shown(after.treated) and after.treated.value == 2
+    _typed(after.entry, [55, 62])
+    assert "Physician EML 60 → 50 (bleeders 2); roll 55: CF" in after.explanation.value
+    page.undo()
+    after.treated.value = 1
+    _typed(after.entry, [55])
+    assert "Physician EML 60 → 60 (bleeders 1); roll 55: CS" in after.explanation.value
+    assert "Brigand: S2E thigh stopped, 0 BP" in after.result.value
+    page.undo()
+    after.treated.value = 2
+    after.roll_log.children[0].children[0].click()   # the replay: one bleeder treated
+    assert "(bleeders 1); roll 55: CS" in after.explanation.value
+    page.undo()
+    after.treated.value = 3
+    _typed(after.entry, [55, 62])
+    assert after.entry.error.message == "“Bleeders treated together” must be from 1 to 2, got 3"

@@ -997,14 +997,17 @@ def _course(fight: Fight, row: Fighter, c: Combatant, bonus: int, dice: DiceSour
 
 
 def bleed(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
-          injury: int | None = None, dice: DiceSource | None = None) -> FightStep:
+          injury: int | None = None, treated: int | None = None,
+          dice: DiceSource | None = None) -> FightStep:
     """Five minutes of one of the fighter's open bleeders (Healing 1): *injury* is its place
     on the record (0 the first), None the first open bleeder. With a healer
-    (*physician_eml*), the Blood Stoppage Roll of a Staunch, less 10 for each other bleeder
-    and plus the 10 a failed Staunch left; then, unless a CS stopped it at once, the Blood
-    Loss Advance Roll (a Strength test): the BP go on the record, each box checked brings its
-    Shock state, and a fourth BP kills. A stopped bleeder is no longer marked as one. The
-    Shock state blood loss brought stays until the GM rolls for it (Shock roll)."""
+    (*physician_eml*), the Blood Stoppage Roll of a Staunch, less 10 for each bleeder treated
+    in the same five minutes beyond this one (*treated*, 1 to all the open bleeders; None,
+    all of them) and plus the 10 a failed Staunch left; then, unless a CS stopped it at
+    once, the Blood Loss Advance Roll (a Strength test): the BP go on the record, each box
+    checked brings its Shock state, and a fourth BP kills. A stopped bleeder is no longer
+    marked as one. The Shock state blood loss brought stays until the GM rolls for it (Shock
+    roll)."""
     fight, row, dice = _require_fight(fight), _fighter("row", row), _source(dice)
     if physician_eml is not None:
         require_int("physician_eml", physician_eml, minimum=-999, maximum=999)
@@ -1013,6 +1016,11 @@ def bleed(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
     open_ = record.open_bleeders
     if not open_:
         raise RulesError(f"{row.name} has no bleeding injury")
+    if treated is not None:
+        if physician_eml is None:
+            raise RulesError("treated is for a healer's Blood Stoppage Rolls: with no healer "
+                             "(physician_eml) no bleeder is treated")
+        require_int("treated", treated, minimum=1, maximum=len(open_))
     if injury is not None and _injury_arg(record, row, injury) not in open_:
         inj = record.injuries[injury]
         raise RulesError(f"injury {injury + 1} of {row.name} ({inj.code} "
@@ -1022,7 +1030,8 @@ def bleed(fight: Fight, row: Fighter, *, physician_eml: int | None = None,
     index = open_[0] if injury is None else injury
     first = record.injuries[index]
     period = bleeding_period(row["strength_eml"], record.blood_loss, c.shock,
-                             physician_eml=physician_eml, bleeders=len(open_),
+                             physician_eml=physician_eml,
+                             bleeders=len(open_) if treated is None else treated,
                              staunch_bonus=c.staunch_bonus if physician_eml is not None else 0,
                              dice=dice)
     dice.finish("bleeding period")
