@@ -126,11 +126,8 @@ def _spend_mars_armour(panel) -> None:
     expect(panel.locator(".rulebook-tsl-fight-board")).to_contain_text("armour spent")
 
 
-def test_the_repair_starts_at_the_armours_own_rarity_and_fits_one_screen(page: Page, book_url):
-    """Mar's armour is Salvaged in the roster, his weapon Issued (§11 Ammunition mends each by
-    its own rarity): Repair armour asks for the Hand roll. The repair's fields, its dice, its
-    result and its explanation fit one 900 px screen at desktop width, the result beside the
-    fields."""
+def _fight_with_mars_armour_salvaged(page: Page, book_url: str):
+    """The fight page at 1280 x 900, Mar's armour made Salvaged in the roster; its panel."""
     page.set_viewport_size(SCREEN)
     open_chapter(page, f"{book_url}/{FIGHT}")
     panel = page.locator(".rulebook-tsl-fight").first
@@ -138,6 +135,15 @@ def test_the_repair_starts_at_the_armours_own_rarity_and_fits_one_screen(page: P
     page.get_by_role("button", name="edit", exact=True).first.click()
     page.get_by_role("button", name="Armour", exact=True).click()   # the roster's columns
     page.get_by_label("Armour rarity of Mar").select_option("Salvaged")
+    return panel
+
+
+def test_the_repair_starts_at_the_armours_own_rarity_and_fits_one_screen(page: Page, book_url):
+    """Mar's armour is Salvaged in the roster, his weapon Issued (§11 Ammunition mends each by
+    its own rarity): Repair armour asks for the Hand roll. The repair's fields, its dice, its
+    result and its explanation fit one 900 px screen at desktop width, the result beside the
+    fields."""
+    panel = _fight_with_mars_armour_salvaged(page, book_url)
     _spend_mars_armour(panel)
     panel.get_by_label("Fighter", exact=True).select_option("Mar")
     expect(panel.get_by_label("Armour rarity", exact=True)).to_have_value("Salvaged")
@@ -172,13 +178,7 @@ def test_the_repair_boxes_follow_the_fighter_picked(page: Page, book_url):
     """Weapon irreplaceable ticked for Vela, then Mar picked: the box shows Mar's value
     (nothing marks his weapon irreplaceable, so unticked), and Mar's armour rarity is his own
     roster row's (Salvaged), not Vela's (Issued)."""
-    page.set_viewport_size(SCREEN)
-    open_chapter(page, f"{book_url}/{FIGHT}")
-    panel = page.locator(".rulebook-tsl-fight").first
-    expect(panel).to_be_visible(timeout=60_000)
-    page.get_by_role("button", name="edit", exact=True).first.click()
-    page.get_by_role("button", name="Armour", exact=True).click()   # the roster's columns
-    page.get_by_label("Armour rarity of Mar").select_option("Salvaged")
+    panel = _fight_with_mars_armour_salvaged(page, book_url)
     panel.get_by_role("button", name="Start the fight").click()
     fighter = panel.get_by_label("Fighter", exact=True)
     expect(fighter).to_have_value("Vela")

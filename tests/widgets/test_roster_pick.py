@@ -10,14 +10,7 @@ from rulescore.systems import veil_and_lead as vl
 from widgets.lean import is_shown
 from widgets.roster import (EMPTY_HINT, NONE_PICKED, FighterPick, RosterEditor,
                             forget_shared_rosters, roster, shared_roster)
-
-
-@pytest.fixture(autouse=True)
-def fresh(monkeypatch):
-    monkeypatch.delenv("RULEBOOK_TARGET", raising=False)
-    forget_shared_rosters()
-    yield
-    forget_shared_rosters()
+from tests.widgets.fresh_rosters import fresh  # noqa: F401 (autouse)
 
 
 def party() -> Roster:

@@ -15,10 +15,11 @@ from rulescore.systems import veil_and_lead as vl
 from tests.widgets.closing import close_whole
 from widgets.common import Tool
 from widgets.exploding_d6 import InitiativeRoller, ReactionsTool
-from widgets.roster import NONE_PICKED, forget_shared_rosters, shared_roster
+from widgets.roster import NONE_PICKED, shared_roster
 from widgets.veil_and_lead_count import CountTracker
 from widgets.veil_and_lead_more import TempoCalculator
 from widgets.veil_and_lead_table import AttackCalculator, PartyInitiative
+from tests.widgets.fresh_rosters import fresh  # noqa: F401 (autouse)
 
 DROPPED = 20
 
@@ -33,14 +34,6 @@ READERS: dict[str, tuple[str, Callable[[], Tool], int]] = {
     "x6 initiative": ("exploding_d6", InitiativeRoller, 1),
     "x6 reactions": ("exploding_d6", ReactionsTool, 1),
 }
-
-
-@pytest.fixture(autouse=True)
-def fresh(monkeypatch):
-    monkeypatch.delenv("RULEBOOK_TARGET", raising=False)
-    forget_shared_rosters()
-    yield
-    forget_shared_rosters()
 
 
 def party() -> Roster:

@@ -10,16 +10,9 @@ import pytest
 from rulescore.roster import Roster
 from rulescore.systems import veil_and_lead as vl
 from rulescore.text import percent
-from widgets.roster import forget_shared_rosters, shared_roster
+from widgets.roster import shared_roster
 from widgets.veil_and_lead_more import FreeReaction, MountedCombat, TwoWeapons
-
-
-@pytest.fixture(autouse=True)
-def fresh(monkeypatch):
-    monkeypatch.delenv("RULEBOOK_TARGET", raising=False)
-    forget_shared_rosters()
-    yield
-    forget_shared_rosters()
+from tests.widgets.fresh_rosters import fresh  # noqa: F401 (autouse)
 
 
 def test_a_reaction_costs_one_mettle_once_and_never_while_surprised():
