@@ -610,6 +610,7 @@ class AfterPanel(_Panel):
         # (Healing 1: -10 to each Blood Stoppage Roll per treated bleeder beyond one); filled
         # with all of them, and the GM may treat fewer
         self.treated = int_field(TREATED, 1, 1, 99, style=STYLE, layout=WIDE)
+        self._bleeders = 0     # the open bleeders the field was last filled with
         self.note = w.HTML(f"<small style='color:{FAINT}'>Physician EML 0: no healer (a "
                            "bleeder goes unstaunched; an injury left untreated heals as a CF "
                            "treatment). Healer's bonus: added to Extended Shock Course Rolls "
@@ -688,8 +689,6 @@ class AfterPanel(_Panel):
         if len(bleeding) != self._bleeders:
             self._bleeders = len(bleeding)    # a new count refills the field; a GM's stays
             self.treated.value = max(1, len(bleeding))
-
-    _bleeders = 0
 
     def _show_treated(self) -> None:
         """Bleeders treated together: only for a healer's five minutes of bleeding."""

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import html
 import json
-from fractions import Fraction
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import ipywidgets as w
